@@ -1,0 +1,8 @@
+//! KRaft Playground: a faithful, deterministic simulation of Kafka's Raft (KRaft).
+//!
+//! Data flows one way: `protocol` (one replica, sans-IO) -> `sim` (the world: time,
+//! network, disks, faults) -> `trace` (typed events) -> `check` (invariants) and
+//! whatever renders the trace.
+
+pub mod protocol;
+pub mod rng;

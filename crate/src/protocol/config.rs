@@ -1,0 +1,169 @@
+//! Quorum configuration (Kafka's `controller.quorum.*` names and defaults) and the
+//! safety switches that let a user turn off one of KRaft's rules to watch what breaks.
+
+use serde::{Deserialize, Serialize};
+
+/// Timers and limits of one replica. Field names follow Kafka's config keys.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuorumConfig {
+    /// `controller.quorum.fetch.timeout.ms`: a follower without a successful Fetch
+    /// response for this long starts an election (pre-vote).
+    pub fetch_timeout_ms: u64,
+    /// `controller.quorum.election.timeout.ms`: randomised uniformly in [T, 2T).
+    pub election_timeout_ms: u64,
+    /// `controller.quorum.election.backoff.max.ms`: caps the EndQuorumEpoch backoff.
+    pub election_backoff_max_ms: u64,
+    /// `controller.quorum.request.timeout.ms`: an unanswered request is abandoned.
+    pub request_timeout_ms: u64,
+    /// `controller.quorum.retry.backoff.ms`: wait after an error response.
+    pub retry_backoff_ms: u64,
+    /// `controller.quorum.append.linger.ms`: the leader batches client writes this long.
+    pub append_linger_ms: u64,
+    /// Fetch `maxWaitMs`: how long the leader parks a Fetch with nothing to return.
+    pub fetch_max_wait_ms: u64,
+}
+
+impl Default for QuorumConfig {
+    fn default() -> Self {
+        QuorumConfig {
+            fetch_timeout_ms: 2000,
+            election_timeout_ms: 1000,
+            election_backoff_max_ms: 1000,
+            request_timeout_ms: 2000,
+            retry_backoff_ms: 20,
+            append_linger_ms: 25,
+            fetch_max_wait_ms: 500,
+        }
+    }
+}
+
+/// The accepted config keys, with what each means (shown in errors and in the UI).
+pub const CONFIG_KEYS: [(&str, &str); 7] = [
+    ("controller.quorum.fetch.timeout.ms", "follower fetch timeout before it starts an election"),
+    ("controller.quorum.election.timeout.ms", "base election timeout, randomised in [T, 2T)"),
+    ("controller.quorum.election.backoff.max.ms", "cap of the EndQuorumEpoch successor backoff"),
+    ("controller.quorum.request.timeout.ms", "how long a request may stay unanswered"),
+    ("controller.quorum.retry.backoff.ms", "wait after an error response"),
+    ("controller.quorum.append.linger.ms", "how long the leader batches writes"),
+    ("controller.quorum.fetch.max.wait.ms", "how long the leader parks an empty Fetch"),
+];
+
+impl QuorumConfig {
+    /// Sets one value by its Kafka name. Errors name the key and the allowed range.
+    pub fn set(&mut self, key: &str, value: u64) -> Result<(), String> {
+        let (slot, min, max): (&mut u64, u64, u64) = match key {
+            "controller.quorum.fetch.timeout.ms" => (&mut self.fetch_timeout_ms, 10, 600_000),
+            "controller.quorum.election.timeout.ms" => (&mut self.election_timeout_ms, 10, 600_000),
+            "controller.quorum.election.backoff.max.ms" => {
+                (&mut self.election_backoff_max_ms, 1, 600_000)
+            }
+            "controller.quorum.request.timeout.ms" => (&mut self.request_timeout_ms, 10, 600_000),
+            "controller.quorum.retry.backoff.ms" => (&mut self.retry_backoff_ms, 0, 60_000),
+            "controller.quorum.append.linger.ms" => (&mut self.append_linger_ms, 0, 60_000),
+            "controller.quorum.fetch.max.wait.ms" => (&mut self.fetch_max_wait_ms, 0, 60_000),
+            _ => {
+                let known: Vec<&str> = CONFIG_KEYS.iter().map(|(k, _)| *k).collect();
+                return Err(format!("unknown config key '{key}'; known keys: {}", known.join(", ")));
+            }
+        };
+        if value < min || value > max {
+            return Err(format!("{key} must be between {min} and {max} ms, got {value}"));
+        }
+        *slot = value;
+        Ok(())
+    }
+
+    /// Check-quorum window: 1.5 x fetch timeout, as in Kafka's LeaderState.
+    pub fn check_quorum_timeout_ms(&self) -> u64 {
+        self.fetch_timeout_ms * 3 / 2
+    }
+
+    /// Interval of the BeginQuorumEpoch heartbeat: half the fetch timeout.
+    pub fn begin_quorum_epoch_interval_ms(&self) -> u64 {
+        (self.fetch_timeout_ms / 2).max(1)
+    }
+}
+
+/// One of KRaft's safety rules, each of which a user may switch off (unsafe mode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum SafetySwitch {
+    /// The leader may advance the HW over earlier epochs' records (Raft figure 8).
+    #[serde(rename = "hw-before-own-epoch")]
+    HwBeforeOwnEpoch,
+    /// Votes are granted without checking that the candidate's log is up to date.
+    #[serde(rename = "vote-ignores-log")]
+    VoteIgnoresLog,
+    /// Elections skip the pre-vote round (KIP-996).
+    #[serde(rename = "no-pre-vote")]
+    NoPreVote,
+    /// A leader never resigns when it stops hearing from a majority (KAFKA-15489).
+    #[serde(rename = "no-check-quorum")]
+    NoCheckQuorum,
+    /// A restarted leader resumes leading its old epoch (KAFKA-10527).
+    #[serde(rename = "no-resign-on-restart")]
+    NoResignOnRestart,
+    /// A follower reports fetch offsets before they are flushed to disk.
+    #[serde(rename = "ack-before-flush")]
+    AckBeforeFlush,
+}
+
+impl SafetySwitch {
+    pub const ALL: [SafetySwitch; 6] = [
+        SafetySwitch::HwBeforeOwnEpoch,
+        SafetySwitch::VoteIgnoresLog,
+        SafetySwitch::NoPreVote,
+        SafetySwitch::NoCheckQuorum,
+        SafetySwitch::NoResignOnRestart,
+        SafetySwitch::AckBeforeFlush,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SafetySwitch::HwBeforeOwnEpoch => "hw-before-own-epoch",
+            SafetySwitch::VoteIgnoresLog => "vote-ignores-log",
+            SafetySwitch::NoPreVote => "no-pre-vote",
+            SafetySwitch::NoCheckQuorum => "no-check-quorum",
+            SafetySwitch::NoResignOnRestart => "no-resign-on-restart",
+            SafetySwitch::AckBeforeFlush => "ack-before-flush",
+        }
+    }
+
+    /// One line on what the rule protects, for help texts and the UI.
+    pub fn explanation(self) -> &'static str {
+        match self {
+            SafetySwitch::HwBeforeOwnEpoch => "leader may commit earlier epochs' records before one of its own (Raft figure 8)",
+            SafetySwitch::VoteIgnoresLog => "voters grant votes without checking the candidate's log is up to date",
+            SafetySwitch::NoPreVote => "elections skip the pre-vote round, so a rejoining voter bumps the epoch (KIP-996)",
+            SafetySwitch::NoCheckQuorum => "a leader cut off from the majority never resigns (KAFKA-15489)",
+            SafetySwitch::NoResignOnRestart => "a restarted leader resumes leading its old epoch (KAFKA-10527)",
+            SafetySwitch::AckBeforeFlush => "followers report fetch offsets before flushing them to disk",
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<SafetySwitch, String> {
+        SafetySwitch::ALL.iter().copied().find(|s| s.name() == name).ok_or_else(|| {
+            let known: Vec<&str> = SafetySwitch::ALL.iter().map(|s| s.name()).collect();
+            format!("unknown safety switch '{name}'; known switches: {}", known.join(", "))
+        })
+    }
+}
+
+/// The set of switched-off rules. Empty means Kafka's behaviour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unsafe(u8);
+
+impl Unsafe {
+    pub fn with(mut self, s: SafetySwitch) -> Self {
+        self.0 |= 1 << (s as u8);
+        self
+    }
+    pub fn has(self, s: SafetySwitch) -> bool {
+        self.0 & (1 << (s as u8)) != 0
+    }
+    pub fn is_safe(self) -> bool {
+        self.0 == 0
+    }
+    pub fn iter(self) -> impl Iterator<Item = SafetySwitch> {
+        SafetySwitch::ALL.into_iter().filter(move |s| self.has(*s))
+    }
+}

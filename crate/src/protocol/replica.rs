@@ -1,0 +1,1160 @@
+//! One KRaft replica, sans-IO: it is given the time, a random stream and one input at a
+//! time, and answers with outputs (messages, flushes, trace notes). Handlers are grouped
+//! by RPC; the per-state rules they consult live in `election.rs` and `leader.rs`, the
+//! transitions in `state.rs`.
+
+use super::config::{QuorumConfig, SafetySwitch, Unsafe};
+use super::election::{end_quorum_backoff_ms, vote_decision, VoteDecision};
+use super::leader::{LeaderState, ParkedFetch};
+use super::log::{FetchPosition, ReplicaLog};
+use super::record::{Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
+use super::rpc::{DivergingEpoch, Envelope, ErrorCode, LeaderHint, Message, Snapshot, SnapshotId};
+use super::state::{
+    ElectionState, EpochState, FollowerState, Reason, SnapshotDownload, StateName,
+};
+use crate::rng::Rng;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Most records one Fetch response carries (Kafka's limit is in bytes; ours in records).
+pub const FETCH_MAX_RECORDS: usize = 500;
+/// Bytes per FetchSnapshot response.
+pub const SNAPSHOT_CHUNK_BYTES: u64 = 64 * 1024;
+
+/// What a replica asks of the world.
+#[derive(Clone, Debug)]
+pub enum Output {
+    Send(Envelope),
+    /// Make the log durable up to this offset; the replica's thread is busy meanwhile.
+    Flush { up_to: Offset },
+    Note(Note),
+}
+
+/// Things worth a trace event, as the replica sees them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Note {
+    StateChanged { from: StateName, to: StateName, epoch: Epoch, leader: Option<NodeId>, voted: Option<NodeId>, reason: Reason },
+    Persisted { election: ElectionState },
+    VoteDecided { candidate: NodeId, epoch: Epoch, pre_vote: bool, decision: VoteDecision },
+    Appended { first: Offset, last: Offset, epoch: Epoch, kind: &'static str },
+    HighWatermark { old: Option<Offset>, new: Offset },
+    Truncated { from_leo: Offset, to: Offset, diverging_epoch: Option<Epoch>, hw: Option<Offset> },
+    SnapshotTaken { id: SnapshotId },
+    SnapshotFetched { id: SnapshotId },
+    SnapshotLoaded { id: SnapshotId, as_leader: bool },
+    Applied { up_to: Offset },
+}
+
+/// Record ids are unique across a whole simulation; the world hands them out.
+#[derive(Clone, Debug, Default)]
+pub struct IdSource {
+    next_record: u64,
+}
+
+impl IdSource {
+    pub fn next_record_id(&mut self) -> u64 {
+        self.next_record += 1;
+        self.next_record
+    }
+}
+
+/// Everything a replica may touch while handling one input.
+pub struct Ctx<'a> {
+    pub now: u64,
+    pub rng: &'a mut Rng,
+    pub ids: &'a mut IdSource,
+    pub out: &'a mut Vec<Output>,
+}
+
+impl Ctx<'_> {
+    pub fn note(&mut self, n: Note) {
+        self.out.push(Output::Note(n));
+    }
+    fn send(&mut self, from: NodeId, to: NodeId, correlation: u64, message: Message) {
+        self.out.push(Output::Send(Envelope { from, to, correlation, message }));
+    }
+}
+
+/// Which requests are out, per destination (Kafka's RequestManager).
+#[derive(Clone, Debug, Default)]
+pub struct Requests {
+    in_flight: BTreeMap<NodeId, (u64, u64)>,
+    backoff_until: BTreeMap<NodeId, u64>,
+}
+
+impl Requests {
+    pub fn reset(&mut self) {
+        self.in_flight.clear();
+        self.backoff_until.clear();
+    }
+    fn is_ready(&self, to: NodeId, now: u64) -> bool {
+        !self.in_flight.contains_key(&to) && self.backoff_until.get(&to).map(|t| *t <= now).unwrap_or(true)
+    }
+    fn any_in_flight(&self) -> bool {
+        !self.in_flight.is_empty()
+    }
+    fn is_backing_off(&self, to: NodeId, now: u64) -> bool {
+        self.backoff_until.get(&to).map(|t| *t > now).unwrap_or(false)
+    }
+    fn start(&mut self, to: NodeId, correlation: u64, deadline: u64) {
+        self.in_flight.insert(to, (correlation, deadline));
+        self.backoff_until.remove(&to);
+    }
+    /// Matches a response to its request; stale or unknown responses are refused.
+    fn complete(&mut self, from: NodeId, correlation: u64) -> bool {
+        match self.in_flight.get(&from) {
+            Some((c, _)) if *c == correlation => {
+                self.in_flight.remove(&from);
+                true
+            }
+            _ => false,
+        }
+    }
+    fn backoff(&mut self, to: NodeId, until: u64) {
+        self.backoff_until.insert(to, until);
+    }
+    fn expire(&mut self, now: u64) {
+        self.in_flight.retain(|_, (_, deadline)| *deadline > now);
+    }
+    fn next_deadline(&self, now: u64) -> Option<u64> {
+        let a = self.in_flight.values().map(|(_, d)| *d).min();
+        let b = self.backoff_until.values().copied().filter(|t| *t > now).min();
+        match (a, b) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        }
+    }
+}
+
+/// What a crash leaves on disk.
+#[derive(Clone, Debug)]
+pub struct Durable {
+    pub election: ElectionState,
+    pub log: ReplicaLog,
+}
+
+#[derive(Clone, Debug)]
+pub struct Replica {
+    pub id: NodeId,
+    pub(crate) voters: Vec<NodeId>,
+    pub(crate) config: QuorumConfig,
+    pub(crate) switches: Unsafe,
+    pub(crate) snapshot_interval: u64,
+    pub(crate) state: EpochState,
+    pub(crate) election: ElectionState,
+    pub(crate) log: ReplicaLog,
+    /// This node's high watermark: never decreases while the process lives.
+    pub(crate) hw: Option<Offset>,
+    pub(crate) image: MetadataImage,
+    pub(crate) requests: Requests,
+    next_correlation: u64,
+}
+
+impl Replica {
+    /// A brand-new node: writes its initial quorum state and starts Unattached.
+    pub fn new(
+        ctx: &mut Ctx,
+        id: NodeId,
+        voters: &[NodeId],
+        config: QuorumConfig,
+        switches: Unsafe,
+        snapshot_interval: u64,
+    ) -> Replica {
+        let durable = Durable { election: ElectionState::default(), log: ReplicaLog::default() };
+        Replica::start(ctx, id, voters, config, switches, snapshot_interval, durable, Reason::Startup)
+    }
+
+    /// Starts from what is on disk, by Kafka's rules (QuorumState.initialize).
+    #[allow(clippy::too_many_arguments)]
+    pub fn start(
+        ctx: &mut Ctx,
+        id: NodeId,
+        voters: &[NodeId],
+        config: QuorumConfig,
+        switches: Unsafe,
+        snapshot_interval: u64,
+        durable: Durable,
+        reason: Reason,
+    ) -> Replica {
+        let mut voters = voters.to_vec();
+        voters.sort_unstable();
+        let image = durable.log.snapshot().map(|s| (*s.image).clone()).unwrap_or_default();
+        let e = durable.election;
+        let mut r = Replica {
+            id,
+            voters,
+            config,
+            switches,
+            snapshot_interval,
+            state: EpochState::Unattached(super::state::UnattachedState {
+                epoch: e.epoch,
+                voted: e.voted,
+                leader: None,
+                election_deadline: u64::MAX,
+            }),
+            election: e,
+            log: durable.log,
+            hw: None,
+            image,
+            requests: Requests::default(),
+            next_correlation: 0,
+        };
+        if let Some(s) = r.log.snapshot() {
+            ctx.note(Note::SnapshotLoaded { id: s.id, as_leader: false });
+        }
+        let log_epoch = r.log.last_epoch();
+        if e == ElectionState::default() {
+            ctx.note(Note::Persisted { election: e });
+        }
+        if e.epoch < log_epoch {
+            r.to_unattached_fresh_timer(ctx, log_epoch, None, reason);
+        } else if e.leader == Some(id) {
+            if switches.has(SafetySwitch::NoResignOnRestart) {
+                r.to_leader(ctx, reason);
+            } else {
+                r.to_resigned(ctx, reason);
+            }
+        } else if e.voted == Some(id) && r.is_voter() {
+            r.resume_candidacy(ctx, reason);
+        } else if let Some(l) = e.leader {
+            r.to_follower(ctx, e.epoch, l, reason);
+        } else {
+            r.to_unattached_fresh_timer(ctx, e.epoch, e.voted, reason);
+        }
+        // A lone voter elects itself at once, at every start.
+        let lone = r.voters.len() == 1 && r.is_voter();
+        if lone && matches!(r.state, EpochState::Unattached(_) | EpochState::Follower(_) | EpochState::Resigned(_)) {
+            r.to_prospective(ctx, reason);
+        }
+        r.poll(ctx);
+        r
+    }
+
+    fn resume_candidacy(&mut self, ctx: &mut Ctx, reason: Reason) {
+        // Kafka restores a candidate in the same epoch, voted for itself.
+        let deadline = ctx.now + self.config.election_timeout_ms + ctx.rng.below(self.config.election_timeout_ms);
+        let from = self.state.name();
+        self.state = EpochState::Candidate(super::state::CandidateState {
+            epoch: self.election.epoch,
+            granted: vec![self.id],
+            rejected: Vec::new(),
+            election_deadline: deadline,
+        });
+        ctx.note(Note::StateChanged {
+            from,
+            to: StateName::Candidate,
+            epoch: self.election.epoch,
+            leader: None,
+            voted: Some(self.id),
+            reason,
+        });
+        self.maybe_finish_election(ctx);
+    }
+
+    // ---- queries -------------------------------------------------------------------
+
+    pub fn is_voter(&self) -> bool {
+        self.voters.binary_search(&self.id).is_ok()
+    }
+    pub fn voters(&self) -> &[NodeId] {
+        &self.voters
+    }
+    pub fn majority(&self) -> usize {
+        self.voters.len() / 2 + 1
+    }
+    pub fn epoch(&self) -> Epoch {
+        self.state.epoch()
+    }
+    pub fn state(&self) -> &EpochState {
+        &self.state
+    }
+    pub fn state_name(&self) -> StateName {
+        self.state.name()
+    }
+    pub fn leader_id(&self) -> Option<NodeId> {
+        self.state.leader(self.id)
+    }
+    pub fn log(&self) -> &ReplicaLog {
+        &self.log
+    }
+    pub fn high_watermark(&self) -> Option<Offset> {
+        self.hw
+    }
+    pub fn image(&self) -> &MetadataImage {
+        &self.image
+    }
+    pub fn election_state(&self) -> ElectionState {
+        self.election
+    }
+    pub fn leader_state(&self) -> Option<&LeaderState> {
+        match &self.state {
+            EpochState::Leader(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn durable(&self) -> Durable {
+        Durable { election: self.election, log: self.log.durable_copy() }
+    }
+    pub fn voted_for(&self) -> Option<NodeId> {
+        self.voted_in_state()
+    }
+
+    /// (deadline, total) of the timer that ends this state, for the UI's progress bars.
+    pub fn state_timer(&self) -> Option<(u64, u64)> {
+        match &self.state {
+            EpochState::Unattached(s) if s.election_deadline != u64::MAX => Some((s.election_deadline, self.config.election_timeout_ms)),
+            EpochState::Prospective(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
+            EpochState::Candidate(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
+            EpochState::Follower(s) => Some((s.fetch_deadline, self.config.fetch_timeout_ms)),
+            EpochState::Resigned(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
+            EpochState::Leader(l) => Some((l.check_quorum_deadline, self.config.check_quorum_timeout_ms())),
+            _ => None,
+        }
+    }
+
+    /// The earliest time this replica needs `poll` again.
+    pub fn next_deadline(&self, now: u64) -> Option<u64> {
+        let state = match &self.state {
+            EpochState::Unattached(s) => Some(s.election_deadline).filter(|d| *d != u64::MAX),
+            EpochState::Prospective(s) => Some(s.election_deadline),
+            EpochState::Candidate(s) => Some(s.election_deadline),
+            EpochState::Follower(s) => Some(s.fetch_deadline),
+            EpochState::Resigned(s) => Some(s.election_deadline),
+            EpochState::Leader(l) => {
+                let mut d = l.begin_quorum_deadline;
+                if self.voters.len() > 1 && !self.switches.has(SafetySwitch::NoCheckQuorum) {
+                    d = d.min(l.check_quorum_deadline);
+                }
+                if let Some(t) = l.linger_deadline {
+                    d = d.min(t);
+                }
+                if let Some(t) = l.parked.iter().map(|p| p.deadline).min() {
+                    d = d.min(t);
+                }
+                Some(d)
+            }
+        };
+        let requests = self.requests.next_deadline(now);
+        match (state, requests) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Earliest expiry among parked fetches (answered even while the replica is busy).
+    pub fn next_parked_expiry(&self) -> Option<u64> {
+        self.leader_state().and_then(|l| l.parked.iter().map(|p| p.deadline).min())
+    }
+
+    // ---- inputs --------------------------------------------------------------------
+
+    /// Handles one message, then polls (as Kafka's single raft thread does).
+    pub fn handle(&mut self, ctx: &mut Ctx, env: Envelope) {
+        let Envelope { from, to: _, correlation, message } = env;
+        match message {
+            Message::Vote { replica_epoch, last_offset_epoch, last_offset, pre_vote } => {
+                self.on_vote(ctx, from, correlation, replica_epoch, last_offset_epoch, last_offset, pre_vote)
+            }
+            Message::VoteResponse { error, hint, granted, pre_vote } => {
+                self.on_vote_response(ctx, from, correlation, error, hint, granted, pre_vote)
+            }
+            Message::BeginQuorumEpoch { leader_epoch } => self.on_begin_quorum_epoch(ctx, from, correlation, leader_epoch),
+            Message::EndQuorumEpoch { leader_epoch, preferred_successors } => {
+                self.on_end_quorum_epoch(ctx, from, correlation, leader_epoch, &preferred_successors)
+            }
+            Message::BeginQuorumEpochResponse { error, hint } | Message::EndQuorumEpochResponse { error, hint } => {
+                if self.requests.complete(from, correlation) && !self.handled_by_epoch(ctx, error, hint, from) {
+                    if let EpochState::Resigned(r) = &mut self.state {
+                        r.unacked.retain(|v| *v != from);
+                    }
+                }
+            }
+            Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch, high_watermark, max_wait_ms } => self
+                .on_fetch(ctx, from, correlation, current_leader_epoch, fetch_offset, last_fetched_epoch, high_watermark, max_wait_ms),
+            Message::FetchResponse { error, hint, high_watermark, log_start_offset: _, records, diverging_epoch, snapshot_id } => {
+                self.on_fetch_response(ctx, from, correlation, error, hint, high_watermark, records, diverging_epoch, snapshot_id)
+            }
+            Message::FetchSnapshot { current_leader_epoch, snapshot_id, position } => {
+                self.on_fetch_snapshot(ctx, from, correlation, current_leader_epoch, snapshot_id, position)
+            }
+            Message::FetchSnapshotResponse { error, hint, snapshot_id, size, position, chunk_bytes, image } => {
+                self.on_fetch_snapshot_response(ctx, from, correlation, error, hint, snapshot_id, size, position, chunk_bytes, image)
+            }
+        }
+        self.poll(ctx);
+    }
+
+    /// A client write. Only a leader takes it; it is appended after append.linger.ms.
+    /// Returns the offset it will have.
+    pub fn write(&mut self, ctx: &mut Ctx, body: RecordBody) -> Result<Offset, String> {
+        let leo = self.log.end_offset();
+        let linger = self.config.append_linger_ms;
+        let EpochState::Leader(l) = &mut self.state else {
+            return Err(format!("node {} is {}, not the leader", self.id, self.state.name().name()));
+        };
+        let offset = leo + l.pending_writes.len() as u64;
+        let id = ctx.ids.next_record_id();
+        l.pending_writes.push((id, body));
+        if l.linger_deadline.is_none() {
+            l.linger_deadline = Some(ctx.now + linger);
+        }
+        self.poll(ctx);
+        Ok(offset)
+    }
+
+    /// Graceful resignation (what a controller does on shutdown): EndQuorumEpoch.
+    pub fn resign(&mut self, ctx: &mut Ctx) -> Result<(), String> {
+        if !matches!(self.state, EpochState::Leader(_)) {
+            return Err(format!("node {} is {}, only a leader can resign", self.id, self.state.name().name()));
+        }
+        self.to_resigned(ctx, Reason::Resign);
+        self.poll(ctx);
+        Ok(())
+    }
+
+    /// The disk finished a flush the replica asked for.
+    pub fn flushed(&mut self, up_to: Offset) {
+        self.log.mark_flushed(up_to);
+    }
+
+    /// The expiry timer of parked fetches: answers with what was true when parked. It
+    /// runs on its own thread in Kafka, so the world calls it even while we are busy.
+    pub fn expire_parked_fetches(&mut self, ctx: &mut Ctx) {
+        let me = self.id;
+        let EpochState::Leader(l) = &mut self.state else { return };
+        let now = ctx.now;
+        let mut expired = Vec::new();
+        l.parked.retain(|p| {
+            if p.deadline <= now {
+                expired.push((p.from, p.correlation, p.expiry_response.clone()));
+                false
+            } else {
+                true
+            }
+        });
+        for (to, corr, msg) in expired {
+            ctx.send(me, to, corr, msg);
+        }
+    }
+
+    // ---- timers --------------------------------------------------------------------
+
+    /// Runs every timer that is due, then sends what the state calls for.
+    pub fn poll(&mut self, ctx: &mut Ctx) {
+        self.requests.expire(ctx.now);
+        for _ in 0..8 {
+            if !self.poll_state_timer(ctx) {
+                break;
+            }
+        }
+        self.expire_parked_fetches(ctx);
+        self.send_requests(ctx);
+    }
+
+    /// Returns true when it changed state (so timers are checked again).
+    fn poll_state_timer(&mut self, ctx: &mut Ctx) -> bool {
+        let now = ctx.now;
+        match &mut self.state {
+            EpochState::Unattached(s) => {
+                if self.voters.binary_search(&self.id).is_ok() && s.election_deadline <= now {
+                    self.to_prospective(ctx, Reason::ElectionTimeout);
+                    return true;
+                }
+            }
+            EpochState::Prospective(s) => {
+                if s.election_deadline <= now {
+                    self.prospective_lost(ctx, false);
+                    return true;
+                }
+            }
+            EpochState::Candidate(s) => {
+                if s.election_deadline <= now {
+                    self.to_prospective(ctx, Reason::ElectionTimeout);
+                    return true;
+                }
+            }
+            EpochState::Follower(s) => {
+                if s.fetch_deadline <= now {
+                    if self.voters.binary_search(&self.id).is_ok() {
+                        self.to_prospective(ctx, Reason::FetchTimeout);
+                    } else {
+                        let epoch = s.epoch;
+                        self.to_unattached(ctx, epoch, None, Reason::FetchTimeout);
+                    }
+                    return true;
+                }
+            }
+            EpochState::Resigned(s) => {
+                if s.election_deadline <= now {
+                    let epoch = s.epoch + 1;
+                    self.to_unattached(ctx, epoch, None, Reason::ResignedTimeout);
+                    return true;
+                }
+            }
+            EpochState::Leader(l) => {
+                let check_quorum = self.voters.len() > 1 && !self.switches.has(SafetySwitch::NoCheckQuorum);
+                if check_quorum && l.check_quorum_deadline <= now {
+                    self.to_resigned(ctx, Reason::CheckQuorumFailed);
+                    return true;
+                }
+                if l.linger_deadline.map(|t| t <= now).unwrap_or(false) {
+                    l.linger_deadline = None;
+                    let batch = std::mem::take(&mut l.pending_writes);
+                    self.append_as_leader(ctx, batch);
+                }
+                let EpochState::Leader(l) = &mut self.state else { return false };
+                if l.begin_quorum_deadline <= now {
+                    self.send_begin_quorum_epoch(ctx);
+                }
+            }
+        }
+        false
+    }
+
+    fn next_correlation(&mut self) -> u64 {
+        self.next_correlation += 1;
+        self.next_correlation
+    }
+
+    fn request(&mut self, ctx: &mut Ctx, to: NodeId, message: Message) {
+        let corr = self.next_correlation();
+        self.requests.start(to, corr, ctx.now + self.config.request_timeout_ms);
+        ctx.send(self.id, to, corr, message);
+    }
+
+    /// The sends each state makes when its connections are ready.
+    fn send_requests(&mut self, ctx: &mut Ctx) {
+        let now = ctx.now;
+        match &self.state {
+            EpochState::Prospective(p) => {
+                let ask: Vec<NodeId> = self.unanswered_voters(&p.granted, &p.rejected, now);
+                let m = self.vote_request(p.epoch, true);
+                for v in ask {
+                    self.request(ctx, v, m.clone());
+                }
+            }
+            EpochState::Candidate(c) => {
+                let unrecorded = self.voters.iter().filter(|v| !c.granted.contains(v) && !c.rejected.contains(v)).count();
+                if c.granted.len() + unrecorded < self.majority() {
+                    return; // the election is lost: wait out the election timeout
+                }
+                let ask: Vec<NodeId> = self.unanswered_voters(&c.granted, &c.rejected, now);
+                let m = self.vote_request(c.epoch, false);
+                for v in ask {
+                    self.request(ctx, v, m.clone());
+                }
+            }
+            EpochState::Follower(f) => {
+                if self.requests.any_in_flight() {
+                    return;
+                }
+                let (leader, epoch) = (f.leader, f.epoch);
+                let target = if self.requests.is_backing_off(leader, now) { self.random_ready_voter(ctx, now) } else { Some(leader) };
+                let Some(target) = target else { return };
+                let message = match f.snapshot_download {
+                    Some(d) if target == leader => {
+                        Message::FetchSnapshot { current_leader_epoch: epoch, snapshot_id: d.id, position: d.position }
+                    }
+                    _ => self.fetch_request(epoch),
+                };
+                self.request(ctx, target, message);
+            }
+            EpochState::Unattached(u) => {
+                // Unattached replicas fetch from a bootstrap voter to discover the leader.
+                if self.requests.any_in_flight() {
+                    return;
+                }
+                let epoch = u.epoch;
+                if let Some(target) = self.random_ready_voter(ctx, now) {
+                    let m = self.fetch_request(epoch);
+                    self.request(ctx, target, m);
+                }
+            }
+            EpochState::Resigned(r) => {
+                let m = Message::EndQuorumEpoch { leader_epoch: r.epoch, preferred_successors: r.preferred_successors.clone() };
+                let ask: Vec<NodeId> = r.unacked.iter().copied().filter(|v| self.requests.is_ready(*v, now)).collect();
+                for v in ask {
+                    self.request(ctx, v, m.clone());
+                }
+            }
+            EpochState::Leader(_) => {}
+        }
+    }
+
+    fn unanswered_voters(&self, granted: &[NodeId], rejected: &[NodeId], now: u64) -> Vec<NodeId> {
+        self.voters
+            .iter()
+            .copied()
+            .filter(|v| *v != self.id && !granted.contains(v) && !rejected.contains(v) && self.requests.is_ready(*v, now))
+            .collect()
+    }
+
+    fn random_ready_voter(&self, ctx: &mut Ctx, now: u64) -> Option<NodeId> {
+        let ready: Vec<NodeId> =
+            self.voters.iter().copied().filter(|v| *v != self.id && self.requests.is_ready(*v, now)).collect();
+        if ready.is_empty() {
+            return None;
+        }
+        Some(ready[ctx.rng.below(ready.len() as u64) as usize])
+    }
+
+    fn vote_request(&self, epoch: Epoch, pre_vote: bool) -> Message {
+        Message::Vote {
+            replica_epoch: epoch,
+            last_offset_epoch: self.log.last_epoch(),
+            last_offset: self.log.end_offset(),
+            pre_vote,
+        }
+    }
+
+    fn fetch_request(&self, epoch: Epoch) -> Message {
+        Message::Fetch {
+            current_leader_epoch: epoch,
+            fetch_offset: self.log.end_offset(),
+            last_fetched_epoch: self.log.last_epoch(),
+            high_watermark: self.hw,
+            max_wait_ms: self.config.fetch_max_wait_ms,
+        }
+    }
+
+    /// The leader's heartbeat: BeginQuorumEpoch to every voter that has not fetched
+    /// for half a fetch timeout (all of them right after the election).
+    pub(crate) fn send_begin_quorum_epoch(&mut self, ctx: &mut Ctx) {
+        let interval = self.config.begin_quorum_epoch_interval_ms();
+        let now = ctx.now;
+        let EpochState::Leader(l) = &mut self.state else { return };
+        l.begin_quorum_deadline = now + interval;
+        let epoch = l.epoch;
+        let quiet: Vec<NodeId> = l
+            .replicas
+            .iter()
+            .filter(|r| r.is_voter && r.id != self.id)
+            .filter(|r| r.last_fetch_ms.map(|t| now - t >= interval).unwrap_or(true))
+            .map(|r| r.id)
+            .collect();
+        for v in quiet {
+            if self.requests.is_ready(v, now) {
+                self.request(ctx, v, Message::BeginQuorumEpoch { leader_epoch: epoch });
+            }
+        }
+    }
+
+    fn hint(&self) -> LeaderHint {
+        LeaderHint { epoch: self.epoch(), leader: self.leader_id() }
+    }
+
+    /// Common response handling (Kafka's maybeHandleCommonResponse). True when the
+    /// response is fully handled; false when its body is still to be processed.
+    fn handled_by_epoch(&mut self, ctx: &mut Ctx, error: ErrorCode, hint: LeaderHint, from: NodeId) -> bool {
+        let epoch = self.epoch();
+        if hint.epoch < epoch || error == ErrorCode::UnknownLeaderEpoch {
+            return true; // stale: ignored
+        }
+        let fenced = matches!(error, ErrorCode::FencedLeaderEpoch | ErrorCode::NotLeaderOrFollower);
+        if hint.epoch > epoch || fenced {
+            self.maybe_transition(ctx, hint);
+            return true;
+        }
+        if let Some(l) = hint.leader {
+            if l != self.id && self.state.leader(self.id).is_none() {
+                self.to_follower(ctx, epoch, l, Reason::LeaderDiscovered);
+                return error != ErrorCode::None;
+            }
+        }
+        if error != ErrorCode::None {
+            self.requests.backoff(from, ctx.now + self.config.retry_backoff_ms);
+            return true;
+        }
+        false
+    }
+
+    /// Kafka's maybeTransition: follow a newer leader, or a leader of our epoch when we
+    /// know none; a newer epoch without a leader makes us Unattached.
+    fn maybe_transition(&mut self, ctx: &mut Ctx, hint: LeaderHint) {
+        let epoch = self.epoch();
+        let leader = hint.leader.filter(|l| *l != self.id);
+        if hint.epoch > epoch {
+            self.to_epoch_of(ctx, hint.epoch, leader, Reason::HigherEpoch);
+        } else if hint.epoch == epoch && self.state.leader(self.id).is_none() {
+            if let Some(l) = leader {
+                self.to_follower(ctx, epoch, l, Reason::LeaderDiscovered);
+            }
+        }
+    }
+
+    /// Checks a request's epoch: a newer one moves us first. Returns the error to answer
+    /// with when the request is stale.
+    fn fence_stale_request(&mut self, ctx: &mut Ctx, epoch: Epoch, leader: Option<NodeId>) -> Option<ErrorCode> {
+        if epoch < self.epoch() {
+            return Some(ErrorCode::FencedLeaderEpoch);
+        }
+        if epoch > self.epoch() {
+            self.to_epoch_of(ctx, epoch, leader, Reason::HigherEpoch);
+        }
+        None
+    }
+
+    // ---- Vote ----------------------------------------------------------------------
+
+    #[allow(clippy::too_many_arguments)]
+    fn on_vote(&mut self, ctx: &mut Ctx, from: NodeId, corr: u64, epoch: Epoch, last_epoch: Epoch, last_offset: Offset, pre_vote: bool) {
+        let respond = |r: &Replica, ctx: &mut Ctx, error: ErrorCode, granted: bool| {
+            ctx.send(r.id, from, corr, Message::VoteResponse { error, hint: r.hint(), granted, pre_vote });
+        };
+        if !self.is_voter() || self.voters.binary_search(&from).is_err() {
+            ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::NotAVoter });
+            return respond(self, ctx, ErrorCode::InvalidRequest, false);
+        }
+        let illegal = if pre_vote { last_epoch > epoch } else { last_epoch >= epoch };
+        if illegal {
+            ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::InvalidRequest });
+            return respond(self, ctx, ErrorCode::InvalidRequest, false);
+        }
+        if epoch < self.epoch() {
+            ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::StaleEpoch });
+            return respond(self, ctx, ErrorCode::FencedLeaderEpoch, false);
+        }
+        if epoch > self.epoch() {
+            self.to_unattached(ctx, epoch, None, Reason::HigherEpoch);
+        }
+        let up_to_date = (last_epoch, last_offset) >= (self.log.last_epoch(), self.log.end_offset())
+            || self.switches.has(SafetySwitch::VoteIgnoresLog);
+        let decision = vote_decision(&self.state, from, up_to_date, pre_vote);
+        ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision });
+        let granted = decision.granted();
+        if granted && !pre_vote && decision != VoteDecision::GrantedAgain {
+            // Persisted before we answer: one vote per epoch, even across a crash.
+            let epoch = self.epoch();
+            match self.state {
+                EpochState::Prospective(_) => self.prospective_add_vote(ctx, from),
+                _ => self.to_unattached_fresh_timer(ctx, epoch, Some(from), Reason::VotedForCandidate),
+            }
+        }
+        respond(self, ctx, ErrorCode::None, granted);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn on_vote_response(&mut self, ctx: &mut Ctx, from: NodeId, corr: u64, error: ErrorCode, hint: LeaderHint, granted: bool, pre_vote: bool) {
+        if !self.requests.complete(from, corr) || self.handled_by_epoch(ctx, error, hint, from) {
+            return;
+        }
+        match &mut self.state {
+            EpochState::Prospective(p) if pre_vote => {
+                let set = if granted { &mut p.granted } else { &mut p.rejected };
+                if !set.contains(&from) {
+                    set.push(from);
+                }
+            }
+            EpochState::Candidate(c) if !pre_vote => {
+                let set = if granted { &mut c.granted } else { &mut c.rejected };
+                if !set.contains(&from) {
+                    set.push(from);
+                }
+            }
+            _ => return,
+        }
+        self.maybe_finish_election(ctx);
+    }
+
+    // ---- BeginQuorumEpoch / EndQuorumEpoch ----------------------------------------------
+
+    fn on_begin_quorum_epoch(&mut self, ctx: &mut Ctx, from: NodeId, corr: u64, epoch: Epoch) {
+        if let Some(error) = self.fence_stale_request(ctx, epoch, Some(from)) {
+            let hint = self.hint();
+            return ctx.send(self.id, from, corr, Message::BeginQuorumEpochResponse { error, hint });
+        }
+        let follows = matches!(&self.state, EpochState::Follower(f) if f.leader == from);
+        if !follows && from != self.id {
+            match self.state {
+                EpochState::Leader(_) | EpochState::Resigned(_) => {}
+                _ => self.to_follower(ctx, epoch, from, Reason::LeaderDiscovered),
+            }
+        }
+        let hint = self.hint();
+        ctx.send(self.id, from, corr, Message::BeginQuorumEpochResponse { error: ErrorCode::None, hint });
+    }
+
+    fn on_end_quorum_epoch(&mut self, ctx: &mut Ctx, from: NodeId, corr: u64, epoch: Epoch, successors: &[NodeId]) {
+        if let Some(error) = self.fence_stale_request(ctx, epoch, Some(from)) {
+            let hint = self.hint();
+            return ctx.send(self.id, from, corr, Message::EndQuorumEpochResponse { error, hint });
+        }
+        if !matches!(self.state, EpochState::Follower(_) | EpochState::Leader(_) | EpochState::Resigned(_)) && from != self.id {
+            self.to_follower(ctx, epoch, from, Reason::LeaderDiscovered);
+        }
+        let me = self.id;
+        let max = self.config.election_backoff_max_ms;
+        if let EpochState::Follower(f) = &mut self.state {
+            if f.leader == from {
+                let backoff = end_quorum_backoff_ms(successors, me, max);
+                f.fetch_deadline = f.fetch_deadline.min(ctx.now + backoff);
+            }
+        }
+        let hint = self.hint();
+        ctx.send(self.id, from, corr, Message::EndQuorumEpochResponse { error: ErrorCode::None, hint });
+    }
+
+    // ---- Fetch at the leader ---------------------------------------------------------
+
+    /// Epoch checks shared by Fetch and FetchSnapshot; Err is the error to answer with.
+    fn check_leader_request(&mut self, ctx: &mut Ctx, epoch: Epoch) -> Result<(), ErrorCode> {
+        if epoch < self.epoch() {
+            return Err(ErrorCode::FencedLeaderEpoch);
+        }
+        if epoch > self.epoch() {
+            // The fetcher knows a newer epoch than we do; we learn it from it only through
+            // the responses of the real leader, so just refuse.
+            return Err(ErrorCode::UnknownLeaderEpoch);
+        }
+        if !matches!(self.state, EpochState::Leader(_)) {
+            return Err(ErrorCode::NotLeaderOrFollower);
+        }
+        let _ = ctx;
+        Ok(())
+    }
+
+    pub(crate) fn fetch_error_response(&self, error: ErrorCode) -> Message {
+        Message::FetchResponse {
+            error,
+            hint: self.hint(),
+            high_watermark: None,
+            log_start_offset: self.log.start_offset(),
+            records: Vec::new(),
+            diverging_epoch: None,
+            snapshot_id: None,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn on_fetch(
+        &mut self,
+        ctx: &mut Ctx,
+        from: NodeId,
+        corr: u64,
+        epoch: Epoch,
+        fetch_offset: Offset,
+        last_fetched_epoch: Epoch,
+        follower_hw: Option<Offset>,
+        max_wait_ms: u64,
+    ) {
+        if let Err(error) = self.check_leader_request(ctx, epoch) {
+            let m = self.fetch_error_response(error);
+            return ctx.send(self.id, from, corr, m);
+        }
+        let position = self.log.validate_fetch(fetch_offset, last_fetched_epoch);
+        let hint = self.hint();
+        let log_start = self.log.start_offset();
+        let leo = self.log.end_offset();
+        let majority = self.majority();
+        let is_voter = self.voters.binary_search(&from).is_ok();
+        let EpochState::Leader(l) = &mut self.state else { unreachable!("checked above") };
+        let hw = l.high_watermark;
+        match position {
+            FetchPosition::Diverging { epoch: de, end_offset } => {
+                let m = Message::FetchResponse {
+                    error: ErrorCode::None,
+                    hint,
+                    high_watermark: hw,
+                    log_start_offset: log_start,
+                    records: Vec::new(),
+                    diverging_epoch: Some(DivergingEpoch { epoch: de, end_offset }),
+                    snapshot_id: None,
+                };
+                return ctx.send(self.id, from, corr, m);
+            }
+            FetchPosition::Snapshot(id) => {
+                let m = Message::FetchResponse {
+                    error: ErrorCode::None,
+                    hint,
+                    high_watermark: hw,
+                    log_start_offset: log_start,
+                    records: Vec::new(),
+                    diverging_epoch: None,
+                    snapshot_id: Some(id),
+                };
+                return ctx.send(self.id, from, corr, m);
+            }
+            FetchPosition::Valid => {}
+        }
+        l.update_follower(from, fetch_offset, leo, ctx.now);
+        if is_voter {
+            l.record_voter_fetch(from, majority, ctx.now, &self.config);
+        }
+        // A fetch already in the purgatory for this replica is superseded.
+        l.parked.retain(|p| p.from != from);
+        self.maybe_advance_leader_hw(ctx);
+        let EpochState::Leader(l) = &mut self.state else { return };
+        let hw = l.high_watermark;
+        let behind_hw = match (follower_hw, hw) {
+            (_, None) => false,
+            (None, Some(_)) => true,
+            (Some(f), Some(h)) => f < h,
+        };
+        if fetch_offset < leo || max_wait_ms == 0 || behind_hw {
+            let m = self.fetch_records_response(fetch_offset);
+            return ctx.send(self.id, from, corr, m);
+        }
+        let expiry_response = self.fetch_records_response(fetch_offset);
+        let EpochState::Leader(l) = &mut self.state else { return };
+        l.parked.push(ParkedFetch { from, correlation: corr, fetch_offset, deadline: ctx.now + max_wait_ms, expiry_response });
+    }
+
+    fn fetch_records_response(&self, fetch_offset: Offset) -> Message {
+        let hw = self.leader_state().and_then(|l| l.high_watermark);
+        Message::FetchResponse {
+            error: ErrorCode::None,
+            hint: self.hint(),
+            high_watermark: hw,
+            log_start_offset: self.log.start_offset(),
+            records: self.log.read(fetch_offset, FETCH_MAX_RECORDS),
+            diverging_epoch: None,
+            snapshot_id: None,
+        }
+    }
+
+    /// Answers every parked fetch now (new records arrived or the HW moved).
+    fn complete_parked_fetches(&mut self, ctx: &mut Ctx) {
+        let EpochState::Leader(l) = &mut self.state else { return };
+        let parked = std::mem::take(&mut l.parked);
+        for p in parked {
+            let m = self.fetch_records_response(p.fetch_offset);
+            ctx.send(self.id, p.from, p.correlation, m);
+        }
+    }
+
+    fn maybe_advance_leader_hw(&mut self, ctx: &mut Ctx) {
+        let allow = self.switches.has(SafetySwitch::HwBeforeOwnEpoch);
+        let EpochState::Leader(l) = &mut self.state else { return };
+        if let Some(new) = l.maybe_advance_hw(allow) {
+            self.set_hw(ctx, new);
+            self.complete_parked_fetches(ctx);
+        }
+    }
+
+    /// Appends a batch as leader: LEO moves (the leader's own progress with it, so
+    /// parked fetches are answered), then the flush blocks this replica's thread.
+    pub(crate) fn append_as_leader(&mut self, ctx: &mut Ctx, batch: Vec<(u64, RecordBody)>) {
+        if batch.is_empty() {
+            return;
+        }
+        let epoch = self.epoch();
+        let first = self.log.end_offset();
+        let records: Vec<Record> = batch
+            .into_iter()
+            .enumerate()
+            .map(|(i, (id, body))| Record { offset: first + i as u64, epoch, id, body })
+            .collect();
+        let kind = records[0].body.kind();
+        let last = first + records.len() as u64 - 1;
+        self.log.append(&records);
+        ctx.note(Note::Appended { first, last, epoch, kind });
+        let leo = self.log.end_offset();
+        let me = self.id;
+        if let EpochState::Leader(l) = &mut self.state {
+            l.update_local(me, leo, ctx.now);
+        }
+        self.maybe_advance_leader_hw(ctx);
+        self.complete_parked_fetches(ctx);
+        ctx.out.push(Output::Flush { up_to: leo });
+    }
+
+    // ---- Fetch at the follower -------------------------------------------------------
+
+    #[allow(clippy::too_many_arguments)]
+    fn on_fetch_response(
+        &mut self,
+        ctx: &mut Ctx,
+        from: NodeId,
+        corr: u64,
+        error: ErrorCode,
+        hint: LeaderHint,
+        leader_hw: Option<Offset>,
+        records: Vec<Record>,
+        diverging: Option<DivergingEpoch>,
+        snapshot: Option<SnapshotId>,
+    ) {
+        if !self.requests.complete(from, corr) || self.handled_by_epoch(ctx, error, hint, from) {
+            return;
+        }
+        let EpochState::Follower(f) = &mut self.state else { return };
+        if f.leader != from {
+            return;
+        }
+        f.fetch_deadline = ctx.now + self.config.fetch_timeout_ms;
+        f.has_fetched = true;
+        if let Some(d) = diverging {
+            self.truncate_on_divergence(ctx, d);
+            return;
+        }
+        if let Some(id) = snapshot {
+            f.snapshot_download = Some(SnapshotDownload { id, position: 0 });
+            return;
+        }
+        let appended = if !records.is_empty() && self.log.append(&records) {
+            let first = records[0].offset;
+            let last = records[records.len() - 1].offset;
+            let kind = records[0].body.kind();
+            ctx.note(Note::Appended { first, last, epoch: records[records.len() - 1].epoch, kind });
+            true
+        } else {
+            false
+        };
+        if let Some(h) = leader_hw {
+            let new = h.min(self.log.end_offset());
+            self.set_hw(ctx, new);
+        }
+        if appended {
+            let leo = self.log.end_offset();
+            if self.switches.has(SafetySwitch::AckBeforeFlush) {
+                // Unsafe: report the offset first, flush afterwards.
+                self.send_requests(ctx);
+            }
+            ctx.out.push(Output::Flush { up_to: leo });
+        }
+    }
+
+    /// Truncates to where our log and the leader's agree, as far as this round can tell.
+    fn truncate_on_divergence(&mut self, ctx: &mut Ctx, d: DivergingEpoch) {
+        let to = if d.epoch == 0 {
+            d.end_offset.min(self.log.end_offset())
+        } else {
+            match self.log.end_offset_for_epoch(d.epoch) {
+                (own_end, e) if e == d.epoch => own_end.min(d.end_offset),
+                (own_end, _) => own_end,
+            }
+        };
+        let from_leo = self.log.end_offset();
+        if to < from_leo {
+            self.log.truncate_to(to);
+            if self.image.applied_offset > to {
+                // Applied state past the truncation point was built from records now gone;
+                // only possible when a record below our HW was truncated (reported).
+                self.image = self.log.snapshot().map(|s| (*s.image).clone()).unwrap_or_default();
+            }
+            ctx.note(Note::Truncated { from_leo, to, diverging_epoch: Some(d.epoch), hw: self.hw });
+        }
+    }
+
+    // ---- snapshots -------------------------------------------------------------------
+
+    fn on_fetch_snapshot(&mut self, ctx: &mut Ctx, from: NodeId, corr: u64, epoch: Epoch, id: SnapshotId, position: u64) {
+        let reply = |r: &Replica, ctx: &mut Ctx, error: ErrorCode, size: u64, chunk: u64, image: Option<Arc<MetadataImage>>| {
+            let m = Message::FetchSnapshotResponse { error, hint: r.hint(), snapshot_id: id, size, position, chunk_bytes: chunk, image };
+            ctx.send(r.id, from, corr, m);
+        };
+        if let Err(e) = self.check_leader_request(ctx, epoch) {
+            return reply(self, ctx, e, 0, 0, None);
+        }
+        let Some(snap) = self.log.snapshot().filter(|s| s.id == id).cloned() else {
+            return reply(self, ctx, ErrorCode::SnapshotNotFound, 0, 0, None);
+        };
+        if position > snap.size_bytes {
+            return reply(self, ctx, ErrorCode::InvalidRequest, snap.size_bytes, 0, None);
+        }
+        let majority = self.majority();
+        let is_voter = self.voters.binary_search(&from).is_ok();
+        if let EpochState::Leader(l) = &mut self.state {
+            if is_voter {
+                l.record_voter_fetch(from, majority, ctx.now, &self.config);
+            }
+        }
+        let chunk = (snap.size_bytes - position).min(SNAPSHOT_CHUNK_BYTES);
+        let last = position + chunk >= snap.size_bytes;
+        reply(self, ctx, ErrorCode::None, snap.size_bytes, chunk, if last { Some(snap.image.clone()) } else { None });
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn on_fetch_snapshot_response(
+        &mut self,
+        ctx: &mut Ctx,
+        from: NodeId,
+        corr: u64,
+        error: ErrorCode,
+        hint: LeaderHint,
+        id: SnapshotId,
+        size: u64,
+        position: u64,
+        chunk: u64,
+        image: Option<Arc<MetadataImage>>,
+    ) {
+        if !self.requests.complete(from, corr) {
+            return;
+        }
+        if error == ErrorCode::SnapshotNotFound {
+            // Drop the partial snapshot and go back to fetching (counts as success).
+            if let EpochState::Follower(f) = &mut self.state {
+                f.snapshot_download = None;
+                f.fetch_deadline = ctx.now + self.config.fetch_timeout_ms;
+                f.has_fetched = true;
+            }
+            return;
+        }
+        if self.handled_by_epoch(ctx, error, hint, from) {
+            return;
+        }
+        let EpochState::Follower(f) = &mut self.state else { return };
+        f.fetch_deadline = ctx.now + self.config.fetch_timeout_ms;
+        f.has_fetched = true;
+        let Some(download) = f.snapshot_download.as_mut().filter(|d| d.id == id && d.position == position) else { return };
+        download.position = position + chunk;
+        if download.position < size {
+            return;
+        }
+        f.snapshot_download = None;
+        let Some(image) = image else { return };
+        let snapshot = Snapshot { id, image: image.clone(), size_bytes: size };
+        let from_leo = self.log.end_offset();
+        self.log.reset_to_snapshot(snapshot);
+        self.image = (*image).clone();
+        ctx.note(Note::SnapshotFetched { id });
+        ctx.note(Note::SnapshotLoaded { id, as_leader: false });
+        if from_leo > id.end_offset {
+            ctx.note(Note::Truncated { from_leo, to: id.end_offset, diverging_epoch: None, hw: self.hw });
+        }
+        self.set_hw(ctx, id.end_offset);
+    }
+
+    // ---- high watermark, state machine, local snapshots ---------------------------------
+
+    /// Raises this node's HW (never lowers it), applies newly committed records and
+    /// takes a snapshot when enough have been applied since the last one.
+    fn set_hw(&mut self, ctx: &mut Ctx, new: Offset) {
+        let old = self.hw;
+        if old.map(|h| new <= h).unwrap_or(false) {
+            return;
+        }
+        self.hw = Some(new);
+        ctx.note(Note::HighWatermark { old, new });
+        self.apply_committed(ctx);
+    }
+
+    fn apply_committed(&mut self, ctx: &mut Ctx) {
+        let Some(hw) = self.hw else { return };
+        let target = hw.min(self.log.end_offset());
+        let before = self.image.applied_offset;
+        while self.image.applied_offset < target {
+            let Some(r) = self.log.get(self.image.applied_offset) else { break };
+            self.image.apply(r);
+        }
+        if self.image.applied_offset > before {
+            ctx.note(Note::Applied { up_to: self.image.applied_offset });
+        }
+        let since = self.image.applied_offset - self.log.start_offset();
+        if self.snapshot_interval > 0 && since >= self.snapshot_interval {
+            let end = self.image.applied_offset;
+            let Some(epoch) = self.log.epoch_at(end - 1) else { return };
+            let image = Arc::new(self.image.clone());
+            let size_bytes = image.size_bytes();
+            let id = SnapshotId { end_offset: end, epoch };
+            self.log.install_local_snapshot(Snapshot { id, image, size_bytes });
+            ctx.note(Note::SnapshotTaken { id });
+        }
+    }
+}
+
+/// Follower-state helpers used by tests and the world.
+impl FollowerState {
+    pub fn is_fetching_snapshot(&self) -> bool {
+        self.snapshot_download.is_some()
+    }
+}

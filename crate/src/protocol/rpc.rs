@@ -1,0 +1,334 @@
+//! KRaft's RPCs, as plain data. Field names follow Kafka's message schemas.
+
+use super::record::{Epoch, MetadataImage, NodeId, Offset, Record};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// Kafka error codes that change what a replica does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ErrorCode {
+    #[serde(rename = "NONE")]
+    None,
+    /// The request's epoch is older than the receiver's.
+    #[serde(rename = "FENCED_LEADER_EPOCH")]
+    FencedLeaderEpoch,
+    /// The request's epoch is newer than the receiver knows.
+    #[serde(rename = "UNKNOWN_LEADER_EPOCH")]
+    UnknownLeaderEpoch,
+    /// Same epoch, but the receiver is not the leader.
+    #[serde(rename = "NOT_LEADER_OR_FOLLOWER")]
+    NotLeaderOrFollower,
+    /// The requested snapshot does not exist (any more).
+    #[serde(rename = "SNAPSHOT_NOT_FOUND")]
+    SnapshotNotFound,
+    /// The request came from a replica that may not send it (e.g. an observer's vote).
+    #[serde(rename = "INVALID_REQUEST")]
+    InvalidRequest,
+}
+
+impl ErrorCode {
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorCode::None => "NONE",
+            ErrorCode::FencedLeaderEpoch => "FENCED_LEADER_EPOCH",
+            ErrorCode::UnknownLeaderEpoch => "UNKNOWN_LEADER_EPOCH",
+            ErrorCode::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
+            ErrorCode::SnapshotNotFound => "SNAPSHOT_NOT_FOUND",
+            ErrorCode::InvalidRequest => "INVALID_REQUEST",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct SnapshotId {
+    #[serde(rename = "endOffset")]
+    pub end_offset: Offset,
+    pub epoch: Epoch,
+}
+
+/// A snapshot: the image of the state machine just below `id.end_offset`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    pub id: SnapshotId,
+    pub image: Arc<MetadataImage>,
+    pub size_bytes: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct DivergingEpoch {
+    pub epoch: Epoch,
+    #[serde(rename = "endOffset")]
+    pub end_offset: Offset,
+}
+
+/// The sender's view of who leads, carried on every response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeaderHint {
+    pub epoch: Epoch,
+    pub leader: Option<NodeId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    Vote {
+        replica_epoch: Epoch,
+        last_offset_epoch: Epoch,
+        last_offset: Offset,
+        pre_vote: bool,
+    },
+    VoteResponse {
+        error: ErrorCode,
+        hint: LeaderHint,
+        granted: bool,
+        pre_vote: bool,
+    },
+    BeginQuorumEpoch {
+        leader_epoch: Epoch,
+    },
+    BeginQuorumEpochResponse {
+        error: ErrorCode,
+        hint: LeaderHint,
+    },
+    EndQuorumEpoch {
+        leader_epoch: Epoch,
+        preferred_successors: Vec<NodeId>,
+    },
+    EndQuorumEpochResponse {
+        error: ErrorCode,
+        hint: LeaderHint,
+    },
+    Fetch {
+        current_leader_epoch: Epoch,
+        fetch_offset: Offset,
+        last_fetched_epoch: Epoch,
+        /// The follower's HW (KIP-1166), so the leader answers at once when it is behind.
+        high_watermark: Option<Offset>,
+        max_wait_ms: u64,
+    },
+    FetchResponse {
+        error: ErrorCode,
+        hint: LeaderHint,
+        high_watermark: Option<Offset>,
+        log_start_offset: Offset,
+        records: Vec<Record>,
+        diverging_epoch: Option<DivergingEpoch>,
+        snapshot_id: Option<SnapshotId>,
+    },
+    FetchSnapshot {
+        current_leader_epoch: Epoch,
+        snapshot_id: SnapshotId,
+        position: u64,
+    },
+    FetchSnapshotResponse {
+        error: ErrorCode,
+        hint: LeaderHint,
+        snapshot_id: SnapshotId,
+        size: u64,
+        position: u64,
+        /// Bytes in this chunk; the last chunk carries the image itself.
+        chunk_bytes: u64,
+        image: Option<Arc<MetadataImage>>,
+    },
+}
+
+/// A message on the wire. `correlation` pairs a response with its request.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Envelope {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub correlation: u64,
+    pub message: Message,
+}
+
+/// The RPC kinds the timeline colours differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum RpcKind {
+    Vote,
+    VoteResponse,
+    PreVote,
+    PreVoteResponse,
+    BeginQuorumEpoch,
+    BeginQuorumEpochResponse,
+    EndQuorumEpoch,
+    EndQuorumEpochResponse,
+    Fetch,
+    FetchResponse,
+    FetchSnapshot,
+    FetchSnapshotResponse,
+}
+
+impl RpcKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            RpcKind::Vote => "Vote",
+            RpcKind::VoteResponse => "VoteResponse",
+            RpcKind::PreVote => "PreVote",
+            RpcKind::PreVoteResponse => "PreVoteResponse",
+            RpcKind::BeginQuorumEpoch => "BeginQuorumEpoch",
+            RpcKind::BeginQuorumEpochResponse => "BeginQuorumEpochResponse",
+            RpcKind::EndQuorumEpoch => "EndQuorumEpoch",
+            RpcKind::EndQuorumEpochResponse => "EndQuorumEpochResponse",
+            RpcKind::Fetch => "Fetch",
+            RpcKind::FetchResponse => "FetchResponse",
+            RpcKind::FetchSnapshot => "FetchSnapshot",
+            RpcKind::FetchSnapshotResponse => "FetchSnapshotResponse",
+        }
+    }
+}
+
+/// The few numbers of a message the trace keeps, so events stay small and `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageSummary {
+    Vote { last_epoch: Epoch, last_offset: Offset },
+    VoteResponse { granted: bool, error: ErrorCode, leader: Option<NodeId> },
+    BeginQuorumEpoch,
+    EndQuorumEpoch { first_successor: Option<NodeId>, successors: u8 },
+    Ack { error: ErrorCode, leader: Option<NodeId> },
+    Fetch { offset: Offset, last_epoch: Epoch, hw: Option<Offset> },
+    FetchResponse {
+        error: ErrorCode,
+        hw: Option<Offset>,
+        records: u32,
+        first_offset: Offset,
+        diverging: Option<DivergingEpoch>,
+        snapshot: Option<SnapshotId>,
+    },
+    FetchSnapshot { snapshot: SnapshotId, position: u64 },
+    FetchSnapshotResponse { error: ErrorCode, position: u64, chunk: u64, size: u64 },
+}
+
+impl Message {
+    pub fn kind(&self) -> RpcKind {
+        match self {
+            Message::Vote { pre_vote: false, .. } => RpcKind::Vote,
+            Message::Vote { pre_vote: true, .. } => RpcKind::PreVote,
+            Message::VoteResponse { pre_vote: false, .. } => RpcKind::VoteResponse,
+            Message::VoteResponse { pre_vote: true, .. } => RpcKind::PreVoteResponse,
+            Message::BeginQuorumEpoch { .. } => RpcKind::BeginQuorumEpoch,
+            Message::BeginQuorumEpochResponse { .. } => RpcKind::BeginQuorumEpochResponse,
+            Message::EndQuorumEpoch { .. } => RpcKind::EndQuorumEpoch,
+            Message::EndQuorumEpochResponse { .. } => RpcKind::EndQuorumEpochResponse,
+            Message::Fetch { .. } => RpcKind::Fetch,
+            Message::FetchResponse { .. } => RpcKind::FetchResponse,
+            Message::FetchSnapshot { .. } => RpcKind::FetchSnapshot,
+            Message::FetchSnapshotResponse { .. } => RpcKind::FetchSnapshotResponse,
+        }
+    }
+
+    /// The epoch the message speaks for (the request's epoch, the responder's epoch).
+    pub fn epoch(&self) -> Epoch {
+        match self {
+            Message::Vote { replica_epoch, .. } => *replica_epoch,
+            Message::BeginQuorumEpoch { leader_epoch } => *leader_epoch,
+            Message::EndQuorumEpoch { leader_epoch, .. } => *leader_epoch,
+            Message::Fetch { current_leader_epoch, .. } => *current_leader_epoch,
+            Message::FetchSnapshot { current_leader_epoch, .. } => *current_leader_epoch,
+            Message::VoteResponse { hint, .. }
+            | Message::BeginQuorumEpochResponse { hint, .. }
+            | Message::EndQuorumEpochResponse { hint, .. }
+            | Message::FetchResponse { hint, .. }
+            | Message::FetchSnapshotResponse { hint, .. } => hint.epoch,
+        }
+    }
+
+    pub fn summary(&self) -> MessageSummary {
+        match self {
+            Message::Vote { last_offset_epoch, last_offset, .. } => {
+                MessageSummary::Vote { last_epoch: *last_offset_epoch, last_offset: *last_offset }
+            }
+            Message::VoteResponse { error, hint, granted, .. } => {
+                MessageSummary::VoteResponse { granted: *granted, error: *error, leader: hint.leader }
+            }
+            Message::BeginQuorumEpoch { .. } => MessageSummary::BeginQuorumEpoch,
+            Message::EndQuorumEpoch { preferred_successors, .. } => MessageSummary::EndQuorumEpoch {
+                first_successor: preferred_successors.first().copied(),
+                successors: preferred_successors.len().min(255) as u8,
+            },
+            Message::BeginQuorumEpochResponse { error, hint } | Message::EndQuorumEpochResponse { error, hint } => {
+                MessageSummary::Ack { error: *error, leader: hint.leader }
+            }
+            Message::Fetch { fetch_offset, last_fetched_epoch, high_watermark, .. } => MessageSummary::Fetch {
+                offset: *fetch_offset,
+                last_epoch: *last_fetched_epoch,
+                hw: *high_watermark,
+            },
+            Message::FetchResponse { error, high_watermark, records, diverging_epoch, snapshot_id, .. } => {
+                MessageSummary::FetchResponse {
+                    error: *error,
+                    hw: *high_watermark,
+                    records: records.len() as u32,
+                    first_offset: records.first().map(|r| r.offset).unwrap_or(0),
+                    diverging: *diverging_epoch,
+                    snapshot: *snapshot_id,
+                }
+            }
+            Message::FetchSnapshot { snapshot_id, position, .. } => {
+                MessageSummary::FetchSnapshot { snapshot: *snapshot_id, position: *position }
+            }
+            Message::FetchSnapshotResponse { error, position, chunk_bytes, size, .. } => {
+                MessageSummary::FetchSnapshotResponse { error: *error, position: *position, chunk: *chunk_bytes, size: *size }
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for MessageSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let opt = |o: Option<u64>| o.map(|v| v as i64).unwrap_or(-1);
+        match self {
+            MessageSummary::Vote { last_epoch, last_offset } => {
+                write!(f, "lastEpoch={last_epoch} lastOffset={last_offset}")
+            }
+            MessageSummary::VoteResponse { granted, error, leader } => {
+                write!(f, "granted={granted}")?;
+                if *error != ErrorCode::None {
+                    write!(f, " error={}", error.name())?;
+                }
+                if let Some(l) = leader {
+                    write!(f, " leader={l}")?;
+                }
+                Ok(())
+            }
+            MessageSummary::BeginQuorumEpoch => Ok(()),
+            MessageSummary::EndQuorumEpoch { first_successor, successors } => match first_successor {
+                Some(s) => write!(f, "preferred={s} successors={successors}"),
+                None => write!(f, "successors=0"),
+            },
+            MessageSummary::Ack { error, leader } => {
+                write!(f, "error={}", error.name())?;
+                if let Some(l) = leader {
+                    write!(f, " leader={l}")?;
+                }
+                Ok(())
+            }
+            MessageSummary::Fetch { offset, last_epoch, hw } => {
+                write!(f, "offset={offset} lastEpoch={last_epoch} hw={}", opt(*hw))
+            }
+            MessageSummary::FetchResponse { error, hw, records, first_offset, diverging, snapshot } => {
+                if *error != ErrorCode::None {
+                    return write!(f, "error={}", error.name());
+                }
+                write!(f, "hw={}", opt(*hw))?;
+                if let Some(d) = diverging {
+                    write!(f, " divergingEpoch={}@{}", d.epoch, d.end_offset)?;
+                } else if let Some(s) = snapshot {
+                    write!(f, " snapshot={}@{}", s.epoch, s.end_offset)?;
+                } else if *records > 0 {
+                    write!(f, " records={}..{}", first_offset, first_offset + *records as u64 - 1)?;
+                } else {
+                    write!(f, " records=none")?;
+                }
+                Ok(())
+            }
+            MessageSummary::FetchSnapshot { snapshot, position } => {
+                write!(f, "snapshot={}@{} position={position}", snapshot.epoch, snapshot.end_offset)
+            }
+            MessageSummary::FetchSnapshotResponse { error, position, chunk, size } => {
+                if *error != ErrorCode::None {
+                    return write!(f, "error={}", error.name());
+                }
+                write!(f, "bytes={}..{} of {size}", position, position + chunk)
+            }
+        }
+    }
+}
