@@ -4,5 +4,8 @@
 //! network, disks, faults) -> `trace` (typed events) -> `check` (invariants) and
 //! whatever renders the trace.
 
+pub mod check;
 pub mod protocol;
 pub mod rng;
+pub mod sim;
+pub mod trace;

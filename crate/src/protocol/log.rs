@@ -74,14 +74,25 @@ impl ReplicaLog {
     /// Appends records that continue the log exactly. Returns false (and appends
     /// nothing) when the first record is not at the log end.
     pub fn append(&mut self, records: &[Record]) -> bool {
-        let Some(first) = records.first() else { return true };
+        let Some(first) = records.first() else {
+            return true;
+        };
         if first.offset != self.end_offset() {
             return false;
         }
         for r in records {
             debug_assert_eq!(r.offset, self.end_offset());
-            if self.epochs.last().map(|(e, _)| *e != r.epoch).unwrap_or(true) {
-                debug_assert!(self.epochs.last().map(|(e, _)| *e < r.epoch).unwrap_or(true));
+            if self
+                .epochs
+                .last()
+                .map(|(e, _)| *e != r.epoch)
+                .unwrap_or(true)
+            {
+                debug_assert!(self
+                    .epochs
+                    .last()
+                    .map(|(e, _)| *e < r.epoch)
+                    .unwrap_or(true));
                 self.epochs.push((r.epoch, r.offset));
             }
             self.records.push(r.clone());
@@ -99,7 +110,11 @@ impl ReplicaLog {
         self.records.truncate((offset - self.start_offset) as usize);
         self.epochs.retain(|(_, s)| *s < offset);
         if self.records.is_empty() {
-            self.epochs = self.snapshot.iter().map(|s| (s.id.epoch, s.id.end_offset)).collect();
+            self.epochs = self
+                .snapshot
+                .iter()
+                .map(|s| (s.id.epoch, s.id.end_offset))
+                .collect();
         }
         self.flushed = self.flushed.min(offset);
         removed
@@ -128,7 +143,11 @@ impl ReplicaLog {
             };
         }
         let (found, _) = self.epochs[idx - 1];
-        let end = self.epochs.get(idx).map(|(_, start)| *start).unwrap_or(self.end_offset());
+        let end = self
+            .epochs
+            .get(idx)
+            .map(|(_, start)| *start)
+            .unwrap_or(self.end_offset());
         (end, found)
     }
 
@@ -140,7 +159,8 @@ impl ReplicaLog {
                 return FetchPosition::Snapshot(s.id);
             }
             let below_start = fetch_offset < self.start_offset;
-            let at_start_other_epoch = fetch_offset == self.start_offset && last_fetched_epoch != s.id.epoch;
+            let at_start_other_epoch =
+                fetch_offset == self.start_offset && last_fetched_epoch != s.id.epoch;
             let older_than_snapshot = last_fetched_epoch < s.id.epoch;
             if below_start || at_start_other_epoch || older_than_snapshot {
                 return FetchPosition::Snapshot(s.id);
@@ -151,7 +171,10 @@ impl ReplicaLog {
         }
         let (end, epoch) = self.end_offset_for_epoch(last_fetched_epoch);
         if epoch != last_fetched_epoch || end < fetch_offset {
-            return FetchPosition::Diverging { epoch, end_offset: end };
+            return FetchPosition::Diverging {
+                epoch,
+                end_offset: end,
+            };
         }
         FetchPosition::Valid
     }
@@ -209,7 +232,12 @@ mod tests {
         let records: Vec<Record> = epochs
             .iter()
             .enumerate()
-            .map(|(i, &e)| Record { offset: i as u64, epoch: e, id: i as u64, body: RecordBody::RegisterBroker { broker_id: 0 } })
+            .map(|(i, &e)| Record {
+                offset: i as u64,
+                epoch: e,
+                id: i as u64,
+                body: RecordBody::RegisterBroker { broker_id: 0 },
+            })
             .collect();
         assert!(log.append(&records));
         log

@@ -205,24 +205,38 @@ impl Replica {
         let leader = next.leader(self.id);
         let previous = std::mem::replace(&mut self.state, next);
         self.requests.reset();
-        ctx.note(Note::StateChanged { from, to, epoch, leader, voted: self.election.voted, reason });
+        ctx.note(Note::StateChanged {
+            from,
+            to,
+            epoch,
+            leader,
+            voted: self.election.voted,
+            reason,
+        });
         if let EpochState::Leader(l) = previous {
             // Parked fetches of a leader that steps down are answered with an error.
             for p in l.parked {
                 let m = self.fetch_error_response(super::rpc::ErrorCode::NotLeaderOrFollower);
-                ctx.out.push(super::replica::Output::Send(super::rpc::Envelope {
-                    from: self.id,
-                    to: p.from,
-                    correlation: p.correlation,
-                    message: m,
-                }));
+                ctx.out
+                    .push(super::replica::Output::Send(super::rpc::Envelope {
+                        from: self.id,
+                        to: p.from,
+                        correlation: p.correlation,
+                        message: m,
+                    }));
             }
         }
     }
 
     /// Unattached keeps the election time left from Candidate, Prospective, Unattached
     /// and Resigned (Kafka's transitionToUnattached); from other states it draws anew.
-    pub(crate) fn to_unattached(&mut self, ctx: &mut Ctx, epoch: Epoch, voted: Option<NodeId>, reason: Reason) {
+    pub(crate) fn to_unattached(
+        &mut self,
+        ctx: &mut Ctx,
+        epoch: Epoch,
+        voted: Option<NodeId>,
+        reason: Reason,
+    ) {
         let inherited = match &self.state {
             EpochState::Candidate(s) => Some(s.election_deadline),
             EpochState::Prospective(s) => Some(s.election_deadline),
@@ -238,8 +252,18 @@ impl Replica {
         self.to_unattached_with_deadline(ctx, epoch, voted, deadline, reason);
     }
 
-    pub(crate) fn to_unattached_fresh_timer(&mut self, ctx: &mut Ctx, epoch: Epoch, voted: Option<NodeId>, reason: Reason) {
-        let deadline = if self.is_voter() { self.random_election_deadline(ctx) } else { u64::MAX };
+    pub(crate) fn to_unattached_fresh_timer(
+        &mut self,
+        ctx: &mut Ctx,
+        epoch: Epoch,
+        voted: Option<NodeId>,
+        reason: Reason,
+    ) {
+        let deadline = if self.is_voter() {
+            self.random_election_deadline(ctx)
+        } else {
+            u64::MAX
+        };
         self.to_unattached_with_deadline(ctx, epoch, voted, deadline, reason);
     }
 
@@ -247,7 +271,14 @@ impl Replica {
     /// (persisted) and a new election timer (Kafka's prospectiveAddVotedState).
     pub(crate) fn prospective_add_vote(&mut self, ctx: &mut Ctx, candidate: NodeId) {
         let epoch = self.epoch();
-        self.persist(ctx, ElectionState { epoch, leader: None, voted: Some(candidate) });
+        self.persist(
+            ctx,
+            ElectionState {
+                epoch,
+                leader: None,
+                voted: Some(candidate),
+            },
+        );
         let deadline = self.random_election_deadline(ctx);
         if let EpochState::Prospective(p) = &mut self.state {
             p.voted = Some(candidate);
@@ -271,8 +302,20 @@ impl Replica {
         election_deadline: u64,
         reason: Reason,
     ) {
-        self.persist(ctx, ElectionState { epoch, leader: None, voted });
-        let next = UnattachedState { epoch, voted, leader: None, election_deadline };
+        self.persist(
+            ctx,
+            ElectionState {
+                epoch,
+                leader: None,
+                voted,
+            },
+        );
+        let next = UnattachedState {
+            epoch,
+            voted,
+            leader: None,
+            election_deadline,
+        };
         self.enter(ctx, EpochState::Unattached(next), reason);
     }
 
@@ -298,7 +341,14 @@ impl Replica {
 
     pub(crate) fn to_candidate(&mut self, ctx: &mut Ctx, reason: Reason) {
         let epoch = self.epoch() + 1;
-        self.persist(ctx, ElectionState { epoch, leader: None, voted: Some(self.id) });
+        self.persist(
+            ctx,
+            ElectionState {
+                epoch,
+                leader: None,
+                voted: Some(self.id),
+            },
+        );
         let next = CandidateState {
             epoch,
             granted: vec![self.id],
@@ -313,19 +363,53 @@ impl Replica {
     /// whose offset is the epoch start offset, and announces itself.
     pub(crate) fn to_leader(&mut self, ctx: &mut Ctx, reason: Reason) {
         let epoch = self.epoch();
-        self.persist(ctx, ElectionState { epoch, leader: Some(self.id), voted: self.election.voted });
+        self.persist(
+            ctx,
+            ElectionState {
+                epoch,
+                leader: Some(self.id),
+                voted: self.election.voted,
+            },
+        );
         let epoch_start = self.log.end_offset();
-        let leader = LeaderState::new(epoch, epoch_start, &self.voters, self.id, ctx.now, &self.config);
+        let leader = LeaderState::new(
+            epoch,
+            epoch_start,
+            &self.voters,
+            self.id,
+            ctx.now,
+            &self.config,
+        );
         self.enter(ctx, EpochState::Leader(Box::new(leader)), reason);
-        let body = RecordBody::LeaderChange { leader: self.id, voters: self.voters.clone() };
+        let body = RecordBody::LeaderChange {
+            leader: self.id,
+            voters: self.voters.clone(),
+        };
         let id = ctx.ids.next_record_id();
         self.append_as_leader(ctx, vec![(id, body)]);
         self.send_begin_quorum_epoch(ctx);
     }
 
-    pub(crate) fn to_follower(&mut self, ctx: &mut Ctx, epoch: Epoch, leader: NodeId, reason: Reason) {
-        let voted = if epoch == self.epoch() { self.election.voted } else { None };
-        self.persist(ctx, ElectionState { epoch, leader: Some(leader), voted });
+    pub(crate) fn to_follower(
+        &mut self,
+        ctx: &mut Ctx,
+        epoch: Epoch,
+        leader: NodeId,
+        reason: Reason,
+    ) {
+        let voted = if epoch == self.epoch() {
+            self.election.voted
+        } else {
+            None
+        };
+        self.persist(
+            ctx,
+            ElectionState {
+                epoch,
+                leader: Some(leader),
+                voted,
+            },
+        );
         let next = FollowerState {
             epoch,
             leader,
@@ -346,7 +430,12 @@ impl Replica {
             // A leader restarted into Resigned sends an empty list: everyone may start.
             _ => Vec::new(),
         };
-        let unacked = self.voters.iter().copied().filter(|v| *v != self.id).collect();
+        let unacked = self
+            .voters
+            .iter()
+            .copied()
+            .filter(|v| *v != self.id)
+            .collect();
         let next = ResignedState {
             epoch,
             election_deadline: self.random_election_deadline(ctx),
@@ -357,7 +446,13 @@ impl Replica {
     }
 
     /// Moves to the epoch a message revealed: follow its leader when it names one.
-    pub(crate) fn to_epoch_of(&mut self, ctx: &mut Ctx, epoch: Epoch, leader: Option<NodeId>, reason: Reason) {
+    pub(crate) fn to_epoch_of(
+        &mut self,
+        ctx: &mut Ctx,
+        epoch: Epoch,
+        leader: Option<NodeId>,
+        reason: Reason,
+    ) {
         match leader {
             Some(l) if l != self.id => self.to_follower(ctx, epoch, l, reason),
             _ => self.to_unattached(ctx, epoch, None, reason),
@@ -389,9 +484,15 @@ impl Replica {
     /// Unattached (fresh timer after a rejection; the time left, i.e. none, after a
     /// timeout, so the next pre-vote starts at once).
     pub(crate) fn prospective_lost(&mut self, ctx: &mut Ctx, rejected: bool) {
-        let EpochState::Prospective(p) = &self.state else { return };
+        let EpochState::Prospective(p) = &self.state else {
+            return;
+        };
         let (epoch, voted, leader) = (p.epoch, p.voted, p.leader);
-        let reason = if rejected { Reason::PreVoteRejected } else { Reason::PreVoteTimedOut };
+        let reason = if rejected {
+            Reason::PreVoteRejected
+        } else {
+            Reason::PreVoteTimedOut
+        };
         match leader {
             Some(l) => self.to_follower(ctx, epoch, l, reason),
             None if rejected => self.to_unattached_fresh_timer(ctx, epoch, voted, reason),
@@ -400,7 +501,10 @@ impl Replica {
     }
 
     fn unrecorded(&self, granted: &[NodeId], rejected: &[NodeId]) -> usize {
-        self.voters.iter().filter(|v| !granted.contains(v) && !rejected.contains(v)).count()
+        self.voters
+            .iter()
+            .filter(|v| !granted.contains(v) && !rejected.contains(v))
+            .count()
     }
 
     pub(crate) fn voted_in_state(&self) -> Option<NodeId> {
@@ -412,5 +516,4 @@ impl Replica {
             EpochState::Leader(_) | EpochState::Resigned(_) => self.election.voted,
         }
     }
-
 }

@@ -1,0 +1,200 @@
+//! ConsistentCommittedData, LogMatching, LeaderCompleteness and
+//! NoTruncationBelowHighWatermark: the invariants about the records themselves.
+//!
+//! Two maps shared by all nodes remember what was seen: the first record committed at
+//! each offset, and the first record appended at each (offset, epoch) with its
+//! predecessor. Entries below every node's log start can never be compared again and
+//! are pruned when snapshots move the log starts up.
+
+use super::{ClusterView, Found};
+use crate::protocol::log::ReplicaLog;
+use crate::protocol::{Epoch, NodeId, Offset, StateName};
+use crate::trace::{Event, EventKind, Invariant};
+use std::collections::BTreeMap;
+
+/// A record's identity: (epoch, unique id).
+type RecordKey = (Epoch, u64);
+
+#[derive(Clone, Debug)]
+pub struct Data {
+    /// offset -> (record, event that first exposed it below a HW)
+    committed: BTreeMap<Offset, (RecordKey, u64)>,
+    /// (offset, epoch) -> (record id, predecessor, event that first appended it)
+    appended: BTreeMap<(Offset, Epoch), (u64, Option<RecordKey>, u64)>,
+    pruned_below: Offset,
+}
+
+fn key_at(log: &ReplicaLog, offset: Offset) -> Option<RecordKey> {
+    log.get(offset).map(|r| (r.epoch, r.id))
+}
+
+impl Data {
+    pub fn new(_voters: usize) -> Self {
+        Data {
+            committed: BTreeMap::new(),
+            appended: BTreeMap::new(),
+            pruned_below: 0,
+        }
+    }
+
+    pub fn observe(&mut self, view: &dyn ClusterView, event: &Event, found: &mut Vec<Found>) {
+        match &event.kind {
+            EventKind::HighWatermark { node, old, new } => {
+                self.on_hw(view, *node, *old, *new, event.seq, found)
+            }
+            EventKind::Append {
+                node, first, last, ..
+            } => self.on_append(view, *node, *first, *last, event.seq, found),
+            EventKind::Truncate {
+                node,
+                to,
+                hw: Some(hw),
+                ..
+            } if *to < *hw => found.push(Found {
+                invariant: Invariant::NoTruncationBelowHighWatermark,
+                node: Some(*node),
+                detail: format!("n{node} truncated to {to}, below its HW {hw}"),
+                evidence: vec![event.seq],
+            }),
+            EventKind::State {
+                node,
+                to: StateName::Leader,
+                epoch,
+                ..
+            } => self.on_new_leader(view, *node, *epoch, event.seq, found),
+            EventKind::Snapshot { .. } => self.prune(view),
+            _ => {}
+        }
+    }
+
+    /// Every offset a node newly exposes below its HW must hold the record any other node
+    /// exposed there.
+    fn on_hw(
+        &mut self,
+        view: &dyn ClusterView,
+        node: NodeId,
+        old: Option<Offset>,
+        new: Offset,
+        seq: u64,
+        found: &mut Vec<Found>,
+    ) {
+        let Some(log) = view.log(node) else { return };
+        let from = old
+            .unwrap_or(0)
+            .max(log.start_offset())
+            .max(self.pruned_below);
+        let to = new.min(log.end_offset());
+        for offset in from..to {
+            let Some(mine) = key_at(log, offset) else {
+                continue;
+            };
+            match self.committed.get(&offset) {
+                None => {
+                    self.committed.insert(offset, (mine, seq));
+                }
+                Some((theirs, first)) if *theirs != mine => {
+                    found.push(Found {
+                        invariant: Invariant::ConsistentCommittedData,
+                        node: Some(node),
+                        detail: format!(
+                            "offset {offset} is committed as record {}@e{} but n{node} exposes record {}@e{}",
+                            theirs.1, theirs.0, mine.1, mine.0
+                        ),
+                        evidence: vec![*first, seq],
+                    });
+                    return; // one report per HW move is enough
+                }
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// Same (offset, epoch) must mean the same record with the same predecessor.
+    fn on_append(
+        &mut self,
+        view: &dyn ClusterView,
+        node: NodeId,
+        first: Offset,
+        last: Offset,
+        seq: u64,
+        found: &mut Vec<Found>,
+    ) {
+        let Some(log) = view.log(node) else { return };
+        for offset in first.max(self.pruned_below)..=last {
+            let Some(r) = log.get(offset) else { continue };
+            let prev = if offset == 0 {
+                None
+            } else {
+                key_at(log, offset - 1).or_else(|| log.epoch_at(offset - 1).map(|e| (e, 0)))
+            };
+            match self.appended.get(&(offset, r.epoch)) {
+                None => {
+                    self.appended.insert((offset, r.epoch), (r.id, prev, seq));
+                }
+                Some((id, p, at)) => {
+                    let prefix_differs = match (p, prev) {
+                        (Some(a), Some(b)) => a.1 != 0 && b.1 != 0 && a != &b,
+                        _ => false,
+                    };
+                    if *id != r.id || prefix_differs {
+                        found.push(Found {
+                            invariant: Invariant::LogMatching,
+                            node: Some(node),
+                            detail: if *id != r.id {
+                                format!("(offset {offset}, epoch {}) holds record {} on n{node} but record {id} elsewhere", r.epoch, r.id)
+                            } else {
+                                format!("(offset {offset}, epoch {}) matches but the logs differ before it", r.epoch)
+                            },
+                            evidence: vec![*at, seq],
+                        });
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// A new leader must hold every record committed so far.
+    fn on_new_leader(
+        &mut self,
+        view: &dyn ClusterView,
+        node: NodeId,
+        epoch: Epoch,
+        seq: u64,
+        found: &mut Vec<Found>,
+    ) {
+        let Some(log) = view.log(node) else { return };
+        for (offset, (key, at)) in self.committed.range(log.start_offset()..) {
+            if key_at(log, *offset) != Some(*key) {
+                let has = match key_at(log, *offset) {
+                    Some((e, id)) => format!("record {id}@e{e}"),
+                    None => "nothing".into(),
+                };
+                found.push(Found {
+                    invariant: Invariant::LeaderCompleteness,
+                    node: Some(node),
+                    detail: format!(
+                        "n{node} became leader of epoch {epoch} without committed record {}@e{} at offset {offset} (it has {has})",
+                        key.1, key.0
+                    ),
+                    evidence: vec![*at, seq],
+                });
+                return;
+            }
+        }
+    }
+
+    /// Forgets offsets below every node's log start: nothing can be compared there again.
+    fn prune(&mut self, view: &dyn ClusterView) {
+        let min_start = (0..view.node_count() as NodeId)
+            .filter_map(|id| view.log(id))
+            .map(|l| l.start_offset())
+            .min()
+            .unwrap_or(0);
+        if min_start > self.pruned_below {
+            self.committed = self.committed.split_off(&min_start);
+            self.appended = self.appended.split_off(&(min_start, 0));
+            self.pruned_below = min_start;
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! Safety invariants, checked after every event. Each check is incremental: it looks
+//! only at what the event changed, so checking costs O(nodes) per event (plus the
+//! records an event touches), never O(log length).
+
+mod data;
+mod leadership;
+mod snapshot;
+
+use crate::protocol::log::ReplicaLog;
+use crate::protocol::{NodeId, Replica};
+use crate::trace::{Event, EventKind, Invariant};
+
+/// What the checker may look at: the nodes as they are after the event.
+pub trait ClusterView {
+    fn voters(&self) -> &[NodeId];
+    fn node_count(&self) -> usize;
+    /// The running replica, or None while the node is crashed.
+    fn replica(&self, id: NodeId) -> Option<&Replica>;
+    /// The running replica's log, or what is on disk while crashed.
+    fn log(&self, id: NodeId) -> Option<&ReplicaLog>;
+}
+
+/// Reports per invariant are capped so a broken run stays readable.
+const MAX_REPORTS_PER_INVARIANT: u32 = 10;
+
+#[derive(Clone, Debug)]
+pub struct Checker {
+    leadership: leadership::Leadership,
+    data: data::Data,
+    snapshots: snapshot::Snapshots,
+    reports: [u32; Invariant::ALL.len()],
+}
+
+/// One violation found: the invariant, where, what, and the events that show it.
+pub struct Found {
+    pub invariant: Invariant,
+    pub node: Option<NodeId>,
+    pub detail: String,
+    pub evidence: Vec<u64>,
+}
+
+impl Checker {
+    pub fn new(nodes: usize, voters: usize, stable_leadership: bool) -> Checker {
+        Checker {
+            leadership: leadership::Leadership::new(nodes, stable_leadership),
+            data: data::Data::new(voters),
+            snapshots: snapshot::Snapshots::new(nodes),
+            reports: [0; Invariant::ALL.len()],
+        }
+    }
+
+    /// Checks what `event` may have broken; returns violation events to record.
+    pub fn observe(&mut self, view: &dyn ClusterView, event: &Event) -> Vec<EventKind> {
+        let mut found = Vec::new();
+        self.leadership.observe(view, event, &mut found);
+        self.data.observe(view, event, &mut found);
+        self.snapshots.observe(view, event, &mut found);
+        found
+            .into_iter()
+            .filter(|f| {
+                let slot = &mut self.reports[f.invariant as usize];
+                *slot += 1;
+                *slot <= MAX_REPORTS_PER_INVARIANT
+            })
+            .map(|f| EventKind::Violation {
+                invariant: f.invariant,
+                node: f.node,
+                detail: f.detail.into_boxed_str(),
+                evidence: f.evidence.into_boxed_slice(),
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,220 @@
+//! The network: per-link latency, loss, duplication, partitions and one-way cuts.
+//! Links are FIFO like TCP: a message never overtakes an earlier one on the same link.
+
+use crate::protocol::NodeId;
+use crate::rng::Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Latency range and fault rates. Rates are parts per million (integers keep native and
+/// wasm runs identical).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkProfile {
+    pub latency_min_ms: u64,
+    pub latency_max_ms: u64,
+    pub loss_ppm: u32,
+    pub duplicate_ppm: u32,
+}
+
+impl LinkProfile {
+    /// Named presets; both keep Kafka's timeouts.
+    pub fn preset(name: &str) -> Result<LinkProfile, String> {
+        match name {
+            "datacenter" => Ok(LinkProfile {
+                latency_min_ms: 1,
+                latency_max_ms: 5,
+                loss_ppm: 0,
+                duplicate_ppm: 0,
+            }),
+            "teaching" => Ok(LinkProfile {
+                latency_min_ms: 60,
+                latency_max_ms: 140,
+                loss_ppm: 0,
+                duplicate_ppm: 0,
+            }),
+            "wan" => Ok(LinkProfile {
+                latency_min_ms: 20,
+                latency_max_ms: 80,
+                loss_ppm: 0,
+                duplicate_ppm: 0,
+            }),
+            _ => Err(format!(
+                "unknown network preset '{name}'; known presets: datacenter, teaching, wan"
+            )),
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        if self.latency_max_ms > 60_000 {
+            return Err(format!(
+                "latency must be at most 60000 ms, got {}",
+                self.latency_max_ms
+            ));
+        }
+        if self.latency_min_ms > self.latency_max_ms {
+            return Err(format!(
+                "latency min {} ms is above max {} ms",
+                self.latency_min_ms, self.latency_max_ms
+            ));
+        }
+        if self.loss_ppm > 1_000_000 || self.duplicate_ppm > 1_000_000 {
+            return Err("loss and duplicate must be between 0 and 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// Where one sent message ends up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub arrives: u64,
+    pub lost: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Network {
+    pub profile: LinkProfile,
+    /// Partition group of each node; nodes talk only within their group.
+    groups: Vec<u32>,
+    /// One-way cuts (from, to).
+    cuts: Vec<(NodeId, NodeId)>,
+    /// Latest arrival scheduled per link, to keep links FIFO.
+    last_arrival: BTreeMap<(NodeId, NodeId), u64>,
+    rng: Rng,
+}
+
+impl Network {
+    pub fn new(nodes: usize, profile: LinkProfile, rng: Rng) -> Network {
+        Network {
+            profile,
+            groups: vec![0; nodes],
+            cuts: Vec::new(),
+            last_arrival: BTreeMap::new(),
+            rng,
+        }
+    }
+
+    pub fn link_up(&self, from: NodeId, to: NodeId) -> bool {
+        self.groups[from as usize] == self.groups[to as usize] && !self.cuts.contains(&(from, to))
+    }
+
+    pub fn is_healed(&self) -> bool {
+        self.cuts.is_empty() && self.groups.iter().all(|g| *g == 0)
+    }
+
+    /// Links that are down, for the UI: (from, to) pairs.
+    pub fn down_links(&self) -> Vec<(NodeId, NodeId)> {
+        let n = self.groups.len() as NodeId;
+        let mut out = Vec::new();
+        for a in 0..n {
+            for b in 0..n {
+                if a != b && !self.link_up(a, b) {
+                    out.push((a, b));
+                }
+            }
+        }
+        out
+    }
+
+    pub fn isolate(&mut self, node: NodeId) {
+        let fresh = self.groups.iter().max().copied().unwrap_or(0) + 1;
+        self.groups[node as usize] = fresh;
+    }
+
+    /// Nodes in the same listed group talk; unlisted nodes form one more group.
+    pub fn partition(&mut self, groups: &[Vec<NodeId>]) {
+        let unlisted = groups.len() as u32 + 1;
+        for g in self.groups.iter_mut() {
+            *g = unlisted;
+        }
+        for (i, group) in groups.iter().enumerate() {
+            for n in group {
+                self.groups[*n as usize] = i as u32 + 1;
+            }
+        }
+    }
+
+    pub fn cut(&mut self, from: NodeId, to: NodeId) {
+        if !self.cuts.contains(&(from, to)) {
+            self.cuts.push((from, to));
+        }
+    }
+
+    pub fn heal(&mut self) {
+        self.groups.iter_mut().for_each(|g| *g = 0);
+        self.cuts.clear();
+    }
+
+    /// Decides a message's fate: arrival time (FIFO per link) and whether it is lost;
+    /// a second plan when the network duplicates it.
+    pub fn plan(&mut self, now: u64, from: NodeId, to: NodeId) -> (Plan, Option<Plan>) {
+        let p = self.profile;
+        let lost = self.rng.chance(p.loss_ppm);
+        let first = self.arrival(now, from, to);
+        let dup = if self.rng.chance(p.duplicate_ppm) {
+            Some(Plan {
+                arrives: self.arrival(now, from, to),
+                lost: false,
+            })
+        } else {
+            None
+        };
+        (
+            Plan {
+                arrives: first,
+                lost,
+            },
+            dup,
+        )
+    }
+
+    fn arrival(&mut self, now: u64, from: NodeId, to: NodeId) -> u64 {
+        let latency = self
+            .rng
+            .range(self.profile.latency_min_ms, self.profile.latency_max_ms);
+        let last = self.last_arrival.entry((from, to)).or_insert(0);
+        let t = (now + latency).max(*last);
+        *last = t;
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partitions_and_cuts() {
+        let mut n = Network::new(5, LinkProfile::preset("datacenter").unwrap(), Rng::new(1));
+        n.partition(&[vec![0, 1], vec![2, 3]]);
+        assert!(n.link_up(0, 1) && n.link_up(2, 3));
+        assert!(!n.link_up(1, 2) && !n.link_up(4, 0));
+        n.heal();
+        n.cut(0, 1);
+        assert!(!n.link_up(0, 1) && n.link_up(1, 0), "a cut is one-way");
+        n.heal();
+        n.isolate(3);
+        assert!(!n.link_up(3, 0) && !n.link_up(0, 3) && n.link_up(0, 1));
+    }
+
+    #[test]
+    fn links_are_fifo() {
+        let mut n = Network::new(
+            2,
+            LinkProfile {
+                latency_min_ms: 1,
+                latency_max_ms: 100,
+                loss_ppm: 0,
+                duplicate_ppm: 0,
+            },
+            Rng::new(3),
+        );
+        let mut last = 0;
+        for t in 0..200 {
+            let (p, _) = n.plan(t, 0, 1);
+            assert!(p.arrives >= last);
+            last = p.arrives;
+        }
+    }
+}

@@ -1,0 +1,348 @@
+//! What a run is made of: the cluster spec and the timed user actions. Together with the
+//! seed they describe a run completely (links and scenarios store exactly these).
+
+use super::network::LinkProfile;
+use crate::protocol::{NodeId, QuorumConfig, RecordBody, SafetySwitch, Unsafe};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub const MAX_VOTERS: u32 = 7;
+pub const MAX_OBSERVERS: u32 = 8;
+
+/// The cluster: voters are nodes 0..voters, observers follow them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClusterSpec {
+    pub voters: u32,
+    #[serde(default)]
+    pub observers: u32,
+    #[serde(default)]
+    pub seed: u64,
+    /// Preset name or explicit profile.
+    #[serde(default = "default_network")]
+    pub network: NetworkSpec,
+    /// Kafka config keys (`controller.quorum.*`) to values in ms.
+    #[serde(default)]
+    pub config: BTreeMap<String, u64>,
+    /// Safety switches turned off (unsafe mode), by name.
+    #[serde(default, rename = "unsafe")]
+    pub unsafe_switches: Vec<SafetySwitch>,
+    /// Disk flush latency of every node, ms.
+    #[serde(default = "default_flush_ms")]
+    pub flush_ms: u64,
+    /// Each node snapshots its state machine every this many applied records (0: never).
+    #[serde(default = "default_snapshot_interval")]
+    pub snapshot_interval: u64,
+    /// Client writes per second from the start (0: none).
+    #[serde(default)]
+    pub writes_per_second: u32,
+    /// Also check StableLeadership (for scenarios about pre-vote).
+    #[serde(default)]
+    pub stable_leadership: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum NetworkSpec {
+    Preset(String),
+    Profile(LinkProfileSpec),
+}
+
+/// The JSON form of a link profile: latency range in ms and rates in [0, 1].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LinkProfileSpec {
+    pub latency_ms: [u64; 2],
+    #[serde(default)]
+    pub loss: f64,
+    #[serde(default)]
+    pub duplicate: f64,
+}
+
+fn default_network() -> NetworkSpec {
+    NetworkSpec::Preset("datacenter".into())
+}
+fn default_flush_ms() -> u64 {
+    1
+}
+fn default_snapshot_interval() -> u64 {
+    1000
+}
+
+impl Default for ClusterSpec {
+    fn default() -> Self {
+        ClusterSpec {
+            voters: 3,
+            observers: 0,
+            seed: 0,
+            network: default_network(),
+            config: BTreeMap::new(),
+            unsafe_switches: Vec::new(),
+            flush_ms: default_flush_ms(),
+            snapshot_interval: default_snapshot_interval(),
+            writes_per_second: 0,
+            stable_leadership: false,
+        }
+    }
+}
+
+/// A rate in [0, 1] as parts per million; errors name the field.
+pub fn rate_ppm(field: &str, v: f64) -> Result<u32, String> {
+    if !v.is_finite() || !(0.0..=1.0).contains(&v) {
+        return Err(format!("{field} must be a number between 0 and 1, got {v}"));
+    }
+    Ok((v * 1_000_000.0).round() as u32)
+}
+
+impl NetworkSpec {
+    pub fn profile(&self) -> Result<LinkProfile, String> {
+        match self {
+            NetworkSpec::Preset(name) => LinkProfile::preset(name),
+            NetworkSpec::Profile(p) => {
+                let profile = LinkProfile {
+                    latency_min_ms: p.latency_ms[0],
+                    latency_max_ms: p.latency_ms[1],
+                    loss_ppm: rate_ppm("loss", p.loss)?,
+                    duplicate_ppm: rate_ppm("duplicate", p.duplicate)?,
+                };
+                profile.validate()?;
+                Ok(profile)
+            }
+        }
+    }
+}
+
+/// A spec checked and turned into what the world needs.
+#[derive(Clone, Debug)]
+pub struct ResolvedSpec {
+    pub voters: u32,
+    pub observers: u32,
+    pub seed: u64,
+    pub network: LinkProfile,
+    pub quorum: QuorumConfig,
+    pub switches: Unsafe,
+    pub flush_ms: u64,
+    pub snapshot_interval: u64,
+    pub writes_per_second: u32,
+    pub stable_leadership: bool,
+}
+
+impl ClusterSpec {
+    /// Checks every field; the error names the field (`voters`, `config.<key>`, ...).
+    pub fn resolve(&self) -> Result<ResolvedSpec, (String, String)> {
+        if self.voters == 0 || self.voters > MAX_VOTERS {
+            return Err((
+                "voters".into(),
+                format!("must be between 1 and {MAX_VOTERS}, got {}", self.voters),
+            ));
+        }
+        if self.observers > MAX_OBSERVERS {
+            return Err((
+                "observers".into(),
+                format!(
+                    "must be between 0 and {MAX_OBSERVERS}, got {}",
+                    self.observers
+                ),
+            ));
+        }
+        let network = self
+            .network
+            .profile()
+            .map_err(|e| ("network".to_string(), e))?;
+        let mut quorum = QuorumConfig::default();
+        for (k, v) in &self.config {
+            quorum.set(k, *v).map_err(|e| (format!("config.{k}"), e))?;
+        }
+        let switches = self
+            .unsafe_switches
+            .iter()
+            .fold(Unsafe::default(), |u, s| u.with(*s));
+        if self.flush_ms > 60_000 {
+            return Err((
+                "flushMs".into(),
+                format!("must be at most 60000, got {}", self.flush_ms),
+            ));
+        }
+        if self.writes_per_second > 1000 {
+            return Err((
+                "writesPerSecond".into(),
+                format!("must be between 0 and 1000, got {}", self.writes_per_second),
+            ));
+        }
+        if self.snapshot_interval != 0 && self.snapshot_interval < 10 {
+            return Err((
+                "snapshotInterval".into(),
+                format!(
+                    "must be 0 (never) or at least 10, got {}",
+                    self.snapshot_interval
+                ),
+            ));
+        }
+        Ok(ResolvedSpec {
+            voters: self.voters,
+            observers: self.observers,
+            seed: self.seed,
+            network,
+            quorum,
+            switches,
+            flush_ms: self.flush_ms,
+            snapshot_interval: self.snapshot_interval,
+            writes_per_second: self.writes_per_second,
+            stable_leadership: self.stable_leadership,
+        })
+    }
+}
+
+impl ResolvedSpec {
+    pub fn node_count(&self) -> u32 {
+        self.voters + self.observers
+    }
+}
+
+/// Something a user (or a scenario, or the chaos generator) does to the cluster.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "camelCase", deny_unknown_fields)]
+pub enum Action {
+    Crash {
+        node: NodeId,
+    },
+    Restart {
+        node: NodeId,
+    },
+    Isolate {
+        node: NodeId,
+    },
+    Partition {
+        groups: Vec<Vec<NodeId>>,
+    },
+    Cut {
+        from: NodeId,
+        to: NodeId,
+    },
+    Heal,
+    #[serde(rename_all = "camelCase")]
+    Network {
+        latency_ms: [u64; 2],
+        #[serde(default)]
+        loss: f64,
+        #[serde(default)]
+        duplicate: f64,
+    },
+    #[serde(rename_all = "camelCase")]
+    SlowDisk {
+        node: NodeId,
+        flush_ms: u64,
+    },
+    /// Graceful resignation of the current leader (EndQuorumEpoch).
+    Resign,
+    #[serde(rename_all = "camelCase")]
+    Workload {
+        writes_per_second: u32,
+    },
+    Write {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        record: Option<RecordBody>,
+    },
+}
+
+impl Action {
+    /// Checks node ids and values against the cluster; the error names the field.
+    pub fn validate(&self, nodes: u32) -> Result<(), (String, String)> {
+        let node_ok = |field: &str, n: NodeId| -> Result<(), (String, String)> {
+            if n >= nodes {
+                return Err((
+                    field.into(),
+                    format!("node {n} does not exist; nodes are 0..{}", nodes - 1),
+                ));
+            }
+            Ok(())
+        };
+        match self {
+            Action::Crash { node } | Action::Restart { node } | Action::Isolate { node } => {
+                node_ok("node", *node)
+            }
+            Action::Partition { groups } => {
+                let mut seen = Vec::new();
+                for (i, g) in groups.iter().enumerate() {
+                    if g.is_empty() {
+                        return Err((
+                            format!("groups[{i}]"),
+                            "a group must name at least one node".into(),
+                        ));
+                    }
+                    for (j, n) in g.iter().enumerate() {
+                        node_ok(&format!("groups[{i}][{j}]"), *n)?;
+                        if seen.contains(n) {
+                            return Err((
+                                format!("groups[{i}][{j}]"),
+                                format!("node {n} is named twice; each node may be in one group"),
+                            ));
+                        }
+                        seen.push(*n);
+                    }
+                }
+                Ok(())
+            }
+            Action::Cut { from, to } => {
+                node_ok("from", *from)?;
+                node_ok("to", *to)?;
+                if from == to {
+                    return Err(("to".into(), "a cut needs two different nodes".into()));
+                }
+                Ok(())
+            }
+            Action::Network {
+                latency_ms,
+                loss,
+                duplicate,
+            } => {
+                rate_ppm("loss", *loss).map_err(|e| ("loss".to_string(), e))?;
+                rate_ppm("duplicate", *duplicate).map_err(|e| ("duplicate".to_string(), e))?;
+                let p = LinkProfile {
+                    latency_min_ms: latency_ms[0],
+                    latency_max_ms: latency_ms[1],
+                    loss_ppm: 0,
+                    duplicate_ppm: 0,
+                };
+                p.validate().map_err(|e| ("latencyMs".to_string(), e))
+            }
+            Action::SlowDisk { node, flush_ms } => {
+                node_ok("node", *node)?;
+                if *flush_ms > 60_000 {
+                    return Err((
+                        "flushMs".into(),
+                        format!("must be at most 60000, got {flush_ms}"),
+                    ));
+                }
+                Ok(())
+            }
+            Action::Workload { writes_per_second } => {
+                if *writes_per_second > 1000 {
+                    return Err((
+                        "writesPerSecond".into(),
+                        format!("must be between 0 and 1000, got {writes_per_second}"),
+                    ));
+                }
+                Ok(())
+            }
+            Action::Write { record: Some(r) } => {
+                r.validate().map_err(|e| ("record".to_string(), e))
+            }
+            Action::Heal | Action::Resign | Action::Write { record: None } => Ok(()),
+        }
+    }
+}
+
+/// An action at a simulated time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TimedAction {
+    pub t: u64,
+    #[serde(flatten)]
+    pub action: Action,
+}
+
+impl SafetySwitch {
+    pub fn all_names() -> Vec<&'static str> {
+        SafetySwitch::ALL.iter().map(|s| s.name()).collect()
+    }
+}

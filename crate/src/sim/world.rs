@@ -1,0 +1,834 @@
+//! The world: nodes, their disks, the network and the client, advanced by a
+//! discrete-event queue ordered by (time, seq). It owns every random stream.
+
+use super::network::Network;
+use super::spec::{Action, ResolvedSpec};
+use crate::check::{Checker, ClusterView};
+use crate::protocol::log::ReplicaLog;
+use crate::protocol::rpc::Envelope;
+use crate::protocol::{
+    Ctx, Durable, IdSource, NodeId, Note, Offset, Output, Reason, RecordBody, Replica,
+};
+use crate::rng::Rng;
+use crate::trace::{DropReason, Event, EventKind, FaultKind, SnapshotAction};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
+use std::sync::Arc;
+
+/// Random stream ids: one per purpose, so adding draws in one place never shifts another.
+const STREAM_NETWORK: u64 = 1;
+const STREAM_WORKLOAD: u64 = 2;
+const STREAM_NODE: u64 = 100;
+
+#[derive(Clone, Debug)]
+enum Pending {
+    Deliver {
+        msg: u64,
+    },
+    DropInFlight {
+        msg: u64,
+    },
+    Wake {
+        node: NodeId,
+        gen: u64,
+    },
+    FlushDone {
+        node: NodeId,
+        incarnation: u32,
+        up_to: Offset,
+    },
+    Workload {
+        gen: u64,
+    },
+}
+
+#[derive(Clone, Debug)]
+struct Queued {
+    t: u64,
+    seq: u64,
+    what: Pending,
+}
+impl PartialEq for Queued {
+    fn eq(&self, o: &Self) -> bool {
+        self.t == o.t && self.seq == o.seq
+    }
+}
+impl Eq for Queued {}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Queued {
+    // BinaryHeap is a max-heap: reverse so the earliest (t, seq) pops first.
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.t.cmp(&self.t).then(o.seq.cmp(&self.seq))
+    }
+}
+
+/// A message on the wire, visible to the UI while in flight.
+#[derive(Clone, Debug)]
+pub struct InFlight {
+    pub id: u64,
+    pub envelope: Envelope,
+    pub sent: u64,
+    pub arrives: u64,
+    pub duplicate: bool,
+}
+
+#[derive(Clone, Debug)]
+enum Inbound {
+    Message(Envelope, u64, u64, bool),
+    Poll,
+}
+
+/// One simulated machine: a replica process (absent while crashed) and its disk.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub id: NodeId,
+    pub is_voter: bool,
+    pub replica: Option<Replica>,
+    /// What survived the last crash (only while crashed).
+    pub durable: Option<Durable>,
+    incarnation: u32,
+    /// The replica thread is blocked in a flush until then.
+    pub busy_until: u64,
+    inbox: VecDeque<Inbound>,
+    deferred: Vec<Output>,
+    pub flush_ms: u64,
+    wake_at: Option<u64>,
+    wake_gen: u64,
+    rng: Rng,
+}
+
+impl Node {
+    pub fn log(&self) -> Option<&ReplicaLog> {
+        match (&self.replica, &self.durable) {
+            (Some(r), _) => Some(r.log()),
+            (None, Some(d)) => Some(&d.log),
+            _ => None,
+        }
+    }
+}
+
+/// The result of a client write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WriteOutcome {
+    Accepted { node: NodeId, offset: Offset },
+    Rejected { reason: String },
+}
+
+#[derive(Clone, Debug)]
+pub struct World {
+    pub spec: ResolvedSpec,
+    pub now: u64,
+    pub nodes: Vec<Node>,
+    pub voters: Vec<NodeId>,
+    pub network: Network,
+    pub in_flight: BTreeMap<u64, InFlight>,
+    queue: BinaryHeap<Queued>,
+    queue_seq: u64,
+    event_seq: u64,
+    next_msg: u64,
+    ids: IdSource,
+    workload_rng: Rng,
+    pub writes_per_second: u32,
+    workload_gen: u64,
+    pub checker: Checker,
+    /// Events not yet collected by the owner (`Simulation`).
+    pub(crate) events: Vec<Event>,
+}
+
+struct NodesView<'a> {
+    nodes: &'a [Node],
+    voters: &'a [NodeId],
+}
+
+impl ClusterView for NodesView<'_> {
+    fn voters(&self) -> &[NodeId] {
+        self.voters
+    }
+    fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+    fn replica(&self, id: NodeId) -> Option<&Replica> {
+        self.nodes[id as usize].replica.as_ref()
+    }
+    fn log(&self, id: NodeId) -> Option<&ReplicaLog> {
+        self.nodes[id as usize].log()
+    }
+}
+
+impl World {
+    pub fn new(spec: ResolvedSpec) -> World {
+        let n = spec.node_count();
+        let voters: Vec<NodeId> = (0..spec.voters).collect();
+        let nodes = (0..n)
+            .map(|id| Node {
+                id,
+                is_voter: id < spec.voters,
+                replica: None,
+                durable: Some(Durable {
+                    election: Default::default(),
+                    log: ReplicaLog::default(),
+                }),
+                incarnation: 0,
+                busy_until: 0,
+                inbox: VecDeque::new(),
+                deferred: Vec::new(),
+                flush_ms: spec.flush_ms,
+                wake_at: None,
+                wake_gen: 0,
+                rng: Rng::fork(spec.seed, STREAM_NODE + id as u64),
+            })
+            .collect();
+        let mut w = World {
+            network: Network::new(
+                n as usize,
+                spec.network,
+                Rng::fork(spec.seed, STREAM_NETWORK),
+            ),
+            workload_rng: Rng::fork(spec.seed, STREAM_WORKLOAD),
+            checker: Checker::new(n as usize, spec.voters as usize, spec.stable_leadership),
+            writes_per_second: 0,
+            workload_gen: 0,
+            spec,
+            now: 0,
+            nodes,
+            voters,
+            in_flight: BTreeMap::new(),
+            queue: BinaryHeap::new(),
+            queue_seq: 0,
+            event_seq: 0,
+            next_msg: 0,
+            ids: IdSource::default(),
+            events: Vec::new(),
+        };
+        for id in 0..n {
+            w.start_node(id, Reason::Startup);
+        }
+        let wps = w.spec.writes_per_second;
+        if wps > 0 {
+            w.set_workload(wps);
+        }
+        w
+    }
+
+    // ---- time ----------------------------------------------------------------------
+
+    fn schedule(&mut self, t: u64, what: Pending) {
+        self.queue_seq += 1;
+        self.queue.push(Queued {
+            t,
+            seq: self.queue_seq,
+            what,
+        });
+    }
+
+    /// The time of the next queued event, if any.
+    pub fn next_event_time(&self) -> Option<u64> {
+        self.queue.peek().map(|q| q.t)
+    }
+
+    /// Runs every event with time <= `t`, then sets the clock to `t`.
+    pub fn run_until(&mut self, t: u64) {
+        while let Some(q) = self.queue.peek() {
+            if q.t > t {
+                break;
+            }
+            let q = self.queue.pop().expect("peeked");
+            self.now = q.t;
+            self.dispatch(q.what);
+        }
+        self.now = self.now.max(t);
+    }
+
+    /// Runs exactly the next queued event (the UI's "step"). Returns false when idle.
+    pub fn step_one(&mut self) -> bool {
+        let Some(q) = self.queue.pop() else {
+            return false;
+        };
+        self.now = q.t;
+        self.dispatch(q.what);
+        true
+    }
+
+    fn dispatch(&mut self, what: Pending) {
+        match what {
+            Pending::Deliver { msg } => self.deliver(msg),
+            Pending::DropInFlight { msg } => {
+                if let Some(m) = self.in_flight.remove(&msg) {
+                    self.emit_drop(&m, DropReason::Loss);
+                }
+            }
+            Pending::Wake { node, gen } => {
+                let n = &mut self.nodes[node as usize];
+                if n.wake_gen != gen || n.replica.is_none() {
+                    return;
+                }
+                n.wake_at = None;
+                if self.now < n.busy_until {
+                    // Blocked in a flush: only the parked-fetch expiry thread runs.
+                    self.run_replica(node, |r, ctx| r.expire_parked_fetches(ctx));
+                    let n = &mut self.nodes[node as usize];
+                    if !n.inbox.iter().any(|i| matches!(i, Inbound::Poll)) {
+                        n.inbox.push_back(Inbound::Poll);
+                    }
+                } else {
+                    self.run_replica(node, |r, ctx| r.poll(ctx));
+                }
+            }
+            Pending::FlushDone {
+                node,
+                incarnation,
+                up_to,
+            } => {
+                let n = &mut self.nodes[node as usize];
+                if n.incarnation != incarnation || n.replica.is_none() {
+                    return;
+                }
+                n.busy_until = 0;
+                n.replica.as_mut().expect("running").flushed(up_to);
+                self.emit(EventKind::Flush {
+                    node,
+                    offset: up_to,
+                });
+                let deferred = std::mem::take(&mut self.nodes[node as usize].deferred);
+                self.process_outputs(node, deferred);
+                self.drain_inbox(node);
+                self.reschedule_wake(node);
+            }
+            Pending::Workload { gen } => {
+                if gen != self.workload_gen || self.writes_per_second == 0 {
+                    return;
+                }
+                let record = self.random_record();
+                self.client_write(Some(record));
+                let interval = (1000 / self.writes_per_second as u64).max(1);
+                self.schedule(self.now + interval, Pending::Workload { gen });
+            }
+        }
+    }
+
+    // ---- replicas ------------------------------------------------------------------
+
+    fn start_node(&mut self, id: NodeId, reason: Reason) {
+        let durable = self.nodes[id as usize]
+            .durable
+            .take()
+            .expect("a stopped node has its disk");
+        let voters = self.voters.clone();
+        let (config, switches, interval) = (
+            self.spec.quorum.clone(),
+            self.spec.switches,
+            self.spec.snapshot_interval,
+        );
+        let mut out = Vec::new();
+        let now = self.now;
+        let n = &mut self.nodes[id as usize];
+        let replica = {
+            let mut ctx = Ctx {
+                now,
+                rng: &mut n.rng,
+                ids: &mut self.ids,
+                out: &mut out,
+            };
+            Replica::start(
+                &mut ctx, id, &voters, config, switches, interval, durable, reason,
+            )
+        };
+        n.replica = Some(replica);
+        self.process_outputs(id, out);
+        self.reschedule_wake(id);
+    }
+
+    /// Runs one input through a replica and routes what comes out.
+    fn run_replica(&mut self, id: NodeId, f: impl FnOnce(&mut Replica, &mut Ctx)) {
+        let now = self.now;
+        let mut out = Vec::new();
+        {
+            let n = &mut self.nodes[id as usize];
+            let Some(replica) = n.replica.as_mut() else {
+                return;
+            };
+            let mut ctx = Ctx {
+                now,
+                rng: &mut n.rng,
+                ids: &mut self.ids,
+                out: &mut out,
+            };
+            f(replica, &mut ctx);
+        }
+        self.process_outputs(id, out);
+        self.reschedule_wake(id);
+    }
+
+    fn process_outputs(&mut self, id: NodeId, outputs: Vec<Output>) {
+        let mut rest = outputs.into_iter();
+        while let Some(o) = rest.next() {
+            match o {
+                Output::Send(env) => self.send(env),
+                Output::Note(note) => self.emit_note(id, note),
+                Output::Flush { up_to } => {
+                    let n = &mut self.nodes[id as usize];
+                    if n.flush_ms == 0 {
+                        n.replica.as_mut().expect("running").flushed(up_to);
+                        self.emit(EventKind::Flush {
+                            node: id,
+                            offset: up_to,
+                        });
+                        continue;
+                    }
+                    // The replica's thread blocks in fsync: what it did after the flush
+                    // (e.g. the follower's next Fetch) happens when the flush is done.
+                    n.busy_until = self.now + n.flush_ms;
+                    n.deferred.extend(rest);
+                    let (t, incarnation) = (n.busy_until, n.incarnation);
+                    self.schedule(
+                        t,
+                        Pending::FlushDone {
+                            node: id,
+                            incarnation,
+                            up_to,
+                        },
+                    );
+                    return;
+                }
+            }
+        }
+    }
+
+    fn drain_inbox(&mut self, id: NodeId) {
+        loop {
+            let n = &mut self.nodes[id as usize];
+            if n.replica.is_none() || self.now < n.busy_until {
+                return;
+            }
+            let Some(input) = n.inbox.pop_front() else {
+                return;
+            };
+            match input {
+                Inbound::Message(env, msg, sent, duplicate) => {
+                    self.handle_message(env, msg, sent, duplicate)
+                }
+                Inbound::Poll => self.run_replica(id, |r, ctx| r.poll(ctx)),
+            }
+        }
+    }
+
+    fn reschedule_wake(&mut self, id: NodeId) {
+        let now = self.now;
+        let n = &mut self.nodes[id as usize];
+        let Some(r) = n.replica.as_ref() else { return };
+        // While blocked in a flush only the parked-fetch expiry thread can run; every
+        // other timer is looked at again when the flush completes.
+        let deadline = if now < n.busy_until {
+            r.next_parked_expiry()
+        } else {
+            r.next_deadline(now)
+        };
+        let Some(d) = deadline else { return };
+        let d = d.max(now);
+        if n.wake_at.map(|w| w <= d && w >= now).unwrap_or(false) {
+            return; // an earlier or equal wake-up is already queued
+        }
+        n.wake_gen += 1;
+        n.wake_at = Some(d);
+        let gen = n.wake_gen;
+        self.schedule(d, Pending::Wake { node: id, gen });
+    }
+
+    // ---- network -------------------------------------------------------------------
+
+    fn send(&mut self, env: Envelope) {
+        let now = self.now;
+        let (from, to) = (env.from, env.to);
+        let (plan, dup) = self.network.plan(now, from, to);
+        let link_up = self.network.link_up(from, to);
+        let copies = std::iter::once((plan, false)).chain(dup.map(|d| (d, true)));
+        for (p, duplicate) in copies {
+            self.next_msg += 1;
+            let id = self.next_msg;
+            let dropped = if !link_up {
+                Some(DropReason::Partition)
+            } else if p.lost {
+                Some(DropReason::Loss)
+            } else {
+                None
+            };
+            let m = InFlight {
+                id,
+                envelope: env.clone(),
+                sent: now,
+                arrives: p.arrives,
+                duplicate,
+            };
+            self.emit(EventKind::Send {
+                msg: id,
+                from,
+                to,
+                rpc: env.message.kind(),
+                epoch: env.message.epoch(),
+                summary: env.message.summary(),
+                arrives: p.arrives,
+                dropped,
+            });
+            match dropped {
+                Some(DropReason::Partition) => self.emit_drop(&m, DropReason::Partition),
+                Some(_) => {
+                    // Lost somewhere on the way: it dies halfway.
+                    let die = now + (p.arrives - now) / 2;
+                    self.in_flight.insert(id, m);
+                    self.schedule(die, Pending::DropInFlight { msg: id });
+                }
+                None => {
+                    self.in_flight.insert(id, m);
+                    self.schedule(p.arrives, Pending::Deliver { msg: id });
+                }
+            }
+        }
+    }
+
+    fn emit_drop(&mut self, m: &InFlight, reason: DropReason) {
+        let env = &m.envelope;
+        self.emit(EventKind::Drop {
+            msg: m.id,
+            from: env.from,
+            to: env.to,
+            rpc: env.message.kind(),
+            epoch: env.message.epoch(),
+            sent: m.sent,
+            reason,
+        });
+    }
+
+    fn deliver(&mut self, msg: u64) {
+        let Some(m) = self.in_flight.remove(&msg) else {
+            return;
+        };
+        let (from, to) = (m.envelope.from, m.envelope.to);
+        if !self.network.link_up(from, to) {
+            return self.emit_drop(&m, DropReason::Partition);
+        }
+        let n = &mut self.nodes[to as usize];
+        if n.replica.is_none() {
+            return self.emit_drop(&m, DropReason::NodeDown);
+        }
+        if self.now < n.busy_until || !n.inbox.is_empty() {
+            n.inbox
+                .push_back(Inbound::Message(m.envelope, m.id, m.sent, m.duplicate));
+            return;
+        }
+        self.handle_message(m.envelope, m.id, m.sent, m.duplicate);
+    }
+
+    fn handle_message(&mut self, env: Envelope, msg: u64, sent: u64, duplicate: bool) {
+        self.emit(EventKind::Deliver {
+            msg,
+            from: env.from,
+            to: env.to,
+            rpc: env.message.kind(),
+            epoch: env.message.epoch(),
+            summary: env.message.summary(),
+            sent,
+            duplicate,
+        });
+        let to = env.to;
+        self.run_replica(to, |r, ctx| r.handle(ctx, env));
+    }
+
+    // ---- trace -----------------------------------------------------------------------
+
+    pub(crate) fn emit(&mut self, kind: EventKind) {
+        self.event_seq += 1;
+        let event = Event {
+            seq: self.event_seq,
+            t: self.now,
+            kind,
+        };
+        let view = NodesView {
+            nodes: &self.nodes,
+            voters: &self.voters,
+        };
+        let violations = self.checker.observe(&view, &event);
+        self.events.push(event);
+        for v in violations {
+            self.event_seq += 1;
+            self.events.push(Event {
+                seq: self.event_seq,
+                t: self.now,
+                kind: v,
+            });
+        }
+    }
+
+    fn emit_note(&mut self, node: NodeId, note: Note) {
+        let kind = match note {
+            Note::StateChanged {
+                from,
+                to,
+                epoch,
+                leader,
+                voted,
+                reason,
+            } => EventKind::State {
+                node,
+                from,
+                to,
+                epoch,
+                leader,
+                voted,
+                reason,
+            },
+            Note::Persisted { election } => EventKind::Persist {
+                node,
+                epoch: election.epoch,
+                leader: election.leader,
+                voted: election.voted,
+            },
+            Note::VoteDecided {
+                candidate,
+                epoch,
+                pre_vote,
+                decision,
+            } => EventKind::Vote {
+                node,
+                candidate,
+                epoch,
+                pre_vote,
+                decision,
+            },
+            Note::Appended {
+                first,
+                last,
+                epoch,
+                kind,
+            } => EventKind::Append {
+                node,
+                first,
+                last,
+                epoch,
+                kind,
+            },
+            Note::HighWatermark { old, new } => EventKind::HighWatermark { node, old, new },
+            Note::Truncated {
+                from_leo,
+                to,
+                diverging_epoch,
+                hw,
+            } => EventKind::Truncate {
+                node,
+                from_leo,
+                to,
+                diverging_epoch,
+                hw,
+            },
+            Note::SnapshotTaken { id } => EventKind::Snapshot {
+                node,
+                action: SnapshotAction::Taken,
+                id,
+            },
+            Note::SnapshotFetched { id } => EventKind::Snapshot {
+                node,
+                action: SnapshotAction::Fetched,
+                id,
+            },
+            Note::SnapshotLoaded { id, .. } => EventKind::Snapshot {
+                node,
+                action: SnapshotAction::Loaded,
+                id,
+            },
+            Note::Applied { .. } => return,
+        };
+        self.emit(kind);
+    }
+
+    // ---- user actions ----------------------------------------------------------------
+
+    /// The running leader with the highest epoch, if any.
+    pub fn leader(&self) -> Option<(NodeId, crate::protocol::Epoch)> {
+        self.nodes
+            .iter()
+            .filter_map(|n| n.replica.as_ref())
+            .filter(|r| matches!(r.state_name(), crate::protocol::StateName::Leader))
+            .map(|r| (r.id, r.epoch()))
+            .max_by_key(|(id, e)| (*e, std::cmp::Reverse(*id)))
+    }
+
+    /// Applies a validated action now.
+    pub fn apply(&mut self, action: &Action) -> Option<WriteOutcome> {
+        match action {
+            Action::Crash { node } => self.crash(*node),
+            Action::Restart { node } => self.restart(*node),
+            Action::Isolate { node } => {
+                self.network.isolate(*node);
+                self.emit(EventKind::Fault(FaultKind::Isolate(*node)));
+            }
+            Action::Partition { groups } => {
+                self.network.partition(groups);
+                self.emit(EventKind::Fault(FaultKind::Partition(groups.clone())));
+            }
+            Action::Cut { from, to } => {
+                self.network.cut(*from, *to);
+                self.emit(EventKind::Fault(FaultKind::Cut {
+                    from: *from,
+                    to: *to,
+                }));
+            }
+            Action::Heal => {
+                self.network.heal();
+                self.emit(EventKind::Fault(FaultKind::Heal));
+            }
+            Action::Network {
+                latency_ms,
+                loss,
+                duplicate,
+            } => {
+                let p = &mut self.network.profile;
+                p.latency_min_ms = latency_ms[0];
+                p.latency_max_ms = latency_ms[1];
+                p.loss_ppm = super::spec::rate_ppm("loss", *loss).unwrap_or(0);
+                p.duplicate_ppm = super::spec::rate_ppm("duplicate", *duplicate).unwrap_or(0);
+                let p = *p;
+                self.emit(EventKind::Fault(FaultKind::Network {
+                    latency_min_ms: p.latency_min_ms,
+                    latency_max_ms: p.latency_max_ms,
+                    loss_ppm: p.loss_ppm,
+                    duplicate_ppm: p.duplicate_ppm,
+                }));
+            }
+            Action::SlowDisk { node, flush_ms } => {
+                self.nodes[*node as usize].flush_ms = *flush_ms;
+                self.emit(EventKind::Fault(FaultKind::SlowDisk {
+                    node: *node,
+                    flush_ms: *flush_ms,
+                }));
+            }
+            Action::Resign => {
+                if let Some((id, _)) = self.leader() {
+                    self.emit(EventKind::Fault(FaultKind::Resign(id)));
+                    self.run_replica(id, |r, _| {
+                        let _ = r.resign();
+                    });
+                }
+            }
+            Action::Workload { writes_per_second } => {
+                self.set_workload(*writes_per_second);
+                self.emit(EventKind::Fault(FaultKind::Workload {
+                    writes_per_second: *writes_per_second,
+                }));
+            }
+            Action::Write { record } => return Some(self.client_write(record.clone())),
+        }
+        None
+    }
+
+    fn crash(&mut self, id: NodeId) {
+        let n = &mut self.nodes[id as usize];
+        let Some(replica) = n.replica.take() else {
+            return;
+        };
+        let lost = replica.log().end_offset() - replica.log().flushed_offset();
+        n.durable = Some(replica.durable());
+        n.incarnation += 1;
+        n.busy_until = 0;
+        n.inbox.clear();
+        n.deferred.clear();
+        n.wake_at = None;
+        n.wake_gen += 1;
+        self.emit(EventKind::Crash {
+            node: id,
+            lost_records: lost,
+        });
+    }
+
+    fn restart(&mut self, id: NodeId) {
+        if self.nodes[id as usize].replica.is_some() {
+            return;
+        }
+        self.emit(EventKind::Restart { node: id });
+        self.start_node(id, Reason::Restart);
+    }
+
+    fn set_workload(&mut self, writes_per_second: u32) {
+        self.writes_per_second = writes_per_second;
+        self.workload_gen += 1;
+        if writes_per_second > 0 {
+            let interval = (1000 / writes_per_second as u64).max(1);
+            let gen = self.workload_gen;
+            self.schedule(self.now + interval, Pending::Workload { gen });
+        }
+    }
+
+    /// A client write goes to the leader (the running leader of the highest epoch).
+    pub fn client_write(&mut self, record: Option<RecordBody>) -> WriteOutcome {
+        let record = record.unwrap_or_else(|| self.random_record());
+        let kind = record.kind();
+        let Some((leader, _)) = self.leader() else {
+            self.emit(EventKind::Write {
+                node: None,
+                accepted: false,
+                offset: None,
+                kind,
+            });
+            return WriteOutcome::Rejected {
+                reason: "no leader: the quorum has not elected one".into(),
+            };
+        };
+        let mut result = Err(String::new());
+        self.run_replica(leader, |r, ctx| result = r.write(ctx, record));
+        match result {
+            Ok(offset) => {
+                self.emit(EventKind::Write {
+                    node: Some(leader),
+                    accepted: true,
+                    offset: Some(offset),
+                    kind,
+                });
+                WriteOutcome::Accepted {
+                    node: leader,
+                    offset,
+                }
+            }
+            Err(reason) => {
+                self.emit(EventKind::Write {
+                    node: Some(leader),
+                    accepted: false,
+                    offset: None,
+                    kind,
+                });
+                WriteOutcome::Rejected { reason }
+            }
+        }
+    }
+
+    /// The workload's metadata records: brokers register, topics come and go, partition
+    /// leaders move.
+    fn random_record(&mut self) -> RecordBody {
+        let r = &mut self.workload_rng;
+        match r.below(10) {
+            0..=1 => RecordBody::RegisterBroker {
+                broker_id: r.below(8) as u32 + 1,
+            },
+            2..=5 => {
+                let n = r.below(50);
+                RecordBody::CreateTopic {
+                    name: Arc::from(format!("topic-{n}")),
+                    partitions: r.range(1, 6) as u32,
+                }
+            }
+            6 => RecordBody::DeleteTopic {
+                name: Arc::from(format!("topic-{}", r.below(50))),
+            },
+            _ => RecordBody::PartitionChange {
+                topic: Arc::from(format!("topic-{}", r.below(50))),
+                partition: r.below(6) as u32,
+                leader: r.below(8) as u32 + 1,
+            },
+        }
+    }
+
+    pub fn events_emitted(&self) -> u64 {
+        self.event_seq
+    }
+}
