@@ -165,6 +165,7 @@ pub enum FaultKind {
         writes_per_second: u32,
     },
     Resign(NodeId),
+    Wipe(NodeId),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -366,6 +367,7 @@ impl fmt::Display for FaultKind {
             FaultKind::SlowDisk { node, flush_ms } => write!(f, "disk n{node} flush={flush_ms}ms"),
             FaultKind::Workload { writes_per_second } => write!(f, "workload {writes_per_second} writes/s"),
             FaultKind::Resign(n) => write!(f, "resign n{n}"),
+            FaultKind::Wipe(n) => write!(f, "wipe n{n} (disk lost)"),
         }
     }
 }
@@ -765,6 +767,7 @@ impl Serialize for Event {
                     FaultKind::SlowDisk { node, .. } => ("slowDisk", vec![*node]),
                     FaultKind::Workload { .. } => ("workload", vec![]),
                     FaultKind::Resign(n) => ("resign", vec![*n]),
+                    FaultKind::Wipe(n) => ("wipe", vec![*n]),
                 };
                 m.serialize_entry("fault", name)?;
                 m.serialize_entry("nodes", &nodes)?;

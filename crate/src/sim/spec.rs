@@ -206,6 +206,11 @@ pub enum Action {
     Crash {
         node: NodeId,
     },
+    /// Crash and lose the whole disk (quorum-state and log), as Kafka's
+    /// canRecoverFromSingleNodeCommittedDataLoss does. The node stays down until restarted.
+    Wipe {
+        node: NodeId,
+    },
     Restart {
         node: NodeId,
     },
@@ -258,9 +263,10 @@ impl Action {
             Ok(())
         };
         match self {
-            Action::Crash { node } | Action::Restart { node } | Action::Isolate { node } => {
-                node_ok("node", *node)
-            }
+            Action::Crash { node }
+            | Action::Restart { node }
+            | Action::Isolate { node }
+            | Action::Wipe { node } => node_ok("node", *node),
             Action::Partition { groups } => {
                 let mut seen = Vec::new();
                 for (i, g) in groups.iter().enumerate() {

@@ -660,6 +660,15 @@ impl World {
         match action {
             Action::Crash { node } => self.crash(*node),
             Action::Restart { node } => self.restart(*node),
+            Action::Wipe { node } => {
+                self.crash(*node);
+                let n = &mut self.nodes[*node as usize];
+                n.durable = Some(Durable {
+                    election: Default::default(),
+                    log: ReplicaLog::default(),
+                });
+                self.emit(EventKind::Fault(FaultKind::Wipe(*node)));
+            }
             Action::Isolate { node } => {
                 self.network.isolate(*node);
                 self.emit(EventKind::Fault(FaultKind::Isolate(*node)));
