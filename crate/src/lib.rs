@@ -9,3 +9,6 @@ pub mod protocol;
 pub mod rng;
 pub mod sim;
 pub mod trace;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;

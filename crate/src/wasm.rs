@@ -1,0 +1,654 @@
+//! The wasm-bindgen surface the npm package calls (built only for wasm32).
+//!
+//! Inputs come in as JSON strings or plain numbers and are validated here again even
+//! though the JS layer validates first: no input may reach a panic. Errors are JS
+//! `TypeError` (wrong shape or type) or `RangeError` (a value out of range) with a
+//! `field` property naming the offending field. Outputs are plain JSON-compatible JS
+//! values (`serde_wasm_bindgen::Serializer::json_compatible`).
+
+use crate::protocol::{QuorumConfig, SafetySwitch};
+use crate::sim::chaos::{self, ChaosOptions};
+use crate::sim::network::LinkProfile;
+use crate::sim::simulation::MAX_ADVANCE_MS;
+use crate::sim::spec::{MAX_OBSERVERS, MAX_VOTERS};
+use crate::sim::{Action, ClusterSpec, SimError, Simulation, TimedAction, WriteOutcome};
+use crate::trace::Invariant;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// Largest integer a JS number holds exactly.
+const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+/// Longest chaos run one call may ask for, in simulated seconds.
+const MAX_CHAOS_SECONDS: f64 = 86_400.0;
+
+fn hook() {
+    console_error_panic_hook::set_once();
+}
+
+// ---- errors -----------------------------------------------------------------------------
+
+fn with_field(e: JsValue, field: &str) -> JsValue {
+    let _ = js_sys::Reflect::set(&e, &JsValue::from_str("field"), &JsValue::from_str(field));
+    e
+}
+
+fn message(field: &str, message: &str) -> String {
+    if field.is_empty() {
+        message.to_string()
+    } else {
+        format!("{field}: {message}")
+    }
+}
+
+fn range_error(field: &str, msg: &str) -> JsValue {
+    with_field(js_sys::RangeError::new(&message(field, msg)).into(), field)
+}
+
+fn type_error(field: &str, msg: &str) -> JsValue {
+    with_field(js_sys::TypeError::new(&message(field, msg)).into(), field)
+}
+
+fn sim_error(e: SimError) -> JsValue {
+    range_error(&e.field, &e.message)
+}
+
+/// Parses JSON into `T`; the error names the path of the bad field.
+fn parse<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, JsValue> {
+    let mut de = serde_json::Deserializer::from_str(json);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let path = if path == "." { String::new() } else { path };
+        let field = if path.is_empty() {
+            what.to_string()
+        } else if what.is_empty() {
+            path
+        } else {
+            format!("{what}.{path}")
+        };
+        type_error(&field, &e.inner().to_string())
+    })?;
+    de.end()
+        .map_err(|e| type_error(what, &format!("trailing characters: {e}")))?;
+    Ok(value)
+}
+
+fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsValue::from(js_sys::Error::new(&format!("cannot convert to JS: {e}"))))
+}
+
+/// A non-negative whole number of milliseconds (or any count) from a JS number.
+fn whole(field: &str, v: f64) -> Result<u64, JsValue> {
+    if !v.is_finite() {
+        return Err(range_error(field, &format!("must be a finite number, got {v}")));
+    }
+    if v < 0.0 {
+        return Err(range_error(field, &format!("must not be negative, got {v}")));
+    }
+    if v.fract() != 0.0 {
+        return Err(range_error(field, &format!("must be a whole number, got {v}")));
+    }
+    if v > MAX_SAFE {
+        return Err(range_error(field, &format!("is too large, got {v}")));
+    }
+    Ok(v as u64)
+}
+
+fn check_spec(spec: &ClusterSpec) -> Result<(), JsValue> {
+    if spec.seed as f64 > MAX_SAFE {
+        return Err(range_error(
+            "seed",
+            &format!(
+                "must be at most {} (Number.MAX_SAFE_INTEGER), got {}",
+                MAX_SAFE as u64, spec.seed
+            ),
+        ));
+    }
+    Ok(())
+}
+
+// ---- the simulation ---------------------------------------------------------------------
+
+/// One simulated cluster with its trace, input log and checkpoints.
+#[wasm_bindgen]
+pub struct WasmSim {
+    sim: Simulation,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NodeOut {
+    #[serde(flatten)]
+    view: crate::sim::view::NodeView,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    records: Option<Vec<crate::sim::view::RecordView>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InFlightOut {
+    id: u64,
+    from: u32,
+    to: u32,
+    rpc: &'static str,
+    epoch: u32,
+    summary: String,
+    sent: u64,
+    arrives: u64,
+    duplicate: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LeaderOut {
+    id: u32,
+    epoch: u32,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WriteOut {
+    accepted: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    node: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NetworkOut {
+    latency_ms: [u64; 2],
+    loss: f64,
+    duplicate: f64,
+}
+
+fn network_out(p: &LinkProfile) -> NetworkOut {
+    NetworkOut {
+        latency_ms: [p.latency_min_ms, p.latency_max_ms],
+        loss: p.loss_ppm as f64 / 1_000_000.0,
+        duplicate: p.duplicate_ppm as f64 / 1_000_000.0,
+    }
+}
+
+fn limit_of(limit: Option<u32>) -> usize {
+    limit.map(|l| l as usize).unwrap_or(usize::MAX)
+}
+
+#[wasm_bindgen]
+impl WasmSim {
+    /// A new cluster from a `ClusterSpec` as JSON.
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec_json: &str) -> Result<WasmSim, JsValue> {
+        hook();
+        let spec: ClusterSpec = parse("", spec_json)?;
+        check_spec(&spec)?;
+        let sim = Simulation::new(spec).map_err(sim_error)?;
+        Ok(WasmSim { sim })
+    }
+
+    /// Rebuilds a run from its spec, its input log (JSON array of timed actions) and the
+    /// time it had reached.
+    pub fn replay(spec_json: &str, inputs_json: &str, until: f64) -> Result<WasmSim, JsValue> {
+        hook();
+        let spec: ClusterSpec = parse("spec", spec_json)?;
+        check_spec(&spec)?;
+        let inputs: Vec<TimedAction> = parse("inputs", inputs_json)?;
+        let until = whole("t", until)?;
+        let last = inputs.last().map(|i| i.t).unwrap_or(0);
+        if until > last.saturating_add(MAX_ADVANCE_MS) {
+            return Err(range_error(
+                "t",
+                &format!("must be at most a day ({MAX_ADVANCE_MS} ms) past the last input"),
+            ));
+        }
+        if let Some(i) = inputs.iter().position(|i| i.t > until) {
+            return Err(range_error(
+                &format!("inputs[{i}].t"),
+                &format!("is after the link's time t = {until}"),
+            ));
+        }
+        let sim = Simulation::replay(spec, inputs, until).map_err(sim_error)?;
+        Ok(WasmSim { sim })
+    }
+
+    /// The spec as JSON (all fields, defaults filled in).
+    #[wasm_bindgen(js_name = specJson)]
+    pub fn spec_json(&self) -> String {
+        serde_json::to_string(self.sim.spec()).unwrap_or_default()
+    }
+
+    pub fn seed(&self) -> f64 {
+        self.sim.spec().seed as f64
+    }
+
+    pub fn now(&self) -> f64 {
+        self.sim.now() as f64
+    }
+
+    #[wasm_bindgen(js_name = nodeCount)]
+    pub fn node_count(&self) -> u32 {
+        self.sim.world().nodes.len() as u32
+    }
+
+    pub fn voters(&self) -> u32 {
+        self.sim.world().voters.len() as u32
+    }
+
+    /// Advances simulated time by `ms`.
+    pub fn advance(&mut self, ms: f64) -> Result<(), JsValue> {
+        let ms = whole("ms", ms)?;
+        self.sim.advance(ms).map_err(sim_error)
+    }
+
+    /// Runs to the next event time; false when nothing is queued.
+    pub fn step(&mut self) -> bool {
+        self.sim.step()
+    }
+
+    /// The time `step` would run to, if anything is queued.
+    #[wasm_bindgen(js_name = nextTime)]
+    pub fn next_time(&self) -> Option<f64> {
+        let q = self.sim.world().next_event_time();
+        let i = self.sim.future_inputs().first().map(|i| i.t);
+        match (q, i) {
+            (Some(a), Some(b)) => Some(a.min(b) as f64),
+            (a, b) => a.or(b).map(|t| t as f64),
+        }
+    }
+
+    /// Does an action (JSON of `Action`) now. Returns the write outcome for writes,
+    /// else null.
+    pub fn act(&mut self, action_json: &str) -> Result<JsValue, JsValue> {
+        let action: Action = parse("", action_json)?;
+        let outcome = self.sim.act(action).map_err(sim_error)?;
+        match outcome {
+            None => Ok(JsValue::NULL),
+            Some(WriteOutcome::Accepted { node, offset }) => to_js(&WriteOut {
+                accepted: true,
+                node: Some(node),
+                offset: Some(offset),
+                reason: None,
+            }),
+            Some(WriteOutcome::Rejected { reason }) => to_js(&WriteOut {
+                accepted: false,
+                node: None,
+                offset: None,
+                reason: Some(reason),
+            }),
+        }
+    }
+
+    /// Moves to time `t`, back or forward.
+    pub fn seek(&mut self, t: f64) -> Result<(), JsValue> {
+        let t = whole("t", t)?;
+        self.sim.seek(t).map_err(sim_error)
+    }
+
+    /// Events with seq > `since`, at most `limit`.
+    #[wasm_bindgen(js_name = eventsSince)]
+    pub fn events_since(&self, since: f64, limit: Option<u32>) -> Result<JsValue, JsValue> {
+        let since = whole("since", since)?;
+        let ev = self.sim.events_since(since);
+        to_js(&ev[..ev.len().min(limit_of(limit))])
+    }
+
+    /// Events with from <= t <= to, at most `limit`.
+    #[wasm_bindgen(js_name = eventsBetween)]
+    pub fn events_between(&self, from: f64, to: f64, limit: Option<u32>) -> Result<JsValue, JsValue> {
+        let from = whole("from", from)?;
+        let to = whole("to", to)?;
+        let ev = self.sim.events_between(from, to);
+        to_js(&ev[..ev.len().min(limit_of(limit))])
+    }
+
+    /// The one-line text form of the events with seq > `since`, newline-terminated.
+    #[wasm_bindgen(js_name = textSince)]
+    pub fn text_since(&self, since: f64) -> Result<String, JsValue> {
+        use std::fmt::Write;
+        let since = whole("since", since)?;
+        let mut out = String::new();
+        for e in self.sim.events_since(since) {
+            let _ = writeln!(out, "{e}");
+        }
+        Ok(out)
+    }
+
+    /// Sequence number of the last event (0 before any).
+    #[wasm_bindgen(js_name = lastSeq)]
+    pub fn last_seq(&self) -> f64 {
+        self.sim.trace().last().map(|e| e.seq as f64).unwrap_or(0.0)
+    }
+
+    #[wasm_bindgen(js_name = eventCount)]
+    pub fn event_count(&self) -> f64 {
+        self.sim.trace().len() as f64
+    }
+
+    /// Every node as the panels show it; with their log records when asked.
+    pub fn nodes(&self, with_records: bool) -> Result<JsValue, JsValue> {
+        let w = self.sim.world();
+        let out: Vec<NodeOut> = w
+            .node_views()
+            .into_iter()
+            .map(|view| {
+                let records = with_records.then(|| w.log_view(view.id, None, usize::MAX));
+                NodeOut { view, records }
+            })
+            .collect();
+        to_js(&out)
+    }
+
+    /// A node's log records from `from` (default: its log start), at most `limit`.
+    pub fn log(&self, node: u32, from: Option<f64>, limit: Option<u32>) -> Result<JsValue, JsValue> {
+        if node >= self.node_count() {
+            return Err(range_error(
+                "node",
+                &format!(
+                    "node {node} does not exist; nodes are 0..{}",
+                    self.node_count() - 1
+                ),
+            ));
+        }
+        let from = from.map(|f| whole("from", f)).transpose()?;
+        to_js(&self.sim.world().log_view(node, from, limit_of(limit)))
+    }
+
+    /// `kafka-metadata-quorum describe --status/--replication`, or null with no leader.
+    #[wasm_bindgen(js_name = describeQuorum)]
+    pub fn describe_quorum(&self) -> Result<JsValue, JsValue> {
+        match self.sim.world().describe_quorum() {
+            Some(q) => to_js(&q),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    pub fn violations(&self) -> Result<JsValue, JsValue> {
+        let v: Vec<_> = self.sim.violations().collect();
+        to_js(&v)
+    }
+
+    #[wasm_bindgen(js_name = violationCount)]
+    pub fn violation_count(&self) -> u32 {
+        self.sim.violation_count() as u32
+    }
+
+    /// The trace digest as 16 hex digits.
+    pub fn digest(&self) -> String {
+        self.sim.digest().hex()
+    }
+
+    /// The input log up to now as JSON (what a link carries).
+    #[wasm_bindgen(js_name = inputsJson)]
+    pub fn inputs_json(&self) -> String {
+        serde_json::to_string(self.sim.inputs()).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// Recorded inputs beyond now (after a seek back) as JSON.
+    #[wasm_bindgen(js_name = futureInputsJson)]
+    pub fn future_inputs_json(&self) -> String {
+        serde_json::to_string(self.sim.future_inputs()).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// `{id, epoch}` of the running leader with the highest epoch, or null.
+    pub fn leader(&self) -> Result<JsValue, JsValue> {
+        match self.sim.world().leader() {
+            Some((id, epoch)) => to_js(&LeaderOut { id, epoch }),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Messages on the wire now.
+    #[wasm_bindgen(js_name = inFlight)]
+    pub fn in_flight(&self) -> Result<JsValue, JsValue> {
+        let out: Vec<InFlightOut> = self
+            .sim
+            .world()
+            .in_flight
+            .values()
+            .map(|m| InFlightOut {
+                id: m.id,
+                from: m.envelope.from,
+                to: m.envelope.to,
+                rpc: m.envelope.message.kind().name(),
+                epoch: m.envelope.message.epoch(),
+                summary: m.envelope.message.summary().to_string(),
+                sent: m.sent,
+                arrives: m.arrives,
+                duplicate: m.duplicate,
+            })
+            .collect();
+        to_js(&out)
+    }
+
+    /// Directed links that are down, as `[from, to]` pairs.
+    #[wasm_bindgen(js_name = downLinks)]
+    pub fn down_links(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.sim.world().network.down_links())
+    }
+
+    /// The current network profile `{latencyMs: [min, max], loss, duplicate}`.
+    pub fn network(&self) -> Result<JsValue, JsValue> {
+        to_js(&network_out(&self.sim.world().network.profile))
+    }
+
+    /// Client writes per second of the running workload.
+    #[wasm_bindgen(js_name = writesPerSecond)]
+    pub fn writes_per_second(&self) -> u32 {
+        self.sim.world().writes_per_second
+    }
+
+    /// Test hook: panics on purpose, so the JS layer's handling of a broken module can
+    /// be tested. Never called by the API.
+    #[wasm_bindgen(js_name = __panicForTest)]
+    pub fn panic_for_test(&self) {
+        panic!("deliberate panic for a test");
+    }
+}
+
+// ---- module-level helpers -----------------------------------------------------------------
+
+/// A random seed in [0, 2^53) from the platform's secure random source.
+#[wasm_bindgen(js_name = randomSeed)]
+pub fn random_seed() -> Result<f64, JsValue> {
+    hook();
+    let v = getrandom::u64()
+        .map_err(|e| JsValue::from(js_sys::Error::new(&format!("no random source: {e}"))))?;
+    Ok((v >> 11) as f64)
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Named {
+    name: &'static str,
+    explanation: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ConfigKey {
+    key: &'static str,
+    description: &'static str,
+    default: u64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Preset {
+    name: &'static str,
+    #[serde(flatten)]
+    profile: NetworkOut,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Catalog {
+    version: &'static str,
+    config_keys: Vec<ConfigKey>,
+    switches: Vec<Named>,
+    invariants: Vec<Named>,
+    presets: Vec<Preset>,
+    max_voters: u32,
+    max_observers: u32,
+    max_advance_ms: u64,
+    default_spec: ClusterSpec,
+}
+
+/// Names and limits the JS layer validates against: config keys with defaults, safety
+/// switches, invariants, network presets, size limits.
+#[wasm_bindgen]
+pub fn catalog() -> Result<JsValue, JsValue> {
+    hook();
+    let d = QuorumConfig::default();
+    let default_of = |key: &str| match key {
+        "controller.quorum.fetch.timeout.ms" => d.fetch_timeout_ms,
+        "controller.quorum.election.timeout.ms" => d.election_timeout_ms,
+        "controller.quorum.election.backoff.max.ms" => d.election_backoff_max_ms,
+        "controller.quorum.request.timeout.ms" => d.request_timeout_ms,
+        "controller.quorum.retry.backoff.ms" => d.retry_backoff_ms,
+        "controller.quorum.append.linger.ms" => d.append_linger_ms,
+        "controller.quorum.fetch.max.wait.ms" => d.fetch_max_wait_ms,
+        _ => 0,
+    };
+    let presets = ["datacenter", "teaching", "wan"]
+        .into_iter()
+        .filter_map(|name| {
+            LinkProfile::preset(name).ok().map(|p| Preset {
+                name,
+                profile: network_out(&p),
+            })
+        })
+        .collect();
+    to_js(&Catalog {
+        version: env!("CARGO_PKG_VERSION"),
+        config_keys: crate::protocol::config::CONFIG_KEYS
+            .iter()
+            .map(|(key, description)| ConfigKey {
+                key,
+                description,
+                default: default_of(key),
+            })
+            .collect(),
+        switches: SafetySwitch::ALL
+            .iter()
+            .map(|s| Named {
+                name: s.name(),
+                explanation: s.explanation(),
+            })
+            .collect(),
+        invariants: Invariant::ALL
+            .iter()
+            .map(|i| Named {
+                name: i.name(),
+                explanation: i.explanation(),
+            })
+            .collect(),
+        presets,
+        max_voters: MAX_VOTERS,
+        max_observers: MAX_OBSERVERS,
+        max_advance_ms: MAX_ADVANCE_MS,
+        default_spec: ClusterSpec::default(),
+    })
+}
+
+fn chaos_options(
+    seconds: f64,
+    voters: u32,
+    observers: u32,
+    unsafe_json: &str,
+) -> Result<ChaosOptions, JsValue> {
+    let seconds_n = whole("seconds", seconds)?;
+    if !(20.0..=MAX_CHAOS_SECONDS).contains(&seconds) {
+        return Err(range_error(
+            "seconds",
+            &format!(
+                "must be between 20 (the calm tail alone is 15 s) and {MAX_CHAOS_SECONDS}, got {seconds}"
+            ),
+        ));
+    }
+    if voters == 0 || voters > MAX_VOTERS {
+        return Err(range_error(
+            "voters",
+            &format!("must be between 1 and {MAX_VOTERS}, got {voters}"),
+        ));
+    }
+    if observers > MAX_OBSERVERS {
+        return Err(range_error(
+            "observers",
+            &format!("must be between 0 and {MAX_OBSERVERS}, got {observers}"),
+        ));
+    }
+    let unsafe_switches: Vec<SafetySwitch> = parse("unsafe", unsafe_json)?;
+    Ok(ChaosOptions {
+        seconds: seconds_n,
+        voters,
+        observers,
+        unsafe_switches,
+    })
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ViolationOut {
+    invariant: &'static str,
+    detail: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SeedOut {
+    seed: u64,
+    passed: bool,
+    made_progress: bool,
+    violations: Vec<ViolationOut>,
+    events: u64,
+    simulated_ms: u64,
+    reproduce: String,
+}
+
+/// One seed of the chaos sweep (random faults, every invariant checked after every
+/// event, then a calm tail that must make progress).
+#[wasm_bindgen(js_name = chaosRunSeed)]
+pub fn chaos_run_seed(
+    seed: f64,
+    seconds: f64,
+    voters: u32,
+    observers: u32,
+    unsafe_json: &str,
+) -> Result<JsValue, JsValue> {
+    hook();
+    let seed = whole("seed", seed)?;
+    let opts = chaos_options(seconds, voters, observers, unsafe_json)?;
+    let o = chaos::run_seed(seed, &opts);
+    to_js(&SeedOut {
+        seed,
+        passed: o.passed(),
+        made_progress: o.made_progress,
+        violations: o
+            .violations
+            .iter()
+            .map(|(i, d)| ViolationOut {
+                invariant: i.name(),
+                detail: d.clone(),
+            })
+            .collect(),
+        events: o.events,
+        simulated_ms: o.simulated_ms,
+        reproduce: chaos::repro_command(seed, &opts),
+    })
+}
+
+/// The trace digest of one chaos run (`chaos::random_run`, one observer) replayed for
+/// `seconds`: what `cargo run --example digest` prints natively.
+#[wasm_bindgen(js_name = chaosDigest)]
+pub fn chaos_digest(seed: f64, seconds: f64, voters: u32) -> Result<String, JsValue> {
+    hook();
+    let seed = whole("seed", seed)?;
+    let opts = chaos_options(seconds, voters, 1, "[]")?;
+    let (spec, actions) = chaos::random_run(seed, &opts);
+    let sim = Simulation::replay(spec, actions, opts.seconds * 1000).map_err(sim_error)?;
+    Ok(sim.digest().hex())
+}
