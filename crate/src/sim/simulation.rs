@@ -5,11 +5,18 @@
 use super::spec::{Action, ClusterSpec, TimedAction};
 use super::world::{World, WriteOutcome};
 use crate::trace::{Digest, Event, EventKind};
+use std::borrow::Cow;
 
 /// A world snapshot every this many simulated ms (spacing doubles as runs grow long).
-const CHECKPOINT_EVERY_MS: u64 = 5_000;
-/// Checkpoints kept at most; past it every other one is dropped.
-const MAX_CHECKPOINTS: usize = 64;
+const CHECKPOINT_EVERY_MS: u64 = 20_000;
+/// Checkpoints kept at most; past it every other one is dropped (spacing doubles). An
+/// hour-long run keeps a checkpoint within 20 simulated seconds of any moment.
+const MAX_CHECKPOINTS: usize = 200;
+/// Most recent events kept in memory; older ones are regenerated from a checkpoint when
+/// asked for (a run is deterministic, so they come back byte for byte).
+const WINDOW_MAX_EVENTS: usize = 200_000;
+/// Most events one regeneration returns.
+pub const MAX_EVENTS_PER_QUERY: usize = 100_000;
 /// Longest a single advance may span, in simulated ms (a day).
 pub const MAX_ADVANCE_MS: u64 = 86_400_000;
 
@@ -40,18 +47,65 @@ impl From<(String, String)> for SimError {
 struct Checkpoint {
     world: World,
     applied_inputs: usize,
-    trace_len: usize,
+    digest: Digest,
+    violations: usize,
 }
 
 pub struct Simulation {
     spec: ClusterSpec,
     world: World,
-    trace: Vec<Event>,
+    /// The most recent events, contiguous up to now; `window[0].seq == window_first_seq`.
+    window: Vec<Event>,
+    window_first_seq: u64,
+    /// Over every event of the run so far, not just the window.
+    digest: Digest,
+    violations: Vec<Event>,
+    /// The startup events, emitted before the first checkpoint (so never regenerated).
+    prelude: Vec<Event>,
     inputs: Vec<TimedAction>,
     applied_inputs: usize,
     checkpoints: Vec<Checkpoint>,
     checkpoint_every: u64,
-    violations: usize,
+}
+
+/// Runs `world` to `target`, applying the inputs from `*applied` on; every event goes
+/// to `sink`; `at_boundary` is called at each multiple of `every` (for checkpoints).
+fn drive(
+    world: &mut World,
+    inputs: &[TimedAction],
+    applied: &mut usize,
+    target: u64,
+    sink: &mut dyn FnMut(&mut World, Event),
+    next_boundary: &mut dyn FnMut(u64) -> Option<u64>,
+    at_boundary: &mut dyn FnMut(&World, usize),
+) {
+    loop {
+        let boundary = next_boundary(world.now);
+        let stop = boundary.map(|b| b.min(target)).unwrap_or(target);
+        while let Some(input) = inputs.get(*applied) {
+            if input.t > stop {
+                break;
+            }
+            world.run_until(input.t);
+            world.apply(&input.action);
+            *applied += 1;
+            let events: Vec<Event> = world.events.drain(..).collect();
+            for e in events {
+                sink(world, e);
+            }
+        }
+        world.run_until(stop);
+        let events: Vec<Event> = world.events.drain(..).collect();
+        for e in events {
+            sink(world, e);
+        }
+        if Some(stop) == boundary {
+            at_boundary(world, *applied);
+        }
+        if stop >= target {
+            return;
+        }
+    }
 }
 
 impl Simulation {
@@ -61,14 +115,21 @@ impl Simulation {
         let mut sim = Simulation {
             spec,
             world,
-            trace: Vec::new(),
+            window: Vec::new(),
+            window_first_seq: 1,
+            digest: Digest::default(),
+            violations: Vec::new(),
+            prelude: Vec::new(),
             inputs: Vec::new(),
             applied_inputs: 0,
             checkpoints: Vec::new(),
             checkpoint_every: CHECKPOINT_EVERY_MS,
-            violations: 0,
         };
-        sim.collect();
+        let events: Vec<Event> = sim.world.events.drain(..).collect();
+        sim.prelude = events.clone();
+        for e in events {
+            sim.record(e);
+        }
         sim.checkpoints.push(sim.checkpoint());
         Ok(sim)
     }
@@ -93,6 +154,12 @@ impl Simulation {
                 });
             }
         }
+        if until > MAX_ADVANCE_MS {
+            return Err(SimError {
+                field: "t".into(),
+                message: format!("must be at most {MAX_ADVANCE_MS} (a day), got {until}"),
+            });
+        }
         sim.inputs = inputs;
         sim.run_to(until);
         Ok(sim)
@@ -107,8 +174,14 @@ impl Simulation {
     pub fn now(&self) -> u64 {
         self.world.now
     }
+    /// The events kept in memory: the most recent ones (all of them for runs of up to
+    /// 200,000 events). Older ones: `events_between` / `events_since` regenerate them.
     pub fn trace(&self) -> &[Event] {
-        &self.trace
+        &self.window
+    }
+    /// Sequence number of the last event so far (0 before any).
+    pub fn last_seq(&self) -> u64 {
+        self.world.events_emitted()
     }
     /// The input log up to now (what a link must carry).
     pub fn inputs(&self) -> &[TimedAction] {
@@ -119,42 +192,32 @@ impl Simulation {
         &self.inputs[self.applied_inputs..]
     }
     pub fn violation_count(&self) -> usize {
-        self.violations
+        self.violations.len()
     }
     pub fn violations(&self) -> impl Iterator<Item = &Event> {
-        self.trace
-            .iter()
-            .filter(|e| matches!(e.kind, EventKind::Violation { .. }))
+        self.violations.iter()
     }
-
     /// Digest of the whole trace so far.
     pub fn digest(&self) -> Digest {
-        let mut d = Digest::default();
-        for e in &self.trace {
-            d.add(e);
+        self.digest
+    }
+    pub fn checkpoint_count(&self) -> usize {
+        self.checkpoints.len()
+    }
+
+    fn record(&mut self, e: Event) {
+        self.digest.add(&e);
+        if matches!(e.kind, EventKind::Violation { .. }) {
+            self.violations.push(e.clone());
         }
-        d
-    }
-
-    /// Events with seq > `since`.
-    pub fn events_since(&self, since: u64) -> &[Event] {
-        let i = self.trace.partition_point(|e| e.seq <= since);
-        &self.trace[i..]
-    }
-
-    /// Events with from <= t <= to.
-    pub fn events_between(&self, from: u64, to: u64) -> &[Event] {
-        let a = self.trace.partition_point(|e| e.t < from);
-        let b = self.trace.partition_point(|e| e.t <= to);
-        &self.trace[a..b.max(a)]
-    }
-
-    fn collect(&mut self) {
-        for e in self.world.events.drain(..) {
-            if matches!(e.kind, EventKind::Violation { .. }) {
-                self.violations += 1;
-            }
-            self.trace.push(e);
+        if self.window.is_empty() {
+            self.window_first_seq = e.seq;
+        }
+        self.window.push(e);
+        if self.window.len() > WINDOW_MAX_EVENTS {
+            let drop = self.window.len() / 2;
+            self.window.drain(..drop);
+            self.window_first_seq = self.window[0].seq;
         }
     }
 
@@ -162,25 +225,8 @@ impl Simulation {
         Checkpoint {
             world: self.world.clone(),
             applied_inputs: self.applied_inputs,
-            trace_len: self.trace.len(),
-        }
-    }
-
-    fn next_checkpoint_time(&self) -> u64 {
-        let last = self.checkpoints.last().map(|c| c.world.now).unwrap_or(0);
-        (last / self.checkpoint_every + 1) * self.checkpoint_every
-    }
-
-    fn take_checkpoint(&mut self) {
-        self.checkpoints.push(self.checkpoint());
-        if self.checkpoints.len() > MAX_CHECKPOINTS {
-            // Keep the first and every other one after it; spacing doubles.
-            let mut i = 0;
-            self.checkpoints.retain(|_| {
-                i += 1;
-                i % 2 == 1
-            });
-            self.checkpoint_every *= 2;
+            digest: self.digest,
+            violations: self.violations.len(),
         }
     }
 
@@ -212,33 +258,50 @@ impl Simulation {
     }
 
     fn run_to(&mut self, target: u64) {
-        loop {
-            let cp = self.next_checkpoint_time();
-            let stop = target.min(cp);
-            while let Some(input) = self.inputs.get(self.applied_inputs) {
-                if input.t > stop {
-                    break;
-                }
-                let input = input.clone();
-                self.world.run_until(input.t);
-                self.world.apply(&input.action);
-                self.applied_inputs += 1;
-                self.collect();
+        let mut pending: Vec<Event> = Vec::new();
+        let mut new_checkpoints: Vec<(World, usize)> = Vec::new();
+        let every = self.checkpoint_every;
+        let last_cp =
+            std::cell::Cell::new(self.checkpoints.last().map(|c| c.world.now).unwrap_or(0));
+        drive(
+            &mut self.world,
+            &self.inputs,
+            &mut self.applied_inputs,
+            target,
+            &mut |_, e| pending.push(e),
+            &mut |_| Some((last_cp.get() / every + 1) * every),
+            &mut |w, applied| {
+                last_cp.set(w.now);
+                new_checkpoints.push((w.clone(), applied));
+            },
+        );
+        // Record events and checkpoints in order: a checkpoint's digest covers exactly
+        // the events emitted before it.
+        let mut events = pending.into_iter().peekable();
+        for (cp_world, cp_applied) in new_checkpoints {
+            let upto = cp_world.events_emitted();
+            while events.peek().map(|e| e.seq <= upto).unwrap_or(false) {
+                let e = events.next().expect("peeked");
+                self.record(e);
             }
-            self.world.run_until(stop);
-            self.collect();
-            if stop == cp
-                && self
-                    .checkpoints
-                    .last()
-                    .map(|c| c.world.now < cp)
-                    .unwrap_or(true)
-            {
-                self.take_checkpoint();
+            let violations = self.violations.len();
+            self.checkpoints.push(Checkpoint {
+                world: cp_world,
+                applied_inputs: cp_applied,
+                digest: self.digest,
+                violations,
+            });
+            if self.checkpoints.len() > MAX_CHECKPOINTS {
+                let mut i = 0;
+                self.checkpoints.retain(|_| {
+                    i += 1;
+                    i % 2 == 1
+                });
+                self.checkpoint_every *= 2;
             }
-            if stop >= target {
-                return;
-            }
+        }
+        for e in events {
+            self.record(e);
         }
     }
 
@@ -252,34 +315,127 @@ impl Simulation {
         let outcome = self.world.apply(&action);
         self.inputs.push(TimedAction { t: now, action });
         self.applied_inputs += 1;
-        self.collect();
+        let events: Vec<Event> = self.world.events.drain(..).collect();
+        for e in events {
+            self.record(e);
+        }
         Ok(outcome)
     }
 
     /// Moves to time `t`, back or forward. Going back keeps the recorded inputs, so
-    /// seeking forward again reproduces the same run.
+    /// seeking forward again reproduces the same run. Checkpoints ahead of now (kept
+    /// from before a seek back) are used to jump.
     pub fn seek(&mut self, t: u64) -> Result<(), SimError> {
-        if t > self.world.now + MAX_ADVANCE_MS {
+        if t > self.world.now.saturating_add(MAX_ADVANCE_MS) {
             return Err(SimError {
                 field: "t".into(),
                 message: format!("cannot seek more than a day ahead (asked {t})"),
             });
         }
-        if t < self.world.now {
-            let i = self.checkpoints.partition_point(|c| c.world.now <= t);
-            let cp = self.checkpoints[i.saturating_sub(1)].clone();
+        let i = self.checkpoints.partition_point(|c| c.world.now <= t);
+        let cp = &self.checkpoints[i.saturating_sub(1)];
+        if t < self.world.now || cp.world.now > self.world.now {
+            let cp = cp.clone();
+            let cp_seq = cp.world.events_emitted();
+            let last_kept = self.window_first_seq + self.window.len() as u64;
+            if !self.window.is_empty() && cp_seq + 1 >= self.window_first_seq && cp_seq < last_kept
+            {
+                self.window
+                    .truncate((cp_seq + 1 - self.window_first_seq) as usize);
+            } else {
+                self.window.clear();
+                self.window_first_seq = cp_seq + 1;
+            }
             self.world = cp.world;
             self.applied_inputs = cp.applied_inputs;
-            self.trace.truncate(cp.trace_len);
-            self.violations = self.violations().count();
-            self.checkpoints.truncate(i.max(1));
+            self.digest = cp.digest;
+            self.violations.truncate(cp.violations);
         }
         self.run_to(t);
         Ok(())
     }
 
-    /// Bytes held by checkpoints, roughly (for the memory benchmark).
-    pub fn checkpoint_count(&self) -> usize {
-        self.checkpoints.len()
+    /// Replays from the checkpoint before `from_t` (or holding `after_seq`) on a copy of
+    /// the world, handing each event to `keep` until it says stop.
+    fn regenerate(&self, cp_index: usize, until: u64, keep: &mut dyn FnMut(&Event) -> bool) {
+        let cp = &self.checkpoints[cp_index];
+        let mut world = cp.world.clone();
+        let mut applied = cp.applied_inputs;
+        let mut done = false;
+        drive(
+            &mut world,
+            &self.inputs[..self.applied_inputs],
+            &mut applied,
+            until,
+            &mut |_, e| {
+                if !done {
+                    done = !keep(&e);
+                }
+            },
+            &mut |_| None,
+            &mut |_, _| {},
+        );
+    }
+
+    /// Events with seq > `since` (at most MAX_EVENTS_PER_QUERY of them).
+    pub fn events_since(&self, since: u64) -> Cow<'_, [Event]> {
+        if since + 1 >= self.window_first_seq || self.window_first_seq == 1 {
+            let i = self.window.partition_point(|e| e.seq <= since);
+            let end = (i + MAX_EVENTS_PER_QUERY).min(self.window.len());
+            return Cow::Borrowed(&self.window[i..end]);
+        }
+        let ci = self
+            .checkpoints
+            .partition_point(|c| c.world.events_emitted() <= since)
+            .saturating_sub(1);
+        let mut out: Vec<Event> = if ci == 0 {
+            self.prelude
+                .iter()
+                .filter(|e| e.seq > since)
+                .cloned()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        self.regenerate(ci, self.world.now, &mut |e| {
+            if e.seq > since {
+                out.push(e.clone());
+            }
+            out.len() < MAX_EVENTS_PER_QUERY
+        });
+        Cow::Owned(out)
+    }
+
+    /// Events with from <= t <= to (at most MAX_EVENTS_PER_QUERY of them).
+    pub fn events_between(&self, from: u64, to: u64) -> Cow<'_, [Event]> {
+        let to = to.min(self.world.now);
+        let in_window =
+            self.window_first_seq == 1 || self.window.first().map(|e| e.t < from).unwrap_or(false);
+        if in_window || from > to {
+            let a = self.window.partition_point(|e| e.t < from);
+            let b = self.window.partition_point(|e| e.t <= to).max(a);
+            let b = b.min(a + MAX_EVENTS_PER_QUERY);
+            return Cow::Borrowed(&self.window[a..b]);
+        }
+        let ci = self
+            .checkpoints
+            .partition_point(|c| c.world.now < from)
+            .saturating_sub(1);
+        let mut out: Vec<Event> = if ci == 0 {
+            self.prelude
+                .iter()
+                .filter(|e| e.t >= from && e.t <= to)
+                .cloned()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        self.regenerate(ci, to, &mut |e| {
+            if e.t >= from && e.t <= to {
+                out.push(e.clone());
+            }
+            out.len() < MAX_EVENTS_PER_QUERY
+        });
+        Cow::Owned(out)
     }
 }
