@@ -41,7 +41,9 @@ pub fn log_of(epochs: &[Epoch]) -> ReplicaLog {
             offset: i as u64,
             epoch: e,
             id: 1_000_000 + i as u64 * 100 + e as u64,
-            body: RecordBody::RegisterBroker { broker_id: i as u32 },
+            body: RecordBody::RegisterBroker {
+                broker_id: i as u32,
+            },
         })
         .collect();
     assert!(log.append(&records));
@@ -97,9 +99,22 @@ impl Net {
         let voters = self.voters.clone();
         let (config, switches) = (self.config_for(id), self.switches);
         let r = {
-            let mut ctx =
-                Ctx { now: self.now, rng: &mut self.rng, ids: &mut self.ids, out: &mut out };
-            Replica::start(&mut ctx, id, &voters, config, switches, 0, Durable { election, log }, Reason::Startup)
+            let mut ctx = Ctx {
+                now: self.now,
+                rng: &mut self.rng,
+                ids: &mut self.ids,
+                out: &mut out,
+            };
+            Replica::start(
+                &mut ctx,
+                id,
+                &voters,
+                config,
+                switches,
+                0,
+                Durable { election, log },
+                Reason::Startup,
+            )
         };
         self.replicas.insert(id, r);
         self.route(id, out);
@@ -137,7 +152,12 @@ impl Net {
         let mut out = Vec::new();
         let r = self.replicas.get_mut(&id).expect("node exists");
         let value = {
-            let mut ctx = Ctx { now: self.now, rng: &mut self.rng, ids: &mut self.ids, out: &mut out };
+            let mut ctx = Ctx {
+                now: self.now,
+                rng: &mut self.rng,
+                ids: &mut self.ids,
+                out: &mut out,
+            };
             f(r, &mut ctx)
         };
         self.route(id, out);
@@ -148,7 +168,9 @@ impl Net {
     pub fn deliver(&mut self, limit: usize) -> usize {
         let mut n = 0;
         while n < limit {
-            let Some(env) = self.queue.pop_front() else { break };
+            let Some(env) = self.queue.pop_front() else {
+                break;
+            };
             n += 1;
             if self.cut.contains(&(env.from, env.to)) || !self.replicas.contains_key(&env.to) {
                 continue;
@@ -179,7 +201,10 @@ impl Net {
 
     /// Fires node `id`'s election timer (whatever its random value).
     pub fn expire_election_timer(&mut self, id: NodeId) {
-        let (deadline, _) = self.replica(id).state_timer().expect("an election timer is set");
+        let (deadline, _) = self
+            .replica(id)
+            .state_timer()
+            .expect("an election timer is set");
         let now = self.now.max(deadline);
         self.now = now;
         self.with(id, |r, ctx| r.poll(ctx));
@@ -201,9 +226,9 @@ impl Net {
             .iter()
             .filter(|(n, _)| *n == id)
             .filter_map(|(_, note)| match note {
-                Note::StateChanged { to, epoch, reason, .. } => {
-                    Some(format!("{} e{} ({})", to.name(), epoch, reason.name()))
-                }
+                Note::StateChanged {
+                    to, epoch, reason, ..
+                } => Some(format!("{} e{} ({})", to.name(), epoch, reason.name())),
                 _ => None,
             })
             .collect()
