@@ -168,7 +168,7 @@ pub enum FaultKind {
     Wipe(NodeId),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Hash)]
 pub enum EventKind {
     Send {
         msg: u64,
@@ -569,7 +569,9 @@ impl fmt::Display for EventKind {
     }
 }
 
-/// FNV-1a over the text lines: what two runs must agree on, byte for byte.
+/// FNV-1a over every field of every event: what two runs must agree on. It hashes the
+/// events' binary form (integers as little-endian u64, whatever the platform's word
+/// size) rather than their text, which would cost more than simulating them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Digest(u64);
 
@@ -581,8 +583,10 @@ impl Default for Digest {
 
 impl Digest {
     pub fn add(&mut self, event: &Event) {
-        use fmt::Write;
-        let _ = writeln!(self, "{event}");
+        use std::hash::Hash;
+        event.seq.hash(self);
+        event.t.hash(self);
+        event.kind.hash(self);
     }
     pub fn value(self) -> u64 {
         self.0
@@ -592,13 +596,32 @@ impl Digest {
     }
 }
 
-impl fmt::Write for Digest {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        for b in s.bytes() {
-            self.0 ^= b as u64;
+impl std::hash::Hasher for Digest {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= *b as u64;
             self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
         }
-        Ok(())
+    }
+    // Lengths and enum discriminants arrive as usize/isize: widen them so 32-bit wasm
+    // and 64-bit native hash the same bytes.
+    fn write_usize(&mut self, i: usize) {
+        self.write(&(i as u64).to_le_bytes());
+    }
+    fn write_isize(&mut self, i: isize) {
+        self.write(&(i as i64).to_le_bytes());
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.write(&i.to_le_bytes());
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write(&i.to_le_bytes());
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.write(&i.to_le_bytes());
     }
 }
 

@@ -6,7 +6,7 @@ use super::state::EpochState;
 use serde::Serialize;
 
 /// The outcome of a vote request and why, shown on the timeline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum VoteDecision {
     Granted,

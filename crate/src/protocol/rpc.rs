@@ -5,7 +5,7 @@ use serde::Serialize;
 use std::sync::Arc;
 
 /// Kafka error codes that change what a replica does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum ErrorCode {
     #[serde(rename = "NONE")]
     None,
@@ -39,7 +39,7 @@ impl ErrorCode {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct SnapshotId {
     #[serde(rename = "endOffset")]
     pub end_offset: Offset,
@@ -54,7 +54,7 @@ pub struct Snapshot {
     pub size_bytes: u64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct DivergingEpoch {
     pub epoch: Epoch,
     #[serde(rename = "endOffset")]
@@ -141,7 +141,7 @@ pub struct Envelope {
 }
 
 /// The RPC kinds the timeline colours differently.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum RpcKind {
     Vote,
     VoteResponse,
@@ -177,7 +177,7 @@ impl RpcKind {
 }
 
 /// The few numbers of a message the trace keeps, so events stay small and `Copy`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MessageSummary {
     Vote {
         last_epoch: Epoch,

@@ -16,7 +16,7 @@ pub struct ElectionState {
     pub voted: Option<NodeId>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum StateName {
     Unattached,
@@ -43,7 +43,7 @@ impl StateName {
 }
 
 /// Why a replica changed state; shown on the timeline and in the text trace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reason {
     Startup,
