@@ -69,7 +69,7 @@ fn main() {
     );
     println!(
         "memory: event window {:.1} MB ({} B per event), {} checkpoints, process RSS grew {:.1} MB",
-        (sim.trace().len() * std::mem::size_of::<Event>()) as f64 / 1e6,
+        std::mem::size_of_val(sim.trace()) as f64 / 1e6,
         std::mem::size_of::<Event>(),
         sim.checkpoint_count(),
         rss_mb() - rss_before

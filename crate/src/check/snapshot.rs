@@ -37,15 +37,13 @@ fn check(is_leader: &[bool], view: &dyn ClusterView, event: &Event, found: &mut 
         EventKind::Truncate { node, .. } => (*node, None),
         _ => return,
     };
-    if action == Some(SnapshotAction::Loaded) {
-        if is_leader[node as usize] {
-            found.push(Found {
-                invariant: Invariant::LeaderNeverLoadSnapshot,
-                node: Some(node),
-                detail: format!("leader n{node} loaded a snapshot"),
-                evidence: vec![event.seq],
-            });
-        }
+    if action == Some(SnapshotAction::Loaded) && is_leader[node as usize] {
+        found.push(Found {
+            invariant: Invariant::LeaderNeverLoadSnapshot,
+            node: Some(node),
+            detail: format!("leader n{node} loaded a snapshot"),
+            evidence: vec![event.seq],
+        });
     }
     let Some(log) = view.log(node) else { return };
     let start = log.start_offset();

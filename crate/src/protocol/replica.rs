@@ -280,19 +280,19 @@ impl Replica {
             ctx.note(Note::Persisted { election: e });
         }
         if e.epoch < log_epoch {
-            r.to_unattached_fresh_timer(ctx, log_epoch, None, reason);
+            r.transition_to_unattached_fresh_timer(ctx, log_epoch, None, reason);
         } else if e.leader == Some(id) {
             if switches.has(SafetySwitch::NoResignOnRestart) {
-                r.to_leader(ctx, reason);
+                r.transition_to_leader(ctx, reason);
             } else {
-                r.to_resigned(ctx, reason);
+                r.transition_to_resigned(ctx, reason);
             }
         } else if e.voted == Some(id) && r.is_voter() {
             r.resume_candidacy(ctx, reason);
         } else if let Some(l) = e.leader {
-            r.to_follower(ctx, e.epoch, l, reason);
+            r.transition_to_follower(ctx, e.epoch, l, reason);
         } else {
-            r.to_unattached_fresh_timer(ctx, e.epoch, e.voted, reason);
+            r.transition_to_unattached_fresh_timer(ctx, e.epoch, e.voted, reason);
         }
         // A lone voter elects itself at once, at every start.
         let lone = r.voters.len() == 1 && r.is_voter();
@@ -302,7 +302,7 @@ impl Replica {
                 EpochState::Unattached(_) | EpochState::Follower(_) | EpochState::Resigned(_)
             )
         {
-            r.to_prospective(ctx, reason);
+            r.transition_to_prospective(ctx, reason);
         }
         r.poll(ctx);
         r
@@ -652,7 +652,7 @@ impl Replica {
         match &mut self.state {
             EpochState::Unattached(s) => {
                 if self.voters.binary_search(&self.id).is_ok() && s.election_deadline <= now {
-                    self.to_prospective(ctx, Reason::ElectionTimeout);
+                    self.transition_to_prospective(ctx, Reason::ElectionTimeout);
                     return true;
                 }
             }
@@ -664,17 +664,17 @@ impl Replica {
             }
             EpochState::Candidate(s) => {
                 if s.election_deadline <= now {
-                    self.to_prospective(ctx, Reason::ElectionTimeout);
+                    self.transition_to_prospective(ctx, Reason::ElectionTimeout);
                     return true;
                 }
             }
             EpochState::Follower(s) => {
                 if s.fetch_deadline <= now {
                     if self.voters.binary_search(&self.id).is_ok() {
-                        self.to_prospective(ctx, Reason::FetchTimeout);
+                        self.transition_to_prospective(ctx, Reason::FetchTimeout);
                     } else {
                         let epoch = s.epoch;
-                        self.to_unattached(ctx, epoch, None, Reason::FetchTimeout);
+                        self.transition_to_unattached(ctx, epoch, None, Reason::FetchTimeout);
                     }
                     return true;
                 }
@@ -682,7 +682,7 @@ impl Replica {
             EpochState::Resigned(s) => {
                 if s.election_deadline <= now {
                     let epoch = s.epoch + 1;
-                    self.to_unattached(ctx, epoch, None, Reason::ResignedTimeout);
+                    self.transition_to_unattached(ctx, epoch, None, Reason::ResignedTimeout);
                     return true;
                 }
             }
@@ -690,11 +690,11 @@ impl Replica {
                 let check_quorum =
                     self.voters.len() > 1 && !self.switches.has(SafetySwitch::NoCheckQuorum);
                 if l.resign_requested {
-                    self.to_resigned(ctx, Reason::Resign);
+                    self.transition_to_resigned(ctx, Reason::Resign);
                     return true;
                 }
                 if check_quorum && l.check_quorum_deadline <= now {
-                    self.to_resigned(ctx, Reason::CheckQuorumFailed);
+                    self.transition_to_resigned(ctx, Reason::CheckQuorumFailed);
                     return true;
                 }
                 if l.linger_deadline.map(|t| t <= now).unwrap_or(false) {
@@ -907,7 +907,7 @@ impl Replica {
         }
         if let Some(l) = hint.leader {
             if l != self.id && self.state.leader(self.id).is_none() {
-                self.to_follower(ctx, epoch, l, Reason::LeaderDiscovered);
+                self.transition_to_follower(ctx, epoch, l, Reason::LeaderDiscovered);
                 return error != ErrorCode::None;
             }
         }
@@ -925,10 +925,10 @@ impl Replica {
         let epoch = self.epoch();
         let leader = hint.leader.filter(|l| *l != self.id);
         if hint.epoch > epoch {
-            self.to_epoch_of(ctx, hint.epoch, leader, Reason::HigherEpoch);
+            self.transition_to_epoch_of(ctx, hint.epoch, leader, Reason::HigherEpoch);
         } else if hint.epoch == epoch && self.state.leader(self.id).is_none() {
             if let Some(l) = leader {
-                self.to_follower(ctx, epoch, l, Reason::LeaderDiscovered);
+                self.transition_to_follower(ctx, epoch, l, Reason::LeaderDiscovered);
             }
         }
     }
@@ -945,7 +945,7 @@ impl Replica {
             return Some(ErrorCode::FencedLeaderEpoch);
         }
         if epoch > self.epoch() {
-            self.to_epoch_of(ctx, epoch, leader, Reason::HigherEpoch);
+            self.transition_to_epoch_of(ctx, epoch, leader, Reason::HigherEpoch);
         }
         None
     }
@@ -1009,7 +1009,7 @@ impl Replica {
             return respond(self, ctx, ErrorCode::FencedLeaderEpoch, false);
         }
         if epoch > self.epoch() {
-            self.to_unattached(ctx, epoch, None, Reason::HigherEpoch);
+            self.transition_to_unattached(ctx, epoch, None, Reason::HigherEpoch);
         }
         let up_to_date = (last_epoch, last_offset)
             >= (self.log.last_epoch(), self.log.end_offset())
@@ -1027,7 +1027,7 @@ impl Replica {
             let epoch = self.epoch();
             match self.state {
                 EpochState::Prospective(_) => self.prospective_add_vote(ctx, from),
-                _ => self.to_unattached_fresh_timer(
+                _ => self.transition_to_unattached_fresh_timer(
                     ctx,
                     epoch,
                     Some(from),
@@ -1094,7 +1094,7 @@ impl Replica {
         if !follows && from != self.id {
             match self.state {
                 EpochState::Leader(_) | EpochState::Resigned(_) => {}
-                _ => self.to_follower(ctx, epoch, from, Reason::LeaderDiscovered),
+                _ => self.transition_to_follower(ctx, epoch, from, Reason::LeaderDiscovered),
             }
         }
         let hint = self.hint();
@@ -1131,7 +1131,7 @@ impl Replica {
             EpochState::Follower(_) | EpochState::Leader(_) | EpochState::Resigned(_)
         ) && from != self.id
         {
-            self.to_follower(ctx, epoch, from, Reason::LeaderDiscovered);
+            self.transition_to_follower(ctx, epoch, from, Reason::LeaderDiscovered);
         }
         let me = self.id;
         let max = self.config.election_backoff_max_ms;

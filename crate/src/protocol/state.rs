@@ -230,7 +230,7 @@ impl Replica {
 
     /// Unattached keeps the election time left from Candidate, Prospective, Unattached
     /// and Resigned (Kafka's transitionToUnattached); from other states it draws anew.
-    pub(crate) fn to_unattached(
+    pub(crate) fn transition_to_unattached(
         &mut self,
         ctx: &mut Ctx,
         epoch: Epoch,
@@ -249,10 +249,10 @@ impl Replica {
             Some(d) if d != u64::MAX => d,
             _ => self.random_election_deadline(ctx),
         };
-        self.to_unattached_with_deadline(ctx, epoch, voted, deadline, reason);
+        self.transition_to_unattached_with_deadline(ctx, epoch, voted, deadline, reason);
     }
 
-    pub(crate) fn to_unattached_fresh_timer(
+    pub(crate) fn transition_to_unattached_fresh_timer(
         &mut self,
         ctx: &mut Ctx,
         epoch: Epoch,
@@ -264,7 +264,7 @@ impl Replica {
         } else {
             u64::MAX
         };
-        self.to_unattached_with_deadline(ctx, epoch, voted, deadline, reason);
+        self.transition_to_unattached_with_deadline(ctx, epoch, voted, deadline, reason);
     }
 
     /// A Prospective that grants a standard vote stays Prospective, now with a vote
@@ -294,7 +294,7 @@ impl Replica {
         });
     }
 
-    pub(crate) fn to_unattached_with_deadline(
+    pub(crate) fn transition_to_unattached_with_deadline(
         &mut self,
         ctx: &mut Ctx,
         epoch: Epoch,
@@ -321,10 +321,10 @@ impl Replica {
 
     /// Pre-vote (KIP-996): persists nothing. With `no-pre-vote` the replica goes
     /// straight to Candidate, as KRaft did before 4.0.
-    pub(crate) fn to_prospective(&mut self, ctx: &mut Ctx, reason: Reason) {
+    pub(crate) fn transition_to_prospective(&mut self, ctx: &mut Ctx, reason: Reason) {
         debug_assert!(self.is_voter());
         if self.switches.has(super::config::SafetySwitch::NoPreVote) {
-            return self.to_candidate(ctx, reason);
+            return self.transition_to_candidate(ctx, reason);
         }
         let leader = self.state.leader(self.id).filter(|l| *l != self.id);
         let next = ProspectiveState {
@@ -339,7 +339,7 @@ impl Replica {
         self.maybe_finish_election(ctx);
     }
 
-    pub(crate) fn to_candidate(&mut self, ctx: &mut Ctx, reason: Reason) {
+    pub(crate) fn transition_to_candidate(&mut self, ctx: &mut Ctx, reason: Reason) {
         let epoch = self.epoch() + 1;
         self.persist(
             ctx,
@@ -361,7 +361,7 @@ impl Replica {
 
     /// Wins the election: persists, then appends the LeaderChange control record
     /// whose offset is the epoch start offset, and announces itself.
-    pub(crate) fn to_leader(&mut self, ctx: &mut Ctx, reason: Reason) {
+    pub(crate) fn transition_to_leader(&mut self, ctx: &mut Ctx, reason: Reason) {
         let epoch = self.epoch();
         self.persist(
             ctx,
@@ -390,7 +390,7 @@ impl Replica {
         self.send_begin_quorum_epoch(ctx);
     }
 
-    pub(crate) fn to_follower(
+    pub(crate) fn transition_to_follower(
         &mut self,
         ctx: &mut Ctx,
         epoch: Epoch,
@@ -423,7 +423,7 @@ impl Replica {
 
     /// Leaves leadership: EndQuorumEpoch goes to every other voter, with the
     /// successors ordered by how far they have replicated. Persists nothing.
-    pub(crate) fn to_resigned(&mut self, ctx: &mut Ctx, reason: Reason) {
+    pub(crate) fn transition_to_resigned(&mut self, ctx: &mut Ctx, reason: Reason) {
         let epoch = self.epoch();
         let preferred_successors = match &self.state {
             EpochState::Leader(l) => l.preferred_successors(self.id),
@@ -446,7 +446,7 @@ impl Replica {
     }
 
     /// Moves to the epoch a message revealed: follow its leader when it names one.
-    pub(crate) fn to_epoch_of(
+    pub(crate) fn transition_to_epoch_of(
         &mut self,
         ctx: &mut Ctx,
         epoch: Epoch,
@@ -454,8 +454,8 @@ impl Replica {
         reason: Reason,
     ) {
         match leader {
-            Some(l) if l != self.id => self.to_follower(ctx, epoch, l, reason),
-            _ => self.to_unattached(ctx, epoch, None, reason),
+            Some(l) if l != self.id => self.transition_to_follower(ctx, epoch, l, reason),
+            _ => self.transition_to_unattached(ctx, epoch, None, reason),
         }
     }
 
@@ -466,15 +466,13 @@ impl Replica {
         match &self.state {
             EpochState::Prospective(p) => {
                 if p.granted.len() >= majority {
-                    self.to_candidate(ctx, Reason::PreVoteGranted);
+                    self.transition_to_candidate(ctx, Reason::PreVoteGranted);
                 } else if p.granted.len() + self.unrecorded(&p.granted, &p.rejected) < majority {
                     self.prospective_lost(ctx, true);
                 }
             }
-            EpochState::Candidate(c) => {
-                if c.granted.len() >= majority {
-                    self.to_leader(ctx, Reason::VoteGranted);
-                }
+            EpochState::Candidate(c) if c.granted.len() >= majority => {
+                self.transition_to_leader(ctx, Reason::VoteGranted);
             }
             _ => {}
         }
@@ -494,9 +492,9 @@ impl Replica {
             Reason::PreVoteTimedOut
         };
         match leader {
-            Some(l) => self.to_follower(ctx, epoch, l, reason),
-            None if rejected => self.to_unattached_fresh_timer(ctx, epoch, voted, reason),
-            None => self.to_unattached(ctx, epoch, voted, reason),
+            Some(l) => self.transition_to_follower(ctx, epoch, l, reason),
+            None if rejected => self.transition_to_unattached_fresh_timer(ctx, epoch, voted, reason),
+            None => self.transition_to_unattached(ctx, epoch, voted, reason),
         }
     }
 
