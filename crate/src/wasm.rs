@@ -81,13 +81,22 @@ fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
 /// A non-negative whole number of milliseconds (or any count) from a JS number.
 fn whole(field: &str, v: f64) -> Result<u64, JsValue> {
     if !v.is_finite() {
-        return Err(range_error(field, &format!("must be a finite number, got {v}")));
+        return Err(range_error(
+            field,
+            &format!("must be a finite number, got {v}"),
+        ));
     }
     if v < 0.0 {
-        return Err(range_error(field, &format!("must not be negative, got {v}")));
+        return Err(range_error(
+            field,
+            &format!("must not be negative, got {v}"),
+        ));
     }
     if v.fract() != 0.0 {
-        return Err(range_error(field, &format!("must be a whole number, got {v}")));
+        return Err(range_error(
+            field,
+            &format!("must be a whole number, got {v}"),
+        ));
     }
     if v > MAX_SAFE {
         return Err(range_error(field, &format!("is too large, got {v}")));
@@ -298,7 +307,12 @@ impl WasmSim {
 
     /// Events with from <= t <= to, at most `limit`.
     #[wasm_bindgen(js_name = eventsBetween)]
-    pub fn events_between(&self, from: f64, to: f64, limit: Option<u32>) -> Result<JsValue, JsValue> {
+    pub fn events_between(
+        &self,
+        from: f64,
+        to: f64,
+        limit: Option<u32>,
+    ) -> Result<JsValue, JsValue> {
         let from = whole("from", from)?;
         let to = whole("to", to)?;
         let ev = self.sim.events_between(from, to);
@@ -311,7 +325,7 @@ impl WasmSim {
         use std::fmt::Write;
         let since = whole("since", since)?;
         let mut out = String::new();
-        for e in self.sim.events_since(since) {
+        for e in self.sim.events_since(since).iter() {
             let _ = writeln!(out, "{e}");
         }
         Ok(out)
@@ -320,12 +334,12 @@ impl WasmSim {
     /// Sequence number of the last event (0 before any).
     #[wasm_bindgen(js_name = lastSeq)]
     pub fn last_seq(&self) -> f64 {
-        self.sim.trace().last().map(|e| e.seq as f64).unwrap_or(0.0)
+        self.sim.last_seq() as f64
     }
 
     #[wasm_bindgen(js_name = eventCount)]
     pub fn event_count(&self) -> f64 {
-        self.sim.trace().len() as f64
+        self.sim.last_seq() as f64
     }
 
     /// Every node as the panels show it; with their log records when asked.
@@ -343,7 +357,12 @@ impl WasmSim {
     }
 
     /// A node's log records from `from` (default: its log start), at most `limit`.
-    pub fn log(&self, node: u32, from: Option<f64>, limit: Option<u32>) -> Result<JsValue, JsValue> {
+    pub fn log(
+        &self,
+        node: u32,
+        from: Option<f64>,
+        limit: Option<u32>,
+    ) -> Result<JsValue, JsValue> {
         if node >= self.node_count() {
             return Err(range_error(
                 "node",

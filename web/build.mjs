@@ -1,0 +1,64 @@
+// Builds the npm package: web/src (TypeScript) + web/pkg (wasm-bindgen output, from
+// scripts/build-wasm.sh) -> web/dist: ESM bundles for the browser (index.js) and Node
+// (node.js), the wasm beside them, and .d.ts declarations.
+//   node web/build.mjs
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const web = dirname(fileURLToPath(import.meta.url));
+const root = join(web, '..');
+const dist = join(web, 'dist');
+const wasm = join(web, 'pkg', 'kraft_playground_bg.wasm');
+
+if (!existsSync(wasm)) {
+  console.error('web/build.mjs: web/pkg is missing; run scripts/build-wasm.sh first');
+  process.exit(1);
+}
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+
+const common = {
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  sourcemap: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+await build({
+  ...common,
+  entryPoints: { index: join(web, 'src/index.ts') },
+  outdir: dist,
+  platform: 'neutral',
+  minify: true, // what pages download; the source map keeps it debuggable
+});
+await build({
+  ...common,
+  entryPoints: { node: join(web, 'src/node.ts') },
+  outdir: dist,
+  platform: 'node',
+});
+copyFileSync(wasm, join(dist, 'kraft_playground_bg.wasm'));
+
+// Declarations (tsc also type-checks the sources here).
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(web, 'tsconfig.json')], {
+  stdio: 'inherit',
+});
+// The raw-bindings module is internal; no public declaration may point into web/pkg.
+rmSync(join(dist, 'core.d.ts'), { force: true });
+for (const f of readdirSync(dist).filter((f) => f.endsWith('.d.ts'))) {
+  if (/from ['"]\.\.\/pkg|from ['"]\.\/core\.js/.test(readFileSync(join(dist, f), 'utf8'))) {
+    console.error(`web/build.mjs: dist/${f} refers to internal modules; keep wasm-bindgen types out of the public API`);
+    process.exit(1);
+  }
+}
+
+const size = (f) => readFileSync(join(dist, f)).length;
+console.log(
+  `web/build.mjs: dist/index.js ${size('index.js')} B, dist/node.js ${size('node.js')} B, ` +
+    `dist/kraft_playground_bg.wasm ${size('kraft_playground_bg.wasm')} B`,
+);

@@ -1,0 +1,50 @@
+/**
+ * The chaos sweep in wasm: seeded random fault schedules with every invariant checked
+ * after every event, then a calm tail in which the quorum must make progress.
+ * @module
+ */
+import * as check from './check.js';
+import type { SafetySwitch, SeedOutcome, SweepOptions } from './types.js';
+import { raw } from './core.js';
+import { catalog, init } from './wasm.js';
+
+function options(o: unknown): { seconds: number; voters: number; observers: number; unsafe: SafetySwitch[] } {
+  const opts = check.object(o, 'sweep options');
+  check.keys(opts, ['seconds', 'voters', 'observers', 'unsafe'], 'sweep option');
+  const cat = catalog();
+  if (opts.seconds === undefined) throw new TypeError('sweep options need seconds (at least 20)');
+  const names = cat.switches.map((s) => s.name);
+  const unsafe =
+    opts.unsafe === undefined
+      ? []
+      : check.array(opts.unsafe, 'unsafe').map((s, i) => check.oneOf(s, names, `unsafe[${i}] (a safety switch)`));
+  return {
+    seconds: check.whole(opts.seconds, 'seconds', 20, 86_400),
+    voters: opts.voters === undefined ? 3 : check.whole(opts.voters, 'voters', 1, cat.maxVoters),
+    observers: opts.observers === undefined ? 1 : check.whole(opts.observers, 'observers', 0, cat.maxObservers),
+    unsafe,
+  };
+}
+
+/** Runs one seed of the chaos sweep (the same run as the native `sweep` example). */
+export async function runChaosSeed(seed: number, opts: SweepOptions): Promise<SeedOutcome> {
+  await init();
+  return runChaosSeedSync(seed, opts);
+}
+
+/** {@link runChaosSeed} once the core is loaded. */
+export function runChaosSeedSync(seed: number, opts: SweepOptions): SeedOutcome {
+  const s = check.whole(seed, 'seed');
+  const o = options(opts);
+  return raw().chaosRunSeed(s, o.seconds, o.voters, o.observers, JSON.stringify(o.unsafe)) as SeedOutcome;
+}
+
+/**
+ * The trace digest of the chaos run for (seed, seconds, voters) with one observer: the
+ * same value `cargo run --example digest` prints natively.
+ */
+export async function chaosDigest(seed: number, seconds: number, voters: number): Promise<string> {
+  await init();
+  const o = options({ seconds, voters });
+  return raw().chaosDigest(check.whole(seed, 'seed'), o.seconds, o.voters);
+}

@@ -1,0 +1,90 @@
+/**
+ * Argument checks: every bad argument becomes a TypeError (wrong type or shape) or a
+ * RangeError (a value out of range) saying what was wrong and what is allowed, before
+ * anything reaches the core.
+ * @module
+ */
+
+/** A short, safe rendering of a value for error messages. */
+export function show(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? v.slice(0, 57) + '...' : v);
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v);
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'function') return 'a function';
+  if (Array.isArray(v)) return `an array of ${v.length}`;
+  return 'an object';
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+export function object(v: unknown, what: string): Record<string, unknown> {
+  if (!isPlainObject(v)) throw new TypeError(`${what} must be an object, got ${show(v)}`);
+  return v;
+}
+
+/** Rejects keys outside `allowed`, naming the first unknown one and the allowed list. */
+export function keys(obj: Record<string, unknown>, allowed: readonly string[], what: string): void {
+  for (const k of Object.keys(obj)) {
+    if (!allowed.includes(k)) {
+      throw new TypeError(`unknown ${what} '${k}'; allowed: ${allowed.join(', ')}`);
+    }
+  }
+}
+
+/** A whole number in [min, max]. */
+export function whole(v: unknown, what: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof v !== 'number') throw new TypeError(`${what} must be a number, got ${show(v)}`);
+  if (!Number.isFinite(v)) throw new RangeError(`${what} must be a finite number, got ${v}`);
+  if (!Number.isInteger(v)) throw new RangeError(`${what} must be a whole number, got ${v}`);
+  if (v < min || v > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`;
+    throw new RangeError(`${what} must be ${range}, got ${v}`);
+  }
+  return v;
+}
+
+/** A duration in whole milliseconds, >= 0. */
+export function duration(v: unknown, what: string, max: number): number {
+  if (typeof v === 'number' && v < 0) {
+    throw new RangeError(`${what} must not be negative (whole milliseconds, 0 to ${max}), got ${v}`);
+  }
+  return whole(v, what, 0, max);
+}
+
+/** A probability in [0, 1]. */
+export function probability(v: unknown, what: string): number {
+  if (typeof v !== 'number') throw new TypeError(`${what} must be a number between 0 and 1, got ${show(v)}`);
+  if (!Number.isFinite(v) || v < 0 || v > 1) {
+    throw new RangeError(`${what} must be a number between 0 and 1, got ${v}`);
+  }
+  return v;
+}
+
+export function boolean(v: unknown, what: string): boolean {
+  if (typeof v !== 'boolean') throw new TypeError(`${what} must be true or false, got ${show(v)}`);
+  return v;
+}
+
+export function string(v: unknown, what: string): string {
+  if (typeof v !== 'string') throw new TypeError(`${what} must be a string, got ${show(v)}`);
+  return v;
+}
+
+/** One of a fixed set of names. */
+export function oneOf<T extends string>(v: unknown, allowed: readonly T[], what: string): T {
+  if (typeof v !== 'string' || !allowed.includes(v as T)) {
+    throw new (typeof v === 'string' ? RangeError : TypeError)(
+      `${what} must be one of ${allowed.join(', ')}; got ${show(v)}`,
+    );
+  }
+  return v as T;
+}
+
+export function array(v: unknown, what: string): unknown[] {
+  if (!Array.isArray(v)) throw new TypeError(`${what} must be an array, got ${show(v)}`);
+  return v;
+}

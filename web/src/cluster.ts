@@ -1,0 +1,668 @@
+/**
+ * `Cluster`: one simulated KRaft quorum, scripted from JavaScript.
+ * @module
+ */
+import * as check from './check.js';
+import { decodeLink, encodeLink } from './link.js';
+import type {
+  Action,
+  ClusterOptions,
+  EventQuery,
+  InFlightMessage,
+  LeaderInfo,
+  LogRecord,
+  NetworkProfile,
+  NetworkState,
+  NodeInfo,
+  QuorumDescription,
+  RunUntilOptions,
+  SafetySwitch,
+  TimedAction,
+  TraceEvent,
+  ViolationEvent,
+  WritableRecord,
+  WriteResult,
+} from './types.js';
+import { raw, type WasmSim } from './core.js';
+import { catalog, init } from './wasm.js';
+
+/** Longest single advance/seek step the core allows: a day of simulated time. */
+export const MAX_ADVANCE_MS = 86_400_000;
+const MAX_LATENCY_MS = 60_000;
+const MAX_FLUSH_MS = 60_000;
+const MAX_WRITES_PER_SECOND = 1000;
+const U32 = 0xffff_ffff;
+
+const OPTION_NAMES = [
+  'voters',
+  'observers',
+  'seed',
+  'network',
+  'config',
+  'unsafe',
+  'flushMs',
+  'snapshotInterval',
+  'writesPerSecond',
+  'stableLeadership',
+] as const;
+
+/** The JSON the core gets (a `ClusterSpec`): only what was given, plus voters and seed. */
+type Spec = Record<string, unknown> & { voters: number; seed: number; observers?: number };
+
+function normaliseNetwork(v: unknown, what: string): string | NetworkState {
+  if (typeof v === 'string') {
+    return check.oneOf(
+      v,
+      catalog().presets.map((p) => p.name),
+      what,
+    );
+  }
+  if (!check.isPlainObject(v)) {
+    throw new TypeError(
+      `${what} must be a preset name (${catalog()
+        .presets.map((p) => p.name)
+        .join(', ')}) or { latencyMs, loss, duplicate }, got ${check.show(v)}`,
+    );
+  }
+  check.keys(v, ['latencyMs', 'loss', 'duplicate'], `${what} field`);
+  if (v.latencyMs === undefined) throw new TypeError(`${what}.latencyMs is required`);
+  return {
+    latencyMs: latency(v.latencyMs, `${what}.latencyMs`),
+    loss: v.loss === undefined ? 0 : check.probability(v.loss, `${what}.loss`),
+    duplicate: v.duplicate === undefined ? 0 : check.probability(v.duplicate, `${what}.duplicate`),
+  };
+}
+
+function latency(v: unknown, what: string): [number, number] {
+  if (typeof v === 'number') {
+    const ms = check.duration(v, what, MAX_LATENCY_MS);
+    return [ms, ms];
+  }
+  if (!Array.isArray(v) || v.length !== 2) {
+    throw new TypeError(`${what} must be a number of ms or a [min, max] pair, got ${check.show(v)}`);
+  }
+  const lo = check.duration(v[0], `${what}[0]`, MAX_LATENCY_MS);
+  const hi = check.duration(v[1], `${what}[1]`, MAX_LATENCY_MS);
+  if (lo > hi) throw new RangeError(`${what}: min ${lo} ms is above max ${hi} ms`);
+  return [lo, hi];
+}
+
+function normaliseSwitches(v: unknown, what: string): SafetySwitch[] {
+  const names = catalog().switches.map((s) => s.name);
+  const list = check.array(v, what);
+  const out: SafetySwitch[] = [];
+  list.forEach((s, i) => {
+    const name = check.oneOf(s, names, `${what}[${i}] (a safety switch)`);
+    if (!out.includes(name)) out.push(name);
+  });
+  return out;
+}
+
+/** Checks `Cluster.create` options and turns them into the core's spec. */
+function normaliseOptions(options: unknown, what: string, seed?: number): Spec {
+  const o = check.object(options ?? {}, what);
+  check.keys(o, OPTION_NAMES, `option in ${what}`);
+  const cat = catalog();
+  const spec: Spec = {
+    voters: o.voters === undefined ? 3 : check.whole(o.voters, 'voters', 1, cat.maxVoters),
+    seed: 0,
+  };
+  if (o.observers !== undefined) spec.observers = check.whole(o.observers, 'observers', 0, cat.maxObservers);
+  if (o.seed !== undefined) {
+    if (typeof o.seed === 'bigint') {
+      throw new TypeError('seed must be a number (a safe integer), not a bigint');
+    }
+    spec.seed = check.whole(o.seed, 'seed');
+  } else {
+    spec.seed = seed ?? (raw().randomSeed() as number);
+  }
+  if (o.network !== undefined) spec.network = normaliseNetwork(o.network, 'network');
+  if (o.config !== undefined) {
+    const c = check.object(o.config, 'config');
+    const known = cat.configKeys.map((k) => k.key);
+    const config: Record<string, number> = {};
+    for (const [k, val] of Object.entries(c)) {
+      if (!(known as string[]).includes(k)) {
+        throw new TypeError(`unknown config key '${k}'; known keys: ${known.join(', ')}`);
+      }
+      config[k] = check.whole(val, `config['${k}']`);
+    }
+    spec.config = config;
+  }
+  if (o.unsafe !== undefined) spec.unsafe = normaliseSwitches(o.unsafe, 'unsafe');
+  if (o.flushMs !== undefined) spec.flushMs = check.duration(o.flushMs, 'flushMs', MAX_FLUSH_MS);
+  if (o.snapshotInterval !== undefined) {
+    const n = check.whole(o.snapshotInterval, 'snapshotInterval');
+    if (n !== 0 && n < 10) throw new RangeError(`snapshotInterval must be 0 (never) or at least 10, got ${n}`);
+    spec.snapshotInterval = n;
+  }
+  if (o.writesPerSecond !== undefined) {
+    spec.writesPerSecond = check.whole(o.writesPerSecond, 'writesPerSecond', 0, MAX_WRITES_PER_SECOND);
+  }
+  if (o.stableLeadership !== undefined) spec.stableLeadership = check.boolean(o.stableLeadership, 'stableLeadership');
+  return spec;
+}
+
+function checkRecord(v: unknown): WritableRecord {
+  const r = check.object(v, 'record');
+  const kinds = ['RegisterBroker', 'UnregisterBroker', 'CreateTopic', 'DeleteTopic', 'PartitionChange'] as const;
+  if (r.type === 'LeaderChange') {
+    throw new RangeError('record.type LeaderChange is a control record only a new leader writes; ' + `writable types: ${kinds.join(', ')}`);
+  }
+  const type = check.oneOf(r.type, kinds, 'record.type');
+  const fields: Record<(typeof kinds)[number], string[]> = {
+    RegisterBroker: ['brokerId'],
+    UnregisterBroker: ['brokerId'],
+    CreateTopic: ['name', 'partitions'],
+    DeleteTopic: ['name'],
+    PartitionChange: ['topic', 'partition', 'leader'],
+  };
+  check.keys(r, ['type', ...fields[type]], `field of a ${type} record`);
+  for (const f of fields[type]) {
+    if (r[f] === undefined) throw new TypeError(`record.${f} is required for a ${type} record`);
+    if (f === 'name' || f === 'topic') {
+      const s = check.string(r[f], `record.${f}`);
+      if (!/^[A-Za-z0-9._-]{1,249}$/.test(s)) {
+        throw new RangeError(`record.${f} '${s.slice(0, 60)}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]`);
+      }
+    } else if (f === 'partitions') {
+      check.whole(r[f], 'record.partitions', 1, 10_000);
+    } else {
+      check.whole(r[f], `record.${f}`, 0, U32);
+    }
+  }
+  return r as unknown as WritableRecord;
+}
+
+/** wasm-bindgen's own errors after a trap: the object is poisoned. */
+function isInternalFailure(e: unknown): boolean {
+  if (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError) return true;
+  const m = e instanceof Error ? e.message : '';
+  return /recursive use of an object detected|null pointer passed to rust/.test(m);
+}
+
+/**
+ * One simulated KRaft quorum: voters `0..voters-1`, observers after them. Everything
+ * that happens is a typed trace event; the run is fully described by its options, its
+ * seed and its input log (the actions you take, with their simulated times), so the
+ * same description always gives the same trace (see {@link Cluster.digest} and
+ * {@link Cluster.toLink}).
+ *
+ * Bad arguments throw a `TypeError` (wrong type or shape), a `RangeError` (out of
+ * range, unknown node) or an `Error`, and leave the cluster unchanged.
+ *
+ * @example
+ * ```js
+ * const c = await Cluster.create({ voters: 3, observers: 2, seed: 42 });
+ * c.runUntil(() => c.leader() !== null, { timeoutMs: 10_000 });
+ * const { id } = c.leader();
+ * c.crash(id).advance(5_000);
+ * console.log(c.leader(), c.describeQuorum().status);
+ * ```
+ */
+export class Cluster {
+  #sim: WasmSim;
+  readonly #spec: Spec;
+  readonly #voters: number;
+  readonly #observers: number;
+  #broken: string | null = null;
+  #disposed = false;
+
+  private constructor(sim: WasmSim, spec: Spec) {
+    this.#sim = sim;
+    this.#spec = spec;
+    this.#voters = sim.voters();
+    this.#observers = sim.nodeCount() - this.#voters;
+  }
+
+  /**
+   * Creates a cluster (loading the wasm core on first use).
+   * @param options voters (1-7, default 3), observers (0-8, default 0), seed (default: random),
+   *   network (preset or profile), config (Kafka `controller.quorum.*` keys), unsafe (safety
+   *   switches to turn off), and more; see {@link ClusterOptions}.
+   */
+  static async create(options: ClusterOptions = {}): Promise<Cluster> {
+    await init();
+    return Cluster.createSync(options);
+  }
+
+  /** Like {@link Cluster.create}, once the core is loaded (after `await init()`). */
+  static createSync(options: ClusterOptions = {}): Cluster {
+    const G = raw();
+    const spec = normaliseOptions(options, 'Cluster.create options');
+    return new Cluster(new G.WasmSim(JSON.stringify(spec)), spec);
+  }
+
+  /**
+   * Rebuilds a run from a link made by {@link Cluster.toLink}: the bare token or any URL
+   * containing it. Malformed links throw a `TypeError`; links of another format version
+   * an `Error` saying so.
+   */
+  static async fromLink(link: string): Promise<Cluster> {
+    const payload = decodeLink(link);
+    await init();
+    if (payload.spec.seed === undefined) throw new TypeError('malformed link: spec.seed is missing');
+    let spec: Spec;
+    try {
+      spec = normaliseOptions(payload.spec, 'the link spec');
+    } catch (e) {
+      throw rewrap(e, 'invalid link: ');
+    }
+    try {
+      const sim = raw().WasmSim.replay(JSON.stringify(spec), JSON.stringify(payload.inputs), payload.t);
+      return new Cluster(sim, spec);
+    } catch (e) {
+      throw rewrap(e, 'invalid link: ');
+    }
+  }
+
+  // ---- plumbing ------------------------------------------------------------------------
+
+  #call<T>(fn: (sim: WasmSim) => T): T {
+    if (this.#broken !== null) {
+      throw new Error(`this cluster hit an internal error and can no longer be used: ${this.#broken}`);
+    }
+    if (this.#disposed) throw new Error('this cluster was disposed and can no longer be used');
+    try {
+      return fn(this.#sim);
+    } catch (e) {
+      if (isInternalFailure(e)) {
+        this.#broken = e instanceof Error ? e.message : String(e);
+        throw new Error(`this cluster hit an internal error and can no longer be used: ${this.#broken}`, {
+          cause: e,
+        });
+      }
+      throw e;
+    }
+  }
+
+  #act(action: Action): unknown {
+    const json = JSON.stringify(action);
+    return this.#call((s) => s.act(json));
+  }
+
+  #node(id: unknown, what = 'node id'): number {
+    const n = this.nodeCount;
+    if (typeof id !== 'number') throw new TypeError(`${what} must be a number, got ${check.show(id)}`);
+    if (!Number.isInteger(id) || id < 0 || id >= n) {
+      const obs = this.#observers > 0 ? `, observers ${this.#voters}..${n - 1}` : '';
+      throw new RangeError(
+        `unknown ${what} ${id}: this cluster has nodes 0..${n - 1} (voters 0..${this.#voters - 1}${obs})`,
+      );
+    }
+    return id;
+  }
+
+  // ---- what it is ------------------------------------------------------------------------
+
+  /** The seed of this run (given, or picked at random when none was given). */
+  get seed(): number {
+    return this.#spec.seed;
+  }
+  /** Simulated time now, in ms. */
+  get now(): number {
+    return this.#call((s) => s.now());
+  }
+  /** Number of voters (node ids `0..voters-1`). */
+  get voters(): number {
+    return this.#voters;
+  }
+  /** Number of observers (node ids after the voters). */
+  get observers(): number {
+    return this.#observers;
+  }
+  /** voters + observers. */
+  get nodeCount(): number {
+    return this.#voters + this.#observers;
+  }
+  /** The options this cluster was created with, normalised (seed included). */
+  get options(): ClusterOptions {
+    return JSON.parse(JSON.stringify(this.#spec)) as ClusterOptions;
+  }
+  /** True once an internal error made this cluster unusable. */
+  get broken(): boolean {
+    return this.#broken !== null;
+  }
+  /** Sequence number of the last event so far (0 before any). */
+  get lastSeq(): number {
+    return this.#call((s) => s.lastSeq());
+  }
+  /** Number of events in the trace so far. */
+  get eventCount(): number {
+    return this.#call((s) => s.eventCount());
+  }
+
+  // ---- time ------------------------------------------------------------------------------
+
+  /** Advances simulated time by `ms` (a whole number, 0 to a day). Returns the cluster. */
+  advance(ms: number): this {
+    const d = check.duration(ms, 'advance(ms)', MAX_ADVANCE_MS);
+    this.#call((s) => s.advance(d));
+    return this;
+  }
+
+  /**
+   * Runs to the next moment something happens (all events at that millisecond).
+   * Returns false when nothing is scheduled.
+   */
+  step(): boolean {
+    return this.#call((s) => s.step());
+  }
+
+  /** When the next event is due, or null when nothing is scheduled. */
+  nextEventTime(): number | null {
+    return this.#call((s) => s.nextTime()) ?? null;
+  }
+
+  /**
+   * Runs until `predicate(cluster)` is true, checking after every moment at which
+   * something happens, for at most `timeoutMs` simulated ms (default 60000). Returns
+   * true when the predicate held, false on timeout.
+   */
+  runUntil(predicate: (cluster: Cluster) => boolean, options: RunUntilOptions = {}): boolean {
+    if (typeof predicate !== 'function') {
+      throw new TypeError(`runUntil needs a predicate function, got ${check.show(predicate)}`);
+    }
+    const o = check.object(options, 'runUntil options');
+    check.keys(o, ['timeoutMs'], 'runUntil option');
+    const timeout = o.timeoutMs === undefined ? 60_000 : check.duration(o.timeoutMs, 'timeoutMs', MAX_ADVANCE_MS);
+    const deadline = this.now + timeout;
+    for (;;) {
+      if (predicate(this)) return true;
+      const now = this.now;
+      if (now >= deadline) return false;
+      const next = this.nextEventTime();
+      const target = next === null ? deadline : Math.min(Math.max(next, now), deadline);
+      this.#call((s) => s.advance(target - now));
+    }
+  }
+
+  /**
+   * Moves to simulated time `t`, back or forward (time travel). Going back keeps the
+   * recorded actions, so seeking forward again reproduces the same run; a new action
+   * taken while back in time replaces the recorded future.
+   */
+  seek(t: number): this {
+    const target = check.duration(t, 'seek(t)', Number.MAX_SAFE_INTEGER);
+    this.#call((s) => s.seek(target));
+    return this;
+  }
+
+  // ---- views -----------------------------------------------------------------------------
+
+  /** The running leader with the highest epoch, or null. */
+  leader(): LeaderInfo | null {
+    return this.#call((s) => s.leader()) as LeaderInfo | null;
+  }
+
+  /**
+   * Every node: role, state, epoch, LEO, HW, log start, timers... and its log records
+   * (pass `{ records: false }` to leave them out, which is much cheaper).
+   */
+  nodes(options: { records?: boolean } = {}): NodeInfo[] {
+    const o = check.object(options, 'nodes options');
+    check.keys(o, ['records'], 'nodes option');
+    const records = o.records === undefined ? true : check.boolean(o.records, 'records');
+    return this.#call((s) => s.nodes(records)) as NodeInfo[];
+  }
+
+  /** One node (see {@link Cluster.nodes}). */
+  node(id: number, options: { records?: boolean } = {}): NodeInfo {
+    const n = this.#node(id);
+    return this.nodes(options)[n];
+  }
+
+  /** A node's log records from `from` (default: its log start), at most `limit`. */
+  log(id: number, options: { from?: number; limit?: number } = {}): LogRecord[] {
+    const n = this.#node(id);
+    const o = check.object(options, 'log options');
+    check.keys(o, ['from', 'limit'], 'log option');
+    const from = o.from === undefined ? undefined : check.whole(o.from, 'from');
+    const limit = o.limit === undefined ? undefined : check.whole(o.limit, 'limit', 0, U32);
+    return this.#call((s) => s.log(n, from, limit)) as LogRecord[];
+  }
+
+  /**
+   * What `kafka-metadata-quorum describe --status` and `--replication` would print, asked
+   * of the current leader; null while there is no leader (the tool would fail).
+   */
+  describeQuorum(): QuorumDescription | null {
+    return this.#call((s) => s.describeQuorum()) as QuorumDescription | null;
+  }
+
+  /** Messages on the wire now (for drawing arrows in flight). */
+  inFlight(): InFlightMessage[] {
+    return this.#call((s) => s.inFlight()) as InFlightMessage[];
+  }
+
+  /** Directed links that are down now, as `[from, to]` pairs. */
+  downLinks(): [number, number][] {
+    return this.#call((s) => s.downLinks()) as [number, number][];
+  }
+
+  /** The network profile now. */
+  network(): NetworkState {
+    return this.#call((s) => s.network()) as NetworkState;
+  }
+
+  /** Client writes per second of the running workload. */
+  get writesPerSecond(): number {
+    return this.#call((s) => s.writesPerSecond());
+  }
+
+  // ---- the trace -------------------------------------------------------------------------
+
+  /**
+   * Trace events, oldest first: all of them, or those with `seq > since`, or those with
+   * `from <= t <= to`; at most `limit`.
+   */
+  events(query: EventQuery = {}): TraceEvent[] {
+    const q = check.object(query, 'events query');
+    check.keys(q, ['since', 'from', 'to', 'limit'], 'events query field');
+    const since = q.since === undefined ? undefined : check.whole(q.since, 'since');
+    const from = q.from === undefined ? undefined : check.whole(q.from, 'from');
+    const to = q.to === undefined ? undefined : check.whole(q.to, 'to');
+    const limit = q.limit === undefined ? undefined : check.whole(q.limit, 'limit', 0, U32);
+    if (from !== undefined && to !== undefined && from > to) {
+      throw new RangeError(`from (${from}) must not be after to (${to})`);
+    }
+    if (from === undefined && to === undefined) {
+      return this.#call((s) => s.eventsSince(since ?? 0, limit)) as TraceEvent[];
+    }
+    let ev = this.#call((s) =>
+      s.eventsBetween(from ?? 0, to ?? Number.MAX_SAFE_INTEGER, since === undefined ? limit : undefined),
+    ) as TraceEvent[];
+    if (since !== undefined) {
+      ev = ev.filter((e) => e.seq > since);
+      if (limit !== undefined) ev = ev.slice(0, limit);
+    }
+    return ev;
+  }
+
+  /** The one-line text form of the events with `seq > since` (all by default), one per line. */
+  text(query: { since?: number } = {}): string {
+    const q = check.object(query, 'text query');
+    check.keys(q, ['since'], 'text query field');
+    const since = q.since === undefined ? 0 : check.whole(q.since, 'since');
+    return this.#call((s) => s.textSince(since));
+  }
+
+  /** Every invariant violation so far (the checker runs after every event). */
+  violations(): ViolationEvent[] {
+    return this.#call((s) => s.violations()) as ViolationEvent[];
+  }
+
+  /**
+   * A digest (16 hex digits) of the whole trace so far: two runs with the same options,
+   * seed and actions have the same digest, natively and in wasm.
+   */
+  digest(): string {
+    return this.#call((s) => s.digest());
+  }
+
+  /** The actions taken so far, with their simulated times (the input log). */
+  inputs(): TimedAction[] {
+    return JSON.parse(this.#call((s) => s.inputsJson())) as TimedAction[];
+  }
+
+  /** Recorded actions beyond now (after seeking back, until a new action replaces them). */
+  futureInputs(): TimedAction[] {
+    return JSON.parse(this.#call((s) => s.futureInputsJson())) as TimedAction[];
+  }
+
+  /**
+   * A compact, URL-safe link reproducing this run up to now: `k1.` + base64url of the
+   * options, seed, input log and time. Open it with {@link Cluster.fromLink}.
+   */
+  toLink(): string {
+    return encodeLink({
+      v: catalog().version,
+      spec: this.#spec,
+      inputs: this.inputs(),
+      t: this.now,
+    });
+  }
+
+  // ---- faults and operator actions ---------------------------------------------------------
+
+  /** Crashes a node: its process stops; its unflushed log suffix is lost. */
+  crash(id: number): this {
+    this.#act({ action: 'crash', node: this.#node(id) });
+    return this;
+  }
+
+  /** Crashes a node and loses its whole disk (log and quorum-state); restart it to rejoin empty. */
+  wipe(id: number): this {
+    this.#act({ action: 'wipe', node: this.#node(id) });
+    return this;
+  }
+
+  /** Restarts a crashed node (no effect on a running one). */
+  restart(id: number): this {
+    this.#act({ action: 'restart', node: this.#node(id) });
+    return this;
+  }
+
+  /** Cuts a node off from every other node (both directions), until {@link Cluster.heal}. */
+  isolate(id: number): this {
+    this.#act({ action: 'isolate', node: this.#node(id) });
+    return this;
+  }
+
+  /**
+   * Splits the network into groups that cannot talk to each other, e.g. `[[0, 1], [2, 3, 4]]`.
+   * Nodes not named form one more group. A node may be named once.
+   */
+  partition(groups: number[][]): this {
+    const list = check.array(groups, 'partition(groups)');
+    const seen = new Map<number, string>();
+    const clean = list.map((g, i) => {
+      const group = check.array(g, `groups[${i}]`);
+      if (group.length === 0) throw new RangeError(`groups[${i}] is empty; a group must name at least one node`);
+      return group.map((id, j) => {
+        const n = this.#node(id, `node id at groups[${i}][${j}]`);
+        const before = seen.get(n);
+        if (before !== undefined) {
+          throw new RangeError(
+            `partition names node ${n} twice (${before} and groups[${i}][${j}]); each node may be in one group`,
+          );
+        }
+        seen.set(n, `groups[${i}][${j}]`);
+        return n;
+      });
+    });
+    this.#act({ action: 'partition', groups: clean });
+    return this;
+  }
+
+  /** Cuts the one-way link `from -> to` (messages from `from` to `to` are dropped). */
+  cut(from: number, to: number): this {
+    const a = this.#node(from, 'from node id');
+    const b = this.#node(to, 'to node id');
+    if (a === b) throw new RangeError(`cut needs two different nodes, got ${a} -> ${b}`);
+    this.#act({ action: 'cut', from: a, to: b });
+    return this;
+  }
+
+  /** Restores every link (partitions, isolations and cuts). */
+  heal(): this {
+    this.#act({ action: 'heal' });
+    return this;
+  }
+
+  /**
+   * Changes the network: latency (ms, a number or `[min, max]`), loss and duplicate
+   * probabilities in [0, 1]. Fields left out keep their current values.
+   */
+  setNetwork(profile: Partial<NetworkProfile>): this {
+    const p = check.object(profile, 'setNetwork(profile)');
+    check.keys(p, ['latencyMs', 'loss', 'duplicate'], 'network field');
+    const cur = this.network();
+    const action: Action = {
+      action: 'network',
+      latencyMs: p.latencyMs === undefined ? cur.latencyMs : latency(p.latencyMs, 'latencyMs'),
+      loss: p.loss === undefined ? cur.loss : check.probability(p.loss, 'loss'),
+      duplicate: p.duplicate === undefined ? cur.duplicate : check.probability(p.duplicate, 'duplicate'),
+    };
+    this.#act(action);
+    return this;
+  }
+
+  /** Sets a node's disk flush latency (0 to 60000 ms); its replica thread blocks while flushing. */
+  slowDisk(id: number, flushMs: number): this {
+    const node = this.#node(id);
+    const ms = check.duration(flushMs, 'flushMs', MAX_FLUSH_MS);
+    this.#act({ action: 'slowDisk', node, flushMs: ms });
+    return this;
+  }
+
+  /**
+   * The leader resigns gracefully (EndQuorumEpoch with its preferred successors).
+   * Returns the leader that resigned, or null when there was none.
+   */
+  resign(): LeaderInfo | null {
+    const leader = this.leader();
+    this.#act({ action: 'resign' });
+    return leader;
+  }
+
+  /** Sets the background client write load (0 to 1000 writes per second). */
+  setWorkload(workload: { writesPerSecond: number }): this {
+    const w = check.object(workload, 'setWorkload(workload)');
+    check.keys(w, ['writesPerSecond'], 'workload field');
+    if (w.writesPerSecond === undefined) throw new TypeError('setWorkload needs { writesPerSecond }');
+    const n = check.whole(w.writesPerSecond, 'writesPerSecond', 0, MAX_WRITES_PER_SECOND);
+    this.#act({ action: 'workload', writesPerSecond: n });
+    return this;
+  }
+
+  /**
+   * A client writes a metadata record (a random one when omitted) to the leader.
+   * Returns `{ accepted: true, offset, node }`, or `{ accepted: false, reason }` when no
+   * live leader can take it (not an exception).
+   */
+  write(record?: WritableRecord): WriteResult {
+    const action: Action =
+      record === undefined ? { action: 'write' } : { action: 'write', record: checkRecord(record) };
+    return this.#act(action) as WriteResult;
+  }
+
+  /** Frees the core's memory now (otherwise the garbage collector does it). */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    if (this.#broken === null) this.#sim.free();
+  }
+
+  /** @internal Deliberately panics inside the core (tests of the broken-cluster path). */
+  __panicForTest(): void {
+    this.#call((s) => s.__panicForTest());
+  }
+}
+
+function rewrap(e: unknown, prefix: string): Error {
+  if (!(e instanceof Error)) return new Error(prefix + String(e));
+  const Ctor = e instanceof TypeError ? TypeError : e instanceof RangeError ? RangeError : Error;
+  const out = new Ctor(prefix + e.message, { cause: e });
+  return out;
+}

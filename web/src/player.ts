@@ -1,0 +1,305 @@
+/**
+ * `Player`: the animation loop that advances a cluster in (scaled) real time and tells
+ * listeners what happened each frame.
+ * @module
+ */
+import * as check from './check.js';
+import type { Cluster } from './cluster.js';
+import type { TraceEvent } from './types.js';
+
+/** What listeners get each frame. */
+export interface PlayerFrame {
+  /** Events that happened since the previous frame, oldest first. */
+  events: TraceEvent[];
+  /** Simulated time now (ms). */
+  now: number;
+  /**
+   * True when the trace went back in time (a seek back): drop what you drew and re-read
+   * what you show with `cluster.events({ from, to })`. `events` is empty then.
+   */
+  reset: boolean;
+  playing: boolean;
+  speed: number;
+  /** Set when advancing the cluster failed; the player has paused. */
+  error?: Error;
+}
+
+/** A frame listener. */
+export type PlayerListener = (frame: PlayerFrame) => void;
+
+/** A frame scheduler (requestAnimationFrame-like). */
+export interface FrameScheduler {
+  request(callback: () => void): unknown;
+  cancel(handle: unknown): void;
+}
+
+/** Options of {@link Player}. */
+export interface PlayerOptions {
+  /** Simulated ms per wall ms, 0.1 to 100. Default 1. */
+  speed?: number;
+  /** Wall time one frame may account for at most (ms), so a stalled tab does not jump ahead. Default 100. */
+  maxFrameMs?: number;
+  /** The wall clock in ms. Default `performance.now()`. Only pacing depends on it, never the run itself. */
+  clock?: () => number;
+  /** The frame scheduler. Default `requestAnimationFrame`, or a 16 ms `setTimeout` where there is none (Node). */
+  scheduler?: FrameScheduler;
+}
+
+function defaultScheduler(): FrameScheduler {
+  const g = globalThis as unknown as {
+    requestAnimationFrame?: (cb: () => void) => number;
+    cancelAnimationFrame?: (h: number) => void;
+  };
+  if (typeof g.requestAnimationFrame === 'function' && typeof g.cancelAnimationFrame === 'function') {
+    const raf = g.requestAnimationFrame.bind(globalThis);
+    const caf = g.cancelAnimationFrame.bind(globalThis);
+    return { request: (cb) => raf(cb), cancel: (h) => caf(h as number) };
+  }
+  return {
+    request: (cb) => setTimeout(cb, 16),
+    cancel: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+  };
+}
+
+/**
+ * Plays a {@link Cluster}: each animation frame advances it by `speed` x the wall time
+ * elapsed and calls the listeners with the new events. Pause, step (to the next moment
+ * something happens), change speed (log scale, 0.1x to 100x) and seek (time travel).
+ *
+ * @example
+ * ```js
+ * const player = new Player(cluster, { speed: 2 });
+ * const stop = player.subscribe(({ events, now }) => draw(events, now));
+ * player.play();
+ * ```
+ */
+export class Player {
+  /** Slowest speed (simulated ms per wall ms). */
+  static readonly MIN_SPEED = 0.1;
+  /** Fastest speed. */
+  static readonly MAX_SPEED = 100;
+
+  /** Speed for a slider position in [0, 1] on a log scale: 0 -> 0.1x, 0.5 -> ~3.2x, 1 -> 100x. */
+  static speedFromSlider(position: number): number {
+    const p = check.probability(position, 'slider position');
+    const s = Player.MIN_SPEED * Math.pow(Player.MAX_SPEED / Player.MIN_SPEED, p);
+    return Math.min(Player.MAX_SPEED, Math.max(Player.MIN_SPEED, s));
+  }
+
+  /** The slider position in [0, 1] of a speed (inverse of {@link Player.speedFromSlider}). */
+  static sliderFromSpeed(speed: number): number {
+    const s = checkSpeed(speed);
+    return Math.log(s / Player.MIN_SPEED) / Math.log(Player.MAX_SPEED / Player.MIN_SPEED);
+  }
+
+  readonly #cluster: Cluster;
+  readonly #listeners = new Set<PlayerListener>();
+  readonly #clock: () => number;
+  readonly #scheduler: FrameScheduler;
+  readonly #maxFrameMs: number;
+  #speed: number;
+  #playing = false;
+  #handle: unknown = null;
+  #lastWall = 0;
+  #carry = 0;
+  #lastSeq: number;
+  #lastNow: number;
+  #destroyed = false;
+
+  constructor(cluster: Cluster, options: PlayerOptions = {}) {
+    if (typeof cluster !== 'object' || cluster === null || typeof cluster.advance !== 'function') {
+      throw new TypeError(`Player needs a Cluster, got ${check.show(cluster)}`);
+    }
+    const o = check.object(options, 'Player options');
+    check.keys(o, ['speed', 'maxFrameMs', 'clock', 'scheduler'], 'Player option');
+    this.#cluster = cluster;
+    this.#speed = o.speed === undefined ? 1 : checkSpeed(o.speed);
+    this.#maxFrameMs = o.maxFrameMs === undefined ? 100 : check.whole(o.maxFrameMs, 'maxFrameMs', 1, 60_000);
+    if (o.clock !== undefined && typeof o.clock !== 'function') throw new TypeError('clock must be a function');
+    this.#clock = (o.clock as () => number) ?? (() => performance.now());
+    if (o.scheduler !== undefined) {
+      const s = o.scheduler as FrameScheduler;
+      if (typeof s?.request !== 'function' || typeof s?.cancel !== 'function') {
+        throw new TypeError('scheduler must have request(callback) and cancel(handle)');
+      }
+    }
+    this.#scheduler = (o.scheduler as FrameScheduler) ?? defaultScheduler();
+    this.#lastSeq = cluster.lastSeq;
+    this.#lastNow = cluster.now;
+  }
+
+  /** The cluster being played. */
+  get cluster(): Cluster {
+    return this.#cluster;
+  }
+  get playing(): boolean {
+    return this.#playing;
+  }
+  /** Simulated ms per wall ms, 0.1 to 100. */
+  get speed(): number {
+    return this.#speed;
+  }
+  set speed(v: number) {
+    this.#speed = checkSpeed(v);
+  }
+
+  /** Sets the speed; returns the player. */
+  setSpeed(v: number): this {
+    this.speed = v;
+    return this;
+  }
+
+  /**
+   * Calls `listener` after every frame (and after step, seek and refresh) with the new
+   * events. Returns a function that unsubscribes.
+   */
+  subscribe(listener: PlayerListener): () => void {
+    if (typeof listener !== 'function') throw new TypeError(`a listener must be a function, got ${check.show(listener)}`);
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  /** Starts the loop. */
+  play(): this {
+    this.#alive();
+    if (this.#playing) return this;
+    this.#playing = true;
+    this.#lastWall = this.#clock();
+    this.#handle = this.#scheduler.request(this.#frame);
+    return this;
+  }
+
+  /** Stops the loop (the cluster keeps its state). */
+  pause(): this {
+    if (!this.#playing) return this;
+    this.#playing = false;
+    if (this.#handle !== null) this.#scheduler.cancel(this.#handle);
+    this.#handle = null;
+    this.#carry = 0;
+    this.#emit({});
+    return this;
+  }
+
+  /** Play if paused, pause if playing. */
+  toggle(): this {
+    return this.#playing ? this.pause() : this.play();
+  }
+
+  /** Pauses and runs to the next moment something happens. Returns false when nothing is scheduled. */
+  step(): boolean {
+    this.#alive();
+    if (this.#playing) this.pause();
+    let moved = false;
+    try {
+      moved = this.#cluster.step();
+    } catch (e) {
+      this.#emit({ error: e as Error });
+      throw e;
+    }
+    this.#emit({});
+    return moved;
+  }
+
+  /** Moves the cluster to simulated time `t` (back or forward) and tells the listeners. */
+  seek(t: number): this {
+    this.#alive();
+    this.#cluster.seek(t);
+    this.#carry = 0;
+    this.#emit({});
+    return this;
+  }
+
+  /**
+   * Advances by `speed` x `wallMs` (fractions carry over to the next frame) and notifies
+   * the listeners. The loop calls this every frame; call it yourself to drive the
+   * player by hand.
+   */
+  tick(wallMs: number): PlayerFrame {
+    this.#alive();
+    if (typeof wallMs !== 'number' || !Number.isFinite(wallMs) || wallMs < 0) {
+      throw new RangeError(`tick(wallMs) needs a finite number >= 0, got ${check.show(wallMs)}`);
+    }
+    this.#carry += this.#speed * Math.min(wallMs, this.#maxFrameMs);
+    const ms = Math.floor(this.#carry);
+    this.#carry -= ms;
+    if (ms > 0) {
+      try {
+        this.#cluster.advance(ms);
+      } catch (e) {
+        this.pause();
+        return this.#emit({ error: e as Error });
+      }
+    }
+    return this.#emit({});
+  }
+
+  /** Tells the listeners about events that appeared without the player (actions taken while paused). */
+  refresh(): PlayerFrame {
+    this.#alive();
+    return this.#emit({});
+  }
+
+  /** Stops the loop and drops the listeners. */
+  destroy(): void {
+    this.pause();
+    this.#listeners.clear();
+    this.#destroyed = true;
+  }
+
+  #alive(): void {
+    if (this.#destroyed) throw new Error('this player was destroyed');
+  }
+
+  #frame = (): void => {
+    this.#handle = null;
+    if (!this.#playing) return;
+    const wall = this.#clock();
+    const elapsed = Math.max(0, wall - this.#lastWall);
+    this.#lastWall = wall;
+    this.tick(elapsed);
+    if (this.#playing) this.#handle = this.#scheduler.request(this.#frame);
+  };
+
+  #emit(extra: { error?: Error }): PlayerFrame {
+    let events: TraceEvent[] = [];
+    let reset = false;
+    let now = this.#lastNow;
+    if (!this.#cluster.broken) {
+      try {
+        now = this.#cluster.now;
+        const last = this.#cluster.lastSeq;
+        if (last < this.#lastSeq || now < this.#lastNow) {
+          reset = true;
+        } else if (last > this.#lastSeq) {
+          events = this.#cluster.events({ since: this.#lastSeq });
+        }
+        this.#lastSeq = last;
+        this.#lastNow = now;
+      } catch (e) {
+        extra = { error: e as Error };
+      }
+    }
+    const frame: PlayerFrame = { events, now, reset, playing: this.#playing, speed: this.#speed, ...extra };
+    for (const l of [...this.#listeners]) {
+      try {
+        l(frame);
+      } catch (e) {
+        // A failing listener must not stop the loop or the other listeners.
+        queueMicrotask(() => {
+          throw e;
+        });
+      }
+    }
+    return frame;
+  }
+}
+
+function checkSpeed(v: unknown): number {
+  if (typeof v !== 'number') throw new TypeError(`speed must be a number, got ${check.show(v)}`);
+  if (!Number.isFinite(v) || v < Player.MIN_SPEED || v > Player.MAX_SPEED) {
+    throw new RangeError(`speed must be between ${Player.MIN_SPEED} and ${Player.MAX_SPEED}, got ${v}`);
+  }
+  return v;
+}
