@@ -569,15 +569,19 @@ impl fmt::Display for EventKind {
     }
 }
 
-/// FNV-1a over every field of every event: what two runs must agree on. It hashes the
-/// events' binary form (integers as little-endian u64, whatever the platform's word
-/// size) rather than their text, which would cost more than simulating them.
+/// A running hash over every field of every event: what two runs must agree on. It
+/// hashes the events' binary form (integers as little-endian words, whatever the
+/// platform's word size) rather than their text, which would cost more than simulating
+/// them. The mixing step is FxHash's (rotate, xor, multiply): fast, not cryptographic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Digest(u64);
 
+const DIGEST_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+const DIGEST_MUL: u64 = 0x517c_c1b7_2722_0a95;
+
 impl Default for Digest {
     fn default() -> Self {
-        Digest(0xcbf2_9ce4_8422_2325)
+        Digest(DIGEST_SEED)
     }
 }
 
@@ -594,6 +598,9 @@ impl Digest {
     pub fn hex(self) -> String {
         format!("{:016x}", self.0)
     }
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(DIGEST_MUL);
+    }
 }
 
 impl std::hash::Hasher for Digest {
@@ -601,27 +608,36 @@ impl std::hash::Hasher for Digest {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= *b as u64;
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.mix(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.mix(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 56));
         }
     }
-    // Lengths and enum discriminants arrive as usize/isize: widen them so 32-bit wasm
-    // and 64-bit native hash the same bytes.
-    fn write_usize(&mut self, i: usize) {
-        self.write(&(i as u64).to_le_bytes());
-    }
-    fn write_isize(&mut self, i: isize) {
-        self.write(&(i as i64).to_le_bytes());
+    // Every integer is widened to one word, so 32-bit wasm and 64-bit native agree
+    // (lengths and enum discriminants arrive as usize/isize).
+    fn write_u8(&mut self, i: u8) {
+        self.mix(i as u64);
     }
     fn write_u16(&mut self, i: u16) {
-        self.write(&i.to_le_bytes());
+        self.mix(i as u64);
     }
     fn write_u32(&mut self, i: u32) {
-        self.write(&i.to_le_bytes());
+        self.mix(i as u64);
     }
     fn write_u64(&mut self, i: u64) {
-        self.write(&i.to_le_bytes());
+        self.mix(i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.mix(i as u64);
+    }
+    fn write_isize(&mut self, i: isize) {
+        self.mix(i as i64 as u64);
     }
 }
 

@@ -75,7 +75,7 @@ fn drive(
     inputs: &[TimedAction],
     applied: &mut usize,
     target: u64,
-    sink: &mut dyn FnMut(&mut World, Event),
+    sink: &mut dyn FnMut(Event),
     next_boundary: &mut dyn FnMut(u64) -> Option<u64>,
     at_boundary: &mut dyn FnMut(&World, usize),
 ) {
@@ -89,16 +89,10 @@ fn drive(
             world.run_until(input.t);
             world.apply(&input.action);
             *applied += 1;
-            let events: Vec<Event> = world.events.drain(..).collect();
-            for e in events {
-                sink(world, e);
-            }
+            world.events.drain(..).for_each(&mut *sink);
         }
         world.run_until(stop);
-        let events: Vec<Event> = world.events.drain(..).collect();
-        for e in events {
-            sink(world, e);
-        }
+        world.events.drain(..).for_each(&mut *sink);
         if Some(stop) == boundary {
             at_boundary(world, *applied);
         }
@@ -268,7 +262,7 @@ impl Simulation {
             &self.inputs,
             &mut self.applied_inputs,
             target,
-            &mut |_, e| pending.push(e),
+            &mut |e| pending.push(e),
             &mut |_| Some((last_cp.get() / every + 1) * every),
             &mut |w, applied| {
                 last_cp.set(w.now);
@@ -367,7 +361,7 @@ impl Simulation {
             &self.inputs[..self.applied_inputs],
             &mut applied,
             until,
-            &mut |_, e| {
+            &mut |e| {
                 if !done {
                     done = !keep(&e);
                 }
