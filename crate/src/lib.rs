@@ -7,6 +7,7 @@
 pub mod check;
 pub mod protocol;
 pub mod rng;
+pub mod scenario;
 pub mod sim;
 pub mod trace;
 

@@ -1,0 +1,465 @@
+//! Conditions on the cluster (for `until` steps and `eventually`/`always`/`holds`
+//! expectations), node selections, and event patterns matched against the JSON form
+//! of trace events.
+
+use super::NodeRef;
+use crate::protocol::{Epoch, NodeId};
+use crate::sim::World;
+use crate::trace::Event;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// Which nodes an expectation or condition is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NodeSel {
+    Node(NodeRef),
+    All,
+    Voters,
+    Observers,
+}
+
+impl NodeSel {
+    pub fn to_json(&self) -> Value {
+        match self {
+            NodeSel::Node(r) => r.to_json(),
+            NodeSel::All => json!("all"),
+            NodeSel::Voters => json!("voters"),
+            NodeSel::Observers => json!("observers"),
+        }
+    }
+}
+
+impl std::fmt::Display for NodeSel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NodeSel::Node(r) => write!(f, "{r}"),
+            NodeSel::All => f.write_str("every node"),
+            NodeSel::Voters => f.write_str("every voter"),
+            NodeSel::Observers => f.write_str("every observer"),
+        }
+    }
+}
+
+/// A pattern over the JSON form of a trace event (`{"type": "truncate", "node": 2}`):
+/// every field given must match; an array means "any of these"; `text`, `summary` and
+/// `detail` match as substrings; `"$label"` stands for the node of a labelled step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventMatch {
+    pub fields: BTreeMap<String, Value>,
+}
+
+impl EventMatch {
+    pub fn to_json(&self) -> Value {
+        Value::Object(
+            self.fields
+                .clone()
+                .into_iter()
+                .collect::<Map<String, Value>>(),
+        )
+    }
+
+    fn type_names(&self) -> Option<Vec<&str>> {
+        match self.fields.get("type")? {
+            Value::String(s) => Some(vec![s.as_str()]),
+            Value::Array(a) => Some(a.iter().filter_map(|v| v.as_str()).collect()),
+            _ => None,
+        }
+    }
+
+    /// Does the event match? `resolve` turns `$label` into a node id.
+    pub(crate) fn matches(&self, e: &Event, resolve: &dyn Fn(&str) -> Option<NodeId>) -> bool {
+        if let Some(types) = self.type_names() {
+            if !types.contains(&e.kind.type_name()) {
+                return false;
+            }
+        }
+        let Ok(Value::Object(actual)) = serde_json::to_value(e) else {
+            return false;
+        };
+        self.fields.iter().all(|(k, want)| {
+            let Some(have) = actual.get(k) else {
+                return false;
+            };
+            let one = |w: &Value| -> bool {
+                match w {
+                    Value::String(s) if s.starts_with('$') => match resolve(&s[1..]) {
+                        Some(id) => have == &json!(id),
+                        None => false,
+                    },
+                    Value::String(s) if matches!(k.as_str(), "text" | "summary" | "detail") => have
+                        .as_str()
+                        .map(|h| h.contains(s.as_str()))
+                        .unwrap_or(false),
+                    w => have == w,
+                }
+            };
+            match want {
+                Value::Array(options) if !have.is_array() => options.iter().any(one),
+                w => one(w),
+            }
+        })
+    }
+}
+
+impl std::fmt::Display for EventMatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("{")?;
+        for (i, (k, v)) in self.fields.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            match v {
+                Value::String(s) => write!(f, "{k}: {s}")?,
+                v => write!(f, "{k}: {v}")?,
+            }
+        }
+        f.write_str("}")
+    }
+}
+
+/// Something true or false of the cluster at a moment.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Condition {
+    /// A running leader exists (optionally not this node, of at least this epoch).
+    LeaderElected {
+        other_than: Option<NodeRef>,
+        min_epoch: Option<Epoch>,
+    },
+    /// This node is the running leader.
+    LeaderIs(NodeRef),
+    /// The node is in one of these states (`crashed` included).
+    State {
+        node: NodeRef,
+        is: Vec<String>,
+    },
+    /// The selected nodes' HW is at least this offset.
+    Hw {
+        nodes: NodeSel,
+        at_least: u64,
+    },
+    /// The selected nodes have the leader's LEO and HW.
+    CaughtUp {
+        nodes: NodeSel,
+    },
+    /// Every running node has the leader's LEO and HW, has applied everything below it,
+    /// and all metadata images are identical.
+    Converged,
+    /// A matching event happened since the wait (or the window) began.
+    Event(EventMatch),
+    AllOf(Vec<Condition>),
+    AnyOf(Vec<Condition>),
+    Not(Box<Condition>),
+}
+
+impl Condition {
+    pub fn to_json(&self) -> Value {
+        match self {
+            Condition::LeaderElected {
+                other_than: None,
+                min_epoch: None,
+            } => json!({"leaderElected": true}),
+            Condition::LeaderElected {
+                other_than,
+                min_epoch,
+            } => {
+                let mut m = Map::new();
+                if let Some(o) = other_than {
+                    m.insert("otherThan".into(), o.to_json());
+                }
+                if let Some(e) = min_epoch {
+                    m.insert("minEpoch".into(), json!(e));
+                }
+                json!({ "leaderElected": m })
+            }
+            Condition::LeaderIs(n) => json!({"leaderIs": n.to_json()}),
+            Condition::State { node, is } => {
+                json!({"state": {"node": node.to_json(), "is": is}})
+            }
+            Condition::Hw { nodes, at_least } => {
+                json!({"hw": {"node": nodes.to_json(), "atLeast": at_least}})
+            }
+            Condition::CaughtUp { nodes } => json!({"caughtUp": {"node": nodes.to_json()}}),
+            Condition::Converged => json!({"converged": true}),
+            Condition::Event(m) => json!({"event": m.to_json()}),
+            Condition::AllOf(v) => {
+                json!({"allOf": v.iter().map(Condition::to_json).collect::<Vec<_>>()})
+            }
+            Condition::AnyOf(v) => {
+                json!({"anyOf": v.iter().map(Condition::to_json).collect::<Vec<_>>()})
+            }
+            Condition::Not(c) => json!({"not": c.to_json()}),
+        }
+    }
+
+    /// The node a satisfied condition is about (what `$label` of an `until` step means).
+    pub(crate) fn subject(&self, env: &Env) -> Option<NodeId> {
+        match self {
+            Condition::LeaderElected {
+                other_than,
+                min_epoch,
+            } => env.find_leader(other_than.as_ref(), *min_epoch),
+            Condition::LeaderIs(n) | Condition::State { node: n, .. } => env.resolve(n),
+            Condition::AllOf(v) => v.iter().find_map(|c| c.subject(env)),
+            _ => None,
+        }
+    }
+
+    fn count_event_leaves(&self) -> usize {
+        match self {
+            Condition::Event(_) => 1,
+            Condition::AllOf(v) | Condition::AnyOf(v) => {
+                v.iter().map(Condition::count_event_leaves).sum()
+            }
+            Condition::Not(c) => c.count_event_leaves(),
+            _ => 0,
+        }
+    }
+}
+
+impl std::fmt::Display for Condition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Condition::LeaderElected {
+                other_than,
+                min_epoch,
+            } => {
+                f.write_str("a leader is elected")?;
+                if let Some(o) = other_than {
+                    write!(f, " other than {o}")?;
+                }
+                if let Some(e) = min_epoch {
+                    write!(f, " in epoch >= {e}")?;
+                }
+                Ok(())
+            }
+            Condition::LeaderIs(n) => write!(f, "{n} is the leader"),
+            Condition::State { node, is } => write!(f, "{node} is {}", is.join(" or ")),
+            Condition::Hw { nodes, at_least } => write!(f, "HW >= {at_least} on {nodes}"),
+            Condition::CaughtUp { nodes } => write!(f, "{nodes} caught up with the leader"),
+            Condition::Converged => f.write_str("all running nodes converged"),
+            Condition::Event(m) => write!(f, "an event {m} happened"),
+            Condition::AllOf(v) => {
+                for (i, c) in v.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" and ")?;
+                    }
+                    write!(f, "({c})")?;
+                }
+                Ok(())
+            }
+            Condition::AnyOf(v) => {
+                for (i, c) in v.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" or ")?;
+                    }
+                    write!(f, "({c})")?;
+                }
+                Ok(())
+            }
+            Condition::Not(c) => write!(f, "not ({c})"),
+        }
+    }
+}
+
+/// What is known about a labelled step once it has happened.
+#[derive(Clone, Debug)]
+pub(crate) struct LabelInfo {
+    pub t: u64,
+    /// Trace length when the step acted (events before it).
+    pub trace_index: usize,
+    /// The node the step acted on or found.
+    pub subject: Option<NodeId>,
+    /// The leader just before the step acted.
+    pub leader_before: Option<(NodeId, Epoch)>,
+}
+
+pub(crate) type Labels = BTreeMap<String, LabelInfo>;
+
+/// What a condition is evaluated against.
+pub(crate) struct Env<'a> {
+    pub world: &'a World,
+    pub labels: &'a Labels,
+}
+
+impl Env<'_> {
+    pub fn resolve(&self, r: &NodeRef) -> Option<NodeId> {
+        match r {
+            NodeRef::Id(n) => Some(*n),
+            NodeRef::Leader => self.world.leader().map(|(id, _)| id),
+            NodeRef::Label(l) => self.labels.get(l).and_then(|i| i.subject),
+        }
+    }
+
+    pub fn label_node(&self, l: &str) -> Option<NodeId> {
+        self.labels.get(l).and_then(|i| i.subject)
+    }
+
+    pub fn select(&self, sel: &NodeSel) -> Option<Vec<NodeId>> {
+        let n = self.world.nodes.len() as NodeId;
+        let voters = self.world.spec.voters;
+        Some(match sel {
+            NodeSel::Node(r) => vec![self.resolve(r)?],
+            NodeSel::All => (0..n).collect(),
+            NodeSel::Voters => (0..voters).collect(),
+            NodeSel::Observers => (voters..n).collect(),
+        })
+    }
+
+    /// The highest-epoch running leader that satisfies the filters.
+    pub fn find_leader(
+        &self,
+        other_than: Option<&NodeRef>,
+        min_epoch: Option<Epoch>,
+    ) -> Option<NodeId> {
+        let exclude = other_than.and_then(|r| self.resolve(r));
+        if other_than.is_some() && exclude.is_none() {
+            return None;
+        }
+        self.world
+            .nodes
+            .iter()
+            .filter_map(|n| n.replica.as_ref())
+            .filter(|r| r.state_name() == crate::protocol::StateName::Leader)
+            .filter(|r| Some(r.id) != exclude)
+            .filter(|r| min_epoch.map(|e| r.epoch() >= e).unwrap_or(true))
+            .max_by_key(|r| (r.epoch(), std::cmp::Reverse(r.id)))
+            .map(|r| r.id)
+    }
+}
+
+/// A condition being watched over time: event leaves remember what they have seen.
+#[derive(Clone, Debug)]
+pub(crate) struct LiveCondition {
+    pub condition: Condition,
+    /// Per event leaf (depth-first order): the next trace index to look at, and
+    /// whether a match was seen.
+    latches: Vec<(usize, bool)>,
+}
+
+impl LiveCondition {
+    /// Watches `condition`, counting events from trace index `start`.
+    pub fn new(condition: Condition, start: usize) -> Self {
+        let n = condition.count_event_leaves();
+        LiveCondition {
+            condition,
+            latches: vec![(start, false); n],
+        }
+    }
+
+    pub fn eval(&mut self, env: &Env, trace: &[Event]) -> bool {
+        let mut leaf = 0;
+        eval(&self.condition, env, trace, &mut self.latches, &mut leaf)
+    }
+}
+
+fn eval(
+    c: &Condition,
+    env: &Env,
+    trace: &[Event],
+    latches: &mut [(usize, bool)],
+    leaf: &mut usize,
+) -> bool {
+    let w = env.world;
+    match c {
+        Condition::LeaderElected {
+            other_than,
+            min_epoch,
+        } => env.find_leader(other_than.as_ref(), *min_epoch).is_some(),
+        Condition::LeaderIs(n) => match env.resolve(n) {
+            Some(id) => w.leader().map(|(l, _)| l == id).unwrap_or(false),
+            None => false,
+        },
+        Condition::State { node, is } => match env.resolve(node) {
+            Some(id) if (id as usize) < w.nodes.len() => {
+                let state = w.node_view(id).state;
+                is.iter().any(|s| s == state)
+            }
+            _ => false,
+        },
+        Condition::Hw { nodes, at_least } => match env.select(nodes) {
+            Some(ids) => ids.iter().all(|id| {
+                w.nodes[*id as usize]
+                    .replica
+                    .as_ref()
+                    .and_then(|r| r.high_watermark())
+                    .map(|h| h >= *at_least)
+                    .unwrap_or(false)
+            }),
+            None => false,
+        },
+        Condition::CaughtUp { nodes } => {
+            let Some(ids) = env.select(nodes) else {
+                return false;
+            };
+            caught_up(w, &ids)
+        }
+        Condition::Converged => {
+            let running: Vec<NodeId> = w
+                .nodes
+                .iter()
+                .filter(|n| n.replica.is_some())
+                .map(|n| n.id)
+                .collect();
+            if !caught_up(w, &running) {
+                return false;
+            }
+            let images: Vec<_> = running
+                .iter()
+                .filter_map(|id| w.nodes[*id as usize].replica.as_ref())
+                .map(|r| (r.high_watermark(), r.image()))
+                .collect();
+            images
+                .iter()
+                .all(|(hw, img)| Some(img.applied_offset) == *hw && *img == images[0].1)
+        }
+        Condition::Event(m) => {
+            let slot = &mut latches[*leaf];
+            *leaf += 1;
+            if !slot.1 {
+                let resolve = |l: &str| env.label_node(l);
+                let from = slot.0.min(trace.len());
+                if trace[from..].iter().any(|e| m.matches(e, &resolve)) {
+                    slot.1 = true;
+                }
+                slot.0 = trace.len();
+            }
+            slot.1
+        }
+        Condition::AllOf(v) => {
+            // Evaluate every child so event leaves keep their cursors up to date.
+            let mut all = true;
+            for c in v {
+                all &= eval(c, env, trace, latches, leaf);
+            }
+            all
+        }
+        Condition::AnyOf(v) => {
+            let mut any = false;
+            for c in v {
+                any |= eval(c, env, trace, latches, leaf);
+            }
+            any
+        }
+        Condition::Not(c) => !eval(c, env, trace, latches, leaf),
+    }
+}
+
+fn caught_up(w: &World, ids: &[NodeId]) -> bool {
+    let Some((leader, _)) = w.leader() else {
+        return false;
+    };
+    let Some(l) = w.nodes[leader as usize].replica.as_ref() else {
+        return false;
+    };
+    let (leo, hw) = (l.log().end_offset(), l.high_watermark());
+    if hw.is_none() {
+        return false;
+    }
+    ids.iter().all(|id| {
+        w.nodes[*id as usize]
+            .replica
+            .as_ref()
+            .map(|r| r.log().end_offset() == leo && r.high_watermark() == hw)
+            .unwrap_or(false)
+    })
+}
