@@ -1,0 +1,350 @@
+// The cluster view: voters on a ring, observers (brokers) in a row beneath, messages in
+// flight between them, links that are down, and each node's role, epoch, timer, LEO and
+// HW. Every node is also a real button (keyboard, touch, tests) that opens its actions.
+
+import { clamp, h, setText } from './dom.js';
+import type { Store } from './store.js';
+import { fitCanvas, type Theme } from './theme.js';
+import { isResponse, RPC_KINDS, STATES, type NodeInfo } from './types.js';
+
+export interface RingHost {
+  now(): number;
+  theme(): Theme;
+  nodes(): NodeInfo[];
+  openNode(id: number, anchor: HTMLElement): void;
+  hiddenGroups(): Set<number>;
+}
+
+interface Pos {
+  x: number;
+  y: number;
+  r: number;
+}
+
+const GROUP_COLORS = ['#2563eb', '#d97706', '#9333ea', '#0d9488', '#db2777', '#65a30d'];
+
+export class Ring {
+  readonly el: HTMLDivElement;
+  private canvas: HTMLCanvasElement;
+  private layer: HTMLDivElement;
+  private buttons: HTMLButtonElement[] = [];
+  private w = 320;
+  private hgt = 300;
+  private pos: Pos[] = [];
+  private flashes: { x: number; y: number; until: number; color: string }[] = [];
+  private lastSig = '';
+  private dirty = true;
+
+  constructor(
+    private store: Store,
+    private host: RingHost,
+  ) {
+    this.canvas = h('canvas', { class: 'kp-ring-canvas', 'aria-hidden': 'true' });
+    this.layer = h('div', { class: 'kp-ring-layer' });
+    this.el = h('div', { class: 'kp-ring' }, this.canvas, this.layer);
+  }
+
+  invalidate(): void {
+    this.dirty = true;
+  }
+
+  resize(w: number, hgt: number): void {
+    if (w === this.w && hgt === this.hgt) return;
+    this.w = w;
+    this.hgt = hgt;
+    this.dirty = true;
+    this.lastSig = '';
+  }
+
+  /** Remember where messages died, to flash an ✕ there for a moment (wall time). */
+  noteDrops(ids: number[]): void {
+    const now = performance.now();
+    for (const id of ids) {
+      const m = this.store.msgs.find((x) => x.seq === id);
+      if (!m) continue;
+      const a = this.pos[m.from];
+      const b = this.pos[m.to];
+      if (!a || !b) continue;
+      const span = m.arrives - m.sent;
+      const f = span > 0 ? clamp((m.end - m.sent) / span, 0.12, 1) : 0.12;
+      this.flashes.push({ x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f, until: now + 700, color: '' });
+    }
+    if (this.flashes.length > 60) this.flashes.splice(0, this.flashes.length - 60);
+  }
+
+  private layout(nodes: NodeInfo[]): void {
+    const voters = nodes.filter((n) => n.role !== 'observer');
+    const obs = nodes.filter((n) => n.role === 'observer');
+    const obsRow = obs.length ? Math.max(64, this.hgt * 0.22) : 0;
+    const cx = this.w / 2;
+    const ringH = this.hgt - obsRow;
+    const cy = ringH / 2 + 4;
+    const R = Math.max(30, Math.min(this.w * 0.36, ringH * 0.34));
+    const r = clamp(Math.min(this.w, ringH) / 11, 15, 27);
+    this.pos = [];
+    voters.forEach((n, i) => {
+      const a = -Math.PI / 2 + (i * 2 * Math.PI) / voters.length;
+      this.pos[n.id] = voters.length === 1 ? { x: cx, y: cy, r } : { x: cx + R * Math.cos(a), y: cy + R * Math.sin(a), r };
+    });
+    const ro = clamp(r * 0.75, 12, 20);
+    const span = Math.min(this.w - 40, obs.length * 90);
+    obs.forEach((n, i) => {
+      const x = obs.length === 1 ? cx : cx - span / 2 + (i * span) / (obs.length - 1);
+      this.pos[n.id] = { x, y: this.hgt - obsRow / 2 - 6, r: ro };
+    });
+  }
+
+  frame(): void {
+    const nodes = this.host.nodes();
+    const sig = `${this.w}x${this.hgt}:${nodes.map((n) => n.role[0]).join('')}`;
+    if (sig !== this.lastSig) {
+      this.layout(nodes);
+      this.syncButtons(nodes);
+      this.lastSig = sig;
+    }
+    this.draw(nodes);
+    this.updateButtons(nodes);
+  }
+
+  private syncButtons(nodes: NodeInfo[]): void {
+    this.layer.replaceChildren();
+    this.buttons = nodes.map((n) => {
+      const b = h('button', { class: 'kp-node-btn', type: 'button', 'data-node': String(n.id) });
+      b.addEventListener('click', () => this.host.openNode(n.id, b));
+      const p = this.pos[n.id];
+      if (p) {
+        b.style.left = `${p.x - p.r - 4}px`;
+        b.style.top = `${p.y - p.r - 4}px`;
+        b.style.width = b.style.height = `${2 * p.r + 8}px`;
+      }
+      this.layer.appendChild(b);
+      return b;
+    });
+  }
+
+  private updateButtons(nodes: NodeInfo[]): void {
+    nodes.forEach((n, i) => {
+      const b = this.buttons[i];
+      if (!b) return;
+      const label = `n${n.id} ${n.role}, ${n.state}, epoch ${n.epoch}, LEO ${n.leo}, HW ${n.hw ?? 'none'}. Open actions`;
+      if (b.getAttribute('aria-label') !== label) b.setAttribute('aria-label', label);
+      if (b.dataset.state !== n.state) b.dataset.state = n.state;
+    });
+  }
+
+  private draw(nodes: NodeInfo[]): void {
+    const th = this.host.theme();
+    const ctx = fitCanvas(this.canvas, this.w, this.hgt);
+    const now = this.host.now();
+    ctx.clearRect(0, 0, this.w, this.hgt);
+    const links = this.store.linksAt(now);
+    const N = nodes.length;
+
+    // partition groups: a halo per group
+    const grouped = links.groups.some((g) => g !== 0);
+    if (grouped) {
+      const ids = [...new Set(links.groups)].sort((a, b) => a - b);
+      for (const n of nodes) {
+        const p = this.pos[n.id];
+        if (!p) continue;
+        const gi = ids.indexOf(links.groups[n.id]);
+        ctx.fillStyle = GROUP_COLORS[gi % GROUP_COLORS.length] + (th.dark ? '33' : '22');
+        ctx.beginPath();
+        ctx.arc(p.x, p.y, p.r + 13, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
+    // faint mesh of voter links
+    ctx.strokeStyle = th.grid;
+    ctx.lineWidth = 1;
+    for (let a = 0; a < N; a++) {
+      for (let b = a + 1; b < N; b++) {
+        const pa = this.pos[a];
+        const pb = this.pos[b];
+        if (!pa || !pb) continue;
+        const down = links.groups[a] !== links.groups[b];
+        if (down) continue;
+        ctx.beginPath();
+        ctx.moveTo(pa.x, pa.y);
+        ctx.lineTo(pb.x, pb.y);
+        ctx.stroke();
+      }
+    }
+    // links down
+    ctx.setLineDash([4, 4]);
+    for (let a = 0; a < N; a++) {
+      for (let b = 0; b < N; b++) {
+        if (a === b) continue;
+        const pa = this.pos[a];
+        const pb = this.pos[b];
+        if (!pa || !pb) continue;
+        const partitioned = links.groups[a] !== links.groups[b];
+        const cut = links.cuts.some(([x, y]) => x === a && y === b);
+        if (!partitioned && !cut) continue;
+        if (partitioned && a > b) continue;
+        ctx.strokeStyle = th.danger;
+        ctx.globalAlpha = 0.55;
+        ctx.lineWidth = 1.2;
+        ctx.beginPath();
+        ctx.moveTo(pa.x, pa.y);
+        ctx.lineTo(pb.x, pb.y);
+        ctx.stroke();
+        ctx.globalAlpha = 1;
+        const f = cut && !partitioned ? 0.7 : 0.5;
+        const mx = pa.x + (pb.x - pa.x) * f;
+        const my = pa.y + (pb.y - pa.y) * f;
+        ctx.setLineDash([]);
+        cross(ctx, mx, my, 4, th.danger, th.bg);
+        ctx.setLineDash([4, 4]);
+      }
+    }
+    ctx.setLineDash([]);
+
+    // messages in flight
+    const hidden = this.host.hiddenGroups();
+    const [i0, i1] = this.store.msgRange(now, now);
+    for (let i = i0; i < i1; i++) {
+      const m = this.store.msgs[i];
+      if (m.sent > now) break;
+      const endT = m.end === Infinity ? m.arrives : m.end;
+      if (endT <= now || hidden.has(m.rpc >> 1)) continue;
+      const pa = this.pos[m.from];
+      const pb = this.pos[m.to];
+      if (!pa || !pb) continue;
+      const span = m.arrives - m.sent;
+      const f = span > 0 ? clamp((now - m.sent) / span, 0, 1) : 1;
+      const dx = pb.x - pa.x;
+      const dy = pb.y - pa.y;
+      const len = Math.hypot(dx, dy) || 1;
+      const ux = dx / len;
+      const uy = dy / len;
+      // travel from rim to rim, with a small sideways offset so requests and replies
+      // on the same link do not overlap
+      const sx = pa.x + ux * pa.r;
+      const sy = pa.y + uy * pa.r;
+      const ex = pb.x - ux * pb.r;
+      const ey = pb.y - uy * pb.r;
+      const off = 4;
+      const x = sx + (ex - sx) * f - uy * off;
+      const y = sy + (ey - sy) * f + ux * off;
+      const color = th.rpc[m.rpc >> 1];
+      const resp = isResponse(RPC_KINDS[m.rpc]);
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 2;
+      ctx.globalAlpha = 0.5;
+      ctx.beginPath();
+      ctx.moveTo(x - ux * 12, y - uy * 12);
+      ctx.lineTo(x, y);
+      ctx.stroke();
+      ctx.globalAlpha = 1;
+      ctx.fillStyle = resp ? th.bg : color;
+      ctx.beginPath();
+      ctx.arc(x, y, resp ? 3.6 : 4.2, 0, Math.PI * 2);
+      ctx.fill();
+      if (resp) {
+        ctx.lineWidth = 2;
+        ctx.stroke();
+      }
+    }
+    const wall = performance.now();
+    this.flashes = this.flashes.filter((f) => f.until > wall);
+    for (const f of this.flashes) {
+      ctx.globalAlpha = clamp((f.until - wall) / 700, 0, 1);
+      cross(ctx, f.x, f.y, 6, th.danger, th.bg);
+      ctx.globalAlpha = 1;
+    }
+
+    // nodes
+    for (const n of nodes) {
+      const p = this.pos[n.id];
+      if (!p) continue;
+      this.drawNode(ctx, th, n, p, now);
+    }
+  }
+
+  private drawNode(ctx: CanvasRenderingContext2D, th: Theme, n: NodeInfo, p: Pos, now: number): void {
+    const si = Math.max(0, STATES.indexOf(n.state));
+    const color = th.state[si];
+    const leader = n.state === 'leader';
+    const crashed = n.state === 'crashed';
+    // timer arc: how much of the state's timer is left
+    if (n.timer && !crashed) {
+      const left = clamp((n.timer.deadline - now) / Math.max(1, n.timer.total), 0, 1);
+      ctx.strokeStyle = th.grid;
+      ctx.lineWidth = 3.5;
+      ctx.beginPath();
+      ctx.arc(p.x, p.y, p.r + 5, 0, Math.PI * 2);
+      ctx.stroke();
+      ctx.strokeStyle = leader ? th.muted : left < 0.25 ? th.danger : th.fg;
+      ctx.beginPath();
+      ctx.arc(p.x, p.y, p.r + 5, -Math.PI / 2, -Math.PI / 2 + left * Math.PI * 2);
+      ctx.stroke();
+    }
+    ctx.fillStyle = crashed ? th.panel : color;
+    ctx.beginPath();
+    ctx.arc(p.x, p.y, p.r, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.lineWidth = leader ? 3 : 1.5;
+    ctx.strokeStyle = crashed ? th.muted : leader ? th.fg : color;
+    if (crashed) ctx.setLineDash([3, 3]);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    if (n.busyUntil && n.busyUntil > now && !crashed) {
+      // blocked in a flush: a small disk badge
+      ctx.fillStyle = th.danger;
+      ctx.beginPath();
+      ctx.arc(p.x + p.r * 0.78, p.y - p.r * 0.78, 5, 0, Math.PI * 2);
+      ctx.fill();
+    }
+    const light = si === 3 || si === 2 || si === 5;
+    ctx.fillStyle = crashed ? th.muted : light ? '#ffffff' : '#0f172a';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    const big = p.r >= 20;
+    ctx.font = `700 ${big ? 14 : 11}px ${th.font}`;
+    ctx.fillText(`n${n.id}`, p.x, p.y - (big ? 6 : 4));
+    ctx.font = `${big ? 11 : 9}px ${th.font}`;
+    ctx.fillText(crashed ? 'down' : `e${n.epoch}`, p.x, p.y + (big ? 8 : 6));
+    if (leader) {
+      ctx.font = `14px ${th.font}`;
+      ctx.fillStyle = th.state[3];
+      ctx.fillText('★', p.x, p.y - p.r - 14);
+    }
+    if (crashed) {
+      ctx.strokeStyle = th.danger;
+      ctx.lineWidth = 2.5;
+      const k = p.r * 0.55;
+      ctx.beginPath();
+      ctx.moveTo(p.x - k, p.y - k);
+      ctx.lineTo(p.x + k, p.y + k);
+      ctx.moveTo(p.x + k, p.y - k);
+      ctx.lineTo(p.x - k, p.y + k);
+      ctx.stroke();
+    }
+    // caption under the node
+    ctx.fillStyle = th.fg;
+    ctx.font = `600 10px ${th.font}`;
+    ctx.textBaseline = 'top';
+    const y0 = p.y + p.r + 8;
+    ctx.fillText(n.state, p.x, y0);
+    ctx.fillStyle = th.muted;
+    ctx.font = `10px ${th.mono}`;
+    ctx.fillText(`LEO ${n.leo} HW ${n.hw ?? '–'}`, p.x, y0 + 12);
+  }
+}
+
+function cross(ctx: CanvasRenderingContext2D, x: number, y: number, k: number, color: string, bg: string): void {
+  ctx.strokeStyle = bg;
+  ctx.lineWidth = 4;
+  ctx.beginPath();
+  ctx.moveTo(x - k, y - k);
+  ctx.lineTo(x + k, y + k);
+  ctx.moveTo(x + k, y - k);
+  ctx.lineTo(x - k, y + k);
+  ctx.stroke();
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 2;
+  ctx.stroke();
+}
+
+export { setText };

@@ -1,0 +1,401 @@
+// The UI's memory of a run: every trace event received, indexed for drawing only the
+// visible window (binary searches over time-sorted arrays). Events may run ahead of the
+// cluster's "now" after a seek back; they are the recorded future and are redrawn
+// faded. A new action while seeked back forks the run: the store drops everything after
+// the cluster's last event.
+
+import { rpcIndex, stateIndex, type UiEvent } from './types.js';
+
+export interface Msg {
+  id: number;
+  from: number;
+  to: number;
+  /** index into RPC_KINDS */
+  rpc: number;
+  epoch: number;
+  summary: string;
+  sent: number;
+  arrives: number;
+  /** time of delivery or drop; Infinity while unknown */
+  end: number;
+  /** '' when delivered or in flight, else the drop reason */
+  dropped: string;
+  /** the drop was planned at send (partition: dies at once; loss: halfway) */
+  planned: string;
+  dup: boolean;
+  seq: number;
+  endSeq: number;
+}
+
+export interface Mark {
+  t: number;
+  seq: number;
+  /** -1: the whole cluster */
+  node: number;
+  kind: 'truncate' | 'crash' | 'restart' | 'snapshot' | 'violation' | 'fault' | 'leader' | 'write' | 'vote';
+  ev: UiEvent;
+}
+
+/** A step series per node: times and values (NaN = no value, the line breaks). */
+export class Steps {
+  t: number[] = [];
+  v: number[] = [];
+  push(t: number, v: number): void {
+    const n = this.t.length;
+    if (n && this.t[n - 1] === t) {
+      this.v[n - 1] = v;
+      return;
+    }
+    if (n && (this.v[n - 1] === v || (Number.isNaN(v) && Number.isNaN(this.v[n - 1])))) return;
+    this.t.push(t);
+    this.v.push(v);
+  }
+  /** value at time t (the last step at or before t) */
+  at(t: number, dflt = NaN): number {
+    const i = upperBound(this.t, t) - 1;
+    return i < 0 ? dflt : this.v[i];
+  }
+}
+
+export interface StateSeg {
+  t: number;
+  state: number;
+  epoch: number;
+  leader: number;
+  seq: number;
+  reason: string;
+}
+
+export function upperBound(a: ArrayLike<number>, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid] <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+export function lowerBound(a: ArrayLike<number>, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function num(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') {
+    const m = /\d+/.exec(v);
+    return m ? Number(m[0]) : -1;
+  }
+  return -1;
+}
+
+export class Store {
+  nodes = 0;
+  events: UiEvent[] = [];
+  eventT: number[] = [];
+  msgs: Msg[] = [];
+  msgSent: number[] = [];
+  /** the longest send-to-end span seen, to bound window queries */
+  maxSpan = 1;
+  private open = new Map<number, Msg>();
+  states: StateSeg[][] = [];
+  stateT: number[][] = [];
+  hw: Steps[] = [];
+  leo: Steps[] = [];
+  marks: Mark[] = [];
+  markT: number[] = [];
+  leaders: { t: number; node: number; epoch: number; seq: number }[] = [];
+  violations: UiEvent[] = [];
+  /** faults as applied, for the network view */
+  faults: UiEvent[] = [];
+  lastSeq = -1;
+  /** bumped on every change that needs a redraw of history */
+  version = 0;
+  private leoNow: number[] = [];
+
+  reset(nodes: number): void {
+    this.nodes = nodes;
+    this.events = [];
+    this.eventT = [];
+    this.msgs = [];
+    this.msgSent = [];
+    this.maxSpan = 1;
+    this.open.clear();
+    this.states = [];
+    this.stateT = [];
+    this.hw = [];
+    this.leo = [];
+    this.leoNow = [];
+    for (let i = 0; i < nodes; i++) {
+      this.states.push([]);
+      this.stateT.push([]);
+      this.hw.push(new Steps());
+      this.leo.push(new Steps());
+      this.leoNow.push(0);
+    }
+    this.marks = [];
+    this.markT = [];
+    this.leaders = [];
+    this.violations = [];
+    this.faults = [];
+    this.lastSeq = -1;
+    this.version++;
+  }
+
+  /** Adds events in seq order; ones already held (replayed after a seek) are skipped. */
+  add(evs: readonly UiEvent[]): UiEvent[] {
+    const fresh: UiEvent[] = [];
+    for (const e of evs) {
+      if (e.seq <= this.lastSeq) continue;
+      this.ingest(e);
+      fresh.push(e);
+    }
+    if (fresh.length) this.version++;
+    return fresh;
+  }
+
+  /** Forgets every event after `seq` (the run forked there). */
+  truncateAfter(seq: number): void {
+    if (seq >= this.lastSeq) return;
+    const keep = this.events.slice(0, upperBound(this.events.map((e) => e.seq), seq));
+    this.reset(this.nodes);
+    for (const e of keep) this.ingest(e);
+    this.version++;
+  }
+
+  /** Seq of the last event at or before time t (-1 if none). */
+  lastSeqAt(t: number): number {
+    const i = upperBound(this.eventT, t) - 1;
+    return i < 0 ? -1 : this.events[i].seq;
+  }
+
+  get lastT(): number {
+    const n = this.eventT.length;
+    return n ? this.eventT[n - 1] : 0;
+  }
+
+  private ingest(e: UiEvent): void {
+    this.events.push(e);
+    this.eventT.push(e.t);
+    this.lastSeq = e.seq;
+    const t = e.t;
+    switch (e.type) {
+      case 'send': {
+        const m: Msg = {
+          id: e.msg ?? e.seq,
+          from: num(e.from),
+          to: num(e.to),
+          rpc: rpcIndex(e.rpc ?? ''),
+          epoch: e.epoch ?? 0,
+          summary: e.summary ?? '',
+          sent: t,
+          arrives: e.arrives ?? t,
+          end: Infinity,
+          dropped: '',
+          planned: e.dropped ?? '',
+          dup: false,
+          seq: e.seq,
+          endSeq: -1,
+        };
+        this.msgs.push(m);
+        this.msgSent.push(t);
+        this.open.set(m.id, m);
+        this.maxSpan = Math.max(this.maxSpan, m.arrives - t);
+        break;
+      }
+      case 'deliver':
+      case 'drop': {
+        const m = this.open.get(e.msg ?? -1);
+        if (m) {
+          this.open.delete(m.id);
+          m.end = t;
+          m.endSeq = e.seq;
+          m.dup = !!e.duplicate;
+          if (e.type === 'drop') m.dropped = e.reason ?? 'dropped';
+          this.maxSpan = Math.max(this.maxSpan, t - m.sent);
+        }
+        break;
+      }
+      case 'state': {
+        const n = num(e.node);
+        if (n < 0 || n >= this.nodes) break;
+        const to = stateIndex(String(e.to));
+        this.pushState(n, { t, state: to, epoch: e.epoch ?? 0, leader: e.leader ?? -1, seq: e.seq, reason: e.reason ?? '' });
+        if (e.to === 'leader') {
+          this.leaders.push({ t, node: n, epoch: e.epoch ?? 0, seq: e.seq });
+          this.mark(t, e, -1, 'leader');
+        }
+        if (e.to !== 'leader' && e.to !== 'follower') {
+          // A node without a leader has no fresh HW view; keep its last value (it never
+          // decreases) until it learns one again.
+        }
+        break;
+      }
+      case 'crash': {
+        const n = num(e.node);
+        if (n < 0 || n >= this.nodes) break;
+        const prev = this.states[n][this.states[n].length - 1];
+        this.pushState(n, { t, state: stateIndex('crashed'), epoch: prev ? prev.epoch : 0, leader: -1, seq: e.seq, reason: 'crash' });
+        this.hw[n].push(t, NaN);
+        this.leoNow[n] = Math.max(0, this.leoNow[n] - (e.lostRecords ?? 0));
+        this.leo[n].push(t, this.leoNow[n]);
+        this.mark(t, e, n, 'crash');
+        break;
+      }
+      case 'restart':
+        this.mark(t, e, num(e.node), 'restart');
+        break;
+      case 'hw': {
+        const n = num(e.node);
+        if (n >= 0 && n < this.nodes) this.hw[n].push(t, e.new ?? NaN);
+        break;
+      }
+      case 'append': {
+        const n = num(e.node);
+        if (n >= 0 && n < this.nodes) {
+          this.leoNow[n] = (e.last ?? 0) + 1;
+          this.leo[n].push(t, this.leoNow[n]);
+        }
+        break;
+      }
+      case 'truncate': {
+        const n = num(e.node);
+        if (n >= 0 && n < this.nodes) {
+          this.leoNow[n] = e.to === undefined ? this.leoNow[n] : Number(e.to);
+          this.leo[n].push(t, this.leoNow[n]);
+        }
+        this.mark(t, e, n, 'truncate');
+        break;
+      }
+      case 'snapshot': {
+        const n = num(e.node);
+        if (e.action !== 'taken' && n >= 0 && n < this.nodes && e.endOffset !== undefined) {
+          this.leoNow[n] = Math.max(this.leoNow[n], e.endOffset);
+          this.leo[n].push(t, this.leoNow[n]);
+          this.hw[n].push(t, e.endOffset);
+        }
+        this.mark(t, e, n, 'snapshot');
+        break;
+      }
+      case 'fault':
+        this.faults.push(e);
+        this.mark(t, e, -1, 'fault');
+        break;
+      case 'violation':
+        this.violations.push(e);
+        this.mark(t, e, e.node ?? -1, 'violation');
+        break;
+      case 'write':
+        this.mark(t, e, e.node ?? -1, 'write');
+        break;
+      case 'vote':
+        this.mark(t, e, num(e.node), 'vote');
+        break;
+      default:
+        break;
+    }
+  }
+
+  private pushState(n: number, seg: StateSeg): void {
+    const arr = this.states[n];
+    const last = arr[arr.length - 1];
+    if (last && last.t === seg.t) arr.pop(), this.stateT[n].pop();
+    arr.push(seg);
+    this.stateT[n].push(seg.t);
+  }
+
+  private mark(t: number, ev: UiEvent, node: number, kind: Mark['kind']): void {
+    this.marks.push({ t, seq: ev.seq, node, kind, ev });
+    this.markT.push(t);
+  }
+
+  /** The state segment of a node at time t. */
+  stateAt(n: number, t: number): StateSeg | undefined {
+    const i = upperBound(this.stateT[n] ?? [], t) - 1;
+    return i < 0 ? undefined : this.states[n][i];
+  }
+
+  /** Index range of messages that may be visible in [t0, t1]. */
+  msgRange(t0: number, t1: number): [number, number] {
+    return [lowerBound(this.msgSent, t0 - this.maxSpan - 1), upperBound(this.msgSent, t1)];
+  }
+
+  markRange(t0: number, t1: number): [number, number] {
+    return [lowerBound(this.markT, t0), upperBound(this.markT, t1)];
+  }
+
+  eventRange(t0: number, t1: number): [number, number] {
+    return [lowerBound(this.eventT, t0), upperBound(this.eventT, t1)];
+  }
+
+  /** The leader (highest epoch) as of time t, from the state history. */
+  leaderAt(t: number): { node: number; epoch: number } | null {
+    let best: { node: number; epoch: number } | null = null;
+    for (let n = 0; n < this.nodes; n++) {
+      const s = this.stateAt(n, t);
+      if (s && s.state === 3 && (!best || s.epoch > best.epoch)) best = { node: n, epoch: s.epoch };
+    }
+    return best;
+  }
+
+  /** Which links are down at time t, replaying the fault events (network.rs rules). */
+  linksAt(t: number): { groups: number[]; cuts: [number, number][] } {
+    const groups = new Array<number>(this.nodes).fill(0);
+    let cuts: [number, number][] = [];
+    for (const f of this.faults) {
+      if (f.t > t) break;
+      const nodes = f.nodes ?? [];
+      switch (f.fault) {
+        case 'isolate': {
+          const fresh = Math.max(0, ...groups) + 1;
+          for (const n of nodes) if (n < this.nodes) groups[n] = fresh;
+          break;
+        }
+        case 'partition': {
+          const listed = parseGroups(f.detail ?? f.text);
+          groups.fill(listed.length + 1);
+          listed.forEach((g, i) => g.forEach((n) => n < this.nodes && (groups[n] = i + 1)));
+          break;
+        }
+        case 'cut':
+          if (nodes.length === 2 && !cuts.some(([a, b]) => a === nodes[0] && b === nodes[1])) {
+            cuts.push([nodes[0], nodes[1]]);
+          }
+          break;
+        case 'heal':
+          groups.fill(0);
+          cuts = [];
+          break;
+        default:
+          break;
+      }
+    }
+    return { groups, cuts };
+  }
+}
+
+/** `partition [n0,n1] [n2]` -> [[0,1],[2]] */
+export function parseGroups(text: string): number[][] {
+  const out: number[][] = [];
+  const re = /\[([^\]]*)\]/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    out.push(
+      m[1]
+        .split(',')
+        .map((s) => Number(s.replace(/[^0-9]/g, '')))
+        .filter((n) => Number.isInteger(n) && s_ok(n)),
+    );
+  }
+  return out;
+}
+function s_ok(n: number): boolean {
+  return n >= 0 && n < 64;
+}

@@ -1,0 +1,202 @@
+// The shapes the UI reads: the JSON form of trace events (crate/src/trace.rs) and of
+// node views (crate/src/sim/view.rs). Kept structural and local so the UI depends only
+// on the fields it draws.
+
+export type StateName =
+  | 'unattached'
+  | 'prospective'
+  | 'candidate'
+  | 'leader'
+  | 'follower'
+  | 'resigned'
+  | 'crashed';
+
+export type RpcName =
+  | 'Vote'
+  | 'VoteResponse'
+  | 'PreVote'
+  | 'PreVoteResponse'
+  | 'BeginQuorumEpoch'
+  | 'BeginQuorumEpochResponse'
+  | 'EndQuorumEpoch'
+  | 'EndQuorumEpochResponse'
+  | 'Fetch'
+  | 'FetchResponse'
+  | 'FetchSnapshot'
+  | 'FetchSnapshotResponse';
+
+/** Any trace event: common fields plus the per-type ones (all optional here). */
+export interface UiEvent {
+  seq: number;
+  t: number;
+  type: string;
+  text: string;
+  // messages
+  msg?: number;
+  from?: number | string;
+  to?: number | string;
+  rpc?: RpcName;
+  epoch?: number;
+  summary?: string;
+  arrives?: number;
+  sent?: number;
+  dropped?: string | null;
+  duplicate?: boolean;
+  reason?: string;
+  // node events
+  node?: number | null;
+  leader?: number | null;
+  votedFor?: number | null;
+  candidate?: number;
+  preVote?: boolean;
+  granted?: boolean;
+  detail?: string;
+  first?: number;
+  last?: number;
+  kind?: string;
+  offset?: number | null;
+  old?: number | null;
+  new?: number;
+  fromLeo?: number;
+  divergingEpoch?: number | null;
+  hw?: number | null;
+  action?: string;
+  endOffset?: number;
+  lostRecords?: number;
+  fault?: string;
+  nodes?: number[];
+  accepted?: boolean;
+  invariant?: string;
+  evidence?: number[];
+}
+
+export interface TimerView {
+  kind: string;
+  deadline: number;
+  total: number;
+}
+
+export interface LogRecord {
+  offset: number;
+  epoch: number;
+  id?: number;
+  record?: { type: string; [k: string]: unknown };
+}
+
+export interface NodeInfo {
+  id: number;
+  role: 'voter' | 'observer';
+  state: StateName;
+  epoch: number;
+  leader?: number | null;
+  votedFor?: number | null;
+  leo: number;
+  hw: number | null;
+  logStart: number;
+  flushed?: number;
+  lastEpoch?: number;
+  timer?: TimerView | null;
+  busyUntil?: number | null;
+  flushMs?: number;
+  snapshot?: { endOffset: number; epoch: number } | null;
+  applied?: number;
+  brokers?: number;
+  topics?: number;
+  log?: LogRecord[];
+}
+
+export interface QuorumInfo {
+  status: {
+    clusterId: string;
+    leaderId: number;
+    leaderEpoch: number;
+    highWatermark: number;
+    maxFollowerLag: number;
+    maxFollowerLagTimeMs: number;
+    currentVoters: number[];
+    currentObservers: number[];
+  };
+  replication: {
+    nodeId: number;
+    logEndOffset: number;
+    lag: number;
+    lastFetchTimestamp: number;
+    lastCaughtUpTimestamp: number;
+    status: string;
+  }[];
+}
+
+export const RPC_KINDS: RpcName[] = [
+  'PreVote',
+  'PreVoteResponse',
+  'Vote',
+  'VoteResponse',
+  'BeginQuorumEpoch',
+  'BeginQuorumEpochResponse',
+  'EndQuorumEpoch',
+  'EndQuorumEpochResponse',
+  'Fetch',
+  'FetchResponse',
+  'FetchSnapshot',
+  'FetchSnapshotResponse',
+];
+
+/** Legend groups: a request and its response share a colour (responses are dashed). */
+export const RPC_GROUPS = ['PreVote', 'Vote', 'BeginQuorumEpoch', 'EndQuorumEpoch', 'Fetch', 'FetchSnapshot'] as const;
+export type RpcGroup = (typeof RPC_GROUPS)[number];
+
+export function rpcIndex(rpc: string): number {
+  const i = RPC_KINDS.indexOf(rpc as RpcName);
+  return i < 0 ? 8 : i;
+}
+export function rpcGroupIndex(rpc: string): number {
+  return rpcIndex(rpc) >> 1;
+}
+export function isResponse(rpc: string): boolean {
+  return (rpcIndex(rpc) & 1) === 1;
+}
+
+export const STATES: StateName[] = [
+  'unattached',
+  'prospective',
+  'candidate',
+  'leader',
+  'follower',
+  'resigned',
+  'crashed',
+];
+export function stateIndex(s: string): number {
+  const i = STATES.indexOf(s as StateName);
+  return i < 0 ? 0 : i;
+}
+
+/** The invariants the checker watches, with what each protects (crate/src/trace.rs). */
+export const INVARIANTS: [string, string][] = [
+  ['SingleLeader', 'no two different leaders are ever recorded for one epoch'],
+  ['MonotonicEpoch', "a node's persisted epoch never decreases and matches its in-memory epoch"],
+  ['MonotonicHighWatermark', 'the HW of the highest-epoch leader never decreases'],
+  ['MajorityReachedHighWatermark', "a majority of voters hold every record below the leader's HW"],
+  ['SnapshotAtLogStart', 'a log that starts above 0 starts exactly at a valid snapshot'],
+  ['LeaderNeverLoadSnapshot', 'a leader never loads a snapshot into its state machine'],
+  ['ConsistentCommittedData', 'no two nodes ever expose different records at one offset below their HW'],
+  ['LogMatching', 'the same (offset, epoch) on two logs means the same record and the same prefix'],
+  ['LeaderCompleteness', 'every committed record is in the log of every later leader'],
+  ['NoTruncationBelowHighWatermark', 'no node truncates records below its own HW'],
+  ['StableLeadership', 'after the first leader, leadership never changes while a majority is connected (checked only when a scenario asks)'],
+];
+
+/** The safety switches (unsafe mode), with what turning each off does. */
+export const SWITCHES: [string, string][] = [
+  ['hw-before-own-epoch', "leader may commit earlier epochs' records before one of its own (Raft figure 8)"],
+  ['vote-ignores-log', "voters grant votes without checking the candidate's log is up to date"],
+  ['no-pre-vote', 'elections skip the pre-vote round, so a rejoining voter bumps the epoch (KIP-996)'],
+  ['no-check-quorum', 'a leader cut off from the majority never resigns (KAFKA-15489)'],
+  ['no-resign-on-restart', 'a restarted leader resumes leading its old epoch (KAFKA-10527)'],
+  ['ack-before-flush', 'followers report fetch offsets before flushing them to disk'],
+];
+
+export const NETWORKS: [string, string][] = [
+  ['teaching', 'teaching: 60-140 ms links, every arrow visible'],
+  ['wan', 'wan: 20-80 ms links'],
+  ['datacenter', 'datacenter: 1-5 ms links, as in production'],
+];

@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+// Builds the static site into www/dist: the <kraft-playground> element with the package
+// API (one bundle, also usable by any page), the scenario library (scenarios/*.json,
+// bundled as a module), the two pages and their small scripts, the stylesheets, the
+// wasm. No CDN, no inline script or style: works offline and under a strict CSP.
+//   node www/build.mjs
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const www = dirname(fileURLToPath(import.meta.url));
+const root = join(www, '..');
+const dist = join(www, 'dist');
+const wasm = join(root, 'web', 'pkg', 'kraft_playground_bg.wasm');
+
+if (!existsSync(wasm)) {
+  console.error('www/build.mjs: web/pkg is missing; run scripts/build-wasm.sh first');
+  process.exit(1);
+}
+
+// Type-check the UI and the page scripts (esbuild only strips types).
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(www, 'tsconfig.json')], { stdio: 'inherit' });
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+
+// The scenario library as a module: [{ id, title, file }].
+function scenarioModule() {
+  const dir = join(root, 'scenarios');
+  const list = [];
+  if (existsSync(dir)) {
+    for (const f of readdirSync(dir).sort()) {
+      if (!f.endsWith('.json') || f === 'schema.json' || f.startsWith('_')) continue;
+      const file = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+      if (typeof file !== 'object' || file === null || typeof file.id !== 'string') {
+        console.error(`www/build.mjs: scenarios/${f} has no id; skipped`);
+        continue;
+      }
+      list.push({ id: file.id, title: typeof file.title === 'string' ? file.title : file.id, file });
+    }
+  }
+  // A stable order: the order of the library's numbering if the files carry one.
+  list.sort((a, b) => (a.file.order ?? 1e9) - (b.file.order ?? 1e9) || 0);
+  return { list, code: `export const scenarios = ${JSON.stringify(list)};\n` };
+}
+
+const common = {
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  minify: true,
+  sourcemap: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+  charset: 'utf8',
+};
+
+// 1. the element + the API: dist/kraft-playground.js
+await build({
+  ...common,
+  entryPoints: { 'kraft-playground': join(root, 'web/src/ui/index.ts') },
+  outdir: dist,
+  platform: 'browser',
+});
+
+// 2. the scenarios: dist/scenarios.js
+const { list, code } = scenarioModule();
+writeFileSync(join(dist, 'scenarios.js'), code);
+
+// 3. the pages' scripts, importing the two modules above at run time
+const shared = {
+  name: 'site-externals',
+  setup(b) {
+    b.onResolve({ filter: /web\/src\/ui\/index\.js$/ }, () => ({ path: './kraft-playground.js', external: true }));
+    b.onResolve({ filter: /^\.\/scenarios\.js$/ }, () => ({ path: './scenarios.js', external: true }));
+  },
+};
+await build({
+  ...common,
+  entryPoints: { page: join(www, 'src/page.ts'), embed: join(www, 'src/embed.ts') },
+  outdir: dist,
+  platform: 'browser',
+  plugins: [shared],
+});
+
+// 4. static files
+for (const f of readdirSync(join(www, 'public'))) copyFileSync(join(www, 'public', f), join(dist, f));
+copyFileSync(join(root, 'web/src/ui/kraft-playground.css'), join(dist, 'kraft-playground.css'));
+copyFileSync(wasm, join(dist, 'kraft_playground_bg.wasm'));
+
+// Sizes: what a visitor downloads for the main page (gzip, as static hosts serve it).
+const page = ['index.html', 'site.css', 'page.js', 'kraft-playground.js', 'scenarios.js', 'kraft-playground.css', 'kraft_playground_bg.wasm', 'favicon.svg'];
+let raw = 0;
+let gz = 0;
+const rows = [];
+for (const f of page) {
+  const b = readFileSync(join(dist, f));
+  const g = gzipSync(b, { level: 9 }).length;
+  raw += b.length;
+  gz += g;
+  rows.push(`  ${f.padEnd(26)} ${String(b.length).padStart(8)} B  ${String(g).padStart(7)} B gzip`);
+}
+console.log(`www/build.mjs: www/dist with ${list.length} scenario(s)\n${rows.join('\n')}\n  ${'main page total'.padEnd(26)} ${String(raw).padStart(8)} B  ${String(gz).padStart(7)} B gzip`);

@@ -1,0 +1,38 @@
+// The main page: <kraft-playground> driven by the URL, and the URL kept in step with
+// the run (a scenario link, or the seed and sizes of free play).
+import { defineElement, registerScenarios, type KraftPlayground } from '../../web/src/ui/index.js';
+import { scenarios } from './scenarios.js';
+import { applyParams } from './params.js';
+
+registerScenarios(scenarios);
+const el = document.querySelector('kraft-playground') as KraftPlayground;
+const problems = applyParams(el, location.search);
+el.setAttribute('share-base', new URL('./', location.href).href);
+
+interface Change {
+  scenario: string | null;
+  seed: number;
+  voters: number;
+  observers: number;
+  network: string;
+  unsafe: string[];
+  actions: number;
+}
+
+el.addEventListener('kraft-playground:change', (e) => {
+  const d = (e as CustomEvent<Change>).detail;
+  if (d.actions > 0) return; // a run in progress: the share button makes its link
+  const url = new URL(location.href);
+  url.search = '';
+  if (d.scenario) url.searchParams.set('scenario', d.scenario);
+  else {
+    url.searchParams.set('seed', String(d.seed));
+    url.searchParams.set('voters', String(d.voters));
+    url.searchParams.set('observers', String(d.observers));
+    if (d.network !== 'teaching') url.searchParams.set('network', d.network);
+  }
+  if (url.href !== location.href) history.replaceState(null, '', url.href);
+});
+
+defineElement();
+for (const p of problems) el.addNotice(p);
