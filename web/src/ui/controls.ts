@@ -97,7 +97,7 @@ export class Controls {
 
     // settings
     this.seedIn = h('input', { type: 'number', class: 'kp-num kp-seed', min: '0', step: '1', 'aria-label': 'Seed', 'data-setting': 'seed' });
-    const dice = h('button', { class: 'kp-btn', type: 'button', title: 'A random seed', 'aria-label': 'Random seed' }, icon('dice'));
+    const dice = h('button', { class: 'kp-btn', type: 'button', title: 'A random seed', 'data-action': 'random-seed' }, 'Random');
     dice.addEventListener('click', () => {
       this.seedIn.value = String(this.host.randomSeed());
       this.apply();

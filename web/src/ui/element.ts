@@ -450,7 +450,9 @@ export class KraftPlayground extends HTMLElement {
     if (!loaded) await this.#newRun();
     this.#showProblems();
     this.#controls.syncSettings();
-    if (p.autoplay && !this.#pauseAtStart()) this.#setPlaying(true);
+    // a shared link shows its moment; press play to go on from there
+    const fromLink = !!p.run && loaded;
+    if (p.autoplay && !fromLink && !this.#pauseAtStart()) this.#setPlaying(true);
     this.#resolveReady();
   }
 

@@ -42,9 +42,9 @@ export class QuorumPanel {
       'section',
       { class: 'kp-panel kp-quorum', 'aria-label': 'kafka-metadata-quorum describe' },
       h('h3', null, 'Quorum ', h('span', { class: 'kp-sub' }, 'as kafka-metadata-quorum prints it')),
-      h('div', { class: 'kp-cmd' }, '$ kafka-metadata-quorum --bootstrap-controller … describe --status'),
+      h('div', { class: 'kp-cmd' }, '$ kafka-metadata-quorum describe --status'),
       this.status,
-      h('div', { class: 'kp-cmd' }, '$ kafka-metadata-quorum --bootstrap-controller … describe --replication'),
+      h('div', { class: 'kp-cmd' }, '$ kafka-metadata-quorum describe --replication'),
       this.repl,
     );
   }

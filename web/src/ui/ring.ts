@@ -75,22 +75,25 @@ export class Ring {
   private layout(nodes: NodeInfo[]): void {
     const voters = nodes.filter((n) => n.role !== 'observer');
     const obs = nodes.filter((n) => n.role === 'observer');
-    const obsRow = obs.length ? Math.max(64, this.hgt * 0.22) : 0;
     const cx = this.w / 2;
+    const r = clamp(Math.min(this.w, this.hgt) / 12, 14, 27);
+    const ro = clamp(r * 0.78, 12, 21);
+    const obsRow = obs.length ? 2 * ro + 40 : 0;
     const ringH = this.hgt - obsRow;
-    const cy = ringH / 2 + 4;
-    const R = Math.max(30, Math.min(this.w * 0.36, ringH * 0.34));
-    const r = clamp(Math.min(this.w, ringH) / 11, 15, 27);
+    // room above for the leader's star, below for each node's caption
+    const top = 20;
+    const below = 30;
+    const R = Math.max(r * 1.4, Math.min(this.w * 0.36, (ringH - top - below - 2 * r) / 2));
+    const cy = top + r + R;
     this.pos = [];
     voters.forEach((n, i) => {
       const a = -Math.PI / 2 + (i * 2 * Math.PI) / voters.length;
-      this.pos[n.id] = voters.length === 1 ? { x: cx, y: cy, r } : { x: cx + R * Math.cos(a), y: cy + R * Math.sin(a), r };
+      this.pos[n.id] = voters.length === 1 ? { x: cx, y: ringH / 2, r } : { x: cx + R * Math.cos(a), y: cy + R * Math.sin(a), r };
     });
-    const ro = clamp(r * 0.75, 12, 20);
-    const span = Math.min(this.w - 40, obs.length * 90);
+    const span = Math.min(this.w - 2 * ro - 30, (obs.length - 1) * Math.max(70, 2 * ro + 40));
     obs.forEach((n, i) => {
       const x = obs.length === 1 ? cx : cx - span / 2 + (i * span) / (obs.length - 1);
-      this.pos[n.id] = { x, y: this.hgt - obsRow / 2 - 6, r: ro };
+      this.pos[n.id] = { x, y: this.hgt - below - ro - 2, r: ro };
     });
   }
 

@@ -106,6 +106,7 @@ export class Timeline {
   }
 
   zoomBy(f: number, anchorX?: number): void {
+    this.zoomed = true;
     const ax = anchorX ?? (this.follow ? this.xOf(this.host.now()) - GUTTER : this.plotW / 2);
     const tAt = this.t0 + ax * this.msPerPx;
     this.msPerPx = clamp(this.msPerPx * f, MIN_MS_PER_PX, MAX_MS_PER_PX);
@@ -114,6 +115,7 @@ export class Timeline {
   }
 
   fitAll(): void {
+    this.zoomed = true;
     const end = Math.max(this.store.lastT, this.host.now(), 1000);
     this.msPerPx = clamp((end * 1.04) / this.plotW, MIN_MS_PER_PX, MAX_MS_PER_PX);
     this.t0 = 0;
@@ -139,8 +141,12 @@ export class Timeline {
     return this.laneTop(n) + Math.min(this.laneH() * 0.42, 26);
   }
 
+  private zoomed = false;
+
   resize(w: number, hgt: number): void {
     if (w === this.w && hgt === this.hgt) return;
+    // until the user zooms, show about 3.5 s whatever the width
+    if (!this.zoomed) this.msPerPx = clamp(3500 / Math.max(100, w - GUTTER), 2.5, 12);
     const keepRight = this.t0 + this.plotW * this.msPerPx;
     this.w = w;
     this.hgt = hgt;
@@ -427,11 +433,6 @@ export class Timeline {
       }
       ctx.stroke();
     }
-    ctx.fillStyle = hwColor;
-    ctx.font = `9px ${th.font}`;
-    ctx.textBaseline = 'bottom';
-    ctx.textAlign = 'right';
-    ctx.fillText('— HW', this.w - 4, this.hgt - 2);
   }
 
   private drawMessages(th: Theme, t0: number, t1: number, now: number): void {
@@ -722,6 +723,7 @@ export class Timeline {
         const ax = this.pinch.cx - GUTTER;
         const tAt = this.t0 + ax * this.msPerPx;
         this.msPerPx = clamp((this.pinch.ms * this.pinch.d) / d, MIN_MS_PER_PX, MAX_MS_PER_PX);
+        this.zoomed = true;
         this.t0 = tAt - ax * this.msPerPx;
         this.setFollow(false);
         return;

@@ -1,0 +1,318 @@
+// The site in Chromium, through its real UI: buttons, menus, the scrub bar, keys.
+//   node --test test/browser/      (the site must be built: node scripts/build.mjs)
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { launch, openPage, root, serve } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+const EL = 'kraft-playground';
+
+/** Waits for the element's first run, then returns helpers bound to the page. */
+async function open(path, opts) {
+  const { page, errors } = await openPage(browser.context, server.url + path.replace(/^\//, ''), opts);
+  await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
+  await page.evaluate(() => document.querySelector('kraft-playground').ready);
+  return { page, errors };
+}
+
+const leaderOf = (page) => page.evaluate(() => document.querySelector('kraft-playground').cluster.leader());
+const nowOf = (page) => page.evaluate(() => document.querySelector('kraft-playground').cluster.now);
+const digestOf = (page) => page.evaluate(() => document.querySelector('kraft-playground').cluster.digest());
+
+/** Waits for a leader with an epoch above `minEpoch` other than `notId`. */
+async function waitLeader(page, { minEpoch = 0, notId = -1 } = {}, timeout = 30_000) {
+  await page.waitForFunction(
+    ([e, id]) => {
+      const l = document.querySelector('kraft-playground').cluster.leader();
+      return l !== null && l.epoch > e && l.id !== id;
+    },
+    [minEpoch, notId],
+    { timeout },
+  );
+  return leaderOf(page);
+}
+
+/** The accessible summary's node table: { n0: { state, epoch, leo, hw }, ... } */
+async function summaryNodes(page) {
+  return page.evaluate(() => {
+    const rows = document.querySelector('kraft-playground').shadowRoot.querySelectorAll('[data-summary] tbody tr');
+    const out = {};
+    for (const r of rows) {
+      const c = [...r.querySelectorAll('td')].map((td) => td.textContent);
+      out[c[0]] = { role: c[1], state: c[2], epoch: Number(c[3]), leo: Number(c[4]), hw: c[5] === 'none' ? null : Number(c[5]) };
+    }
+    return out;
+  });
+}
+
+async function summaryText(page, sel) {
+  return page.locator(`${EL} [data-summary] ${sel}`).first().textContent();
+}
+
+async function pause(page) {
+  const btn = page.locator(`${EL} [data-action="play"]`);
+  if ((await btn.getAttribute('aria-label')) === 'Pause') await btn.click();
+}
+
+async function play(page) {
+  const btn = page.locator(`${EL} [data-action="play"]`);
+  if ((await btn.getAttribute('aria-label')) === 'Play') await btn.click();
+}
+
+async function nodeAction(page, node, action) {
+  await page.locator(`${EL} .kp-node-btn[data-node="${node}"]`).click();
+  await page.locator(`${EL} .kp-menu [data-node-action="${action}"]`).click();
+  await page.keyboard.press('Escape');
+}
+
+/** Travels forward by about `ms` with the keyboard (Shift+→ is 10 s, → is 1 s). */
+async function forward(page, ms) {
+  await page.locator(`${EL} .kp-time`).click(); // focus inside the element
+  for (let i = 0; i < Math.floor(ms / 10_000); i++) await page.keyboard.press('Shift+ArrowRight');
+  for (let i = 0; i < Math.floor((ms % 10_000) / 1000); i++) await page.keyboard.press('ArrowRight');
+}
+
+async function waitSummary(page) {
+  // the text summary refreshes a few times a second
+  await page.waitForTimeout(450);
+}
+
+describe('the main page', () => {
+  test('loads without console errors, elects a leader and shows it', async () => {
+    const { page, errors } = await open('/?seed=42&speed=10');
+    const l = await waitLeader(page);
+    await waitSummary(page);
+    const status = page.locator(`${EL} .kp-status`);
+    await page.waitForFunction((id) => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-status').dataset.leader === String(id), l.id);
+    assert.match(await status.textContent(), new RegExp(`Leader n${l.id} · epoch ${l.epoch}`));
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('[data-summary] [data-leader]')?.dataset.leader !== '');
+    assert.match(await summaryText(page, '[data-leader]'), /the leader is n\d+ in epoch \d+/);
+    // the ring shows the leader's node as leader
+    assert.equal(await page.locator(`${EL} .kp-node-btn[data-node="${(await leaderOf(page)).id}"]`).getAttribute('data-state'), 'leader');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('crashing the leader in the UI brings a new leader with a higher epoch, in the timeline and the quorum panel', async () => {
+    const { page, errors } = await open('/?seed=7&speed=10');
+    const old = await waitLeader(page);
+    await page.waitForTimeout(300);
+    await nodeAction(page, old.id, 'crash');
+    const next = await waitLeader(page, { minEpoch: old.epoch, notId: old.id });
+    assert.ok(next.epoch > old.epoch);
+    await pause(page);
+    // the crashed node is shown crashed
+    assert.equal(await page.locator(`${EL} .kp-node-btn[data-node="${old.id}"]`).getAttribute('data-state'), 'crashed');
+    // the timeline (its text summary) shows the crash and both elections once zoomed out
+    await page.locator(`${EL} .kp-zoom[aria-label="Show the whole run"]`).click();
+    await waitSummary(page);
+    const tl = await summaryText(page, '[data-timeline]');
+    assert.match(tl, new RegExp(`n${old.id} became leader of epoch ${old.epoch}`));
+    assert.match(tl, new RegExp(`n${old.id} crashed`));
+    assert.match(tl, new RegExp(`n${next.id} became leader of epoch ${next.epoch}`));
+    // the quorum panel asks the new leader
+    const q = await page.locator(`${EL} [data-quorum="status"]`).textContent();
+    assert.match(q, new RegExp(`LeaderId:\\s+${next.id}\\n`));
+    assert.match(q, new RegExp(`LeaderEpoch:\\s+${next.epoch}\\n`));
+    const repl = await page.locator(`${EL} [data-quorum="replication"]`).textContent();
+    assert.match(repl, new RegExp(`^${next.id}\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s+Leader$`, 'm'));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('a partition made in the UI stops the minority from committing', async () => {
+    const { page, errors } = await open('/?seed=11&speed=10');
+    const old = await waitLeader(page);
+    await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.nodes({ records: false }).every((n) => n.hw !== null && n.hw >= 1), null, { timeout: 20_000 });
+    await pause(page);
+    // Faults panel: the leader alone in group A, everyone else in B
+    const chips = page.locator(`${EL} .kp-chip`);
+    const n = await chips.count();
+    for (let i = 0; i < n; i++) {
+      const chip = chips.nth(i);
+      const g = Number(/kp-g(\d)/.exec(await chip.getAttribute('class'))[1]);
+      const want = i === old.id ? 0 : 1;
+      for (let k = 0; k < (want - g + 3) % 3; k++) await chip.click();
+    }
+    await page.locator(`${EL} [data-action="partition"]`).click();
+    await waitSummary(page);
+    const hwBefore = (await summaryNodes(page))[`n${old.id}`].hw;
+    // the cut-off leader still takes writes...
+    for (let i = 0; i < 3; i++) await nodeAction(page, old.id, 'write');
+    await forward(page, 1000);
+    await waitSummary(page);
+    let s = await summaryNodes(page);
+    assert.ok(s[`n${old.id}`].leo > hwBefore, 'the minority leader appended the writes');
+    assert.equal(s[`n${old.id}`].hw, hwBefore, 'but cannot commit them');
+    // ...while the majority elects a leader of its own and commits
+    await forward(page, 10_000);
+    const next = await leaderOf(page);
+    assert.notEqual(next.id, old.id);
+    assert.ok(next.epoch > old.epoch);
+    await nodeAction(page, next.id, 'write');
+    await forward(page, 2000);
+    await waitSummary(page);
+    s = await summaryNodes(page);
+    assert.equal(s[`n${old.id}`].hw, hwBefore, 'the minority HW never moved');
+    assert.ok(s[`n${next.id}`].hw > hwBefore, 'the majority commits');
+    assert.match(await page.locator(`${EL} .kp-linkstate`).textContent(), /Partitioned/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('seeking back and forward shows the same state', async () => {
+    const { page, errors } = await open('/?seed=5&speed=10');
+    await waitLeader(page);
+    await pause(page);
+    const l = await leaderOf(page);
+    await nodeAction(page, l.id, 'crash');
+    await forward(page, 6000);
+    await waitSummary(page);
+    const t = await nowOf(page);
+    const at = { nodes: await summaryNodes(page), digest: await digestOf(page), quorum: await page.locator(`${EL} [data-quorum="status"]`).textContent() };
+    const scrub = page.locator(`${EL} .kp-scrub`);
+    const half = Math.floor(t / 3);
+    await scrub.fill(String(half));
+    await page.waitForFunction((x) => document.querySelector('kraft-playground').cluster.now === x, half);
+    await waitSummary(page);
+    assert.notDeepEqual(await summaryNodes(page), at.nodes, 'back in time the cluster looks different');
+    assert.equal(await page.locator(`${EL} .kp-time`).getAttribute('data-time'), String(half));
+    await scrub.fill(String(t));
+    await page.waitForFunction((x) => document.querySelector('kraft-playground').cluster.now === x, t);
+    await waitSummary(page);
+    assert.deepEqual(await summaryNodes(page), at.nodes);
+    assert.equal(await digestOf(page), at.digest);
+    assert.equal(await page.locator(`${EL} [data-quorum="status"]`).textContent(), at.quorum);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('a share link reproduces the same trace digest', async () => {
+    const { page, errors } = await open('/?seed=21&speed=10');
+    const l = await waitLeader(page);
+    await nodeAction(page, l.id, 'crash');
+    await page.waitForTimeout(400);
+    await pause(page);
+    await nodeAction(page, (l.id + 1) % 3, 'write');
+    await forward(page, 3000);
+    await page.locator(`${EL} [data-action="share"]`).click();
+    const url = await page.locator(`${EL} [data-share-url]`).inputValue();
+    const digest = await digestOf(page);
+    const now = await nowOf(page);
+    assert.match(url, /[?&]run=k1\./);
+    const other = await open(url.replace(server.url, '/'));
+    assert.equal(await nowOf(other.page), now);
+    assert.equal(await digestOf(other.page), digest);
+    assert.deepEqual(await summaryNodes(other.page), await summaryNodes(page));
+    assert.deepEqual(errors, []);
+    assert.deepEqual(other.errors, []);
+    await other.page.close();
+    await page.close();
+  });
+
+  test('bad URL parameters show a clear message and fall back to defaults; nothing is injected', async () => {
+    const dialogs = [];
+    const evil = encodeURIComponent('<img src=x onerror="window.__pwned=1">');
+    const { page, errors } = await open(`/?voters=50&observers=-1&seed=abc&scenario=${evil}&speed=999&bogus=1`);
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    const notice = page.locator(`${EL} .kp-notice`);
+    await notice.waitFor({ state: 'visible' });
+    const text = await notice.textContent();
+    assert.match(text, /voters="50" is not allowed: use a whole number from 1 to 7\. Using 3\./);
+    assert.match(text, /observers="-1" is not allowed/);
+    assert.match(text, /seed="abc" is not allowed/);
+    assert.match(text, /speed="999" is not allowed/);
+    assert.match(text, /There is no scenario "<img src=x onerror=/);
+    assert.match(text, /"bogus" is unknown/);
+    assert.equal(await page.evaluate(() => document.querySelector('kraft-playground').cluster.voters), 3);
+    assert.equal(await page.evaluate(() => document.querySelector('kraft-playground').shadowRoot.querySelectorAll('img').length + document.querySelectorAll('img:not([src="favicon.svg"])').length), 0);
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(errors, []);
+    await page.close();
+
+    const bad = await open('/?run=k1.bm90IGpzb24');
+    await bad.page.locator(`${EL} .kp-notice`).waitFor({ state: 'visible' });
+    assert.match(await bad.page.locator(`${EL} .kp-notice`).textContent(), /This link could not be loaded: malformed link/);
+    await waitLeader(bad.page);
+    assert.deepEqual(bad.errors, []);
+    await bad.page.close();
+
+    const old = await open('/?run=k9.e30');
+    assert.match(await old.page.locator(`${EL} .kp-notice`).textContent(), /incompatible link/);
+    await old.page.close();
+  });
+
+  test('a screenshot of the main page for the README', async () => {
+    const { page, errors } = await open('/?seed=42&speed=4', { viewport: { width: 1440, height: 1160 } });
+    const l = await waitLeader(page);
+    await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.now > 5500);
+    await nodeAction(page, l.id, 'crash');
+    await page.waitForFunction((e) => (document.querySelector('kraft-playground').cluster.leader()?.epoch ?? 0) > e, l.epoch, { timeout: 20_000 });
+    await page.waitForTimeout(700);
+    await pause(page);
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(300);
+    mkdirSync(join(root, 'docs'), { recursive: true });
+    await page.screenshot({ path: join(root, 'docs/screenshot.png') });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+describe('embedding', () => {
+  test('the embed page takes the same options as URL parameters', async () => {
+    const { page, errors } = await open('/embed.html?voters=5&observers=1&seed=3&speed=10&autoplay=1');
+    const l = await waitLeader(page);
+    assert.ok(l.id >= 0 && l.id < 5);
+    assert.equal(await page.locator(`${EL} .kp-node-btn`).count(), 6);
+    assert.equal(await page.locator(`${EL} .kp-root`).getAttribute('data-controls'), 'minimal');
+    assert.equal(await page.locator(`${EL} .kp-panels`).isVisible(), false);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('the custom element works on its own and exposes its cluster', async () => {
+    const { page, errors } = await open('/embed.html?voters=1&observers=0&seed=1');
+    await page.evaluate(() => {
+      const el = document.createElement('kraft-playground');
+      el.id = 'second';
+      el.setAttribute('voters', '3');
+      el.setAttribute('observers', '0');
+      el.setAttribute('seed', '99');
+      el.setAttribute('speed', '10');
+      el.setAttribute('controls', 'minimal');
+      el.setAttribute('autoplay', '');
+      document.body.appendChild(el);
+    });
+    await page.waitForFunction(() => document.getElementById('second').cluster?.leader() != null, null, { timeout: 30_000 });
+    const info = await page.evaluate(() => {
+      const c = document.getElementById('second').cluster;
+      c.write({ type: 'CreateTopic', name: 'orders', partitions: 3 });
+      return { voters: c.voters, seed: c.seed, leader: c.leader(), quorum: c.describeQuorum().status.leaderId };
+    });
+    assert.equal(info.voters, 3);
+    assert.equal(info.seed, 99);
+    assert.equal(info.quorum, info.leader.id);
+    // a scripted change shows in the element: the write appears in the leader's log
+    await page.waitForFunction(() => document.getElementById('second').cluster.nodes().some((n) => n.records.some((r) => r.record.type === 'CreateTopic' && r.record.name === 'orders')));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
