@@ -104,7 +104,13 @@ impl EventMatch {
 impl std::fmt::Display for EventMatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("{")?;
-        for (i, (k, v)) in self.fields.iter().enumerate() {
+        // The type first, then the other fields in name order.
+        let ordered = self
+            .fields
+            .iter()
+            .filter(|(k, _)| k.as_str() == "type")
+            .chain(self.fields.iter().filter(|(k, _)| k.as_str() != "type"));
+        for (i, (k, v)) in ordered.enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
             }
@@ -286,6 +292,7 @@ impl Env<'_> {
         match r {
             NodeRef::Id(n) => Some(*n),
             NodeRef::Leader => self.world.leader().map(|(id, _)| id),
+            NodeRef::Follower => follower(self.world),
             NodeRef::Label(l) => self.labels.get(l).and_then(|i| i.subject),
         }
     }
@@ -442,6 +449,21 @@ fn eval(
         }
         Condition::Not(c) => !eval(c, env, trace, latches, leaf),
     }
+}
+
+/// The lowest-id running voter that follows the current leader.
+pub(crate) fn follower(w: &World) -> Option<NodeId> {
+    let (leader, epoch) = w.leader()?;
+    w.nodes
+        .iter()
+        .filter(|n| n.is_voter)
+        .filter_map(|n| n.replica.as_ref())
+        .find(|r| {
+            r.state_name() == crate::protocol::StateName::Follower
+                && r.epoch() == epoch
+                && r.leader_id() == Some(leader)
+        })
+        .map(|r| r.id)
 }
 
 fn caught_up(w: &World, ids: &[NodeId]) -> bool {

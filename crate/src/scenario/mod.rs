@@ -127,6 +127,8 @@ pub struct Step {
     pub caption: Option<String>,
     /// Ask the UI to pause here so the reader can look.
     pub pause: bool,
+    /// An `until` that times out does not fail the run (a variant may never get there).
+    pub optional: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -150,7 +152,10 @@ pub enum When {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NodeRef {
     Id(NodeId),
+    /// The current leader (the running leader of the highest epoch).
     Leader,
+    /// The lowest-id running voter that follows the current leader.
+    Follower,
     Label(String),
 }
 
@@ -159,6 +164,7 @@ impl NodeRef {
         match self {
             NodeRef::Id(n) => json!(n),
             NodeRef::Leader => json!("leader"),
+            NodeRef::Follower => json!("follower"),
             NodeRef::Label(l) => json!(format!("${l}")),
         }
     }
@@ -169,9 +175,17 @@ impl std::fmt::Display for NodeRef {
         match self {
             NodeRef::Id(n) => write!(f, "n{n}"),
             NodeRef::Leader => f.write_str("the leader"),
+            NodeRef::Follower => f.write_str("a follower"),
             NodeRef::Label(l) => write!(f, "${l}"),
         }
     }
+}
+
+/// A partition group: these nodes, or every node not named in another group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Group {
+    Nodes(Vec<NodeRef>),
+    Rest,
 }
 
 /// The sim's [`crate::sim::Action`] with node references that are resolved when the
@@ -192,7 +206,7 @@ pub enum ActionSpec {
         node: NodeRef,
     },
     Partition {
-        groups: Vec<Vec<NodeRef>>,
+        groups: Vec<Group>,
     },
     Cut {
         from: NodeRef,
@@ -248,7 +262,10 @@ impl ActionSpec {
             ActionSpec::Partition { groups } => {
                 let g: Vec<Value> = groups
                     .iter()
-                    .map(|g| Value::Array(g.iter().map(NodeRef::to_json).collect()))
+                    .map(|g| match g {
+                        Group::Nodes(g) => Value::Array(g.iter().map(NodeRef::to_json).collect()),
+                        Group::Rest => json!("rest"),
+                    })
                     .collect();
                 m.insert("groups".into(), Value::Array(g));
             }

@@ -39,6 +39,7 @@ pub const STEP: &[&str] = &[
     "label",
     "caption",
     "pause",
+    "optional",
 ];
 pub const VARIANT: &[&str] = &[
     "name", "title", "summary", "unsafe", "seed", "expect", "report", "captions",
@@ -167,7 +168,15 @@ const STATES: &[&str] = &[
     "resigned",
     "crashed",
 ];
-const RESERVED_LABELS: &[&str] = &["leader", "end", "all", "voters", "observers"];
+const RESERVED_LABELS: &[&str] = &[
+    "leader",
+    "follower",
+    "rest",
+    "end",
+    "all",
+    "voters",
+    "observers",
+];
 
 // ---- small JSON helpers -------------------------------------------------------------
 
@@ -478,13 +487,17 @@ impl Cx {
                 }
                 Ok(NodeRef::Id(n))
             }
-            Value::String(s) if s == "leader" => {
+            Value::String(s) if s == "leader" || s == "follower" => {
                 if allow_leader {
-                    Ok(NodeRef::Leader)
+                    Ok(if s == "leader" {
+                        NodeRef::Leader
+                    } else {
+                        NodeRef::Follower
+                    })
                 } else {
                     err(
                         path,
-                        "'leader' is only meaningful in steps and conditions (it means the leader at that moment); here name a node id or a step label like \"$crash\"",
+                        "'leader' and 'follower' are only meaningful in steps and conditions (they mean a node's role at that moment); here name a node id or a step label like \"$crash\"",
                     )
                 }
             }
@@ -495,7 +508,7 @@ impl Cx {
             other => err(
                 path,
                 format!(
-                    "expected a node: an id (0..{}), \"leader\" or a step label like \"$crash\"; got {}",
+                    "expected a node: an id (0..{}), \"leader\", \"follower\" or a step label like \"$crash\"; got {}",
                     self.nodes() - 1,
                     match other {
                         Value::String(s) => format!("\"{s}\""),
@@ -967,12 +980,20 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
         check_markup(c, &o.p("caption"))?;
     }
     let pause: bool = o.opt("pause")?.unwrap_or(false);
+    let optional: bool = o.opt("optional")?.unwrap_or(false);
+    if optional && !o.has("until") {
+        return err(
+            o.p("optional"),
+            "'optional' only goes with 'until' (a wait that may not happen)",
+        );
+    }
     Ok(Step {
         when,
         action,
         label: o.string("label")?,
         caption,
         pause,
+        optional,
     })
 }
 
@@ -1007,11 +1028,24 @@ fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
             let mut seen: Vec<NodeId> = Vec::new();
             for (i, g) in groups.iter().enumerate() {
                 let p = idx(&gp, i);
-                let Value::Array(members) = g else {
-                    return err(
-                        p,
-                        format!("expected an array of nodes, got {}", json_kind(g)),
-                    );
+                let members = match g {
+                    Value::Array(m) => m,
+                    Value::String(r) if r == "rest" => {
+                        if out.contains(&Group::Rest) {
+                            return err(p, "only one group can be \"rest\"");
+                        }
+                        out.push(Group::Rest);
+                        continue;
+                    }
+                    _ => {
+                        return err(
+                            p,
+                            format!(
+                                "expected an array of nodes or \"rest\" (every node not named elsewhere), got {}",
+                                json_kind(g)
+                            ),
+                        )
+                    }
                 };
                 if members.is_empty() {
                     return err(p, "a group must name at least one node");
@@ -1031,7 +1065,7 @@ fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
                     }
                     group.push(r);
                 }
-                out.push(group);
+                out.push(Group::Nodes(group));
             }
             ActionSpec::Partition { groups: out }
         }
@@ -1717,6 +1751,9 @@ pub fn step_to_json(s: &Step) -> Value {
     opt_insert(&mut m, "caption", s.caption.as_ref().map(|l| json!(l)));
     if s.pause {
         m.insert("pause".into(), json!(true));
+    }
+    if s.optional {
+        m.insert("optional".into(), json!(true));
     }
     Value::Object(m)
 }

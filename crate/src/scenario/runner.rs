@@ -396,9 +396,10 @@ impl Runner<'_> {
                             break;
                         }
                         if self.sim.now() >= deadline {
-                            ok = false;
+                            ok = step.optional;
                             notes.push(format!(
-                                "timed out after {}: {condition} did not happen ({})",
+                                "{}timed out after {}: {condition} did not happen ({})",
+                                if step.optional { "(optional) " } else { "" },
                                 Seconds(self.sim.now() - start),
                                 describe_world(&self.sim)
                             ));
@@ -525,6 +526,8 @@ impl Runner<'_> {
                 .leader()
                 .map(|(id, _)| id)
                 .ok_or_else(|| format!("there is no leader at {}", Seconds(self.sim.now()))),
+            NodeRef::Follower => super::cond::follower(self.sim.world())
+                .ok_or_else(|| format!("no voter follows a leader at {}", Seconds(self.sim.now()))),
             NodeRef::Label(l) => self
                 .labels
                 .get(l)
@@ -554,14 +557,29 @@ impl Runner<'_> {
                 (Action::Isolate { node: id }, Some(id))
             }
             ActionSpec::Partition { groups } => {
-                let mut out = Vec::new();
+                let mut out: Vec<Vec<NodeId>> = Vec::new();
+                let mut rest_at = None;
                 for g in groups {
-                    let mut group = Vec::new();
-                    for r in g {
-                        group.push(n(r)?);
+                    match g {
+                        Group::Nodes(g) => {
+                            let mut group = Vec::new();
+                            for r in g {
+                                group.push(n(r)?);
+                            }
+                            out.push(group);
+                        }
+                        Group::Rest => {
+                            rest_at = Some(out.len());
+                            out.push(Vec::new());
+                        }
                     }
-                    out.push(group);
                 }
+                if let Some(i) = rest_at {
+                    let total = self.sim.world().nodes.len() as NodeId;
+                    let named: Vec<NodeId> = out.iter().flatten().copied().collect();
+                    out[i] = (0..total).filter(|x| !named.contains(x)).collect();
+                }
+                out.retain(|g| !g.is_empty());
                 (Action::Partition { groups: out }, None)
             }
             ActionSpec::Cut { from, to } => (
@@ -708,6 +726,8 @@ impl Runner<'_> {
                 .get(l)
                 .and_then(|i| i.subject)
                 .ok_or_else(|| format!("step '{l}' did not happen or named no node"))?],
+            NodeSel::Node(NodeRef::Follower) => vec![super::cond::follower(self.sim.world())
+                .ok_or("no voter follows a leader at the end")?],
             NodeSel::Node(NodeRef::Leader) => vec![self
                 .sim
                 .world()
