@@ -14,6 +14,7 @@ export function serve() {
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, [join(root, 'scripts/serve.mjs')], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
+    process.on('exit', () => p.kill());
     const timer = setTimeout(() => reject(new Error(`serve.mjs did not start: ${out}`)), 10_000);
     p.stdout.on('data', (d) => {
       out += d;

@@ -276,6 +276,41 @@ describe('the main page', () => {
   });
 });
 
+describe('scenarios', () => {
+  test('a ?scenario= link loads the story, shows captions at their moments and pauses where asked', async () => {
+    const { page, errors } = await open('/?scenario=partitioned-leader&speed=10');
+    assert.equal(await page.locator(`${EL} .kp-scenario`).inputValue(), 'partitioned-leader');
+    const caption = page.locator(`${EL} [data-caption]`);
+    await caption.waitFor({ state: 'visible' });
+    // the story pauses at the isolation step and says so
+    const cont = page.locator(`${EL} [data-action="continue"]`);
+    await cont.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await caption.textContent(), /Isolate the leader/);
+    assert.match(await caption.textContent(), /paused so you can look/);
+    const t = await nowOf(page);
+    await page.waitForTimeout(300);
+    assert.equal(await nowOf(page), t, 'paused');
+    const faults = await summaryText(page, '[data-timeline]');
+    assert.match(faults, /fault: isolate n\d/);
+    await cont.click();
+    await page.waitForFunction((x) => document.querySelector('kraft-playground').cluster.now > x, t);
+    // picking another scenario from the picker
+    await page.locator(`${EL} .kp-scenario`).selectOption('first-election');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'first-election');
+    assert.match(await caption.textContent(), /First election/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('an unsafe variant shows the violation and its moment', async () => {
+    const { page, errors } = await open('/?scenario=partitioned-leader&variant=no-check-quorum&speed=10&autoplay=0');
+    assert.equal(await page.locator(`${EL} [data-switch="no-check-quorum"]`).isChecked(), true);
+    assert.match(await page.locator(`${EL} .kp-status`).textContent(), /unsafe: no-check-quorum/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
 describe('embedding', () => {
   test('the embed page takes the same options as URL parameters', async () => {
     const { page, errors } = await open('/embed.html?voters=5&observers=1&seed=3&speed=10&autoplay=1');

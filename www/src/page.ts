@@ -11,6 +11,8 @@ el.setAttribute('share-base', new URL('./', location.href).href);
 
 interface Change {
   scenario: string | null;
+  variant: string | null;
+  scenarioSeed: number | null;
   seed: number;
   voters: number;
   observers: number;
@@ -24,8 +26,11 @@ el.addEventListener('kraft-playground:change', (e) => {
   if (d.actions > 0) return; // a run in progress: the share button makes its link
   const url = new URL(location.href);
   url.search = '';
-  if (d.scenario) url.searchParams.set('scenario', d.scenario);
-  else {
+  if (d.scenario) {
+    url.searchParams.set('scenario', d.scenario);
+    if (d.variant) url.searchParams.set('variant', d.variant);
+    if (d.scenarioSeed !== null) url.searchParams.set('seed', String(d.scenarioSeed));
+  } else {
     url.searchParams.set('seed', String(d.seed));
     url.searchParams.set('voters', String(d.voters));
     url.searchParams.set('observers', String(d.observers));

@@ -3,7 +3,7 @@
 // parameter names it does not know.
 import type { KraftPlayground } from '../../web/src/ui/index.js';
 
-export const PARAMS = ['scenario', 'voters', 'observers', 'seed', 'network', 'speed', 'autoplay', 'controls', 'height', 'run', 'theme'] as const;
+export const PARAMS = ['scenario', 'variant', 'voters', 'observers', 'seed', 'network', 'speed', 'autoplay', 'controls', 'height', 'run', 'theme'] as const;
 
 export function applyParams(el: KraftPlayground, search: string): string[] {
   const q = new URLSearchParams(search);

@@ -13,7 +13,7 @@ import { Logs } from './logs.js';
 import { renderCaption } from './markup.js';
 import { FaultsPanel, InvariantsPanel, QuorumPanel, type NetworkProfile } from './panels.js';
 import { Ring } from './ring.js';
-import { findScenario, scenarioList, loadScenario, type LoadedScenario, type ScenarioStep } from './scenarios.js';
+import { findScenario, scenarioList, loadScenario, variantsOf, type LoadedScenario, type ScenarioStep } from './scenarios.js';
 import { Store } from './store.js';
 import { readTheme, type Theme } from './theme.js';
 import { Timeline } from './timeline.js';
@@ -26,6 +26,7 @@ interface Parsed {
   settings: Settings;
   seedGiven: boolean;
   scenario: string | null;
+  variant: string | null;
   run: string | null;
   speed: number;
   autoplay: boolean;
@@ -88,9 +89,15 @@ function parseAttributes(el: HTMLElement): Parsed {
   }
   const auto = get('autoplay');
   const autoplay = auto !== null && auto !== 'false' && auto !== '0';
-  const scenario = get('scenario') || null;
+  let scenario = get('scenario') || null;
+  let variant = get('variant') || null;
+  if (scenario && scenario.includes(':') && !variant) [scenario, variant] = scenario.split(':', 2);
   const run = get('run') || null;
-  return { settings, seedGiven, scenario, run, speed, autoplay, minimal, height, problems };
+  return { settings, seedGiven, scenario, variant, run, speed, autoplay, minimal, height, problems };
+}
+
+function pickerValue(id: string, variant: string | null | undefined): string {
+  return variant ? `${id}|${variant}` : id;
 }
 
 function show(s: string): string {
@@ -103,7 +110,7 @@ function cssUrl(): string {
 }
 
 export class KraftPlayground extends HTMLElement {
-  static observedAttributes = ['scenario', 'voters', 'observers', 'seed', 'network', 'speed', 'controls', 'height', 'run', 'autoplay'];
+  static observedAttributes = ['scenario', 'variant', 'voters', 'observers', 'seed', 'network', 'speed', 'controls', 'height', 'run', 'autoplay'];
   /** Where the element's stylesheet is (override before the element is created). */
   static stylesheet: string | null = null;
   /** Where the wasm core is (default: kraft_playground_bg.wasm next to this module). */
@@ -287,7 +294,10 @@ export class KraftPlayground extends HTMLElement {
       unsafe: () => this.#unsafe,
       setUnsafe: (list: string[]) => {
         this.#unsafe = list;
-        void this.#newRun();
+        const sc = this.#scenario;
+        // in a story: the same story without those rules (on top of its own switches)
+        if (sc) void this.#loadScenario(sc.id, sc.variant, { seed: sc.seed, unsafe: list });
+        else void this.#newRun();
       },
       showViolation: (v: UiEvent) => this.#showViolation(v),
     };
@@ -299,7 +309,7 @@ export class KraftPlayground extends HTMLElement {
         playing: () => this.#playing,
         setPlaying: (on) => this.#setPlaying(on),
         step: () => this.#step(),
-        speed: () => this.#speed,
+        speed: () => this.#curSpeed(),
         setSpeed: (s) => this.#setSpeed(s),
         now: () => this.#now(),
         horizon: () => this.#horizon,
@@ -307,7 +317,14 @@ export class KraftPlayground extends HTMLElement {
         reset: () => void this.#reset(),
         settings: () => this.#settings,
         applySettings: (s) => {
+          const sc = this.#scenario;
+          const old = this.#settings;
           this.#settings = s;
+          if (sc && s.voters === old.voters && s.observers === old.observers && s.network === old.network) {
+            // the same story with another seed
+            void this.#loadScenario(sc.id, sc.variant, { seed: s.seed, unsafe: this.#unsafe });
+            return;
+          }
           this.#scenario = null;
           this.#scenarioSel.value = '';
           void this.#newRun();
@@ -356,7 +373,7 @@ export class KraftPlayground extends HTMLElement {
     this.#captionStep = h('span', { class: 'kp-caption-step' });
     this.#captionBtn = h('button', { class: 'kp-btn kp-primary', type: 'button', 'data-action': 'continue' }, 'Continue ▶');
     this.#captionBtn.addEventListener('click', () => this.#setPlaying(true));
-    this.#caption = h('div', { class: 'kp-caption', hidden: true, 'data-caption': '' }, this.#captionStep, this.#captionText, this.#captionBtn);
+    this.#caption = h('div', { class: 'kp-caption', hidden: true, 'data-caption': '' }, h('div', { class: 'kp-caption-body' }, this.#captionStep, this.#captionText), this.#captionBtn);
 
     const ringCard = h(
       'section',
@@ -437,15 +454,17 @@ export class KraftPlayground extends HTMLElement {
     }
     let loaded = false;
     if (p.run) {
-      loaded = await this.#loadLink(p.run, p.scenario);
+      loaded = await this.#loadLink(p.run, p.scenario, p.variant);
     } else if (p.scenario) {
       const entry = findScenario(p.scenario);
       if (!entry) {
         const known = scenarioList().map((s) => s.id);
         this.#problems.push(`There is no scenario ${show(p.scenario)}.${known.length ? ` Known scenarios: ${known.join(', ')}.` : ''} Showing a free-play cluster instead.`);
       } else {
-        loaded = await this.#loadScenario(entry.id);
+        loaded = await this.#loadScenario(entry.id, p.variant, p.seedGiven ? { seed: p.settings.seed } : {});
       }
+    } else if (p.variant) {
+      this.#problems.push(`variant=${show(p.variant)} needs a scenario; ignored.`);
     }
     if (!loaded) await this.#newRun();
     this.#showProblems();
@@ -461,7 +480,7 @@ export class KraftPlayground extends HTMLElement {
     return !!s && s.steps.some((st) => st.pause && st.t === this.#now());
   }
 
-  async #loadLink(link: string, scenarioId: string | null): Promise<boolean> {
+  async #loadLink(link: string, scenarioId: string | null, variant: string | null): Promise<boolean> {
     try {
       const c = await Cluster.fromLink(link);
       const o = c.options as { voters?: number; observers?: number; seed?: number; network?: unknown; unsafe?: string[] };
@@ -477,10 +496,11 @@ export class KraftPlayground extends HTMLElement {
         const entry = findScenario(scenarioId);
         if (entry) {
           try {
-            const s = await loadScenario(entry);
-            this.#scenario = { ...s, cluster: null };
+            const s = await loadScenario(entry, { variant, seed: c.seed, unsafe: this.#unsafe });
+            // captions only: the run itself is the link's
+            this.#scenario = { ...s, cluster: null, futureEvents: undefined };
             s.cluster?.dispose();
-            this.#scenarioSel.value = entry.id;
+            this.#scenarioSel.value = pickerValue(entry.id, variant);
           } catch {
             /* captions are optional for a link */
           }
@@ -494,31 +514,39 @@ export class KraftPlayground extends HTMLElement {
     }
   }
 
-  async #pickScenario(id: string): Promise<void> {
-    if (!id) {
+  async #pickScenario(value: string): Promise<void> {
+    if (!value) {
       this.#scenario = null;
+      this.#unsafe = [];
       await this.#newRun();
     } else {
-      await this.#loadScenario(id);
+      const [id, variant] = value.split('|');
+      await this.#loadScenario(id, variant ?? null);
     }
     this.#emitChange();
   }
 
-  async #loadScenario(id: string): Promise<boolean> {
+  async #loadScenario(id: string, variant: string | null = null, opts: { seed?: number | null; unsafe?: string[] } = {}): Promise<boolean> {
     const entry = findScenario(id);
     if (!entry) return false;
+    const seq = ++this.#bootSeq;
     try {
-      const s = await loadScenario(entry);
+      const s = await loadScenario(entry, { variant, seed: opts.seed, unsafe: opts.unsafe });
+      if (seq !== this.#bootSeq) {
+        s.cluster?.dispose();
+        return false;
+      }
       this.#scenario = s;
       this.#unsafe = s.unsafe;
       this.#settings = { ...this.#settings, ...s.settings };
-      this.#scenarioSel.value = id;
+      this.#scenarioSel.value = pickerValue(id, s.variant);
       this.#install(s.cluster!);
       this.#setPlaying(false);
       return true;
     } catch (e) {
-      this.#problems.push(`The scenario ${show(id)} could not be loaded: ${(e as Error).message}`);
+      this.#problems.push(`The scenario ${show(variant ? `${id}:${variant}` : id)} could not be loaded: ${(e as Error).message}`);
       this.#showProblems();
+      if (this.#cluster) this.#scenarioSel.value = this.#scenario ? pickerValue(this.#scenario.id, this.#scenario.variant) : '';
       return false;
     }
   }
@@ -550,8 +578,9 @@ export class KraftPlayground extends HTMLElement {
   }
 
   async #reset(): Promise<void> {
-    if (this.#scenario) {
-      await this.#loadScenario(this.#scenario.id);
+    const sc = this.#scenario;
+    if (sc) {
+      await this.#loadScenario(sc.id, sc.variant, { seed: sc.seed, unsafe: this.#unsafe });
       return;
     }
     const wasPlaying = this.#playing;
@@ -567,7 +596,7 @@ export class KraftPlayground extends HTMLElement {
     this.#player?.destroy();
     if (this.#cluster && this.#cluster !== c) this.#cluster.dispose();
     this.#cluster = c;
-    this.#player = new Player(c, { speed: this.#speed });
+    this.#player = new Player(c, { speed: this.#curSpeed() });
     this.#store.reset(c.nodeCount);
     this.#logs.clearGhosts();
     this.#announced.clear();
@@ -594,6 +623,7 @@ export class KraftPlayground extends HTMLElement {
     this.#logs.invalidate();
     this.#updateCaption(true);
     if (wasPlaying && !this.#scenario) this.#setPlaying(true);
+    this.#emitChange();
   }
 
   // ---- the loop -----------------------------------------------------------------------------
@@ -627,12 +657,14 @@ export class KraftPlayground extends HTMLElement {
       const now = c.now;
       const stop = this.#nextPause(now);
       try {
-        if (stop !== null && stop.t !== null && now + elapsed * this.#speed >= stop.t) {
+        if (stop !== null && stop.t !== null && now + elapsed * p.speed >= stop.t) {
           p.seek(stop.t);
           this.#pausedAtStep = stop.index;
           this.#setPlaying(false);
         } else {
+          const a = performance.now();
           p.tick(elapsed);
+          if (this.#profile) (this.#profile.tick ??= []).push(performance.now() - a);
         }
       } catch (e) {
         this.#setPlaying(false);
@@ -659,6 +691,12 @@ export class KraftPlayground extends HTMLElement {
   #onFrame(events: UiEvent[], reset: boolean): void {
     const c = this.#cluster;
     if (!c) return;
+    const a = performance.now();
+    this.#onFrameInner(c, events, reset);
+    if (this.#profile) (this.#profile.onFrame ??= []).push(performance.now() - a);
+  }
+
+  #onFrameInner(c: Cluster, events: UiEvent[], reset: boolean): void {
     if (reset) {
       this.#clusterSeq = c.lastSeq;
       this.#logs.clearGhosts();
@@ -739,23 +777,45 @@ export class KraftPlayground extends HTMLElement {
 
   #draw(): void {
     if (!this.#cluster) return;
+    const P = this.#profile;
+    let t = P ? performance.now() : 0;
+    const lap = (name: string) => {
+      if (!P) return;
+      const n = performance.now();
+      (P[name] ??= []).push(n - t);
+      t = n;
+    };
     this.#timeline.frame();
+    lap('timeline');
     this.#ring.frame();
+    lap('ring');
     if (!this.#parsed?.minimal) {
       this.#logs.frame();
+      lap('logs');
       this.#quorumPanel.frame();
       this.#invPanel.frame();
       this.#faults.frame();
+      lap('panels');
     }
     this.#controls.frame(this.#scenario?.endMs ?? 0);
     this.#updateStatus();
     this.#updateCaption(false);
     if (!this.#menu.hidden) this.#renderMenu();
+    lap('controls');
     const wall = performance.now();
-    if (wall - this.#summaryAt > 300) {
+    if (wall - this.#summaryAt > (this.#playing ? 500 : 250)) {
       this.#summaryAt = wall;
       this.#updateSummary();
+      lap('summary');
     }
+  }
+
+  #profile: Record<string, number[]> | null = null;
+  /** Starts (true) or stops (false) timing each part of a frame; returns what was timed. */
+  profile(on: boolean): Record<string, number[]> | null {
+    const out = this.#profile;
+    this.#profile = on ? {} : null;
+    return out;
   }
 
   // ---- playback --------------------------------------------------------------------------------
@@ -777,6 +837,10 @@ export class KraftPlayground extends HTMLElement {
     } catch (e) {
       this.#toast((e as Error).message);
     }
+  }
+
+  #curSpeed(): number {
+    return this.#player ? this.#player.speed : this.#speed;
   }
 
   #setSpeed(s: number): void {
@@ -966,19 +1030,60 @@ export class KraftPlayground extends HTMLElement {
     this.#captionBtn.hidden = !waiting;
     const captioned = s.steps.filter((st) => st.caption);
     if (!cur) {
-      setText(this.#captionStep, s.title);
+      setText(this.#captionStep, `${s.title}${s.unsafe.length ? ` · unsafe: ${s.unsafe.join(', ')}` : ''}`);
       this.#captionText.replaceChildren(renderCaption(s.summary || 'Press play to start the story.'));
       this.#captionText.dataset.step = '';
     } else {
-      setText(this.#captionStep, `${captioned.indexOf(cur) + 1}/${captioned.length} · ${fmtT(cur.t ?? 0)}`);
+      setText(this.#captionStep, `${s.title} · step ${captioned.indexOf(cur) + 1} of ${captioned.length} · at ${fmtT(cur.t ?? 0)}${waiting ? ' · paused so you can look' : ''}`);
       this.#captionText.replaceChildren(renderCaption(cur.caption ?? ''));
       this.#captionText.dataset.step = String(cur.index);
     }
   }
 
+  #sum: {
+    head: HTMLParagraphElement;
+    tbody: HTMLTableSectionElement;
+    win: HTMLParagraphElement;
+    marks: HTMLOListElement;
+    states: HTMLOListElement;
+    inv: HTMLParagraphElement;
+    logs: HTMLDivElement;
+    rows: HTMLTableCellElement[][];
+    marksKey: string;
+    statesKey: string;
+  } | null = null;
+
+  /** The accessible text form of what the canvases show (also what tests read). */
   #updateSummary(): void {
     const c = this.#cluster;
     if (!c) return;
+    let S = this.#sum;
+    if (!S) {
+      S = this.#sum = {
+        head: h('p', { 'data-leader': '' }),
+        tbody: h('tbody'),
+        win: h('p', { 'data-window': '' }),
+        marks: h('ol', { 'data-timeline': '' }),
+        states: h('ol', { 'data-states': '' }),
+        inv: h('p', { 'data-invariants': 'ok' }),
+        logs: h('div', { 'data-logs': '' }),
+        rows: [],
+        marksKey: '',
+        statesKey: '',
+      };
+      this.#summary.replaceChildren(
+        h('h2', null, 'What the playground shows'),
+        S.head,
+        h('table', null, h('caption', null, 'Nodes'), h('thead', null, h('tr', null, ...['Node', 'Role', 'State', 'Epoch', 'LEO', 'HW', 'Log start'].map((x) => h('th', null, x)))), S.tbody),
+        S.win,
+        h('h3', null, 'Timeline events in view'),
+        S.marks,
+        h('h3', null, 'State changes in view'),
+        S.states,
+        S.inv,
+        S.logs,
+      );
+    }
     const now = c.now;
     const nodes = this.#nodes;
     let leader: { id: number; epoch: number } | null = null;
@@ -987,47 +1092,57 @@ export class KraftPlayground extends HTMLElement {
     } catch {
       /* broken */
     }
-    const head = h('p', { 'data-leader': leader ? String(leader.id) : '', 'data-epoch': leader ? String(leader.epoch) : '' }, leader ? `At ${fmtT(now)}: the leader is n${leader.id} in epoch ${leader.epoch}.` : `At ${fmtT(now)}: there is no leader.`);
-    const table = h(
-      'table',
-      null,
-      h('caption', null, 'Nodes'),
-      h('thead', null, h('tr', null, ...['Node', 'Role', 'State', 'Epoch', 'LEO', 'HW', 'Log start'].map((x) => h('th', null, x)))),
-      h(
-        'tbody',
-        null,
-        ...nodes.map((n) => h('tr', { 'data-node': String(n.id), 'data-state': n.state }, ...[`n${n.id}`, n.role, n.state, String(n.epoch), String(n.leo), String(n.hw ?? 'none'), String(n.logStart)].map((x) => h('td', null, x)))),
-      ),
-    );
+    setText(S.head, leader ? `At ${fmtT(now)}: the leader is n${leader.id} in epoch ${leader.epoch}.` : `At ${fmtT(now)}: there is no leader.`);
+    S.head.dataset.leader = leader ? String(leader.id) : '';
+    S.head.dataset.epoch = leader ? String(leader.epoch) : '';
+    if (S.rows.length !== nodes.length) {
+      S.rows = nodes.map(() => Array.from({ length: 7 }, () => h('td')));
+      S.tbody.replaceChildren(...S.rows.map((cells, i) => h('tr', { 'data-node': String(i) }, ...cells)));
+    }
+    nodes.forEach((n, i) => {
+      const vals = [`n${n.id}`, n.role, n.state, String(n.epoch), String(n.leo), String(n.hw ?? 'none'), String(n.logStart)];
+      vals.forEach((v, j) => setText(S!.rows[i][j], v));
+      const tr = S!.rows[i][0].parentElement;
+      if (tr && tr.dataset.state !== n.state) tr.dataset.state = n.state;
+    });
+    setText(S.win, this.#timeline.describeWindow());
     // what the timeline shows: the notable events in its window (up to now)
     const [t0, t1] = this.#timeline.window();
     const [a, b] = this.#store.markRange(Math.max(0, t0), Math.min(t1, now));
-    const items: HTMLElement[] = [];
-    for (let i = a; i < b; i++) {
-      const m = this.#store.marks[i];
-      if (m.kind === 'write' || m.kind === 'vote') continue;
-      items.push(h('li', { 'data-kind': m.kind, 'data-t': String(m.t) }, `${fmtT(m.t)} ${describeMark(m.kind, m.ev)}`));
+    const marks: number[] = [];
+    for (let i = b - 1; i >= a && marks.length < 60; i--) {
+      const k = this.#store.marks[i].kind;
+      if (k !== 'write' && k !== 'vote') marks.push(i);
     }
-    // state changes in the window
+    marks.reverse();
+    const mk = marks.map((i) => this.#store.marks[i].seq).join(',');
+    if (mk !== S.marksKey) {
+      S.marksKey = mk;
+      S.marks.replaceChildren(
+        ...marks.map((i) => {
+          const m = this.#store.marks[i];
+          return h('li', { 'data-kind': m.kind, 'data-t': String(m.t) }, `${fmtT(m.t)} ${describeMark(m.kind, m.ev)}`);
+        }),
+      );
+    }
     const [ea, eb] = this.#store.eventRange(Math.max(0, t0), Math.min(t1, now));
-    const states: HTMLElement[] = [];
-    for (let i = ea; i < eb && states.length < 60; i++) {
+    const st: UiEvent[] = [];
+    for (let i = eb - 1; i >= ea && st.length < 40; i--) {
       const e = this.#store.events[i];
-      if (e.type === 'state') states.push(h('li', { 'data-kind': 'state', 'data-t': String(e.t) }, `${fmtT(e.t)} n${e.node}: ${e.from} → ${e.to}, epoch ${e.epoch} (${e.reason})`));
+      if (e.type === 'state') st.push(e);
+    }
+    st.reverse();
+    const sk = st.map((e) => e.seq).join(',');
+    if (sk !== S.statesKey) {
+      S.statesKey = sk;
+      S.states.replaceChildren(...st.map((e) => h('li', { 'data-kind': 'state', 'data-t': String(e.t) }, `${fmtT(e.t)} n${e.node}: ${e.from} → ${e.to}, epoch ${e.epoch} (${e.reason})`)));
     }
     const vs = this.#store.violations.filter((v) => v.t <= now);
-    this.#summary.replaceChildren(
-      h('h2', null, 'What the playground shows'),
-      head,
-      table,
-      h('p', { 'data-window': '' }, this.#timeline.describeWindow()),
-      h('h3', null, 'Timeline events in view'),
-      h('ol', { 'data-timeline': '' }, ...items.slice(-80)),
-      h('h3', null, 'State changes in view'),
-      h('ol', { 'data-states': '' }, ...states),
-      h('p', { 'data-invariants': vs.length ? 'violated' : 'ok' }, vs.length ? `Invariant violations: ${vs.map((v) => `${v.invariant} at ${fmtT(v.t)}`).join('; ')}` : 'All invariants hold.'),
-      ...this.#logs.describe(nodes).map((l) => h('p', { 'data-log': '' }, l)),
-    );
+    S.inv.dataset.invariants = vs.length ? 'violated' : 'ok';
+    setText(S.inv, vs.length ? `Invariant violations: ${vs.map((v) => `${v.invariant} at ${fmtT(v.t)}`).join('; ')}` : 'All invariants hold.');
+    const lines = this.#logs.describe(nodes);
+    if (S.logs.childNodes.length !== lines.length) S.logs.replaceChildren(...lines.map(() => h('p', { 'data-log': '' })));
+    lines.forEach((l, i) => setText(S!.logs.childNodes[i], l));
   }
 
   #showProblems(): void {
@@ -1058,7 +1173,12 @@ export class KraftPlayground extends HTMLElement {
 
   #fillScenarioPicker(): void {
     const list = scenarioList();
-    this.#scenarioSel.replaceChildren(h('option', { value: '' }, 'Free play'), ...list.map((s) => h('option', { value: s.id }, s.title)));
+    const opts: HTMLOptionElement[] = [h('option', { value: '' }, 'Free play')];
+    list.forEach((s, i) => {
+      opts.push(h('option', { value: s.id }, `${i + 1}. ${s.title}`));
+      for (const v of variantsOf(s)) opts.push(h('option', { value: pickerValue(s.id, v.name) }, `${i + 1}′. ${v.title}`));
+    });
+    this.#scenarioSel.replaceChildren(...opts);
     this.#scenarioSel.hidden = list.length === 0;
   }
 
@@ -1070,6 +1190,8 @@ export class KraftPlayground extends HTMLElement {
         composed: true,
         detail: {
           scenario: this.#scenario?.id ?? null,
+          variant: this.#scenario?.variant ?? null,
+          scenarioSeed: this.#scenario?.seed ?? null,
           seed: this.#settings.seed,
           voters: this.#settings.voters,
           observers: this.#settings.observers,
@@ -1090,7 +1212,10 @@ export class KraftPlayground extends HTMLElement {
     const base = new URL(this.getAttribute('share-base') || location.href, location.href);
     base.search = '';
     base.hash = '';
-    if (this.#scenario) base.searchParams.set('scenario', this.#scenario.id);
+    if (this.#scenario) {
+      base.searchParams.set('scenario', this.#scenario.id);
+      if (this.#scenario.variant) base.searchParams.set('variant', this.#scenario.variant);
+    }
     base.searchParams.set('run', c.toLink());
     return base.href;
   }
@@ -1225,10 +1350,10 @@ export class KraftPlayground extends HTMLElement {
         this.#seek(this.#horizon);
         break;
       case '[':
-        this.#setSpeed(this.#speed / 2);
+        this.#setSpeed(this.#curSpeed() / 2);
         break;
       case ']':
-        this.#setSpeed(this.#speed * 2);
+        this.#setSpeed(this.#curSpeed() * 2);
         break;
       case 'z':
         this.#timeline.zoomBy(0.5);

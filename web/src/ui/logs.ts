@@ -34,7 +34,9 @@ export class Logs {
   private tailBtn: HTMLButtonElement;
   private w = 400;
   private rows: LogRecord[][] = [];
-  private prev: LogRecord[][] = [];
+  /** what each row's records were fetched for (skip the fetch when unchanged) */
+  private sig: string[] = [];
+  private dirtyNodes = new Set<number>();
   private ghosts: Ghost[] = [];
   private lo = 0;
   private cells = 20;
@@ -67,14 +69,15 @@ export class Logs {
 
   /** A truncation happened: keep the removed records on screen for a moment. */
   noteTruncate(node: number, to: number, t: number): void {
-    const before = this.prev[node] ?? [];
-    const recs = before.filter((r) => r.offset >= to);
+    // the records on screen before the truncation (ghosts only matter where visible)
+    const recs = (this.rows[node] ?? []).filter((r) => r.offset >= to);
+    this.dirtyNodes.add(node);
     if (recs.length) this.ghosts.push({ node, recs, until: performance.now() + GHOST_MS, t });
   }
 
   clearGhosts(): void {
     this.ghosts = [];
-    this.prev = [];
+    this.sig = [];
   }
 
   resize(w: number): void {
@@ -102,10 +105,14 @@ export class Logs {
     this.lo = clamp(this.lo, 0, Math.max(0, maxEnd - 1));
     if (this.stale) {
       for (const n of nodes) {
-        this.rows[n.id] = this.host.records(n.id, Math.max(this.lo, n.logStart), this.cells);
-        // what the node held, for ghosts of a later truncation
-        this.prev[n.id] = this.host.records(n.id, Math.max(n.logStart, n.leo - 64), 64);
+        const from = Math.max(this.lo, n.logStart);
+        const sig = `${from}:${this.cells}:${n.leo}:${n.logStart}:${n.lastEpoch}:${n.state === 'crashed'}`;
+        if (sig !== this.sig[n.id] || this.dirtyNodes.has(n.id)) {
+          this.rows[n.id] = this.host.records(n.id, from, this.cells);
+          this.sig[n.id] = sig;
+        }
       }
+      this.dirtyNodes.clear();
       this.rows.length = N;
     }
     this.stale = false;
@@ -162,10 +169,23 @@ export class Logs {
       const recs = this.rows[n.id] ?? [];
       const hw = n.hw ?? -1;
       const flushed = n.flushed ?? n.leo;
+      let runStart = -1;
+      let runEpoch = -1;
+      const label = (endX: number) => {
+        if (runStart < 0) return;
+        const wpx = endX - runStart;
+        if (wpx >= 16) {
+          ctx.fillStyle = th.dark ? '#0b1220' : '#0b1220';
+          ctx.font = `600 9px ${th.font}`;
+          ctx.textAlign = 'center';
+          ctx.fillText(wpx >= 28 ? `e${runEpoch}` : String(runEpoch), runStart + wpx / 2, cy);
+        }
+      };
       for (const r of recs) {
         if (r.offset >= this.lo + this.cells) break;
         const cx = x(r.offset);
         const committed = r.offset < hw;
+        const lc = !!r.record && r.record.type === 'LeaderChange';
         ctx.fillStyle = epochColor(r.epoch, th.dark, committed ? 1 : 0.42);
         ctx.fillRect(cx + 1, y + 3, cw - 2, rh - 6);
         if (!committed) {
@@ -177,14 +197,23 @@ export class Logs {
           ctx.fillStyle = th.danger;
           ctx.fillRect(cx + 2, y + rh - 5, cw - 4, 2);
         }
-        if (cw >= 14) {
-          const lc = r.record && r.record.type === 'LeaderChange';
-          ctx.fillStyle = committed ? '#0b1220' : th.fg;
-          ctx.font = `${lc ? '700 ' : ''}9px ${th.font}`;
+        if (lc) {
+          // KRaft's LeaderChange control record starts each epoch
+          label(cx);
+          runStart = -1;
+          ctx.fillStyle = '#0b1220';
+          ctx.font = `700 9px ${th.font}`;
           ctx.textAlign = 'center';
-          ctx.fillText(lc ? `★${r.epoch}` : String(r.epoch), cx + cw / 2, cy);
+          ctx.fillText(cw >= 18 ? `★${r.epoch}` : '★', cx + cw / 2, cy);
+          continue;
+        }
+        if (r.epoch !== runEpoch || runStart < 0) {
+          label(cx);
+          runStart = cx;
+          runEpoch = r.epoch;
         }
       }
+      if (recs.length) label(x(Math.min(recs[recs.length - 1].offset + 1, this.lo + this.cells)));
       // ghosts of a truncated suffix
       for (const g of this.ghosts) {
         if (g.node !== n.id) continue;

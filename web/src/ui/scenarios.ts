@@ -1,10 +1,11 @@
 // The scenario library as the element sees it: a registry of scenario files (the site
 // bundles scenarios/*.json at build time and registers them) and the loader that runs
-// one through the package API and rewinds it, so its whole story is the recorded
-// future the reader plays through, with captions at the steps' times.
+// one through the package API (`Cluster.fromScenario`) and rewinds it, so its whole
+// story is the recorded future the reader plays through, with captions at the steps'
+// times.
 
-import * as api from '../api.js';
 import { Cluster } from '../api.js';
+import type { ScenarioOptions } from '../types.js';
 import type { Settings } from './controls.js';
 import type { UiEvent } from './types.js';
 
@@ -26,14 +27,26 @@ export interface ScenarioStep {
 
 export interface LoadedScenario {
   id: string;
+  variant: string | null;
   title: string;
   summary: string;
   settings: Partial<Settings>;
+  /** every switch that is off in this run (the file's, the variant's and the user's) */
   unsafe: string[];
+  /** the switches the file (and variant) turn off themselves */
+  ownUnsafe: string[];
+  /** the seed asked for instead of the file's, if any */
+  seed: number | null;
   steps: ScenarioStep[];
   endMs: number;
+  passed: boolean;
   cluster: Cluster | null;
   futureEvents?: UiEvent[];
+}
+
+export interface Variant {
+  name: string;
+  title: string;
 }
 
 const registry = new Map<string, ScenarioEntry>();
@@ -53,68 +66,63 @@ export function findScenario(id: string): ScenarioEntry | undefined {
   return registry.get(id);
 }
 
-interface StepReport {
-  index: number;
-  label?: string | null;
-  t?: number | null;
-  caption?: string | null;
-  pause?: boolean;
-}
-interface ScenarioReport {
-  id: string;
-  title: string;
-  summary?: string;
-  endMs: number;
-  steps: StepReport[];
-  spec: Record<string, unknown>;
-  inputs: unknown[];
+function obj(v: unknown): Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
-type Runner = (file: unknown) => Promise<{ report: ScenarioReport; cluster: Cluster }>;
-
-/** How the package API runs a scenario and hands back its run (found at runtime). */
-function runner(): Runner {
-  const a = api as unknown as Record<string, unknown>;
-  const C = Cluster as unknown as Record<string, unknown>;
-  if (typeof C.fromScenario === 'function') {
-    return async (file) => {
-      const r = (await (C.fromScenario as (f: unknown) => Promise<{ cluster: Cluster; report: ScenarioReport } | Cluster>)(file)) as
-        | { cluster: Cluster; report: ScenarioReport }
-        | Cluster;
-      if (r instanceof Cluster) {
-        const rep = (r as unknown as { scenarioReport?: ScenarioReport }).scenarioReport;
-        if (!rep) throw new Error('the package returned no scenario report');
-        return { report: rep, cluster: r };
-      }
-      return r;
-    };
-  }
-  if (typeof a.runScenario === 'function') {
-    return async (file) => (a.runScenario as Runner)(file);
-  }
-  throw new Error('this version of the package cannot run scenarios');
+/** The variants a scenario file offers (e.g. its unsafe twin). */
+export function variantsOf(entry: ScenarioEntry): Variant[] {
+  const vs = obj(entry.file).variants;
+  if (!Array.isArray(vs)) return [];
+  return vs
+    .map((v) => obj(v))
+    .filter((v) => typeof v.name === 'string')
+    .map((v) => ({ name: v.name as string, title: typeof v.title === 'string' ? v.title : (v.name as string) }));
 }
 
 /**
  * Runs the scenario to its end, keeps every event, and rewinds to the start: playing
  * forward replays the recorded steps, event for event.
  */
-export async function loadScenario(entry: ScenarioEntry): Promise<LoadedScenario> {
-  const { report, cluster } = await runner()(entry.file);
+export async function loadScenario(
+  entry: ScenarioEntry,
+  opts: { variant?: string | null; seed?: number | null; unsafe?: string[] } = {},
+): Promise<LoadedScenario> {
+  const file = obj(entry.file);
+  const variant = opts.variant ? variantsOf(entry).find((v) => v.name === opts.variant) : undefined;
+  if (opts.variant && !variant) {
+    const known = variantsOf(entry).map((v) => v.name);
+    throw new RangeError(`the scenario has no variant "${opts.variant}"${known.length ? `; its variants: ${known.join(', ')}` : ''}`);
+  }
+  const base: ScenarioOptions = {};
+  if (variant) base.variant = variant.name;
+  if (opts.seed !== null && opts.seed !== undefined) base.seed = opts.seed;
+  // what the file and variant switch off by themselves
+  const vfile = variant ? obj((file.variants as unknown[]).map(obj).find((v) => v.name === variant.name)) : {};
+  const ownUnsafe = [...new Set([...arr(obj(file.cluster).unsafe), ...arr(vfile.unsafe)])];
+  const extra = (opts.unsafe ?? []).filter((s) => !ownUnsafe.includes(s));
+  if (extra.length) base.unsafe = extra as ScenarioOptions['unsafe'];
+  const run = await Cluster.fromScenario(entry.file as object, base);
+  const cluster = run.cluster;
+  const report = run.report;
   const futureEvents = cluster.events() as unknown as UiEvent[];
   cluster.seek(0);
-  const spec = report.spec as { voters?: number; observers?: number; seed?: number; network?: unknown; unsafe?: string[] };
+  const spec = report.spec as { voters?: number; observers?: number; seed?: number; network?: unknown };
+  const summary = typeof vfile.summary === 'string' ? vfile.summary : typeof file.summary === 'string' ? file.summary : '';
   return {
     id: entry.id,
-    title: report.title || entry.title,
-    summary: report.summary ?? '',
+    variant: variant?.name ?? null,
+    title: variant ? variant.title : report.title || entry.title,
+    summary,
     settings: {
       voters: spec.voters,
       observers: spec.observers ?? 0,
-      seed: spec.seed ?? 0,
-      network: typeof spec.network === 'string' ? spec.network : 'custom',
+      seed: report.seed,
+      ...(typeof spec.network === 'string' ? { network: spec.network } : {}),
     },
-    unsafe: spec.unsafe ?? [],
+    unsafe: [...report.unsafe],
+    ownUnsafe,
+    seed: base.seed ?? null,
     steps: report.steps.map((s) => ({
       index: s.index,
       t: s.t ?? null,
@@ -123,7 +131,12 @@ export async function loadScenario(entry: ScenarioEntry): Promise<LoadedScenario
       label: s.label ?? null,
     })),
     endMs: report.endMs,
+    passed: report.passed,
     cluster,
     futureEvents,
   };
+}
+
+function arr(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }

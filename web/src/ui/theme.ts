@@ -47,7 +47,18 @@ export function readTheme(el: Element): Theme {
 }
 
 /** A distinct, stable colour per epoch (golden-angle hues). */
+const epochCache = new Map<string, string>();
 export function epochColor(epoch: number, dark: boolean, alpha = 1): string {
+  const key = `${epoch}:${dark}:${alpha}`;
+  let c = epochCache.get(key);
+  if (!c) {
+    c = makeEpochColor(epoch, dark, alpha);
+    if (epochCache.size > 4000) epochCache.clear();
+    epochCache.set(key, c);
+  }
+  return c;
+}
+function makeEpochColor(epoch: number, dark: boolean, alpha: number): string {
   const hue = (epoch * 137.508 + 200) % 360;
   const l = dark ? 58 : 62;
   const s = dark ? 55 : 65;

@@ -55,7 +55,7 @@ export class Timeline {
   wheelZooms = true;
   private arrows: HitArrow[] = [];
   private markHits: HitMark[] = [];
-  private flags: { x: number; label: string; mk: Mark }[] = [];
+  private flags: { x: number; label: string; mk: Mark; color: string }[] = [];
   private hover: { x: number; y: number } | null = null;
   private hoverKey = '';
   private pinned = false;
@@ -158,7 +158,8 @@ export class Timeline {
   frame(): boolean {
     const now = this.host.now();
     if (this.follow) {
-      const t0 = now - this.plotW * 0.86 * this.msPerPx;
+      // keep "now" at 86% of the width, but never leave the plot empty before t = 0
+      const t0 = Math.max(now - this.plotW * 0.86 * this.msPerPx, -this.plotW * 0.01 * this.msPerPx);
       if (t0 !== this.t0) {
         this.t0 = t0;
         this.dirty = true;
@@ -560,7 +561,7 @@ export class Timeline {
           ctx.lineTo(x, this.hgt);
           ctx.stroke();
           ctx.setLineDash([]);
-          this.flags.push({ x, label: `★ n${mk.ev.node} leads e${mk.ev.epoch}`, mk });
+          this.flags.push({ x, label: `★ n${mk.ev.node} leads e${mk.ev.epoch}`, mk, color: th.state[3] });
           break;
         }
         case 'fault': {
@@ -575,14 +576,9 @@ export class Timeline {
           ctx.stroke();
           ctx.setLineDash([]);
           const lbl = (mk.ev.detail ?? mk.ev.text ?? '').replace(/^fault /, '');
-          ctx.font = `10px ${th.font}`;
-          ctx.textAlign = 'left';
-          ctx.textBaseline = 'bottom';
-          ctx.fillStyle = color;
-          ctx.fillText(lbl.length > 40 ? lbl.slice(0, 39) + '…' : lbl, x + 3, this.hgt - 3);
+          this.flags.push({ x, label: lbl.length > 44 ? lbl.slice(0, 43) + '…' : lbl, mk, color });
           const affected = mk.ev.nodes ?? [];
           for (const n of affected) if (n < store.nodes) this.markHits.push({ mk, x, y: this.laneMid(n) });
-          this.markHits.push({ mk, x, y: this.hgt - 8 });
           break;
         }
         case 'crash':
@@ -676,12 +672,12 @@ export class Timeline {
       const w = ctx.measureText(f.label).width + 10;
       const x = Math.max(f.x, end + 3);
       if (x > this.w) break;
-      ctx.fillStyle = th.state[3];
+      ctx.fillStyle = f.color;
       roundRect(ctx, x, AXIS_H - 17, w, 15, 4);
       ctx.fill();
-      ctx.fillStyle = '#fff';
+      ctx.fillStyle = th.dark ? '#0b1220' : '#fff';
       ctx.fillText(f.label, x + 5, AXIS_H - 9.5);
-      ctx.fillStyle = th.state[3];
+      ctx.fillStyle = f.color;
       ctx.fillRect(Math.round(f.x), AXIS_H - 3, 1.5, 3);
       end = x + w;
       this.markHits.push({ mk: f.mk, x: x + w / 2, y: AXIS_H - 9 });
