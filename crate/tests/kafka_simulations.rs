@@ -360,32 +360,72 @@ fn without_pre_vote_a_partial_partition_makes_leadership_ping_pong() {
 
 #[test]
 fn a_late_observer_catches_up_through_fetch_snapshot() {
-    let spec = ClusterSpec { voters: 3, observers: 1, seed: 2, writes_per_second: 100, snapshot_interval: 50, ..ClusterSpec::default() };
+    let spec = ClusterSpec {
+        voters: 3,
+        observers: 1,
+        seed: 2,
+        writes_per_second: 100,
+        snapshot_interval: 50,
+        ..ClusterSpec::default()
+    };
     let mut sim = Simulation::new(spec).unwrap();
     act(&mut sim, Action::Crash { node: 3 });
     run_until(&mut sim, 20_000, "the leader's log starts past 0", |s| {
-        leader(s).map(|(l, _)| s.world().node_view(l).log_start > 0).unwrap_or(false)
+        leader(s)
+            .map(|(l, _)| s.world().node_view(l).log_start > 0)
+            .unwrap_or(false)
     });
     act(&mut sim, Action::Restart { node: 3 });
     let restarted_at = sim.trace().last().unwrap().seq;
     run_until(&mut sim, 10_000, "the observer loads a snapshot", |s| {
-        s.events_since(restarted_at).iter().any(|e| matches!(e.kind, EventKind::Snapshot { node: 3, action: kraft_playground::trace::SnapshotAction::Fetched, .. }))
+        s.events_since(restarted_at).iter().any(|e| {
+            matches!(
+                e.kind,
+                EventKind::Snapshot {
+                    node: 3,
+                    action: kraft_playground::trace::SnapshotAction::Fetched,
+                    ..
+                }
+            )
+        })
     });
     let fetched = sim
         .events_since(restarted_at)
         .iter()
-        .filter(|e| e.kind.node() == Some(3) && matches!(&e.kind, EventKind::Send { rpc, .. } if rpc.name() == "FetchSnapshot"))
+        .filter(|e| {
+            e.kind.node() == Some(3)
+                && matches!(&e.kind, EventKind::Send { rpc, .. } if rpc.name() == "FetchSnapshot")
+        })
         .count();
     assert!(fetched >= 1, "the observer asked with FetchSnapshot");
     let target = hw(&sim, leader(&sim).unwrap().0);
-    run_until(&mut sim, 10_000, "the observer follows on from the snapshot", |s| hw(s, 3) >= target);
+    run_until(
+        &mut sim,
+        10_000,
+        "the observer follows on from the snapshot",
+        |s| hw(s, 3) >= target,
+    );
     let v = sim.world().node_view(3);
     assert!(v.log_start > 0 && v.snapshot.is_some());
     // Stop writing: every node's metadata image converges to the same one.
-    act(&mut sim, Action::Workload { writes_per_second: 0 });
+    act(
+        &mut sim,
+        Action::Workload {
+            writes_per_second: 0,
+        },
+    );
     sim.advance(3_000).unwrap();
-    let images: Vec<_> = sim.world().nodes.iter().map(|n| n.replica.as_ref().unwrap().image().clone()).collect();
+    let images: Vec<_> = sim
+        .world()
+        .nodes
+        .iter()
+        .map(|n| n.replica.as_ref().unwrap().image().clone())
+        .collect();
     assert!(images[0].applied_offset > 0);
-    assert!(images.iter().all(|i| *i == images[0]), "all images equal at offset {}", images[0].applied_offset);
+    assert!(
+        images.iter().all(|i| *i == images[0]),
+        "all images equal at offset {}",
+        images[0].applied_offset
+    );
     assert_safe(&sim);
 }

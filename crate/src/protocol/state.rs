@@ -493,7 +493,9 @@ impl Replica {
         };
         match leader {
             Some(l) => self.transition_to_follower(ctx, epoch, l, reason),
-            None if rejected => self.transition_to_unattached_fresh_timer(ctx, epoch, voted, reason),
+            None if rejected => {
+                self.transition_to_unattached_fresh_timer(ctx, epoch, voted, reason)
+            }
             None => self.transition_to_unattached(ctx, epoch, voted, reason),
         }
     }
