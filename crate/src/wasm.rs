@@ -319,13 +319,14 @@ impl WasmSim {
         to_js(&ev[..ev.len().min(limit_of(limit))])
     }
 
-    /// The one-line text form of the events with seq > `since`, newline-terminated.
+    /// The one-line text form of the events with seq > `since` (at most `limit`), one
+    /// per line.
     #[wasm_bindgen(js_name = textSince)]
-    pub fn text_since(&self, since: f64) -> Result<String, JsValue> {
+    pub fn text_since(&self, since: f64, limit: Option<u32>) -> Result<String, JsValue> {
         use std::fmt::Write;
         let since = whole("since", since)?;
         let mut out = String::new();
-        for e in self.sim.events_since(since).iter() {
+        for e in self.sim.events_since(since).iter().take(limit_of(limit)) {
             let _ = writeln!(out, "{e}");
         }
         Ok(out)
@@ -670,4 +671,101 @@ pub fn chaos_digest(seed: f64, seconds: f64, voters: u32) -> Result<String, JsVa
     let (spec, actions) = chaos::random_run(seed, &opts);
     let sim = Simulation::replay(spec, actions, opts.seconds * 1000).map_err(sim_error)?;
     Ok(sim.digest().hex())
+}
+
+// ---- scenarios -----------------------------------------------------------------------------
+
+use crate::scenario::{self, Report, RunOptions, ScenarioError};
+
+fn scenario_error(e: ScenarioError) -> JsValue {
+    range_error(&e.path, &e.message)
+}
+
+/// Options of `runScenario` (JSON): a seed instead of the file's, extra safety switches
+/// off, one of the scenario's variants.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ScenarioOptions {
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default, rename = "unsafe")]
+    unsafe_switches: Vec<SafetySwitch>,
+    #[serde(default)]
+    variant: Option<String>,
+}
+
+/// Reads and checks a scenario (JSON text); returns its JSON form with defaults made
+/// explicit. Errors name the path (`steps[3].node`) in `field`.
+#[wasm_bindgen(js_name = parseScenario)]
+pub fn parse_scenario(text: &str) -> Result<JsValue, JsValue> {
+    hook();
+    let s = scenario::parse(text).map_err(scenario_error)?;
+    to_js(&s.to_json())
+}
+
+/// A finished scenario run: its report and its simulation (at the end of the run).
+#[wasm_bindgen]
+pub struct WasmScenarioRun {
+    report: Report,
+    sim: Option<Simulation>,
+}
+
+/// Runs a scenario (JSON text) to its end with options (JSON of `ScenarioOptions`).
+#[wasm_bindgen(js_name = runScenario)]
+pub fn run_scenario(text: &str, options_json: &str) -> Result<WasmScenarioRun, JsValue> {
+    hook();
+    let opts: ScenarioOptions = parse("options", options_json)?;
+    if let Some(seed) = opts.seed {
+        if seed as f64 > MAX_SAFE {
+            return Err(range_error("seed", "must be at most Number.MAX_SAFE_INTEGER"));
+        }
+    }
+    let mut s = scenario::parse(text).map_err(scenario_error)?;
+    if let Some(v) = &opts.variant {
+        s = s.variant(v).map_err(scenario_error)?;
+    }
+    if s.cluster.seed as f64 > MAX_SAFE && opts.seed.is_none() {
+        return Err(range_error(
+            "cluster.seed",
+            "must be at most 9007199254740991 to run in JavaScript",
+        ));
+    }
+    let run = scenario::execute(
+        &s,
+        &RunOptions {
+            seed: opts.seed,
+            unsafe_switches: opts.unsafe_switches,
+        },
+    );
+    Ok(WasmScenarioRun {
+        report: run.report,
+        sim: Some(run.simulation),
+    })
+}
+
+#[wasm_bindgen]
+impl WasmScenarioRun {
+    /// The report: steps as they happened, expectations, violations, measurements, the
+    /// spec and input log that replay the run, the digest.
+    pub fn report(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.report)
+    }
+
+    /// The human summary the CLI prints.
+    pub fn summary(&self) -> String {
+        self.report.text()
+    }
+
+    pub fn passed(&self) -> bool {
+        self.report.passed
+    }
+
+    /// The run's simulation (once); the JS layer wraps it in a `Cluster`.
+    #[wasm_bindgen(js_name = takeSimulation)]
+    pub fn take_simulation(&mut self) -> Result<WasmSim, JsValue> {
+        self.sim
+            .take()
+            .map(|sim| WasmSim { sim })
+            .ok_or_else(|| JsValue::from(js_sys::Error::new("the simulation was already taken")))
+    }
 }

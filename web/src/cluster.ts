@@ -17,6 +17,8 @@ import type {
   QuorumDescription,
   RunUntilOptions,
   SafetySwitch,
+  ScenarioOptions,
+  ScenarioReport,
   TimedAction,
   TraceEvent,
   ViolationEvent,
@@ -256,6 +258,43 @@ export class Cluster {
     }
   }
 
+  /**
+   * Runs a scenario (its JSON text or the parsed object) to its end and returns the
+   * report and the run as a cluster (at the end; seek back to replay the story).
+   * An invalid scenario throws a {@link ScenarioError} naming the path (`steps[3].node`).
+   */
+  static async fromScenario(scenario: string | object, options: ScenarioOptions = {}): Promise<ScenarioRun> {
+    await init();
+    return Cluster.fromScenarioSync(scenario, options);
+  }
+
+  /** Like {@link Cluster.fromScenario}, once the core is loaded. */
+  static fromScenarioSync(scenario: string | object, options: ScenarioOptions = {}): ScenarioRun {
+    const G = raw();
+    const text = scenarioText(scenario);
+    const o = check.object(options, 'scenario options');
+    check.keys(o, ['seed', 'unsafe', 'variant'], 'scenario option');
+    const opts: Record<string, unknown> = {};
+    if (o.seed !== undefined) opts.seed = check.whole(o.seed, 'seed');
+    if (o.unsafe !== undefined) opts.unsafe = normaliseSwitches(o.unsafe, 'unsafe');
+    if (o.variant !== undefined) opts.variant = check.string(o.variant, 'variant');
+    let run;
+    try {
+      run = G.runScenario(text, JSON.stringify(opts));
+    } catch (e) {
+      throw toScenarioError(e);
+    }
+    try {
+      const report = run.report() as ScenarioReport;
+      const summary = run.summary();
+      const spec = normaliseOptions(report.spec, 'the scenario cluster');
+      const cluster = new Cluster(run.takeSimulation(), spec);
+      return { report, summary, cluster };
+    } finally {
+      run.free();
+    }
+  }
+
   // ---- plumbing ------------------------------------------------------------------------
 
   #call<T>(fn: (sim: WasmSim) => T): T {
@@ -479,12 +518,16 @@ export class Cluster {
     return ev;
   }
 
-  /** The one-line text form of the events with `seq > since` (all by default), one per line. */
-  text(query: { since?: number } = {}): string {
+  /**
+   * The one-line text form of the events with `seq > since` (all by default), one per
+   * line, at most `limit` lines.
+   */
+  text(query: { since?: number; limit?: number } = {}): string {
     const q = check.object(query, 'text query');
-    check.keys(q, ['since'], 'text query field');
+    check.keys(q, ['since', 'limit'], 'text query field');
     const since = q.since === undefined ? 0 : check.whole(q.since, 'since');
-    return this.#call((s) => s.textSince(since));
+    const limit = q.limit === undefined ? undefined : check.whole(q.limit, 'limit', 0, U32);
+    return this.#call((s) => s.textSince(since, limit));
   }
 
   /** Every invariant violation so far (the checker runs after every event). */
@@ -658,6 +701,66 @@ export class Cluster {
   __panicForTest(): void {
     this.#call((s) => s.__panicForTest());
   }
+}
+
+/** A scenario file that does not parse or check; `path` names the bad field (`steps[3].node`). */
+export class ScenarioError extends Error {
+  /** Where in the scenario: `steps[3].node`, `cluster.voters`, or '' for the whole file. */
+  readonly path: string;
+  constructor(path: string, message: string, options?: { cause?: unknown }) {
+    super(path ? `${path}: ${message}` : message, options);
+    this.name = 'ScenarioError';
+    this.path = path;
+  }
+}
+
+/** A finished scenario run. */
+export interface ScenarioRun {
+  report: ScenarioReport;
+  /** The human summary: steps, expectations, measurements, invariants, PASSED/FAILED. */
+  summary: string;
+  /** The run, at its end. */
+  cluster: Cluster;
+}
+
+function scenarioText(scenario: unknown): string {
+  if (typeof scenario === 'string') return scenario;
+  if (check.isPlainObject(scenario)) return JSON.stringify(scenario);
+  throw new TypeError(`a scenario must be its JSON text or the parsed object, got ${check.show(scenario)}`);
+}
+
+function toScenarioError(e: unknown): unknown {
+  if (e instanceof TypeError || e instanceof RangeError) {
+    const field = (e as { field?: unknown }).field;
+    const path = typeof field === 'string' ? field : '';
+    const prefix = path ? `${path}: ` : '';
+    const msg = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+    return new ScenarioError(path, msg, { cause: e });
+  }
+  return e;
+}
+
+/**
+ * Reads and checks a scenario; returns its JSON form with defaults made explicit.
+ * Throws a {@link ScenarioError} naming the path of anything wrong.
+ */
+export async function parseScenario(scenario: string | object): Promise<Record<string, unknown>> {
+  await init();
+  try {
+    return raw().parseScenario(scenarioText(scenario)) as Record<string, unknown>;
+  } catch (e) {
+    throw toScenarioError(e);
+  }
+}
+
+/** Runs a scenario to its end: the same as {@link Cluster.fromScenario}. */
+export function runScenario(scenario: string | object, options: ScenarioOptions = {}): Promise<ScenarioRun> {
+  return Cluster.fromScenario(scenario, options);
+}
+
+/** {@link runScenario} once the core is loaded (after `await init()`). */
+export function runScenarioSync(scenario: string | object, options: ScenarioOptions = {}): ScenarioRun {
+  return Cluster.fromScenarioSync(scenario, options);
 }
 
 function rewrap(e: unknown, prefix: string): Error {

@@ -286,10 +286,14 @@ export class Player {
       try {
         l(frame);
       } catch (e) {
-        // A failing listener must not stop the loop or the other listeners.
-        queueMicrotask(() => {
-          throw e;
-        });
+        // A failing listener must not stop the loop or the other listeners: report it
+        // the way the platform reports uncaught errors.
+        const report = (globalThis as { reportError?: (e: unknown) => void }).reportError;
+        if (typeof report === 'function') report(e);
+        else
+          queueMicrotask(() => {
+            throw e;
+          });
       }
     }
     return frame;

@@ -553,3 +553,93 @@ export interface SweepOptions {
   /** Safety rules to switch off. */
   unsafe?: SafetySwitch[];
 }
+
+/** Options of {@link runScenario} / `Cluster.fromScenario`. */
+export interface ScenarioOptions {
+  /** Run with this seed instead of the scenario's. */
+  seed?: number;
+  /** Safety rules to switch off on top of the scenario's (and its variant's). */
+  unsafe?: SafetySwitch[];
+  /** Run one of the scenario's variants (e.g. its unsafe one) by name. */
+  variant?: string;
+}
+
+/** A run of caption text in one style (render each as a text node, never as HTML). */
+export interface CaptionSpan {
+  style: 'plain' | 'bold' | 'em' | 'code';
+  text: string;
+}
+
+/** One scenario step as it happened. */
+export interface ScenarioStepReport {
+  index: number;
+  label: string | null;
+  /** When it happened (ms); null when the run ended first. */
+  t: number | null;
+  /** The action with its nodes resolved (what went into the input log). */
+  action: Action | null;
+  caption: string | null;
+  captionSpans: CaptionSpan[];
+  /** The scenario asks the UI to pause here. */
+  pause: boolean;
+  ok: boolean;
+  /** What happened, e.g. "waited 1.571s until a leader is elected: n0". */
+  note: string;
+}
+
+/** One expectation with its verdict. */
+export interface ScenarioExpectationReport {
+  index: number;
+  /** The key it was written with (`leaderElectedBy`, `failover`, ...). */
+  kind: string;
+  passed: boolean;
+  /** One line with the measured numbers. */
+  explanation: string;
+  note: string | null;
+}
+
+/** An invariant violation seen in a scenario run. */
+export interface ScenarioViolationReport {
+  seq: number;
+  t: number;
+  invariant: InvariantName;
+  node: number | null;
+  detail: string;
+  /** Asked for by a `violated` expectation (an unsafe variant showing what breaks). */
+  expected: boolean;
+}
+
+/** A measurement the scenario asked for. */
+export interface ScenarioMeasurement {
+  kind: string;
+  name: string;
+  text: string;
+  valueMs: number | null;
+  count: number | null;
+  parts: { name: string; ms: number }[];
+}
+
+/** What a scenario run reports. */
+export interface ScenarioReport {
+  id: string;
+  title: string;
+  variant: string | null;
+  seed: number;
+  unsafe: SafetySwitch[];
+  /** Every step happened, every expectation held, no unexpected invariant violation. */
+  passed: boolean;
+  /** Simulated time at the end of the run (ms). */
+  endMs: number;
+  steps: ScenarioStepReport[];
+  expectations: ScenarioExpectationReport[];
+  violations: ScenarioViolationReport[];
+  measurements: ScenarioMeasurement[];
+  /** The cluster that ran (seed and switches as used). */
+  spec: ClusterOptions;
+  /** The resolved input log: with `spec`, it replays the run exactly. */
+  inputs: TimedAction[];
+  /** Number of trace events. */
+  events: number;
+  /** Trace digest, as `cluster.digest()` gives it. */
+  digest: string;
+}
