@@ -58,10 +58,11 @@ const common = {
   charset: 'utf8',
 };
 
-// 1. the element + the API: dist/kraft-playground.js
+// 1. the element + the API: dist/kraft-playground.js (defines <kraft-playground> on
+//    import; loads ./scenarios.js beside it when a scenario is asked for)
 await build({
   ...common,
-  entryPoints: { 'kraft-playground': join(root, 'web/src/ui/index.ts') },
+  entryPoints: { 'kraft-playground': join(root, 'web/src/ui/define.ts') },
   outdir: dist,
   platform: 'browser',
 });
@@ -70,12 +71,11 @@ await build({
 const { list, code } = scenarioModule();
 writeFileSync(join(dist, 'scenarios.js'), code);
 
-// 3. the pages' scripts, importing the two modules above at run time
+// 3. the pages' scripts, importing the element module at run time
 const shared = {
   name: 'site-externals',
   setup(b) {
     b.onResolve({ filter: /web\/src\/ui\/index\.js$/ }, () => ({ path: './kraft-playground.js', external: true }));
-    b.onResolve({ filter: /^\.\/scenarios\.js$/ }, () => ({ path: './scenarios.js', external: true }));
   },
 };
 await build({

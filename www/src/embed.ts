@@ -1,10 +1,8 @@
 // The iframe page: the same options as URL parameters; minimal controls unless
 // controls=full. Share links open the main page.
-import { defineElement, registerScenarios, type KraftPlayground } from '../../web/src/ui/index.js';
-import { scenarios } from './scenarios.js';
+import { defineElement, type KraftPlayground } from '../../web/src/ui/index.js';
 import { applyParams } from './params.js';
 
-registerScenarios(scenarios);
 const el = document.querySelector('kraft-playground') as KraftPlayground;
 el.setAttribute('controls', 'minimal');
 const problems = applyParams(el, location.search);

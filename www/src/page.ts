@@ -1,10 +1,8 @@
 // The main page: <kraft-playground> driven by the URL, and the URL kept in step with
 // the run (a scenario link, or the seed and sizes of free play).
-import { defineElement, registerScenarios, type KraftPlayground } from '../../web/src/ui/index.js';
-import { scenarios } from './scenarios.js';
+import { defineElement, type KraftPlayground } from '../../web/src/ui/index.js';
 import { applyParams } from './params.js';
 
-registerScenarios(scenarios);
 const el = document.querySelector('kraft-playground') as KraftPlayground;
 const problems = applyParams(el, location.search);
 el.setAttribute('share-base', new URL('./', location.href).href);

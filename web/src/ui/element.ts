@@ -13,7 +13,7 @@ import { Logs } from './logs.js';
 import { renderCaption } from './markup.js';
 import { FaultsPanel, InvariantsPanel, QuorumPanel, type NetworkProfile } from './panels.js';
 import { Ring } from './ring.js';
-import { findScenario, scenarioList, loadScenario, variantsOf, type LoadedScenario, type ScenarioStep } from './scenarios.js';
+import { findScenario, loadBundledScenarios, scenarioList, loadScenario, variantsOf, type LoadedScenario, type ScenarioStep } from './scenarios.js';
 import { Store } from './store.js';
 import { readTheme, type Theme } from './theme.js';
 import { Timeline } from './timeline.js';
@@ -144,7 +144,7 @@ export class KraftPlayground extends HTMLElement {
   #menu!: HTMLDivElement;
   #menuNode = -1;
   #menuAnchor: HTMLElement | null = null;
-  #overlay: HTMLDivElement | null = null;
+  #overlay: HTMLDialogElement | null = null;
   #live!: HTMLDivElement;
   #summary!: HTMLDivElement;
   #summaryAt = 0;
@@ -163,6 +163,7 @@ export class KraftPlayground extends HTMLElement {
   #parsed: Parsed | null = null;
   #bootSeq = 0;
   #rebootTimer = 0;
+  #bootTimer = 0;
   #resizeObs: ResizeObserver | null = null;
   #frameTimes: number[] = [];
   #announced = new Set<string>();
@@ -212,10 +213,17 @@ export class KraftPlayground extends HTMLElement {
   connectedCallback(): void {
     if (!this.#built) this.#build();
     this.addEventListener('keydown', this.#keyHandler);
-    if (!this.#parsed?.minimal) document.addEventListener('keydown', this.#docKeyHandler);
+    if (this.#parsed && !this.#parsed.minimal) document.addEventListener('keydown', this.#docKeyHandler);
     this.#schemeQuery = window.matchMedia('(prefers-color-scheme: dark)');
     this.#schemeQuery.addEventListener('change', this.#onScheme);
-    if (!this.#cluster) void this.#boot();
+    // Boot in a later task: a page script that imported this module may still be
+    // setting attributes (its URL parameters) in this one.
+    if (!this.#cluster && !this.#bootTimer) {
+      this.#bootTimer = window.setTimeout(() => {
+        this.#bootTimer = 0;
+        void this.#boot();
+      }, 0);
+    }
     this.#startLoop();
   }
 
@@ -444,6 +452,9 @@ export class KraftPlayground extends HTMLElement {
     this.#settings = { ...p.settings };
     if (!p.seedGiven) this.#settings.seed = Math.floor(Math.random() * 1_000_000);
     this.#speed = p.speed;
+    document.removeEventListener('keydown', this.#docKeyHandler);
+    if (!p.minimal) document.addEventListener('keydown', this.#docKeyHandler);
+    await loadBundledScenarios();
     this.#fillScenarioPicker();
     try {
       await init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url));
@@ -1270,23 +1281,32 @@ export class KraftPlayground extends HTMLElement {
 
   // ---- dialogs and keys ------------------------------------------------------------------------
 
+  /** A modal <dialog> (the top layer: above everything, whatever the page does). */
   #openDialog(title: string, ...body: (Node | null)[]): void {
     this.#closeDialog();
     const close = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'close' }, 'Close');
     close.addEventListener('click', () => this.#closeDialog());
-    const dialog = h('div', { class: 'kp-dialog', role: 'dialog', 'aria-modal': 'true', 'aria-label': title }, h('h2', null, title), ...body, h('div', { class: 'kp-row' }, close));
-    const ov = h('div', { class: 'kp-overlay' }, dialog);
-    ov.addEventListener('click', (e) => {
-      if (e.target === ov) this.#closeDialog();
+    const dialog = h('dialog', { class: 'kp-dialog', 'aria-label': title }, h('div', { class: 'kp-dialog-head' }, h('h2', null, title), close), ...body);
+    dialog.addEventListener('click', (e) => {
+      // a click on the backdrop (outside the dialog's box) closes it
+      const r = dialog.getBoundingClientRect();
+      if (e.target === dialog && (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom)) this.#closeDialog();
     });
-    this.#overlay = ov;
-    this.#root.appendChild(ov);
+    dialog.addEventListener('close', () => {
+      dialog.remove();
+      if (this.#overlay === dialog) this.#overlay = null;
+    });
+    this.#overlay = dialog;
+    this.#root.appendChild(dialog);
+    dialog.showModal();
     close.focus({ preventScroll: true });
   }
 
   #closeDialog(): void {
-    this.#overlay?.remove();
+    const d = this.#overlay;
     this.#overlay = null;
+    if (d?.open) d.close();
+    d?.remove();
   }
 
   #openHelp(): void {

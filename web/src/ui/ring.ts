@@ -299,8 +299,7 @@ export class Ring {
       ctx.arc(p.x + p.r * 0.78, p.y - p.r * 0.78, 5, 0, Math.PI * 2);
       ctx.fill();
     }
-    const light = si === 3 || si === 2 || si === 5;
-    ctx.fillStyle = crashed ? th.muted : light ? '#ffffff' : '#0f172a';
+    ctx.fillStyle = crashed ? th.muted : inkFor(color);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     const big = p.r >= 20;
@@ -334,6 +333,23 @@ export class Ring {
     ctx.font = `10px ${th.mono}`;
     ctx.fillText(`LEO ${n.leo} HW ${n.hw ?? '–'}`, p.x, y0 + 12);
   }
+}
+
+/** Dark or white text, whichever reads better on a fill colour (#rrggbb). */
+const inkCache = new Map<string, string>();
+export function inkFor(fill: string): string {
+  let ink = inkCache.get(fill);
+  if (ink) return ink;
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(fill.trim());
+  if (!m) return '#0f172a';
+  const lin = (hex: string) => {
+    const c = parseInt(hex, 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+  };
+  const l = 0.2126 * lin(m[1]) + 0.7152 * lin(m[2]) + 0.0722 * lin(m[3]);
+  ink = l > 0.4 ? '#0f172a' : '#ffffff';
+  inkCache.set(fill, ink);
+  return ink;
 }
 
 function cross(ctx: CanvasRenderingContext2D, x: number, y: number, k: number, color: string, bg: string): void {

@@ -58,6 +58,26 @@ export function registerScenarios(list: ScenarioEntry[]): void {
   }
 }
 
+let bundled: Promise<void> | null = null;
+
+/**
+ * Registers the scenario library that sits next to this module (`scenarios.js`, which
+ * the site build writes), once; nothing happens where there is none.
+ */
+export function loadBundledScenarios(): Promise<void> {
+  if (registry.size > 0) return Promise.resolve();
+  bundled ??= (async () => {
+    try {
+      const url = new URL('./scenarios.js', import.meta.url).href;
+      const m = (await import(/* @vite-ignore */ url)) as { scenarios?: ScenarioEntry[] };
+      if (Array.isArray(m.scenarios)) registerScenarios(m.scenarios);
+    } catch {
+      // no bundled library here: scenarios can still be registered by hand
+    }
+  })();
+  return bundled;
+}
+
 export function scenarioList(): ScenarioEntry[] {
   return [...registry.values()];
 }
