@@ -351,3 +351,26 @@ describe('embedding', () => {
     await page.close();
   });
 });
+
+describe('phone width, touch', () => {
+  test('taps open a node\'s actions and crash it; the layout fits the width', async () => {
+    const phone = await launch({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+    try {
+      const { page, errors } = await openPage(phone.context, `${server.url}?seed=42&speed=10`);
+      await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster?.leader() != null, null, { timeout: 30_000 });
+      const l = await leaderOf(page);
+      await page.locator(`${EL} .kp-node-btn[data-node="${l.id}"]`).tap();
+      await page.locator(`${EL} .kp-menu [data-node-action="crash"]`).tap();
+      await page.waitForFunction((id) => document.querySelector('kraft-playground').cluster.nodes({ records: false })[id].state === 'crashed', l.id);
+      // nothing sticks out sideways
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
+      mkdirSync(join(root, 'docs'), { recursive: true });
+      await page.screenshot({ path: join(root, 'docs/screenshot-phone.png') });
+      assert.deepEqual(errors, []);
+      await page.close();
+    } finally {
+      await phone.close();
+    }
+  });
+});

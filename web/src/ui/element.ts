@@ -346,9 +346,9 @@ export class KraftPlayground extends HTMLElement {
     this.#scenarioSel = h('select', { class: 'kp-scenario', 'aria-label': 'Scenario' });
     this.#scenarioSel.addEventListener('change', () => void this.#pickScenario(this.#scenarioSel.value));
     this.#status = h('div', { class: 'kp-status', role: 'status', 'data-leader': '' }, h('span', { class: 'kp-dot' }), h('span', { class: 'kp-status-text' }, 'Starting…'));
-    const share = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'share', title: 'A link that reproduces this exact run' }, icon('link'), 'Share');
+    const share = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'share', title: 'A link that reproduces this exact run', 'aria-label': 'Share' }, icon('link'), h('span', { class: 'kp-btn-label' }, 'Share'));
     share.addEventListener('click', () => this.#openShare());
-    const exportBtn = h('button', { class: 'kp-btn', type: 'button', 'aria-haspopup': 'true', 'aria-expanded': 'false', 'data-action': 'export' }, icon('download'), 'Export');
+    const exportBtn = h('button', { class: 'kp-btn', type: 'button', 'aria-haspopup': 'true', 'aria-expanded': 'false', 'data-action': 'export', 'aria-label': 'Export' }, icon('download'), h('span', { class: 'kp-btn-label' }, 'Export'));
     const exportMenu = h(
       'div',
       { class: 'kp-export-menu', hidden: true, role: 'menu' },
@@ -930,6 +930,7 @@ export class KraftPlayground extends HTMLElement {
     if (left + mw > root.width - 4) left = r.left - root.left - mw - 6;
     if (left < 4) left = clamp(r.left - root.left + r.width / 2 - mw / 2, 4, Math.max(4, root.width - mw - 4));
     const narrow = root.width < 560;
+    this.#menu.classList.toggle('kp-menu-wide', narrow);
     this.#menu.style.left = `${narrow ? 8 : left}px`;
     this.#menu.style.top = `${narrow ? r.bottom - root.top + 8 : Math.max(4, r.top - root.top - 10)}px`;
     (this.#menu.querySelector('button') as HTMLButtonElement | null)?.focus({ preventScroll: true });

@@ -196,7 +196,7 @@ export const SWITCHES: [string, string][] = [
 ];
 
 export const NETWORKS: [string, string][] = [
-  ['teaching', 'teaching: 60-140 ms links, every arrow visible'],
-  ['wan', 'wan: 20-80 ms links'],
-  ['datacenter', 'datacenter: 1-5 ms links, as in production'],
+  ['teaching', 'teaching (60–140 ms links)'],
+  ['wan', 'wan (20–80 ms links)'],
+  ['datacenter', 'datacenter (1–5 ms links)'],
 ];
