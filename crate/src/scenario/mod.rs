@@ -573,6 +573,7 @@ impl Serialize for Scenario {
 /// `scenarios/schema.json` against these).
 pub mod fields {
     pub use super::parse::{
-        ACTIONS, CONDITIONS, EVENT_FIELDS, EXPECTATIONS, MEASURES, SCENARIO, STEP, VARIANT,
+        cluster_fields, ACTIONS, CONDITIONS, EVENT_FIELDS, EXPECTATIONS, MAX_DURATION_MS, MEASURES,
+        RECORDS, SCENARIO, STEP, VARIANT,
     };
 }

@@ -705,7 +705,15 @@ pub fn parse(text: &str) -> R<Scenario> {
                 last_at = *t;
                 static_time = Some(*t);
             }
-            When::After(d) => static_time = static_time.map(|p| p + d),
+            When::After(d) => {
+                if *d > duration_ms {
+                    return err(
+                        join(&path, "after"),
+                        format!("{d} ms is after the end of the run (durationMs {duration_ms})"),
+                    );
+                }
+                static_time = static_time.map(|p| p + d)
+            }
             When::Next => {}
             When::Until { .. } => static_time = None,
         }
@@ -1092,7 +1100,13 @@ fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
             writes_per_second: o.req("writesPerSecond")?,
         },
         "write" => ActionSpec::Write {
-            record: o.opt("record")?,
+            record: match o.get("record") {
+                Some(r) => {
+                    check_record(r, &o.p("record"))?;
+                    Some(de(r, &o.p("record"))?)
+                }
+                None => None,
+            },
         },
         _ => unreachable!("checked by the caller"),
     };
@@ -1124,6 +1138,67 @@ fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
             .map_err(|(f, m)| ScenarioError::new(o.p(&f), m))?;
     }
     Ok(spec)
+}
+
+/// The metadata records a scenario may write, with their fields (the JSON form of the
+/// protocol's `RecordBody`): checked here so errors name the field.
+pub const RECORDS: &[(&str, &[(&str, &str)])] = &[
+    ("RegisterBroker", &[("brokerId", "id")]),
+    ("UnregisterBroker", &[("brokerId", "id")]),
+    ("CreateTopic", &[("name", "name"), ("partitions", "count")]),
+    ("DeleteTopic", &[("name", "name")]),
+    (
+        "PartitionChange",
+        &[("topic", "name"), ("partition", "id"), ("leader", "id")],
+    ),
+];
+
+fn check_record(v: &Value, path: &str) -> R<()> {
+    let o = Obj::new(
+        v,
+        path,
+        "a record like {\"type\": \"CreateTopic\", \"name\": \"orders\", \"partitions\": 3}",
+    )?;
+    let names: Vec<&str> = RECORDS.iter().map(|(n, _)| *n).collect();
+    let ty = o.req_string("type")?;
+    let Some((_, fields)) = RECORDS.iter().find(|(n, _)| *n == ty) else {
+        return err(
+            o.p("type"),
+            format!(
+                "unknown record type '{ty}'{}; a scenario can write: {}",
+                suggest(&ty, &names),
+                names.join(", ")
+            ),
+        );
+    };
+    let mut allowed = vec!["type"];
+    allowed.extend(fields.iter().map(|(f, _)| *f));
+    o.allow(&allowed)?;
+    for (f, kind) in fields.iter() {
+        let val = o.req_value(f)?;
+        let ok = match *kind {
+            "name" => val.is_string(),
+            _ => val.as_u64().map(|n| n <= u32::MAX as u64).unwrap_or(false),
+        };
+        if !ok {
+            return err(
+                o.p(f),
+                format!(
+                    "expected {}, got {}",
+                    if *kind == "name" {
+                        "a name (a string)"
+                    } else {
+                        "a non-negative integer"
+                    },
+                    match val {
+                        Value::String(s) => format!("\"{s}\""),
+                        other => json_kind(other).to_string(),
+                    }
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 // ---- conditions ---------------------------------------------------------------------
