@@ -302,10 +302,29 @@ describe('scenarios', () => {
     await page.close();
   });
 
-  test('an unsafe variant shows the violation and its moment', async () => {
-    const { page, errors } = await open('/?scenario=partitioned-leader&variant=no-check-quorum&speed=10&autoplay=0');
-    assert.equal(await page.locator(`${EL} [data-switch="no-check-quorum"]`).isChecked(), true);
-    assert.match(await page.locator(`${EL} .kp-status`).textContent(), /unsafe: no-check-quorum/);
+  test('an unsafe variant shows the violation, its evidence, and a button that seeks to its moment', async () => {
+    const { page, errors } = await open('/?scenario=figure-8&variant=hw-before-own-epoch&speed=10&autoplay=0');
+    assert.equal(await page.locator(`${EL} [data-switch="hw-before-own-epoch"]`).isChecked(), true);
+    assert.match(await page.locator(`${EL} .kp-status`).textContent(), /unsafe: hw-before-own-epoch/);
+    // all green at the start
+    assert.equal(await page.locator(`${EL} .kp-inv-summary`).getAttribute('data-invariants'), 'ok');
+    // travel to the end of the story
+    await page.locator(`${EL} .kp-time`).click();
+    await page.keyboard.press('End');
+    const inv = page.locator(`${EL} [data-invariant="ConsistentCommittedData"]`);
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('[data-invariant="ConsistentCommittedData"]').dataset.state === 'violated');
+    assert.match(await inv.textContent(), /Evidence: events \d+/);
+    assert.equal(await page.locator(`${EL} .kp-inv-summary`).getAttribute('data-invariants'), 'violated');
+    const btn = inv.locator('[data-seek-violation]');
+    const seq = Number(await btn.getAttribute('data-seek-violation'));
+    // (from the trace: cluster.violations() forgets violations after a forward seek
+    // that jumps to a checkpoint, a core bug reported separately)
+    const v = await page.evaluate((s) => document.querySelector('kraft-playground').cluster.events({ from: 0, to: 1e9 }).find((x) => x.seq === s), seq);
+    assert.equal(v.type, 'violation');
+    await btn.click();
+    await page.waitForFunction((t) => document.querySelector('kraft-playground').cluster.now === t, v.t);
+    await waitSummary(page);
+    assert.match(await summaryText(page, '[data-timeline]'), /VIOLATION of ConsistentCommittedData/);
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -23,7 +23,7 @@ interface Ghost {
   t: number;
 }
 
-const LABEL_W = 42;
+let LABEL_W = 42;
 const HEAD_H = 18;
 const GHOST_MS = 3500;
 
@@ -96,6 +96,8 @@ export class Logs {
     const N = nodes.length;
     this.rowH = N > 8 ? 20 : 24;
     const hgt = HEAD_H + N * this.rowH + 6;
+    // room for "snap < 1200" beside the names once some log starts at a snapshot
+    LABEL_W = nodes.some((n) => n.logStart > 0) ? 92 : 42;
     this.cw = clamp(Math.floor((this.w - LABEL_W - 8) / 24), 12, 26);
     this.cells = Math.max(4, Math.floor((this.w - LABEL_W - 8) / this.cw));
     let maxEnd = 0;
@@ -150,6 +152,11 @@ export class Logs {
       ctx.font = `600 11px ${th.font}`;
       ctx.textAlign = 'left';
       ctx.fillText(`n${n.id}`, 16, cy);
+      if (n.logStart > 0) {
+        ctx.fillStyle = th.muted;
+        ctx.font = `9px ${th.mono}`;
+        ctx.fillText(`snap<${n.logStart}`, 36, cy);
+      }
       // snapshot / log start
       if (n.logStart > this.lo) {
         const xe = Math.min(x(n.logStart), this.w);
@@ -163,7 +170,7 @@ export class Logs {
           ctx.fillStyle = th.muted;
           ctx.font = `9px ${th.font}`;
           ctx.textAlign = 'center';
-          ctx.fillText(`snapshot < ${n.logStart}`, (LABEL_W + xe) / 2, cy);
+          ctx.fillText(`in the snapshot (< ${n.logStart})`, (LABEL_W + xe) / 2, cy);
         }
       }
       const recs = this.rows[n.id] ?? [];
