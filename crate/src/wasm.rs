@@ -717,7 +717,10 @@ pub fn run_scenario(text: &str, options_json: &str) -> Result<WasmScenarioRun, J
     let opts: ScenarioOptions = parse("options", options_json)?;
     if let Some(seed) = opts.seed {
         if seed as f64 > MAX_SAFE {
-            return Err(range_error("seed", "must be at most Number.MAX_SAFE_INTEGER"));
+            return Err(range_error(
+                "seed",
+                "must be at most Number.MAX_SAFE_INTEGER",
+            ));
         }
     }
     let mut s = scenario::parse(text).map_err(scenario_error)?;

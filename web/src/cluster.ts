@@ -493,7 +493,9 @@ export class Cluster {
 
   /**
    * Trace events, oldest first: all of them, or those with `seq > since`, or those with
-   * `from <= t <= to`; at most `limit`.
+   * `from <= t <= to`; at most `limit`, and at most 100,000 per call (page through long
+   * runs with `since`: seqs are contiguous from 1). Old events are regenerated on demand
+   * from checkpoints, so asking for any window of a long run is fine.
    */
   events(query: EventQuery = {}): TraceEvent[] {
     const q = check.object(query, 'events query');

@@ -272,8 +272,14 @@ export class Player {
         const last = this.#cluster.lastSeq;
         if (last < this.#lastSeq || now < this.#lastNow) {
           reset = true;
-        } else if (last > this.#lastSeq) {
-          events = this.#cluster.events({ since: this.#lastSeq });
+        } else {
+          // The core returns at most 100,000 events per query: page until caught up.
+          for (let cursor = this.#lastSeq; cursor < last; ) {
+            const page = this.#cluster.events({ since: cursor });
+            if (page.length === 0) break;
+            events = events.length === 0 ? page : events.concat(page);
+            cursor = page[page.length - 1].seq;
+          }
         }
         this.#lastSeq = last;
         this.#lastNow = now;
