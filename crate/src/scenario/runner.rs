@@ -292,7 +292,10 @@ impl Runner<'_> {
                 }
             }
             if let (MonitorKind::Eventually | MonitorKind::Always, Some(u)) = (&m.kind, until) {
-                if now > u {
+                // A window that ends at a step ends just before that step acted (as
+                // event windows do); one that ends at a time includes that millisecond.
+                let ends_at_step = matches!(m.until, Some(TimeRef::Step { plus: 0, .. }));
+                if now > u || (ends_at_step && now == u) {
                     m.done = true;
                     continue;
                 }
