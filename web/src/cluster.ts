@@ -419,7 +419,8 @@ export class Cluster {
   /**
    * Moves to simulated time `t`, back or forward (time travel). Going back keeps the
    * recorded actions, so seeking forward again reproduces the same run; a new action
-   * taken while back in time replaces the recorded future.
+   * taken while back in time replaces the recorded future. The cluster lands after
+   * everything that happens at `t`, actions taken at `t` included.
    */
   seek(t: number): this {
     const target = check.duration(t, 'seek(t)', Number.MAX_SAFE_INTEGER);
