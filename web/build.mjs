@@ -4,7 +4,7 @@
 //   node web/build.mjs
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,6 +44,35 @@ await build({
 });
 copyFileSync(wasm, join(dist, 'kraft_playground_bg.wasm'));
 
+// The <kraft-playground> element (src/ui/, defines itself on import): it shares the
+// API module above, loads its stylesheet and the scenario library from beside itself.
+await build({
+  ...common,
+  entryPoints: { element: join(web, 'src/ui/define.ts') },
+  outdir: dist,
+  platform: 'browser',
+  minify: true,
+  plugins: [
+    {
+      name: 'share-the-api',
+      setup(b) {
+        b.onResolve({ filter: /^\.\.\/(api|index)\.js$/ }, () => ({ path: './index.js', external: true }));
+      },
+    },
+  ],
+});
+copyFileSync(join(web, 'src/ui/kraft-playground.css'), join(dist, 'kraft-playground.css'));
+{
+  const dir = join(root, 'scenarios');
+  const list = readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && f !== 'schema.json')
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')))
+    .filter((s) => typeof s.id === 'string')
+    .map((file) => ({ id: file.id, title: typeof file.title === 'string' ? file.title : file.id, file }));
+  writeFileSync(join(dist, 'scenarios.js'), `export const scenarios = ${JSON.stringify(list)};\n`);
+}
+
 // Declarations (tsc also type-checks the sources here).
 execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(web, 'tsconfig.json')], {
   stdio: 'inherit',
@@ -59,6 +88,6 @@ for (const f of readdirSync(dist).filter((f) => f.endsWith('.d.ts'))) {
 
 const size = (f) => readFileSync(join(dist, f)).length;
 console.log(
-  `web/build.mjs: dist/index.js ${size('index.js')} B, dist/node.js ${size('node.js')} B, ` +
+  `web/build.mjs: dist/index.js ${size('index.js')} B, dist/node.js ${size('node.js')} B, dist/element.js ${size('element.js')} B, ` +
     `dist/kraft_playground_bg.wasm ${size('kraft_playground_bg.wasm')} B`,
 );

@@ -9,10 +9,10 @@ import { chromium } from 'playwright-core';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Starts scripts/serve.mjs on a free port; resolves to { url, stop }. */
-export function serve() {
+/** Starts scripts/serve.mjs (on www/dist, or `dir`) on a free port; resolves to { url, stop }. */
+export function serve(dir) {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [join(root, 'scripts/serve.mjs')], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(process.execPath, [join(root, 'scripts/serve.mjs'), ...(dir ? [dir] : [])], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     process.on('exit', () => p.kill());
     const timer = setTimeout(() => reject(new Error(`serve.mjs did not start: ${out}`)), 10_000);

@@ -1,7 +1,8 @@
 // The site in Chromium, through its real UI: buttons, menus, the scrub bar, keys.
 //   node --test test/browser/      (the site must be built: node scripts/build.mjs)
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launch, openPage, root, serve } from './harness.mjs';
@@ -390,6 +391,41 @@ describe('phone width, touch', () => {
       await page.close();
     } finally {
       await phone.close();
+    }
+  });
+});
+
+describe('the npm package', () => {
+  test('its element module works on a plain page with a strict CSP', { skip: !existsSync(join(root, 'web/dist/element.js')) && 'web/dist is not built' }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kp-npm-'));
+    cpSync(join(root, 'web/dist'), join(dir, 'node_modules/kraft-playground/dist'), { recursive: true });
+    writeFileSync(
+      join(dir, 'index.html'),
+      `<!doctype html><meta charset="utf-8"><title>docs page</title><link rel="icon" href="data:,">
+<script type="module" src="node_modules/kraft-playground/dist/element.js"></script>
+<h1>Some documentation</h1>
+<kraft-playground scenario="first-election" controls="minimal" speed="10" autoplay></kraft-playground>`,
+    );
+    const docs = await serve(dir);
+    try {
+      const { page, errors } = await openPage(browser.context, docs.url);
+      await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
+      await page.evaluate(() => document.querySelector('kraft-playground').ready);
+      assert.equal(await page.locator(`${EL} .kp-scenario`).inputValue(), 'first-election');
+      // the story opens paused on its first caption
+      assert.match(await page.locator(`${EL} [data-caption]`).textContent(), /Unattached/);
+      // read on: Continue at each pause until a leader is elected
+      for (let i = 0; i < 10 && !(await leaderOf(page)); i++) {
+        const cont = page.locator(`${EL} [data-action="continue"]`);
+        if (await cont.isVisible()) await cont.click();
+        await page.waitForTimeout(700);
+      }
+      assert.ok(await leaderOf(page), 'a leader is elected');
+      assert.deepEqual(errors, []);
+      await page.close();
+    } finally {
+      docs.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -612,7 +612,8 @@ export class KraftPlayground extends HTMLElement {
     this.#logs.clearGhosts();
     this.#announced.clear();
     this.#captionShown = -2;
-    this.#pausedAtStep = -1;
+    // a story that asks to pause at its very start waits there for "Continue"
+    this.#pausedAtStep = this.#scenario?.steps.find((st) => st.pause && st.t === c.now)?.index ?? -1;
     this.#timeline.highlight.clear();
     this.#closeMenu();
     // Everything recorded so far, including the future of a scenario loaded and rewound.
