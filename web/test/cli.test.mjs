@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,7 @@ test('--help on each command, --version', () => {
   assert.equal(cli().code, 2, 'no command is a usage error');
 });
 
+const figure8 = fileURLToPath(new URL('../../scenarios/figure-8.json', import.meta.url));
 const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}.json`, import.meta.url));
 
 test('run: trace, one line per event, then the summary; exit 0', () => {
@@ -77,6 +78,15 @@ test('run: a failed expectation exits 1', () => {
   assert.equal(r.code, 1);
   assert.match(r.out, /FAIL leaderElectedBy/);
   assert.match(r.out, /FAILED\n$/);
+});
+
+test('run: an unexpected invariant violation exits 1; the variant that expects it passes', { skip: !existsSync(figure8) && 'no scenarios/figure-8.json' }, () => {
+  const r = cli('run', figure8, '--quiet', '--unsafe', 'hw-before-own-epoch');
+  assert.equal(r.code, 1);
+  assert.match(r.out, /UNEXPECTED .*(ConsistentCommittedData|LeaderCompleteness|MonotonicHighWatermark)/);
+  const v = cli('run', figure8, '--quiet', '--variant', 'hw-before-own-epoch');
+  assert.equal(v.code, 0, v.out);
+  assert.match(v.out, /expected .*ConsistentCommittedData/);
 });
 
 test('run: an invalid scenario exits 2 naming the field', () => {
