@@ -224,6 +224,31 @@ describe('the main page', () => {
     await page.close();
   });
 
+  test('exports the trace as JSON and text, and the timeline as a PNG', async () => {
+    const { page, errors } = await open('/?seed=3&speed=10');
+    await waitLeader(page);
+    await pause(page);
+    const grab = async (label) => {
+      await page.locator(`${EL} [data-action="export"]`).click();
+      const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(`${EL} .kp-export-menu button`, { hasText: label }).click()]);
+      const chunks = [];
+      for await (const c of await dl.createReadStream()) chunks.push(c);
+      return { name: dl.suggestedFilename(), body: Buffer.concat(chunks) };
+    };
+    const json = await grab('Trace as JSON');
+    assert.match(json.name, /^kraft-run-seed3-\d+ms\.json$/);
+    const parsed = JSON.parse(json.body.toString('utf8'));
+    assert.equal(parsed.digest, await digestOf(page));
+    assert.equal(parsed.events.length, await page.evaluate(() => document.querySelector('kraft-playground').cluster.eventCount));
+    assert.match(parsed.link, /^k1\./);
+    const text = await grab('Trace as text');
+    assert.match(text.body.toString('utf8').split('\n')[0], /^\s+0\.\d{3}s\s+1 /);
+    const png = await grab('Timeline as PNG');
+    assert.deepEqual([...png.body.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('bad URL parameters show a clear message and fall back to defaults; nothing is injected', async () => {
     const dialogs = [];
     const evil = encodeURIComponent('<img src=x onerror="window.__pwned=1">');

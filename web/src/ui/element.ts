@@ -110,7 +110,7 @@ function cssUrl(): string {
 }
 
 export class KraftPlayground extends HTMLElement {
-  static observedAttributes = ['scenario', 'variant', 'voters', 'observers', 'seed', 'network', 'speed', 'controls', 'height', 'run', 'autoplay'];
+  static observedAttributes = ['scenario', 'variant', 'voters', 'observers', 'seed', 'network', 'speed', 'controls', 'height', 'run', 'autoplay', 'theme'];
   /** Where the element's stylesheet is (override before the element is created). */
   static stylesheet: string | null = null;
   /** Where the wasm core is (default: kraft_playground_bg.wasm next to this module). */
@@ -236,7 +236,12 @@ export class KraftPlayground extends HTMLElement {
   }
 
   attributeChangedCallback(name: string, old: string | null, val: string | null): void {
-    if (!this.#built || old === val || !this.#cluster) return;
+    if (!this.#built || old === val) return;
+    if (name === 'theme') {
+      this.#onScheme();
+      return;
+    }
+    if (!this.#cluster) return;
     if (name === 'speed') {
       const v = Number(val);
       if (Number.isFinite(v) && v >= MIN_SPEED && v <= MAX_SPEED) this.#setSpeed(v);
