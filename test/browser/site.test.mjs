@@ -288,11 +288,14 @@ describe('the main page', () => {
   test('a screenshot of the main page for the README', async () => {
     const { page, errors } = await open('/?seed=42&speed=4', { viewport: { width: 1440, height: 1160 } });
     const l = await waitLeader(page);
-    await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.now > 5500);
+    await page.locator(`${EL} select[aria-label="Client writes per second"]`).selectOption('5');
+    await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.now > 7500);
     await nodeAction(page, l.id, 'crash');
     await page.waitForFunction((e) => (document.querySelector('kraft-playground').cluster.leader()?.epoch ?? 0) > e, l.epoch, { timeout: 20_000 });
-    await page.waitForTimeout(700);
+    await page.waitForTimeout(500);
     await pause(page);
+    // zoom out once so the crash, the silence and the election are all in view
+    await page.locator(`${EL} .kp-zoom[aria-label="Zoom out"]`).click();
     await page.mouse.move(0, 0);
     await page.waitForTimeout(300);
     mkdirSync(join(root, 'docs'), { recursive: true });

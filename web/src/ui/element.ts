@@ -285,6 +285,13 @@ export class KraftPlayground extends HTMLElement {
     this.#logs = new Logs({
       ...host,
       nodes: () => this.#nodes,
+      lastHw: (id) => {
+        const st = this.#store.hw[id];
+        if (!st) return null;
+        const now = this.#now();
+        for (let i = st.t.length - 1; i >= 0; i--) if (st.t[i] <= now && !Number.isNaN(st.v[i])) return st.v[i];
+        return null;
+      },
       records: (id, from, limit) => {
         try {
           return this.#cluster ? this.#cluster.log(id, { from, limit }) : [];
@@ -951,50 +958,54 @@ export class KraftPlayground extends HTMLElement {
 
   #menuKey = '';
 
+  #menuFacts: HTMLDivElement[] = [];
+
+  /** The node menu: facts updated in place every frame; buttons rebuilt only when the
+   * set of actions changes (so a click never lands on a replaced button). */
   #renderMenu(): void {
     const n = this.#nodes[this.#menuNode];
     if (!n) return;
-    const isolated = this.#store.linksAt(this.#now()).groups.some((g, i) => i === n.id && g !== 0 && this.#store.linksAt(this.#now()).groups.filter((x) => x === g).length === 1);
-    const key = `${n.id}:${n.state}:${n.epoch}:${n.leo}:${n.hw}:${n.flushMs}:${isolated}:${n.votedFor}:${n.leader}`;
-    if (key === this.#menuKey) return;
-    this.#menuKey = key;
+    const groups = this.#store.linksAt(this.#now()).groups;
+    const isolated = groups[n.id] !== 0 && groups.filter((x) => x === groups[n.id]).length === 1;
     const crashed = n.state === 'crashed';
     const leader = n.state === 'leader';
     const slow = (n.flushMs ?? 1) >= 100;
-    const btn = (label: string, action: string, fn: () => void, opts: { danger?: boolean; disabled?: boolean; title?: string } = {}) => {
-      const b = h('button', { class: `kp-btn${opts.danger ? ' kp-btn-danger' : ''}`, type: 'button', 'data-node-action': action, disabled: !!opts.disabled, title: opts.title }, label);
-      b.addEventListener('click', () => {
-        fn();
-        this.#menuKey = '';
-        this.#renderMenu();
-      });
-      return b;
-    };
     const id = n.id;
     const facts = [
       `${n.role} · ${n.state} · epoch ${n.epoch}`,
       `LEO ${n.leo} · HW ${n.hw ?? '–'} · flushed ${n.flushed ?? '–'}`,
       `leader ${n.leader ?? '–'} · votedFor ${n.votedFor ?? '–'}`,
-      n.timer ? `${n.timer.kind} timer: ${Math.max(0, n.timer.deadline - this.#now())} ms left` : '',
+      n.timer ? `${n.timer.kind} timer: ${Math.max(0, n.timer.deadline - this.#now())} ms left` : 'no timer running',
       `disk flush: ${n.flushMs ?? 1} ms`,
-    ].filter(Boolean);
-    this.#menu.replaceChildren(
-      h('h4', null, `Node n${id}`),
-      h('div', { class: 'kp-menu-facts' }, ...facts.map((f) => h('div', null, f))),
-      h(
-        'div',
-        { class: 'kp-menu-actions' },
-        crashed ? btn('↻ Restart', 'restart', () => this.#act('restart', (c) => c.restart(id))) : btn('✕ Crash', 'crash', () => this.#act('crash', (c) => c.crash(id)), { danger: true }),
-        isolated ? btn('Reconnect all', 'heal', () => this.#act('heal', (c) => c.heal())) : btn('Isolate', 'isolate', () => this.#act('isolate', (c) => c.isolate(id)), { disabled: crashed }),
-        btn('Resign', 'resign', () => this.#act('resign', (c) => c.resign()), { disabled: !leader, title: leader ? 'Graceful resignation: EndQuorumEpoch' : 'Only the leader can resign' }),
-        btn('Write', 'write', () => {
-          const r = this.#act('write', (c) => c.write()) as { accepted: boolean; offset?: number; reason?: string } | undefined;
-          if (r) this.#toast(r.accepted ? `Write accepted at offset ${r.offset}` : `Write rejected: ${r.reason}`);
-        }, { disabled: !leader, title: leader ? 'A client writes a metadata record' : 'Writes go to the leader' }),
-        btn(slow ? 'Fast disk' : 'Slow disk', 'slow-disk', () => this.#act('slowDisk', (c) => c.slowDisk(id, slow ? 1 : 400)), { title: 'Flush latency 400 ms: the replica blocks while it flushes' }),
-        btn('Wipe disk', 'wipe', () => this.#act('wipe', (c) => c.wipe(id)), { danger: true, title: 'Crash and lose the whole disk' }),
-      ),
-    );
+    ];
+    const key = `${id}:${crashed}:${leader}:${isolated}:${slow}`;
+    if (key !== this.#menuKey) {
+      this.#menuKey = key;
+      const btn = (label: string, action: string, fn: () => void, opts: { danger?: boolean; disabled?: boolean; title?: string } = {}) => {
+        const b = h('button', { class: `kp-btn${opts.danger ? ' kp-btn-danger' : ''}`, type: 'button', 'data-node-action': action, disabled: !!opts.disabled, title: opts.title }, label);
+        b.addEventListener('click', () => fn());
+        return b;
+      };
+      this.#menuFacts = facts.map(() => h('div'));
+      this.#menu.replaceChildren(
+        h('h4', null, `Node n${id}`),
+        h('div', { class: 'kp-menu-facts' }, ...this.#menuFacts),
+        h(
+          'div',
+          { class: 'kp-menu-actions' },
+          crashed ? btn('↻ Restart', 'restart', () => this.#act('restart', (c) => c.restart(id))) : btn('✕ Crash', 'crash', () => this.#act('crash', (c) => c.crash(id)), { danger: true }),
+          isolated ? btn('Reconnect all', 'heal', () => this.#act('heal', (c) => c.heal())) : btn('Isolate', 'isolate', () => this.#act('isolate', (c) => c.isolate(id)), { disabled: crashed }),
+          btn('Resign', 'resign', () => this.#act('resign', (c) => c.resign()), { disabled: !leader, title: leader ? 'Graceful resignation: EndQuorumEpoch' : 'Only the leader can resign' }),
+          btn('Write', 'write', () => {
+            const r = this.#act('write', (c) => c.write()) as { accepted: boolean; offset?: number; reason?: string } | undefined;
+            if (r) this.#toast(r.accepted ? `Write accepted at offset ${r.offset}` : `Write rejected: ${r.reason}`);
+          }, { disabled: !leader, title: leader ? 'A client writes a metadata record' : 'Writes go to the leader' }),
+          btn(slow ? 'Fast disk' : 'Slow disk', 'slow-disk', () => this.#act('slowDisk', (c) => c.slowDisk(id, slow ? 1 : 400)), { title: 'Flush latency 400 ms: the replica blocks while it flushes' }),
+          btn('Wipe disk', 'wipe', () => this.#act('wipe', (c) => c.wipe(id)), { danger: true, title: 'Crash and lose the whole disk' }),
+        ),
+      );
+    }
+    facts.forEach((f, i) => setText(this.#menuFacts[i], f));
   }
 
   // ---- status, captions, summary ---------------------------------------------------------------

@@ -13,6 +13,8 @@ export interface LogsHost {
   nodes(): NodeInfo[];
   /** records of node `id` in [from, from + limit) */
   records(id: number, from: number, limit: number): LogRecord[];
+  /** the HW a node last had (for a crashed node, which has none now) */
+  lastHw(id: number): number | null;
 }
 
 interface Ghost {
@@ -174,7 +176,7 @@ export class Logs {
         }
       }
       const recs = this.rows[n.id] ?? [];
-      const hw = n.hw ?? -1;
+      const hw = n.hw ?? (n.state === 'crashed' ? this.host.lastHw(n.id) ?? -1 : -1);
       const flushed = n.flushed ?? n.leo;
       let runStart = -1;
       let runEpoch = -1;

@@ -58,6 +58,8 @@ export class Timeline {
   private flags: { x: number; label: string; mk: Mark; color: string }[] = [];
   private hover: { x: number; y: number } | null = null;
   private hoverKey = '';
+  /** seq of the message under the pointer (drawn bold) */
+  private hoverSeq = -1;
   private pinned = false;
   private drag: { x: number; t0: number; moved: boolean; id: number } | null = null;
   private pointers = new Map<number, { x: number; y: number }>();
@@ -483,7 +485,7 @@ export class Timeline {
       }
       const color = th.rpc[group] ?? th.muted;
       const resp = isResponse(RPC_KINDS[m.rpc]);
-      const hi = this.highlight.has(m.seq) || this.highlight.has(m.endSeq);
+      const hi = this.highlight.has(m.seq) || this.highlight.has(m.endSeq) || m.seq === this.hoverSeq;
       const quiet = group === 4 ? (resp && m.summary.startsWith('error') ? 0.3 : 0.62) : 1;
       ctx.globalAlpha = (future ? 0.22 : 1) * (hi ? 1 : quiet);
       ctx.strokeStyle = color;
@@ -795,6 +797,10 @@ export class Timeline {
     if (!p) {
       this.tip.hidden = true;
       this.hoverKey = '';
+      if (this.hoverSeq !== -1) {
+        this.hoverSeq = -1;
+        this.dirty = true;
+      }
       return;
     }
     let best: { d: number; lines: string[]; key: string } | null = null;
@@ -812,10 +818,19 @@ export class Timeline {
       this.tip.hidden = true;
       this.hoverKey = '';
       this.pinned = false;
+      if (this.hoverSeq !== -1) {
+        this.hoverSeq = -1;
+        this.dirty = true;
+      }
       return;
     }
     if (best.key !== this.hoverKey) {
       this.hoverKey = best.key;
+      const seq = best.key.startsWith('a') ? Number(best.key.slice(1)) : -1;
+      if (seq !== this.hoverSeq) {
+        this.hoverSeq = seq;
+        this.dirty = true;
+      }
       this.tip.replaceChildren(...best.lines.map((l, i) => h('div', { class: i === 0 ? 'kp-tip-h' : '' }, l)));
     }
     this.tip.hidden = false;
