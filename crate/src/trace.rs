@@ -150,6 +150,16 @@ pub enum FaultKind {
         from: NodeId,
         to: NodeId,
     },
+    Uncut {
+        from: NodeId,
+        to: NodeId,
+    },
+    SlowLink {
+        from: NodeId,
+        to: NodeId,
+        min_ms: u64,
+        max_ms: u64,
+    },
     Heal,
     Network {
         latency_min_ms: u64,
@@ -355,6 +365,10 @@ impl fmt::Display for FaultKind {
                 Ok(())
             }
             FaultKind::Cut { from, to } => write!(f, "cut n{from} -> n{to}"),
+            FaultKind::Uncut { from, to } => write!(f, "uncut n{from} -> n{to}"),
+            FaultKind::SlowLink { from, to, min_ms, max_ms } => {
+                write!(f, "link n{from} -> n{to} latency={min_ms}..{max_ms}ms")
+            }
             FaultKind::Heal => f.write_str("heal"),
             FaultKind::Network { latency_min_ms, latency_max_ms, loss_ppm, duplicate_ppm } => write!(
                 f,
@@ -801,6 +815,8 @@ impl Serialize for Event {
                     FaultKind::Isolate(n) => ("isolate", vec![*n]),
                     FaultKind::Partition(g) => ("partition", g.iter().flatten().copied().collect()),
                     FaultKind::Cut { from, to } => ("cut", vec![*from, *to]),
+                    FaultKind::Uncut { from, to } => ("uncut", vec![*from, *to]),
+                    FaultKind::SlowLink { from, to, .. } => ("slowLink", vec![*from, *to]),
                     FaultKind::Heal => ("heal", vec![]),
                     FaultKind::Network { .. } => ("network", vec![]),
                     FaultKind::SlowDisk { node, .. } => ("slowDisk", vec![*node]),

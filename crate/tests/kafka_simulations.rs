@@ -429,3 +429,48 @@ fn a_late_observer_catches_up_through_fetch_snapshot() {
     );
     assert_safe(&sim);
 }
+
+#[test]
+fn a_slow_link_delays_one_direction_and_uncut_restores_one_link() {
+    let mut sim = cluster(3, 0, 5);
+    run_until(&mut sim, 10_000, "a leader", consistent_leader);
+    act(
+        &mut sim,
+        Action::SlowLink {
+            from: 0,
+            to: 1,
+            latency_ms: [300, 300],
+        },
+    );
+    act(&mut sim, Action::Cut { from: 2, to: 0 });
+    act(&mut sim, Action::Cut { from: 2, to: 1 });
+    act(&mut sim, Action::Uncut { from: 2, to: 1 });
+    let from = sim.last_seq();
+    sim.advance(5_000).unwrap();
+    let events = sim.events_since(from);
+    let delays = |a: u32, b: u32| -> Vec<u64> {
+        events
+            .iter()
+            .filter_map(|e| match e.kind {
+                EventKind::Deliver { from, to, sent, .. } if from == a && to == b => {
+                    Some(e.t - sent)
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let slow = delays(0, 1);
+    assert!(
+        !slow.is_empty() && slow.iter().all(|d| *d >= 300),
+        "n0 -> n1 takes 300 ms: {slow:?}"
+    );
+    assert!(
+        delays(1, 0).iter().all(|d| *d <= 5),
+        "the other direction keeps the default 1-5 ms"
+    );
+    assert!(delays(2, 0).is_empty(), "n2 -> n0 stays cut");
+    assert!(!delays(2, 1).is_empty(), "n2 -> n1 is back");
+    act(&mut sim, Action::Heal);
+    assert!(sim.world().network.is_healed());
+    assert_safe(&sim);
+}

@@ -212,6 +212,15 @@ pub enum ActionSpec {
         from: NodeRef,
         to: NodeRef,
     },
+    Uncut {
+        from: NodeRef,
+        to: NodeRef,
+    },
+    SlowLink {
+        from: NodeRef,
+        to: NodeRef,
+        latency_ms: [u64; 2],
+    },
     Heal,
     Network {
         latency_ms: [u64; 2],
@@ -240,6 +249,8 @@ impl ActionSpec {
             ActionSpec::Isolate { .. } => "isolate",
             ActionSpec::Partition { .. } => "partition",
             ActionSpec::Cut { .. } => "cut",
+            ActionSpec::Uncut { .. } => "uncut",
+            ActionSpec::SlowLink { .. } => "slowLink",
             ActionSpec::Heal => "heal",
             ActionSpec::Network { .. } => "network",
             ActionSpec::SlowDisk { .. } => "slowDisk",
@@ -269,7 +280,16 @@ impl ActionSpec {
                     .collect();
                 m.insert("groups".into(), Value::Array(g));
             }
-            ActionSpec::Cut { from, to } => {
+            ActionSpec::SlowLink {
+                from,
+                to,
+                latency_ms,
+            } => {
+                m.insert("from".into(), from.to_json());
+                m.insert("to".into(), to.to_json());
+                m.insert("latencyMs".into(), json!(latency_ms));
+            }
+            ActionSpec::Cut { from, to } | ActionSpec::Uncut { from, to } => {
                 m.insert("from".into(), from.to_json());
                 m.insert("to".into(), to.to_json());
             }

@@ -52,6 +52,8 @@ pub const ACTIONS: &[(&str, &[&str])] = &[
     ("isolate", &["node"]),
     ("partition", &["groups"]),
     ("cut", &["from", "to"]),
+    ("uncut", &["from", "to"]),
+    ("slowLink", &["from", "to", "latencyMs"]),
     ("heal", &[]),
     ("network", &["latencyMs", "loss", "duplicate"]),
     ("slowDisk", &["node", "flushMs"]),
@@ -1084,6 +1086,22 @@ fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
                 return err(o.p("to"), "a cut needs two different nodes");
             }
             ActionSpec::Cut { from, to }
+        }
+        "uncut" => ActionSpec::Uncut {
+            from: node("from")?,
+            to: node("to")?,
+        },
+        "slowLink" => {
+            let from = node("from")?;
+            let to = node("to")?;
+            if from == to {
+                return err(o.p("to"), "a link joins two different nodes");
+            }
+            ActionSpec::SlowLink {
+                from,
+                to,
+                latency_ms: o.req("latencyMs")?,
+            }
         }
         "heal" => ActionSpec::Heal,
         "resign" => ActionSpec::Resign,

@@ -585,6 +585,25 @@ impl Runner<'_> {
                 out.retain(|g| !g.is_empty());
                 (Action::Partition { groups: out }, None)
             }
+            ActionSpec::Uncut { from, to } => (
+                Action::Uncut {
+                    from: n(from)?,
+                    to: n(to)?,
+                },
+                None,
+            ),
+            ActionSpec::SlowLink {
+                from,
+                to,
+                latency_ms,
+            } => (
+                Action::SlowLink {
+                    from: n(from)?,
+                    to: n(to)?,
+                    latency_ms: *latency_ms,
+                },
+                None,
+            ),
             ActionSpec::Cut { from, to } => (
                 Action::Cut {
                     from: n(from)?,
@@ -1567,6 +1586,15 @@ fn describe_action(
                 .join(" ")
         ),
         Action::Cut { from, to } => format!("cut n{from} -> n{to}"),
+        Action::Uncut { from, to } => format!("restore the link n{from} -> n{to}"),
+        Action::SlowLink {
+            from,
+            to,
+            latency_ms,
+        } => format!(
+            "slow the link n{from} -> n{to} to {}-{} ms",
+            latency_ms[0], latency_ms[1]
+        ),
         Action::Heal => "heal the network".into(),
         Action::Network {
             latency_ms,

@@ -79,6 +79,8 @@ pub struct Network {
     groups: Vec<u32>,
     /// One-way cuts (from, to).
     cuts: Vec<(NodeId, NodeId)>,
+    /// One-way links with their own latency range (min, max) ms.
+    slow_links: BTreeMap<(NodeId, NodeId), (u64, u64)>,
     /// Latest arrival scheduled per link, to keep links FIFO.
     last_arrival: BTreeMap<(NodeId, NodeId), u64>,
     rng: Rng,
@@ -90,6 +92,7 @@ impl Network {
             profile,
             groups: vec![0; nodes],
             cuts: Vec::new(),
+            slow_links: BTreeMap::new(),
             last_arrival: BTreeMap::new(),
             rng,
         }
@@ -100,7 +103,7 @@ impl Network {
     }
 
     pub fn is_healed(&self) -> bool {
-        self.cuts.is_empty() && self.groups.iter().all(|g| *g == 0)
+        self.cuts.is_empty() && self.slow_links.is_empty() && self.groups.iter().all(|g| *g == 0)
     }
 
     /// Links that are down, for the UI: (from, to) pairs.
@@ -141,9 +144,27 @@ impl Network {
         }
     }
 
+    pub fn uncut(&mut self, from: NodeId, to: NodeId) {
+        self.cuts.retain(|c| *c != (from, to));
+    }
+
+    pub fn slow_link(&mut self, from: NodeId, to: NodeId, min_ms: u64, max_ms: u64) {
+        self.slow_links.insert((from, to), (min_ms, max_ms));
+    }
+
+    /// Links with their own latency: (from, to, min ms, max ms).
+    pub fn slow_links(&self) -> Vec<(NodeId, NodeId, u64, u64)> {
+        self.slow_links
+            .iter()
+            .map(|(&(f, t), &(a, b))| (f, t, a, b))
+            .collect()
+    }
+
+    /// Every link up again, at the default latency.
     pub fn heal(&mut self) {
         self.groups.iter_mut().for_each(|g| *g = 0);
         self.cuts.clear();
+        self.slow_links.clear();
     }
 
     /// Decides a message's fate: arrival time (FIFO per link) and whether it is lost;
@@ -170,9 +191,12 @@ impl Network {
     }
 
     fn arrival(&mut self, now: u64, from: NodeId, to: NodeId) -> u64 {
-        let latency = self
-            .rng
-            .range(self.profile.latency_min_ms, self.profile.latency_max_ms);
+        let (lo, hi) = self
+            .slow_links
+            .get(&(from, to))
+            .copied()
+            .unwrap_or((self.profile.latency_min_ms, self.profile.latency_max_ms));
+        let latency = self.rng.range(lo, hi);
         let last = self.last_arrival.entry((from, to)).or_insert(0);
         let t = (now + latency).max(*last);
         *last = t;
@@ -193,6 +217,12 @@ mod tests {
         n.heal();
         n.cut(0, 1);
         assert!(!n.link_up(0, 1) && n.link_up(1, 0), "a cut is one-way");
+        n.cut(0, 2);
+        n.uncut(0, 1);
+        assert!(
+            n.link_up(0, 1) && !n.link_up(0, 2),
+            "uncut restores one link only"
+        );
         n.heal();
         n.isolate(3);
         assert!(!n.link_up(3, 0) && !n.link_up(0, 3) && n.link_up(0, 1));

@@ -224,6 +224,18 @@ pub enum Action {
         from: NodeId,
         to: NodeId,
     },
+    /// Restores one one-way link that `cut` took down.
+    Uncut {
+        from: NodeId,
+        to: NodeId,
+    },
+    /// Gives one one-way link its own latency range (`heal` restores the default).
+    #[serde(rename_all = "camelCase")]
+    SlowLink {
+        from: NodeId,
+        to: NodeId,
+        latency_ms: [u64; 2],
+    },
     Heal,
     #[serde(rename_all = "camelCase")]
     Network {
@@ -289,7 +301,25 @@ impl Action {
                 }
                 Ok(())
             }
-            Action::Cut { from, to } => {
+            Action::SlowLink {
+                from,
+                to,
+                latency_ms,
+            } => {
+                node_ok("from", *from)?;
+                node_ok("to", *to)?;
+                if from == to {
+                    return Err(("to".into(), "a link joins two different nodes".into()));
+                }
+                let p = LinkProfile {
+                    latency_min_ms: latency_ms[0],
+                    latency_max_ms: latency_ms[1],
+                    loss_ppm: 0,
+                    duplicate_ppm: 0,
+                };
+                p.validate().map_err(|e| ("latencyMs".to_string(), e))
+            }
+            Action::Cut { from, to } | Action::Uncut { from, to } => {
                 node_ok("from", *from)?;
                 node_ok("to", *to)?;
                 if from == to {

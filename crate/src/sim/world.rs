@@ -684,6 +684,28 @@ impl World {
                     to: *to,
                 }));
             }
+            Action::Uncut { from, to } => {
+                self.network.uncut(*from, *to);
+                self.emit(EventKind::Fault(FaultKind::Uncut {
+                    from: *from,
+                    to: *to,
+                }));
+            }
+            Action::SlowLink {
+                from,
+                to,
+                latency_ms,
+            } => {
+                self.network
+                    .slow_link(*from, *to, latency_ms[0], latency_ms[1]);
+                let (from, to, min_ms, max_ms) = (*from, *to, latency_ms[0], latency_ms[1]);
+                self.emit(EventKind::Fault(FaultKind::SlowLink {
+                    from,
+                    to,
+                    min_ms,
+                    max_ms,
+                }));
+            }
             Action::Heal => {
                 self.network.heal();
                 self.emit(EventKind::Fault(FaultKind::Heal));
