@@ -205,9 +205,9 @@ describe('the main page', () => {
     const { page, errors } = await open('/?seed=21&speed=10');
     const l = await waitLeader(page);
     await nodeAction(page, l.id, 'crash');
-    await page.waitForTimeout(400);
+    const next = await waitLeader(page, { minEpoch: l.epoch });
     await pause(page);
-    await nodeAction(page, (l.id + 1) % 3, 'write');
+    await nodeAction(page, next.id, 'write');
     await forward(page, 3000);
     await page.locator(`${EL} [data-action="share"]`).click();
     const url = await page.locator(`${EL} [data-share-url]`).inputValue();
