@@ -630,7 +630,28 @@ export class Cluster {
     return this;
   }
 
-  /** Restores every link (partitions, isolations and cuts). */
+  /** Restores the one-way link `from -> to` that {@link cut} took down. */
+  uncut(from: number, to: number): this {
+    const a = this.#node(from, 'from node id');
+    const b = this.#node(to, 'to node id');
+    if (a === b) throw new RangeError(`uncut needs two different nodes, got ${a} -> ${b}`);
+    this.#act({ action: 'uncut', from: a, to: b });
+    return this;
+  }
+
+  /**
+   * Gives the one-way link `from -> to` its own latency (ms, a number or `[min, max]`),
+   * e.g. a slow cross-region link; {@link heal} restores the default.
+   */
+  slowLink(from: number, to: number, latencyMs: number | [number, number]): this {
+    const a = this.#node(from, 'from node id');
+    const b = this.#node(to, 'to node id');
+    if (a === b) throw new RangeError(`slowLink needs two different nodes, got ${a} -> ${b}`);
+    this.#act({ action: 'slowLink', from: a, to: b, latencyMs: latency(latencyMs, 'latencyMs') });
+    return this;
+  }
+
+  /** Restores every link (partitions, isolations, cuts and slow links). */
   heal(): this {
     this.#act({ action: 'heal' });
     return this;

@@ -288,6 +288,8 @@ export type FaultName =
   | 'isolate'
   | 'partition'
   | 'cut'
+  | 'uncut'
+  | 'slowLink'
   | 'heal'
   | 'network'
   | 'slowDisk'
@@ -501,6 +503,8 @@ export type Action =
   | { action: 'isolate'; node: number }
   | { action: 'partition'; groups: number[][] }
   | { action: 'cut'; from: number; to: number }
+  | { action: 'uncut'; from: number; to: number }
+  | { action: 'slowLink'; from: number; to: number; latencyMs: [number, number] }
   | { action: 'heal' }
   | { action: 'network'; latencyMs: [number, number]; loss?: number; duplicate?: number }
   | { action: 'slowDisk'; node: number; flushMs: number }

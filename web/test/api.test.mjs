@@ -155,6 +155,17 @@ test('faults: crash, restart, wipe, isolate, partition, cut, heal', async () => 
   c.heal();
   c.cut(1, 2);
   assert.deepEqual(c.downLinks(), [[1, 2]]);
+  c.cut(2, 1);
+  c.uncut(1, 2);
+  assert.deepEqual(c.downLinks(), [[2, 1]], 'uncut restores one direction only');
+  c.heal();
+  c.slowLink(0, 1, 400);
+  const mark = c.lastSeq;
+  c.advance(3_000);
+  const slow = c.events({ since: mark }).filter((e) => e.type === 'deliver' && e.from === 0 && e.to === 1);
+  assert.ok(slow.length > 0 && slow.every((e) => e.t - e.sent >= 400), 'the slow link takes 400 ms');
+  assert.throws(() => c.slowLink(1, 1, 10), RangeError);
+  assert.throws(() => c.uncut(0, 9), /node/);
   c.heal();
   c.wipe(4);
   assert.equal(c.node(4).state, 'crashed');
