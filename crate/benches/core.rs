@@ -10,22 +10,13 @@ use std::time::Instant;
 
 fn rss_mb() -> f64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: f64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0.0);
+    let pages: f64 = statm.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0.0);
     pages * 4096.0 / 1e6
 }
 
 fn main() {
     // 1. The sweep workload: random faults, steady writes.
-    let opts = ChaosOptions {
-        seconds: 60,
-        voters: 3,
-        observers: 1,
-        unsafe_switches: vec![],
-    };
+    let opts = ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: vec![] };
     let start = Instant::now();
     let (mut events, mut sim_ms) = (0u64, 0u64);
     for seed in 1..=100 {
@@ -41,13 +32,7 @@ fn main() {
     );
 
     // 2. An hour of a 7-node cluster under a steady write load, with faults now and then.
-    let spec = ClusterSpec {
-        voters: 5,
-        observers: 2,
-        seed: 42,
-        writes_per_second: 20,
-        ..ClusterSpec::default()
-    };
+    let spec = ClusterSpec { voters: 5, observers: 2, seed: 42, writes_per_second: 20, ..ClusterSpec::default() };
     let mut sim = Simulation::new(spec).unwrap();
     let rss_before = rss_mb();
     let start = Instant::now();

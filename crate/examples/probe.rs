@@ -2,16 +2,8 @@ use kraft_playground::sim::chaos::{random_run, ChaosOptions};
 use kraft_playground::sim::Simulation;
 use std::time::Instant;
 fn main() {
-    let seed: u64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
-    let opts = ChaosOptions {
-        seconds: 60,
-        voters: 3,
-        observers: 1,
-        unsafe_switches: vec![],
-    };
+    let seed: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let opts = ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: vec![] };
     let (spec, actions) = random_run(seed, &opts);
     let mut sim = Simulation::replay(spec, actions, 0).unwrap();
     let start = Instant::now();

@@ -7,9 +7,7 @@
 //! `N passed, M failed`; exits 1 when any seed failed.
 
 use kraft_playground::protocol::SafetySwitch;
-use kraft_playground::sim::chaos::{
-    random_run, repro_command, run_seed, ChaosOptions, SeedOutcome,
-};
+use kraft_playground::sim::chaos::{random_run, repro_command, run_seed, ChaosOptions, SeedOutcome};
 use kraft_playground::sim::Simulation;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -27,23 +25,14 @@ fn parse() -> Result<Args, String> {
         seeds: 100,
         first_seed: 1,
         trace: false,
-        jobs: std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1),
-        opts: ChaosOptions {
-            seconds: 60,
-            voters: 3,
-            observers: 1,
-            unsafe_switches: Vec::new(),
-        },
+        jobs: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        opts: ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: Vec::new() },
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
-        let num = |v: String, name: &str| {
-            v.parse::<u64>()
-                .map_err(|_| format!("{name} takes a whole number, got '{v}'"))
-        };
+        let num =
+            |v: String, name: &str| v.parse::<u64>().map_err(|_| format!("{name} takes a whole number, got '{v}'"));
         match flag.as_str() {
             "--seeds" => a.seeds = num(value("--seeds")?, "--seeds")?,
             "--first-seed" => a.first_seed = num(value("--first-seed")?, "--first-seed")?,
@@ -51,26 +40,17 @@ fn parse() -> Result<Args, String> {
             "--voters" => a.opts.voters = num(value("--voters")?, "--voters")? as u32,
             "--observers" => a.opts.observers = num(value("--observers")?, "--observers")? as u32,
             "--jobs" => a.jobs = num(value("--jobs")?, "--jobs")?.max(1) as usize,
-            "--unsafe" => a
-                .opts
-                .unsafe_switches
-                .push(SafetySwitch::parse(&value("--unsafe")?)?),
+            "--unsafe" => a.opts.unsafe_switches.push(SafetySwitch::parse(&value("--unsafe")?)?),
             "--trace" => a.trace = true,
             "--help" | "-h" => return Err(String::new()),
             other => return Err(format!("unknown flag '{other}'")),
         }
     }
     if !(1..=7).contains(&a.opts.voters) {
-        return Err(format!(
-            "--voters must be between 1 and 7, got {}",
-            a.opts.voters
-        ));
+        return Err(format!("--voters must be between 1 and 7, got {}", a.opts.voters));
     }
     if a.opts.seconds < 20 {
-        return Err(format!(
-            "--seconds must be at least 20 (the calm tail alone is 15 s), got {}",
-            a.opts.seconds
-        ));
+        return Err(format!("--seconds must be at least 20 (the calm tail alone is 15 s), got {}", a.opts.seconds));
     }
     Ok(a)
 }
@@ -90,8 +70,7 @@ fn main() -> ExitCode {
     if args.trace {
         for seed in args.first_seed..args.first_seed + args.seeds {
             let (spec, actions) = random_run(seed, &args.opts);
-            let sim =
-                Simulation::replay(spec, actions, args.opts.seconds * 1000).expect("valid run");
+            let sim = Simulation::replay(spec, actions, args.opts.seconds * 1000).expect("valid run");
             for e in sim.trace() {
                 println!("{e}");
             }
@@ -109,19 +88,10 @@ fn main() -> ExitCode {
         if !o.passed() {
             failed += 1;
             let why = match o.violations.first() {
-                Some((inv, detail)) => format!(
-                    "{} violation(s), first {}: {}",
-                    o.violations.len(),
-                    inv.name(),
-                    detail
-                ),
+                Some((inv, detail)) => format!("{} violation(s), first {}: {}", o.violations.len(), inv.name(), detail),
                 None => "no progress in the calm tail after healing".to_string(),
             };
-            println!(
-                "seed {} FAILED: {why}\n  reproduce: {}",
-                o.seed,
-                repro_command(o.seed, &args.opts)
-            );
+            println!("seed {} FAILED: {why}\n  reproduce: {}", o.seed, repro_command(o.seed, &args.opts));
         }
     }
     eprintln!(
@@ -143,25 +113,13 @@ fn main() -> ExitCode {
 }
 
 fn run_parallel(seeds: &[u64], opts: &ChaosOptions, jobs: usize) -> Vec<SeedOutcome> {
-    let chunks: Vec<Vec<u64>> = (0..jobs)
-        .map(|j| seeds.iter().copied().skip(j).step_by(jobs).collect())
-        .collect();
+    let chunks: Vec<Vec<u64>> = (0..jobs).map(|j| seeds.iter().copied().skip(j).step_by(jobs).collect()).collect();
     let mut outcomes: Vec<SeedOutcome> = std::thread::scope(|s| {
         let handles: Vec<_> = chunks
             .into_iter()
-            .map(|chunk| {
-                s.spawn(move || {
-                    chunk
-                        .into_iter()
-                        .map(|seed| run_seed(seed, opts))
-                        .collect::<Vec<_>>()
-                })
-            })
+            .map(|chunk| s.spawn(move || chunk.into_iter().map(|seed| run_seed(seed, opts)).collect::<Vec<_>>()))
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("sweep worker"))
-            .collect()
+        handles.into_iter().flat_map(|h| h.join().expect("sweep worker")).collect()
     });
     outcomes.sort_by_key(|o| o.seed);
     outcomes

@@ -107,33 +107,17 @@ impl Invariant {
     pub fn explanation(self) -> &'static str {
         match self {
             Invariant::SingleLeader => "no two different leaders are ever recorded for one epoch",
-            Invariant::MonotonicEpoch => {
-                "a node's persisted epoch never decreases and matches its in-memory epoch"
-            }
-            Invariant::MonotonicHighWatermark => {
-                "the HW of the highest-epoch leader never decreases"
-            }
-            Invariant::MajorityReachedHighWatermark => {
-                "a majority of voters hold every record below the leader's HW"
-            }
-            Invariant::SnapshotAtLogStart => {
-                "a log that starts above 0 starts exactly at a valid snapshot"
-            }
-            Invariant::LeaderNeverLoadSnapshot => {
-                "a leader never loads a snapshot into its state machine"
-            }
+            Invariant::MonotonicEpoch => "a node's persisted epoch never decreases and matches its in-memory epoch",
+            Invariant::MonotonicHighWatermark => "the HW of the highest-epoch leader never decreases",
+            Invariant::MajorityReachedHighWatermark => "a majority of voters hold every record below the leader's HW",
+            Invariant::SnapshotAtLogStart => "a log that starts above 0 starts exactly at a valid snapshot",
+            Invariant::LeaderNeverLoadSnapshot => "a leader never loads a snapshot into its state machine",
             Invariant::ConsistentCommittedData => {
                 "no two nodes ever expose different records at one offset below their HW"
             }
-            Invariant::LogMatching => {
-                "the same (offset, epoch) on two logs means the same record and the same prefix"
-            }
-            Invariant::LeaderCompleteness => {
-                "every committed record is in the log of every later leader"
-            }
-            Invariant::NoTruncationBelowHighWatermark => {
-                "no node truncates records below its own HW"
-            }
+            Invariant::LogMatching => "the same (offset, epoch) on two logs means the same record and the same prefix",
+            Invariant::LeaderCompleteness => "every committed record is in the log of every later leader",
+            Invariant::NoTruncationBelowHighWatermark => "no node truncates records below its own HW",
             Invariant::StableLeadership => {
                 "after the first leader, leadership never changes while a majority is connected"
             }
@@ -146,34 +130,13 @@ impl Invariant {
 pub enum FaultKind {
     Isolate(NodeId),
     Partition(Vec<Vec<NodeId>>),
-    Cut {
-        from: NodeId,
-        to: NodeId,
-    },
-    Uncut {
-        from: NodeId,
-        to: NodeId,
-    },
-    SlowLink {
-        from: NodeId,
-        to: NodeId,
-        min_ms: u64,
-        max_ms: u64,
-    },
+    Cut { from: NodeId, to: NodeId },
+    Uncut { from: NodeId, to: NodeId },
+    SlowLink { from: NodeId, to: NodeId, min_ms: u64, max_ms: u64 },
     Heal,
-    Network {
-        latency_min_ms: u64,
-        latency_max_ms: u64,
-        loss_ppm: u32,
-        duplicate_ppm: u32,
-    },
-    SlowDisk {
-        node: NodeId,
-        flush_ms: u64,
-    },
-    Workload {
-        writes_per_second: u32,
-    },
+    Network { latency_min_ms: u64, latency_max_ms: u64, loss_ppm: u32, duplicate_ppm: u32 },
+    SlowDisk { node: NodeId, flush_ms: u64 },
+    Workload { writes_per_second: u32 },
     Resign(NodeId),
     Wipe(NodeId),
 }
@@ -388,13 +351,7 @@ impl fmt::Display for FaultKind {
 
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{:>6}.{:03}s {:>7} ",
-            self.t / 1000,
-            self.t % 1000,
-            self.seq
-        )?;
+        write!(f, "{:>6}.{:03}s {:>7} ", self.t / 1000, self.t % 1000, self.seq)?;
         write!(f, "{}", self.kind)
     }
 }
@@ -402,56 +359,21 @@ impl fmt::Display for Event {
 impl fmt::Display for EventKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EventKind::Send {
-                msg,
-                from,
-                to,
-                rpc,
-                epoch,
-                summary,
-                arrives,
-                dropped,
-            } => {
-                write!(
-                    f,
-                    "n{from} -> n{to} {} e{epoch} {summary} #{msg}",
-                    rpc.name()
-                )?;
+            EventKind::Send { msg, from, to, rpc, epoch, summary, arrives, dropped } => {
+                write!(f, "n{from} -> n{to} {} e{epoch} {summary} #{msg}", rpc.name())?;
                 match dropped {
                     Some(r) => write!(f, " (will drop: {})", r.name()),
                     None => write!(f, " (arrives {})", Seconds(*arrives)),
                 }
             }
-            EventKind::Deliver {
-                msg,
-                from,
-                to,
-                rpc,
-                epoch,
-                summary,
-                sent,
-                duplicate,
-            } => {
-                write!(
-                    f,
-                    "n{to} <- n{from} {} e{epoch} {summary} #{msg} (sent {})",
-                    rpc.name(),
-                    Seconds(*sent)
-                )?;
+            EventKind::Deliver { msg, from, to, rpc, epoch, summary, sent, duplicate } => {
+                write!(f, "n{to} <- n{from} {} e{epoch} {summary} #{msg} (sent {})", rpc.name(), Seconds(*sent))?;
                 if *duplicate {
                     f.write_str(" duplicate")?;
                 }
                 Ok(())
             }
-            EventKind::Drop {
-                msg,
-                from,
-                to,
-                rpc,
-                epoch,
-                sent,
-                reason,
-            } => {
+            EventKind::Drop { msg, from, to, rpc, epoch, sent, reason } => {
                 write!(
                     f,
                     "n{from} -x n{to} {} e{epoch} #{msg} dropped: {} (sent {})",
@@ -460,15 +382,7 @@ impl fmt::Display for EventKind {
                     Seconds(*sent)
                 )
             }
-            EventKind::State {
-                node,
-                from,
-                to,
-                epoch,
-                leader,
-                voted,
-                reason,
-            } => write!(
+            EventKind::State { node, from, to, epoch, leader, voted, reason } => write!(
                 f,
                 "n{node} {} -> {} e{epoch} leader={} votedFor={} ({})",
                 from.name(),
@@ -477,36 +391,19 @@ impl fmt::Display for EventKind {
                 opt(voted.map(u64::from)),
                 reason.name()
             ),
-            EventKind::Persist {
-                node,
-                epoch,
-                leader,
-                voted,
-            } => write!(
+            EventKind::Persist { node, epoch, leader, voted } => write!(
                 f,
                 "n{node} quorum-state epoch={epoch} leader={} votedFor={}",
                 opt(leader.map(u64::from)),
                 opt(voted.map(u64::from))
             ),
-            EventKind::Vote {
-                node,
-                candidate,
-                epoch,
-                pre_vote,
-                decision,
-            } => write!(
+            EventKind::Vote { node, candidate, epoch, pre_vote, decision } => write!(
                 f,
                 "n{node} {} for n{candidate} e{epoch}: {}",
                 if *pre_vote { "pre-vote" } else { "vote" },
                 decision.describe()
             ),
-            EventKind::Append {
-                node,
-                first,
-                last,
-                epoch,
-                kind,
-            } => {
+            EventKind::Append { node, first, last, epoch, kind } => {
                 if first == last {
                     write!(f, "n{node} append {first} e{epoch} {kind}")
                 } else {
@@ -517,13 +414,7 @@ impl fmt::Display for EventKind {
             EventKind::HighWatermark { node, old, new } => {
                 write!(f, "n{node} hw {} -> {new}", opt(*old))
             }
-            EventKind::Truncate {
-                node,
-                from_leo,
-                to,
-                diverging_epoch,
-                hw,
-            } => {
+            EventKind::Truncate { node, from_leo, to, diverging_epoch, hw } => {
                 write!(f, "n{node} truncate {from_leo} -> {to}")?;
                 match diverging_epoch {
                     Some(e) => write!(f, " (diverging epoch {e})")?,
@@ -532,25 +423,14 @@ impl fmt::Display for EventKind {
                 write!(f, " hw={}", opt(*hw))
             }
             EventKind::Snapshot { node, action, id } => {
-                write!(
-                    f,
-                    "n{node} snapshot {} end={} e{}",
-                    action.name(),
-                    id.end_offset,
-                    id.epoch
-                )
+                write!(f, "n{node} snapshot {} end={} e{}", action.name(), id.end_offset, id.epoch)
             }
             EventKind::Crash { node, lost_records } => {
                 write!(f, "n{node} crash (lost {lost_records} unflushed records)")
             }
             EventKind::Restart { node } => write!(f, "n{node} restart"),
             EventKind::Fault(k) => write!(f, "fault {k}"),
-            EventKind::Write {
-                node,
-                accepted,
-                offset,
-                kind,
-            } => match (accepted, node, offset) {
+            EventKind::Write { node, accepted, offset, kind } => match (accepted, node, offset) {
                 (true, Some(n), Some(o)) => {
                     write!(f, "client write {kind} -> n{n} accepted at offset {o}")
                 }
@@ -559,12 +439,7 @@ impl fmt::Display for EventKind {
                 }
                 _ => write!(f, "client write {kind} rejected: no leader"),
             },
-            EventKind::Violation {
-                invariant,
-                node,
-                detail,
-                evidence,
-            } => {
+            EventKind::Violation { invariant, node, detail, evidence } => {
                 write!(f, "VIOLATION {}", invariant.name())?;
                 if let Some(n) = node {
                     write!(f, " at n{n}")?;
@@ -666,16 +541,7 @@ impl Serialize for Event {
         m.serialize_entry("t", &self.t)?;
         m.serialize_entry("type", self.kind.type_name())?;
         match &self.kind {
-            EventKind::Send {
-                msg,
-                from,
-                to,
-                rpc,
-                epoch,
-                summary,
-                arrives,
-                dropped,
-            } => {
+            EventKind::Send { msg, from, to, rpc, epoch, summary, arrives, dropped } => {
                 m.serialize_entry("msg", msg)?;
                 m.serialize_entry("from", from)?;
                 m.serialize_entry("to", to)?;
@@ -685,16 +551,7 @@ impl Serialize for Event {
                 m.serialize_entry("arrives", arrives)?;
                 m.serialize_entry("dropped", &dropped.map(|d| d.name()))?;
             }
-            EventKind::Deliver {
-                msg,
-                from,
-                to,
-                rpc,
-                epoch,
-                summary,
-                sent,
-                duplicate,
-            } => {
+            EventKind::Deliver { msg, from, to, rpc, epoch, summary, sent, duplicate } => {
                 m.serialize_entry("msg", msg)?;
                 m.serialize_entry("from", from)?;
                 m.serialize_entry("to", to)?;
@@ -704,15 +561,7 @@ impl Serialize for Event {
                 m.serialize_entry("sent", sent)?;
                 m.serialize_entry("duplicate", duplicate)?;
             }
-            EventKind::Drop {
-                msg,
-                from,
-                to,
-                rpc,
-                epoch,
-                sent,
-                reason,
-            } => {
+            EventKind::Drop { msg, from, to, rpc, epoch, sent, reason } => {
                 m.serialize_entry("msg", msg)?;
                 m.serialize_entry("from", from)?;
                 m.serialize_entry("to", to)?;
@@ -721,15 +570,7 @@ impl Serialize for Event {
                 m.serialize_entry("sent", sent)?;
                 m.serialize_entry("reason", reason.name())?;
             }
-            EventKind::State {
-                node,
-                from,
-                to,
-                epoch,
-                leader,
-                voted,
-                reason,
-            } => {
+            EventKind::State { node, from, to, epoch, leader, voted, reason } => {
                 m.serialize_entry("node", node)?;
                 m.serialize_entry("from", from.name())?;
                 m.serialize_entry("to", to.name())?;
@@ -738,24 +579,13 @@ impl Serialize for Event {
                 m.serialize_entry("votedFor", voted)?;
                 m.serialize_entry("reason", reason.name())?;
             }
-            EventKind::Persist {
-                node,
-                epoch,
-                leader,
-                voted,
-            } => {
+            EventKind::Persist { node, epoch, leader, voted } => {
                 m.serialize_entry("node", node)?;
                 m.serialize_entry("epoch", epoch)?;
                 m.serialize_entry("leader", leader)?;
                 m.serialize_entry("votedFor", voted)?;
             }
-            EventKind::Vote {
-                node,
-                candidate,
-                epoch,
-                pre_vote,
-                decision,
-            } => {
+            EventKind::Vote { node, candidate, epoch, pre_vote, decision } => {
                 m.serialize_entry("node", node)?;
                 m.serialize_entry("candidate", candidate)?;
                 m.serialize_entry("epoch", epoch)?;
@@ -764,13 +594,7 @@ impl Serialize for Event {
                 m.serialize_entry("reason", decision.name())?;
                 m.serialize_entry("detail", &decision.describe())?;
             }
-            EventKind::Append {
-                node,
-                first,
-                last,
-                epoch,
-                kind,
-            } => {
+            EventKind::Append { node, first, last, epoch, kind } => {
                 m.serialize_entry("node", node)?;
                 m.serialize_entry("first", first)?;
                 m.serialize_entry("last", last)?;
@@ -786,13 +610,7 @@ impl Serialize for Event {
                 m.serialize_entry("old", old)?;
                 m.serialize_entry("new", new)?;
             }
-            EventKind::Truncate {
-                node,
-                from_leo,
-                to,
-                diverging_epoch,
-                hw,
-            } => {
+            EventKind::Truncate { node, from_leo, to, diverging_epoch, hw } => {
                 m.serialize_entry("node", node)?;
                 m.serialize_entry("fromLeo", from_leo)?;
                 m.serialize_entry("to", to)?;
@@ -828,23 +646,13 @@ impl Serialize for Event {
                 m.serialize_entry("nodes", &nodes)?;
                 m.serialize_entry("detail", &k.to_string())?;
             }
-            EventKind::Write {
-                node,
-                accepted,
-                offset,
-                kind,
-            } => {
+            EventKind::Write { node, accepted, offset, kind } => {
                 m.serialize_entry("node", node)?;
                 m.serialize_entry("accepted", accepted)?;
                 m.serialize_entry("offset", offset)?;
                 m.serialize_entry("kind", kind)?;
             }
-            EventKind::Violation {
-                invariant,
-                node,
-                detail,
-                evidence,
-            } => {
+            EventKind::Violation { invariant, node, detail, evidence } => {
                 m.serialize_entry("invariant", invariant.name())?;
                 m.serialize_entry("node", node)?;
                 m.serialize_entry("detail", detail)?;

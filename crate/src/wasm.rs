@@ -68,8 +68,7 @@ fn parse<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, JsValue> {
         };
         type_error(&field, &e.inner().to_string())
     })?;
-    de.end()
-        .map_err(|e| type_error(what, &format!("trailing characters: {e}")))?;
+    de.end().map_err(|e| type_error(what, &format!("trailing characters: {e}")))?;
     Ok(value)
 }
 
@@ -81,22 +80,13 @@ fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
 /// A non-negative whole number of milliseconds (or any count) from a JS number.
 fn whole(field: &str, v: f64) -> Result<u64, JsValue> {
     if !v.is_finite() {
-        return Err(range_error(
-            field,
-            &format!("must be a finite number, got {v}"),
-        ));
+        return Err(range_error(field, &format!("must be a finite number, got {v}")));
     }
     if v < 0.0 {
-        return Err(range_error(
-            field,
-            &format!("must not be negative, got {v}"),
-        ));
+        return Err(range_error(field, &format!("must not be negative, got {v}")));
     }
     if v.fract() != 0.0 {
-        return Err(range_error(
-            field,
-            &format!("must be a whole number, got {v}"),
-        ));
+        return Err(range_error(field, &format!("must be a whole number, got {v}")));
     }
     if v > MAX_SAFE {
         return Err(range_error(field, &format!("is too large, got {v}")));
@@ -108,10 +98,7 @@ fn check_spec(spec: &ClusterSpec) -> Result<(), JsValue> {
     if spec.seed as f64 > MAX_SAFE {
         return Err(range_error(
             "seed",
-            &format!(
-                "must be at most {} (Number.MAX_SAFE_INTEGER), got {}",
-                MAX_SAFE as u64, spec.seed
-            ),
+            &format!("must be at most {} (Number.MAX_SAFE_INTEGER), got {}", MAX_SAFE as u64, spec.seed),
         ));
     }
     Ok(())
@@ -209,16 +196,10 @@ impl WasmSim {
         let until = whole("t", until)?;
         let last = inputs.last().map(|i| i.t).unwrap_or(0);
         if until > last.saturating_add(MAX_ADVANCE_MS) {
-            return Err(range_error(
-                "t",
-                &format!("must be at most a day ({MAX_ADVANCE_MS} ms) past the last input"),
-            ));
+            return Err(range_error("t", &format!("must be at most a day ({MAX_ADVANCE_MS} ms) past the last input")));
         }
         if let Some(i) = inputs.iter().position(|i| i.t > until) {
-            return Err(range_error(
-                &format!("inputs[{i}].t"),
-                &format!("is after the link's time t = {until}"),
-            ));
+            return Err(range_error(&format!("inputs[{i}].t"), &format!("is after the link's time t = {until}")));
         }
         let sim = Simulation::replay(spec, inputs, until).map_err(sim_error)?;
         Ok(WasmSim { sim })
@@ -276,18 +257,12 @@ impl WasmSim {
         let outcome = self.sim.act(action).map_err(sim_error)?;
         match outcome {
             None => Ok(JsValue::NULL),
-            Some(WriteOutcome::Accepted { node, offset }) => to_js(&WriteOut {
-                accepted: true,
-                node: Some(node),
-                offset: Some(offset),
-                reason: None,
-            }),
-            Some(WriteOutcome::Rejected { reason }) => to_js(&WriteOut {
-                accepted: false,
-                node: None,
-                offset: None,
-                reason: Some(reason),
-            }),
+            Some(WriteOutcome::Accepted { node, offset }) => {
+                to_js(&WriteOut { accepted: true, node: Some(node), offset: Some(offset), reason: None })
+            }
+            Some(WriteOutcome::Rejected { reason }) => {
+                to_js(&WriteOut { accepted: false, node: None, offset: None, reason: Some(reason) })
+            }
         }
     }
 
@@ -307,12 +282,7 @@ impl WasmSim {
 
     /// Events with from <= t <= to, at most `limit`.
     #[wasm_bindgen(js_name = eventsBetween)]
-    pub fn events_between(
-        &self,
-        from: f64,
-        to: f64,
-        limit: Option<u32>,
-    ) -> Result<JsValue, JsValue> {
+    pub fn events_between(&self, from: f64, to: f64, limit: Option<u32>) -> Result<JsValue, JsValue> {
         let from = whole("from", from)?;
         let to = whole("to", to)?;
         let ev = self.sim.events_between(from, to);
@@ -358,19 +328,11 @@ impl WasmSim {
     }
 
     /// A node's log records from `from` (default: its log start), at most `limit`.
-    pub fn log(
-        &self,
-        node: u32,
-        from: Option<f64>,
-        limit: Option<u32>,
-    ) -> Result<JsValue, JsValue> {
+    pub fn log(&self, node: u32, from: Option<f64>, limit: Option<u32>) -> Result<JsValue, JsValue> {
         if node >= self.node_count() {
             return Err(range_error(
                 "node",
-                &format!(
-                    "node {node} does not exist; nodes are 0..{}",
-                    self.node_count() - 1
-                ),
+                &format!("node {node} does not exist; nodes are 0..{}", self.node_count() - 1),
             ));
         }
         let from = from.map(|f| whole("from", f)).transpose()?;
@@ -475,8 +437,7 @@ impl WasmSim {
 #[wasm_bindgen(js_name = randomSeed)]
 pub fn random_seed() -> Result<f64, JsValue> {
     hook();
-    let v = getrandom::u64()
-        .map_err(|e| JsValue::from(js_sys::Error::new(&format!("no random source: {e}"))))?;
+    let v = getrandom::u64().map_err(|e| JsValue::from(js_sys::Error::new(&format!("no random source: {e}"))))?;
     Ok((v >> 11) as f64)
 }
 
@@ -535,37 +496,16 @@ pub fn catalog() -> Result<JsValue, JsValue> {
     };
     let presets = ["datacenter", "teaching", "wan"]
         .into_iter()
-        .filter_map(|name| {
-            LinkProfile::preset(name).ok().map(|p| Preset {
-                name,
-                profile: network_out(&p),
-            })
-        })
+        .filter_map(|name| LinkProfile::preset(name).ok().map(|p| Preset { name, profile: network_out(&p) }))
         .collect();
     to_js(&Catalog {
         version: env!("CARGO_PKG_VERSION"),
         config_keys: crate::protocol::config::CONFIG_KEYS
             .iter()
-            .map(|(key, description)| ConfigKey {
-                key,
-                description,
-                default: default_of(key),
-            })
+            .map(|(key, description)| ConfigKey { key, description, default: default_of(key) })
             .collect(),
-        switches: SafetySwitch::ALL
-            .iter()
-            .map(|s| Named {
-                name: s.name(),
-                explanation: s.explanation(),
-            })
-            .collect(),
-        invariants: Invariant::ALL
-            .iter()
-            .map(|i| Named {
-                name: i.name(),
-                explanation: i.explanation(),
-            })
-            .collect(),
+        switches: SafetySwitch::ALL.iter().map(|s| Named { name: s.name(), explanation: s.explanation() }).collect(),
+        invariants: Invariant::ALL.iter().map(|i| Named { name: i.name(), explanation: i.explanation() }).collect(),
         presets,
         max_voters: MAX_VOTERS,
         max_observers: MAX_OBSERVERS,
@@ -574,40 +514,22 @@ pub fn catalog() -> Result<JsValue, JsValue> {
     })
 }
 
-fn chaos_options(
-    seconds: f64,
-    voters: u32,
-    observers: u32,
-    unsafe_json: &str,
-) -> Result<ChaosOptions, JsValue> {
+fn chaos_options(seconds: f64, voters: u32, observers: u32, unsafe_json: &str) -> Result<ChaosOptions, JsValue> {
     let seconds_n = whole("seconds", seconds)?;
     if !(20.0..=MAX_CHAOS_SECONDS).contains(&seconds) {
         return Err(range_error(
             "seconds",
-            &format!(
-                "must be between 20 (the calm tail alone is 15 s) and {MAX_CHAOS_SECONDS}, got {seconds}"
-            ),
+            &format!("must be between 20 (the calm tail alone is 15 s) and {MAX_CHAOS_SECONDS}, got {seconds}"),
         ));
     }
     if voters == 0 || voters > MAX_VOTERS {
-        return Err(range_error(
-            "voters",
-            &format!("must be between 1 and {MAX_VOTERS}, got {voters}"),
-        ));
+        return Err(range_error("voters", &format!("must be between 1 and {MAX_VOTERS}, got {voters}")));
     }
     if observers > MAX_OBSERVERS {
-        return Err(range_error(
-            "observers",
-            &format!("must be between 0 and {MAX_OBSERVERS}, got {observers}"),
-        ));
+        return Err(range_error("observers", &format!("must be between 0 and {MAX_OBSERVERS}, got {observers}")));
     }
     let unsafe_switches: Vec<SafetySwitch> = parse("unsafe", unsafe_json)?;
-    Ok(ChaosOptions {
-        seconds: seconds_n,
-        voters,
-        observers,
-        unsafe_switches,
-    })
+    Ok(ChaosOptions { seconds: seconds_n, voters, observers, unsafe_switches })
 }
 
 #[derive(Serialize)]
@@ -647,14 +569,7 @@ pub fn chaos_run_seed(
         seed,
         passed: o.passed(),
         made_progress: o.made_progress,
-        violations: o
-            .violations
-            .iter()
-            .map(|(i, d)| ViolationOut {
-                invariant: i.name(),
-                detail: d.clone(),
-            })
-            .collect(),
+        violations: o.violations.iter().map(|(i, d)| ViolationOut { invariant: i.name(), detail: d.clone() }).collect(),
         events: o.events,
         simulated_ms: o.simulated_ms,
         reproduce: chaos::repro_command(seed, &opts),
@@ -717,10 +632,7 @@ pub fn run_scenario(text: &str, options_json: &str) -> Result<WasmScenarioRun, J
     let opts: ScenarioOptions = parse("options", options_json)?;
     if let Some(seed) = opts.seed {
         if seed as f64 > MAX_SAFE {
-            return Err(range_error(
-                "seed",
-                "must be at most Number.MAX_SAFE_INTEGER",
-            ));
+            return Err(range_error("seed", "must be at most Number.MAX_SAFE_INTEGER"));
         }
     }
     let mut s = scenario::parse(text).map_err(scenario_error)?;
@@ -728,22 +640,10 @@ pub fn run_scenario(text: &str, options_json: &str) -> Result<WasmScenarioRun, J
         s = s.variant(v).map_err(scenario_error)?;
     }
     if s.cluster.seed as f64 > MAX_SAFE && opts.seed.is_none() {
-        return Err(range_error(
-            "cluster.seed",
-            "must be at most 9007199254740991 to run in JavaScript",
-        ));
+        return Err(range_error("cluster.seed", "must be at most 9007199254740991 to run in JavaScript"));
     }
-    let run = scenario::execute(
-        &s,
-        &RunOptions {
-            seed: opts.seed,
-            unsafe_switches: opts.unsafe_switches,
-        },
-    );
-    Ok(WasmScenarioRun {
-        report: run.report,
-        sim: Some(run.simulation),
-    })
+    let run = scenario::execute(&s, &RunOptions { seed: opts.seed, unsafe_switches: opts.unsafe_switches });
+    Ok(WasmScenarioRun { report: run.report, sim: Some(run.simulation) })
 }
 
 #[wasm_bindgen]

@@ -17,6 +17,15 @@ fn cold(voters: u32) -> Net {
     Net::new(voters, 0)
 }
 
+/// n0 leads 3 voters, everyone caught up and fetching, the transcript emptied.
+fn settled_leader_0() -> Net {
+    let mut net = cold(3);
+    net.elect(0);
+    net.settle(3);
+    net.take_transcript();
+    net
+}
+
 #[test]
 fn pre_vote_then_vote_then_leader_change_record() {
     let mut net = cold(3);
@@ -24,79 +33,39 @@ fn pre_vote_then_vote_then_leader_change_record() {
     assert_eq!(net.state(0), "prospective");
     assert_eq!(
         net.take_transcript(),
-        lines(&[
-            "n0 -> n1 PreVote e0 lastEpoch=0 lastOffset=0",
-            "n0 -> n2 PreVote e0 lastEpoch=0 lastOffset=0",
-        ]),
+        lines(&["n0 -> n1 PreVote e0 lastEpoch=0 lastOffset=0", "n0 -> n2 PreVote e0 lastEpoch=0 lastOffset=0",]),
         "a pre-vote asks at the current epoch: nothing is persisted or bumped"
     );
     assert_eq!(net.replica(0).election_state().epoch, 0);
     net.deliver(2);
     assert_eq!(
         net.take_transcript(),
-        lines(&[
-            "n1 -> n0 PreVoteResponse e0 granted=true",
-            "n2 -> n0 PreVoteResponse e0 granted=true"
-        ])
+        lines(&["n1 -> n0 PreVoteResponse e0 granted=true", "n2 -> n0 PreVoteResponse e0 granted=true"])
     );
     net.deliver(1);
-    assert_eq!(
-        net.state(0),
-        "candidate",
-        "self + one grant is a majority of 3"
-    );
+    assert_eq!(net.state(0), "candidate", "self + one grant is a majority of 3");
     assert_eq!(
         net.take_transcript(),
-        lines(&[
-            "n0 -> n1 Vote e1 lastEpoch=0 lastOffset=0",
-            "n0 -> n2 Vote e1 lastEpoch=0 lastOffset=0"
-        ]),
+        lines(&["n0 -> n1 Vote e1 lastEpoch=0 lastOffset=0", "n0 -> n2 Vote e1 lastEpoch=0 lastOffset=0"]),
         "the candidate bumps the epoch (persisted, voted for itself) and asks for votes"
     );
-    assert_eq!(
-        net.replica(0).election_state(),
-        ElectionState {
-            epoch: 1,
-            leader: None,
-            voted: Some(0)
-        }
-    );
+    assert_eq!(net.replica(0).election_state(), ElectionState { epoch: 1, leader: None, voted: Some(0) });
     net.deliver(1); // n2's late pre-vote response: the pre-vote is over, ignored
     assert!(net.take_transcript().is_empty());
     net.deliver(2);
     let t = net.take_transcript();
-    assert_eq!(
-        &t[..1],
-        &lines(&["n1 -> n0 VoteResponse e1 granted=true"])[..]
-    );
-    assert_eq!(
-        net.replica(1).election_state(),
-        ElectionState {
-            epoch: 1,
-            leader: None,
-            voted: Some(0)
-        }
-    );
+    assert_eq!(&t[..1], &lines(&["n1 -> n0 VoteResponse e1 granted=true"])[..]);
+    assert_eq!(net.replica(1).election_state(), ElectionState { epoch: 1, leader: None, voted: Some(0) });
     net.deliver(1);
     assert_eq!(net.state(0), "leader");
     let t = net.take_transcript();
     assert_eq!(
         &t[..2],
-        &lines(&[
-            "n0 -> n1 BeginQuorumEpoch e1 ",
-            "n0 -> n2 BeginQuorumEpoch e1 "
-        ])[..],
+        &lines(&["n0 -> n1 BeginQuorumEpoch e1 ", "n0 -> n2 BeginQuorumEpoch e1 "])[..],
         "the new leader announces itself to every voter"
     );
-    let lc = net
-        .replica(0)
-        .log()
-        .get(0)
-        .expect("LeaderChange at the epoch start offset");
-    assert_eq!(
-        (lc.offset, lc.epoch, lc.body.kind()),
-        (0, 1, "LeaderChange")
-    );
+    let lc = net.replica(0).log().get(0).expect("LeaderChange at the epoch start offset");
+    assert_eq!((lc.offset, lc.epoch, lc.body.kind()), (0, 1, "LeaderChange"));
     assert_eq!(net.replica(0).leader_state().unwrap().epoch_start_offset, 0);
 }
 
@@ -113,46 +82,25 @@ fn followers_that_fetched_reject_pre_votes_and_the_prospective_returns_to_its_le
     net.now += 2_000;
     net.with(2, |r, ctx| r.poll(ctx));
     assert_eq!(net.state(2), "prospective");
-    let asked: Vec<String> = net
-        .take_transcript()
-        .into_iter()
-        .filter(|l| l.contains("PreVote"))
-        .collect();
+    let asked: Vec<String> = net.take_transcript().into_iter().filter(|l| l.contains("PreVote")).collect();
     assert_eq!(
         asked,
-        lines(&[
-            "n2 -> n0 PreVote e1 lastEpoch=1 lastOffset=1",
-            "n2 -> n1 PreVote e1 lastEpoch=1 lastOffset=1"
-        ])
+        lines(&["n2 -> n0 PreVote e1 lastEpoch=1 lastOffset=1", "n2 -> n1 PreVote e1 lastEpoch=1 lastOffset=1"])
     );
     net.deliver_all();
     let decisions: Vec<String> = net
         .notes
         .iter()
         .filter_map(|(n, note)| match note {
-            Note::VoteDecided {
-                candidate: 2,
-                pre_vote: true,
-                decision,
-                ..
-            } => Some(format!("n{n}: {}", decision.name())),
+            Note::VoteDecided { candidate: 2, pre_vote: true, decision, .. } => {
+                Some(format!("n{n}: {}", decision.name()))
+            }
             _ => None,
         })
         .collect();
-    assert_eq!(
-        decisions,
-        lines(&["n0: is-leader", "n1: follower-has-fetched"])
-    );
-    assert_eq!(
-        net.state(2),
-        "follower",
-        "a rejected pre-vote returns to the known leader"
-    );
-    assert_eq!(
-        net.replica(2).epoch(),
-        1,
-        "and no epoch was bumped: the leader was never disturbed"
-    );
+    assert_eq!(decisions, lines(&["n0: is-leader", "n1: follower-has-fetched"]));
+    assert_eq!(net.state(2), "follower", "a rejected pre-vote returns to the known leader");
+    assert_eq!(net.replica(2).epoch(), 1, "and no epoch was bumped: the leader was never disturbed");
     assert_eq!(net.state(0), "leader");
 }
 
@@ -164,11 +112,7 @@ fn a_follower_grants_pre_votes_until_it_has_fetched() {
         net.deliver(1);
     }
     // Only the BeginQuorumEpochs arrive: n1 and n2 follow n0 but never fetch from it.
-    let begins: Vec<_> = net
-        .queue
-        .drain(..)
-        .filter(|m| m.message.kind().name() == "BeginQuorumEpoch")
-        .collect();
+    let begins: Vec<_> = net.queue.drain(..).filter(|m| m.message.kind().name() == "BeginQuorumEpoch").collect();
     net.queue.extend(begins);
     net.deliver(2);
     net.drop_all();
@@ -178,12 +122,10 @@ fn a_follower_grants_pre_votes_until_it_has_fetched() {
     assert_eq!(net.state(2), "prospective");
     net.deliver_all();
     let granted = net.notes.iter().any(|(n, note)| {
-        *n == 1 && matches!(note, Note::VoteDecided { candidate: 2, pre_vote: true, decision, .. } if decision.granted())
+        *n == 1
+            && matches!(note, Note::VoteDecided { candidate: 2, pre_vote: true, decision, .. } if decision.granted())
     });
-    assert!(
-        granted,
-        "n1 never fetched from its leader, so it grants the pre-vote"
-    );
+    assert!(granted, "n1 never fetched from its leader, so it grants the pre-vote");
 }
 
 #[test]
@@ -213,11 +155,7 @@ fn a_vote_is_granted_once_per_epoch_and_persisted_before_the_answer() {
     assert_eq!(net.replica(2).election_state().voted, Some(0));
     net.with(2, |r, ctx| r.handle(ctx, vote(1)));
     net.with(2, |r, ctx| r.handle(ctx, vote(0)));
-    let t: Vec<String> = net
-        .take_transcript()
-        .into_iter()
-        .filter(|l| l.contains("VoteResponse"))
-        .collect();
+    let t: Vec<String> = net.take_transcript().into_iter().filter(|l| l.contains("VoteResponse")).collect();
     assert_eq!(
         t,
         lines(&[
@@ -232,11 +170,7 @@ fn a_vote_is_granted_once_per_epoch_and_persisted_before_the_answer() {
 #[test]
 fn votes_go_only_to_logs_at_least_as_up_to_date() {
     let mut net = Net::empty(3, Unsafe::default());
-    let e = ElectionState {
-        epoch: 3,
-        leader: None,
-        voted: None,
-    };
+    let e = ElectionState { epoch: 3, leader: None, voted: None };
     net.start(0, e, log_of(&[1, 1, 2])); // shorter log, higher last epoch
     net.start(1, e, log_of(&[1, 1, 1, 1])); // longer log, lower last epoch
     net.start(2, e, log_of(&[1, 1, 2, 2]));
@@ -274,18 +208,11 @@ fn restarted_leader_comes_back_resigned_and_hands_over() {
     net.take_transcript();
     net.notes.clear();
     net.start(0, disk.election, disk.log);
-    assert_eq!(
-        net.state(0),
-        "resigned",
-        "never lead (or vote) again in the epoch it led"
-    );
+    assert_eq!(net.state(0), "resigned", "never lead (or vote) again in the epoch it led");
     assert_eq!(net.replica(0).epoch(), 1);
     assert_eq!(
         net.take_transcript(),
-        lines(&[
-            "n0 -> n1 EndQuorumEpoch e1 successors=0",
-            "n0 -> n2 EndQuorumEpoch e1 successors=0"
-        ]),
+        lines(&["n0 -> n1 EndQuorumEpoch e1 successors=0", "n0 -> n2 EndQuorumEpoch e1 successors=0"]),
         "an empty successor list lets every follower start at once"
     );
     net.deliver(2);
@@ -293,18 +220,13 @@ fn restarted_leader_comes_back_resigned_and_hands_over() {
     assert_eq!(net.state(1), "prospective");
     assert_eq!(net.state(2), "prospective");
     // A resigned node rejects votes in its epoch, pre-votes included.
-    let d =
-        kraft_playground::protocol::election::vote_decision(net.replica(0).state(), 1, true, true);
+    let d = kraft_playground::protocol::election::vote_decision(net.replica(0).state(), 1, true, true);
     assert_eq!(d.name(), "is-resigned");
 }
 
 #[test]
 fn without_resign_on_restart_the_old_leader_resumes_its_epoch() {
-    let mut net = Net::with_switches(
-        3,
-        0,
-        Unsafe::default().with(SafetySwitch::NoResignOnRestart),
-    );
+    let mut net = Net::with_switches(3, 0, Unsafe::default().with(SafetySwitch::NoResignOnRestart));
     net.elect(0);
     let disk = net.replica(0).durable();
     net.start(0, disk.election, disk.log);
@@ -327,11 +249,7 @@ fn figure_7_followers_converge_through_diverging_epochs() {
     ];
     for (name, follower, truncations) in cases {
         let mut net = Net::empty(3, Unsafe::default());
-        let e = ElectionState {
-            epoch: 7,
-            leader: None,
-            voted: None,
-        };
+        let e = ElectionState { epoch: 7, leader: None, voted: None };
         net.start(0, e, log_of(leader_log));
         net.start(1, e, log_of(follower));
         net.start(2, e, log_of(leader_log));
@@ -339,41 +257,13 @@ fn figure_7_followers_converge_through_diverging_epochs() {
         net.expire_election_timer(0);
         net.deliver_all();
         assert_eq!(net.state(0), "leader", "case {name}");
-        for _ in 0..5 {
-            net.tick(1);
-            net.deliver_all();
-        }
-        let epochs = |id| {
-            net.replica(id)
-                .log()
-                .records()
-                .iter()
-                .map(|r| r.epoch)
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(
-            epochs(1),
-            epochs(0),
-            "case {name}: follower log equals the leader's"
-        );
-        let ids = |id| {
-            net.replica(id)
-                .log()
-                .records()
-                .iter()
-                .map(|r| r.id)
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(
-            ids(1),
-            ids(0),
-            "case {name}: same records, not just same epochs"
-        );
-        let seen = net
-            .notes
-            .iter()
-            .filter(|(n, note)| *n == 1 && matches!(note, Note::Truncated { .. }))
-            .count() as u64;
+        net.settle(5);
+        let epochs = |id| net.replica(id).log().records().iter().map(|r| r.epoch).collect::<Vec<_>>();
+        assert_eq!(epochs(1), epochs(0), "case {name}: follower log equals the leader's");
+        let ids = |id| net.replica(id).log().records().iter().map(|r| r.id).collect::<Vec<_>>();
+        assert_eq!(ids(1), ids(0), "case {name}: same records, not just same epochs");
+        let seen =
+            net.notes.iter().filter(|(n, note)| *n == 1 && matches!(note, Note::Truncated { .. })).count() as u64;
         assert_eq!(seen, truncations, "case {name}: truncation rounds");
     }
 }
@@ -384,73 +274,41 @@ fn truncation_can_take_several_fetch_rounds() {
     // first answer names epoch 2, which the follower never had, so it truncates to the
     // end of its epoch 1 and asks again; the second answer cuts it to offset 2.
     let mut net = Net::empty(3, Unsafe::default());
-    let e = ElectionState {
-        epoch: 4,
-        leader: None,
-        voted: None,
-    };
+    let e = ElectionState { epoch: 4, leader: None, voted: None };
     net.start(0, e, log_of(&[1, 1, 2, 2]));
     net.start(1, e, log_of(&[1, 1, 1, 3, 3]));
     net.start(2, e, log_of(&[1, 1, 2, 2]));
     net.drop_all();
     net.expire_election_timer(0);
     net.deliver_all();
-    for _ in 0..5 {
-        net.tick(1);
-        net.deliver_all();
-    }
+    net.settle(5);
     let cuts: Vec<(u64, u64, Option<u32>)> = net
         .notes
         .iter()
         .filter_map(|(n, note)| match note {
-            Note::Truncated {
-                from_leo,
-                to,
-                diverging_epoch,
-                ..
-            } if *n == 1 => Some((*from_leo, *to, *diverging_epoch)),
+            Note::Truncated { from_leo, to, diverging_epoch, .. } if *n == 1 => {
+                Some((*from_leo, *to, *diverging_epoch))
+            }
             _ => None,
         })
         .collect();
     assert_eq!(cuts, vec![(5, 3, Some(2)), (3, 2, Some(1))]);
-    let epochs: Vec<u32> = net
-        .replica(1)
-        .log()
-        .records()
-        .iter()
-        .map(|r| r.epoch)
-        .collect();
+    let epochs: Vec<u32> = net.replica(1).log().records().iter().map(|r| r.epoch).collect();
     assert_eq!(epochs, vec![1, 1, 2, 2, 5]);
 }
 
 #[test]
 fn leader_parks_an_empty_fetch_and_answers_when_records_arrive() {
-    let mut net = cold(3);
-    net.elect(0);
-    for _ in 0..3 {
-        net.tick(1);
-        net.deliver_all();
-    }
-    net.take_transcript();
+    let mut net = settled_leader_0();
     // Both followers are caught up and their HW matches: their fetches are parked.
     assert_eq!(net.replica(0).leader_state().unwrap().parked.len(), 2);
-    let offset = net
-        .with(0, |r, ctx| {
-            r.write(ctx, RecordBody::RegisterBroker { broker_id: 7 })
-        })
-        .unwrap();
+    let offset = net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 7 })).unwrap();
     assert_eq!(offset, 1);
-    assert!(
-        net.take_transcript().is_empty(),
-        "the write lingers for append.linger.ms"
-    );
+    assert!(net.take_transcript().is_empty(), "the write lingers for append.linger.ms");
     net.tick(25);
     assert_eq!(
         net.take_transcript(),
-        lines(&[
-            "n0 -> n1 FetchResponse e1 hw=1 records=1..1",
-            "n0 -> n2 FetchResponse e1 hw=1 records=1..1"
-        ]),
+        lines(&["n0 -> n1 FetchResponse e1 hw=1 records=1..1", "n0 -> n2 FetchResponse e1 hw=1 records=1..1"]),
         "appending completes the parked fetches at once"
     );
 }
@@ -462,62 +320,33 @@ fn a_follower_behind_on_the_hw_is_answered_at_once() {
     net.tick(1);
     // Deliver until the leader has a HW but a follower still reports an older one.
     for _ in 0..200 {
-        if net
-            .replica(0)
-            .leader_state()
-            .unwrap()
-            .high_watermark
-            .is_some()
-        {
+        if net.replica(0).leader_state().unwrap().high_watermark.is_some() {
             break;
         }
         net.deliver(1);
     }
-    assert_eq!(
-        net.replica(0).leader_state().unwrap().high_watermark,
-        Some(1)
-    );
+    assert_eq!(net.replica(0).leader_state().unwrap().high_watermark, Some(1));
     net.deliver_all();
     let answered_empty = net
         .transcript
         .iter()
-        .filter(|l| {
-            l.starts_with("n0 -> ")
-                && l.contains("FetchResponse")
-                && l.contains("hw=1 records=none")
-        })
+        .filter(|l| l.starts_with("n0 -> ") && l.contains("FetchResponse") && l.contains("hw=1 records=none"))
         .count();
-    assert!(
-        answered_empty >= 1,
-        "KIP-1166: a fetch carrying an older HW is not parked: {:#?}",
-        net.transcript
-    );
+    assert!(answered_empty >= 1, "KIP-1166: a fetch carrying an older HW is not parked: {:#?}", net.transcript);
 }
 
 #[test]
 fn an_expired_parked_fetch_answers_with_the_hw_it_was_parked_with() {
-    let mut net = cold(3);
-    net.elect(0);
-    for _ in 0..3 {
-        net.tick(1);
-        net.deliver_all();
-    }
-    net.take_transcript();
+    let mut net = settled_leader_0();
     let parked = &net.replica(0).leader_state().unwrap().parked;
     assert_eq!(parked.len(), 2);
     let expiry = parked.iter().map(|p| p.deadline).min().unwrap();
     net.tick(expiry - 1 - net.now);
-    assert!(
-        net.take_transcript().is_empty(),
-        "still parked just before maxWaitMs"
-    );
+    assert!(net.take_transcript().is_empty(), "still parked just before maxWaitMs");
     net.tick(1);
     assert_eq!(
         net.take_transcript(),
-        lines(&[
-            "n0 -> n1 FetchResponse e1 hw=1 records=none",
-            "n0 -> n2 FetchResponse e1 hw=1 records=none"
-        ]),
+        lines(&["n0 -> n1 FetchResponse e1 hw=1 records=none", "n0 -> n2 FetchResponse e1 hw=1 records=none"]),
         "maxWaitMs = 500: the answer prepared when the fetch was parked goes out"
     );
 }
@@ -536,15 +365,8 @@ fn check_quorum_makes_a_cut_off_leader_resign() {
     }
     assert_eq!(net.state(0), "resigned");
     let waited = net.now - start;
-    assert!(
-        (3_000..=3_200).contains(&waited),
-        "1.5 x fetch.timeout.ms = 3 s, took {waited}"
-    );
-    assert!(net
-        .transitions(0)
-        .last()
-        .unwrap()
-        .contains("check-quorum-failed"));
+    assert!((3_000..=3_200).contains(&waited), "1.5 x fetch.timeout.ms = 3 s, took {waited}");
+    assert!(net.transitions(0).last().unwrap().contains("check-quorum-failed"));
 }
 
 #[test]
@@ -561,27 +383,13 @@ fn without_check_quorum_a_cut_off_leader_stays_leader() {
 
 #[test]
 fn graceful_resign_lets_the_preferred_successor_start_first() {
-    let mut net = cold(3);
-    net.elect(0);
-    for _ in 0..3 {
-        net.tick(1);
-        net.deliver_all();
-    }
-    net.take_transcript();
+    let mut net = settled_leader_0();
     net.with(0, |r, _| r.resign().unwrap());
     net.tick(0);
     assert_eq!(net.state(0), "resigned");
     let t = net.take_transcript();
-    assert!(
-        t.iter()
-            .any(|l| l == "n0 -> n1 EndQuorumEpoch e1 preferred=1 successors=2"),
-        "{t:#?}"
-    );
-    while net
-        .queue
-        .iter()
-        .any(|m| m.message.kind().name() == "EndQuorumEpoch")
-    {
+    assert!(t.iter().any(|l| l == "n0 -> n1 EndQuorumEpoch e1 preferred=1 successors=2"), "{t:#?}");
+    while net.queue.iter().any(|m| m.message.kind().name() == "EndQuorumEpoch") {
         net.deliver(1);
     }
     // Position 0 waits 0 ms: the preferred successor is already running a pre-vote.
@@ -622,32 +430,18 @@ fn observers_never_vote_and_never_count_toward_the_hw() {
     // a bootstrap voter once its startup fetch (dropped) times out.
     assert_eq!(net.state(3), "unattached");
     net.tick(2_000);
-    for _ in 0..3 {
-        net.tick(1);
-        net.deliver_all();
-    }
+    net.settle(3);
     assert_eq!(net.state(3), "follower");
     assert!(!net.replica(3).is_voter());
     assert!(net.replica(3).next_deadline(net.now).is_some());
     // Cut both voters off: the observer's fetches cannot move the HW.
     let hw = net.replica(0).leader_state().unwrap().high_watermark;
     net.cut = vec![(1, 0), (2, 0), (0, 1), (0, 2)];
-    net.with(0, |r, ctx| {
-        r.write(ctx, RecordBody::RegisterBroker { broker_id: 1 })
-    })
-    .unwrap();
+    net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 1 })).unwrap();
     for _ in 0..5 {
         net.tick(30);
         net.deliver_all();
     }
-    assert_eq!(
-        net.replica(3).log().end_offset(),
-        2,
-        "the observer replicated the record"
-    );
-    assert_eq!(
-        net.replica(0).leader_state().unwrap().high_watermark,
-        hw,
-        "but it does not count"
-    );
+    assert_eq!(net.replica(3).log().end_offset(), 2, "the observer replicated the record");
+    assert_eq!(net.replica(0).leader_state().unwrap().high_watermark, hw, "but it does not count");
 }

@@ -10,9 +10,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 fn dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("scenarios")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("scenarios")
 }
 
 /// Every scenario file (not the schema), sorted by name.
@@ -82,14 +80,8 @@ fn every_scenario_and_variant_passes() {
         let s = scenario::parse(&text).unwrap_or_else(|e| panic!("{id}.json: {e}"));
         assert_eq!(s.id, id, "{id}.json: the id must equal the file name");
         assert!(!s.steps.is_empty(), "{id}: a story needs steps");
-        assert!(
-            s.steps.iter().any(|st| st.caption.is_some()),
-            "{id}: a story needs captions"
-        );
-        assert!(
-            !s.expect.is_empty(),
-            "{id}: a story must assert what it claims"
-        );
+        assert!(s.steps.iter().any(|st| st.caption.is_some()), "{id}: a story needs captions");
+        assert!(!s.expect.is_empty(), "{id}: a story must assert what it claims");
         check_run(&s, &id);
         for name in s.variant_names() {
             let v = s.variant(name).expect("listed variant");
@@ -109,10 +101,8 @@ fn unsafe_variants_expect_a_violation() {
             }
             let applied = s.variant(&v.name).unwrap();
             let report = scenario::run(&applied, &RunOptions::default());
-            let expects_violation = applied
-                .expect
-                .iter()
-                .any(|e| matches!(e.expectation, scenario::Expectation::Violated(_)));
+            let expects_violation =
+                applied.expect.iter().any(|e| matches!(e.expectation, scenario::Expectation::Violated(_)));
             // A switch whose damage is not a safety violation (no-check-quorum) must
             // still be shown by some other expectation.
             assert!(
@@ -137,12 +127,8 @@ fn the_input_log_replays_the_same_trace() {
     for id in ["leader-crash-failover", "figure-8", "diverging-follower"] {
         let s = load(id);
         let run = scenario::execute(&s, &RunOptions::default());
-        let replay = Simulation::replay(
-            run.report.spec.clone(),
-            run.report.inputs.clone(),
-            run.report.end_ms,
-        )
-        .expect("valid inputs");
+        let replay = Simulation::replay(run.report.spec.clone(), run.report.inputs.clone(), run.report.end_ms)
+            .expect("valid inputs");
         assert_eq!(replay.digest().hex(), run.report.digest, "{id}");
         assert_eq!(run.trace().len(), run.report.events, "{id}");
     }
@@ -154,13 +140,7 @@ fn runs_are_deterministic_and_options_apply() {
     let a = scenario::run(&s, &RunOptions::default());
     let b = scenario::run(&s, &RunOptions::default());
     assert_eq!(a.digest, b.digest);
-    let c = scenario::run(
-        &s,
-        &RunOptions {
-            seed: Some(4242),
-            unsafe_switches: vec![SafetySwitch::NoPreVote],
-        },
-    );
+    let c = scenario::run(&s, &RunOptions { seed: Some(4242), unsafe_switches: vec![SafetySwitch::NoPreVote] });
     assert_eq!(c.seed, 4242);
     assert_eq!(c.unsafe_switches, vec![SafetySwitch::NoPreVote]);
     assert_ne!(a.digest, c.digest);
@@ -169,11 +149,7 @@ fn runs_are_deterministic_and_options_apply() {
 #[test]
 fn reports_explain_with_numbers() {
     let report = scenario::run(&load("leader-crash-failover"), &RunOptions::default());
-    let failover = report
-        .measurements
-        .iter()
-        .find(|m| m.kind == "failover")
-        .expect("failover measured");
+    let failover = report.measurements.iter().find(|m| m.kind == "failover").expect("failover measured");
     let parts: Vec<&str> = failover.parts.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(parts, ["detection", "election", "first commit"]);
     let total = failover.value_ms.unwrap();
@@ -185,17 +161,7 @@ fn reports_explain_with_numbers() {
     let elected = &report.expectations[0].explanation;
     assert!(elected.contains("elected at 1."), "{elected}");
     let json = serde_json::to_value(&report).unwrap();
-    for key in [
-        "passed",
-        "expectations",
-        "violations",
-        "measurements",
-        "steps",
-        "inputs",
-        "spec",
-        "digest",
-        "endMs",
-    ] {
+    for key in ["passed", "expectations", "violations", "measurements", "steps", "inputs", "spec", "digest", "endMs"] {
         assert!(json.get(key).is_some(), "report JSON lacks {key}");
     }
     let step = &json["steps"][1];
@@ -261,21 +227,9 @@ fn the_base_of_the_invalid_cases_is_valid() {
 fn invalid_files_name_the_path_and_the_reason() {
     type Edit = Box<dyn FnOnce(&mut Value)>;
     let cases: Vec<(Edit, &str, &str)> = vec![
-        (
-            Box::new(|v| v["steps"][3]["node"] = 7.into()),
-            "steps[3].node",
-            "node 7 does not exist; nodes are 0..3",
-        ),
-        (
-            Box::new(|v| v["steps"][3]["node"] = "mars".into()),
-            "steps[3].node",
-            "expected a node",
-        ),
-        (
-            Box::new(|v| v["steps"][3]["node"] = (-1).into()),
-            "steps[3].node",
-            "invalid value",
-        ),
+        (Box::new(|v| v["steps"][3]["node"] = 7.into()), "steps[3].node", "node 7 does not exist; nodes are 0..3"),
+        (Box::new(|v| v["steps"][3]["node"] = "mars".into()), "steps[3].node", "expected a node"),
+        (Box::new(|v| v["steps"][3]["node"] = (-1).into()), "steps[3].node", "invalid value"),
         (
             Box::new(|v| {
                 let n = v["steps"][3]["node"].take();
@@ -290,11 +244,7 @@ fn invalid_files_name_the_path_and_the_reason() {
             "steps[3].groups",
             "not a field of action 'isolate'",
         ),
-        (
-            Box::new(|v| v["steps"][3]["action"] = "explode".into()),
-            "steps[3].action",
-            "unknown action 'explode'",
-        ),
+        (Box::new(|v| v["steps"][3]["action"] = "explode".into()), "steps[3].action", "unknown action 'explode'"),
         (
             Box::new(|v| {
                 v["steps"][2]["node"] = "$later".into();
@@ -303,16 +253,8 @@ fn invalid_files_name_the_path_and_the_reason() {
             "steps[2].node",
             "has not happened yet",
         ),
-        (
-            Box::new(|v| v["steps"][2]["node"] = "$nope".into()),
-            "steps[2].node",
-            "no step is labelled 'nope'",
-        ),
-        (
-            Box::new(|v| v["steps"][1]["at"] = 100.into()),
-            "steps[1].after",
-            "one of 'at', 'after' and 'until'",
-        ),
+        (Box::new(|v| v["steps"][2]["node"] = "$nope".into()), "steps[2].node", "no step is labelled 'nope'"),
+        (Box::new(|v| v["steps"][1]["at"] = 100.into()), "steps[1].after", "one of 'at', 'after' and 'until'"),
         (
             Box::new(|v| {
                 v["steps"] = serde_json::json!([{ "at": 3000 }, { "at": 2000 }]);
@@ -320,21 +262,9 @@ fn invalid_files_name_the_path_and_the_reason() {
             "steps[1].at",
             "before",
         ),
-        (
-            Box::new(|v| v["steps"][3]["after"] = 60000.into()),
-            "steps[3].after",
-            "after the end of the run",
-        ),
-        (
-            Box::new(|v| v["steps"][3]["after"] = "soon".into()),
-            "steps[3].after",
-            "invalid type",
-        ),
-        (
-            Box::new(|v| v["steps"][0]["timeoutMs"] = 0.into()),
-            "steps[0].timeoutMs",
-            "between 1 and",
-        ),
+        (Box::new(|v| v["steps"][3]["after"] = 60000.into()), "steps[3].after", "after the end of the run"),
+        (Box::new(|v| v["steps"][3]["after"] = "soon".into()), "steps[3].after", "invalid type"),
+        (Box::new(|v| v["steps"][0]["timeoutMs"] = 0.into()), "steps[0].timeoutMs", "between 1 and"),
         (
             Box::new(|v| {
                 v["steps"][3] = serde_json::json!({"after": 1, "action": "partition", "groups": [[0, 1], [1, 2]]});
@@ -360,8 +290,7 @@ fn invalid_files_name_the_path_and_the_reason() {
         ),
         (
             Box::new(|v| {
-                v["steps"][3] =
-                    serde_json::json!({"after": 1, "action": "network", "latencyMs": [5, 1]});
+                v["steps"][3] = serde_json::json!({"after": 1, "action": "network", "latencyMs": [5, 1]});
             }),
             "steps[3].latencyMs",
             "above max",
@@ -379,72 +308,27 @@ fn invalid_files_name_the_path_and_the_reason() {
             "did you mean 'leaderElected'",
         ),
         (
-            Box::new(|v| {
-                v["steps"][0]["until"] = serde_json::json!({"state": {"node": 0, "is": "sleeping"}})
-            }),
+            Box::new(|v| v["steps"][0]["until"] = serde_json::json!({"state": {"node": 0, "is": "sleeping"}})),
             "steps[0].until.state.is",
             "unknown state 'sleeping'",
         ),
-        (
-            Box::new(|v| v["steps"][1]["caption"] = "<b>crash</b>".into()),
-            "steps[1].caption",
-            "raw HTML",
-        ),
-        (
-            Box::new(|v| v["steps"][1]["label"] = "leader".into()),
-            "steps[1].label",
-            "reserved",
-        ),
-        (
-            Box::new(|v| v["steps"][2]["label"] = "crash".into()),
-            "steps[2].label",
-            "already used by steps[1]",
-        ),
-        (
-            Box::new(|v| v.as_object_mut().unwrap().remove("id").map(|_| ()).unwrap()),
-            "id",
-            "missing required field",
-        ),
-        (
-            Box::new(|v| v["id"] = "Figure_8".into()),
-            "id",
-            "kebab-case",
-        ),
-        (
-            Box::new(|v| v["durationMs"] = 0.into()),
-            "durationMs",
-            "between 1 and",
-        ),
-        (
-            Box::new(|v| v["colour"] = "blue".into()),
-            "colour",
-            "unknown field 'colour'",
-        ),
-        (
-            Box::new(|v| v["cluster"]["voters"] = 0.into()),
-            "cluster.voters",
-            "between 1 and 7",
-        ),
-        (
-            Box::new(|v| v["cluster"]["voter"] = 3.into()),
-            "cluster.voter",
-            "did you mean 'voters'",
-        ),
-        (
-            Box::new(|v| v["cluster"]["network"] = "moon".into()),
-            "cluster.network",
-            "unknown network preset 'moon'",
-        ),
+        (Box::new(|v| v["steps"][1]["caption"] = "<b>crash</b>".into()), "steps[1].caption", "raw HTML"),
+        (Box::new(|v| v["steps"][1]["label"] = "leader".into()), "steps[1].label", "reserved"),
+        (Box::new(|v| v["steps"][2]["label"] = "crash".into()), "steps[2].label", "already used by steps[1]"),
+        (Box::new(|v| v.as_object_mut().unwrap().remove("id").map(|_| ()).unwrap()), "id", "missing required field"),
+        (Box::new(|v| v["id"] = "Figure_8".into()), "id", "kebab-case"),
+        (Box::new(|v| v["durationMs"] = 0.into()), "durationMs", "between 1 and"),
+        (Box::new(|v| v["colour"] = "blue".into()), "colour", "unknown field 'colour'"),
+        (Box::new(|v| v["cluster"]["voters"] = 0.into()), "cluster.voters", "between 1 and 7"),
+        (Box::new(|v| v["cluster"]["voter"] = 3.into()), "cluster.voter", "did you mean 'voters'"),
+        (Box::new(|v| v["cluster"]["network"] = "moon".into()), "cluster.network", "unknown network preset 'moon'"),
         (
             Box::new(|v| v["cluster"]["network"] = serde_json::json!({"latencyMs": [1]})),
             "cluster.network.latencyMs",
             "invalid length",
         ),
         (
-            Box::new(|v| {
-                v["cluster"]["config"] =
-                    serde_json::json!({"controller.quorum.fetch.timeout.ms": 1})
-            }),
+            Box::new(|v| v["cluster"]["config"] = serde_json::json!({"controller.quorum.fetch.timeout.ms": 1})),
             "cluster.config.controller.quorum.fetch.timeout.ms",
             "must be between 10 and",
         ),
@@ -474,56 +358,41 @@ fn invalid_files_name_the_path_and_the_reason() {
             "did you mean 'leaderElectedBy'",
         ),
         (
-            Box::new(|v| {
-                v["expect"][0] =
-                    serde_json::json!({"hwAtLeast": {"node": 9, "offset": 1, "by": 1000}})
-            }),
+            Box::new(|v| v["expect"][0] = serde_json::json!({"hwAtLeast": {"node": 9, "offset": 1, "by": 1000}})),
             "expect[0].hwAtLeast.node",
             "node 9 does not exist",
         ),
         (
             Box::new(|v| {
-                v["expect"][0] =
-                    serde_json::json!({"hwAtLeast": {"node": "leader", "offset": 1, "by": 1000}})
+                v["expect"][0] = serde_json::json!({"hwAtLeast": {"node": "leader", "offset": 1, "by": 1000}})
             }),
             "expect[0].hwAtLeast.node",
             "only meaningful in steps and conditions",
         ),
         (
             Box::new(|v| {
-                v["expect"][0] =
-                    serde_json::json!({"hwAtLeast": {"node": 0, "offset": 1, "by": "restart+x"}})
+                v["expect"][0] = serde_json::json!({"hwAtLeast": {"node": 0, "offset": 1, "by": "restart+x"}})
             }),
             "expect[0].hwAtLeast.by",
             "after '+' comes a number",
         ),
         (
-            Box::new(|v| {
-                v["expect"][0] =
-                    serde_json::json!({"hwAtLeast": {"node": 0, "offset": 1, "by": "boom"}})
-            }),
+            Box::new(|v| v["expect"][0] = serde_json::json!({"hwAtLeast": {"node": 0, "offset": 1, "by": "boom"}})),
             "expect[0].hwAtLeast.by",
             "no step is labelled 'boom'",
         ),
         (
-            Box::new(|v| {
-                v["expect"][0] =
-                    serde_json::json!({"event": {"match": {"type": "truncate", "nod": 1}}})
-            }),
+            Box::new(|v| v["expect"][0] = serde_json::json!({"event": {"match": {"type": "truncate", "nod": 1}}})),
             "expect[0].event.match.nod",
             "'truncate' events have no field 'nod'",
         ),
         (
-            Box::new(|v| {
-                v["expect"][0] = serde_json::json!({"event": {"match": {"type": "explosion"}}})
-            }),
+            Box::new(|v| v["expect"][0] = serde_json::json!({"event": {"match": {"type": "explosion"}}})),
             "expect[0].event.match.type",
             "unknown event type 'explosion'",
         ),
         (
-            Box::new(|v| {
-                v["expect"][0] = serde_json::json!({"leaderElectedBy": 5000, "noViolations": true})
-            }),
+            Box::new(|v| v["expect"][0] = serde_json::json!({"leaderElectedBy": 5000, "noViolations": true})),
             "expect[0].noViolations",
             "one expectation per object",
         ),
@@ -533,10 +402,7 @@ fn invalid_files_name_the_path_and_the_reason() {
             "no step is labelled 'nowhere'",
         ),
         (
-            Box::new(|v| {
-                v["variants"] =
-                    serde_json::json!([{"name": "bad", "unsafe": ["no-pre-vote", "nope"]}])
-            }),
+            Box::new(|v| v["variants"] = serde_json::json!([{"name": "bad", "unsafe": ["no-pre-vote", "nope"]}])),
             "variants[0].unsafe[1]",
             "unknown safety switch 'nope'",
         ),
@@ -558,11 +424,7 @@ fn invalid_files_name_the_path_and_the_reason() {
     for (edit, path, reason) in cases {
         let e = broken(edit);
         assert_eq!(e.path, path, "wrong path for '{reason}': {e}");
-        assert!(
-            e.message.contains(reason),
-            "at {path}: expected the reason to mention '{reason}', got: {}",
-            e.message
-        );
+        assert!(e.message.contains(reason), "at {path}: expected the reason to mention '{reason}', got: {}", e.message);
         assert_eq!(e.to_string(), format!("{}: {}", e.path, e.message));
     }
 }
@@ -591,11 +453,7 @@ fn schema() -> Value {
 }
 
 fn keys(v: &Value) -> BTreeSet<String> {
-    v.as_object()
-        .unwrap_or_else(|| panic!("expected an object: {v}"))
-        .keys()
-        .cloned()
-        .collect()
+    v.as_object().unwrap_or_else(|| panic!("expected an object: {v}")).keys().cloned().collect()
 }
 
 fn set(items: &[&str]) -> BTreeSet<String> {
@@ -610,10 +468,7 @@ fn alternatives(def: &Value, extra: &[&str]) -> Vec<(String, Value)> {
         .iter()
         .map(|alt| {
             let props = &alt["properties"];
-            let main: Vec<String> = keys(props)
-                .into_iter()
-                .filter(|k| !extra.contains(&k.as_str()))
-                .collect();
+            let main: Vec<String> = keys(props).into_iter().filter(|k| !extra.contains(&k.as_str())).collect();
             assert_eq!(main.len(), 1, "{alt}");
             (main[0].clone(), props[&main[0]].clone())
         })
@@ -640,19 +495,11 @@ fn schema_lists_every_field_the_parser_accepts() {
     let s = schema();
     let defs = &s["$defs"];
     assert_eq!(keys(&s["properties"]), set(fields::SCENARIO), "top level");
-    assert_eq!(
-        keys(&defs["variant"]["properties"]),
-        set(fields::VARIANT),
-        "variant"
-    );
+    assert_eq!(keys(&defs["variant"]["properties"]), set(fields::VARIANT), "variant");
 
     // The cluster: the sim's ClusterSpec, the parser's list and the schema agree.
     let spec_keys = keys(&serde_json::to_value(ClusterSpec::default()).unwrap());
-    assert_eq!(
-        spec_keys,
-        set(&fields::cluster_fields()),
-        "ClusterSpec fields"
-    );
+    assert_eq!(spec_keys, set(&fields::cluster_fields()), "ClusterSpec fields");
     assert_eq!(keys(&defs["cluster"]["properties"]), spec_keys, "cluster");
 
     // Steps: the step keys plus every action's fields; each action's allowed keys.
@@ -663,12 +510,8 @@ fn schema_lists_every_field_the_parser_accepts() {
     }
     assert_eq!(keys(&step["properties"]), all, "step properties");
     let actions: Vec<&str> = fields::ACTIONS.iter().map(|(a, _)| *a).collect();
-    let schema_actions: Vec<&str> = step["properties"]["action"]["enum"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a.as_str().unwrap())
-        .collect();
+    let schema_actions: Vec<&str> =
+        step["properties"]["action"]["enum"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
     assert_eq!(schema_actions, actions, "action names");
     for (action, f) in fields::ACTIONS {
         let rule = step["allOf"]
@@ -731,21 +574,10 @@ fn schema_lists_every_field_the_parser_accepts() {
     }
 
     // Names the parser knows: invariants and switches.
-    let invariants: Vec<&str> = kraft_playground::trace::Invariant::ALL
-        .iter()
-        .map(|i| i.name())
-        .collect();
-    let violated = alternatives(&defs["expectation"], &["note"])
-        .into_iter()
-        .find(|(n, _)| n == "violated")
-        .unwrap()
-        .1;
-    let listed: Vec<&str> = violated["anyOf"][0]["enum"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
+    let invariants: Vec<&str> = kraft_playground::trace::Invariant::ALL.iter().map(|i| i.name()).collect();
+    let violated = alternatives(&defs["expectation"], &["note"]).into_iter().find(|(n, _)| n == "violated").unwrap().1;
+    let listed: Vec<&str> =
+        violated["anyOf"][0]["enum"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
     assert_eq!(listed, invariants, "invariant names");
     let switches: Vec<&str> = SafetySwitch::ALL.iter().map(|s| s.name()).collect();
     let listed: Vec<&str> = defs["cluster"]["properties"]["unsafe"]["items"]["enum"]
@@ -761,9 +593,6 @@ fn schema_lists_every_field_the_parser_accepts() {
         .iter()
         .map(|v| v.as_str().unwrap())
         .collect();
-    let known: Vec<&str> = kraft_playground::protocol::config::CONFIG_KEYS
-        .iter()
-        .map(|(k, _)| *k)
-        .collect();
+    let known: Vec<&str> = kraft_playground::protocol::config::CONFIG_KEYS.iter().map(|(k, _)| *k).collect();
     assert_eq!(config, known, "config keys");
 }

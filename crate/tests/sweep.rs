@@ -6,31 +6,16 @@ use kraft_playground::protocol::SafetySwitch;
 use kraft_playground::sim::chaos::{run_seed, ChaosOptions};
 
 fn first_failing_seed(switch: Option<SafetySwitch>, seeds: u64) -> Option<u64> {
-    let opts = ChaosOptions {
-        seconds: 60,
-        voters: 3,
-        observers: 1,
-        unsafe_switches: switch.into_iter().collect(),
-    };
+    let opts = ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: switch.into_iter().collect() };
     (1..=seeds).find(|&seed| !run_seed(seed, &opts).violations.is_empty())
 }
 
 #[test]
 fn safe_runs_break_nothing() {
-    let opts = ChaosOptions {
-        seconds: 60,
-        voters: 3,
-        observers: 1,
-        unsafe_switches: vec![],
-    };
+    let opts = ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: vec![] };
     for seed in 1..=20 {
         let o = run_seed(seed, &opts);
-        assert!(
-            o.passed(),
-            "seed {seed}: {:?} progress={}",
-            o.violations.first(),
-            o.made_progress
-        );
+        assert!(o.passed(), "seed {seed}: {:?} progress={}", o.violations.first(), o.made_progress);
     }
     let five = ChaosOptions { voters: 5, ..opts };
     for seed in 1..=10 {

@@ -30,38 +30,22 @@ fn key_at(log: &ReplicaLog, offset: Offset) -> Option<RecordKey> {
 
 impl Data {
     pub fn new(_voters: usize) -> Self {
-        Data {
-            committed: BTreeMap::new(),
-            appended: BTreeMap::new(),
-            pruned_below: 0,
-        }
+        Data { committed: BTreeMap::new(), appended: BTreeMap::new(), pruned_below: 0 }
     }
 
     pub fn observe(&mut self, view: &dyn ClusterView, event: &Event, found: &mut Vec<Found>) {
         match &event.kind {
-            EventKind::HighWatermark { node, old, new } => {
-                self.on_hw(view, *node, *old, *new, event.seq, found)
-            }
-            EventKind::Append {
-                node, first, last, ..
-            } => self.on_append(view, *node, *first, *last, event.seq, found),
-            EventKind::Truncate {
-                node,
-                to,
-                hw: Some(hw),
-                ..
-            } if *to < *hw => found.push(Found {
+            EventKind::HighWatermark { node, old, new } => self.on_hw(view, *node, *old, *new, event.seq, found),
+            EventKind::Append { node, first, last, .. } => self.on_append(view, *node, *first, *last, event.seq, found),
+            EventKind::Truncate { node, to, hw: Some(hw), .. } if *to < *hw => found.push(Found {
                 invariant: Invariant::NoTruncationBelowHighWatermark,
                 node: Some(*node),
                 detail: format!("n{node} truncated to {to}, below its HW {hw}"),
                 evidence: vec![event.seq],
             }),
-            EventKind::State {
-                node,
-                to: StateName::Leader,
-                epoch,
-                ..
-            } => self.on_new_leader(view, *node, *epoch, event.seq, found),
+            EventKind::State { node, to: StateName::Leader, epoch, .. } => {
+                self.on_new_leader(view, *node, *epoch, event.seq, found)
+            }
             EventKind::Snapshot { .. } => self.prune(view),
             _ => {}
         }
@@ -79,10 +63,7 @@ impl Data {
         found: &mut Vec<Found>,
     ) {
         let Some(log) = view.log(node) else { return };
-        let from = old
-            .unwrap_or(0)
-            .max(log.start_offset())
-            .max(self.pruned_below);
+        let from = old.unwrap_or(0).max(log.start_offset()).max(self.pruned_below);
         let to = new.min(log.end_offset());
         for offset in from..to {
             let Some(mine) = key_at(log, offset) else {
@@ -141,7 +122,10 @@ impl Data {
                             invariant: Invariant::LogMatching,
                             node: Some(node),
                             detail: if *id != r.id {
-                                format!("(offset {offset}, epoch {}) holds record {} on n{node} but record {id} elsewhere", r.epoch, r.id)
+                                format!(
+                                    "(offset {offset}, epoch {}) holds record {} on n{node} but record {id} elsewhere",
+                                    r.epoch, r.id
+                                )
                             } else {
                                 format!("(offset {offset}, epoch {}) matches but the logs differ before it", r.epoch)
                             },
@@ -155,14 +139,7 @@ impl Data {
     }
 
     /// A new leader must hold every record committed so far.
-    fn on_new_leader(
-        &mut self,
-        view: &dyn ClusterView,
-        node: NodeId,
-        epoch: Epoch,
-        seq: u64,
-        found: &mut Vec<Found>,
-    ) {
+    fn on_new_leader(&mut self, view: &dyn ClusterView, node: NodeId, epoch: Epoch, seq: u64, found: &mut Vec<Found>) {
         let Some(log) = view.log(node) else { return };
         for (offset, (key, at)) in self.committed.range(log.start_offset()..) {
             if key_at(log, *offset) != Some(*key) {
@@ -186,11 +163,8 @@ impl Data {
 
     /// Forgets offsets below every node's log start: nothing can be compared there again.
     fn prune(&mut self, view: &dyn ClusterView) {
-        let min_start = (0..view.node_count() as NodeId)
-            .filter_map(|id| view.log(id))
-            .map(|l| l.start_offset())
-            .min()
-            .unwrap_or(0);
+        let min_start =
+            (0..view.node_count() as NodeId).filter_map(|id| view.log(id)).map(|l| l.start_offset()).min().unwrap_or(0);
         if min_start > self.pruned_below {
             self.committed = self.committed.split_off(&min_start);
             self.appended = self.appended.split_off(&(min_start, 0));

@@ -28,12 +28,7 @@ impl Leadership {
 
     pub fn observe(&mut self, view: &dyn ClusterView, event: &Event, found: &mut Vec<Found>) {
         match &event.kind {
-            EventKind::Persist {
-                node,
-                epoch,
-                leader,
-                ..
-            } => {
+            EventKind::Persist { node, epoch, leader, .. } => {
                 let prev = self.persisted_epoch[*node as usize];
                 if *epoch < prev {
                     found.push(Found {
@@ -56,9 +51,7 @@ impl Leadership {
                     found.push(Found {
                         invariant: Invariant::MonotonicEpoch,
                         node: Some(*node),
-                        detail: format!(
-                            "in-memory epoch {epoch} differs from persisted epoch {persisted}"
-                        ),
+                        detail: format!("in-memory epoch {epoch} differs from persisted epoch {persisted}"),
                         evidence: vec![event.seq],
                     });
                 }
@@ -78,14 +71,7 @@ impl Leadership {
         }
     }
 
-    fn record_leader(
-        &mut self,
-        epoch: Epoch,
-        leader: NodeId,
-        by: NodeId,
-        seq: u64,
-        found: &mut Vec<Found>,
-    ) {
+    fn record_leader(&mut self, epoch: Epoch, leader: NodeId, by: NodeId, seq: u64, found: &mut Vec<Found>) {
         match self.leaders.get(&epoch) {
             Some((l, first)) if *l != leader => found.push(Found {
                 invariant: Invariant::SingleLeader,
@@ -104,9 +90,7 @@ impl Leadership {
                 Some((e, l, first)) if (*e, *l) != (epoch, leader) => found.push(Found {
                     invariant: Invariant::StableLeadership,
                     node: Some(by),
-                    detail: format!(
-                        "leadership moved from n{l} (epoch {e}) to n{leader} (epoch {epoch})"
-                    ),
+                    detail: format!("leadership moved from n{l} (epoch {e}) to n{leader} (epoch {epoch})"),
                     evidence: vec![*first, seq],
                 }),
                 Some(_) => {}
@@ -123,9 +107,7 @@ impl Leadership {
         let Some((&epoch, &(id, _))) = self.leaders.iter().next_back() else {
             return;
         };
-        let Some(leader) = view
-            .replica(id)
-            .filter(|r| r.state_name() == StateName::Leader && r.epoch() == epoch)
+        let Some(leader) = view.replica(id).filter(|r| r.state_name() == StateName::Leader && r.epoch() == epoch)
         else {
             return;
         };
@@ -148,10 +130,7 @@ impl Leadership {
         }
         self.leader_hw = Some((hw, seq));
         let voters = view.voters();
-        let holding = voters
-            .iter()
-            .filter(|v| view.log(**v).map(|l| l.end_offset() >= hw).unwrap_or(false))
-            .count();
+        let holding = voters.iter().filter(|v| view.log(**v).map(|l| l.end_offset() >= hw).unwrap_or(false)).count();
         let majority = voters.len() / 2 + 1;
         if holding < majority {
             found.push(Found {

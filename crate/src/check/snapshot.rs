@@ -14,16 +14,12 @@ pub struct Snapshots {
 
 impl Snapshots {
     pub fn new(nodes: usize) -> Self {
-        Snapshots {
-            is_leader: vec![false; nodes],
-        }
+        Snapshots { is_leader: vec![false; nodes] }
     }
 
     pub fn observe(&mut self, view: &dyn ClusterView, event: &Event, found: &mut Vec<Found>) {
         match &event.kind {
-            EventKind::State { node, to, .. } => {
-                self.is_leader[*node as usize] = *to == StateName::Leader
-            }
+            EventKind::State { node, to, .. } => self.is_leader[*node as usize] = *to == StateName::Leader,
             EventKind::Crash { node, .. } => self.is_leader[*node as usize] = false,
             _ => {}
         }
@@ -65,10 +61,7 @@ fn check(is_leader: &[bool], view: &dyn ClusterView, event: &Event, found: &mut 
                 found.push(Found {
                     invariant: Invariant::SnapshotAtLogStart,
                     node: Some(node),
-                    detail: format!(
-                        "snapshot {}@e{} does not stand at log start {start}",
-                        s.id.end_offset, s.id.epoch
-                    ),
+                    detail: format!("snapshot {}@e{} does not stand at log start {start}", s.id.end_offset, s.id.epoch),
                     evidence: vec![event.seq],
                 });
             }

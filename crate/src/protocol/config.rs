@@ -39,34 +39,13 @@ impl Default for QuorumConfig {
 
 /// The accepted config keys, with what each means (shown in errors and in the UI).
 pub const CONFIG_KEYS: [(&str, &str); 7] = [
-    (
-        "controller.quorum.fetch.timeout.ms",
-        "follower fetch timeout before it starts an election",
-    ),
-    (
-        "controller.quorum.election.timeout.ms",
-        "base election timeout, randomised in [T, 2T)",
-    ),
-    (
-        "controller.quorum.election.backoff.max.ms",
-        "cap of the EndQuorumEpoch successor backoff",
-    ),
-    (
-        "controller.quorum.request.timeout.ms",
-        "how long a request may stay unanswered",
-    ),
-    (
-        "controller.quorum.retry.backoff.ms",
-        "wait after an error response",
-    ),
-    (
-        "controller.quorum.append.linger.ms",
-        "how long the leader batches writes",
-    ),
-    (
-        "controller.quorum.fetch.max.wait.ms",
-        "how long the leader parks an empty Fetch",
-    ),
+    ("controller.quorum.fetch.timeout.ms", "follower fetch timeout before it starts an election"),
+    ("controller.quorum.election.timeout.ms", "base election timeout, randomised in [T, 2T)"),
+    ("controller.quorum.election.backoff.max.ms", "cap of the EndQuorumEpoch successor backoff"),
+    ("controller.quorum.request.timeout.ms", "how long a request may stay unanswered"),
+    ("controller.quorum.retry.backoff.ms", "wait after an error response"),
+    ("controller.quorum.append.linger.ms", "how long the leader batches writes"),
+    ("controller.quorum.fetch.max.wait.ms", "how long the leader parks an empty Fetch"),
 ];
 
 impl QuorumConfig {
@@ -75,25 +54,18 @@ impl QuorumConfig {
         let (slot, min, max): (&mut u64, u64, u64) = match key {
             "controller.quorum.fetch.timeout.ms" => (&mut self.fetch_timeout_ms, 10, 600_000),
             "controller.quorum.election.timeout.ms" => (&mut self.election_timeout_ms, 10, 600_000),
-            "controller.quorum.election.backoff.max.ms" => {
-                (&mut self.election_backoff_max_ms, 1, 600_000)
-            }
+            "controller.quorum.election.backoff.max.ms" => (&mut self.election_backoff_max_ms, 1, 600_000),
             "controller.quorum.request.timeout.ms" => (&mut self.request_timeout_ms, 10, 600_000),
             "controller.quorum.retry.backoff.ms" => (&mut self.retry_backoff_ms, 0, 60_000),
             "controller.quorum.append.linger.ms" => (&mut self.append_linger_ms, 0, 60_000),
             "controller.quorum.fetch.max.wait.ms" => (&mut self.fetch_max_wait_ms, 0, 60_000),
             _ => {
                 let known: Vec<&str> = CONFIG_KEYS.iter().map(|(k, _)| *k).collect();
-                return Err(format!(
-                    "unknown config key '{key}'; known keys: {}",
-                    known.join(", ")
-                ));
+                return Err(format!("unknown config key '{key}'; known keys: {}", known.join(", ")));
             }
         };
         if value < min || value > max {
-            return Err(format!(
-                "{key} must be between {min} and {max} ms, got {value}"
-            ));
+            return Err(format!("{key} must be between {min} and {max} ms, got {value}"));
         }
         *slot = value;
         Ok(())
@@ -160,36 +132,21 @@ impl SafetySwitch {
             SafetySwitch::HwBeforeOwnEpoch => {
                 "leader may commit earlier epochs' records before one of its own (Raft figure 8)"
             }
-            SafetySwitch::VoteIgnoresLog => {
-                "voters grant votes without checking the candidate's log is up to date"
-            }
+            SafetySwitch::VoteIgnoresLog => "voters grant votes without checking the candidate's log is up to date",
             SafetySwitch::NoPreVote => {
                 "elections skip the pre-vote round, so a rejoining voter bumps the epoch (KIP-996)"
             }
-            SafetySwitch::NoCheckQuorum => {
-                "a leader cut off from the majority never resigns (KAFKA-15489)"
-            }
-            SafetySwitch::NoResignOnRestart => {
-                "a restarted leader resumes leading its old epoch (KAFKA-10527)"
-            }
-            SafetySwitch::AckBeforeFlush => {
-                "followers report fetch offsets before flushing them to disk"
-            }
+            SafetySwitch::NoCheckQuorum => "a leader cut off from the majority never resigns (KAFKA-15489)",
+            SafetySwitch::NoResignOnRestart => "a restarted leader resumes leading its old epoch (KAFKA-10527)",
+            SafetySwitch::AckBeforeFlush => "followers report fetch offsets before flushing them to disk",
         }
     }
 
     pub fn parse(name: &str) -> Result<SafetySwitch, String> {
-        SafetySwitch::ALL
-            .iter()
-            .copied()
-            .find(|s| s.name() == name)
-            .ok_or_else(|| {
-                let known: Vec<&str> = SafetySwitch::ALL.iter().map(|s| s.name()).collect();
-                format!(
-                    "unknown safety switch '{name}'; known switches: {}",
-                    known.join(", ")
-                )
-            })
+        SafetySwitch::ALL.iter().copied().find(|s| s.name() == name).ok_or_else(|| {
+            let known: Vec<&str> = SafetySwitch::ALL.iter().map(|s| s.name()).collect();
+            format!("unknown safety switch '{name}'; known switches: {}", known.join(", "))
+        })
     }
 }
 

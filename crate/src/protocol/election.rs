@@ -45,9 +45,7 @@ impl VoteDecision {
             VoteDecision::IsFollower => "is a follower in this epoch".into(),
             VoteDecision::StaleEpoch => "request epoch is stale".into(),
             VoteDecision::NotAVoter => "not a voter".into(),
-            VoteDecision::InvalidRequest => {
-                "invalid request (last epoch beyond request epoch)".into()
-            }
+            VoteDecision::InvalidRequest => "invalid request (last epoch beyond request epoch)".into(),
         }
     }
 
@@ -71,17 +69,8 @@ impl VoteDecision {
 }
 
 /// Kafka's `canGrantVote` per epoch state, for a request at the receiver's epoch.
-pub fn vote_decision(
-    state: &EpochState,
-    candidate: NodeId,
-    up_to_date: bool,
-    pre_vote: bool,
-) -> VoteDecision {
-    let by_log = if up_to_date {
-        VoteDecision::Granted
-    } else {
-        VoteDecision::LogNotUpToDate
-    };
+pub fn vote_decision(state: &EpochState, candidate: NodeId, up_to_date: bool, pre_vote: bool) -> VoteDecision {
+    let by_log = if up_to_date { VoteDecision::Granted } else { VoteDecision::LogNotUpToDate };
     let unattached_like = |voted: Option<NodeId>, leader: Option<NodeId>| {
         if pre_vote {
             return by_log;
@@ -133,12 +122,7 @@ mod tests {
     use crate::protocol::state::*;
 
     fn unattached(voted: Option<NodeId>, leader: Option<NodeId>) -> EpochState {
-        EpochState::Unattached(UnattachedState {
-            epoch: 1,
-            voted,
-            leader,
-            election_deadline: 0,
-        })
+        EpochState::Unattached(UnattachedState { epoch: 1, voted, leader, election_deadline: 0 })
     }
     fn follower(has_fetched: bool) -> EpochState {
         EpochState::Follower(FollowerState {
@@ -190,8 +174,7 @@ mod tests {
 
     #[test]
     fn leader_always_rejects() {
-        let l =
-            crate::protocol::leader::LeaderState::new(1, 0, &[1, 2, 3], 1, 0, &Default::default());
+        let l = crate::protocol::leader::LeaderState::new(1, 0, &[1, 2, 3], 1, 0, &Default::default());
         let s = EpochState::Leader(Box::new(l));
         assert_eq!(vote_decision(&s, 2, true, true), VoteDecision::IsLeader);
         assert_eq!(vote_decision(&s, 2, true, false), VoteDecision::IsLeader);

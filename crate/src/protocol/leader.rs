@@ -118,13 +118,7 @@ impl LeaderState {
     /// Records a valid fetch. A replica is caught up when it fetched the leader's LEO,
     /// or when it fetched at least the LEO the leader had at its previous fetch (then it
     /// was caught up as of that previous fetch).
-    pub fn update_follower(
-        &mut self,
-        id: NodeId,
-        fetch_offset: Offset,
-        leader_leo: Offset,
-        now: u64,
-    ) {
+    pub fn update_follower(&mut self, id: NodeId, fetch_offset: Offset, leader_leo: Offset, now: u64) {
         let p = self.progress_mut(id);
         if fetch_offset >= leader_leo {
             p.last_caught_up_ms = Some(now);
@@ -139,12 +133,8 @@ impl LeaderState {
     /// The HW candidate: voters' offsets sorted descending (ties by id, unknown last),
     /// the one at index voters/2 is the offset a majority has reached.
     pub fn majority_offset(&self) -> Option<Offset> {
-        let mut voters: Vec<(Option<Offset>, NodeId)> = self
-            .replicas
-            .iter()
-            .filter(|r| r.is_voter)
-            .map(|r| (r.end_offset, r.id))
-            .collect();
+        let mut voters: Vec<(Option<Offset>, NodeId)> =
+            self.replicas.iter().filter(|r| r.is_voter).map(|r| (r.end_offset, r.id)).collect();
         voters.sort_by(|a, b| match (a.0, b.0) {
             (Some(x), Some(y)) => y.cmp(&x).then(a.1.cmp(&b.1)),
             (Some(_), None) => std::cmp::Ordering::Less,
@@ -162,11 +152,7 @@ impl LeaderState {
         if !(candidate > self.epoch_start_offset || allow_before_own_epoch) {
             return None;
         }
-        if self
-            .high_watermark
-            .map(|hw| candidate > hw)
-            .unwrap_or(candidate > 0 || allow_before_own_epoch)
-        {
+        if self.high_watermark.map(|hw| candidate > hw).unwrap_or(candidate > 0 || allow_before_own_epoch) {
             self.high_watermark = Some(candidate);
             return Some(candidate);
         }
@@ -175,13 +161,7 @@ impl LeaderState {
 
     /// Counts a valid fetch for check-quorum; once majority-1 distinct voters fetched,
     /// the window restarts.
-    pub fn record_voter_fetch(
-        &mut self,
-        id: NodeId,
-        majority: usize,
-        now: u64,
-        config: &QuorumConfig,
-    ) {
+    pub fn record_voter_fetch(&mut self, id: NodeId, majority: usize, now: u64, config: &QuorumConfig) {
         if !self.fetched_voters.contains(&id) {
             self.fetched_voters.push(id);
         }
@@ -193,11 +173,7 @@ impl LeaderState {
 
     /// Voters other than `me`, the furthest replicated first (ties by id).
     pub fn preferred_successors(&self, me: NodeId) -> Vec<NodeId> {
-        let mut others: Vec<&ReplicaProgress> = self
-            .replicas
-            .iter()
-            .filter(|r| r.is_voter && r.id != me)
-            .collect();
+        let mut others: Vec<&ReplicaProgress> = self.replicas.iter().filter(|r| r.is_voter && r.id != me).collect();
         others.sort_by(|a, b| b.end_offset.cmp(&a.end_offset).then(a.id.cmp(&b.id)));
         others.into_iter().map(|r| r.id).collect()
     }
@@ -208,25 +184,14 @@ mod tests {
     use super::*;
 
     fn leader(voters: &[NodeId], epoch_start: Offset) -> LeaderState {
-        LeaderState::new(
-            3,
-            epoch_start,
-            voters,
-            voters[0],
-            0,
-            &QuorumConfig::default(),
-        )
+        LeaderState::new(3, epoch_start, voters, voters[0], 0, &QuorumConfig::default())
     }
 
     #[test]
     fn hw_is_offset_reached_by_majority_of_voters() {
         let mut l = leader(&[1, 2, 3], 0);
         l.update_local(1, 10, 0);
-        assert_eq!(
-            l.maybe_advance_hw(false),
-            None,
-            "only the leader has records"
-        );
+        assert_eq!(l.maybe_advance_hw(false), None, "only the leader has records");
         l.update_follower(2, 4, 10, 1);
         assert_eq!(l.maybe_advance_hw(false), Some(4));
         l.update_follower(3, 7, 10, 1);
@@ -253,11 +218,7 @@ mod tests {
         l.update_local(1, 6, 0);
         l.update_follower(2, 5, 6, 1);
         assert_eq!(l.maybe_advance_hw(false), None);
-        assert_eq!(
-            l.maybe_advance_hw(true),
-            Some(5),
-            "unsafe switch commits old-epoch records"
-        );
+        assert_eq!(l.maybe_advance_hw(true), Some(5), "unsafe switch commits old-epoch records");
         l.update_follower(2, 6, 6, 2);
         assert_eq!(l.maybe_advance_hw(false), Some(6));
     }
@@ -279,15 +240,9 @@ mod tests {
         let mut l = leader(&[1, 2, 3, 4, 5], 0);
         assert_eq!(l.check_quorum_deadline, 3000);
         l.record_voter_fetch(2, 3, 1000, &c);
-        assert_eq!(
-            l.check_quorum_deadline, 3000,
-            "one voter is not majority - 1 = 2"
-        );
+        assert_eq!(l.check_quorum_deadline, 3000, "one voter is not majority - 1 = 2");
         l.record_voter_fetch(2, 3, 1100, &c);
-        assert_eq!(
-            l.check_quorum_deadline, 3000,
-            "the same voter twice counts once"
-        );
+        assert_eq!(l.check_quorum_deadline, 3000, "the same voter twice counts once");
         l.record_voter_fetch(4, 3, 1200, &c);
         assert_eq!(l.check_quorum_deadline, 4200);
         assert!(l.fetched_voters.is_empty());

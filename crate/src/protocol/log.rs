@@ -82,17 +82,8 @@ impl ReplicaLog {
         }
         for r in records {
             debug_assert_eq!(r.offset, self.end_offset());
-            if self
-                .epochs
-                .last()
-                .map(|(e, _)| *e != r.epoch)
-                .unwrap_or(true)
-            {
-                debug_assert!(self
-                    .epochs
-                    .last()
-                    .map(|(e, _)| *e < r.epoch)
-                    .unwrap_or(true));
+            if self.epochs.last().map(|(e, _)| *e != r.epoch).unwrap_or(true) {
+                debug_assert!(self.epochs.last().map(|(e, _)| *e < r.epoch).unwrap_or(true));
                 self.epochs.push((r.epoch, r.offset));
             }
             self.records.push(r.clone());
@@ -110,11 +101,7 @@ impl ReplicaLog {
         self.records.truncate((offset - self.start_offset) as usize);
         self.epochs.retain(|(_, s)| *s < offset);
         if self.records.is_empty() {
-            self.epochs = self
-                .snapshot
-                .iter()
-                .map(|s| (s.id.epoch, s.id.end_offset))
-                .collect();
+            self.epochs = self.snapshot.iter().map(|s| (s.id.epoch, s.id.end_offset)).collect();
         }
         self.flushed = self.flushed.min(offset);
         removed
@@ -143,11 +130,7 @@ impl ReplicaLog {
             };
         }
         let (found, _) = self.epochs[idx - 1];
-        let end = self
-            .epochs
-            .get(idx)
-            .map(|(_, start)| *start)
-            .unwrap_or(self.end_offset());
+        let end = self.epochs.get(idx).map(|(_, start)| *start).unwrap_or(self.end_offset());
         (end, found)
     }
 
@@ -159,8 +142,7 @@ impl ReplicaLog {
                 return FetchPosition::Snapshot(s.id);
             }
             let below_start = fetch_offset < self.start_offset;
-            let at_start_other_epoch =
-                fetch_offset == self.start_offset && last_fetched_epoch != s.id.epoch;
+            let at_start_other_epoch = fetch_offset == self.start_offset && last_fetched_epoch != s.id.epoch;
             let older_than_snapshot = last_fetched_epoch < s.id.epoch;
             if below_start || at_start_other_epoch || older_than_snapshot {
                 return FetchPosition::Snapshot(s.id);
@@ -171,10 +153,7 @@ impl ReplicaLog {
         }
         let (end, epoch) = self.end_offset_for_epoch(last_fetched_epoch);
         if epoch != last_fetched_epoch || end < fetch_offset {
-            return FetchPosition::Diverging {
-                epoch,
-                end_offset: end,
-            };
+            return FetchPosition::Diverging { epoch, end_offset: end };
         }
         FetchPosition::Valid
     }

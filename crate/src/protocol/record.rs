@@ -57,23 +57,16 @@ impl RecordBody {
         let name_ok = |n: &str| {
             !n.is_empty()
                 && n.len() <= 249
-                && n.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-')
+                && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-')
         };
         match self {
-            RecordBody::LeaderChange { .. } => {
-                Err("LeaderChange is a control record only a new leader writes".into())
-            }
+            RecordBody::LeaderChange { .. } => Err("LeaderChange is a control record only a new leader writes".into()),
             RecordBody::CreateTopic { name, partitions } => {
                 if !name_ok(name) {
-                    return Err(format!(
-                        "topic name '{name}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]"
-                    ));
+                    return Err(format!("topic name '{name}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]"));
                 }
                 if *partitions == 0 || *partitions > 10_000 {
-                    return Err(format!(
-                        "partitions must be between 1 and 10000, got {partitions}"
-                    ));
+                    return Err(format!("partitions must be between 1 and 10000, got {partitions}"));
                 }
                 Ok(())
             }
@@ -81,9 +74,7 @@ impl RecordBody {
                 if name_ok(name) {
                     Ok(())
                 } else {
-                    Err(format!(
-                        "topic name '{name}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]"
-                    ))
+                    Err(format!("topic name '{name}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]"))
                 }
             }
             RecordBody::RegisterBroker { .. } | RecordBody::UnregisterBroker { .. } => Ok(()),
@@ -137,26 +128,14 @@ impl MetadataImage {
             }
             RecordBody::CreateTopic { name, partitions } => {
                 let leaders = (0..*partitions)
-                    .map(|p| {
-                        if self.brokers.is_empty() {
-                            0
-                        } else {
-                            self.brokers[p as usize % self.brokers.len()]
-                        }
-                    })
+                    .map(|p| if self.brokers.is_empty() { 0 } else { self.brokers[p as usize % self.brokers.len()] })
                     .collect();
-                self.topics.entry(name.clone()).or_insert(TopicImage {
-                    partition_leaders: leaders,
-                });
+                self.topics.entry(name.clone()).or_insert(TopicImage { partition_leaders: leaders });
             }
             RecordBody::DeleteTopic { name } => {
                 self.topics.remove(name);
             }
-            RecordBody::PartitionChange {
-                topic,
-                partition,
-                leader,
-            } => {
+            RecordBody::PartitionChange { topic, partition, leader } => {
                 if let Some(t) = self.topics.get_mut(topic) {
                     if let Some(slot) = t.partition_leaders.get_mut(*partition as usize) {
                         *slot = *leader;
@@ -170,10 +149,6 @@ impl MetadataImage {
     /// A rough size in bytes, used for snapshot transfer chunks.
     pub fn size_bytes(&self) -> u64 {
         64 + self.brokers.len() as u64 * 16
-            + self
-                .topics
-                .iter()
-                .map(|(n, t)| 32 + n.len() as u64 + t.partition_leaders.len() as u64 * 8)
-                .sum::<u64>()
+            + self.topics.iter().map(|(n, t)| 32 + n.len() as u64 + t.partition_leaders.len() as u64 * 8).sum::<u64>()
     }
 }

@@ -107,12 +107,7 @@ impl Ctx<'_> {
         self.out.push(Output::Note(n));
     }
     fn send(&mut self, from: NodeId, to: NodeId, correlation: u64, message: Message) {
-        self.out.push(Output::Send(Envelope {
-            from,
-            to,
-            correlation,
-            message,
-        }));
+        self.out.push(Output::Send(Envelope { from, to, correlation, message }));
     }
 }
 
@@ -129,21 +124,13 @@ impl Requests {
         self.backoff_until.clear();
     }
     fn is_ready(&self, to: NodeId, now: u64) -> bool {
-        !self.in_flight.contains_key(&to)
-            && self
-                .backoff_until
-                .get(&to)
-                .map(|t| *t <= now)
-                .unwrap_or(true)
+        !self.in_flight.contains_key(&to) && self.backoff_until.get(&to).map(|t| *t <= now).unwrap_or(true)
     }
     fn any_in_flight(&self) -> bool {
         !self.in_flight.is_empty()
     }
     fn is_backing_off(&self, to: NodeId, now: u64) -> bool {
-        self.backoff_until
-            .get(&to)
-            .map(|t| *t > now)
-            .unwrap_or(false)
+        self.backoff_until.get(&to).map(|t| *t > now).unwrap_or(false)
     }
     fn start(&mut self, to: NodeId, correlation: u64, deadline: u64) {
         self.in_flight.insert(to, (correlation, deadline));
@@ -167,12 +154,7 @@ impl Requests {
     }
     fn next_deadline(&self, now: u64) -> Option<u64> {
         let a = self.in_flight.values().map(|(_, d)| *d).min();
-        let b = self
-            .backoff_until
-            .values()
-            .copied()
-            .filter(|t| *t > now)
-            .min();
+        let b = self.backoff_until.values().copied().filter(|t| *t > now).min();
         match (a, b) {
             (Some(x), Some(y)) => Some(x.min(y)),
             (x, y) => x.or(y),
@@ -214,20 +196,8 @@ impl Replica {
         switches: Unsafe,
         snapshot_interval: u64,
     ) -> Replica {
-        let durable = Durable {
-            election: ElectionState::default(),
-            log: ReplicaLog::default(),
-        };
-        Replica::start(
-            ctx,
-            id,
-            voters,
-            config,
-            switches,
-            snapshot_interval,
-            durable,
-            Reason::Startup,
-        )
+        let durable = Durable { election: ElectionState::default(), log: ReplicaLog::default() };
+        Replica::start(ctx, id, voters, config, switches, snapshot_interval, durable, Reason::Startup)
     }
 
     /// Starts from what is on disk, by Kafka's rules (QuorumState.initialize).
@@ -244,11 +214,7 @@ impl Replica {
     ) -> Replica {
         let mut voters = voters.to_vec();
         voters.sort_unstable();
-        let image = durable
-            .log
-            .snapshot()
-            .map(|s| (*s.image).clone())
-            .unwrap_or_default();
+        let image = durable.log.snapshot().map(|s| (*s.image).clone()).unwrap_or_default();
         let e = durable.election;
         let mut r = Replica {
             id,
@@ -270,10 +236,7 @@ impl Replica {
             next_correlation: 0,
         };
         if let Some(s) = r.log.snapshot() {
-            ctx.note(Note::SnapshotLoaded {
-                id: s.id,
-                as_leader: false,
-            });
+            ctx.note(Note::SnapshotLoaded { id: s.id, as_leader: false });
         }
         let log_epoch = r.log.last_epoch();
         if e == ElectionState::default() {
@@ -296,12 +259,7 @@ impl Replica {
         }
         // A lone voter elects itself at once, at every start.
         let lone = r.voters.len() == 1 && r.is_voter();
-        if lone
-            && matches!(
-                r.state,
-                EpochState::Unattached(_) | EpochState::Follower(_) | EpochState::Resigned(_)
-            )
-        {
+        if lone && matches!(r.state, EpochState::Unattached(_) | EpochState::Follower(_) | EpochState::Resigned(_)) {
             r.transition_to_prospective(ctx, reason);
         }
         r.poll(ctx);
@@ -310,9 +268,7 @@ impl Replica {
 
     fn resume_candidacy(&mut self, ctx: &mut Ctx, reason: Reason) {
         // Kafka restores a candidate in the same epoch, voted for itself.
-        let deadline = ctx.now
-            + self.config.election_timeout_ms
-            + ctx.rng.below(self.config.election_timeout_ms);
+        let deadline = ctx.now + self.config.election_timeout_ms + ctx.rng.below(self.config.election_timeout_ms);
         let from = self.state.name();
         self.state = EpochState::Candidate(super::state::CandidateState {
             epoch: self.election.epoch,
@@ -373,10 +329,7 @@ impl Replica {
         }
     }
     pub fn durable(&self) -> Durable {
-        Durable {
-            election: self.election,
-            log: self.log.durable_copy(),
-        }
+        Durable { election: self.election, log: self.log.durable_copy() }
     }
     pub fn voted_for(&self) -> Option<NodeId> {
         self.voted_in_state()
@@ -388,18 +341,11 @@ impl Replica {
             EpochState::Unattached(s) if s.election_deadline != u64::MAX => {
                 Some((s.election_deadline, self.config.election_timeout_ms))
             }
-            EpochState::Prospective(s) => {
-                Some((s.election_deadline, self.config.election_timeout_ms))
-            }
-            EpochState::Candidate(s) => {
-                Some((s.election_deadline, self.config.election_timeout_ms))
-            }
+            EpochState::Prospective(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
+            EpochState::Candidate(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
             EpochState::Follower(s) => Some((s.fetch_deadline, self.config.fetch_timeout_ms)),
             EpochState::Resigned(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
-            EpochState::Leader(l) => Some((
-                l.check_quorum_deadline,
-                self.config.check_quorum_timeout_ms(),
-            )),
+            EpochState::Leader(l) => Some((l.check_quorum_deadline, self.config.check_quorum_timeout_ms())),
             _ => None,
         }
     }
@@ -413,11 +359,7 @@ impl Replica {
             EpochState::Follower(s) => Some(s.fetch_deadline),
             EpochState::Resigned(s) => Some(s.election_deadline),
             EpochState::Leader(l) => {
-                let mut d = if l.resign_requested {
-                    now
-                } else {
-                    l.begin_quorum_deadline
-                };
+                let mut d = if l.resign_requested { now } else { l.begin_quorum_deadline };
                 if self.voters.len() > 1 && !self.switches.has(SafetySwitch::NoCheckQuorum) {
                     d = d.min(l.check_quorum_deadline);
                 }
@@ -439,80 +381,46 @@ impl Replica {
 
     /// Earliest expiry among parked fetches (answered even while the replica is busy).
     pub fn next_parked_expiry(&self) -> Option<u64> {
-        self.leader_state()
-            .and_then(|l| l.parked.iter().map(|p| p.deadline).min())
+        self.leader_state().and_then(|l| l.parked.iter().map(|p| p.deadline).min())
     }
 
     // ---- inputs --------------------------------------------------------------------
 
     /// Handles one message, then polls (as Kafka's single raft thread does).
     pub fn handle(&mut self, ctx: &mut Ctx, env: Envelope) {
-        let Envelope {
-            from,
-            to: _,
-            correlation,
-            message,
-        } = env;
+        let Envelope { from, to: _, correlation, message } = env;
         match message {
-            Message::Vote {
-                replica_epoch,
-                last_offset_epoch,
-                last_offset,
-                pre_vote,
-            } => self.on_vote(
-                ctx,
-                from,
-                correlation,
-                replica_epoch,
-                last_offset_epoch,
-                last_offset,
-                pre_vote,
-            ),
-            Message::VoteResponse {
-                error,
-                hint,
-                granted,
-                pre_vote,
-            } => self.on_vote_response(ctx, from, correlation, error, hint, granted, pre_vote),
+            Message::Vote { replica_epoch, last_offset_epoch, last_offset, pre_vote } => {
+                self.on_vote(ctx, from, correlation, replica_epoch, last_offset_epoch, last_offset, pre_vote)
+            }
+            Message::VoteResponse { error, hint, granted, pre_vote } => {
+                self.on_vote_response(ctx, from, correlation, error, hint, granted, pre_vote)
+            }
             Message::BeginQuorumEpoch { leader_epoch } => {
                 self.on_begin_quorum_epoch(ctx, from, correlation, leader_epoch)
             }
-            Message::EndQuorumEpoch {
-                leader_epoch,
-                preferred_successors,
-            } => self.on_end_quorum_epoch(
-                ctx,
-                from,
-                correlation,
-                leader_epoch,
-                &preferred_successors,
-            ),
-            Message::BeginQuorumEpochResponse { error, hint }
-            | Message::EndQuorumEpochResponse { error, hint } => {
-                if self.requests.complete(from, correlation)
-                    && !self.handled_by_epoch(ctx, error, hint, from)
-                {
+            Message::EndQuorumEpoch { leader_epoch, preferred_successors } => {
+                self.on_end_quorum_epoch(ctx, from, correlation, leader_epoch, &preferred_successors)
+            }
+            Message::BeginQuorumEpochResponse { error, hint } | Message::EndQuorumEpochResponse { error, hint } => {
+                if self.requests.complete(from, correlation) && !self.handled_by_epoch(ctx, error, hint, from) {
                     if let EpochState::Resigned(r) = &mut self.state {
                         r.unacked.retain(|v| *v != from);
                     }
                 }
             }
-            Message::Fetch {
-                current_leader_epoch,
-                fetch_offset,
-                last_fetched_epoch,
-                high_watermark,
-                max_wait_ms,
-            } => self.on_fetch(
-                ctx,
-                from,
-                correlation,
-                current_leader_epoch,
-                fetch_offset,
-                last_fetched_epoch,
-                high_watermark,
-                max_wait_ms,
-            ),
+            Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch, high_watermark, max_wait_ms } => {
+                self.on_fetch(
+                    ctx,
+                    from,
+                    correlation,
+                    current_leader_epoch,
+                    fetch_offset,
+                    last_fetched_epoch,
+                    high_watermark,
+                    max_wait_ms,
+                )
+            }
             Message::FetchResponse {
                 error,
                 hint,
@@ -532,38 +440,22 @@ impl Replica {
                 diverging_epoch,
                 snapshot_id,
             ),
-            Message::FetchSnapshot {
-                current_leader_epoch,
-                snapshot_id,
-                position,
-            } => self.on_fetch_snapshot(
-                ctx,
-                from,
-                correlation,
-                current_leader_epoch,
-                snapshot_id,
-                position,
-            ),
-            Message::FetchSnapshotResponse {
-                error,
-                hint,
-                snapshot_id,
-                size,
-                position,
-                chunk_bytes,
-                image,
-            } => self.on_fetch_snapshot_response(
-                ctx,
-                from,
-                correlation,
-                error,
-                hint,
-                snapshot_id,
-                size,
-                position,
-                chunk_bytes,
-                image,
-            ),
+            Message::FetchSnapshot { current_leader_epoch, snapshot_id, position } => {
+                self.on_fetch_snapshot(ctx, from, correlation, current_leader_epoch, snapshot_id, position)
+            }
+            Message::FetchSnapshotResponse { error, hint, snapshot_id, size, position, chunk_bytes, image } => self
+                .on_fetch_snapshot_response(
+                    ctx,
+                    from,
+                    correlation,
+                    error,
+                    hint,
+                    snapshot_id,
+                    size,
+                    position,
+                    chunk_bytes,
+                    image,
+                ),
         }
         self.poll(ctx);
     }
@@ -574,11 +466,7 @@ impl Replica {
         let leo = self.log.end_offset();
         let linger = self.config.append_linger_ms;
         let EpochState::Leader(l) = &mut self.state else {
-            return Err(format!(
-                "node {} is {}, not the leader",
-                self.id,
-                self.state.name().name()
-            ));
+            return Err(format!("node {} is {}, not the leader", self.id, self.state.name().name()));
         };
         let offset = leo + l.pending_writes.len() as u64;
         let id = ctx.ids.next_record_id();
@@ -595,11 +483,7 @@ impl Replica {
     /// resigns at its next poll and sends EndQuorumEpoch.
     pub fn resign(&mut self) -> Result<(), String> {
         let EpochState::Leader(l) = &mut self.state else {
-            return Err(format!(
-                "node {} is {}, only a leader can resign",
-                self.id,
-                self.state.name().name()
-            ));
+            return Err(format!("node {} is {}, only a leader can resign", self.id, self.state.name().name()));
         };
         l.resign_requested = true;
         Ok(())
@@ -687,8 +571,7 @@ impl Replica {
                 }
             }
             EpochState::Leader(l) => {
-                let check_quorum =
-                    self.voters.len() > 1 && !self.switches.has(SafetySwitch::NoCheckQuorum);
+                let check_quorum = self.voters.len() > 1 && !self.switches.has(SafetySwitch::NoCheckQuorum);
                 if l.resign_requested {
                     self.transition_to_resigned(ctx, Reason::Resign);
                     return true;
@@ -720,8 +603,7 @@ impl Replica {
 
     fn request(&mut self, ctx: &mut Ctx, to: NodeId, message: Message) {
         let corr = self.next_correlation();
-        self.requests
-            .start(to, corr, ctx.now + self.config.request_timeout_ms);
+        self.requests.start(to, corr, ctx.now + self.config.request_timeout_ms);
         ctx.send(self.id, to, corr, message);
     }
 
@@ -737,11 +619,8 @@ impl Replica {
                 }
             }
             EpochState::Candidate(c) => {
-                let unrecorded = self
-                    .voters
-                    .iter()
-                    .filter(|v| !c.granted.contains(v) && !c.rejected.contains(v))
-                    .count();
+                let unrecorded =
+                    self.voters.iter().filter(|v| !c.granted.contains(v) && !c.rejected.contains(v)).count();
                 if c.granted.len() + unrecorded < self.majority() {
                     return; // the election is lost: wait out the election timeout
                 }
@@ -763,11 +642,9 @@ impl Replica {
                 };
                 let Some(target) = target else { return };
                 let message = match f.snapshot_download {
-                    Some(d) if target == leader => Message::FetchSnapshot {
-                        current_leader_epoch: epoch,
-                        snapshot_id: d.id,
-                        position: d.position,
-                    },
+                    Some(d) if target == leader => {
+                        Message::FetchSnapshot { current_leader_epoch: epoch, snapshot_id: d.id, position: d.position }
+                    }
                     _ => self.fetch_request(epoch),
                 };
                 self.request(ctx, target, message);
@@ -788,12 +665,7 @@ impl Replica {
                     leader_epoch: r.epoch,
                     preferred_successors: r.preferred_successors.clone(),
                 };
-                let ask: Vec<NodeId> = r
-                    .unacked
-                    .iter()
-                    .copied()
-                    .filter(|v| self.requests.is_ready(*v, now))
-                    .collect();
+                let ask: Vec<NodeId> = r.unacked.iter().copied().filter(|v| self.requests.is_ready(*v, now)).collect();
                 for v in ask {
                     self.request(ctx, v, m.clone());
                 }
@@ -807,21 +679,14 @@ impl Replica {
             .iter()
             .copied()
             .filter(|v| {
-                *v != self.id
-                    && !granted.contains(v)
-                    && !rejected.contains(v)
-                    && self.requests.is_ready(*v, now)
+                *v != self.id && !granted.contains(v) && !rejected.contains(v) && self.requests.is_ready(*v, now)
             })
             .collect()
     }
 
     fn random_ready_voter(&self, ctx: &mut Ctx, now: u64) -> Option<NodeId> {
-        let ready: Vec<NodeId> = self
-            .voters
-            .iter()
-            .copied()
-            .filter(|v| *v != self.id && self.requests.is_ready(*v, now))
-            .collect();
+        let ready: Vec<NodeId> =
+            self.voters.iter().copied().filter(|v| *v != self.id && self.requests.is_ready(*v, now)).collect();
         if ready.is_empty() {
             return None;
         }
@@ -866,41 +731,23 @@ impl Replica {
             .collect();
         for v in quiet {
             if self.requests.is_ready(v, now) {
-                self.request(
-                    ctx,
-                    v,
-                    Message::BeginQuorumEpoch {
-                        leader_epoch: epoch,
-                    },
-                );
+                self.request(ctx, v, Message::BeginQuorumEpoch { leader_epoch: epoch });
             }
         }
     }
 
     fn hint(&self) -> LeaderHint {
-        LeaderHint {
-            epoch: self.epoch(),
-            leader: self.leader_id(),
-        }
+        LeaderHint { epoch: self.epoch(), leader: self.leader_id() }
     }
 
     /// Common response handling (Kafka's maybeHandleCommonResponse). True when the
     /// response is fully handled; false when its body is still to be processed.
-    fn handled_by_epoch(
-        &mut self,
-        ctx: &mut Ctx,
-        error: ErrorCode,
-        hint: LeaderHint,
-        from: NodeId,
-    ) -> bool {
+    fn handled_by_epoch(&mut self, ctx: &mut Ctx, error: ErrorCode, hint: LeaderHint, from: NodeId) -> bool {
         let epoch = self.epoch();
         if hint.epoch < epoch || error == ErrorCode::UnknownLeaderEpoch {
             return true; // stale: ignored
         }
-        let fenced = matches!(
-            error,
-            ErrorCode::FencedLeaderEpoch | ErrorCode::NotLeaderOrFollower
-        );
+        let fenced = matches!(error, ErrorCode::FencedLeaderEpoch | ErrorCode::NotLeaderOrFollower);
         if hint.epoch > epoch || fenced {
             self.maybe_transition(ctx, hint);
             return true;
@@ -912,8 +759,7 @@ impl Replica {
             }
         }
         if error != ErrorCode::None {
-            self.requests
-                .backoff(from, ctx.now + self.config.retry_backoff_ms);
+            self.requests.backoff(from, ctx.now + self.config.retry_backoff_ms);
             return true;
         }
         false
@@ -935,12 +781,7 @@ impl Replica {
 
     /// Checks a request's epoch: a newer one moves us first. Returns the error to answer
     /// with when the request is stale.
-    fn fence_stale_request(
-        &mut self,
-        ctx: &mut Ctx,
-        epoch: Epoch,
-        leader: Option<NodeId>,
-    ) -> Option<ErrorCode> {
+    fn fence_stale_request(&mut self, ctx: &mut Ctx, epoch: Epoch, leader: Option<NodeId>) -> Option<ErrorCode> {
         if epoch < self.epoch() {
             return Some(ErrorCode::FencedLeaderEpoch);
         }
@@ -964,75 +805,35 @@ impl Replica {
         pre_vote: bool,
     ) {
         let respond = |r: &Replica, ctx: &mut Ctx, error: ErrorCode, granted: bool| {
-            ctx.send(
-                r.id,
-                from,
-                corr,
-                Message::VoteResponse {
-                    error,
-                    hint: r.hint(),
-                    granted,
-                    pre_vote,
-                },
-            );
+            ctx.send(r.id, from, corr, Message::VoteResponse { error, hint: r.hint(), granted, pre_vote });
         };
         if !self.is_voter() || self.voters.binary_search(&from).is_err() {
-            ctx.note(Note::VoteDecided {
-                candidate: from,
-                epoch,
-                pre_vote,
-                decision: VoteDecision::NotAVoter,
-            });
+            ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::NotAVoter });
             return respond(self, ctx, ErrorCode::InvalidRequest, false);
         }
-        let illegal = if pre_vote {
-            last_epoch > epoch
-        } else {
-            last_epoch >= epoch
-        };
+        let illegal = if pre_vote { last_epoch > epoch } else { last_epoch >= epoch };
         if illegal {
-            ctx.note(Note::VoteDecided {
-                candidate: from,
-                epoch,
-                pre_vote,
-                decision: VoteDecision::InvalidRequest,
-            });
+            ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::InvalidRequest });
             return respond(self, ctx, ErrorCode::InvalidRequest, false);
         }
         if epoch < self.epoch() {
-            ctx.note(Note::VoteDecided {
-                candidate: from,
-                epoch,
-                pre_vote,
-                decision: VoteDecision::StaleEpoch,
-            });
+            ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::StaleEpoch });
             return respond(self, ctx, ErrorCode::FencedLeaderEpoch, false);
         }
         if epoch > self.epoch() {
             self.transition_to_unattached(ctx, epoch, None, Reason::HigherEpoch);
         }
-        let up_to_date = (last_epoch, last_offset)
-            >= (self.log.last_epoch(), self.log.end_offset())
+        let up_to_date = (last_epoch, last_offset) >= (self.log.last_epoch(), self.log.end_offset())
             || self.switches.has(SafetySwitch::VoteIgnoresLog);
         let decision = vote_decision(&self.state, from, up_to_date, pre_vote);
-        ctx.note(Note::VoteDecided {
-            candidate: from,
-            epoch,
-            pre_vote,
-            decision,
-        });
+        ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision });
         let granted = decision.granted();
         if granted && !pre_vote && decision != VoteDecision::GrantedAgain {
             // Persisted before we answer: one vote per epoch, even across a crash.
             let epoch = self.epoch();
             match self.state {
                 EpochState::Prospective(_) => self.prospective_add_vote(ctx, from),
-                _ => self.transition_to_unattached_fresh_timer(
-                    ctx,
-                    epoch,
-                    Some(from),
-                    Reason::VotedForCandidate,
-                ),
+                _ => self.transition_to_unattached_fresh_timer(ctx, epoch, Some(from), Reason::VotedForCandidate),
             }
         }
         respond(self, ctx, ErrorCode::None, granted);
@@ -1054,21 +855,13 @@ impl Replica {
         }
         match &mut self.state {
             EpochState::Prospective(p) if pre_vote => {
-                let set = if granted {
-                    &mut p.granted
-                } else {
-                    &mut p.rejected
-                };
+                let set = if granted { &mut p.granted } else { &mut p.rejected };
                 if !set.contains(&from) {
                     set.push(from);
                 }
             }
             EpochState::Candidate(c) if !pre_vote => {
-                let set = if granted {
-                    &mut c.granted
-                } else {
-                    &mut c.rejected
-                };
+                let set = if granted { &mut c.granted } else { &mut c.rejected };
                 if !set.contains(&from) {
                     set.push(from);
                 }
@@ -1083,12 +876,7 @@ impl Replica {
     fn on_begin_quorum_epoch(&mut self, ctx: &mut Ctx, from: NodeId, corr: u64, epoch: Epoch) {
         if let Some(error) = self.fence_stale_request(ctx, epoch, Some(from)) {
             let hint = self.hint();
-            return ctx.send(
-                self.id,
-                from,
-                corr,
-                Message::BeginQuorumEpochResponse { error, hint },
-            );
+            return ctx.send(self.id, from, corr, Message::BeginQuorumEpochResponse { error, hint });
         }
         let follows = matches!(&self.state, EpochState::Follower(f) if f.leader == from);
         if !follows && from != self.id {
@@ -1098,38 +886,16 @@ impl Replica {
             }
         }
         let hint = self.hint();
-        ctx.send(
-            self.id,
-            from,
-            corr,
-            Message::BeginQuorumEpochResponse {
-                error: ErrorCode::None,
-                hint,
-            },
-        );
+        ctx.send(self.id, from, corr, Message::BeginQuorumEpochResponse { error: ErrorCode::None, hint });
     }
 
-    fn on_end_quorum_epoch(
-        &mut self,
-        ctx: &mut Ctx,
-        from: NodeId,
-        corr: u64,
-        epoch: Epoch,
-        successors: &[NodeId],
-    ) {
+    fn on_end_quorum_epoch(&mut self, ctx: &mut Ctx, from: NodeId, corr: u64, epoch: Epoch, successors: &[NodeId]) {
         if let Some(error) = self.fence_stale_request(ctx, epoch, Some(from)) {
             let hint = self.hint();
-            return ctx.send(
-                self.id,
-                from,
-                corr,
-                Message::EndQuorumEpochResponse { error, hint },
-            );
+            return ctx.send(self.id, from, corr, Message::EndQuorumEpochResponse { error, hint });
         }
-        if !matches!(
-            self.state,
-            EpochState::Follower(_) | EpochState::Leader(_) | EpochState::Resigned(_)
-        ) && from != self.id
+        if !matches!(self.state, EpochState::Follower(_) | EpochState::Leader(_) | EpochState::Resigned(_))
+            && from != self.id
         {
             self.transition_to_follower(ctx, epoch, from, Reason::LeaderDiscovered);
         }
@@ -1142,15 +908,7 @@ impl Replica {
             }
         }
         let hint = self.hint();
-        ctx.send(
-            self.id,
-            from,
-            corr,
-            Message::EndQuorumEpochResponse {
-                error: ErrorCode::None,
-                hint,
-            },
-        );
+        ctx.send(self.id, from, corr, Message::EndQuorumEpochResponse { error: ErrorCode::None, hint });
     }
 
     // ---- Fetch at the leader ---------------------------------------------------------
@@ -1206,25 +964,17 @@ impl Replica {
         let leo = self.log.end_offset();
         let majority = self.majority();
         let is_voter = self.voters.binary_search(&from).is_ok();
-        let EpochState::Leader(l) = &mut self.state else {
-            unreachable!("checked above")
-        };
+        let EpochState::Leader(l) = &mut self.state else { unreachable!("checked above") };
         let hw = l.high_watermark;
         match position {
-            FetchPosition::Diverging {
-                epoch: de,
-                end_offset,
-            } => {
+            FetchPosition::Diverging { epoch: de, end_offset } => {
                 let m = Message::FetchResponse {
                     error: ErrorCode::None,
                     hint,
                     high_watermark: hw,
                     log_start_offset: log_start,
                     records: Vec::new(),
-                    diverging_epoch: Some(DivergingEpoch {
-                        epoch: de,
-                        end_offset,
-                    }),
+                    diverging_epoch: Some(DivergingEpoch { epoch: de, end_offset }),
                     snapshot_id: None,
                 };
                 return ctx.send(self.id, from, corr, m);
@@ -1323,22 +1073,12 @@ impl Replica {
         let records: Vec<Record> = batch
             .into_iter()
             .enumerate()
-            .map(|(i, (id, body))| Record {
-                offset: first + i as u64,
-                epoch,
-                id,
-                body,
-            })
+            .map(|(i, (id, body))| Record { offset: first + i as u64, epoch, id, body })
             .collect();
         let kind = records[0].body.kind();
         let last = first + records.len() as u64 - 1;
         self.log.append(&records);
-        ctx.note(Note::Appended {
-            first,
-            last,
-            epoch,
-            kind,
-        });
+        ctx.note(Note::Appended { first, last, epoch, kind });
         let leo = self.log.end_offset();
         let me = self.id;
         if let EpochState::Leader(l) = &mut self.state {
@@ -1387,12 +1127,7 @@ impl Replica {
             let first = records[0].offset;
             let last = records[records.len() - 1].offset;
             let kind = records[0].body.kind();
-            ctx.note(Note::Appended {
-                first,
-                last,
-                epoch: records[records.len() - 1].epoch,
-                kind,
-            });
+            ctx.note(Note::Appended { first, last, epoch: records[records.len() - 1].epoch, kind });
             true
         } else {
             false
@@ -1427,18 +1162,9 @@ impl Replica {
             if self.image.applied_offset > to {
                 // Applied state past the truncation point was built from records now gone;
                 // only possible when a record below our HW was truncated (reported).
-                self.image = self
-                    .log
-                    .snapshot()
-                    .map(|s| (*s.image).clone())
-                    .unwrap_or_default();
+                self.image = self.log.snapshot().map(|s| (*s.image).clone()).unwrap_or_default();
             }
-            ctx.note(Note::Truncated {
-                from_leo,
-                to,
-                diverging_epoch: Some(d.epoch),
-                hw: self.hw,
-            });
+            ctx.note(Note::Truncated { from_leo, to, diverging_epoch: Some(d.epoch), hw: self.hw });
         }
     }
 
@@ -1453,23 +1179,19 @@ impl Replica {
         id: SnapshotId,
         position: u64,
     ) {
-        let reply = |r: &Replica,
-                     ctx: &mut Ctx,
-                     error: ErrorCode,
-                     size: u64,
-                     chunk: u64,
-                     image: Option<Arc<MetadataImage>>| {
-            let m = Message::FetchSnapshotResponse {
-                error,
-                hint: r.hint(),
-                snapshot_id: id,
-                size,
-                position,
-                chunk_bytes: chunk,
-                image,
+        let reply =
+            |r: &Replica, ctx: &mut Ctx, error: ErrorCode, size: u64, chunk: u64, image: Option<Arc<MetadataImage>>| {
+                let m = Message::FetchSnapshotResponse {
+                    error,
+                    hint: r.hint(),
+                    snapshot_id: id,
+                    size,
+                    position,
+                    chunk_bytes: chunk,
+                    image,
+                };
+                ctx.send(r.id, from, corr, m);
             };
-            ctx.send(r.id, from, corr, m);
-        };
         if let Err(e) = self.check_leader_request(ctx, epoch) {
             return reply(self, ctx, e, 0, 0, None);
         }
@@ -1477,14 +1199,7 @@ impl Replica {
             return reply(self, ctx, ErrorCode::SnapshotNotFound, 0, 0, None);
         };
         if position > snap.size_bytes {
-            return reply(
-                self,
-                ctx,
-                ErrorCode::InvalidRequest,
-                snap.size_bytes,
-                0,
-                None,
-            );
+            return reply(self, ctx, ErrorCode::InvalidRequest, snap.size_bytes, 0, None);
         }
         let majority = self.majority();
         let is_voter = self.voters.binary_search(&from).is_ok();
@@ -1495,14 +1210,7 @@ impl Replica {
         }
         let chunk = (snap.size_bytes - position).min(SNAPSHOT_CHUNK_BYTES);
         let last = position + chunk >= snap.size_bytes;
-        reply(
-            self,
-            ctx,
-            ErrorCode::None,
-            snap.size_bytes,
-            chunk,
-            if last { Some(snap.image.clone()) } else { None },
-        );
+        reply(self, ctx, ErrorCode::None, snap.size_bytes, chunk, if last { Some(snap.image.clone()) } else { None });
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1539,11 +1247,7 @@ impl Replica {
         };
         f.fetch_deadline = ctx.now + self.config.fetch_timeout_ms;
         f.has_fetched = true;
-        let Some(download) = f
-            .snapshot_download
-            .as_mut()
-            .filter(|d| d.id == id && d.position == position)
-        else {
+        let Some(download) = f.snapshot_download.as_mut().filter(|d| d.id == id && d.position == position) else {
             return;
         };
         download.position = position + chunk;
@@ -1552,26 +1256,14 @@ impl Replica {
         }
         f.snapshot_download = None;
         let Some(image) = image else { return };
-        let snapshot = Snapshot {
-            id,
-            image: image.clone(),
-            size_bytes: size,
-        };
+        let snapshot = Snapshot { id, image: image.clone(), size_bytes: size };
         let from_leo = self.log.end_offset();
         self.log.reset_to_snapshot(snapshot);
         self.image = (*image).clone();
         ctx.note(Note::SnapshotFetched { id });
-        ctx.note(Note::SnapshotLoaded {
-            id,
-            as_leader: false,
-        });
+        ctx.note(Note::SnapshotLoaded { id, as_leader: false });
         if from_leo > id.end_offset {
-            ctx.note(Note::Truncated {
-                from_leo,
-                to: id.end_offset,
-                diverging_epoch: None,
-                hw: self.hw,
-            });
+            ctx.note(Note::Truncated { from_leo, to: id.end_offset, diverging_epoch: None, hw: self.hw });
         }
         self.set_hw(ctx, id.end_offset);
     }
@@ -1601,9 +1293,7 @@ impl Replica {
             self.image.apply(r);
         }
         if self.image.applied_offset > before {
-            ctx.note(Note::Applied {
-                up_to: self.image.applied_offset,
-            });
+            ctx.note(Note::Applied { up_to: self.image.applied_offset });
         }
         let since = self.image.applied_offset - self.log.start_offset();
         if self.snapshot_interval > 0 && since >= self.snapshot_interval {
@@ -1613,15 +1303,8 @@ impl Replica {
             };
             let image = Arc::new(self.image.clone());
             let size_bytes = image.size_bytes();
-            let id = SnapshotId {
-                end_offset: end,
-                epoch,
-            };
-            self.log.install_local_snapshot(Snapshot {
-                id,
-                image,
-                size_bytes,
-            });
+            let id = SnapshotId { end_offset: end, epoch };
+            self.log.install_local_snapshot(Snapshot { id, image, size_bytes });
             ctx.note(Note::SnapshotTaken { id });
         }
     }

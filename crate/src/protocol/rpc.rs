@@ -225,13 +225,9 @@ pub enum MessageSummary {
 impl Message {
     pub fn kind(&self) -> RpcKind {
         match self {
-            Message::Vote {
-                pre_vote: false, ..
-            } => RpcKind::Vote,
+            Message::Vote { pre_vote: false, .. } => RpcKind::Vote,
             Message::Vote { pre_vote: true, .. } => RpcKind::PreVote,
-            Message::VoteResponse {
-                pre_vote: false, ..
-            } => RpcKind::VoteResponse,
+            Message::VoteResponse { pre_vote: false, .. } => RpcKind::VoteResponse,
             Message::VoteResponse { pre_vote: true, .. } => RpcKind::PreVoteResponse,
             Message::BeginQuorumEpoch { .. } => RpcKind::BeginQuorumEpoch,
             Message::BeginQuorumEpochResponse { .. } => RpcKind::BeginQuorumEpochResponse,
@@ -250,14 +246,8 @@ impl Message {
             Message::Vote { replica_epoch, .. } => *replica_epoch,
             Message::BeginQuorumEpoch { leader_epoch } => *leader_epoch,
             Message::EndQuorumEpoch { leader_epoch, .. } => *leader_epoch,
-            Message::Fetch {
-                current_leader_epoch,
-                ..
-            } => *current_leader_epoch,
-            Message::FetchSnapshot {
-                current_leader_epoch,
-                ..
-            } => *current_leader_epoch,
+            Message::Fetch { current_leader_epoch, .. } => *current_leader_epoch,
+            Message::FetchSnapshot { current_leader_epoch, .. } => *current_leader_epoch,
             Message::VoteResponse { hint, .. }
             | Message::BeginQuorumEpochResponse { hint, .. }
             | Message::EndQuorumEpochResponse { hint, .. }
@@ -268,82 +258,44 @@ impl Message {
 
     pub fn summary(&self) -> MessageSummary {
         match self {
-            Message::Vote {
-                last_offset_epoch,
-                last_offset,
-                ..
-            } => MessageSummary::Vote {
-                last_epoch: *last_offset_epoch,
-                last_offset: *last_offset,
-            },
-            Message::VoteResponse {
-                error,
-                hint,
-                granted,
-                ..
-            } => MessageSummary::VoteResponse {
-                granted: *granted,
-                error: *error,
-                leader: hint.leader,
-            },
+            Message::Vote { last_offset_epoch, last_offset, .. } => {
+                MessageSummary::Vote { last_epoch: *last_offset_epoch, last_offset: *last_offset }
+            }
+            Message::VoteResponse { error, hint, granted, .. } => {
+                MessageSummary::VoteResponse { granted: *granted, error: *error, leader: hint.leader }
+            }
             Message::BeginQuorumEpoch { .. } => MessageSummary::BeginQuorumEpoch,
-            Message::EndQuorumEpoch {
-                preferred_successors,
-                ..
-            } => MessageSummary::EndQuorumEpoch {
+            Message::EndQuorumEpoch { preferred_successors, .. } => MessageSummary::EndQuorumEpoch {
                 first_successor: preferred_successors.first().copied(),
                 successors: preferred_successors.len().min(255) as u8,
             },
-            Message::BeginQuorumEpochResponse { error, hint }
-            | Message::EndQuorumEpochResponse { error, hint } => MessageSummary::Ack {
-                error: *error,
-                leader: hint.leader,
-            },
-            Message::Fetch {
-                fetch_offset,
-                last_fetched_epoch,
-                high_watermark,
-                ..
-            } => MessageSummary::Fetch {
-                offset: *fetch_offset,
-                last_epoch: *last_fetched_epoch,
-                hw: *high_watermark,
-            },
-            Message::FetchResponse {
-                error,
-                high_watermark,
-                records,
-                diverging_epoch,
-                snapshot_id,
-                ..
-            } => MessageSummary::FetchResponse {
-                error: *error,
-                hw: *high_watermark,
-                records: records.len() as u32,
-                first_offset: records.first().map(|r| r.offset).unwrap_or(0),
-                diverging: *diverging_epoch,
-                snapshot: *snapshot_id,
-            },
-            Message::FetchSnapshot {
-                snapshot_id,
-                position,
-                ..
-            } => MessageSummary::FetchSnapshot {
-                snapshot: *snapshot_id,
-                position: *position,
-            },
-            Message::FetchSnapshotResponse {
-                error,
-                position,
-                chunk_bytes,
-                size,
-                ..
-            } => MessageSummary::FetchSnapshotResponse {
-                error: *error,
-                position: *position,
-                chunk: *chunk_bytes,
-                size: *size,
-            },
+            Message::BeginQuorumEpochResponse { error, hint } | Message::EndQuorumEpochResponse { error, hint } => {
+                MessageSummary::Ack { error: *error, leader: hint.leader }
+            }
+            Message::Fetch { fetch_offset, last_fetched_epoch, high_watermark, .. } => {
+                MessageSummary::Fetch { offset: *fetch_offset, last_epoch: *last_fetched_epoch, hw: *high_watermark }
+            }
+            Message::FetchResponse { error, high_watermark, records, diverging_epoch, snapshot_id, .. } => {
+                MessageSummary::FetchResponse {
+                    error: *error,
+                    hw: *high_watermark,
+                    records: records.len() as u32,
+                    first_offset: records.first().map(|r| r.offset).unwrap_or(0),
+                    diverging: *diverging_epoch,
+                    snapshot: *snapshot_id,
+                }
+            }
+            Message::FetchSnapshot { snapshot_id, position, .. } => {
+                MessageSummary::FetchSnapshot { snapshot: *snapshot_id, position: *position }
+            }
+            Message::FetchSnapshotResponse { error, position, chunk_bytes, size, .. } => {
+                MessageSummary::FetchSnapshotResponse {
+                    error: *error,
+                    position: *position,
+                    chunk: *chunk_bytes,
+                    size: *size,
+                }
+            }
         }
     }
 }
@@ -352,17 +304,10 @@ impl std::fmt::Display for MessageSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let opt = |o: Option<u64>| o.map(|v| v as i64).unwrap_or(-1);
         match self {
-            MessageSummary::Vote {
-                last_epoch,
-                last_offset,
-            } => {
+            MessageSummary::Vote { last_epoch, last_offset } => {
                 write!(f, "lastEpoch={last_epoch} lastOffset={last_offset}")
             }
-            MessageSummary::VoteResponse {
-                granted,
-                error,
-                leader,
-            } => {
+            MessageSummary::VoteResponse { granted, error, leader } => {
                 write!(f, "granted={granted}")?;
                 if *error != ErrorCode::None {
                     write!(f, " error={}", error.name())?;
@@ -373,10 +318,7 @@ impl std::fmt::Display for MessageSummary {
                 Ok(())
             }
             MessageSummary::BeginQuorumEpoch => Ok(()),
-            MessageSummary::EndQuorumEpoch {
-                first_successor,
-                successors,
-            } => match first_successor {
+            MessageSummary::EndQuorumEpoch { first_successor, successors } => match first_successor {
                 Some(s) => write!(f, "preferred={s} successors={successors}"),
                 None => write!(f, "successors=0"),
             },
@@ -387,21 +329,10 @@ impl std::fmt::Display for MessageSummary {
                 }
                 Ok(())
             }
-            MessageSummary::Fetch {
-                offset,
-                last_epoch,
-                hw,
-            } => {
+            MessageSummary::Fetch { offset, last_epoch, hw } => {
                 write!(f, "offset={offset} lastEpoch={last_epoch} hw={}", opt(*hw))
             }
-            MessageSummary::FetchResponse {
-                error,
-                hw,
-                records,
-                first_offset,
-                diverging,
-                snapshot,
-            } => {
+            MessageSummary::FetchResponse { error, hw, records, first_offset, diverging, snapshot } => {
                 if *error != ErrorCode::None {
                     return write!(f, "error={}", error.name());
                 }
@@ -411,30 +342,16 @@ impl std::fmt::Display for MessageSummary {
                 } else if let Some(s) = snapshot {
                     write!(f, " snapshot={}@{}", s.epoch, s.end_offset)?;
                 } else if *records > 0 {
-                    write!(
-                        f,
-                        " records={}..{}",
-                        first_offset,
-                        first_offset + *records as u64 - 1
-                    )?;
+                    write!(f, " records={}..{}", first_offset, first_offset + *records as u64 - 1)?;
                 } else {
                     write!(f, " records=none")?;
                 }
                 Ok(())
             }
             MessageSummary::FetchSnapshot { snapshot, position } => {
-                write!(
-                    f,
-                    "snapshot={}@{} position={position}",
-                    snapshot.epoch, snapshot.end_offset
-                )
+                write!(f, "snapshot={}@{} position={position}", snapshot.epoch, snapshot.end_offset)
             }
-            MessageSummary::FetchSnapshotResponse {
-                error,
-                position,
-                chunk,
-                size,
-            } => {
+            MessageSummary::FetchSnapshotResponse { error, position, chunk, size } => {
                 if *error != ErrorCode::None {
                     return write!(f, "error={}", error.name());
                 }

@@ -205,25 +205,17 @@ impl Replica {
         let leader = next.leader(self.id);
         let previous = std::mem::replace(&mut self.state, next);
         self.requests.reset();
-        ctx.note(Note::StateChanged {
-            from,
-            to,
-            epoch,
-            leader,
-            voted: self.election.voted,
-            reason,
-        });
+        ctx.note(Note::StateChanged { from, to, epoch, leader, voted: self.election.voted, reason });
         if let EpochState::Leader(l) = previous {
             // Parked fetches of a leader that steps down are answered with an error.
             for p in l.parked {
                 let m = self.fetch_error_response(super::rpc::ErrorCode::NotLeaderOrFollower);
-                ctx.out
-                    .push(super::replica::Output::Send(super::rpc::Envelope {
-                        from: self.id,
-                        to: p.from,
-                        correlation: p.correlation,
-                        message: m,
-                    }));
+                ctx.out.push(super::replica::Output::Send(super::rpc::Envelope {
+                    from: self.id,
+                    to: p.from,
+                    correlation: p.correlation,
+                    message: m,
+                }));
             }
         }
     }
@@ -259,11 +251,7 @@ impl Replica {
         voted: Option<NodeId>,
         reason: Reason,
     ) {
-        let deadline = if self.is_voter() {
-            self.random_election_deadline(ctx)
-        } else {
-            u64::MAX
-        };
+        let deadline = if self.is_voter() { self.random_election_deadline(ctx) } else { u64::MAX };
         self.transition_to_unattached_with_deadline(ctx, epoch, voted, deadline, reason);
     }
 
@@ -271,14 +259,7 @@ impl Replica {
     /// (persisted) and a new election timer (Kafka's prospectiveAddVotedState).
     pub(crate) fn prospective_add_vote(&mut self, ctx: &mut Ctx, candidate: NodeId) {
         let epoch = self.epoch();
-        self.persist(
-            ctx,
-            ElectionState {
-                epoch,
-                leader: None,
-                voted: Some(candidate),
-            },
-        );
+        self.persist(ctx, ElectionState { epoch, leader: None, voted: Some(candidate) });
         let deadline = self.random_election_deadline(ctx);
         if let EpochState::Prospective(p) = &mut self.state {
             p.voted = Some(candidate);
@@ -302,20 +283,8 @@ impl Replica {
         election_deadline: u64,
         reason: Reason,
     ) {
-        self.persist(
-            ctx,
-            ElectionState {
-                epoch,
-                leader: None,
-                voted,
-            },
-        );
-        let next = UnattachedState {
-            epoch,
-            voted,
-            leader: None,
-            election_deadline,
-        };
+        self.persist(ctx, ElectionState { epoch, leader: None, voted });
+        let next = UnattachedState { epoch, voted, leader: None, election_deadline };
         self.enter(ctx, EpochState::Unattached(next), reason);
     }
 
@@ -341,14 +310,7 @@ impl Replica {
 
     pub(crate) fn transition_to_candidate(&mut self, ctx: &mut Ctx, reason: Reason) {
         let epoch = self.epoch() + 1;
-        self.persist(
-            ctx,
-            ElectionState {
-                epoch,
-                leader: None,
-                voted: Some(self.id),
-            },
-        );
+        self.persist(ctx, ElectionState { epoch, leader: None, voted: Some(self.id) });
         let next = CandidateState {
             epoch,
             granted: vec![self.id],
@@ -363,53 +325,19 @@ impl Replica {
     /// whose offset is the epoch start offset, and announces itself.
     pub(crate) fn transition_to_leader(&mut self, ctx: &mut Ctx, reason: Reason) {
         let epoch = self.epoch();
-        self.persist(
-            ctx,
-            ElectionState {
-                epoch,
-                leader: Some(self.id),
-                voted: self.election.voted,
-            },
-        );
+        self.persist(ctx, ElectionState { epoch, leader: Some(self.id), voted: self.election.voted });
         let epoch_start = self.log.end_offset();
-        let leader = LeaderState::new(
-            epoch,
-            epoch_start,
-            &self.voters,
-            self.id,
-            ctx.now,
-            &self.config,
-        );
+        let leader = LeaderState::new(epoch, epoch_start, &self.voters, self.id, ctx.now, &self.config);
         self.enter(ctx, EpochState::Leader(Box::new(leader)), reason);
-        let body = RecordBody::LeaderChange {
-            leader: self.id,
-            voters: self.voters.clone(),
-        };
+        let body = RecordBody::LeaderChange { leader: self.id, voters: self.voters.clone() };
         let id = ctx.ids.next_record_id();
         self.append_as_leader(ctx, vec![(id, body)]);
         self.send_begin_quorum_epoch(ctx);
     }
 
-    pub(crate) fn transition_to_follower(
-        &mut self,
-        ctx: &mut Ctx,
-        epoch: Epoch,
-        leader: NodeId,
-        reason: Reason,
-    ) {
-        let voted = if epoch == self.epoch() {
-            self.election.voted
-        } else {
-            None
-        };
-        self.persist(
-            ctx,
-            ElectionState {
-                epoch,
-                leader: Some(leader),
-                voted,
-            },
-        );
+    pub(crate) fn transition_to_follower(&mut self, ctx: &mut Ctx, epoch: Epoch, leader: NodeId, reason: Reason) {
+        let voted = if epoch == self.epoch() { self.election.voted } else { None };
+        self.persist(ctx, ElectionState { epoch, leader: Some(leader), voted });
         let next = FollowerState {
             epoch,
             leader,
@@ -430,12 +358,7 @@ impl Replica {
             // A leader restarted into Resigned sends an empty list: everyone may start.
             _ => Vec::new(),
         };
-        let unacked = self
-            .voters
-            .iter()
-            .copied()
-            .filter(|v| *v != self.id)
-            .collect();
+        let unacked = self.voters.iter().copied().filter(|v| *v != self.id).collect();
         let next = ResignedState {
             epoch,
             election_deadline: self.random_election_deadline(ctx),
@@ -486,25 +409,16 @@ impl Replica {
             return;
         };
         let (epoch, voted, leader) = (p.epoch, p.voted, p.leader);
-        let reason = if rejected {
-            Reason::PreVoteRejected
-        } else {
-            Reason::PreVoteTimedOut
-        };
+        let reason = if rejected { Reason::PreVoteRejected } else { Reason::PreVoteTimedOut };
         match leader {
             Some(l) => self.transition_to_follower(ctx, epoch, l, reason),
-            None if rejected => {
-                self.transition_to_unattached_fresh_timer(ctx, epoch, voted, reason)
-            }
+            None if rejected => self.transition_to_unattached_fresh_timer(ctx, epoch, voted, reason),
             None => self.transition_to_unattached(ctx, epoch, voted, reason),
         }
     }
 
     fn unrecorded(&self, granted: &[NodeId], rejected: &[NodeId]) -> usize {
-        self.voters
-            .iter()
-            .filter(|v| !granted.contains(v) && !rejected.contains(v))
-            .count()
+        self.voters.iter().filter(|v| !granted.contains(v) && !rejected.contains(v)).count()
     }
 
     pub(crate) fn voted_in_state(&self) -> Option<NodeId> {

@@ -50,12 +50,7 @@ pub struct EventMatch {
 
 impl EventMatch {
     pub fn to_json(&self) -> Value {
-        Value::Object(
-            self.fields
-                .clone()
-                .into_iter()
-                .collect::<Map<String, Value>>(),
-        )
+        Value::Object(self.fields.clone().into_iter().collect::<Map<String, Value>>())
     }
 
     fn type_names(&self) -> Option<Vec<&str>> {
@@ -86,10 +81,9 @@ impl EventMatch {
                         Some(id) => have == &json!(id),
                         None => false,
                     },
-                    Value::String(s) if matches!(k.as_str(), "text" | "summary" | "detail") => have
-                        .as_str()
-                        .map(|h| h.contains(s.as_str()))
-                        .unwrap_or(false),
+                    Value::String(s) if matches!(k.as_str(), "text" | "summary" | "detail") => {
+                        have.as_str().map(|h| h.contains(s.as_str())).unwrap_or(false)
+                    }
                     w => have == w,
                 }
             };
@@ -160,14 +154,8 @@ pub enum Condition {
 impl Condition {
     pub fn to_json(&self) -> Value {
         match self {
-            Condition::LeaderElected {
-                other_than: None,
-                min_epoch: None,
-            } => json!({"leaderElected": true}),
-            Condition::LeaderElected {
-                other_than,
-                min_epoch,
-            } => {
+            Condition::LeaderElected { other_than: None, min_epoch: None } => json!({"leaderElected": true}),
+            Condition::LeaderElected { other_than, min_epoch } => {
                 let mut m = Map::new();
                 if let Some(o) = other_than {
                     m.insert("otherThan".into(), o.to_json());
@@ -200,10 +188,7 @@ impl Condition {
     /// The node a satisfied condition is about (what `$label` of an `until` step means).
     pub(crate) fn subject(&self, env: &Env) -> Option<NodeId> {
         match self {
-            Condition::LeaderElected {
-                other_than,
-                min_epoch,
-            } => env.find_leader(other_than.as_ref(), *min_epoch),
+            Condition::LeaderElected { other_than, min_epoch } => env.find_leader(other_than.as_ref(), *min_epoch),
             Condition::LeaderIs(n) | Condition::State { node: n, .. } => env.resolve(n),
             Condition::AllOf(v) => v.iter().find_map(|c| c.subject(env)),
             _ => None,
@@ -213,9 +198,7 @@ impl Condition {
     fn count_event_leaves(&self) -> usize {
         match self {
             Condition::Event(_) => 1,
-            Condition::AllOf(v) | Condition::AnyOf(v) => {
-                v.iter().map(Condition::count_event_leaves).sum()
-            }
+            Condition::AllOf(v) | Condition::AnyOf(v) => v.iter().map(Condition::count_event_leaves).sum(),
             Condition::Not(c) => c.count_event_leaves(),
             _ => 0,
         }
@@ -225,10 +208,7 @@ impl Condition {
 impl std::fmt::Display for Condition {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Condition::LeaderElected {
-                other_than,
-                min_epoch,
-            } => {
+            Condition::LeaderElected { other_than, min_epoch } => {
                 f.write_str("a leader is elected")?;
                 if let Some(o) = other_than {
                     write!(f, " other than {o}")?;
@@ -313,11 +293,7 @@ impl Env<'_> {
     }
 
     /// The highest-epoch running leader that satisfies the filters.
-    pub fn find_leader(
-        &self,
-        other_than: Option<&NodeRef>,
-        min_epoch: Option<Epoch>,
-    ) -> Option<NodeId> {
+    pub fn find_leader(&self, other_than: Option<&NodeRef>, min_epoch: Option<Epoch>) -> Option<NodeId> {
         let exclude = other_than.and_then(|r| self.resolve(r));
         if other_than.is_some() && exclude.is_none() {
             return None;
@@ -347,10 +323,7 @@ impl LiveCondition {
     /// Watches `condition`, counting events from trace index `start`.
     pub fn new(condition: Condition, start: usize) -> Self {
         let n = condition.count_event_leaves();
-        LiveCondition {
-            condition,
-            latches: vec![(start, false); n],
-        }
+        LiveCondition { condition, latches: vec![(start, false); n] }
     }
 
     pub fn eval(&mut self, env: &Env, trace: &[Event]) -> bool {
@@ -359,19 +332,12 @@ impl LiveCondition {
     }
 }
 
-fn eval(
-    c: &Condition,
-    env: &Env,
-    trace: &[Event],
-    latches: &mut [(usize, bool)],
-    leaf: &mut usize,
-) -> bool {
+fn eval(c: &Condition, env: &Env, trace: &[Event], latches: &mut [(usize, bool)], leaf: &mut usize) -> bool {
     let w = env.world;
     match c {
-        Condition::LeaderElected {
-            other_than,
-            min_epoch,
-        } => env.find_leader(other_than.as_ref(), *min_epoch).is_some(),
+        Condition::LeaderElected { other_than, min_epoch } => {
+            env.find_leader(other_than.as_ref(), *min_epoch).is_some()
+        }
         Condition::LeaderIs(n) => match env.resolve(n) {
             Some(id) => w.leader().map(|(l, _)| l == id).unwrap_or(false),
             None => false,
@@ -401,12 +367,7 @@ fn eval(
             caught_up(w, &ids)
         }
         Condition::Converged => {
-            let running: Vec<NodeId> = w
-                .nodes
-                .iter()
-                .filter(|n| n.replica.is_some())
-                .map(|n| n.id)
-                .collect();
+            let running: Vec<NodeId> = w.nodes.iter().filter(|n| n.replica.is_some()).map(|n| n.id).collect();
             if !caught_up(w, &running) {
                 return false;
             }
@@ -415,9 +376,7 @@ fn eval(
                 .filter_map(|id| w.nodes[*id as usize].replica.as_ref())
                 .map(|r| (r.high_watermark(), r.image()))
                 .collect();
-            images
-                .iter()
-                .all(|(hw, img)| Some(img.applied_offset) == *hw && *img == images[0].1)
+            images.iter().all(|(hw, img)| Some(img.applied_offset) == *hw && *img == images[0].1)
         }
         Condition::Event(m) => {
             let slot = &mut latches[*leaf];

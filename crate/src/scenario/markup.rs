@@ -52,20 +52,13 @@ pub fn caption_spans(text: &str) -> Vec<Span> {
                 return;
             }
         }
-        out.push(Span {
-            style,
-            text: s.to_string(),
-        });
+        out.push(Span { style, text: s.to_string() });
     };
     let mut rest = text;
     while !rest.is_empty() {
         // The earliest marker that has a closing partner.
         let mut best: Option<(usize, &str, SpanStyle)> = None;
-        for (marker, style) in [
-            ("`", SpanStyle::Code),
-            ("**", SpanStyle::Bold),
-            ("*", SpanStyle::Em),
-        ] {
+        for (marker, style) in [("`", SpanStyle::Code), ("**", SpanStyle::Bold), ("*", SpanStyle::Em)] {
             let mut from = 0;
             while let Some(p) = rest[from..].find(marker) {
                 let start = from + p;
@@ -109,10 +102,7 @@ mod tests {
     use super::*;
 
     fn styles(t: &str) -> Vec<(SpanStyle, &'static str)> {
-        caption_spans(t)
-            .into_iter()
-            .map(|s| (s.style, Box::leak(s.text.into_boxed_str()) as &str))
-            .collect()
+        caption_spans(t).into_iter().map(|s| (s.style, Box::leak(s.text.into_boxed_str()) as &str)).collect()
     }
 
     #[test]
@@ -120,15 +110,7 @@ mod tests {
         use SpanStyle::*;
         assert_eq!(
             styles("a **b** *c* `d*e` f"),
-            vec![
-                (Plain, "a "),
-                (Bold, "b"),
-                (Plain, " "),
-                (Em, "c"),
-                (Plain, " "),
-                (Code, "d*e"),
-                (Plain, " f")
-            ]
+            vec![(Plain, "a "), (Bold, "b"), (Plain, " "), (Em, "c"), (Plain, " "), (Code, "d*e"), (Plain, " f")]
         );
         assert_eq!(styles("2 * 3 = 6"), vec![(Plain, "2 * 3 = 6")]);
         assert_eq!(styles("**open"), vec![(Plain, "**open")]);

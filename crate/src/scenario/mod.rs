@@ -18,9 +18,7 @@ mod runner;
 
 pub use cond::{Condition, EventMatch, NodeSel};
 pub use markup::{caption_spans, Span, SpanStyle};
-pub use report::{
-    ExpectationReport, Measurement, MeasurementPart, Report, StepReport, ViolationReport,
-};
+pub use report::{ExpectationReport, Measurement, MeasurementPart, Report, StepReport, ViolationReport};
 
 use crate::protocol::{NodeId, RecordBody, SafetySwitch};
 use crate::sim::{ClusterSpec, Simulation};
@@ -50,10 +48,7 @@ impl std::error::Error for ScenarioError {}
 
 impl ScenarioError {
     pub(crate) fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
-        ScenarioError {
-            path: path.into(),
-            message: message.into(),
-        }
+        ScenarioError { path: path.into(), message: message.into() }
     }
 }
 
@@ -141,10 +136,7 @@ pub enum When {
     After(u64),
     /// As soon as the condition holds; the step fails if it does not within
     /// `timeout_ms` of the previous step (or before the end when absent).
-    Until {
-        condition: Condition,
-        timeout_ms: Option<u64>,
-    },
+    Until { condition: Condition, timeout_ms: Option<u64> },
 }
 
 /// A node named in a step: a fixed id, the current leader, or the node a labelled
@@ -280,11 +272,7 @@ impl ActionSpec {
                     .collect();
                 m.insert("groups".into(), Value::Array(g));
             }
-            ActionSpec::SlowLink {
-                from,
-                to,
-                latency_ms,
-            } => {
+            ActionSpec::SlowLink { from, to, latency_ms } => {
                 m.insert("from".into(), from.to_json());
                 m.insert("to".into(), to.to_json());
                 m.insert("latencyMs".into(), json!(latency_ms));
@@ -294,11 +282,7 @@ impl ActionSpec {
                 m.insert("to".into(), to.to_json());
             }
             ActionSpec::Heal | ActionSpec::Resign => {}
-            ActionSpec::Network {
-                latency_ms,
-                loss,
-                duplicate,
-            } => {
+            ActionSpec::Network { latency_ms, loss, duplicate } => {
                 m.insert("latencyMs".into(), json!(latency_ms));
                 m.insert("loss".into(), json!(loss));
                 m.insert("duplicate".into(), json!(duplicate));
@@ -312,10 +296,7 @@ impl ActionSpec {
             }
             ActionSpec::Write { record } => {
                 if let Some(r) = record {
-                    m.insert(
-                        "record".into(),
-                        serde_json::to_value(r).unwrap_or(Value::Null),
-                    );
+                    m.insert("record".into(), serde_json::to_value(r).unwrap_or(Value::Null));
                 }
             }
         }
@@ -369,71 +350,32 @@ pub enum Expectation {
     /// A leader is elected by this time (ms).
     LeaderElectedBy(u64),
     /// The selected nodes' HW reaches `offset` by `by`.
-    HwAtLeast {
-        nodes: NodeSel,
-        offset: u64,
-        by: TimeRef,
-    },
+    HwAtLeast { nodes: NodeSel, offset: u64, by: TimeRef },
     /// The selected nodes truncate their log (at least `rounds` truncations each) in
     /// the window.
-    Truncation {
-        nodes: NodeSel,
-        rounds: u64,
-        from: Option<TimeRef>,
-        to: Option<TimeRef>,
-    },
+    Truncation { nodes: NodeSel, rounds: u64, from: Option<TimeRef>, to: Option<TimeRef> },
     /// No truncation on the selected nodes in the window.
-    NoTruncation {
-        nodes: NodeSel,
-        from: Option<TimeRef>,
-        to: Option<TimeRef>,
-    },
+    NoTruncation { nodes: NodeSel, from: Option<TimeRef>, to: Option<TimeRef> },
     /// After the step `from` (default: the first step that took the leader away), a
     /// leader of a newer epoch is elected within / no sooner than the given ms.
-    Failover {
-        from: Option<String>,
-        within: Option<u64>,
-        at_least: Option<u64>,
-    },
+    Failover { from: Option<String>, within: Option<u64>, at_least: Option<u64> },
     /// No invariant is violated.
     NoViolations,
     /// At least one of these invariants is reported violated (an unsafe variant).
     Violated(Vec<Invariant>),
     /// The condition holds at some moment in [from, by].
-    Eventually {
-        condition: Condition,
-        from: Option<TimeRef>,
-        by: TimeRef,
-    },
+    Eventually { condition: Condition, from: Option<TimeRef>, by: TimeRef },
     /// The condition holds at every moment in [from, to].
-    Always {
-        condition: Condition,
-        from: Option<TimeRef>,
-        to: Option<TimeRef>,
-    },
+    Always { condition: Condition, from: Option<TimeRef>, to: Option<TimeRef> },
     /// The condition holds at this moment (after the events of that millisecond).
     Holds { condition: Condition, at: TimeRef },
     /// Events matching `matcher` happen in the window (at least / at most).
-    Event {
-        matcher: EventMatch,
-        from: Option<TimeRef>,
-        to: Option<TimeRef>,
-        at_least: u64,
-        at_most: Option<u64>,
-    },
+    Event { matcher: EventMatch, from: Option<TimeRef>, to: Option<TimeRef>, at_least: u64, at_most: Option<u64> },
     /// The leader's HW grows by at least `at_least` records between `from` and `to`.
-    Progress {
-        from: TimeRef,
-        to: Option<TimeRef>,
-        at_least: u64,
-    },
+    Progress { from: TimeRef, to: Option<TimeRef>, at_least: u64 },
     /// The metadata image at the end: these brokers and topics on the selected nodes,
     /// all alike.
-    Metadata {
-        nodes: NodeSel,
-        brokers: Option<Vec<u32>>,
-        topics: Option<Vec<String>>,
-    },
+    Metadata { nodes: NodeSel, brokers: Option<Vec<u32>>, topics: Option<Vec<String>> },
 }
 
 impl Expectation {
@@ -450,9 +392,7 @@ impl Expectation {
             Expectation::Eventually { .. } => "eventually",
             Expectation::Always { .. } => "always",
             Expectation::Holds { .. } => "holds",
-            Expectation::Event {
-                at_most: Some(0), ..
-            } => "noEvent",
+            Expectation::Event { at_most: Some(0), .. } => "noEvent",
             Expectation::Event { .. } => "event",
             Expectation::Progress { .. } => "progress",
             Expectation::Metadata { .. } => "metadata",
@@ -469,24 +409,11 @@ pub enum Measure {
     /// (until the new leader), and until the new leader's first commit.
     Failover { from: Option<String> },
     /// When each selected node's HW first reached `offset`.
-    HwReached {
-        offset: u64,
-        nodes: NodeSel,
-        from: Option<TimeRef>,
-    },
+    HwReached { offset: u64, nodes: NodeSel, from: Option<TimeRef> },
     /// How many events match, in the window.
-    Count {
-        name: String,
-        matcher: EventMatch,
-        from: Option<TimeRef>,
-        to: Option<TimeRef>,
-    },
+    Count { name: String, matcher: EventMatch, from: Option<TimeRef>, to: Option<TimeRef> },
     /// Time between two moments.
-    Interval {
-        name: String,
-        from: TimeRef,
-        to: TimeRef,
-    },
+    Interval { name: String, from: TimeRef, to: TimeRef },
     /// Every node's state, epoch, LEO and HW at the end.
     Nodes,
 }
@@ -533,16 +460,9 @@ impl Scenario {
             return Err(ScenarioError::new(
                 "variant",
                 if known.is_empty() {
-                    format!(
-                        "scenario '{}' has no variants (asked for '{name}')",
-                        self.id
-                    )
+                    format!("scenario '{}' has no variants (asked for '{name}')", self.id)
                 } else {
-                    format!(
-                        "unknown variant '{name}' of scenario '{}'; variants: {}",
-                        self.id,
-                        known.join(", ")
-                    )
+                    format!("unknown variant '{name}' of scenario '{}'; variants: {}", self.id, known.join(", "))
                 },
             ));
         };
@@ -593,7 +513,7 @@ impl Serialize for Scenario {
 /// `scenarios/schema.json` against these).
 pub mod fields {
     pub use super::parse::{
-        cluster_fields, ACTIONS, CONDITIONS, EVENT_FIELDS, EXPECTATIONS, MAX_DURATION_MS, MEASURES,
-        RECORDS, SCENARIO, STEP, VARIANT,
+        cluster_fields, ACTIONS, CONDITIONS, EVENT_FIELDS, EXPECTATIONS, MAX_DURATION_MS, MEASURES, RECORDS, SCENARIO,
+        STEP, VARIANT,
     };
 }

@@ -18,32 +18,11 @@ type R<T> = Result<T, ScenarioError>;
 pub const MAX_DURATION_MS: u64 = 600_000;
 
 /// Top-level keys.
-pub const SCENARIO: &[&str] = &[
-    "id",
-    "title",
-    "summary",
-    "cluster",
-    "durationMs",
-    "steps",
-    "expect",
-    "report",
-    "variants",
-];
+pub const SCENARIO: &[&str] =
+    &["id", "title", "summary", "cluster", "durationMs", "steps", "expect", "report", "variants"];
 /// Keys of a step besides the fields of its action.
-pub const STEP: &[&str] = &[
-    "at",
-    "after",
-    "until",
-    "timeoutMs",
-    "action",
-    "label",
-    "caption",
-    "pause",
-    "optional",
-];
-pub const VARIANT: &[&str] = &[
-    "name", "title", "summary", "unsafe", "seed", "expect", "report", "captions",
-];
+pub const STEP: &[&str] = &["at", "after", "until", "timeoutMs", "action", "label", "caption", "pause", "optional"];
+pub const VARIANT: &[&str] = &["name", "title", "summary", "unsafe", "seed", "expect", "report", "captions"];
 /// Each action and its fields.
 pub const ACTIONS: &[(&str, &[&str])] = &[
     ("crash", &["node"]),
@@ -105,43 +84,16 @@ pub const MEASURES: &[(&str, &[&str])] = &[
 ];
 /// The fields an event pattern may name, per event type (the JSON form of events).
 pub const EVENT_FIELDS: &[(&str, &[&str])] = &[
-    (
-        "send",
-        &[
-            "from", "to", "rpc", "epoch", "summary", "arrives", "dropped",
-        ],
-    ),
-    (
-        "deliver",
-        &["from", "to", "rpc", "epoch", "summary", "sent", "duplicate"],
-    ),
+    ("send", &["from", "to", "rpc", "epoch", "summary", "arrives", "dropped"]),
+    ("deliver", &["from", "to", "rpc", "epoch", "summary", "sent", "duplicate"]),
     ("drop", &["from", "to", "rpc", "epoch", "sent", "reason"]),
-    (
-        "state",
-        &[
-            "node", "from", "to", "epoch", "leader", "votedFor", "reason",
-        ],
-    ),
+    ("state", &["node", "from", "to", "epoch", "leader", "votedFor", "reason"]),
     ("persist", &["node", "epoch", "leader", "votedFor"]),
-    (
-        "vote",
-        &[
-            "node",
-            "candidate",
-            "epoch",
-            "preVote",
-            "granted",
-            "reason",
-            "detail",
-        ],
-    ),
+    ("vote", &["node", "candidate", "epoch", "preVote", "granted", "reason", "detail"]),
     ("append", &["node", "first", "last", "epoch", "kind"]),
     ("flush", &["node", "offset"]),
     ("hw", &["node", "old", "new"]),
-    (
-        "truncate",
-        &["node", "fromLeo", "to", "divergingEpoch", "hw"],
-    ),
+    ("truncate", &["node", "fromLeo", "to", "divergingEpoch", "hw"]),
     ("snapshot", &["node", "action", "endOffset", "epoch"]),
     ("crash", &["node", "lostRecords"]),
     ("restart", &["node"]),
@@ -161,24 +113,8 @@ fn node_fields(ty: Option<&str>) -> &'static [&'static str] {
         None => &["node", "from", "to", "candidate", "leader", "votedFor"],
     }
 }
-const STATES: &[&str] = &[
-    "unattached",
-    "prospective",
-    "candidate",
-    "leader",
-    "follower",
-    "resigned",
-    "crashed",
-];
-const RESERVED_LABELS: &[&str] = &[
-    "leader",
-    "follower",
-    "rest",
-    "end",
-    "all",
-    "voters",
-    "observers",
-];
+const STATES: &[&str] = &["unattached", "prospective", "candidate", "leader", "follower", "resigned", "crashed"];
+const RESERVED_LABELS: &[&str] = &["leader", "follower", "rest", "end", "all", "voters", "observers"];
 
 // ---- small JSON helpers -------------------------------------------------------------
 
@@ -227,8 +163,9 @@ fn de<T: DeserializeOwned>(v: &Value, base: &str) -> R<T> {
         for seg in e.path().iter() {
             match seg {
                 serde_path_to_error::Segment::Seq { index } => path = idx(&path, *index),
-                serde_path_to_error::Segment::Map { key }
-                | serde_path_to_error::Segment::Enum { variant: key } => path = join(&path, key),
+                serde_path_to_error::Segment::Map { key } | serde_path_to_error::Segment::Enum { variant: key } => {
+                    path = join(&path, key)
+                }
                 serde_path_to_error::Segment::Unknown => {}
             }
         }
@@ -252,10 +189,7 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 fn suggest(word: &str, known: &[&str]) -> String {
-    let best = known
-        .iter()
-        .map(|k| (distance(&word.to_lowercase(), &k.to_lowercase()), *k))
-        .min();
+    let best = known.iter().map(|k| (distance(&word.to_lowercase(), &k.to_lowercase()), *k)).min();
     match best {
         Some((d, k)) if d <= 2 || k.to_lowercase().contains(&word.to_lowercase()) => {
             format!(" (did you mean '{k}'?)")
@@ -273,14 +207,8 @@ struct Obj<'a> {
 impl<'a> Obj<'a> {
     fn new(v: &'a Value, path: &str, what: &str) -> R<Obj<'a>> {
         match v {
-            Value::Object(map) => Ok(Obj {
-                map,
-                path: path.to_string(),
-            }),
-            other => err(
-                path,
-                format!("expected {what} (an object), got {}", json_kind(other)),
-            ),
+            Value::Object(map) => Ok(Obj { map, path: path.to_string() }),
+            other => err(path, format!("expected {what} (an object), got {}", json_kind(other))),
         }
     }
 
@@ -298,8 +226,7 @@ impl<'a> Obj<'a> {
     }
 
     fn req_value(&self, key: &str) -> R<&'a Value> {
-        self.get(key)
-            .ok_or_else(|| ScenarioError::new(self.p(key), "missing required field"))
+        self.get(key).ok_or_else(|| ScenarioError::new(self.p(key), "missing required field"))
     }
 
     fn req<T: DeserializeOwned>(&self, key: &str) -> R<T> {
@@ -317,16 +244,12 @@ impl<'a> Obj<'a> {
         match self.get(key) {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(v) => err(
-                self.p(key),
-                format!("expected a string, got {}", json_kind(v)),
-            ),
+            Some(v) => err(self.p(key), format!("expected a string, got {}", json_kind(v))),
         }
     }
 
     fn req_string(&self, key: &str) -> R<String> {
-        self.string(key)?
-            .ok_or_else(|| ScenarioError::new(self.p(key), "missing required field"))
+        self.string(key)?.ok_or_else(|| ScenarioError::new(self.p(key), "missing required field"))
     }
 
     /// Refuses keys not in `allowed`.
@@ -335,11 +258,7 @@ impl<'a> Obj<'a> {
             if !allowed.contains(&k.as_str()) {
                 return err(
                     self.p(k),
-                    format!(
-                        "unknown field '{k}'{}; allowed here: {}",
-                        suggest(k, allowed),
-                        allowed.join(", ")
-                    ),
+                    format!("unknown field '{k}'{}; allowed here: {}", suggest(k, allowed), allowed.join(", ")),
                 );
             }
         }
@@ -348,12 +267,7 @@ impl<'a> Obj<'a> {
 
     /// For objects with exactly one key naming what they are (`{"crash": ...}`), plus
     /// the optional extra keys: the key, its value and its path.
-    fn single(
-        &self,
-        known: &[&str],
-        extra: &[&str],
-        what: &str,
-    ) -> R<(&'a str, &'a Value, String)> {
+    fn single(&self, known: &[&str], extra: &[&str], what: &str) -> R<(&'a str, &'a Value, String)> {
         let mut found: Option<(&'a str, &'a Value)> = None;
         for (k, v) in self.map.iter() {
             if extra.contains(&k.as_str()) {
@@ -362,27 +276,17 @@ impl<'a> Obj<'a> {
             if !known.contains(&k.as_str()) {
                 return err(
                     self.p(k),
-                    format!(
-                        "unknown {what} '{k}'{}; known: {}",
-                        suggest(k, known),
-                        known.join(", ")
-                    ),
+                    format!("unknown {what} '{k}'{}; known: {}", suggest(k, known), known.join(", ")),
                 );
             }
             if let Some((first, _)) = found {
-                return err(
-                    self.p(k),
-                    format!("one {what} per object: found both '{first}' and '{k}'"),
-                );
+                return err(self.p(k), format!("one {what} per object: found both '{first}' and '{k}'"));
             }
             found = Some((k.as_str(), v));
         }
         match found {
             Some((k, v)) => Ok((k, v, self.p(k))),
-            None => err(
-                self.path.clone(),
-                format!("expected one {what}: {}", known.join(", ")),
-            ),
+            None => err(self.path.clone(), format!("expected one {what}: {}", known.join(", "))),
         }
     }
 }
@@ -447,11 +351,7 @@ impl Cx {
                 if known.is_empty() {
                     format!("no step is labelled '{label}' (no step has a label)")
                 } else {
-                    format!(
-                        "no step is labelled '{label}'{}; labels: {}",
-                        suggest(label, &known),
-                        known.join(", ")
-                    )
+                    format!("no step is labelled '{label}'{}; labels: {}", suggest(label, &known), known.join(", "))
                 },
             );
         };
@@ -482,20 +382,13 @@ impl Cx {
             Value::Number(_) => {
                 let n: u32 = de(v, path)?;
                 if n >= self.nodes() {
-                    return err(
-                        path,
-                        format!("node {n} does not exist; {}", self.node_range()),
-                    );
+                    return err(path, format!("node {n} does not exist; {}", self.node_range()));
                 }
                 Ok(NodeRef::Id(n))
             }
             Value::String(s) if s == "leader" || s == "follower" => {
                 if allow_leader {
-                    Ok(if s == "leader" {
-                        NodeRef::Leader
-                    } else {
-                        NodeRef::Follower
-                    })
+                    Ok(if s == "leader" { NodeRef::Leader } else { NodeRef::Follower })
                 } else {
                     err(
                         path,
@@ -526,22 +419,16 @@ impl Cx {
             Some("all") => Ok(NodeSel::All),
             Some("voters") => Ok(NodeSel::Voters),
             Some("observers") => Ok(NodeSel::Observers),
-            _ => self
-                .node_ref(v, path, allow_leader)
-                .map(NodeSel::Node)
-                .map_err(|e| {
-                    if e.message.starts_with("expected a node") {
-                        ScenarioError::new(
-                            e.path,
-                            e.message.replace(
-                                "expected a node:",
-                                "expected \"all\", \"voters\", \"observers\" or a node:",
-                            ),
-                        )
-                    } else {
-                        e
-                    }
-                }),
+            _ => self.node_ref(v, path, allow_leader).map(NodeSel::Node).map_err(|e| {
+                if e.message.starts_with("expected a node") {
+                    ScenarioError::new(
+                        e.path,
+                        e.message.replace("expected a node:", "expected \"all\", \"voters\", \"observers\" or a node:"),
+                    )
+                } else {
+                    e
+                }
+            }),
         }
     }
 
@@ -554,19 +441,13 @@ impl Cx {
                     Some((l, p)) => match p.trim().parse::<u64>() {
                         Ok(p) => (l.trim(), p),
                         Err(_) => {
-                            return err(
-                                path,
-                                format!("'{s}': after '+' comes a number of ms, like \"crash+500\""),
-                            )
+                            return err(path, format!("'{s}': after '+' comes a number of ms, like \"crash+500\""))
                         }
                     },
                     None => (s.trim(), 0),
                 };
                 self.label(label, path, false)?;
-                Ok(TimeRef::Step {
-                    label: label.to_string(),
-                    plus,
-                })
+                Ok(TimeRef::Step { label: label.to_string(), plus })
             }
             other => err(
                 path,
@@ -589,11 +470,7 @@ fn check_markup(text: &str, path: &str) -> R<()> {
 
 fn check_kebab(s: &str, path: &str, what: &str) -> R<()> {
     let ok = !s.is_empty()
-        && s.split('-').all(|p| {
-            !p.is_empty()
-                && p.chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        });
+        && s.split('-').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
     if ok {
         Ok(())
     } else {
@@ -607,8 +484,7 @@ fn check_kebab(s: &str, path: &str, what: &str) -> R<()> {
 // ---- the scenario -------------------------------------------------------------------
 
 pub fn parse(text: &str) -> R<Scenario> {
-    let root: Value = serde_json::from_str(text)
-        .map_err(|e| ScenarioError::new("", format!("invalid JSON: {e}")))?;
+    let root: Value = serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("invalid JSON: {e}")))?;
     let o = Obj::new(&root, "", "a scenario")?;
     o.allow(SCENARIO)?;
     let id = o.req_string("id")?;
@@ -623,17 +499,9 @@ pub fn parse(text: &str) -> R<Scenario> {
     let cluster = parse_cluster(o.req_value("cluster")?)?;
     let duration_ms: u64 = o.req("durationMs")?;
     if duration_ms == 0 || duration_ms > MAX_DURATION_MS {
-        return err(
-            "durationMs",
-            format!("must be between 1 and {MAX_DURATION_MS} (ten minutes), got {duration_ms}"),
-        );
+        return err("durationMs", format!("must be between 1 and {MAX_DURATION_MS} (ten minutes), got {duration_ms}"));
     }
-    let mut cx = Cx {
-        voters: cluster.voters,
-        observers: cluster.observers,
-        labels: BTreeMap::new(),
-        in_step: None,
-    };
+    let mut cx = Cx { voters: cluster.voters, observers: cluster.observers, labels: BTreeMap::new(), in_step: None };
     let step_values: Vec<Value> = match o.get("steps") {
         None => Vec::new(),
         Some(Value::Array(a)) => a.clone(),
@@ -645,13 +513,8 @@ pub fn parse(text: &str) -> R<Scenario> {
         let so = Obj::new(s, &path, "a step")?;
         if let Some(l) = so.string("label")? {
             let lp = so.p("label");
-            let ok = l
-                .chars()
-                .next()
-                .map(|c| c.is_ascii_alphabetic())
-                .unwrap_or(false)
-                && l.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            let ok = l.chars().next().map(|c| c.is_ascii_alphabetic()).unwrap_or(false)
+                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
             if !ok {
                 return err(
                     lp,
@@ -659,24 +522,12 @@ pub fn parse(text: &str) -> R<Scenario> {
                 );
             }
             if RESERVED_LABELS.contains(&l.as_str()) {
-                return err(
-                    lp,
-                    format!("'{l}' is a reserved word; choose another label"),
-                );
+                return err(lp, format!("'{l}' is a reserved word; choose another label"));
             }
             if let Some(prev) = cx.labels.get(&l) {
-                return err(
-                    lp,
-                    format!("label '{l}' is already used by steps[{}]", prev.step),
-                );
+                return err(lp, format!("label '{l}' is already used by steps[{}]", prev.step));
             }
-            cx.labels.insert(
-                l,
-                LabelDecl {
-                    step: i,
-                    has_subject: step_has_subject(s),
-                },
-            );
+            cx.labels.insert(l, LabelDecl { step: i, has_subject: step_has_subject(s) });
         }
     }
     let mut steps = Vec::new();
@@ -691,17 +542,13 @@ pub fn parse(text: &str) -> R<Scenario> {
                 if let Some(prev) = static_time.filter(|p| t < p) {
                     return err(
                         join(&path, "at"),
-                        format!(
-                            "{t} is before the previous step (at {prev} ms); steps run in order"
-                        ),
+                        format!("{t} is before the previous step (at {prev} ms); steps run in order"),
                     );
                 }
                 if *t < last_at {
                     return err(
                         join(&path, "at"),
-                        format!(
-                            "{t} is before an earlier step's 'at' ({last_at}); steps run in order"
-                        ),
+                        format!("{t} is before an earlier step's 'at' ({last_at}); steps run in order"),
                     );
                 }
                 last_at = *t;
@@ -748,33 +595,14 @@ pub fn parse(text: &str) -> R<Scenario> {
                 let path = idx("variants", i);
                 let var = parse_variant(v, &path, &cx)?;
                 if variants.iter().any(|x| x.name == var.name) {
-                    return err(
-                        join(&path, "name"),
-                        format!("variant name '{}' is used twice", var.name),
-                    );
+                    return err(join(&path, "name"), format!("variant name '{}' is used twice", var.name));
                 }
                 variants.push(var);
             }
         }
-        Some(v) => {
-            return err(
-                "variants",
-                format!("expected an array, got {}", json_kind(v)),
-            )
-        }
+        Some(v) => return err("variants", format!("expected an array, got {}", json_kind(v))),
     }
-    Ok(Scenario {
-        id,
-        title,
-        summary,
-        cluster,
-        duration_ms,
-        steps,
-        expect,
-        report,
-        variants,
-        variant: None,
-    })
+    Ok(Scenario { id, title, summary, cluster, duration_ms, steps, expect, report, variants, variant: None })
 }
 
 fn parse_cluster(v: &Value) -> R<ClusterSpec> {
@@ -803,10 +631,7 @@ fn parse_cluster(v: &Value) -> R<ClusterSpec> {
             if !val.is_u64() {
                 return err(
                     format!("cluster.config.{k}"),
-                    format!(
-                        "expected a number of ms (a non-negative integer), got {}",
-                        json_kind(val)
-                    ),
+                    format!("expected a number of ms (a non-negative integer), got {}", json_kind(val)),
                 );
             }
         }
@@ -814,40 +639,22 @@ fn parse_cluster(v: &Value) -> R<ClusterSpec> {
     if let Some(Value::Array(a)) = o.get("unsafe") {
         for (i, s) in a.iter().enumerate() {
             if let Some(name) = s.as_str() {
-                SafetySwitch::parse(name)
-                    .map_err(|m| ScenarioError::new(idx("cluster.unsafe", i), m))?;
+                SafetySwitch::parse(name).map_err(|m| ScenarioError::new(idx("cluster.unsafe", i), m))?;
             }
         }
     }
     let known = cluster_fields();
     if let Some(k) = o.map.keys().find(|k| !known.contains(&k.as_str())) {
-        return err(
-            o.p(k),
-            format!(
-                "unknown field '{k}'{}; allowed here: {}",
-                suggest(k, &known),
-                known.join(", ")
-            ),
-        );
+        return err(o.p(k), format!("unknown field '{k}'{}; allowed here: {}", suggest(k, &known), known.join(", ")));
     }
     let spec: ClusterSpec = de(v, "cluster")?;
     if spec.voters == 0 || spec.voters > MAX_VOTERS {
-        return err(
-            "cluster.voters",
-            format!("must be between 1 and {MAX_VOTERS}, got {}", spec.voters),
-        );
+        return err("cluster.voters", format!("must be between 1 and {MAX_VOTERS}, got {}", spec.voters));
     }
     if spec.observers > MAX_OBSERVERS {
-        return err(
-            "cluster.observers",
-            format!(
-                "must be between 0 and {MAX_OBSERVERS}, got {}",
-                spec.observers
-            ),
-        );
+        return err("cluster.observers", format!("must be between 0 and {MAX_OBSERVERS}, got {}", spec.observers));
     }
-    spec.resolve()
-        .map_err(|(f, m)| ScenarioError::new(join("cluster", &f), m))?;
+    spec.resolve().map_err(|(f, m)| ScenarioError::new(join("cluster", &f), m))?;
     Ok(spec)
 }
 
@@ -880,10 +687,7 @@ fn step_has_subject(v: &Value) -> bool {
         o.contains_key("leaderElected")
             || o.contains_key("leaderIs")
             || o.contains_key("state")
-            || o.get("allOf")
-                .and_then(|a| a.as_array())
-                .map(|a| a.iter().any(cond_subject))
-                .unwrap_or(false)
+            || o.get("allOf").and_then(|a| a.as_array()).map(|a| a.iter().any(cond_subject)).unwrap_or(false)
     }
     o.get("until").map(cond_subject).unwrap_or(false)
 }
@@ -899,11 +703,7 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
                 let names: Vec<&str> = ACTIONS.iter().map(|(n, _)| *n).collect();
                 return err(
                     o.p("action"),
-                    format!(
-                        "unknown action '{a}'{}; actions: {}",
-                        suggest(a, &names),
-                        names.join(", ")
-                    ),
+                    format!("unknown action '{a}'{}; actions: {}", suggest(a, &names), names.join(", ")),
                 );
             }
         },
@@ -912,48 +712,29 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
         if STEP.contains(&k.as_str()) || action_fields.contains(&k.as_str()) {
             continue;
         }
-        let owner = ACTIONS
-            .iter()
-            .filter(|(_, f)| f.contains(&k.as_str()))
-            .map(|(n, _)| *n)
-            .collect::<Vec<_>>();
+        let owner = ACTIONS.iter().filter(|(_, f)| f.contains(&k.as_str())).map(|(n, _)| *n).collect::<Vec<_>>();
         let msg = match (&action_name, owner.is_empty()) {
             (Some(a), false) => format!(
                 "'{k}' is not a field of action '{a}' (it belongs to {}); '{a}' takes: {}",
                 owner.join(", "),
-                if action_fields.is_empty() {
-                    "no fields".to_string()
-                } else {
-                    action_fields.join(", ")
-                }
+                if action_fields.is_empty() { "no fields".to_string() } else { action_fields.join(", ") }
             ),
-            (None, false) => format!(
-                "'{k}' is a field of action {}, but this step has no \"action\"",
-                owner.join(", ")
-            ),
+            (None, false) => {
+                format!("'{k}' is a field of action {}, but this step has no \"action\"", owner.join(", "))
+            }
             _ => {
                 let mut allowed: Vec<&str> = STEP.to_vec();
                 allowed.extend_from_slice(action_fields);
-                format!(
-                    "unknown field '{k}'{}; allowed here: {}",
-                    suggest(k, &allowed),
-                    allowed.join(", ")
-                )
+                format!("unknown field '{k}'{}; allowed here: {}", suggest(k, &allowed), allowed.join(", "))
             }
         };
         return err(o.p(k), msg);
     }
-    let timing: Vec<&str> = ["at", "after", "until"]
-        .into_iter()
-        .filter(|k| o.has(k))
-        .collect();
+    let timing: Vec<&str> = ["at", "after", "until"].into_iter().filter(|k| o.has(k)).collect();
     if timing.len() > 1 {
         return err(
             o.p(timing[1]),
-            format!(
-                "a step takes one of 'at', 'after' and 'until'; this one has '{}' and '{}'",
-                timing[0], timing[1]
-            ),
+            format!("a step takes one of 'at', 'after' and 'until'; this one has '{}' and '{}'", timing[0], timing[1]),
         );
     }
     if o.has("timeoutMs") && !o.has("until") {
@@ -968,16 +749,10 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
         let timeout_ms: Option<u64> = o.opt("timeoutMs")?;
         if let Some(t) = timeout_ms {
             if t == 0 || t > duration_ms {
-                return err(
-                    o.p("timeoutMs"),
-                    format!("must be between 1 and durationMs ({duration_ms}), got {t}"),
-                );
+                return err(o.p("timeoutMs"), format!("must be between 1 and durationMs ({duration_ms}), got {t}"));
             }
         }
-        When::Until {
-            condition,
-            timeout_ms,
-        }
+        When::Until { condition, timeout_ms }
     } else {
         When::Next
     };
@@ -992,47 +767,23 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
     let pause: bool = o.opt("pause")?.unwrap_or(false);
     let optional: bool = o.opt("optional")?.unwrap_or(false);
     if optional && !o.has("until") {
-        return err(
-            o.p("optional"),
-            "'optional' only goes with 'until' (a wait that may not happen)",
-        );
+        return err(o.p("optional"), "'optional' only goes with 'until' (a wait that may not happen)");
     }
-    Ok(Step {
-        when,
-        action,
-        label: o.string("label")?,
-        caption,
-        pause,
-        optional,
-    })
+    Ok(Step { when, action, label: o.string("label")?, caption, pause, optional })
 }
 
 fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
     let node = |key: &str| -> R<NodeRef> { cx.node_ref(o.req_value(key)?, &o.p(key), true) };
     let spec = match name {
-        "crash" => ActionSpec::Crash {
-            node: node("node")?,
-        },
-        "wipe" => ActionSpec::Wipe {
-            node: node("node")?,
-        },
-        "restart" => ActionSpec::Restart {
-            node: node("node")?,
-        },
-        "isolate" => ActionSpec::Isolate {
-            node: node("node")?,
-        },
+        "crash" => ActionSpec::Crash { node: node("node")? },
+        "wipe" => ActionSpec::Wipe { node: node("node")? },
+        "restart" => ActionSpec::Restart { node: node("node")? },
+        "isolate" => ActionSpec::Isolate { node: node("node")? },
         "partition" => {
             let gv = o.req_value("groups")?;
             let gp = o.p("groups");
             let Value::Array(groups) = gv else {
-                return err(
-                    gp,
-                    format!(
-                        "expected an array of node groups like [[0, 1], [2]], got {}",
-                        json_kind(gv)
-                    ),
-                );
+                return err(gp, format!("expected an array of node groups like [[0, 1], [2]], got {}", json_kind(gv)));
             };
             let mut out = Vec::new();
             let mut seen: Vec<NodeId> = Vec::new();
@@ -1066,10 +817,7 @@ fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
                     let r = cx.node_ref(m, &mp, true)?;
                     if let NodeRef::Id(n) = r {
                         if seen.contains(&n) {
-                            return err(
-                                mp,
-                                format!("node {n} is named twice; each node may be in one group"),
-                            );
+                            return err(mp, format!("node {n} is named twice; each node may be in one group"));
                         }
                         seen.push(n);
                     }
@@ -1087,21 +835,14 @@ fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
             }
             ActionSpec::Cut { from, to }
         }
-        "uncut" => ActionSpec::Uncut {
-            from: node("from")?,
-            to: node("to")?,
-        },
+        "uncut" => ActionSpec::Uncut { from: node("from")?, to: node("to")? },
         "slowLink" => {
             let from = node("from")?;
             let to = node("to")?;
             if from == to {
                 return err(o.p("to"), "a link joins two different nodes");
             }
-            ActionSpec::SlowLink {
-                from,
-                to,
-                latency_ms: o.req("latencyMs")?,
-            }
+            ActionSpec::SlowLink { from, to, latency_ms: o.req("latencyMs")? }
         }
         "heal" => ActionSpec::Heal,
         "resign" => ActionSpec::Resign,
@@ -1110,13 +851,8 @@ fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
             loss: o.opt("loss")?.unwrap_or(0.0),
             duplicate: o.opt("duplicate")?.unwrap_or(0.0),
         },
-        "slowDisk" => ActionSpec::SlowDisk {
-            node: node("node")?,
-            flush_ms: o.req("flushMs")?,
-        },
-        "workload" => ActionSpec::Workload {
-            writes_per_second: o.req("writesPerSecond")?,
-        },
+        "slowDisk" => ActionSpec::SlowDisk { node: node("node")?, flush_ms: o.req("flushMs")? },
+        "workload" => ActionSpec::Workload { writes_per_second: o.req("writesPerSecond")? },
         "write" => ActionSpec::Write {
             record: match o.get("record") {
                 Some(r) => {
@@ -1130,30 +866,16 @@ fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
     };
     // Value checks of the sim (ranges, record contents), with node references as 0.
     let concrete = match &spec {
-        ActionSpec::Network {
-            latency_ms,
-            loss,
-            duplicate,
-        } => Some(Action::Network {
-            latency_ms: *latency_ms,
-            loss: *loss,
-            duplicate: *duplicate,
-        }),
-        ActionSpec::SlowDisk { flush_ms, .. } => Some(Action::SlowDisk {
-            node: 0,
-            flush_ms: *flush_ms,
-        }),
-        ActionSpec::Workload { writes_per_second } => Some(Action::Workload {
-            writes_per_second: *writes_per_second,
-        }),
-        ActionSpec::Write { record } => Some(Action::Write {
-            record: record.clone(),
-        }),
+        ActionSpec::Network { latency_ms, loss, duplicate } => {
+            Some(Action::Network { latency_ms: *latency_ms, loss: *loss, duplicate: *duplicate })
+        }
+        ActionSpec::SlowDisk { flush_ms, .. } => Some(Action::SlowDisk { node: 0, flush_ms: *flush_ms }),
+        ActionSpec::Workload { writes_per_second } => Some(Action::Workload { writes_per_second: *writes_per_second }),
+        ActionSpec::Write { record } => Some(Action::Write { record: record.clone() }),
         _ => None,
     };
     if let Some(a) = concrete {
-        a.validate(cx.nodes())
-            .map_err(|(f, m)| ScenarioError::new(o.p(&f), m))?;
+        a.validate(cx.nodes()).map_err(|(f, m)| ScenarioError::new(o.p(&f), m))?;
     }
     Ok(spec)
 }
@@ -1165,28 +887,17 @@ pub const RECORDS: &[(&str, &[(&str, &str)])] = &[
     ("UnregisterBroker", &[("brokerId", "id")]),
     ("CreateTopic", &[("name", "name"), ("partitions", "count")]),
     ("DeleteTopic", &[("name", "name")]),
-    (
-        "PartitionChange",
-        &[("topic", "name"), ("partition", "id"), ("leader", "id")],
-    ),
+    ("PartitionChange", &[("topic", "name"), ("partition", "id"), ("leader", "id")]),
 ];
 
 fn check_record(v: &Value, path: &str) -> R<()> {
-    let o = Obj::new(
-        v,
-        path,
-        "a record like {\"type\": \"CreateTopic\", \"name\": \"orders\", \"partitions\": 3}",
-    )?;
+    let o = Obj::new(v, path, "a record like {\"type\": \"CreateTopic\", \"name\": \"orders\", \"partitions\": 3}")?;
     let names: Vec<&str> = RECORDS.iter().map(|(n, _)| *n).collect();
     let ty = o.req_string("type")?;
     let Some((_, fields)) = RECORDS.iter().find(|(n, _)| *n == ty) else {
         return err(
             o.p("type"),
-            format!(
-                "unknown record type '{ty}'{}; a scenario can write: {}",
-                suggest(&ty, &names),
-                names.join(", ")
-            ),
+            format!("unknown record type '{ty}'{}; a scenario can write: {}", suggest(&ty, &names), names.join(", ")),
         );
     };
     let mut allowed = vec!["type"];
@@ -1203,11 +914,7 @@ fn check_record(v: &Value, path: &str) -> R<()> {
                 o.p(f),
                 format!(
                     "expected {}, got {}",
-                    if *kind == "name" {
-                        "a name (a string)"
-                    } else {
-                        "a non-negative integer"
-                    },
+                    if *kind == "name" { "a name (a string)" } else { "a non-negative integer" },
                     match val {
                         Value::String(s) => format!("\"{s}\""),
                         other => json_kind(other).to_string(),
@@ -1225,15 +932,8 @@ fn names(table: &[(&'static str, &'static [&'static str])]) -> Vec<&'static str>
     table.iter().map(|(n, _)| *n).collect()
 }
 
-fn fields_of(
-    table: &[(&'static str, &'static [&'static str])],
-    key: &str,
-) -> &'static [&'static str] {
-    table
-        .iter()
-        .find(|(n, _)| *n == key)
-        .map(|(_, f)| *f)
-        .unwrap_or(&[])
+fn fields_of(table: &[(&'static str, &'static [&'static str])], key: &str) -> &'static [&'static str] {
+    table.iter().find(|(n, _)| *n == key).map(|(_, f)| *f).unwrap_or(&[])
 }
 
 fn parse_condition(v: &Value, path: &str, cx: &Cx) -> R<Condition> {
@@ -1244,24 +944,14 @@ fn parse_condition(v: &Value, path: &str, cx: &Cx) -> R<Condition> {
     Ok(match key {
         "leaderElected" => match val {
             Value::Bool(_) => {
-                expect_true(
-                    val,
-                    &p,
-                    "to wait for no leader, use {\"not\": {\"leaderElected\": true}}",
-                )?;
-                Condition::LeaderElected {
-                    other_than: None,
-                    min_epoch: None,
-                }
+                expect_true(val, &p, "to wait for no leader, use {\"not\": {\"leaderElected\": true}}")?;
+                Condition::LeaderElected { other_than: None, min_epoch: None }
             }
             _ => {
                 let c = Obj::new(val, &p, "true or {\"otherThan\": node, \"minEpoch\": n}")?;
                 c.allow(fields)?;
                 Condition::LeaderElected {
-                    other_than: c
-                        .get("otherThan")
-                        .map(|v| cx.node_ref(v, &c.p("otherThan"), true))
-                        .transpose()?,
+                    other_than: c.get("otherThan").map(|v| cx.node_ref(v, &c.p("otherThan"), true)).transpose()?,
                     min_epoch: c.opt("minEpoch")?,
                 }
             }
@@ -1278,17 +968,12 @@ fn parse_condition(v: &Value, path: &str, cx: &Cx) -> R<Condition> {
         "hw" => {
             let c = Obj::new(val, &p, "{\"node\": n, \"atLeast\": offset}")?;
             c.allow(fields)?;
-            Condition::Hw {
-                nodes: cx.node_sel(c.req_value("node")?, &c.p("node"), true)?,
-                at_least: c.req("atLeast")?,
-            }
+            Condition::Hw { nodes: cx.node_sel(c.req_value("node")?, &c.p("node"), true)?, at_least: c.req("atLeast")? }
         }
         "caughtUp" => {
             let c = Obj::new(val, &p, "{\"node\": n}")?;
             c.allow(fields)?;
-            Condition::CaughtUp {
-                nodes: cx.node_sel(c.req_value("node")?, &c.p("node"), true)?,
-            }
+            Condition::CaughtUp { nodes: cx.node_sel(c.req_value("node")?, &c.p("node"), true)? }
         }
         "converged" => {
             expect_true(val, &p, "use {\"not\": {\"converged\": true}}")?;
@@ -1297,10 +982,7 @@ fn parse_condition(v: &Value, path: &str, cx: &Cx) -> R<Condition> {
         "event" => Condition::Event(parse_event_match(val, &p, cx)?),
         "allOf" | "anyOf" => {
             let Value::Array(items) = val else {
-                return err(
-                    p,
-                    format!("expected an array of conditions, got {}", json_kind(val)),
-                );
+                return err(p, format!("expected an array of conditions, got {}", json_kind(val)));
             };
             if items.is_empty() {
                 return err(p, "needs at least one condition");
@@ -1324,43 +1006,26 @@ fn parse_states(v: &Value, path: &str) -> R<Vec<String>> {
     let one = |s: &Value, p: &str| -> R<String> {
         match s.as_str() {
             Some(name) if STATES.contains(&name) => Ok(name.to_string()),
-            Some(name) => err(
-                p,
-                format!(
-                    "unknown state '{name}'{}; states: {}",
-                    suggest(name, STATES),
-                    STATES.join(", ")
-                ),
-            ),
+            Some(name) => {
+                err(p, format!("unknown state '{name}'{}; states: {}", suggest(name, STATES), STATES.join(", ")))
+            }
             None => err(p, format!("expected a state name, got {}", json_kind(s))),
         }
     };
     match v {
-        Value::Array(a) if !a.is_empty() => a
-            .iter()
-            .enumerate()
-            .map(|(i, s)| one(s, &idx(path, i)))
-            .collect(),
+        Value::Array(a) if !a.is_empty() => a.iter().enumerate().map(|(i, s)| one(s, &idx(path, i))).collect(),
         Value::Array(_) => err(path, "needs at least one state"),
         s => Ok(vec![one(s, path)?]),
     }
 }
 
 fn parse_event_match(v: &Value, path: &str, cx: &Cx) -> R<EventMatch> {
-    let o = Obj::new(
-        v,
-        path,
-        "an event pattern like {\"type\": \"truncate\", \"node\": 2}",
-    )?;
+    let o = Obj::new(v, path, "an event pattern like {\"type\": \"truncate\", \"node\": 2}")?;
     let types = names(EVENT_FIELDS);
     let mut ty: Option<&str> = None;
     if let Some(t) = o.get("type") {
         let list: Vec<(&Value, String)> = match t {
-            Value::Array(a) => a
-                .iter()
-                .enumerate()
-                .map(|(i, x)| (x, idx(&o.p("type"), i)))
-                .collect(),
+            Value::Array(a) => a.iter().enumerate().map(|(i, x)| (x, idx(&o.p("type"), i))).collect(),
             x => vec![(x, o.p("type"))],
         };
         for (x, p) in &list {
@@ -1369,19 +1034,10 @@ fn parse_event_match(v: &Value, path: &str, cx: &Cx) -> R<EventMatch> {
                 Some(n) => {
                     return err(
                         p.clone(),
-                        format!(
-                            "unknown event type '{n}'{}; types: {}",
-                            suggest(n, &types),
-                            types.join(", ")
-                        ),
+                        format!("unknown event type '{n}'{}; types: {}", suggest(n, &types), types.join(", ")),
                     )
                 }
-                None => {
-                    return err(
-                        p.clone(),
-                        format!("expected an event type name, got {}", json_kind(x)),
-                    )
-                }
+                None => return err(p.clone(), format!("expected an event type name, got {}", json_kind(x))),
             }
         }
         if list.len() == 1 {
@@ -1389,11 +1045,7 @@ fn parse_event_match(v: &Value, path: &str, cx: &Cx) -> R<EventMatch> {
         }
     }
     let allowed: Vec<&str> = match ty {
-        Some(t) => EVENT_COMMON
-            .iter()
-            .chain(fields_of(EVENT_FIELDS, t).iter())
-            .copied()
-            .collect(),
+        Some(t) => EVENT_COMMON.iter().chain(fields_of(EVENT_FIELDS, t).iter()).copied().collect(),
         None => {
             let mut all: BTreeSet<&str> = EVENT_COMMON.iter().copied().collect();
             for (_, f) in EVENT_FIELDS {
@@ -1421,10 +1073,7 @@ fn parse_event_match(v: &Value, path: &str, cx: &Cx) -> R<EventMatch> {
                 if !node_fields(ty).contains(&k.as_str()) {
                     return err(
                         p,
-                        format!(
-                            "'{s}': a step label stands only for a node (fields {})",
-                            node_fields(ty).join(", ")
-                        ),
+                        format!("'{s}': a step label stands only for a node (fields {})", node_fields(ty).join(", ")),
                     );
                 }
                 cx.label(&s[1..], &p, true)?;
@@ -1441,30 +1090,18 @@ fn parse_event_match(v: &Value, path: &str, cx: &Cx) -> R<EventMatch> {
         }
     }
     if o.map.is_empty() {
-        return err(
-            path,
-            "an empty pattern matches every event; name at least a \"type\"",
-        );
+        return err(path, "an empty pattern matches every event; name at least a \"type\"");
     }
-    Ok(EventMatch {
-        fields: o.map.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-    })
+    Ok(EventMatch { fields: o.map.iter().map(|(k, v)| (k.clone(), v.clone())).collect() })
 }
 
 // ---- expectations -------------------------------------------------------------------
 
 fn parse_expect_list(v: &Value, path: &str, cx: &Cx) -> R<Vec<Expect>> {
     let Value::Array(items) = v else {
-        return err(
-            path,
-            format!("expected an array of expectations, got {}", json_kind(v)),
-        );
+        return err(path, format!("expected an array of expectations, got {}", json_kind(v)));
     };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, e)| parse_expect(e, &idx(path, i), cx))
-        .collect()
+    items.iter().enumerate().map(|(i, e)| parse_expect(e, &idx(path, i), cx)).collect()
 }
 
 fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
@@ -1495,10 +1132,7 @@ fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
             let c = obj("{\"node\": n}")?;
             let rounds: u64 = c.opt("rounds")?.unwrap_or(1);
             if rounds == 0 {
-                return err(
-                    c.p("rounds"),
-                    "must be at least 1 (use noTruncation for none)",
-                );
+                return err(c.p("rounds"), "must be at least 1 (use noTruncation for none)");
             }
             Expectation::Truncation {
                 nodes: cx.node_sel(c.req_value("node")?, &c.p("node"), false)?,
@@ -1518,11 +1152,7 @@ fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
                 to: cx.opt_time(&c, "to")?,
             }
         }
-        "failoverWithin" => Expectation::Failover {
-            from: None,
-            within: Some(u64_of(val, &p)?),
-            at_least: None,
-        },
+        "failoverWithin" => Expectation::Failover { from: None, within: Some(u64_of(val, &p)?), at_least: None },
         "failover" => {
             let c = obj("{\"from\": label, \"within\": ms}")?;
             let from = c.string("from")?;
@@ -1534,25 +1164,15 @@ fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
             if within.is_none() && at_least.is_none() {
                 return err(p, "give 'within' (ms) and/or 'atLeast' (ms)");
             }
-            Expectation::Failover {
-                from,
-                within,
-                at_least,
-            }
+            Expectation::Failover { from, within, at_least }
         }
         "noViolations" => {
-            expect_true(
-                val,
-                &p,
-                "to expect a violation use {\"violated\": \"InvariantName\"}",
-            )?;
+            expect_true(val, &p, "to expect a violation use {\"violated\": \"InvariantName\"}")?;
             Expectation::NoViolations
         }
         "violated" => {
             let list: Vec<(&Value, String)> = match val {
-                Value::Array(a) if !a.is_empty() => {
-                    a.iter().enumerate().map(|(i, x)| (x, idx(&p, i))).collect()
-                }
+                Value::Array(a) if !a.is_empty() => a.iter().enumerate().map(|(i, x)| (x, idx(&p, i))).collect(),
                 Value::Array(_) => return err(p, "name at least one invariant"),
                 x => vec![(x, p.clone())],
             };
@@ -1560,10 +1180,7 @@ fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
             let mut out = Vec::new();
             for (x, xp) in list {
                 let Some(name) = x.as_str() else {
-                    return err(
-                        xp,
-                        format!("expected an invariant name, got {}", json_kind(x)),
-                    );
+                    return err(xp, format!("expected an invariant name, got {}", json_kind(x)));
                 };
                 match Invariant::parse(name) {
                     Some(i) => out.push(i),
@@ -1665,10 +1282,7 @@ fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
 
 fn parse_measures(v: &Value, path: &str, cx: &Cx) -> R<Vec<Measure>> {
     let Value::Array(items) = v else {
-        return err(
-            path,
-            format!("expected an array of measurements, got {}", json_kind(v)),
-        );
+        return err(path, format!("expected an array of measurements, got {}", json_kind(v)));
     };
     let mut out = Vec::new();
     for (i, m) in items.iter().enumerate() {
@@ -1694,16 +1308,9 @@ fn parse_measures(v: &Value, path: &str, cx: &Cx) -> R<Vec<Measure>> {
                 }
                 Value::String(l) => {
                     cx.label(l, &p, false)?;
-                    Measure::Failover {
-                        from: Some(l.clone()),
-                    }
+                    Measure::Failover { from: Some(l.clone()) }
                 }
-                other => {
-                    return err(
-                        p,
-                        format!("expected a step label or true, got {}", json_kind(other)),
-                    )
-                }
+                other => return err(p, format!("expected a step label or true, got {}", json_kind(other))),
             },
             "hwReached" => {
                 let c = obj("{\"offset\": x}")?;
@@ -1720,9 +1327,7 @@ fn parse_measures(v: &Value, path: &str, cx: &Cx) -> R<Vec<Measure>> {
                 let c = obj("{\"match\": {...}}")?;
                 let matcher = parse_event_match(c.req_value("match")?, &c.p("match"), cx)?;
                 Measure::Count {
-                    name: c
-                        .string("name")?
-                        .unwrap_or_else(|| format!("events {matcher}")),
+                    name: c.string("name")?.unwrap_or_else(|| format!("events {matcher}")),
                     matcher,
                     from: cx.opt_time(&c, "from")?,
                     to: cx.opt_time(&c, "to")?,
@@ -1733,9 +1338,7 @@ fn parse_measures(v: &Value, path: &str, cx: &Cx) -> R<Vec<Measure>> {
                 let from = cx.time_ref(c.req_value("from")?, &c.p("from"))?;
                 let to = cx.time_ref(c.req_value("to")?, &c.p("to"))?;
                 Measure::Interval {
-                    name: c
-                        .string("name")?
-                        .unwrap_or_else(|| format!("from {from} to {to}")),
+                    name: c.string("name")?.unwrap_or_else(|| format!("from {from} to {to}")),
                     from,
                     to,
                 }
@@ -1768,20 +1371,13 @@ fn parse_variant(v: &Value, path: &str, cx: &Cx) -> R<Variant> {
     if let Some(Value::Array(a)) = o.get("unsafe") {
         for (i, s) in a.iter().enumerate() {
             if let Some(n) = s.as_str() {
-                SafetySwitch::parse(n)
-                    .map_err(|m| ScenarioError::new(idx(&o.p("unsafe"), i), m))?;
+                SafetySwitch::parse(n).map_err(|m| ScenarioError::new(idx(&o.p("unsafe"), i), m))?;
             }
         }
     }
     let unsafe_switches: Vec<SafetySwitch> = o.opt("unsafe")?.unwrap_or_default();
-    let expect = o
-        .get("expect")
-        .map(|v| parse_expect_list(v, &o.p("expect"), cx))
-        .transpose()?;
-    let report = o
-        .get("report")
-        .map(|v| parse_measures(v, &o.p("report"), cx))
-        .transpose()?;
+    let expect = o.get("expect").map(|v| parse_expect_list(v, &o.p("expect"), cx)).transpose()?;
+    let report = o.get("report").map(|v| parse_measures(v, &o.p("report"), cx)).transpose()?;
     let mut captions = BTreeMap::new();
     if let Some(c) = o.get("captions") {
         let co = Obj::new(c, &o.p("captions"), "captions by step label")?;
@@ -1789,25 +1385,13 @@ fn parse_variant(v: &Value, path: &str, cx: &Cx) -> R<Variant> {
             let p = co.p(label);
             cx.label(label, &p, false)?;
             let Some(t) = text.as_str() else {
-                return err(
-                    p,
-                    format!("expected a caption (a string), got {}", json_kind(text)),
-                );
+                return err(p, format!("expected a caption (a string), got {}", json_kind(text)));
             };
             check_markup(t, &p)?;
             captions.insert(label.clone(), t.to_string());
         }
     }
-    Ok(Variant {
-        name,
-        title,
-        summary,
-        unsafe_switches,
-        seed: o.opt("seed")?,
-        expect,
-        report,
-        captions,
-    })
+    Ok(Variant { name, title, summary, unsafe_switches, seed: o.opt("seed")?, expect, report, captions })
 }
 
 // ---- back to JSON -------------------------------------------------------------------
@@ -1828,10 +1412,7 @@ pub fn step_to_json(s: &Step) -> Value {
         When::After(t) => {
             m.insert("after".into(), json!(t));
         }
-        When::Until {
-            condition,
-            timeout_ms,
-        } => {
+        When::Until { condition, timeout_ms } => {
             m.insert("until".into(), condition.to_json());
             opt_insert(&mut m, "timeoutMs", timeout_ms.map(|t| json!(t)));
         }
@@ -1859,16 +1440,10 @@ fn window(m: &mut Map<String, Value>, from: &Option<TimeRef>, to: &Option<TimeRe
 pub fn expect_to_json(e: &Expect) -> Value {
     let (key, val) = match &e.expectation {
         Expectation::LeaderElectedBy(t) => ("leaderElectedBy", json!(t)),
-        Expectation::HwAtLeast { nodes, offset, by } => (
-            "hwAtLeast",
-            json!({"node": nodes.to_json(), "offset": offset, "by": by.to_json()}),
-        ),
-        Expectation::Truncation {
-            nodes,
-            rounds,
-            from,
-            to,
-        } => {
+        Expectation::HwAtLeast { nodes, offset, by } => {
+            ("hwAtLeast", json!({"node": nodes.to_json(), "offset": offset, "by": by.to_json()}))
+        }
+        Expectation::Truncation { nodes, rounds, from, to } => {
             let mut m = Map::new();
             m.insert("node".into(), nodes.to_json());
             m.insert("rounds".into(), json!(rounds));
@@ -1881,11 +1456,7 @@ pub fn expect_to_json(e: &Expect) -> Value {
             window(&mut m, from, to);
             ("noTruncation", Value::Object(m))
         }
-        Expectation::Failover {
-            from,
-            within,
-            at_least,
-        } => {
+        Expectation::Failover { from, within, at_least } => {
             let mut m = Map::new();
             opt_insert(&mut m, "from", from.as_ref().map(|f| json!(f)));
             opt_insert(&mut m, "within", within.map(|f| json!(f)));
@@ -1893,42 +1464,24 @@ pub fn expect_to_json(e: &Expect) -> Value {
             ("failover", Value::Object(m))
         }
         Expectation::NoViolations => ("noViolations", json!(true)),
-        Expectation::Violated(v) => (
-            "violated",
-            json!(v.iter().map(|i| i.name()).collect::<Vec<_>>()),
-        ),
-        Expectation::Eventually {
-            condition,
-            from,
-            by,
-        } => {
+        Expectation::Violated(v) => ("violated", json!(v.iter().map(|i| i.name()).collect::<Vec<_>>())),
+        Expectation::Eventually { condition, from, by } => {
             let mut m = Map::new();
             m.insert("condition".into(), condition.to_json());
             opt_insert(&mut m, "from", from.as_ref().map(TimeRef::to_json));
             m.insert("by".into(), by.to_json());
             ("eventually", Value::Object(m))
         }
-        Expectation::Always {
-            condition,
-            from,
-            to,
-        } => {
+        Expectation::Always { condition, from, to } => {
             let mut m = Map::new();
             m.insert("condition".into(), condition.to_json());
             window(&mut m, from, to);
             ("always", Value::Object(m))
         }
-        Expectation::Holds { condition, at } => (
-            "holds",
-            json!({"condition": condition.to_json(), "at": at.to_json()}),
-        ),
-        Expectation::Event {
-            matcher,
-            from,
-            to,
-            at_least,
-            at_most,
-        } => {
+        Expectation::Holds { condition, at } => {
+            ("holds", json!({"condition": condition.to_json(), "at": at.to_json()}))
+        }
+        Expectation::Event { matcher, from, to, at_least, at_most } => {
             let mut m = Map::new();
             m.insert("match".into(), matcher.to_json());
             window(&mut m, from, to);
@@ -1947,11 +1500,7 @@ pub fn expect_to_json(e: &Expect) -> Value {
             m.insert("atLeast".into(), json!(at_least));
             ("progress", Value::Object(m))
         }
-        Expectation::Metadata {
-            nodes,
-            brokers,
-            topics,
-        } => {
+        Expectation::Metadata { nodes, brokers, topics } => {
             let mut m = Map::new();
             m.insert("node".into(), nodes.to_json());
             opt_insert(&mut m, "brokers", brokers.as_ref().map(|b| json!(b)));
@@ -1970,23 +1519,14 @@ pub fn measure_to_json(m: &Measure) -> Value {
         Measure::FirstElection => json!({"firstElection": true}),
         Measure::Failover { from: None } => json!({"failover": true}),
         Measure::Failover { from: Some(l) } => json!({ "failover": l }),
-        Measure::HwReached {
-            offset,
-            nodes,
-            from,
-        } => {
+        Measure::HwReached { offset, nodes, from } => {
             let mut o = Map::new();
             o.insert("offset".into(), json!(offset));
             o.insert("node".into(), nodes.to_json());
             opt_insert(&mut o, "from", from.as_ref().map(TimeRef::to_json));
             json!({ "hwReached": o })
         }
-        Measure::Count {
-            name,
-            matcher,
-            from,
-            to,
-        } => {
+        Measure::Count { name, matcher, from, to } => {
             let mut o = Map::new();
             o.insert("name".into(), json!(name));
             o.insert("match".into(), matcher.to_json());
@@ -2005,23 +1545,11 @@ pub fn scenario_to_json(s: &Scenario) -> Value {
     m.insert("id".into(), json!(s.id));
     m.insert("title".into(), json!(s.title));
     m.insert("summary".into(), json!(s.summary));
-    m.insert(
-        "cluster".into(),
-        serde_json::to_value(&s.cluster).unwrap_or(Value::Null),
-    );
+    m.insert("cluster".into(), serde_json::to_value(&s.cluster).unwrap_or(Value::Null));
     m.insert("durationMs".into(), json!(s.duration_ms));
-    m.insert(
-        "steps".into(),
-        Value::Array(s.steps.iter().map(step_to_json).collect()),
-    );
-    m.insert(
-        "expect".into(),
-        Value::Array(s.expect.iter().map(expect_to_json).collect()),
-    );
-    m.insert(
-        "report".into(),
-        Value::Array(s.report.iter().map(measure_to_json).collect()),
-    );
+    m.insert("steps".into(), Value::Array(s.steps.iter().map(step_to_json).collect()));
+    m.insert("expect".into(), Value::Array(s.expect.iter().map(expect_to_json).collect()));
+    m.insert("report".into(), Value::Array(s.report.iter().map(measure_to_json).collect()));
     let variants: Vec<Value> = s
         .variants
         .iter()
@@ -2030,28 +1558,17 @@ pub fn scenario_to_json(s: &Scenario) -> Value {
             o.insert("name".into(), json!(v.name));
             opt_insert(&mut o, "title", v.title.as_ref().map(|t| json!(t)));
             opt_insert(&mut o, "summary", v.summary.as_ref().map(|t| json!(t)));
-            o.insert(
-                "unsafe".into(),
-                json!(v
-                    .unsafe_switches
-                    .iter()
-                    .map(|s| s.name())
-                    .collect::<Vec<_>>()),
-            );
+            o.insert("unsafe".into(), json!(v.unsafe_switches.iter().map(|s| s.name()).collect::<Vec<_>>()));
             opt_insert(&mut o, "seed", v.seed.map(|s| json!(s)));
             opt_insert(
                 &mut o,
                 "expect",
-                v.expect
-                    .as_ref()
-                    .map(|e| Value::Array(e.iter().map(expect_to_json).collect())),
+                v.expect.as_ref().map(|e| Value::Array(e.iter().map(expect_to_json).collect())),
             );
             opt_insert(
                 &mut o,
                 "report",
-                v.report
-                    .as_ref()
-                    .map(|e| Value::Array(e.iter().map(measure_to_json).collect())),
+                v.report.as_ref().map(|e| Value::Array(e.iter().map(measure_to_json).collect())),
             );
             if !v.captions.is_empty() {
                 o.insert("captions".into(), json!(v.captions));

@@ -123,32 +123,18 @@ impl Report {
             let names: Vec<&str> = self.unsafe_switches.iter().map(|s| s.name()).collect();
             let _ = write!(s, ", unsafe: {}", names.join(", "));
         }
-        let _ = writeln!(
-            s,
-            ", ran to {}, {} events, digest {}",
-            Seconds(self.end_ms),
-            self.events,
-            self.digest
-        );
+        let _ = writeln!(s, ", ran to {}, {} events, digest {}", Seconds(self.end_ms), self.events, self.digest);
         if !self.steps.is_empty() {
             s.push_str("steps:\n");
             for st in &self.steps {
-                let t =
-                    st.t.map(|t| format!("{:>9}", Seconds(t).to_string()))
-                        .unwrap_or_else(|| format!("{:>9}", "-"));
+                let t = st.t.map(|t| format!("{:>9}", Seconds(t).to_string())).unwrap_or_else(|| format!("{:>9}", "-"));
                 let _ = writeln!(s, "  {} {} {}", if st.ok { "  " } else { "!!" }, t, st.note);
             }
         }
         if !self.expectations.is_empty() {
             s.push_str("expectations:\n");
             for e in &self.expectations {
-                let _ = writeln!(
-                    s,
-                    "  {} {}: {}",
-                    if e.passed { "PASS" } else { "FAIL" },
-                    e.kind,
-                    e.explanation
-                );
+                let _ = writeln!(s, "  {} {}: {}", if e.passed { "PASS" } else { "FAIL" }, e.kind, e.explanation);
             }
         }
         if !self.measurements.is_empty() {
@@ -170,11 +156,7 @@ impl Report {
                 let _ = writeln!(
                     s,
                     "  {} {} {}{}: {}",
-                    if v.expected {
-                        "expected  "
-                    } else {
-                        "UNEXPECTED"
-                    },
+                    if v.expected { "expected  " } else { "UNEXPECTED" },
                     Seconds(v.t),
                     v.invariant,
                     v.node.map(|n| format!(" at n{n}")).unwrap_or_default(),

@@ -78,24 +78,13 @@ pub fn execute(scenario: &Scenario, options: &RunOptions) -> Run {
         .enumerate()
         .filter_map(|(i, e)| {
             let (kind, condition, from, until) = match &e.expectation {
-                Expectation::Eventually {
-                    condition,
-                    from,
-                    by,
-                } => (
-                    MonitorKind::Eventually,
-                    condition,
-                    from.clone(),
-                    Some(by.clone()),
-                ),
-                Expectation::Always {
-                    condition,
-                    from,
-                    to,
-                } => (MonitorKind::Always, condition, from.clone(), to.clone()),
-                Expectation::Holds { condition, at } => {
-                    (MonitorKind::Holds, condition, None, Some(at.clone()))
+                Expectation::Eventually { condition, from, by } => {
+                    (MonitorKind::Eventually, condition, from.clone(), Some(by.clone()))
                 }
+                Expectation::Always { condition, from, to } => {
+                    (MonitorKind::Always, condition, from.clone(), to.clone())
+                }
+                Expectation::Holds { condition, at } => (MonitorKind::Holds, condition, None, Some(at.clone())),
                 _ => return None,
             };
             Some(Monitor {
@@ -153,11 +142,7 @@ fn invalid_cluster(scenario: &Scenario, spec: ClusterSpec, message: String) -> R
         events: 0,
         digest: String::new(),
     };
-    Run {
-        report,
-        events: sim.trace().to_vec(),
-        simulation: sim,
-    }
+    Run { report, events: sim.trace().to_vec(), simulation: sim }
 }
 
 /// A compact picture of the cluster for failure explanations.
@@ -185,10 +170,7 @@ fn describe_world(sim: &Simulation) -> String {
 
 impl Runner<'_> {
     fn env(&self) -> Env<'_> {
-        Env {
-            world: self.sim.world(),
-            labels: &self.labels,
-        }
+        Env { world: self.sim.world(), labels: &self.labels }
     }
 
     fn time_of(&self, t: &TimeRef) -> Option<u64> {
@@ -308,10 +290,7 @@ impl Runner<'_> {
                     .unwrap_or_else(|| from_index_fallback(&self.events, from));
                 m.live = Some(LiveCondition::new(m.condition.clone(), start));
             }
-            let env = Env {
-                world: self.sim.world(),
-                labels: &self.labels,
-            };
+            let env = Env { world: self.sim.world(), labels: &self.labels };
             let holds = m.live.as_mut().expect("set above").eval(&env, &self.events);
             m.checks += 1;
             match m.kind {
@@ -374,24 +353,15 @@ impl Runner<'_> {
                     }
                     self.run_until(t);
                 }
-                When::Until {
-                    condition,
-                    timeout_ms,
-                } => {
+                When::Until { condition, timeout_ms } => {
                     let start = self.sim.now();
-                    let deadline = timeout_ms
-                        .map(|t| (prev_t + t).min(self.end))
-                        .unwrap_or(self.end)
-                        .max(start);
+                    let deadline = timeout_ms.map(|t| (prev_t + t).min(self.end)).unwrap_or(self.end).max(start);
                     let mut live = LiveCondition::new(condition.clone(), self.events.len());
                     loop {
                         let env = self.env();
                         if live.eval(&env, &self.events) {
                             subject = condition.subject(&env);
-                            let mut n = format!(
-                                "waited {} until {condition}",
-                                Seconds(self.sim.now() - start)
-                            );
+                            let mut n = format!("waited {} until {condition}", Seconds(self.sim.now() - start));
                             if let Some(s) = subject {
                                 n.push_str(&format!(": n{s}"));
                             }
@@ -445,25 +415,12 @@ impl Runner<'_> {
                 }
             }
             if let Some(l) = &step.label {
-                self.labels.insert(
-                    l.clone(),
-                    LabelInfo {
-                        t,
-                        trace_index,
-                        subject,
-                        leader_before,
-                    },
-                );
+                self.labels.insert(l.clone(), LabelInfo { t, trace_index, subject, leader_before });
             }
             while self.done.len() < i {
                 self.done.push(None);
             }
-            self.done.push(Some(StepDone {
-                t,
-                trace_index,
-                action: action.clone(),
-                leader_before,
-            }));
+            self.done.push(Some(StepDone { t, trace_index, action: action.clone(), leader_before }));
             self.tick();
             prev_t = t;
             if notes.is_empty() {
@@ -482,11 +439,7 @@ impl Runner<'_> {
                 t: Some(t),
                 action,
                 caption: step.caption.clone(),
-                caption_spans: step
-                    .caption
-                    .as_deref()
-                    .map(caption_spans)
-                    .unwrap_or_default(),
+                caption_spans: step.caption.as_deref().map(caption_spans).unwrap_or_default(),
                 pause: step.pause,
                 ok,
                 note,
@@ -505,18 +458,10 @@ impl Runner<'_> {
             t: None,
             action: None,
             caption: step.caption.clone(),
-            caption_spans: step
-                .caption
-                .as_deref()
-                .map(caption_spans)
-                .unwrap_or_default(),
+            caption_spans: step.caption.as_deref().map(caption_spans).unwrap_or_default(),
             pause: step.pause,
             ok: false,
-            note: format!(
-                "not reached: due at {}, after the end ({})",
-                Seconds(t),
-                Seconds(self.end)
-            ),
+            note: format!("not reached: due at {}, after the end ({})", Seconds(t), Seconds(self.end)),
         }
     }
 
@@ -531,11 +476,9 @@ impl Runner<'_> {
                 .ok_or_else(|| format!("there is no leader at {}", Seconds(self.sim.now()))),
             NodeRef::Follower => super::cond::follower(self.sim.world())
                 .ok_or_else(|| format!("no voter follows a leader at {}", Seconds(self.sim.now()))),
-            NodeRef::Label(l) => self
-                .labels
-                .get(l)
-                .and_then(|i| i.subject)
-                .ok_or_else(|| format!("step '{l}' named no node")),
+            NodeRef::Label(l) => {
+                self.labels.get(l).and_then(|i| i.subject).ok_or_else(|| format!("step '{l}' named no node"))
+            }
         }
     }
 
@@ -585,71 +528,27 @@ impl Runner<'_> {
                 out.retain(|g| !g.is_empty());
                 (Action::Partition { groups: out }, None)
             }
-            ActionSpec::Uncut { from, to } => (
-                Action::Uncut {
-                    from: n(from)?,
-                    to: n(to)?,
-                },
-                None,
-            ),
-            ActionSpec::SlowLink {
-                from,
-                to,
-                latency_ms,
-            } => (
-                Action::SlowLink {
-                    from: n(from)?,
-                    to: n(to)?,
-                    latency_ms: *latency_ms,
-                },
-                None,
-            ),
-            ActionSpec::Cut { from, to } => (
-                Action::Cut {
-                    from: n(from)?,
-                    to: n(to)?,
-                },
-                None,
-            ),
+            ActionSpec::Uncut { from, to } => (Action::Uncut { from: n(from)?, to: n(to)? }, None),
+            ActionSpec::SlowLink { from, to, latency_ms } => {
+                (Action::SlowLink { from: n(from)?, to: n(to)?, latency_ms: *latency_ms }, None)
+            }
+            ActionSpec::Cut { from, to } => (Action::Cut { from: n(from)?, to: n(to)? }, None),
             ActionSpec::Heal => (Action::Heal, None),
-            ActionSpec::Network {
-                latency_ms,
-                loss,
-                duplicate,
-            } => (
-                Action::Network {
-                    latency_ms: *latency_ms,
-                    loss: *loss,
-                    duplicate: *duplicate,
-                },
-                None,
-            ),
+            ActionSpec::Network { latency_ms, loss, duplicate } => {
+                (Action::Network { latency_ms: *latency_ms, loss: *loss, duplicate: *duplicate }, None)
+            }
             ActionSpec::SlowDisk { node, flush_ms } => {
                 let id = n(node)?;
-                (
-                    Action::SlowDisk {
-                        node: id,
-                        flush_ms: *flush_ms,
-                    },
-                    Some(id),
-                )
+                (Action::SlowDisk { node: id, flush_ms: *flush_ms }, Some(id))
             }
             ActionSpec::Resign => {
                 let id = n(&NodeRef::Leader)?;
                 (Action::Resign, Some(id))
             }
-            ActionSpec::Workload { writes_per_second } => (
-                Action::Workload {
-                    writes_per_second: *writes_per_second,
-                },
-                None,
-            ),
-            ActionSpec::Write { record } => (
-                Action::Write {
-                    record: record.clone(),
-                },
-                None,
-            ),
+            ActionSpec::Workload { writes_per_second } => {
+                (Action::Workload { writes_per_second: *writes_per_second }, None)
+            }
+            ActionSpec::Write { record } => (Action::Write { record: record.clone() }, None),
         })
     }
 
@@ -670,12 +569,7 @@ impl Runner<'_> {
             .sim
             .violations()
             .filter_map(|e| match &e.kind {
-                EventKind::Violation {
-                    invariant,
-                    node,
-                    detail,
-                    ..
-                } => Some(ViolationReport {
+                EventKind::Violation { invariant, node, detail, .. } => Some(ViolationReport {
                     seq: e.seq,
                     t: e.t,
                     invariant: invariant.name(),
@@ -693,21 +587,10 @@ impl Runner<'_> {
             .enumerate()
             .map(|(i, e)| {
                 let (passed, explanation) = self.evaluate(i, &e.expectation, &violations);
-                ExpectationReport {
-                    index: i,
-                    kind: e.expectation.kind(),
-                    passed,
-                    explanation,
-                    note: e.note.clone(),
-                }
+                ExpectationReport { index: i, kind: e.expectation.kind(), passed, explanation, note: e.note.clone() }
             })
             .collect();
-        let measurements: Vec<Measurement> = self
-            .scenario
-            .report
-            .iter()
-            .map(|m| self.measure(m))
-            .collect();
+        let measurements: Vec<Measurement> = self.scenario.report.iter().map(|m| self.measure(m)).collect();
         let passed = steps.iter().all(|s| s.ok)
             && expectations.iter().all(|e| e.passed)
             && violations.iter().all(|v| v.expected);
@@ -728,11 +611,7 @@ impl Runner<'_> {
             events: self.events.len(),
             digest: self.sim.digest().hex(),
         };
-        Run {
-            report,
-            simulation: self.sim,
-            events: self.events,
-        }
+        Run { report, simulation: self.sim, events: self.events }
     }
 
     fn nodes_of(&self, sel: &NodeSel) -> Result<Vec<NodeId>, String> {
@@ -748,22 +627,16 @@ impl Runner<'_> {
                 .get(l)
                 .and_then(|i| i.subject)
                 .ok_or_else(|| format!("step '{l}' did not happen or named no node"))?],
-            NodeSel::Node(NodeRef::Follower) => vec![super::cond::follower(self.sim.world())
-                .ok_or("no voter follows a leader at the end")?],
-            NodeSel::Node(NodeRef::Leader) => vec![self
-                .sim
-                .world()
-                .leader()
-                .map(|(id, _)| id)
-                .ok_or("there is no leader at the end")?],
+            NodeSel::Node(NodeRef::Follower) => {
+                vec![super::cond::follower(self.sim.world()).ok_or("no voter follows a leader at the end")?]
+            }
+            NodeSel::Node(NodeRef::Leader) => {
+                vec![self.sim.world().leader().map(|(id, _)| id).ok_or("there is no leader at the end")?]
+            }
         })
     }
 
-    fn window(
-        &self,
-        from: Option<&TimeRef>,
-        to: Option<&TimeRef>,
-    ) -> Result<(usize, usize, String), String> {
+    fn window(&self, from: Option<&TimeRef>, to: Option<&TimeRef>) -> Result<(usize, usize, String), String> {
         let never = |t: &TimeRef| format!("{t} never happened");
         let a = match from {
             None => 0,
@@ -775,10 +648,7 @@ impl Runner<'_> {
         };
         let text = match (from, to) {
             (None, None) => "in the whole run".to_string(),
-            (Some(f), None) => format!(
-                "from {} ({f}) to the end",
-                Seconds(self.time_of(f).unwrap_or(0))
-            ),
+            (Some(f), None) => format!("from {} ({f}) to the end", Seconds(self.time_of(f).unwrap_or(0))),
             (None, Some(t)) => format!("until {} ({t})", Seconds(self.time_of(t).unwrap_or(0))),
             (Some(f), Some(t)) => format!(
                 "between {} ({f}) and {} ({t})",
@@ -793,27 +663,15 @@ impl Runner<'_> {
         move |l: &str| self.labels.get(l).and_then(|i| i.subject)
     }
 
-    fn evaluate(
-        &self,
-        index: usize,
-        e: &Expectation,
-        violations: &[ViolationReport],
-    ) -> (bool, String) {
+    fn evaluate(&self, index: usize, e: &Expectation, violations: &[ViolationReport]) -> (bool, String) {
         let trace = &self.events;
         match e {
             Expectation::LeaderElectedBy(by) => match first_leader(trace) {
                 Some((t, node, epoch)) => (
                     t <= *by,
-                    format!(
-                        "leader n{node} elected at {} in epoch {epoch} (expected by {})",
-                        Seconds(t),
-                        Seconds(*by)
-                    ),
+                    format!("leader n{node} elected at {} in epoch {epoch} (expected by {})", Seconds(t), Seconds(*by)),
                 ),
-                None => (
-                    false,
-                    format!("no leader was elected (expected by {})", Seconds(*by)),
-                ),
+                None => (false, format!("no leader was elected (expected by {})", Seconds(*by))),
             },
             Expectation::HwAtLeast { nodes, offset, by } => {
                 let nodes = match self.nodes_of(nodes) {
@@ -827,11 +685,7 @@ impl Runner<'_> {
                 let mut parts = Vec::new();
                 for n in nodes {
                     let reached = trace.iter().find_map(|e| match e.kind {
-                        EventKind::HighWatermark { node, new, .. }
-                            if node == n && new >= *offset =>
-                        {
-                            Some(e.t)
-                        }
+                        EventKind::HighWatermark { node, new, .. } if node == n && new >= *offset => Some(e.t),
                         _ => None,
                     });
                     match reached {
@@ -844,9 +698,7 @@ impl Runner<'_> {
                             let max = trace
                                 .iter()
                                 .filter_map(|e| match e.kind {
-                                    EventKind::HighWatermark { node, new, .. } if node == n => {
-                                        Some(new)
-                                    }
+                                    EventKind::HighWatermark { node, new, .. } if node == n => Some(new),
                                     _ => None,
                                 })
                                 .max();
@@ -857,21 +709,9 @@ impl Runner<'_> {
                         }
                     }
                 }
-                (
-                    ok,
-                    format!(
-                        "HW >= {offset}: {} (expected by {})",
-                        parts.join(", "),
-                        Seconds(by_t)
-                    ),
-                )
+                (ok, format!("HW >= {offset}: {} (expected by {})", parts.join(", "), Seconds(by_t)))
             }
-            Expectation::Truncation {
-                nodes,
-                rounds,
-                from,
-                to,
-            } => {
+            Expectation::Truncation { nodes, rounds, from, to } => {
                 let nodes = match self.nodes_of(nodes) {
                     Ok(n) => n,
                     Err(m) => return (false, m),
@@ -886,19 +726,15 @@ impl Runner<'_> {
                     let truncs: Vec<String> = trace[a..b]
                         .iter()
                         .filter_map(|e| match &e.kind {
-                            EventKind::Truncate {
-                                node,
-                                from_leo,
-                                to,
-                                diverging_epoch,
-                                ..
-                            } if *node == n => Some(format!(
-                                "{from_leo} -> {to} at {}{}",
-                                Seconds(e.t),
-                                diverging_epoch
-                                    .map(|d| format!(" (diverging epoch {d})"))
-                                    .unwrap_or_else(|| " (snapshot)".into())
-                            )),
+                            EventKind::Truncate { node, from_leo, to, diverging_epoch, .. } if *node == n => {
+                                Some(format!(
+                                    "{from_leo} -> {to} at {}{}",
+                                    Seconds(e.t),
+                                    diverging_epoch
+                                        .map(|d| format!(" (diverging epoch {d})"))
+                                        .unwrap_or_else(|| " (snapshot)".into())
+                                ))
+                            }
                             _ => None,
                         })
                         .collect();
@@ -914,13 +750,7 @@ impl Runner<'_> {
                         ));
                     }
                 }
-                (
-                    ok,
-                    format!(
-                        "{} {wtext} (expected at least {rounds} each)",
-                        parts.join("; ")
-                    ),
-                )
+                (ok, format!("{} {wtext} (expected at least {rounds} each)", parts.join("; ")))
             }
             Expectation::NoTruncation { nodes, from, to } => {
                 let nodes = match self.nodes_of(nodes) {
@@ -939,21 +769,10 @@ impl Runner<'_> {
                 if found.is_empty() {
                     (true, format!("no truncation {wtext}"))
                 } else {
-                    (
-                        false,
-                        format!(
-                            "{} truncation(s) {wtext}: {}",
-                            found.len(),
-                            found.join("; ")
-                        ),
-                    )
+                    (false, format!("{} truncation(s) {wtext}: {}", found.len(), found.join("; ")))
                 }
             }
-            Expectation::Failover {
-                from,
-                within,
-                at_least,
-            } => {
+            Expectation::Failover { from, within, at_least } => {
                 let f = match self.failover(from.as_deref()) {
                     Ok(f) => f,
                     Err(m) => return (false, m),
@@ -981,10 +800,7 @@ impl Runner<'_> {
                     ok &= total >= *a;
                     want.push(format!("no sooner than {}", Seconds(*a)));
                 }
-                (
-                    ok,
-                    format!("{} (expected {})", f.text(), want.join(" and ")),
-                )
+                (ok, format!("{} (expected {})", f.text(), want.join(" and ")))
             }
             Expectation::NoViolations => {
                 if violations.is_empty() {
@@ -1007,10 +823,7 @@ impl Runner<'_> {
                 let wanted: Vec<&str> = names.iter().map(|i| i.name()).collect();
                 match violations.iter().find(|v| wanted.contains(&v.invariant)) {
                     Some(v) => {
-                        let count = violations
-                            .iter()
-                            .filter(|x| wanted.contains(&x.invariant))
-                            .count();
+                        let count = violations.iter().filter(|x| wanted.contains(&x.invariant)).count();
                         (
                             true,
                             format!(
@@ -1019,11 +832,7 @@ impl Runner<'_> {
                                 Seconds(v.t),
                                 v.node.map(|n| format!(" at n{n}")).unwrap_or_default(),
                                 v.detail,
-                                if count > 1 {
-                                    format!(" ({count} reports in all)")
-                                } else {
-                                    String::new()
-                                }
+                                if count > 1 { format!(" ({count} reports in all)") } else { String::new() }
                             ),
                         )
                     }
@@ -1045,50 +854,27 @@ impl Runner<'_> {
                 }
             }
             Expectation::Eventually { condition, by, .. }
-            | Expectation::Always {
-                condition,
-                to: Some(by),
-                ..
-            }
-            | Expectation::Holds { condition, at: by } => {
-                self.monitor_result(index, condition, Some(by))
-            }
-            Expectation::Always {
-                condition,
-                to: None,
-                ..
-            } => self.monitor_result(index, condition, None),
-            Expectation::Event {
-                matcher,
-                from,
-                to,
-                at_least,
-                at_most,
-            } => {
+            | Expectation::Always { condition, to: Some(by), .. }
+            | Expectation::Holds { condition, at: by } => self.monitor_result(index, condition, Some(by)),
+            Expectation::Always { condition, to: None, .. } => self.monitor_result(index, condition, None),
+            Expectation::Event { matcher, from, to, at_least, at_most } => {
                 let (a, b, wtext) = match self.window(from.as_ref(), to.as_ref()) {
                     Ok(w) => w,
                     Err(m) => return (false, m),
                 };
                 let resolve = self.matcher_resolve();
-                let found: Vec<&crate::trace::Event> = trace[a..b]
-                    .iter()
-                    .filter(|e| matcher.matches(e, &resolve))
-                    .collect();
+                let found: Vec<&crate::trace::Event> =
+                    trace[a..b].iter().filter(|e| matcher.matches(e, &resolve)).collect();
                 let count = found.len() as u64;
                 let ok = count >= *at_least && at_most.map(|m| count <= m).unwrap_or(true);
-                let first = found
-                    .first()
-                    .map(|e| format!("; first at {}: {}", Seconds(e.t), e.kind))
-                    .unwrap_or_default();
+                let first =
+                    found.first().map(|e| format!("; first at {}: {}", Seconds(e.t), e.kind)).unwrap_or_default();
                 let want = match (at_least, at_most) {
                     (_, Some(0)) => "expected none".to_string(),
                     (l, Some(m)) => format!("expected {l} to {m}"),
                     (l, None) => format!("expected at least {l}"),
                 };
-                (
-                    ok,
-                    format!("{count} event(s) {matcher} {wtext} ({want}){first}"),
-                )
+                (ok, format!("{count} event(s) {matcher} {wtext} ({want}){first}"))
             }
             Expectation::Progress { from, to, at_least } => {
                 let (a, b, wtext) = match self.window(Some(from), to.as_ref()) {
@@ -1107,20 +893,13 @@ impl Runner<'_> {
                     ),
                 )
             }
-            Expectation::Metadata {
-                nodes,
-                brokers,
-                topics,
-            } => self.metadata(nodes, brokers.as_deref(), topics.as_deref()),
+            Expectation::Metadata { nodes, brokers, topics } => {
+                self.metadata(nodes, brokers.as_deref(), topics.as_deref())
+            }
         }
     }
 
-    fn monitor_result(
-        &self,
-        index: usize,
-        condition: &Condition,
-        until: Option<&TimeRef>,
-    ) -> (bool, String) {
+    fn monitor_result(&self, index: usize, condition: &Condition, until: Option<&TimeRef>) -> (bool, String) {
         let Some(m) = self.monitors.iter().find(|m| m.expect_index == index) else {
             return (false, "not watched".into());
         };
@@ -1132,31 +911,23 @@ impl Runner<'_> {
                     format!(
                         "{condition}: held at {}{}",
                         Seconds(t),
-                        until_t
-                            .map(|u| format!(" (expected by {})", Seconds(u)))
-                            .unwrap_or_default()
+                        until_t.map(|u| format!(" (expected by {})", Seconds(u))).unwrap_or_default()
                     ),
                 ),
                 None => (
                     false,
                     match until_t {
-                        Some(u) => format!(
-                            "{condition}: did not hold by {} ({})",
-                            Seconds(u),
-                            describe_world(&self.sim)
-                        ),
-                        None => format!(
-                            "{condition}: {} never happened",
-                            until.map(|t| t.to_string()).unwrap_or_default()
-                        ),
+                        Some(u) => {
+                            format!("{condition}: did not hold by {} ({})", Seconds(u), describe_world(&self.sim))
+                        }
+                        None => {
+                            format!("{condition}: {} never happened", until.map(|t| t.to_string()).unwrap_or_default())
+                        }
                     },
                 ),
             },
             MonitorKind::Always => match &m.failed {
-                Some((t, world)) => (
-                    false,
-                    format!("{condition}: stopped holding at {} ({world})", Seconds(*t)),
-                ),
+                Some((t, world)) => (false, format!("{condition}: stopped holding at {} ({world})", Seconds(*t))),
                 None if m.checks == 0 => (false, format!("{condition}: the window never began")),
                 None => (
                     true,
@@ -1172,27 +943,18 @@ impl Runner<'_> {
             },
             MonitorKind::Holds => match (m.hit, &m.failed) {
                 (Some(t), None) => (true, format!("{condition}: held at {}", Seconds(t))),
-                (Some(t), Some((_, world))) => (
-                    false,
-                    format!("{condition}: did not hold at {} ({world})", Seconds(t)),
-                ),
+                (Some(t), Some((_, world))) => {
+                    (false, format!("{condition}: did not hold at {} ({world})", Seconds(t)))
+                }
                 _ => (
                     false,
-                    format!(
-                        "{condition}: {} was never reached",
-                        until.map(|t| t.to_string()).unwrap_or_default()
-                    ),
+                    format!("{condition}: {} was never reached", until.map(|t| t.to_string()).unwrap_or_default()),
                 ),
             },
         }
     }
 
-    fn metadata(
-        &self,
-        sel: &NodeSel,
-        brokers: Option<&[u32]>,
-        topics: Option<&[String]>,
-    ) -> (bool, String) {
+    fn metadata(&self, sel: &NodeSel, brokers: Option<&[u32]>, topics: Option<&[String]>) -> (bool, String) {
         let nodes = match self.nodes_of(sel) {
             Ok(n) => n,
             Err(m) => return (false, m),
@@ -1263,13 +1025,10 @@ impl Runner<'_> {
     fn failover(&self, from: Option<&str>) -> Result<FailoverInfo, String> {
         let (step_t, trace_index, old, what) = match from {
             Some(l) => {
-                let info = self
-                    .labels
-                    .get(l)
-                    .ok_or_else(|| format!("step '{l}' never happened"))?;
-                let old = info.leader_before.ok_or_else(|| {
-                    format!("there was no leader at step '{l}' ({})", Seconds(info.t))
-                })?;
+                let info = self.labels.get(l).ok_or_else(|| format!("step '{l}' never happened"))?;
+                let old = info
+                    .leader_before
+                    .ok_or_else(|| format!("there was no leader at step '{l}' ({})", Seconds(info.t)))?;
                 (info.t, info.trace_index, old, format!("step '{l}'"))
             }
             None => {
@@ -1289,23 +1048,10 @@ impl Runner<'_> {
         };
         let trace = &self.events;
         let voters = self.sim.world().spec.voters;
-        let mut info = FailoverInfo {
-            what,
-            step_t,
-            old,
-            detect: None,
-            elected: None,
-            commit: None,
-        };
+        let mut info = FailoverInfo { what, step_t, old, detect: None, elected: None, commit: None };
         for e in &trace[trace_index..] {
             match &e.kind {
-                EventKind::State {
-                    node,
-                    to,
-                    epoch,
-                    reason,
-                    ..
-                } => {
+                EventKind::State { node, to, epoch, reason, .. } => {
                     if info.detect.is_none()
                         && info.elected.is_none()
                         && *node != old.0
@@ -1346,31 +1092,21 @@ impl Runner<'_> {
             Measure::FirstElection => {
                 out.name = "first election".into();
                 let first_timeout = trace.iter().find_map(|e| match &e.kind {
-                    EventKind::State {
-                        node,
-                        to: StateName::Prospective | StateName::Candidate,
-                        ..
-                    } => Some((e.t, *node)),
+                    EventKind::State { node, to: StateName::Prospective | StateName::Candidate, .. } => {
+                        Some((e.t, *node))
+                    }
                     _ => None,
                 });
                 match first_leader(trace) {
                     Some((t, node, epoch)) => {
                         out.value_ms = Some(t);
                         let commit = trace.iter().find_map(|e| match e.kind {
-                            EventKind::HighWatermark { node: n, .. } if n == node && e.t >= t => {
-                                Some(e.t)
-                            }
+                            EventKind::HighWatermark { node: n, .. } if n == node && e.t >= t => Some(e.t),
                             _ => None,
                         });
                         let wait = first_timeout.map(|(ft, _)| ft).unwrap_or(0).min(t);
-                        out.parts.push(MeasurementPart {
-                            name: "waiting for an election timeout".into(),
-                            ms: wait,
-                        });
-                        out.parts.push(MeasurementPart {
-                            name: "pre-vote and vote".into(),
-                            ms: t - wait,
-                        });
+                        out.parts.push(MeasurementPart { name: "waiting for an election timeout".into(), ms: wait });
+                        out.parts.push(MeasurementPart { name: "pre-vote and vote".into(), ms: t - wait });
                         let mut text = format!(
                             "leader n{node} of epoch {epoch} at {} = {} until n{} timed out and started a pre-vote + {} to win the pre-vote and the vote",
                             Seconds(t),
@@ -1379,14 +1115,8 @@ impl Runner<'_> {
                             Seconds(t - wait)
                         );
                         if let Some(c) = commit {
-                            out.parts.push(MeasurementPart {
-                                name: "first commit (LeaderChange)".into(),
-                                ms: c - t,
-                            });
-                            text.push_str(&format!(
-                                "; its LeaderChange record committed {} later",
-                                Seconds(c - t)
-                            ));
+                            out.parts.push(MeasurementPart { name: "first commit (LeaderChange)".into(), ms: c - t });
+                            text.push_str(&format!("; its LeaderChange record committed {} later", Seconds(c - t)));
                         }
                         out.text = text;
                     }
@@ -1403,30 +1133,17 @@ impl Runner<'_> {
                         out.text = f.text();
                         out.value_ms = f.total();
                         if let (Some(d), Some(e)) = (f.detect, f.elected) {
-                            out.parts.push(MeasurementPart {
-                                name: "detection".into(),
-                                ms: d.0 - f.step_t,
-                            });
-                            out.parts.push(MeasurementPart {
-                                name: "election".into(),
-                                ms: e.0 - d.0,
-                            });
+                            out.parts.push(MeasurementPart { name: "detection".into(), ms: d.0 - f.step_t });
+                            out.parts.push(MeasurementPart { name: "election".into(), ms: e.0 - d.0 });
                         }
                         if let (Some(e), Some(c)) = (f.elected, f.commit) {
-                            out.parts.push(MeasurementPart {
-                                name: "first commit".into(),
-                                ms: c - e.0,
-                            });
+                            out.parts.push(MeasurementPart { name: "first commit".into(), ms: c - e.0 });
                         }
                     }
                     Err(m) => out.text = m,
                 }
             }
-            Measure::HwReached {
-                offset,
-                nodes,
-                from,
-            } => {
+            Measure::HwReached { offset, nodes, from } => {
                 out.name = format!("HW reaching {offset}");
                 let base = from.as_ref().and_then(|t| self.time_of(t)).unwrap_or(0);
                 let start = from.as_ref().and_then(|t| self.index_from(t)).unwrap_or(0);
@@ -1434,28 +1151,14 @@ impl Runner<'_> {
                     Ok(ids) => {
                         let mut parts = Vec::new();
                         for n in ids {
-                            let t =
-                                trace[start.min(trace.len())..]
-                                    .iter()
-                                    .find_map(|e| match e.kind {
-                                        EventKind::HighWatermark { node, new, .. }
-                                            if node == n && new >= *offset =>
-                                        {
-                                            Some(e.t)
-                                        }
-                                        _ => None,
-                                    });
+                            let t = trace[start.min(trace.len())..].iter().find_map(|e| match e.kind {
+                                EventKind::HighWatermark { node, new, .. } if node == n && new >= *offset => Some(e.t),
+                                _ => None,
+                            });
                             match t {
                                 Some(t) => {
-                                    out.parts.push(MeasurementPart {
-                                        name: format!("n{n}"),
-                                        ms: t - base,
-                                    });
-                                    parts.push(format!(
-                                        "n{n} at {} (+{})",
-                                        Seconds(t),
-                                        Seconds(t - base)
-                                    ));
+                                    out.parts.push(MeasurementPart { name: format!("n{n}"), ms: t - base });
+                                    parts.push(format!("n{n} at {} (+{})", Seconds(t), Seconds(t - base)));
                                 }
                                 None => parts.push(format!("n{n} never")),
                             }
@@ -1466,20 +1169,13 @@ impl Runner<'_> {
                     Err(m) => out.text = m,
                 }
             }
-            Measure::Count {
-                name,
-                matcher,
-                from,
-                to,
-            } => {
+            Measure::Count { name, matcher, from, to } => {
                 out.name = name.clone();
                 match self.window(from.as_ref(), to.as_ref()) {
                     Ok((a, b, wtext)) => {
                         let resolve = self.matcher_resolve();
-                        let found: Vec<&crate::trace::Event> = trace[a..b]
-                            .iter()
-                            .filter(|e| matcher.matches(e, &resolve))
-                            .collect();
+                        let found: Vec<&crate::trace::Event> =
+                            trace[a..b].iter().filter(|e| matcher.matches(e, &resolve)).collect();
                         out.count = Some(found.len() as u64);
                         out.text = format!(
                             "{} {wtext}{}",
@@ -1498,12 +1194,7 @@ impl Runner<'_> {
                 match (self.time_of(from), self.time_of(to)) {
                     (Some(a), Some(b)) => {
                         out.value_ms = Some(b.saturating_sub(a));
-                        out.text = format!(
-                            "{} ({} to {})",
-                            Seconds(b.saturating_sub(a)),
-                            Seconds(a),
-                            Seconds(b)
-                        );
+                        out.text = format!("{} ({} to {})", Seconds(b.saturating_sub(a)), Seconds(a), Seconds(b));
                     }
                     _ => out.text = "one of the moments never happened".into(),
                 }
@@ -1526,9 +1217,7 @@ fn takes_leader_away(d: &StepDone) -> bool {
         return false;
     };
     match &d.action {
-        Some(Action::Crash { node })
-        | Some(Action::Isolate { node })
-        | Some(Action::Wipe { node }) => *node == leader,
+        Some(Action::Crash { node }) | Some(Action::Isolate { node }) | Some(Action::Wipe { node }) => *node == leader,
         Some(Action::Resign) => true,
         Some(Action::Partition { groups }) => groups.len() > 1,
         _ => false,
@@ -1537,12 +1226,7 @@ fn takes_leader_away(d: &StepDone) -> bool {
 
 fn first_leader(trace: &[crate::trace::Event]) -> Option<(u64, NodeId, Epoch)> {
     trace.iter().find_map(|e| match &e.kind {
-        EventKind::State {
-            node,
-            to: StateName::Leader,
-            epoch,
-            ..
-        } => Some((e.t, *node, *epoch)),
+        EventKind::State { node, to: StateName::Leader, epoch, .. } => Some((e.t, *node, *epoch)),
         _ => None,
     })
 }
@@ -1557,11 +1241,7 @@ fn max_hw(trace: &[crate::trace::Event]) -> Option<u64> {
         .max()
 }
 
-fn describe_action(
-    a: &Action,
-    leader: Option<(NodeId, Epoch)>,
-    outcome: Option<crate::sim::WriteOutcome>,
-) -> String {
+fn describe_action(a: &Action, leader: Option<(NodeId, Epoch)>, outcome: Option<crate::sim::WriteOutcome>) -> String {
     let role = |n: NodeId| match leader {
         Some((l, e)) if l == n => format!("n{n} (leader of epoch {e})"),
         _ => format!("n{n}"),
@@ -1575,32 +1255,17 @@ fn describe_action(
             "partition {}",
             groups
                 .iter()
-                .map(|g| format!(
-                    "[{}]",
-                    g.iter()
-                        .map(|n| format!("n{n}"))
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ))
+                .map(|g| format!("[{}]", g.iter().map(|n| format!("n{n}")).collect::<Vec<_>>().join(",")))
                 .collect::<Vec<_>>()
                 .join(" ")
         ),
         Action::Cut { from, to } => format!("cut n{from} -> n{to}"),
         Action::Uncut { from, to } => format!("restore the link n{from} -> n{to}"),
-        Action::SlowLink {
-            from,
-            to,
-            latency_ms,
-        } => format!(
-            "slow the link n{from} -> n{to} to {}-{} ms",
-            latency_ms[0], latency_ms[1]
-        ),
+        Action::SlowLink { from, to, latency_ms } => {
+            format!("slow the link n{from} -> n{to} to {}-{} ms", latency_ms[0], latency_ms[1])
+        }
         Action::Heal => "heal the network".into(),
-        Action::Network {
-            latency_ms,
-            loss,
-            duplicate,
-        } => format!(
+        Action::Network { latency_ms, loss, duplicate } => format!(
             "network latency {}..{} ms, loss {}%, duplicate {}%",
             latency_ms[0],
             latency_ms[1],
@@ -1616,10 +1281,7 @@ fn describe_action(
         },
         Action::Workload { writes_per_second } => format!("workload {writes_per_second} writes/s"),
         Action::Write { record } => {
-            let kind = record
-                .as_ref()
-                .map(|r| r.kind())
-                .unwrap_or("a random record");
+            let kind = record.as_ref().map(|r| r.kind()).unwrap_or("a random record");
             match outcome {
                 Some(crate::sim::WriteOutcome::Accepted { node, offset }) => {
                     format!("write {kind}: accepted by n{node} at offset {offset}")
@@ -1648,21 +1310,13 @@ impl FailoverInfo {
     }
 
     fn text(&self) -> String {
-        let head = format!(
-            "{} at {} (leader n{} of epoch {})",
-            self.what,
-            Seconds(self.step_t),
-            self.old.0,
-            self.old.1
-        );
+        let head =
+            format!("{} at {} (leader n{} of epoch {})", self.what, Seconds(self.step_t), self.old.0, self.old.1);
         let Some((et, leader, epoch)) = self.elected else {
             return format!("{head}: no newer leader was elected");
         };
-        let mut s = format!(
-            "{head}: n{leader} leads epoch {epoch} at {}, failover {}",
-            Seconds(et),
-            Seconds(et - self.step_t)
-        );
+        let mut s =
+            format!("{head}: n{leader} leads epoch {epoch} at {}, failover {}", Seconds(et), Seconds(et - self.step_t));
         if let Some((dt, node, reason)) = self.detect {
             s.push_str(&format!(
                 " = detection {} (n{node} {reason} at {}) + election {}",

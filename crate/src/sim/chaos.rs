@@ -45,10 +45,7 @@ pub fn random_run(seed: u64, opts: &ChaosOptions) -> (ClusterSpec, Vec<TimedActi
         // Restart nodes whose downtime is over.
         crashed.retain(|(n, until)| {
             if *until <= t {
-                actions.push(TimedAction {
-                    t: *until,
-                    action: Action::Restart { node: *n },
-                });
+                actions.push(TimedAction { t: *until, action: Action::Restart { node: *n } });
                 false
             } else {
                 true
@@ -99,14 +96,9 @@ pub fn random_run(seed: u64, opts: &ChaosOptions) -> (ClusterSpec, Vec<TimedActi
                     duplicate: rng.below(6) as f64 / 100.0,
                 })
             }
-            76..=87 => Some(Action::SlowDisk {
-                node: voter,
-                flush_ms: [0, 5, 30, 100, 400][rng.below(5) as usize],
-            }),
+            76..=87 => Some(Action::SlowDisk { node: voter, flush_ms: [0, 5, 30, 100, 400][rng.below(5) as usize] }),
             88..=94 => Some(Action::Resign),
-            _ => Some(Action::Workload {
-                writes_per_second: rng.range(0, 100) as u32,
-            }),
+            _ => Some(Action::Workload { writes_per_second: rng.range(0, 100) as u32 }),
         };
         if let Some(a) = action {
             actions.push(TimedAction { t, action: a });
@@ -115,38 +107,15 @@ pub fn random_run(seed: u64, opts: &ChaosOptions) -> (ClusterSpec, Vec<TimedActi
     }
     // The calm tail: restore everything.
     for (n, until) in crashed {
-        actions.push(TimedAction {
-            t: until.min(chaos_end),
-            action: Action::Restart { node: n },
-        });
+        actions.push(TimedAction { t: until.min(chaos_end), action: Action::Restart { node: n } });
     }
-    actions.push(TimedAction {
-        t: chaos_end,
-        action: Action::Heal,
-    });
-    actions.push(TimedAction {
-        t: chaos_end,
-        action: Action::Network {
-            latency_ms: [1, 5],
-            loss: 0.0,
-            duplicate: 0.0,
-        },
-    });
+    actions.push(TimedAction { t: chaos_end, action: Action::Heal });
+    actions
+        .push(TimedAction { t: chaos_end, action: Action::Network { latency_ms: [1, 5], loss: 0.0, duplicate: 0.0 } });
     for v in 0..nodes {
-        actions.push(TimedAction {
-            t: chaos_end,
-            action: Action::SlowDisk {
-                node: v,
-                flush_ms: 1,
-            },
-        });
+        actions.push(TimedAction { t: chaos_end, action: Action::SlowDisk { node: v, flush_ms: 1 } });
     }
-    actions.push(TimedAction {
-        t: chaos_end,
-        action: Action::Workload {
-            writes_per_second: 20,
-        },
-    });
+    actions.push(TimedAction { t: chaos_end, action: Action::Workload { writes_per_second: 20 } });
     actions.sort_by_key(|a| a.t); // stable: same-time actions keep their order
     (spec, actions)
 }
@@ -172,37 +141,22 @@ pub fn run_seed(seed: u64, opts: &ChaosOptions) -> SeedOutcome {
     let (spec, actions) = random_run(seed, opts);
     let end = opts.seconds * 1000;
     let calm_from = end.saturating_sub(CALM_TAIL_MS).max(end / 2);
-    let mut sim =
-        Simulation::replay(spec, actions, calm_from + 2_000).expect("generated runs are valid");
+    let mut sim = Simulation::replay(spec, actions, calm_from + 2_000).expect("generated runs are valid");
     let hw_at_calm = max_leader_hw(&sim);
     sim.advance(end - sim.now()).expect("within a day");
     let made_progress = max_leader_hw(&sim) > hw_at_calm;
     let violations = sim
         .violations()
         .filter_map(|e| match &e.kind {
-            EventKind::Violation {
-                invariant, detail, ..
-            } => Some((*invariant, detail.to_string())),
+            EventKind::Violation { invariant, detail, .. } => Some((*invariant, detail.to_string())),
             _ => None,
         })
         .collect();
-    SeedOutcome {
-        seed,
-        violations,
-        made_progress,
-        events: sim.trace().len() as u64,
-        simulated_ms: sim.now(),
-    }
+    SeedOutcome { seed, violations, made_progress, events: sim.trace().len() as u64, simulated_ms: sim.now() }
 }
 
 fn max_leader_hw(sim: &Simulation) -> u64 {
-    sim.world()
-        .node_views()
-        .iter()
-        .filter(|n| n.state == "leader")
-        .filter_map(|n| n.hw)
-        .max()
-        .unwrap_or(0)
+    sim.world().node_views().iter().filter(|n| n.state == "leader").filter_map(|n| n.hw).max().unwrap_or(0)
 }
 
 /// The command that reproduces one seed.

@@ -21,42 +21,19 @@ impl LinkProfile {
     /// Named presets; both keep Kafka's timeouts.
     pub fn preset(name: &str) -> Result<LinkProfile, String> {
         match name {
-            "datacenter" => Ok(LinkProfile {
-                latency_min_ms: 1,
-                latency_max_ms: 5,
-                loss_ppm: 0,
-                duplicate_ppm: 0,
-            }),
-            "teaching" => Ok(LinkProfile {
-                latency_min_ms: 60,
-                latency_max_ms: 140,
-                loss_ppm: 0,
-                duplicate_ppm: 0,
-            }),
-            "wan" => Ok(LinkProfile {
-                latency_min_ms: 20,
-                latency_max_ms: 80,
-                loss_ppm: 0,
-                duplicate_ppm: 0,
-            }),
-            _ => Err(format!(
-                "unknown network preset '{name}'; known presets: datacenter, teaching, wan"
-            )),
+            "datacenter" => Ok(LinkProfile { latency_min_ms: 1, latency_max_ms: 5, loss_ppm: 0, duplicate_ppm: 0 }),
+            "teaching" => Ok(LinkProfile { latency_min_ms: 60, latency_max_ms: 140, loss_ppm: 0, duplicate_ppm: 0 }),
+            "wan" => Ok(LinkProfile { latency_min_ms: 20, latency_max_ms: 80, loss_ppm: 0, duplicate_ppm: 0 }),
+            _ => Err(format!("unknown network preset '{name}'; known presets: datacenter, teaching, wan")),
         }
     }
 
     pub fn validate(&self) -> Result<(), String> {
         if self.latency_max_ms > 60_000 {
-            return Err(format!(
-                "latency must be at most 60000 ms, got {}",
-                self.latency_max_ms
-            ));
+            return Err(format!("latency must be at most 60000 ms, got {}", self.latency_max_ms));
         }
         if self.latency_min_ms > self.latency_max_ms {
-            return Err(format!(
-                "latency min {} ms is above max {} ms",
-                self.latency_min_ms, self.latency_max_ms
-            ));
+            return Err(format!("latency min {} ms is above max {} ms", self.latency_min_ms, self.latency_max_ms));
         }
         if self.loss_ppm > 1_000_000 || self.duplicate_ppm > 1_000_000 {
             return Err("loss and duplicate must be between 0 and 1".into());
@@ -154,10 +131,7 @@ impl Network {
 
     /// Links with their own latency: (from, to, min ms, max ms).
     pub fn slow_links(&self) -> Vec<(NodeId, NodeId, u64, u64)> {
-        self.slow_links
-            .iter()
-            .map(|(&(f, t), &(a, b))| (f, t, a, b))
-            .collect()
+        self.slow_links.iter().map(|(&(f, t), &(a, b))| (f, t, a, b)).collect()
     }
 
     /// Every link up again, at the default latency.
@@ -174,20 +148,11 @@ impl Network {
         let lost = self.rng.chance(p.loss_ppm);
         let first = self.arrival(now, from, to);
         let dup = if self.rng.chance(p.duplicate_ppm) {
-            Some(Plan {
-                arrives: self.arrival(now, from, to),
-                lost: false,
-            })
+            Some(Plan { arrives: self.arrival(now, from, to), lost: false })
         } else {
             None
         };
-        (
-            Plan {
-                arrives: first,
-                lost,
-            },
-            dup,
-        )
+        (Plan { arrives: first, lost }, dup)
     }
 
     fn arrival(&mut self, now: u64, from: NodeId, to: NodeId) -> u64 {
@@ -219,10 +184,7 @@ mod tests {
         assert!(!n.link_up(0, 1) && n.link_up(1, 0), "a cut is one-way");
         n.cut(0, 2);
         n.uncut(0, 1);
-        assert!(
-            n.link_up(0, 1) && !n.link_up(0, 2),
-            "uncut restores one link only"
-        );
+        assert!(n.link_up(0, 1) && !n.link_up(0, 2), "uncut restores one link only");
         n.heal();
         n.isolate(3);
         assert!(!n.link_up(3, 0) && !n.link_up(0, 3) && n.link_up(0, 1));
@@ -232,12 +194,7 @@ mod tests {
     fn links_are_fifo() {
         let mut n = Network::new(
             2,
-            LinkProfile {
-                latency_min_ms: 1,
-                latency_max_ms: 100,
-                loss_ppm: 0,
-                duplicate_ppm: 0,
-            },
+            LinkProfile { latency_min_ms: 1, latency_max_ms: 100, loss_ppm: 0, duplicate_ppm: 0 },
             Rng::new(3),
         );
         let mut last = 0;

@@ -129,18 +129,11 @@ impl Simulation {
     }
 
     /// Rebuilds a run from its description (a shared link): same spec, same inputs.
-    pub fn replay(
-        spec: ClusterSpec,
-        inputs: Vec<TimedAction>,
-        until: u64,
-    ) -> Result<Simulation, SimError> {
+    pub fn replay(spec: ClusterSpec, inputs: Vec<TimedAction>, until: u64) -> Result<Simulation, SimError> {
         let mut sim = Simulation::new(spec)?;
         let n = sim.world.spec.node_count();
         for (i, input) in inputs.iter().enumerate() {
-            input.action.validate(n).map_err(|(f, m)| SimError {
-                field: format!("inputs[{i}].{f}"),
-                message: m,
-            })?;
+            input.action.validate(n).map_err(|(f, m)| SimError { field: format!("inputs[{i}].{f}"), message: m })?;
             if i > 0 && input.t < inputs[i - 1].t {
                 return Err(SimError {
                     field: format!("inputs[{i}].t"),
@@ -255,8 +248,7 @@ impl Simulation {
         let mut pending: Vec<Event> = Vec::new();
         let mut new_checkpoints: Vec<(World, usize)> = Vec::new();
         let every = self.checkpoint_every;
-        let last_cp =
-            std::cell::Cell::new(self.checkpoints.last().map(|c| c.world.now).unwrap_or(0));
+        let last_cp = std::cell::Cell::new(self.checkpoints.last().map(|c| c.world.now).unwrap_or(0));
         drive(
             &mut self.world,
             &self.inputs,
@@ -332,10 +324,8 @@ impl Simulation {
             let cp = cp.clone();
             let cp_seq = cp.world.events_emitted();
             let last_kept = self.window_first_seq + self.window.len() as u64;
-            if !self.window.is_empty() && cp_seq + 1 >= self.window_first_seq && cp_seq < last_kept
-            {
-                self.window
-                    .truncate((cp_seq + 1 - self.window_first_seq) as usize);
+            if !self.window.is_empty() && cp_seq + 1 >= self.window_first_seq && cp_seq < last_kept {
+                self.window.truncate((cp_seq + 1 - self.window_first_seq) as usize);
             } else {
                 self.window.clear();
                 self.window_first_seq = cp_seq + 1;
@@ -378,19 +368,9 @@ impl Simulation {
             let end = (i + MAX_EVENTS_PER_QUERY).min(self.window.len());
             return Cow::Borrowed(&self.window[i..end]);
         }
-        let ci = self
-            .checkpoints
-            .partition_point(|c| c.world.events_emitted() <= since)
-            .saturating_sub(1);
-        let mut out: Vec<Event> = if ci == 0 {
-            self.prelude
-                .iter()
-                .filter(|e| e.seq > since)
-                .cloned()
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let ci = self.checkpoints.partition_point(|c| c.world.events_emitted() <= since).saturating_sub(1);
+        let mut out: Vec<Event> =
+            if ci == 0 { self.prelude.iter().filter(|e| e.seq > since).cloned().collect() } else { Vec::new() };
         self.regenerate(ci, self.world.now, &mut |e| {
             if e.seq > since {
                 out.push(e.clone());
@@ -403,24 +383,16 @@ impl Simulation {
     /// Events with from <= t <= to (at most MAX_EVENTS_PER_QUERY of them).
     pub fn events_between(&self, from: u64, to: u64) -> Cow<'_, [Event]> {
         let to = to.min(self.world.now);
-        let in_window =
-            self.window_first_seq == 1 || self.window.first().map(|e| e.t < from).unwrap_or(false);
+        let in_window = self.window_first_seq == 1 || self.window.first().map(|e| e.t < from).unwrap_or(false);
         if in_window || from > to {
             let a = self.window.partition_point(|e| e.t < from);
             let b = self.window.partition_point(|e| e.t <= to).max(a);
             let b = b.min(a + MAX_EVENTS_PER_QUERY);
             return Cow::Borrowed(&self.window[a..b]);
         }
-        let ci = self
-            .checkpoints
-            .partition_point(|c| c.world.now < from)
-            .saturating_sub(1);
+        let ci = self.checkpoints.partition_point(|c| c.world.now < from).saturating_sub(1);
         let mut out: Vec<Event> = if ci == 0 {
-            self.prelude
-                .iter()
-                .filter(|e| e.t >= from && e.t <= to)
-                .cloned()
-                .collect()
+            self.prelude.iter().filter(|e| e.t >= from && e.t <= to).cloned().collect()
         } else {
             Vec::new()
         };

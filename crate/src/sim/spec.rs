@@ -131,37 +131,19 @@ impl ClusterSpec {
     /// Checks every field; the error names the field (`voters`, `config.<key>`, ...).
     pub fn resolve(&self) -> Result<ResolvedSpec, (String, String)> {
         if self.voters == 0 || self.voters > MAX_VOTERS {
-            return Err((
-                "voters".into(),
-                format!("must be between 1 and {MAX_VOTERS}, got {}", self.voters),
-            ));
+            return Err(("voters".into(), format!("must be between 1 and {MAX_VOTERS}, got {}", self.voters)));
         }
         if self.observers > MAX_OBSERVERS {
-            return Err((
-                "observers".into(),
-                format!(
-                    "must be between 0 and {MAX_OBSERVERS}, got {}",
-                    self.observers
-                ),
-            ));
+            return Err(("observers".into(), format!("must be between 0 and {MAX_OBSERVERS}, got {}", self.observers)));
         }
-        let network = self
-            .network
-            .profile()
-            .map_err(|e| ("network".to_string(), e))?;
+        let network = self.network.profile().map_err(|e| ("network".to_string(), e))?;
         let mut quorum = QuorumConfig::default();
         for (k, v) in &self.config {
             quorum.set(k, *v).map_err(|e| (format!("config.{k}"), e))?;
         }
-        let switches = self
-            .unsafe_switches
-            .iter()
-            .fold(Unsafe::default(), |u, s| u.with(*s));
+        let switches = self.unsafe_switches.iter().fold(Unsafe::default(), |u, s| u.with(*s));
         if self.flush_ms > 60_000 {
-            return Err((
-                "flushMs".into(),
-                format!("must be at most 60000, got {}", self.flush_ms),
-            ));
+            return Err(("flushMs".into(), format!("must be at most 60000, got {}", self.flush_ms)));
         }
         if self.writes_per_second > 1000 {
             return Err((
@@ -172,10 +154,7 @@ impl ClusterSpec {
         if self.snapshot_interval != 0 && self.snapshot_interval < 10 {
             return Err((
                 "snapshotInterval".into(),
-                format!(
-                    "must be 0 (never) or at least 10, got {}",
-                    self.snapshot_interval
-                ),
+                format!("must be 0 (never) or at least 10, got {}", self.snapshot_interval),
             ));
         }
         Ok(ResolvedSpec {
@@ -267,26 +246,19 @@ impl Action {
     pub fn validate(&self, nodes: u32) -> Result<(), (String, String)> {
         let node_ok = |field: &str, n: NodeId| -> Result<(), (String, String)> {
             if n >= nodes {
-                return Err((
-                    field.into(),
-                    format!("node {n} does not exist; nodes are 0..{}", nodes - 1),
-                ));
+                return Err((field.into(), format!("node {n} does not exist; nodes are 0..{}", nodes - 1)));
             }
             Ok(())
         };
         match self {
-            Action::Crash { node }
-            | Action::Restart { node }
-            | Action::Isolate { node }
-            | Action::Wipe { node } => node_ok("node", *node),
+            Action::Crash { node } | Action::Restart { node } | Action::Isolate { node } | Action::Wipe { node } => {
+                node_ok("node", *node)
+            }
             Action::Partition { groups } => {
                 let mut seen = Vec::new();
                 for (i, g) in groups.iter().enumerate() {
                     if g.is_empty() {
-                        return Err((
-                            format!("groups[{i}]"),
-                            "a group must name at least one node".into(),
-                        ));
+                        return Err((format!("groups[{i}]"), "a group must name at least one node".into()));
                     }
                     for (j, n) in g.iter().enumerate() {
                         node_ok(&format!("groups[{i}][{j}]"), *n)?;
@@ -301,11 +273,7 @@ impl Action {
                 }
                 Ok(())
             }
-            Action::SlowLink {
-                from,
-                to,
-                latency_ms,
-            } => {
+            Action::SlowLink { from, to, latency_ms } => {
                 node_ok("from", *from)?;
                 node_ok("to", *to)?;
                 if from == to {
@@ -327,11 +295,7 @@ impl Action {
                 }
                 Ok(())
             }
-            Action::Network {
-                latency_ms,
-                loss,
-                duplicate,
-            } => {
+            Action::Network { latency_ms, loss, duplicate } => {
                 rate_ppm("loss", *loss).map_err(|e| ("loss".to_string(), e))?;
                 rate_ppm("duplicate", *duplicate).map_err(|e| ("duplicate".to_string(), e))?;
                 let p = LinkProfile {
@@ -345,10 +309,7 @@ impl Action {
             Action::SlowDisk { node, flush_ms } => {
                 node_ok("node", *node)?;
                 if *flush_ms > 60_000 {
-                    return Err((
-                        "flushMs".into(),
-                        format!("must be at most 60000, got {flush_ms}"),
-                    ));
+                    return Err(("flushMs".into(), format!("must be at most 60000, got {flush_ms}")));
                 }
                 Ok(())
             }
@@ -361,9 +322,7 @@ impl Action {
                 }
                 Ok(())
             }
-            Action::Write { record: Some(r) } => {
-                r.validate().map_err(|e| ("record".to_string(), e))
-            }
+            Action::Write { record: Some(r) } => r.validate().map_err(|e| ("record".to_string(), e)),
             Action::Heal | Action::Resign | Action::Write { record: None } => Ok(()),
         }
     }

@@ -132,11 +132,7 @@ impl World {
             flushed: log.flushed_offset(),
             last_epoch: log.last_epoch(),
             timer,
-            busy_until: if self.now < n.busy_until {
-                Some(n.busy_until)
-            } else {
-                None
-            },
+            busy_until: if self.now < n.busy_until { Some(n.busy_until) } else { None },
             flush_ms: n.flush_ms,
             snapshot: log.snapshot().map(|s| s.id),
             applied: r.image().applied_offset,
@@ -146,9 +142,7 @@ impl World {
     }
 
     pub fn node_views(&self) -> Vec<NodeView> {
-        (0..self.nodes.len() as NodeId)
-            .map(|id| self.node_view(id))
-            .collect()
+        (0..self.nodes.len() as NodeId).map(|id| self.node_view(id)).collect()
     }
 
     /// Records of a node's log from `from` (default: log start), at most `limit`.
@@ -159,12 +153,7 @@ impl World {
         let from = from.unwrap_or(log.start_offset()).max(log.start_offset());
         log.read(from, limit)
             .into_iter()
-            .map(|r| RecordView {
-                offset: r.offset,
-                epoch: r.epoch,
-                id: r.id,
-                record: r.body,
-            })
+            .map(|r| RecordView { offset: r.offset, epoch: r.epoch, id: r.id, record: r.body })
             .collect()
     }
 
@@ -182,25 +171,13 @@ impl World {
         ordered.sort_by_key(|p| (p.id != leader_id, !p.is_voter, p.id));
         for p in ordered {
             let is_leader = p.id == leader_id;
-            let end = if is_leader {
-                Some(leo as u64)
-            } else {
-                p.end_offset
-            };
+            let end = if is_leader { Some(leo as u64) } else { p.end_offset };
             rows.push(ReplicationRow {
                 node_id: p.id,
                 log_end_offset: opt(end),
                 lag: end.map(|e| leo - e as i64).unwrap_or(leo),
-                last_fetch_timestamp: if is_leader {
-                    self.now as i64
-                } else {
-                    opt(p.last_fetch_ms)
-                },
-                last_caught_up_timestamp: if is_leader {
-                    self.now as i64
-                } else {
-                    opt(p.last_caught_up_ms)
-                },
+                last_fetch_timestamp: if is_leader { self.now as i64 } else { opt(p.last_fetch_ms) },
+                last_caught_up_timestamp: if is_leader { self.now as i64 } else { opt(p.last_caught_up_ms) },
                 status: if is_leader {
                     "Leader"
                 } else if p.is_voter {
@@ -215,9 +192,7 @@ impl World {
         let max_lag = laggiest.map(|r| leo - r.log_end_offset.max(0)).unwrap_or(0);
         let max_lag_time = match laggiest {
             Some(r) if r.node_id == leader_id => 0,
-            Some(r) if r.last_caught_up_timestamp >= 0 => {
-                self.now as i64 - r.last_caught_up_timestamp
-            }
+            Some(r) if r.last_caught_up_timestamp >= 0 => self.now as i64 - r.last_caught_up_timestamp,
             _ => -1,
         };
         Some(QuorumView {
@@ -229,11 +204,7 @@ impl World {
                 max_follower_lag: max_lag,
                 max_follower_lag_time_ms: max_lag_time,
                 current_voters: self.voters.clone(),
-                current_observers: rows
-                    .iter()
-                    .filter(|r| r.status == "Observer")
-                    .map(|r| r.node_id)
-                    .collect(),
+                current_observers: rows.iter().filter(|r| r.status == "Observer").map(|r| r.node_id).collect(),
             },
             replication: rows,
         })

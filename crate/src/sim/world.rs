@@ -6,9 +6,7 @@ use super::spec::{Action, ResolvedSpec};
 use crate::check::{Checker, ClusterView};
 use crate::protocol::log::ReplicaLog;
 use crate::protocol::rpc::Envelope;
-use crate::protocol::{
-    Ctx, Durable, IdSource, NodeId, Note, Offset, Output, Reason, RecordBody, Replica,
-};
+use crate::protocol::{Ctx, Durable, IdSource, NodeId, Note, Offset, Output, Reason, RecordBody, Replica};
 use crate::rng::Rng;
 use crate::trace::{DropReason, Event, EventKind, FaultKind, SnapshotAction};
 use std::cmp::Ordering;
@@ -22,24 +20,11 @@ const STREAM_NODE: u64 = 100;
 
 #[derive(Clone, Debug)]
 enum Pending {
-    Deliver {
-        msg: u64,
-    },
-    DropInFlight {
-        msg: u64,
-    },
-    Wake {
-        node: NodeId,
-        gen: u64,
-    },
-    FlushDone {
-        node: NodeId,
-        incarnation: u32,
-        up_to: Offset,
-    },
-    Workload {
-        gen: u64,
-    },
+    Deliver { msg: u64 },
+    DropInFlight { msg: u64 },
+    Wake { node: NodeId, gen: u64 },
+    FlushDone { node: NodeId, incarnation: u32, up_to: Offset },
+    Workload { gen: u64 },
 }
 
 #[derive(Clone, Debug)]
@@ -168,10 +153,7 @@ impl World {
                 id,
                 is_voter: id < spec.voters,
                 replica: None,
-                durable: Some(Durable {
-                    election: Default::default(),
-                    log: ReplicaLog::default(),
-                }),
+                durable: Some(Durable { election: Default::default(), log: ReplicaLog::default() }),
                 incarnation: 0,
                 busy_until: 0,
                 inbox: VecDeque::new(),
@@ -183,11 +165,7 @@ impl World {
             })
             .collect();
         let mut w = World {
-            network: Network::new(
-                n as usize,
-                spec.network,
-                Rng::fork(spec.seed, STREAM_NETWORK),
-            ),
+            network: Network::new(n as usize, spec.network, Rng::fork(spec.seed, STREAM_NETWORK)),
             workload_rng: Rng::fork(spec.seed, STREAM_WORKLOAD),
             checker: Checker::new(n as usize, spec.voters as usize, spec.stable_leadership),
             writes_per_second: 0,
@@ -218,11 +196,7 @@ impl World {
 
     fn schedule(&mut self, t: u64, what: Pending) {
         self.queue_seq += 1;
-        self.queue.push(Queued {
-            t,
-            seq: self.queue_seq,
-            what,
-        });
+        self.queue.push(Queued { t, seq: self.queue_seq, what });
     }
 
     /// The time of the next queued event, if any.
@@ -278,21 +252,14 @@ impl World {
                     self.run_replica(node, |r, ctx| r.poll(ctx));
                 }
             }
-            Pending::FlushDone {
-                node,
-                incarnation,
-                up_to,
-            } => {
+            Pending::FlushDone { node, incarnation, up_to } => {
                 let n = &mut self.nodes[node as usize];
                 if n.incarnation != incarnation || n.replica.is_none() {
                     return;
                 }
                 n.busy_until = 0;
                 n.replica.as_mut().expect("running").flushed(up_to);
-                self.emit(EventKind::Flush {
-                    node,
-                    offset: up_to,
-                });
+                self.emit(EventKind::Flush { node, offset: up_to });
                 let deferred = std::mem::take(&mut self.nodes[node as usize].deferred);
                 self.process_outputs(node, deferred);
                 self.drain_inbox(node);
@@ -313,29 +280,15 @@ impl World {
     // ---- replicas ------------------------------------------------------------------
 
     fn start_node(&mut self, id: NodeId, reason: Reason) {
-        let durable = self.nodes[id as usize]
-            .durable
-            .take()
-            .expect("a stopped node has its disk");
+        let durable = self.nodes[id as usize].durable.take().expect("a stopped node has its disk");
         let voters = self.voters.clone();
-        let (config, switches, interval) = (
-            self.spec.quorum.clone(),
-            self.spec.switches,
-            self.spec.snapshot_interval,
-        );
+        let (config, switches, interval) = (self.spec.quorum.clone(), self.spec.switches, self.spec.snapshot_interval);
         let mut out = Vec::new();
         let now = self.now;
         let n = &mut self.nodes[id as usize];
         let replica = {
-            let mut ctx = Ctx {
-                now,
-                rng: &mut n.rng,
-                ids: &mut self.ids,
-                out: &mut out,
-            };
-            Replica::start(
-                &mut ctx, id, &voters, config, switches, interval, durable, reason,
-            )
+            let mut ctx = Ctx { now, rng: &mut n.rng, ids: &mut self.ids, out: &mut out };
+            Replica::start(&mut ctx, id, &voters, config, switches, interval, durable, reason)
         };
         n.replica = Some(replica);
         self.process_outputs(id, out);
@@ -351,12 +304,7 @@ impl World {
             let Some(replica) = n.replica.as_mut() else {
                 return;
             };
-            let mut ctx = Ctx {
-                now,
-                rng: &mut n.rng,
-                ids: &mut self.ids,
-                out: &mut out,
-            };
+            let mut ctx = Ctx { now, rng: &mut n.rng, ids: &mut self.ids, out: &mut out };
             f(replica, &mut ctx);
         }
         self.process_outputs(id, out);
@@ -373,10 +321,7 @@ impl World {
                     let n = &mut self.nodes[id as usize];
                     if n.flush_ms == 0 {
                         n.replica.as_mut().expect("running").flushed(up_to);
-                        self.emit(EventKind::Flush {
-                            node: id,
-                            offset: up_to,
-                        });
+                        self.emit(EventKind::Flush { node: id, offset: up_to });
                         continue;
                     }
                     // The replica's thread blocks in fsync: what it did after the flush
@@ -384,14 +329,7 @@ impl World {
                     n.busy_until = self.now + n.flush_ms;
                     n.deferred.extend(rest);
                     let (t, incarnation) = (n.busy_until, n.incarnation);
-                    self.schedule(
-                        t,
-                        Pending::FlushDone {
-                            node: id,
-                            incarnation,
-                            up_to,
-                        },
-                    );
+                    self.schedule(t, Pending::FlushDone { node: id, incarnation, up_to });
                     return;
                 }
             }
@@ -408,9 +346,7 @@ impl World {
                 return;
             };
             match input {
-                Inbound::Message(env, msg, sent, duplicate) => {
-                    self.handle_message(env, msg, sent, duplicate)
-                }
+                Inbound::Message(env, msg, sent, duplicate) => self.handle_message(env, msg, sent, duplicate),
                 Inbound::Poll => self.run_replica(id, |r, ctx| r.poll(ctx)),
             }
         }
@@ -422,11 +358,7 @@ impl World {
         let Some(r) = n.replica.as_ref() else { return };
         // While blocked in a flush only the parked-fetch expiry thread can run; every
         // other timer is looked at again when the flush completes.
-        let deadline = if now < n.busy_until {
-            r.next_parked_expiry()
-        } else {
-            r.next_deadline(now)
-        };
+        let deadline = if now < n.busy_until { r.next_parked_expiry() } else { r.next_deadline(now) };
         let Some(d) = deadline else { return };
         let d = d.max(now);
         if n.wake_at.map(|w| w <= d && w >= now).unwrap_or(false) {
@@ -456,13 +388,7 @@ impl World {
             } else {
                 None
             };
-            let m = InFlight {
-                id,
-                envelope: env.clone(),
-                sent: now,
-                arrives: p.arrives,
-                duplicate,
-            };
+            let m = InFlight { id, envelope: env.clone(), sent: now, arrives: p.arrives, duplicate };
             self.emit(EventKind::Send {
                 msg: id,
                 from,
@@ -515,8 +441,7 @@ impl World {
             return self.emit_drop(&m, DropReason::NodeDown);
         }
         if self.now < n.busy_until || !n.inbox.is_empty() {
-            n.inbox
-                .push_back(Inbound::Message(m.envelope, m.id, m.sent, m.duplicate));
+            n.inbox.push_back(Inbound::Message(m.envelope, m.id, m.sent, m.duplicate));
             return;
         }
         self.handle_message(m.envelope, m.id, m.sent, m.duplicate);
@@ -541,103 +466,35 @@ impl World {
 
     pub(crate) fn emit(&mut self, kind: EventKind) {
         self.event_seq += 1;
-        let event = Event {
-            seq: self.event_seq,
-            t: self.now,
-            kind,
-        };
-        let view = NodesView {
-            nodes: &self.nodes,
-            voters: &self.voters,
-        };
+        let event = Event { seq: self.event_seq, t: self.now, kind };
+        let view = NodesView { nodes: &self.nodes, voters: &self.voters };
         let violations = self.checker.observe(&view, &event);
         self.events.push(event);
         for v in violations {
             self.event_seq += 1;
-            self.events.push(Event {
-                seq: self.event_seq,
-                t: self.now,
-                kind: v,
-            });
+            self.events.push(Event { seq: self.event_seq, t: self.now, kind: v });
         }
     }
 
     fn emit_note(&mut self, node: NodeId, note: Note) {
         let kind = match note {
-            Note::StateChanged {
-                from,
-                to,
-                epoch,
-                leader,
-                voted,
-                reason,
-            } => EventKind::State {
-                node,
-                from,
-                to,
-                epoch,
-                leader,
-                voted,
-                reason,
-            },
-            Note::Persisted { election } => EventKind::Persist {
-                node,
-                epoch: election.epoch,
-                leader: election.leader,
-                voted: election.voted,
-            },
-            Note::VoteDecided {
-                candidate,
-                epoch,
-                pre_vote,
-                decision,
-            } => EventKind::Vote {
-                node,
-                candidate,
-                epoch,
-                pre_vote,
-                decision,
-            },
-            Note::Appended {
-                first,
-                last,
-                epoch,
-                kind,
-            } => EventKind::Append {
-                node,
-                first,
-                last,
-                epoch,
-                kind,
-            },
+            Note::StateChanged { from, to, epoch, leader, voted, reason } => {
+                EventKind::State { node, from, to, epoch, leader, voted, reason }
+            }
+            Note::Persisted { election } => {
+                EventKind::Persist { node, epoch: election.epoch, leader: election.leader, voted: election.voted }
+            }
+            Note::VoteDecided { candidate, epoch, pre_vote, decision } => {
+                EventKind::Vote { node, candidate, epoch, pre_vote, decision }
+            }
+            Note::Appended { first, last, epoch, kind } => EventKind::Append { node, first, last, epoch, kind },
             Note::HighWatermark { old, new } => EventKind::HighWatermark { node, old, new },
-            Note::Truncated {
-                from_leo,
-                to,
-                diverging_epoch,
-                hw,
-            } => EventKind::Truncate {
-                node,
-                from_leo,
-                to,
-                diverging_epoch,
-                hw,
-            },
-            Note::SnapshotTaken { id } => EventKind::Snapshot {
-                node,
-                action: SnapshotAction::Taken,
-                id,
-            },
-            Note::SnapshotFetched { id } => EventKind::Snapshot {
-                node,
-                action: SnapshotAction::Fetched,
-                id,
-            },
-            Note::SnapshotLoaded { id, .. } => EventKind::Snapshot {
-                node,
-                action: SnapshotAction::Loaded,
-                id,
-            },
+            Note::Truncated { from_leo, to, diverging_epoch, hw } => {
+                EventKind::Truncate { node, from_leo, to, diverging_epoch, hw }
+            }
+            Note::SnapshotTaken { id } => EventKind::Snapshot { node, action: SnapshotAction::Taken, id },
+            Note::SnapshotFetched { id } => EventKind::Snapshot { node, action: SnapshotAction::Fetched, id },
+            Note::SnapshotLoaded { id, .. } => EventKind::Snapshot { node, action: SnapshotAction::Loaded, id },
             Note::Applied { .. } => return,
         };
         self.emit(kind);
@@ -663,10 +520,7 @@ impl World {
             Action::Wipe { node } => {
                 self.crash(*node);
                 let n = &mut self.nodes[*node as usize];
-                n.durable = Some(Durable {
-                    election: Default::default(),
-                    log: ReplicaLog::default(),
-                });
+                n.durable = Some(Durable { election: Default::default(), log: ReplicaLog::default() });
                 self.emit(EventKind::Fault(FaultKind::Wipe(*node)));
             }
             Action::Isolate { node } => {
@@ -679,42 +533,22 @@ impl World {
             }
             Action::Cut { from, to } => {
                 self.network.cut(*from, *to);
-                self.emit(EventKind::Fault(FaultKind::Cut {
-                    from: *from,
-                    to: *to,
-                }));
+                self.emit(EventKind::Fault(FaultKind::Cut { from: *from, to: *to }));
             }
             Action::Uncut { from, to } => {
                 self.network.uncut(*from, *to);
-                self.emit(EventKind::Fault(FaultKind::Uncut {
-                    from: *from,
-                    to: *to,
-                }));
+                self.emit(EventKind::Fault(FaultKind::Uncut { from: *from, to: *to }));
             }
-            Action::SlowLink {
-                from,
-                to,
-                latency_ms,
-            } => {
-                self.network
-                    .slow_link(*from, *to, latency_ms[0], latency_ms[1]);
+            Action::SlowLink { from, to, latency_ms } => {
+                self.network.slow_link(*from, *to, latency_ms[0], latency_ms[1]);
                 let (from, to, min_ms, max_ms) = (*from, *to, latency_ms[0], latency_ms[1]);
-                self.emit(EventKind::Fault(FaultKind::SlowLink {
-                    from,
-                    to,
-                    min_ms,
-                    max_ms,
-                }));
+                self.emit(EventKind::Fault(FaultKind::SlowLink { from, to, min_ms, max_ms }));
             }
             Action::Heal => {
                 self.network.heal();
                 self.emit(EventKind::Fault(FaultKind::Heal));
             }
-            Action::Network {
-                latency_ms,
-                loss,
-                duplicate,
-            } => {
+            Action::Network { latency_ms, loss, duplicate } => {
                 let p = &mut self.network.profile;
                 p.latency_min_ms = latency_ms[0];
                 p.latency_max_ms = latency_ms[1];
@@ -730,10 +564,7 @@ impl World {
             }
             Action::SlowDisk { node, flush_ms } => {
                 self.nodes[*node as usize].flush_ms = *flush_ms;
-                self.emit(EventKind::Fault(FaultKind::SlowDisk {
-                    node: *node,
-                    flush_ms: *flush_ms,
-                }));
+                self.emit(EventKind::Fault(FaultKind::SlowDisk { node: *node, flush_ms: *flush_ms }));
             }
             Action::Resign => {
                 if let Some((id, _)) = self.leader() {
@@ -745,9 +576,7 @@ impl World {
             }
             Action::Workload { writes_per_second } => {
                 self.set_workload(*writes_per_second);
-                self.emit(EventKind::Fault(FaultKind::Workload {
-                    writes_per_second: *writes_per_second,
-                }));
+                self.emit(EventKind::Fault(FaultKind::Workload { writes_per_second: *writes_per_second }));
             }
             Action::Write { record } => return Some(self.client_write(record.clone())),
         }
@@ -767,10 +596,7 @@ impl World {
         n.deferred.clear();
         n.wake_at = None;
         n.wake_gen += 1;
-        self.emit(EventKind::Crash {
-            node: id,
-            lost_records: lost,
-        });
+        self.emit(EventKind::Crash { node: id, lost_records: lost });
     }
 
     fn restart(&mut self, id: NodeId) {
@@ -796,38 +622,18 @@ impl World {
         let record = record.unwrap_or_else(|| self.random_record());
         let kind = record.kind();
         let Some((leader, _)) = self.leader() else {
-            self.emit(EventKind::Write {
-                node: None,
-                accepted: false,
-                offset: None,
-                kind,
-            });
-            return WriteOutcome::Rejected {
-                reason: "no leader: the quorum has not elected one".into(),
-            };
+            self.emit(EventKind::Write { node: None, accepted: false, offset: None, kind });
+            return WriteOutcome::Rejected { reason: "no leader: the quorum has not elected one".into() };
         };
         let mut result = Err(String::new());
         self.run_replica(leader, |r, ctx| result = r.write(ctx, record));
         match result {
             Ok(offset) => {
-                self.emit(EventKind::Write {
-                    node: Some(leader),
-                    accepted: true,
-                    offset: Some(offset),
-                    kind,
-                });
-                WriteOutcome::Accepted {
-                    node: leader,
-                    offset,
-                }
+                self.emit(EventKind::Write { node: Some(leader), accepted: true, offset: Some(offset), kind });
+                WriteOutcome::Accepted { node: leader, offset }
             }
             Err(reason) => {
-                self.emit(EventKind::Write {
-                    node: Some(leader),
-                    accepted: false,
-                    offset: None,
-                    kind,
-                });
+                self.emit(EventKind::Write { node: Some(leader), accepted: false, offset: None, kind });
                 WriteOutcome::Rejected { reason }
             }
         }
@@ -838,19 +644,12 @@ impl World {
     fn random_record(&mut self) -> RecordBody {
         let r = &mut self.workload_rng;
         match r.below(10) {
-            0..=1 => RecordBody::RegisterBroker {
-                broker_id: r.below(8) as u32 + 1,
-            },
+            0..=1 => RecordBody::RegisterBroker { broker_id: r.below(8) as u32 + 1 },
             2..=5 => {
                 let n = r.below(50);
-                RecordBody::CreateTopic {
-                    name: Arc::from(format!("topic-{n}")),
-                    partitions: r.range(1, 6) as u32,
-                }
+                RecordBody::CreateTopic { name: Arc::from(format!("topic-{n}")), partitions: r.range(1, 6) as u32 }
             }
-            6 => RecordBody::DeleteTopic {
-                name: Arc::from(format!("topic-{}", r.below(50))),
-            },
+            6 => RecordBody::DeleteTopic { name: Arc::from(format!("topic-{}", r.below(50))) },
             _ => RecordBody::PartitionChange {
                 topic: Arc::from(format!("topic-{}", r.below(50))),
                 partition: r.below(6) as u32,

@@ -8,8 +8,7 @@ use kraft_playground::protocol::log::ReplicaLog;
 use kraft_playground::protocol::rpc::Envelope;
 use kraft_playground::protocol::state::ElectionState;
 use kraft_playground::protocol::{
-    Ctx, Durable, Epoch, IdSource, NodeId, Note, Output, QuorumConfig, Reason, Record, RecordBody,
-    Replica, Unsafe,
+    Ctx, Durable, Epoch, IdSource, NodeId, Note, Output, QuorumConfig, Reason, Record, RecordBody, Replica, Unsafe,
 };
 use kraft_playground::rng::Rng;
 use std::collections::{BTreeMap, VecDeque};
@@ -41,9 +40,7 @@ pub fn log_of(epochs: &[Epoch]) -> ReplicaLog {
             offset: i as u64,
             epoch: e,
             id: 1_000_000 + i as u64 * 100 + e as u64,
-            body: RecordBody::RegisterBroker {
-                broker_id: i as u32,
-            },
+            body: RecordBody::RegisterBroker { broker_id: i as u32 },
         })
         .collect();
     assert!(log.append(&records));
@@ -99,22 +96,8 @@ impl Net {
         let voters = self.voters.clone();
         let (config, switches) = (self.config_for(id), self.switches);
         let r = {
-            let mut ctx = Ctx {
-                now: self.now,
-                rng: &mut self.rng,
-                ids: &mut self.ids,
-                out: &mut out,
-            };
-            Replica::start(
-                &mut ctx,
-                id,
-                &voters,
-                config,
-                switches,
-                0,
-                Durable { election, log },
-                Reason::Startup,
-            )
+            let mut ctx = Ctx { now: self.now, rng: &mut self.rng, ids: &mut self.ids, out: &mut out };
+            Replica::start(&mut ctx, id, &voters, config, switches, 0, Durable { election, log }, Reason::Startup)
         };
         self.replicas.insert(id, r);
         self.route(id, out);
@@ -152,12 +135,7 @@ impl Net {
         let mut out = Vec::new();
         let r = self.replicas.get_mut(&id).expect("node exists");
         let value = {
-            let mut ctx = Ctx {
-                now: self.now,
-                rng: &mut self.rng,
-                ids: &mut self.ids,
-                out: &mut out,
-            };
+            let mut ctx = Ctx { now: self.now, rng: &mut self.rng, ids: &mut self.ids, out: &mut out };
             f(r, &mut ctx)
         };
         self.route(id, out);
@@ -185,6 +163,14 @@ impl Net {
         self.deliver(10_000);
     }
 
+    /// `rounds` times: one millisecond passes, then every queued message is delivered.
+    pub fn settle(&mut self, rounds: usize) {
+        for _ in 0..rounds {
+            self.tick(1);
+            self.deliver_all();
+        }
+    }
+
     /// Drops every queued message.
     pub fn drop_all(&mut self) {
         self.queue.clear();
@@ -201,10 +187,7 @@ impl Net {
 
     /// Fires node `id`'s election timer (whatever its random value).
     pub fn expire_election_timer(&mut self, id: NodeId) {
-        let (deadline, _) = self
-            .replica(id)
-            .state_timer()
-            .expect("an election timer is set");
+        let (deadline, _) = self.replica(id).state_timer().expect("an election timer is set");
         let now = self.now.max(deadline);
         self.now = now;
         self.with(id, |r, ctx| r.poll(ctx));
@@ -226,9 +209,9 @@ impl Net {
             .iter()
             .filter(|(n, _)| *n == id)
             .filter_map(|(_, note)| match note {
-                Note::StateChanged {
-                    to, epoch, reason, ..
-                } => Some(format!("{} e{} ({})", to.name(), epoch, reason.name())),
+                Note::StateChanged { to, epoch, reason, .. } => {
+                    Some(format!("{} e{} ({})", to.name(), epoch, reason.name()))
+                }
                 _ => None,
             })
             .collect()
