@@ -120,7 +120,26 @@ export class Store {
   version = 0;
   private leoNow: number[] = [];
 
+  /** Events before this time are no longer held (see compact). */
+  firstT = 0;
+  /** What the nodes looked like where the held events start (after a compaction). */
+  private seed: {
+    states: (StateSeg | undefined)[];
+    hw: number[];
+    leo: number[];
+    t: number;
+    faults: UiEvent[];
+    violations: UiEvent[];
+    leaders: { t: number; node: number; epoch: number; seq: number }[];
+  } | null = null;
+
   reset(nodes: number): void {
+    this.seed = null;
+    this.firstT = 0;
+    this.clear(nodes);
+  }
+
+  private clear(nodes: number): void {
     this.nodes = nodes;
     this.events = [];
     this.eventT = [];
@@ -164,9 +183,64 @@ export class Store {
   /** Forgets every event after `seq` (the run forked there). */
   truncateAfter(seq: number): void {
     if (seq >= this.lastSeq) return;
-    const keep = this.events.slice(0, upperBound(this.events.map((e) => e.seq), seq));
-    this.reset(this.nodes);
-    for (const e of keep) this.ingest(e);
+    let to = this.events.length;
+    while (to > 0 && this.events[to - 1].seq > seq) to--;
+    this.rebuild(0, to);
+  }
+
+  /**
+   * Keeps memory bounded on long runs: past `max` events, forget the older half (the
+   * nodes' states, HW and LEO where the kept part starts are remembered, and every
+   * fault, leader and violation). The timeline shows the forgotten part as such.
+   */
+  compact(max = 150_000): boolean {
+    if (this.events.length <= max) return false;
+    let from = this.events.length - Math.floor(max / 2);
+    // cut between two milliseconds, never inside one
+    while (from > 0 && this.eventT[from - 1] === this.eventT[from]) from--;
+    if (from <= 0) return false;
+    this.rebuild(from, this.events.length);
+    return true;
+  }
+
+  private rebuild(from: number, to: number): void {
+    const kept = this.events.slice(from, to);
+    if (from > 0) {
+      const cut = this.events[from];
+      const before = cut.t - 0.5;
+      this.seed = {
+        states: this.states.map((segs) => {
+          let i = segs.length - 1;
+          while (i >= 0 && segs[i].seq >= cut.seq) i--;
+          return i >= 0 ? segs[i] : undefined;
+        }),
+        hw: this.hw.map((st) => st.at(before)),
+        leo: this.leo.map((st) => st.at(before, 0)),
+        t: cut.t,
+        faults: this.faults.filter((f) => f.seq < cut.seq),
+        violations: this.violations.filter((f) => f.seq < cut.seq),
+        leaders: this.leaders.filter((f) => f.seq < cut.seq),
+      };
+    }
+    const seed = this.seed;
+    this.clear(this.nodes);
+    if (seed) {
+      this.firstT = seed.t;
+      for (let n = 0; n < this.nodes; n++) {
+        const sg = seed.states[n];
+        if (sg) {
+          this.states[n].push(sg);
+          this.stateT[n].push(sg.t);
+        }
+        if (!Number.isNaN(seed.hw[n])) this.hw[n].push(seed.t, seed.hw[n]);
+        this.leo[n].push(seed.t, seed.leo[n]);
+        this.leoNow[n] = seed.leo[n];
+      }
+      this.faults = [...seed.faults];
+      this.violations = [...seed.violations];
+      this.leaders = [...seed.leaders];
+    }
+    for (const e of kept) this.ingest(e);
     this.version++;
   }
 

@@ -280,6 +280,20 @@ export class Timeline {
       ctx.fillStyle = th.muted;
       ctx.fillText(fmtShort(t), x, 8);
     }
+    if (this.store.firstT > 0 && t0 < this.store.firstT) {
+      // history no longer held in the page (long runs keep the recent part)
+      const xe = Math.min(this.w, this.xOf(this.store.firstT));
+      ctx.fillStyle = this.hatch ?? th.lane;
+      ctx.globalAlpha = 0.35;
+      ctx.fillRect(GUTTER, AXIS_H, xe - GUTTER, this.hgt - AXIS_H);
+      ctx.globalAlpha = 1;
+      if (xe - GUTTER > 150) {
+        ctx.fillStyle = th.muted;
+        ctx.font = `11px ${th.font}`;
+        ctx.textAlign = 'center';
+        ctx.fillText('older history not kept in the page', (GUTTER + xe) / 2, AXIS_H + 12);
+      }
+    }
     if (t0 < 0) {
       // before the run started
       ctx.fillStyle = th.dark ? 'rgba(255,255,255,0.03)' : 'rgba(15,23,42,0.03)';
