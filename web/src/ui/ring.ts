@@ -31,6 +31,8 @@ export class Ring {
   private w = 320;
   private hgt = 300;
   private pos: Pos[] = [];
+  /** y of the observers' row label, or -1 */
+  private obsLabelY = -1;
   private flashes: { x: number; y: number; until: number; color: string }[] = [];
   private lastSig = '';
   private dirty = true;
@@ -95,6 +97,7 @@ export class Ring {
       const x = obs.length === 1 ? cx : cx - span / 2 + (i * span) / (obs.length - 1);
       this.pos[n.id] = { x, y: this.hgt - below - ro - 2, r: ro };
     });
+    this.obsLabelY = obs.length ? this.hgt - below - 2 * ro - 14 : -1;
   }
 
   frame(): void {
@@ -166,7 +169,8 @@ export class Ring {
         const pb = this.pos[b];
         if (!pa || !pb) continue;
         const down = links.groups[a] !== links.groups[b];
-        if (down) continue;
+        // observers only ever talk to voters
+        if (down || (nodes[a]?.role === 'observer' && nodes[b]?.role === 'observer')) continue;
         ctx.beginPath();
         ctx.moveTo(pa.x, pa.y);
         ctx.lineTo(pb.x, pb.y);
@@ -257,6 +261,14 @@ export class Ring {
       ctx.globalAlpha = 1;
     }
 
+    if (this.obsLabelY > 0) {
+      ctx.fillStyle = th.muted;
+      ctx.font = `10px ${th.font}`;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'middle';
+      ctx.fillText('observers (brokers)', 8, this.obsLabelY);
+      ctx.fillText('voters (controllers)', 8, 10);
+    }
     // nodes
     for (const n of nodes) {
       const p = this.pos[n.id];
