@@ -125,6 +125,7 @@ export class KraftPlayground extends HTMLElement {
   #store = new Store();
   #nodes: NodeInfo[] = [];
   #quorum: QuorumInfo | null = null;
+  #down: [number, number][] = [];
   #quorumAt = -1;
   #theme: Theme | null = null;
   #timeline!: Timeline;
@@ -281,6 +282,7 @@ export class KraftPlayground extends HTMLElement {
       nodes: () => this.#nodes,
       openNode: (id, anchor) => this.#openMenu(id, anchor),
       hiddenGroups: () => this.#timeline.hiddenGroups,
+      downLinks: () => this.#down,
     });
     this.#logs = new Logs({
       ...host,
@@ -304,6 +306,7 @@ export class KraftPlayground extends HTMLElement {
       now: () => this.#now(),
       nodes: () => this.#nodes,
       quorum: () => this.#quorum,
+      downLinks: () => this.#down,
       partition: (groups: number[][]) => this.#act('partition', (c) => c.partition(groups)),
       cut: (a: number, b: number) => this.#act('cut', (c) => c.cut(a, b)),
       heal: () => this.#act('heal', (c) => c.heal()),
@@ -794,6 +797,7 @@ export class KraftPlayground extends HTMLElement {
     if (!c || c.broken) return;
     try {
       this.#nodes = c.nodes({ records: false }) as unknown as NodeInfo[];
+      if (changed) this.#down = c.downLinks();
       const wall = performance.now();
       if (changed || wall - this.#quorumAt > 250) {
         this.#quorum = c.describeQuorum() as unknown as QuorumInfo | null;
@@ -974,8 +978,8 @@ export class KraftPlayground extends HTMLElement {
   #renderMenu(): void {
     const n = this.#nodes[this.#menuNode];
     if (!n) return;
-    const groups = this.#store.linksAt(this.#now()).groups;
-    const isolated = groups[n.id] !== 0 && groups.filter((x) => x === groups[n.id]).length === 1;
+    const others = this.#nodes.length - 1;
+    const isolated = others > 0 && this.#down.filter(([a, b]) => a === n.id || b === n.id).length === 2 * others;
     const crashed = n.state === 'crashed';
     const leader = n.state === 'leader';
     const slow = (n.flushMs ?? 1) >= 100;

@@ -1,6 +1,7 @@
 // The DOM panels: `kafka-metadata-quorum describe`, the invariants, and the faults.
 
 import { clamp, fmtT, h, setText, toggleClass } from './dom.js';
+import { linkGroups } from './ring.js';
 import type { Store } from './store.js';
 import { INVARIANTS, SWITCHES, type NodeInfo, type QuorumInfo, type UiEvent } from './types.js';
 
@@ -14,6 +15,7 @@ export interface PanelHost {
   now(): number;
   nodes(): NodeInfo[];
   quorum(): QuorumInfo | null;
+  downLinks(): [number, number][];
   partition(groups: number[][]): void;
   cut(from: number, to: number): void;
   heal(): void;
@@ -283,20 +285,28 @@ export class FaultsPanel {
     );
   }
 
-  /** Set the chips to a partition (e.g. from the node menu's isolate). */
+  /** What the network looks like now, in words. */
   frame(): void {
-    const { groups, cuts } = this.store.linksAt(this.host.now());
+    const down = this.host.downLinks();
+    const key = down.map(([a, b]) => `${a}-${b}`).join(',');
+    if (key === this.lastDown) return;
+    this.lastDown = key;
+    const n = this.host.nodes().length;
+    const { groups, isDown } = linkGroups(n, down);
     const parts: string[] = [];
     if (groups.some((g) => g !== 0)) {
       const by = new Map<number, number[]>();
-      groups.forEach((g, n) => {
+      groups.forEach((g, i) => {
         if (!by.has(g)) by.set(g, []);
-        by.get(g)!.push(n);
+        by.get(g)!.push(i);
       });
-      parts.push(`Partitioned: ${[...by.values()].map((g) => `{${g.map((n) => `n${n}`).join(' ')}}`).join(' | ')}`);
+      parts.push(`Partitioned: ${[...by.values()].map((g) => `{${g.map((i) => `n${i}`).join(' ')}}`).join(' | ')}`);
     }
-    if (cuts.length) parts.push(`Cut: ${cuts.map(([a, b]) => `n${a}→n${b}`).join(', ')}`);
+    const oneWay: string[] = [];
+    for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (a !== b && isDown(a, b) && !isDown(b, a)) oneWay.push(`n${a}→n${b}`);
+    if (oneWay.length) parts.push(`Cut one way: ${oneWay.join(', ')}`);
     setText(this.linkState, parts.length ? parts.join('. ') : 'All links up.');
     toggleClass(this.linkState, 'kp-bad', parts.length > 0);
   }
+  private lastDown = '-';
 }

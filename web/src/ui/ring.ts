@@ -13,6 +13,24 @@ export interface RingHost {
   nodes(): NodeInfo[];
   openNode(id: number, anchor: HTMLElement): void;
   hiddenGroups(): Set<number>;
+  /** directed links that are down now (the cluster's downLinks()) */
+  downLinks(): [number, number][];
+}
+
+/** Groups of nodes that can talk both ways (partitions), from the down links. */
+export function linkGroups(n: number, down: [number, number][]): { groups: number[]; isDown: (a: number, b: number) => boolean } {
+  const m = new Uint8Array(n * n);
+  for (const [a, b] of down) if (a < n && b < n) m[a * n + b] = 1;
+  const parent = Array.from({ length: n }, (_, i) => i);
+  const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x])));
+  for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) if (!m[a * n + b] && !m[b * n + a]) parent[find(a)] = find(b);
+  const roots = new Map<number, number>();
+  const groups = parent.map((_, i) => {
+    const r = find(i);
+    if (!roots.has(r)) roots.set(r, roots.size);
+    return roots.get(r)!;
+  });
+  return { groups, isDown: (a, b) => m[a * n + b] === 1 };
 }
 
 interface Pos {
@@ -143,24 +161,21 @@ export class Ring {
     const ctx = fitCanvas(this.canvas, this.w, this.hgt);
     const now = this.host.now();
     ctx.clearRect(0, 0, this.w, this.hgt);
-    const links = this.store.linksAt(now);
     const N = nodes.length;
+    const { groups, isDown } = linkGroups(N, this.host.downLinks());
 
-    // partition groups: a halo per group
-    const grouped = links.groups.some((g) => g !== 0);
-    if (grouped) {
-      const ids = [...new Set(links.groups)].sort((a, b) => a - b);
+    // partition groups: a halo per group (only when there is more than one)
+    if (groups.some((g) => g !== 0)) {
       for (const n of nodes) {
         const p = this.pos[n.id];
         if (!p) continue;
-        const gi = ids.indexOf(links.groups[n.id]);
-        ctx.fillStyle = GROUP_COLORS[gi % GROUP_COLORS.length] + (th.dark ? '33' : '22');
+        ctx.fillStyle = GROUP_COLORS[groups[n.id] % GROUP_COLORS.length] + (th.dark ? '33' : '22');
         ctx.beginPath();
         ctx.arc(p.x, p.y, p.r + 13, 0, Math.PI * 2);
         ctx.fill();
       }
     }
-    // faint mesh of voter links
+    // faint mesh of the links that are up (observers only ever talk to voters)
     ctx.strokeStyle = th.grid;
     ctx.lineWidth = 1;
     for (let a = 0; a < N; a++) {
@@ -168,27 +183,24 @@ export class Ring {
         const pa = this.pos[a];
         const pb = this.pos[b];
         if (!pa || !pb) continue;
-        const down = links.groups[a] !== links.groups[b];
-        // observers only ever talk to voters
-        if (down || (nodes[a]?.role === 'observer' && nodes[b]?.role === 'observer')) continue;
+        if (isDown(a, b) || isDown(b, a) || (nodes[a]?.role === 'observer' && nodes[b]?.role === 'observer')) continue;
         ctx.beginPath();
         ctx.moveTo(pa.x, pa.y);
         ctx.lineTo(pb.x, pb.y);
         ctx.stroke();
       }
     }
-    // links down
+    // links down: both ways (an ✕ in the middle) or one way (the ✕ near the receiver)
     ctx.setLineDash([4, 4]);
     for (let a = 0; a < N; a++) {
       for (let b = 0; b < N; b++) {
-        if (a === b) continue;
+        if (a === b || !isDown(a, b)) continue;
+        const both = isDown(b, a);
+        if (both && a > b) continue;
+        if (nodes[a]?.role === 'observer' && nodes[b]?.role === 'observer') continue;
         const pa = this.pos[a];
         const pb = this.pos[b];
         if (!pa || !pb) continue;
-        const partitioned = links.groups[a] !== links.groups[b];
-        const cut = links.cuts.some(([x, y]) => x === a && y === b);
-        if (!partitioned && !cut) continue;
-        if (partitioned && a > b) continue;
         ctx.strokeStyle = th.danger;
         ctx.globalAlpha = 0.55;
         ctx.lineWidth = 1.2;
@@ -197,7 +209,7 @@ export class Ring {
         ctx.lineTo(pb.x, pb.y);
         ctx.stroke();
         ctx.globalAlpha = 1;
-        const f = cut && !partitioned ? 0.7 : 0.5;
+        const f = both ? 0.5 : 0.72;
         const mx = pa.x + (pb.x - pa.x) * f;
         const my = pa.y + (pb.y - pa.y) * f;
         ctx.setLineDash([]);
