@@ -461,6 +461,7 @@ export class Timeline {
     const lastX = new Float64Array(N * N * K).fill(-1e9);
     this.arrows = [];
     const headLen = 6;
+    let lastNoteX = -1e9;
     let budget = 6000;
     for (let i = a; i < b && budget > 0; i++) {
       const m = store.msgs[i];
@@ -539,7 +540,8 @@ export class Timeline {
           ctx.textBaseline = 'middle';
           ctx.fillStyle = granted ? th.ok : th.danger;
           ctx.fillText(granted ? '✓' : '✗', x2 + 7, y2 + (y2 > y1 ? 7 : -7));
-        } else if (m.rpc === 9 && /diverging|snapshot=/.test(m.summary) && Math.abs(x2 - x1) > 10) {
+        } else if (m.rpc === 9 && /diverging|snapshot=/.test(m.summary) && Math.abs(x2 - x1) > 10 && x2 - lastNoteX > 70) {
+          lastNoteX = x2;
           ctx.font = `bold 9px ${th.font}`;
           ctx.textAlign = 'left';
           ctx.textBaseline = 'middle';
