@@ -6,7 +6,7 @@
 // frameless. Property: `cluster` (the live Cluster), `player`.
 
 import { Cluster, init, Player } from '../api.js';
-import { Controls, MAX_SPEED, MIN_SPEED, speedLabel, type Settings } from './controls.js';
+import { Controls, MAX_SPEED, MIN_SPEED, type Settings } from './controls.js';
 import { clamp, download, fmtT, h, setText, toggleClass } from './dom.js';
 import { icon } from './icons.js';
 import { Logs } from './logs.js';
@@ -160,7 +160,6 @@ export class KraftPlayground extends HTMLElement {
   #captionShown = -2;
   #pausedAtStep = -1;
   #horizon = 0;
-  #clusterSeq = 0;
   #parsed: Parsed | null = null;
   #bootSeq = 0;
   #rebootTimer = 0;
@@ -326,7 +325,7 @@ export class KraftPlayground extends HTMLElement {
     };
     this.#quorumPanel = new QuorumPanel(panelHost);
     this.#invPanel = new InvariantsPanel(this.#store, panelHost);
-    this.#faults = new FaultsPanel(this.#store, panelHost);
+    this.#faults = new FaultsPanel(panelHost);
     this.#controls = new Controls(
       {
         playing: () => this.#playing,
@@ -636,7 +635,6 @@ export class KraftPlayground extends HTMLElement {
     const all = c.eventCount <= 150_000;
     this.#store.add((all ? c.events() : c.events({ from: Math.max(0, c.now - 120_000), to: c.now })) as UiEvent[]);
     if (this.#scenario?.futureEvents) this.#store.add(this.#scenario.futureEvents);
-    this.#clusterSeq = c.lastSeq;
     this.#horizon = Math.max(this.#store.lastT, c.now, this.#scenario?.endMs ?? 0);
     this.#unsub = this.#player.subscribe((f) => this.#onFrame(f.events as UiEvent[], f.reset));
     this.#refreshViews(true);
@@ -727,7 +725,6 @@ export class KraftPlayground extends HTMLElement {
 
   #onFrameInner(c: Cluster, events: UiEvent[], reset: boolean): void {
     if (reset) {
-      this.#clusterSeq = c.lastSeq;
       this.#logs.clearGhosts();
       if (c.now < this.#store.firstT) {
         // travelled back before the history the store still holds (a long run): start
@@ -746,7 +743,6 @@ export class KraftPlayground extends HTMLElement {
       }
       this.#store.add(events);
       this.#store.compact();
-      this.#clusterSeq = events[events.length - 1].seq;
       this.#react(events);
     }
     this.#horizon = Math.max(this.#horizon, c.now);
@@ -859,9 +855,6 @@ export class KraftPlayground extends HTMLElement {
 
   #setPlaying(on: boolean): void {
     if (on && !this.#cluster) return;
-    if (on && this.#pausedAtStep >= 0) {
-      // continue past the step we paused at
-    }
     this.#playing = on;
     this.#lastWall = performance.now();
     this.toggleAttribute('data-playing', on);
@@ -1473,4 +1466,3 @@ function describeMark(kind: string, e: UiEvent): string {
   }
 }
 
-export { speedLabel };

@@ -2,7 +2,7 @@
 // records coloured by epoch, the HW and LEO marked, unflushed records underlined, the
 // snapshot boundary hatched, and a truncated suffix shown struck out for a moment.
 
-import { clamp, fmtT, h } from './dom.js';
+import { clamp, h } from './dom.js';
 import { epochColor, fitCanvas, type Theme } from './theme.js';
 import type { LogRecord, NodeInfo } from './types.js';
 import { STATES } from './types.js';
@@ -366,4 +366,3 @@ export function describeRecord(r: LogRecord): string {
   }
 }
 
-export { fmtT };

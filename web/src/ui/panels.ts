@@ -171,10 +171,7 @@ export class FaultsPanel {
   private linkState: HTMLParagraphElement;
   private nodeCount = -1;
 
-  constructor(
-    private store: Store,
-    private host: PanelHost,
-  ) {
+  constructor(private host: PanelHost) {
     this.chips = h('div', { class: 'kp-chips', role: 'group', 'aria-label': 'Partition groups: tap a node to move it to the next group' });
     const applyPartition = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'partition' }, 'Partition');
     applyPartition.addEventListener('click', () => {

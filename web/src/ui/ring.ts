@@ -2,7 +2,7 @@
 // flight between them, links that are down, and each node's role, epoch, timer, LEO and
 // HW. Every node is also a real button (keyboard, touch, tests) that opens its actions.
 
-import { clamp, h, setText } from './dom.js';
+import { clamp, h } from './dom.js';
 import type { Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
 import { isResponse, RPC_KINDS, STATES, type NodeInfo } from './types.js';
@@ -53,7 +53,6 @@ export class Ring {
   private obsLabelY = -1;
   private flashes: { x: number; y: number; until: number; color: string }[] = [];
   private lastSig = '';
-  private dirty = true;
 
   constructor(
     private store: Store,
@@ -64,15 +63,13 @@ export class Ring {
     this.el = h('div', { class: 'kp-ring' }, this.canvas, this.layer);
   }
 
-  invalidate(): void {
-    this.dirty = true;
-  }
+  /** The ring redraws every frame; nothing to mark. */
+  invalidate(): void {}
 
   resize(w: number, hgt: number): void {
     if (w === this.w && hgt === this.hgt) return;
     this.w = w;
     this.hgt = hgt;
-    this.dirty = true;
     this.lastSig = '';
   }
 
@@ -390,4 +387,3 @@ function cross(ctx: CanvasRenderingContext2D, x: number, y: number, k: number, c
   ctx.stroke();
 }
 
-export { setText };

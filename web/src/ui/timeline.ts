@@ -2,7 +2,7 @@
 // window shows: binary searches find the messages, state segments and marks in view, and
 // dense arrows collapse to one per pixel column per link and kind.
 
-import { clamp, fmtShort, fmtT, h, setText } from './dom.js';
+import { clamp, fmtShort, fmtT, h } from './dom.js';
 import type { Mark, Msg, Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
 import { isResponse, RPC_GROUPS, RPC_KINDS, STATES } from './types.js';
@@ -793,7 +793,6 @@ export class Timeline {
         if (zoom) {
           e.preventDefault();
           this.zoomBy(Math.exp(clamp(e.deltaY, -100, 100) * 0.006), e.offsetX - GUTTER);
-          this.setFollow(this.follow && !this.isPastNow());
         } else if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
           e.preventDefault();
           this.t0 += (e.shiftKey ? e.deltaY : e.deltaX) * this.msPerPx;
@@ -802,10 +801,6 @@ export class Timeline {
       },
       { passive: false },
     );
-  }
-
-  private isPastNow(): boolean {
-    return false;
   }
 
   private updateTip(): void {
@@ -986,4 +981,3 @@ function markLines(mk: Mark): string[] {
   return lines;
 }
 
-export { setText };
