@@ -103,6 +103,19 @@ describe('the main page', () => {
     assert.match(await summaryText(page, '[data-leader]'), /the leader is n\d+ in epoch \d+/);
     // the ring shows the leader's node as leader
     assert.equal(await page.locator(`${EL} .kp-node-btn[data-node="${(await leaderOf(page)).id}"]`).getAttribute('data-state'), 'leader');
+    // step: paused, one click runs to the next moment something happens
+    await pause(page);
+    const t0 = await nowOf(page);
+    await page.locator(`${EL} [data-action="step"]`).click();
+    assert.ok((await nowOf(page)) > t0);
+    // the help overlay opens with ? and closes with Escape
+    await page.locator(`${EL} .kp-time`).click();
+    await page.keyboard.press('?');
+    const help = page.locator(`${EL} dialog.kp-dialog`);
+    await help.waitFor({ state: 'visible' });
+    assert.match(await help.textContent(), /Keyboard/);
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
     assert.deepEqual(errors, []);
     await page.close();
   });
