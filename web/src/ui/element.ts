@@ -920,6 +920,7 @@ export class KraftPlayground extends HTMLElement {
     }
     // an action forks the run: the recorded future is gone
     if (this.#store.lastSeq > seqBefore) {
+      this.#toast('The run forks here: what was recorded after this moment is replaced.');
       this.#store.truncateAfter(seqBefore);
       this.#horizon = c.now;
       if (this.#scenario) this.#scenario = { ...this.#scenario, steps: this.#scenario.steps.filter((s) => s.t !== null && s.t <= c.now) };

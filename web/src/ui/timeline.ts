@@ -202,16 +202,23 @@ export class Timeline {
     ctx.clip();
 
     const xNow = this.xOf(now);
-    // Recorded future (after a seek back): a veil.
-    if (xNow < this.w) {
-      ctx.fillStyle = th.dark ? 'rgba(0,0,0,0.28)' : 'rgba(241,245,249,0.7)';
-      ctx.fillRect(Math.max(GUTTER, xNow), AXIS_H, this.w, this.hgt);
-    }
-
     this.drawBands(th, t0, t1, now);
     this.drawHw(th, t0, t1, now);
     this.drawMessages(th, t0, t1, now);
     this.drawMarks(th, t0, t1, now);
+    // Recorded future (after a seek back): a veil.
+    if (xNow < this.w) {
+      ctx.fillStyle = th.dark ? 'rgba(13,20,36,0.55)' : 'rgba(248,250,252,0.62)';
+      ctx.fillRect(Math.max(GUTTER, xNow), AXIS_H, this.w, this.hgt);
+      if (this.store.lastT > now + 50 && this.w - xNow > 150) {
+        ctx.fillStyle = th.muted;
+        ctx.font = `italic 11px ${th.font}`;
+        ctx.textAlign = 'left';
+        ctx.textBaseline = 'top';
+        ctx.fillText('recorded future: plays back the same unless you act', Math.max(GUTTER, xNow) + 8, AXIS_H + 3);
+      }
+    }
+
 
     // Now line
     if (xNow >= GUTTER && xNow <= this.w) {
