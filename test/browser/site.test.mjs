@@ -7,6 +7,13 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launch, openPage, root, serve } from './harness.mjs';
 
+/** Screenshots go to test-results/; UPDATE_SCREENSHOTS=1 writes the README's copies in docs/. */
+function shotPath(name) {
+  const dir = join(root, process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : 'test-results');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
+}
+
 let server;
 let browser;
 
@@ -311,8 +318,7 @@ describe('the main page', () => {
     await page.locator(`${EL} .kp-zoom[aria-label="Zoom out"]`).click();
     await page.mouse.move(0, 0);
     await page.waitForTimeout(300);
-    mkdirSync(join(root, 'docs'), { recursive: true });
-    await page.screenshot({ path: join(root, 'docs/screenshot.png') });
+    await page.screenshot({ path: shotPath('screenshot.png') });
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -426,8 +432,7 @@ describe('phone width, touch', () => {
       // nothing sticks out sideways
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
-      mkdirSync(join(root, 'docs'), { recursive: true });
-      await page.screenshot({ path: join(root, 'docs/screenshot-phone.png') });
+      await page.screenshot({ path: shotPath('screenshot-phone.png') });
       assert.deepEqual(errors, []);
       await page.close();
     } finally {

@@ -48,7 +48,8 @@ struct Checkpoint {
     world: World,
     applied_inputs: usize,
     digest: Digest,
-    violations: usize,
+    /// Violations found before the checkpoint (few: the checker caps its reports).
+    violations: Vec<Event>,
 }
 
 pub struct Simulation {
@@ -213,7 +214,7 @@ impl Simulation {
             world: self.world.clone(),
             applied_inputs: self.applied_inputs,
             digest: self.digest,
-            violations: self.violations.len(),
+            violations: self.violations.clone(),
         }
     }
 
@@ -270,7 +271,7 @@ impl Simulation {
                 let e = events.next().expect("peeked");
                 self.record(e);
             }
-            let violations = self.violations.len();
+            let violations = self.violations.clone();
             self.checkpoints.push(Checkpoint {
                 world: cp_world,
                 applied_inputs: cp_applied,
@@ -333,7 +334,7 @@ impl Simulation {
             self.world = cp.world;
             self.applied_inputs = cp.applied_inputs;
             self.digest = cp.digest;
-            self.violations.truncate(cp.violations);
+            self.violations = cp.violations;
         }
         self.run_to(t);
         Ok(())

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# `npm run bench`: speed and memory, never as pass/fail tests.
+#   1. the Rust core natively: sweep workload, an hour-long run (memory), seeks
+#   2. the same sweep workload in wasm vs natively (one thread each)
+#   3. the UI: frame times at 10x with 7 nodes and 20,000 events in history
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+bash scripts/setup.sh browser
+node scripts/build.mjs
+
+echo "==== core (native)"
+cargo bench -q -p kraft-playground --bench core
+
+echo "==== sweep workload, 40 seeds x 60 s, one thread: native vs wasm"
+cargo run --release -q -p kraft-playground --example sweep -- --seeds 40 --seconds 60 --jobs 1 2>&1 | grep -E "simulated s per wall s|passed"
+node web/bin/kraft-playground.mjs sweep --seeds 40 --seconds 60 2>&1 | grep -E "per wall|passed"
+
+echo "==== sizes"
+for f in www/dist/*.wasm www/dist/*.js www/dist/*.css; do
+  printf '%-40s %8d B raw %8d B gzip\n' "$f" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+done
+
+echo "==== UI frame times (Chromium)"
+node scripts/bench-ui.mjs --voters 7 --observers 0
