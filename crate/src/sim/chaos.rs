@@ -141,7 +141,7 @@ pub fn run_seed(seed: u64, opts: &ChaosOptions) -> SeedOutcome {
     let (spec, actions) = random_run(seed, opts);
     let end = opts.seconds * 1000;
     let calm_from = end.saturating_sub(CALM_TAIL_MS).max(end / 2);
-    let mut sim = Simulation::replay(spec, actions, calm_from + 2_000).expect("generated runs are valid");
+    let mut sim = Simulation::replay_once(spec, actions, calm_from + 2_000).expect("generated runs are valid");
     let hw_at_calm = max_leader_hw(&sim);
     sim.advance(end - sim.now()).expect("within a day");
     let made_progress = max_leader_hw(&sim) > hw_at_calm;

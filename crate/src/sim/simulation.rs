@@ -131,7 +131,25 @@ impl Simulation {
 
     /// Rebuilds a run from its description (a shared link): same spec, same inputs.
     pub fn replay(spec: ClusterSpec, inputs: Vec<TimedAction>, until: u64) -> Result<Simulation, SimError> {
+        Simulation::replay_with(spec, inputs, until, true)
+    }
+
+    /// Like `replay`, for runs nobody will scrub (sweeps, scenario checks): no
+    /// checkpoints are taken after the first, so `seek` back replays from the start.
+    pub fn replay_once(spec: ClusterSpec, inputs: Vec<TimedAction>, until: u64) -> Result<Simulation, SimError> {
+        Simulation::replay_with(spec, inputs, until, false)
+    }
+
+    fn replay_with(
+        spec: ClusterSpec,
+        inputs: Vec<TimedAction>,
+        until: u64,
+        time_travel: bool,
+    ) -> Result<Simulation, SimError> {
         let mut sim = Simulation::new(spec)?;
+        if !time_travel {
+            sim.checkpoint_every = u64::MAX;
+        }
         let n = sim.world.spec.node_count();
         for (i, input) in inputs.iter().enumerate() {
             input.action.validate(n).map_err(|(f, m)| SimError { field: format!("inputs[{i}].{f}"), message: m })?;
@@ -284,7 +302,7 @@ impl Simulation {
                     i += 1;
                     i % 2 == 1
                 });
-                self.checkpoint_every *= 2;
+                self.checkpoint_every = self.checkpoint_every.saturating_mul(2);
             }
         }
         for e in events {
