@@ -350,6 +350,24 @@ describe('scenarios', () => {
     await page.close();
   });
 
+  test('a story stops at its end so the reader sees how it came out; play then goes on freely', async () => {
+    const { page, errors } = await open('/?scenario=split-vote&speed=20&autoplay=0');
+    await page.locator(`${EL} .kp-scrub`).focus();
+    await page.keyboard.press('End');
+    const end = await nowOf(page);
+    assert.ok(end > 5_000, `the story's end: ${end}`);
+    for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowLeft');
+    const before = await nowOf(page);
+    assert.ok(before < end, `moved back before the end (${before} < ${end})`);
+    await play(page);
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('[data-action="play"]').getAttribute('aria-label') === 'Play', null, { timeout: 20_000 });
+    assert.equal(await nowOf(page), end, 'stopped exactly at the end of the story');
+    await play(page);
+    await page.waitForFunction((e) => document.querySelector('kraft-playground').cluster.now > e + 500, end);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('an unsafe variant shows the violation, its evidence, and a button that seeks to its moment', async () => {
     const { page, errors } = await open('/?scenario=figure-8&variant=hw-before-own-epoch&speed=10&autoplay=0');
     assert.equal(await page.locator(`${EL} [data-switch="hw-before-own-epoch"]`).isChecked(), true);

@@ -683,10 +683,16 @@ export class KraftPlayground extends HTMLElement {
     if (this.#playing) {
       const now = c.now;
       const stop = this.#nextPause(now);
+      // A story stops at its end so the reader sees how it came out; play goes on freely.
+      const end = this.#scenario && now < this.#scenario.endMs ? this.#scenario.endMs : null;
+      const reach = now + elapsed * p.speed;
       try {
-        if (stop !== null && stop.t !== null && now + elapsed * p.speed >= stop.t) {
+        if (stop !== null && stop.t !== null && reach >= stop.t && (end === null || stop.t <= end)) {
           p.seek(stop.t);
           this.#pausedAtStep = stop.index;
+          this.#setPlaying(false);
+        } else if (end !== null && reach >= end) {
+          p.seek(end);
           this.#setPlaying(false);
         } else {
           const a = performance.now();
