@@ -71,7 +71,8 @@ fn seeking_back_and_forward_reproduces_the_run() {
 fn violations_survive_seeking_back_and_jumping_forward() {
     use kraft_playground::protocol::SafetySwitch;
     use kraft_playground::sim::chaos::{random_run, ChaosOptions};
-    let opts = ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: vec![SafetySwitch::VoteIgnoresLog] };
+    let opts =
+        ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: vec![SafetySwitch::VoteIgnoresLog] };
     let (spec, actions) = random_run(2, &opts);
     let mut sim = Simulation::replay(spec, actions, 60_000).unwrap();
     let found: Vec<_> = sim.violations().cloned().collect();

@@ -2,28 +2,10 @@
 // node views (crate/src/sim/view.rs). Kept structural and local so the UI depends only
 // on the fields it draws.
 
-export type StateName =
-  | 'unattached'
-  | 'prospective'
-  | 'candidate'
-  | 'leader'
-  | 'follower'
-  | 'resigned'
-  | 'crashed';
+import type { RpcKind, StateName } from '../types.js';
 
-export type RpcName =
-  | 'Vote'
-  | 'VoteResponse'
-  | 'PreVote'
-  | 'PreVoteResponse'
-  | 'BeginQuorumEpoch'
-  | 'BeginQuorumEpochResponse'
-  | 'EndQuorumEpoch'
-  | 'EndQuorumEpochResponse'
-  | 'Fetch'
-  | 'FetchResponse'
-  | 'FetchSnapshot'
-  | 'FetchSnapshotResponse';
+export type { StateName };
+export type RpcName = RpcKind;
 
 /** Any trace event: common fields plus the per-type ones (all optional here). */
 export interface UiEvent {
