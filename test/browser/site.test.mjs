@@ -352,8 +352,10 @@ describe('scenarios', () => {
 
   test('a story stops at its end so the reader sees how it came out; play then goes on freely', async () => {
     const { page, errors } = await open('/?scenario=split-vote&speed=20&autoplay=0');
+    await page.locator(`${EL} [data-caption]`).waitFor({ state: 'visible' });
     await page.locator(`${EL} .kp-scrub`).focus();
     await page.keyboard.press('End');
+    await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.now > 0);
     const end = await nowOf(page);
     assert.ok(end > 5_000, `the story's end: ${end}`);
     for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowLeft');

@@ -3,7 +3,7 @@
 // dense arrows collapse to one per pixel column per link and kind.
 
 import { clamp, fmtShort, fmtT, h } from './dom.js';
-import type { Mark, Msg, Store } from './store.js';
+import type { Mark, Msg, Steps, Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
 import { isResponse, RPC_GROUPS, RPC_KINDS, STATES } from './types.js';
 
@@ -397,49 +397,66 @@ export class Timeline {
     }
   }
 
+  /** Each node's HW (solid, labelled) and LEO (dashed) as step lines on one scale. */
   private drawHw(th: Theme, t0: number, t1: number, now: number): void {
-    const ctx = this.ctx;
     const lh = this.laneH();
     if (lh < 26) return;
-    // one scale for every lane, over the visible window
+    // one scale for every lane and both lines, over the visible window
     let lo = Infinity;
     let hi = -Infinity;
-    for (let n = 0; n < this.store.nodes; n++) {
-      const s = this.store.hw[n];
-      const a = Math.max(0, upper(s.t, t0) - 1);
-      const b = upper(s.t, t1);
-      for (let i = a; i < b; i++) {
-        const v = s.v[i];
-        if (Number.isNaN(v)) continue;
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
+    for (const series of [this.store.hw, this.store.leo]) {
+      for (let n = 0; n < this.store.nodes; n++) {
+        const s = series[n];
+        const a = Math.max(0, upper(s.t, t0) - 1);
+        const b = upper(s.t, t1);
+        for (let i = a; i < b; i++) {
+          const v = s.v[i];
+          if (Number.isNaN(v)) continue;
+          if (v < lo) lo = v;
+          if (v > hi) hi = v;
+        }
       }
     }
     if (lo === Infinity) return;
-    const horizon = Math.max(now, this.store.lastT);
-    ctx.lineWidth = 1.5;
-    ctx.font = `9px ${th.mono}`;
-    ctx.textBaseline = 'bottom';
-    ctx.textAlign = 'left';
+    const scale = { lo, hi, t0, t1, horizon: Math.max(now, this.store.lastT) };
+    this.ctx.font = `9px ${th.mono}`;
+    this.ctx.textBaseline = 'bottom';
+    this.ctx.textAlign = 'left';
     const hwColor = th.dark ? '#22d3ee' : '#0e7490';
+    const leoColor = th.dark ? 'rgba(148, 163, 184, 0.7)' : 'rgba(71, 85, 105, 0.55)';
+    this.drawSteps(this.store.leo, scale, leoColor, [3, 3], false);
+    this.drawSteps(this.store.hw, scale, hwColor, [], true);
+  }
+
+  private drawSteps(
+    series: Steps[],
+    sc: { lo: number; hi: number; t0: number; t1: number; horizon: number },
+    color: string,
+    dash: number[],
+    labels: boolean,
+  ): void {
+    const ctx = this.ctx;
+    const lh = this.laneH();
+    ctx.lineWidth = labels ? 1.5 : 1;
+    ctx.setLineDash(dash);
     for (let n = 0; n < this.store.nodes; n++) {
-      const s = this.store.hw[n];
+      const s = series[n];
       const mid = this.laneMid(n);
       const bot = this.laneTop(n) + lh - 3;
       const top = mid + 9;
       if (bot - top < 6) continue;
-      const y = (v: number) => (hi === lo ? (top + bot) / 2 : bot - ((v - lo) / (hi - lo)) * (bot - top));
-      const a = Math.max(0, upper(s.t, t0) - 1);
-      ctx.strokeStyle = hwColor;
+      const y = (v: number) => (sc.hi === sc.lo ? (top + bot) / 2 : bot - ((v - sc.lo) / (sc.hi - sc.lo)) * (bot - top));
+      const a = Math.max(0, upper(s.t, sc.t0) - 1);
+      ctx.strokeStyle = color;
       ctx.beginPath();
       let open = false;
       let lastLabelX = -1e9;
       for (let i = a; i < s.t.length; i++) {
         const t = s.t[i];
-        if (t > t1) break;
+        if (t > sc.t1) break;
         const v = s.v[i];
         const xa = Math.max(GUTTER - 2, this.xOf(t));
-        const xb = Math.min(this.w + 2, this.xOf(i + 1 < s.t.length ? s.t[i + 1] : horizon));
+        const xb = Math.min(this.w + 2, this.xOf(i + 1 < s.t.length ? s.t[i + 1] : sc.horizon));
         if (Number.isNaN(v)) {
           open = false;
           continue;
@@ -449,15 +466,17 @@ export class Timeline {
         else ctx.lineTo(xa, yy);
         ctx.lineTo(xb, yy);
         open = true;
-        if (xb - xa > 18 && xa - lastLabelX > 22 && xa >= GUTTER) {
-          ctx.fillStyle = hwColor;
+        if (labels && xb - xa > 18 && xa - lastLabelX > 22 && xa >= GUTTER) {
+          ctx.fillStyle = color;
           ctx.fillText(String(v), xa + 2, yy - 1);
           lastLabelX = xa;
         }
       }
       ctx.stroke();
     }
+    ctx.setLineDash([]);
   }
+
 
   private drawMessages(th: Theme, t0: number, t1: number, now: number): void {
     const ctx = this.ctx;
@@ -881,7 +900,7 @@ export class Timeline {
       'div',
       { class: 'kp-legend', role: 'group', 'aria-label': 'Message kinds' },
       ...items,
-      h('span', { class: 'kp-legend-note' }, 'dashed: response · ✕ dropped · ✂ truncation · — HW'),
+      h('span', { class: 'kp-legend-note' }, 'dashed: response · ✕ dropped · ✂ truncation · — HW · ┄ LEO'),
     );
   }
 }
