@@ -29,7 +29,7 @@ fn key_at(log: &ReplicaLog, offset: Offset) -> Option<RecordKey> {
 }
 
 impl Data {
-    pub fn new(_voters: usize) -> Self {
+    pub fn new() -> Self {
         Data { committed: BTreeMap::new(), appended: BTreeMap::new(), pruned_below: 0 }
     }
 

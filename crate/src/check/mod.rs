@@ -40,10 +40,10 @@ pub struct Found {
 }
 
 impl Checker {
-    pub fn new(nodes: usize, voters: usize, stable_leadership: bool) -> Checker {
+    pub fn new(nodes: usize, stable_leadership: bool) -> Checker {
         Checker {
             leadership: leadership::Leadership::new(nodes, stable_leadership),
-            data: data::Data::new(voters),
+            data: data::Data::new(),
             snapshots: snapshot::Snapshots::new(nodes),
             reports: [0; Invariant::ALL.len()],
         }

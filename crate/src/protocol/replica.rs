@@ -9,7 +9,7 @@ use super::leader::{LeaderState, ParkedFetch};
 use super::log::{FetchPosition, ReplicaLog};
 use super::record::{Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
 use super::rpc::{DivergingEpoch, Envelope, ErrorCode, LeaderHint, Message, Snapshot, SnapshotId};
-use super::state::{ElectionState, EpochState, FollowerState, Reason, SnapshotDownload, StateName};
+use super::state::{ElectionState, EpochState, Reason, SnapshotDownload, StateName};
 use crate::rng::Rng;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -1307,12 +1307,5 @@ impl Replica {
             self.log.install_local_snapshot(Snapshot { id, image, size_bytes });
             ctx.note(Note::SnapshotTaken { id });
         }
-    }
-}
-
-/// Follower-state helpers used by tests and the world.
-impl FollowerState {
-    pub fn is_fetching_snapshot(&self) -> bool {
-        self.snapshot_download.is_some()
     }
 }

@@ -129,11 +129,6 @@ impl Network {
         self.slow_links.insert((from, to), (min_ms, max_ms));
     }
 
-    /// Links with their own latency: (from, to, min ms, max ms).
-    pub fn slow_links(&self) -> Vec<(NodeId, NodeId, u64, u64)> {
-        self.slow_links.iter().map(|(&(f, t), &(a, b))| (f, t, a, b)).collect()
-    }
-
     /// Every link up again, at the default latency.
     pub fn heal(&mut self) {
         self.groups.iter_mut().for_each(|g| *g = 0);

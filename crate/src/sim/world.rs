@@ -167,7 +167,7 @@ impl World {
         let mut w = World {
             network: Network::new(n as usize, spec.network, Rng::fork(spec.seed, STREAM_NETWORK)),
             workload_rng: Rng::fork(spec.seed, STREAM_WORKLOAD),
-            checker: Checker::new(n as usize, spec.voters as usize, spec.stable_leadership),
+            checker: Checker::new(n as usize, spec.stable_leadership),
             writes_per_second: 0,
             workload_gen: 0,
             spec,
