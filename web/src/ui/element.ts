@@ -802,7 +802,7 @@ export class KraftPlayground extends HTMLElement {
       if (changed) this.#down = c.downLinks();
       const wall = performance.now();
       if (changed || wall - this.#quorumAt > 250) {
-        this.#quorum = c.describeQuorum() as unknown as QuorumInfo | null;
+        this.#quorum = c.describeQuorum();
         this.#quorumAt = wall;
       }
     } catch (e) {

@@ -3,7 +3,7 @@
 // dense arrows collapse to one per pixel column per link and kind.
 
 import { clamp, fmtShort, fmtT, h } from './dom.js';
-import type { Mark, Msg, Steps, Store } from './store.js';
+import { type Mark, type Msg, type Steps, type Store, upperBound as upper } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
 import { isResponse, RPC_GROUPS, RPC_KINDS, STATES } from './types.js';
 
@@ -913,16 +913,6 @@ function short(s: string): string {
   return s === 'prospective' ? 'prosp.' : s === 'unattached' ? 'unatt.' : s === 'candidate' ? 'cand.' : s;
 }
 
-function upper(a: number[], x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (a[mid] <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 function glyph(ctx: CanvasRenderingContext2D, g: string, x: number, y: number, color: string, size: number, bold: boolean): void {
   ctx.font = `bold ${size}px system-ui, sans-serif`;

@@ -2,7 +2,7 @@
 // node views (crate/src/sim/view.rs). Kept structural and local so the UI depends only
 // on the fields it draws.
 
-import type { RpcKind, StateName } from '../types.js';
+import type { QuorumDescription, RpcKind, StateName } from '../types.js';
 
 export type { StateName };
 export type RpcName = RpcKind;
@@ -87,26 +87,8 @@ export interface NodeInfo {
   log?: LogRecord[];
 }
 
-export interface QuorumInfo {
-  status: {
-    clusterId: string;
-    leaderId: number;
-    leaderEpoch: number;
-    highWatermark: number;
-    maxFollowerLag: number;
-    maxFollowerLagTimeMs: number;
-    currentVoters: number[];
-    currentObservers: number[];
-  };
-  replication: {
-    nodeId: number;
-    logEndOffset: number;
-    lag: number;
-    lastFetchTimestamp: number;
-    lastCaughtUpTimestamp: number;
-    status: string;
-  }[];
-}
+/** What `cluster.describeQuorum()` returns (the package's type). */
+export type QuorumInfo = QuorumDescription;
 
 export const RPC_KINDS: RpcName[] = [
   'PreVote',
