@@ -237,6 +237,11 @@ describe('the main page', () => {
     const other = await open(url.replace(server.url, '/'));
     assert.equal(await nowOf(other.page), now);
     assert.equal(await digestOf(other.page), digest);
+    // the new page's text summary is drawn on a later frame
+    await other.page.waitForFunction(
+      (n) => document.querySelector('kraft-playground').shadowRoot.querySelectorAll('[data-summary] tbody tr').length === n,
+      Object.keys(await summaryNodes(page)).length,
+    );
     assert.deepEqual(await summaryNodes(other.page), await summaryNodes(page));
     assert.deepEqual(errors, []);
     assert.deepEqual(other.errors, []);
