@@ -533,6 +533,44 @@ export class Cluster {
     return this.#call((s) => s.textSince(since, limit));
   }
 
+  /**
+   * The trace after `since` (all of it by default) page by page, up to `limit` events a
+   * page (default 10,000, at most 100,000): arrays of events; with `format: 'text'` their
+   * one-line text form (a string, one line per event); with `format: 'json'` a JSON array
+   * (a string, for writing out). Each page continues where the last one stopped, so
+   * reading a whole long run costs about one replay of it (paging with
+   * `events({ since })` past the in-memory window replays from a checkpoint for every
+   * page). Throws if the cluster moves (advance, act, seek) before the last page is read.
+   */
+  pages(query?: { since?: number; limit?: number; format?: 'events' }): Generator<TraceEvent[], void, undefined>;
+  pages(query: { since?: number; limit?: number; format: 'text' | 'json' }): Generator<string, void, undefined>;
+  pages(
+    query: { since?: number; limit?: number; format?: 'events' | 'text' | 'json' } = {},
+  ): Generator<TraceEvent[] | string, void, undefined> {
+    const q = check.object(query, 'pages query');
+    check.keys(q, ['since', 'limit', 'format'], 'pages query field');
+    const since = q.since === undefined ? 0 : check.whole(q.since, 'since');
+    const limit = q.limit === undefined ? 10_000 : check.whole(q.limit, 'limit', 1, 100_000);
+    const format = q.format === undefined ? 'events' : check.oneOf(q.format, ['events', 'text', 'json'] as const, 'format');
+    const cursor = this.#call((s) => s.traceCursor(since));
+    const next = (): TraceEvent[] | string =>
+      this.#call((s) =>
+        format === 'text'
+          ? s.traceTextPage(cursor, limit)
+          : format === 'json'
+            ? s.traceJsonPage(cursor, limit)
+            : (s.tracePage(cursor, limit) as TraceEvent[]),
+      );
+    return (function* () {
+      try {
+        // An empty page ([], '' or, in JSON, '[]') is the end.
+        for (let page = next(); page.length > 0 && page !== '[]'; page = next()) yield page;
+      } finally {
+        cursor.free();
+      }
+    })();
+  }
+
   /** Every invariant violation so far (the checker runs after every event). */
   violations(): ViolationEvent[] {
     return this.#call((s) => s.violations()) as ViolationEvent[];
