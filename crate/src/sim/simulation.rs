@@ -455,13 +455,15 @@ impl Simulation {
         loop {
             let n = (limit - out.len()).min(pending.len());
             out.extend(pending.drain(..n));
-            if out.len() == limit
-                || !replay.step(inputs, self.world.now, &mut |e| {
-                    if e.seq > since {
-                        pending.push_back(e)
-                    }
-                }) && pending.is_empty()
-            {
+            if out.len() == limit {
+                return out;
+            }
+            let more = replay.step(inputs, self.world.now, &mut |e| {
+                if e.seq > since {
+                    pending.push_back(e)
+                }
+            });
+            if !more && pending.is_empty() {
                 return out;
             }
         }
