@@ -58,7 +58,8 @@ fn topics() -> Result<Simulation, String> {
 }
 
 fn no_snapshots() -> Result<Simulation, String> {
-    let spec = ClusterSpec { voters: 3, seed: 3, writes_per_second: 1000, snapshot_interval: 0, ..ClusterSpec::default() };
+    let spec =
+        ClusterSpec { voters: 3, seed: 3, writes_per_second: 1000, snapshot_interval: 0, ..ClusterSpec::default() };
     let mut sim = Simulation::new(spec).map_err(|e| e.to_string())?;
     run_for(&mut sim, 600_000)?;
     Ok(sim)
