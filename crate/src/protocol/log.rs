@@ -178,7 +178,16 @@ impl ReplicaLog {
         if offset < self.start_offset || offset >= self.end_offset() {
             return Vec::new();
         }
-        self.records.iter_from((offset - self.start_offset) as usize).take(max).cloned().collect()
+        let from = (offset - self.start_offset) as usize;
+        let mut out = Vec::with_capacity(max.min(self.records.len() - from));
+        for slice in self.records.slices_from(from) {
+            let take = (max - out.len()).min(slice.len());
+            out.extend_from_slice(&slice[..take]);
+            if out.len() == max {
+                break;
+            }
+        }
+        out
     }
 
     /// Stores a snapshot taken locally (at or below the HW) and drops the records it
