@@ -593,6 +593,14 @@ mod tests {
     use crate::rng::Rng;
     use std::collections::BTreeMap;
 
+    /// Every clone kept still holds what it held when taken, and once they are all gone
+    /// every part has given its bytes back.
+    fn assert_kept<C, W>(kept: Vec<(C, W)>, same: impl Fn(&C, &W) -> bool, meter: &Meter, holder: Holder) {
+        assert!(kept.iter().all(|(c, want)| same(c, want)), "a clone changed when the original did");
+        drop(kept);
+        assert_eq!(meter.bytes(holder), 0);
+    }
+
     #[test]
     fn shared_vec_matches_a_vec_under_random_changes_and_clones() {
         let meter = Meter::new();
@@ -625,12 +633,8 @@ mod tests {
                 assert_eq!(ours.get(from), theirs.get(from));
             }
         }
-        for (v, want) in &kept {
-            assert!(v.iter().eq(want.iter()), "a clone changed when the original did");
-        }
-        drop(kept);
         drop(ours);
-        assert_eq!(meter.bytes(Holder::Logs), 0, "every chunk gives its bytes back");
+        assert_kept(kept, |v, want| v.iter().eq(want.iter()), &meter, Holder::Logs);
     }
 
     #[test]
@@ -665,12 +669,8 @@ mod tests {
                 assert!(ours.iter().eq(theirs.iter()));
             }
         }
-        for (m, want) in &kept {
-            assert!(m.iter().eq(want.iter()), "a clone changed when the original did");
-        }
-        drop(kept);
         drop(ours);
-        assert_eq!(meter.bytes(Holder::Checker), 0, "every node gives its bytes back");
+        assert_kept(kept, |m, want| m.iter().eq(want.iter()), &meter, Holder::Checker);
     }
 
     #[test]
