@@ -13,6 +13,10 @@ node scripts/build.mjs
 echo "==== core (native)"
 cargo bench -q -p kraft-playground --bench core
 
+echo "==== peak memory: an hour with a crash a minute, 40 topics of 10,000 partitions, no snapshots at 1,000 writes/s"
+cargo bench -q -p kraft-playground --bench memory
+node scripts/bench-memory.mjs
+
 echo "==== sweep workload, 40 seeds x 60 s, one thread: native vs wasm"
 cargo run --release -q -p kraft-playground --example sweep -- --seeds 40 --seconds 60 --jobs 1 2>&1 | grep -E "simulated s per wall s|passed"
 node web/bin/kraft-playground.mjs sweep --seeds 40 --seconds 60 2>&1 | grep -E "per wall|passed"

@@ -8,6 +8,7 @@ pub mod check;
 pub mod protocol;
 pub mod rng;
 pub mod scenario;
+pub mod shared;
 pub mod sim;
 pub mod trace;
 

@@ -25,8 +25,8 @@ import type {
   WritableRecord,
   WriteResult,
 } from './types.js';
-import { raw, type WasmSim } from './core.js';
-import { catalog, init } from './wasm.js';
+import { CoreFailure, describeFailure, isInternalFailure, withCore, type Glue, type WasmSim } from './core.js';
+import { catalog, init, retire } from './wasm.js';
 
 /** Longest single advance/seek step the core allows: a day of simulated time. */
 export const MAX_ADVANCE_MS = 86_400_000;
@@ -116,7 +116,7 @@ function normaliseOptions(options: unknown, what: string, seed?: number): Spec {
     }
     spec.seed = check.whole(o.seed, 'seed');
   } else {
-    spec.seed = seed ?? (raw().randomSeed() as number);
+    spec.seed = seed ?? (withCore((G) => G.randomSeed()) as number);
   }
   if (o.network !== undefined) spec.network = normaliseNetwork(o.network, 'network');
   if (o.config !== undefined) {
@@ -176,13 +176,6 @@ function checkRecord(v: unknown): WritableRecord {
   return r as unknown as WritableRecord;
 }
 
-/** wasm-bindgen's own errors after a trap: the object is poisoned. */
-function isInternalFailure(e: unknown): boolean {
-  if (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError) return true;
-  const m = e instanceof Error ? e.message : '';
-  return /recursive use of an object detected|null pointer passed to rust/.test(m);
-}
-
 /**
  * One simulated KRaft quorum: voters `0..voters-1`, observers after them. Everything
  * that happens is a typed trace event; the run is fully described by its options, its
@@ -203,15 +196,19 @@ function isInternalFailure(e: unknown): boolean {
  * ```
  */
 export class Cluster {
-  #sim: WasmSim;
+  /** Null once disposed or broken, so a retired wasm instance can be collected. */
+  #sim: WasmSim | null;
+  /** The wasm instance this cluster lives in (retired if it traps). */
+  #glue: Glue | null;
   readonly #spec: Spec;
   readonly #voters: number;
   readonly #observers: number;
   #broken: string | null = null;
   #disposed = false;
 
-  private constructor(sim: WasmSim, spec: Spec) {
+  private constructor(sim: WasmSim, spec: Spec, glue: Glue) {
     this.#sim = sim;
+    this.#glue = glue;
     this.#spec = spec;
     this.#voters = sim.voters();
     this.#observers = sim.nodeCount() - this.#voters;
@@ -230,9 +227,8 @@ export class Cluster {
 
   /** Like {@link Cluster.create}, once the core is loaded (after `await init()`). */
   static createSync(options: ClusterOptions = {}): Cluster {
-    const G = raw();
     const spec = normaliseOptions(options, 'Cluster.create options');
-    return new Cluster(new G.WasmSim(JSON.stringify(spec)), spec);
+    return withCore((G) => new Cluster(new G.WasmSim(JSON.stringify(spec)), spec, G));
   }
 
   /**
@@ -251,9 +247,10 @@ export class Cluster {
       throw rewrap(e, 'invalid link: ');
     }
     try {
-      const sim = raw().WasmSim.replay(JSON.stringify(spec), JSON.stringify(payload.inputs), payload.t);
-      return new Cluster(sim, spec);
+      const json = [JSON.stringify(spec), JSON.stringify(payload.inputs)] as const;
+      return withCore((G) => new Cluster(G.WasmSim.replay(json[0], json[1], payload.t), spec, G));
     } catch (e) {
+      if (e instanceof CoreFailure) throw e;
       throw rewrap(e, 'invalid link: ');
     }
   }
@@ -270,7 +267,6 @@ export class Cluster {
 
   /** Like {@link Cluster.fromScenario}, once the core is loaded. */
   static fromScenarioSync(scenario: string | object, options: ScenarioOptions = {}): ScenarioRun {
-    const G = raw();
     const text = scenarioText(scenario);
     const o = check.object(options, 'scenario options');
     check.keys(o, ['seed', 'unsafe', 'variant'], 'scenario option');
@@ -279,16 +275,21 @@ export class Cluster {
     if (o.unsafe !== undefined) opts.unsafe = normaliseSwitches(o.unsafe, 'unsafe');
     if (o.variant !== undefined) opts.variant = check.string(o.variant, 'variant');
     let run;
+    let G: Glue | undefined;
     try {
-      run = G.runScenario(text, JSON.stringify(opts));
+      run = withCore((g) => {
+        G = g;
+        return g.runScenario(text, JSON.stringify(opts));
+      });
     } catch (e) {
+      if (e instanceof CoreFailure) throw e;
       throw toScenarioError(e);
     }
     try {
       const report = run.report() as ScenarioReport;
       const summary = run.summary();
       const spec = normaliseOptions(report.spec, 'the scenario cluster');
-      const cluster = new Cluster(run.takeSimulation(), spec);
+      const cluster = new Cluster(run.takeSimulation(), spec, G as Glue);
       return { report, summary, cluster };
     } finally {
       run.free();
@@ -303,10 +304,14 @@ export class Cluster {
     }
     if (this.#disposed) throw new Error('this cluster was disposed and can no longer be used');
     try {
-      return fn(this.#sim);
+      return fn(this.#sim as WasmSim);
     } catch (e) {
       if (isInternalFailure(e)) {
-        this.#broken = e instanceof Error ? e.message : String(e);
+        const glue = this.#glue as Glue;
+        retire(glue);
+        this.#broken = `${describeFailure(e, glue)}; other clusters and new ones are not affected`;
+        this.#sim = null;
+        this.#glue = null;
         throw new Error(`this cluster hit an internal error and can no longer be used: ${this.#broken}`, {
           cause: e,
         });
@@ -756,7 +761,14 @@ export class Cluster {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    if (this.#broken === null) this.#sim.free();
+    this.#sim?.free();
+    this.#sim = null;
+    this.#glue = null;
+  }
+
+  /** @internal Bytes of wasm memory of the instance this cluster lives in (benchmarks). */
+  __wasmMemoryBytes(): number {
+    return this.#call(() => (this.#glue as Glue).memory()?.buffer.byteLength ?? 0);
   }
 
   /** @internal Deliberately panics inside the core (tests of the broken-cluster path). */
@@ -809,8 +821,9 @@ function toScenarioError(e: unknown): unknown {
 export async function parseScenario(scenario: string | object): Promise<Record<string, unknown>> {
   await init();
   try {
-    return raw().parseScenario(scenarioText(scenario)) as Record<string, unknown>;
+    return withCore((G) => G.parseScenario(scenarioText(scenario))) as Record<string, unknown>;
   } catch (e) {
+    if (e instanceof CoreFailure) throw e;
     throw toScenarioError(e);
   }
 }

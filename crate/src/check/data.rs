@@ -9,18 +9,19 @@
 use super::{ClusterView, Found};
 use crate::protocol::log::ReplicaLog;
 use crate::protocol::{Epoch, NodeId, Offset, StateName};
+use crate::shared::{Holder, Meter, Metering, SharedMap};
 use crate::trace::{Event, EventKind, Invariant};
-use std::collections::BTreeMap;
 
 /// A record's identity: (epoch, unique id).
 type RecordKey = (Epoch, u64);
 
+/// The maps are shared (see `shared`) so checkpoints of the world do not copy them.
 #[derive(Clone, Debug)]
 pub struct Data {
     /// offset -> (record, event that first exposed it below a HW)
-    committed: BTreeMap<Offset, (RecordKey, u64)>,
+    committed: SharedMap<Offset, (RecordKey, u64)>,
     /// (offset, epoch) -> (record id, predecessor, event that first appended it)
-    appended: BTreeMap<(Offset, Epoch), (u64, Option<RecordKey>, u64)>,
+    appended: SharedMap<(Offset, Epoch), (u64, Option<RecordKey>, u64)>,
     pruned_below: Offset,
 }
 
@@ -30,7 +31,16 @@ fn key_at(log: &ReplicaLog, offset: Offset) -> Option<RecordKey> {
 
 impl Data {
     pub fn new() -> Self {
-        Data { committed: BTreeMap::new(), appended: BTreeMap::new(), pruned_below: 0 }
+        Data { committed: SharedMap::default(), appended: SharedMap::default(), pruned_below: 0 }
+    }
+
+    /// Bytes per entry are what the memory budget counts for them.
+    pub fn metered(meter: &Meter) -> Self {
+        Data {
+            committed: SharedMap::new(Metering::new(meter, Holder::Checker, 40)),
+            appended: SharedMap::new(Metering::new(meter, Holder::Checker, 56)),
+            pruned_below: 0,
+        }
     }
 
     pub fn observe(&mut self, view: &dyn ClusterView, event: &Event, found: &mut Vec<Found>) {
@@ -141,7 +151,7 @@ impl Data {
     /// A new leader must hold every record committed so far.
     fn on_new_leader(&mut self, view: &dyn ClusterView, node: NodeId, epoch: Epoch, seq: u64, found: &mut Vec<Found>) {
         let Some(log) = view.log(node) else { return };
-        for (offset, (key, at)) in self.committed.range(log.start_offset()..) {
+        for (offset, (key, at)) in self.committed.range_from(&log.start_offset()) {
             if key_at(log, *offset) != Some(*key) {
                 let has = match key_at(log, *offset) {
                     Some((e, id)) => format!("record {id}@e{e}"),
@@ -166,8 +176,8 @@ impl Data {
         let min_start =
             (0..view.node_count() as NodeId).filter_map(|id| view.log(id)).map(|l| l.start_offset()).min().unwrap_or(0);
         if min_start > self.pruned_below {
-            self.committed = self.committed.split_off(&min_start);
-            self.appended = self.appended.split_off(&(min_start, 0));
+            self.committed.remove_below(&min_start);
+            self.appended.remove_below(&(min_start, 0));
             self.pruned_below = min_start;
         }
     }

@@ -214,7 +214,11 @@ impl Replica {
     ) -> Replica {
         let mut voters = voters.to_vec();
         voters.sort_unstable();
-        let image = durable.log.snapshot().map(|s| (*s.image).clone()).unwrap_or_default();
+        let image = durable
+            .log
+            .snapshot()
+            .map(|s| (*s.image).clone())
+            .unwrap_or_else(|| MetadataImage::new(durable.log.meter()));
         let e = durable.election;
         let mut r = Replica {
             id,
@@ -1162,7 +1166,11 @@ impl Replica {
             if self.image.applied_offset > to {
                 // Applied state past the truncation point was built from records now gone;
                 // only possible when a record below our HW was truncated (reported).
-                self.image = self.log.snapshot().map(|s| (*s.image).clone()).unwrap_or_default();
+                self.image = self
+                    .log
+                    .snapshot()
+                    .map(|s| (*s.image).clone())
+                    .unwrap_or_else(|| MetadataImage::new(self.log.meter()));
             }
             ctx.note(Note::Truncated { from_leo, to, diverging_epoch: Some(d.epoch), hw: self.hw });
         }

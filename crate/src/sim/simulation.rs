@@ -2,6 +2,7 @@
 //! Seeking back restores the nearest earlier checkpoint and replays the input log; an
 //! action taken while seeked back forks the future (later inputs are dropped).
 
+use super::budget::{MemoryUsage, CHECK_EVERY_MS, EVENT_BYTES};
 use super::spec::{Action, ClusterSpec, TimedAction};
 use super::world::{World, WriteOutcome};
 use crate::trace::{Digest, Event, EventKind};
@@ -44,9 +45,12 @@ impl From<(String, String)> for SimError {
     }
 }
 
+/// A clone of the world: it shares the logs, images and checker maps with the live
+/// world and the other checkpoints (see `shared`), and copies the rest (`own_bytes`).
 #[derive(Clone)]
 struct Checkpoint {
     world: World,
+    own_bytes: u64,
     applied_inputs: usize,
     digest: Digest,
     /// Violations found before the checkpoint (few: the checker caps its reports).
@@ -68,6 +72,9 @@ pub struct Simulation {
     applied_inputs: usize,
     checkpoints: Vec<Checkpoint>,
     checkpoint_every: u64,
+    /// The furthest time this timeline has been run to: seeking up to it redoes work
+    /// already done, so the memory budget does not stop it.
+    reached: u64,
 }
 
 /// Runs `world` to `target`, applying the inputs from `*applied` on; every event goes
@@ -155,6 +162,7 @@ impl Simulation {
             applied_inputs: 0,
             checkpoints: Vec::new(),
             checkpoint_every: CHECKPOINT_EVERY_MS,
+            reached: 0,
         };
         let events: Vec<Event> = sim.world.events.drain(..).collect();
         sim.prelude = events.clone();
@@ -203,7 +211,7 @@ impl Simulation {
             });
         }
         sim.inputs = inputs;
-        sim.run_to(until);
+        sim.run_to_within_budget(until)?;
         Ok(sim)
     }
 
@@ -263,8 +271,35 @@ impl Simulation {
         }
     }
 
+    /// What this run holds, by holder; `check()` says whether it is within the budget.
+    pub fn memory(&self) -> MemoryUsage {
+        let checkpoints = self.checkpoints.iter().map(|c| c.own_bytes).sum();
+        let events = (self.window.len() + self.prelude.len() + self.violations.len()) as u64 * EVENT_BYTES;
+        MemoryUsage::new(self.world.meter(), checkpoints, events)
+    }
+
+    /// Runs to `target` in steps of whole simulated seconds, checking the memory budget
+    /// before each: over it, the run stops there and the error says what is over.
+    fn run_to_within_budget(&mut self, target: u64) -> Result<(), SimError> {
+        loop {
+            if self.world.now >= self.reached {
+                self.memory().check().map_err(|e| SimError {
+                    field: e.field,
+                    message: format!("stopped at {} ms: {}", self.world.now, e.message),
+                })?;
+            }
+            let step = target.min((self.world.now / CHECK_EVERY_MS + 1) * CHECK_EVERY_MS);
+            self.run_to(step);
+            self.reached = self.reached.max(step);
+            if step >= target {
+                return Ok(());
+            }
+        }
+    }
+
     fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
+            own_bytes: self.world.unshared_bytes(),
             world: self.world.clone(),
             applied_inputs: self.applied_inputs,
             digest: self.digest,
@@ -281,8 +316,7 @@ impl Simulation {
             });
         }
         let target = self.world.now + ms;
-        self.run_to(target);
-        Ok(())
+        self.run_to_within_budget(target)
     }
 
     /// Runs to the time of the next queued event (all events at that millisecond).
@@ -327,6 +361,7 @@ impl Simulation {
             }
             let violations = self.violations.clone();
             self.checkpoints.push(Checkpoint {
+                own_bytes: cp_world.unshared_bytes(),
                 world: cp_world,
                 applied_inputs: cp_applied,
                 digest: self.digest,
@@ -350,8 +385,10 @@ impl Simulation {
     /// seeked back, it cuts off the recorded future.
     pub fn act(&mut self, action: Action) -> Result<Option<WriteOutcome>, SimError> {
         action.validate(self.world.spec.node_count())?;
+        self.memory().check()?;
         self.inputs.truncate(self.applied_inputs);
         let now = self.world.now;
+        self.reached = now;
         self.checkpoints.retain(|c| c.world.now <= now);
         let outcome = self.world.apply(&action);
         self.inputs.push(TimedAction { t: now, action });
@@ -390,8 +427,7 @@ impl Simulation {
             self.digest = cp.digest;
             self.violations = cp.violations;
         }
-        self.run_to(t);
-        Ok(())
+        self.run_to_within_budget(t)
     }
 
     /// Replays from checkpoint `cp_index` on a copy of the world, handing each event to
