@@ -111,15 +111,3 @@ fn checker_reports_every_lower_hw_the_oracle_sees() {
     assert!(!flagged.is_empty(), "the oracle should see the unsafe switch at work");
     assert!(missed.is_empty(), "lower HWs sent without a MonotonicHighWatermark report:\n{}", missed.join("\n"));
 }
-
-#[test]
-fn tmp_count_silent() {
-    let mut silent = vec![];
-    for seed in 1..=200 {
-        let (b, sim) = first_breach(vec![SafetySwitch::HwBeforeOwnEpoch], seed);
-        if b.is_some() && sim.violation_count() == 0 {
-            silent.push(seed);
-        }
-    }
-    eprintln!("silent: {} {:?}", silent.len(), silent);
-}
