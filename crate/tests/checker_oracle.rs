@@ -96,15 +96,15 @@ fn sweep(switches: &[SafetySwitch], seeds: std::ops::RangeInclusive<u64>) -> (Ve
 
 #[test]
 fn safe_runs_never_send_a_hw_below_one_exposed() {
-    let (flagged, _) = sweep(&[], 1..=200);
+    let (flagged, _) = sweep(&[], 1..=300);
     assert!(flagged.is_empty(), "safe seeds that sent a lower HW: {flagged:?}");
 }
 
 #[test]
 fn checker_reports_every_lower_hw_the_oracle_sees() {
-    let (flagged, missed) = sweep(&[SafetySwitch::HwBeforeOwnEpoch], 1..=200);
+    let (flagged, missed) = sweep(&[SafetySwitch::HwBeforeOwnEpoch], 1..=300);
     eprintln!(
-        "hw-before-own-epoch: the oracle flagged {} of 200 seeds, the checker missed {}",
+        "hw-before-own-epoch: the oracle flagged {} of 300 seeds, the checker missed {}",
         flagged.len(),
         missed.len()
     );
