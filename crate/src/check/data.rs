@@ -8,7 +8,7 @@
 
 use super::{ClusterView, Found};
 use crate::protocol::log::ReplicaLog;
-use crate::protocol::{Epoch, NodeId, Offset, StateName};
+use crate::protocol::{Epoch, NodeId, Offset, Record, StateName};
 use crate::shared::{Holder, Meter, Metering, SharedMap};
 use crate::trace::{Event, EventKind, Invariant};
 
@@ -25,8 +25,23 @@ pub struct Data {
     pruned_below: Offset,
 }
 
+/// The record at `offset`, also when a snapshot compacted it away in this very step
+/// (the view is the log as the step left it).
+fn record_at(log: &ReplicaLog, offset: Offset) -> Option<&Record> {
+    log.get(offset).or_else(|| {
+        let compacted = log.compacted();
+        let first = compacted.first()?.offset;
+        compacted.get(offset.checked_sub(first)? as usize)
+    })
+}
+
+/// The first offset `record_at` can answer for.
+fn first_held(log: &ReplicaLog) -> Offset {
+    log.compacted().first().map(|r| r.offset).unwrap_or(log.start_offset())
+}
+
 fn key_at(log: &ReplicaLog, offset: Offset) -> Option<RecordKey> {
-    log.get(offset).map(|r| (r.epoch, r.id))
+    record_at(log, offset).map(|r| (r.epoch, r.id))
 }
 
 impl Data {
@@ -73,8 +88,20 @@ impl Data {
         found: &mut Vec<Found>,
     ) {
         let Some(log) = view.log(node) else { return };
-        let from = old.unwrap_or(0).max(log.start_offset()).max(self.pruned_below);
-        let to = new.min(log.end_offset());
+        self.expose(log, node, old.unwrap_or(0)..new, seq, found);
+    }
+
+    /// `node` exposes the records of `offsets` (those its log holds) as committed.
+    fn expose(
+        &mut self,
+        log: &ReplicaLog,
+        node: NodeId,
+        offsets: std::ops::Range<Offset>,
+        seq: u64,
+        found: &mut Vec<Found>,
+    ) {
+        let from = offsets.start.max(first_held(log)).max(self.pruned_below);
+        let to = offsets.end.min(log.end_offset());
         for offset in from..to {
             let Some(mine) = key_at(log, offset) else {
                 continue;
@@ -93,14 +120,15 @@ impl Data {
                         ),
                         evidence: vec![*first, seq],
                     });
-                    return; // one report per HW move is enough
+                    return; // one report per event is enough
                 }
                 Some(_) => {}
             }
         }
     }
 
-    /// Same (offset, epoch) must mean the same record with the same predecessor.
+    /// Same (offset, epoch) must mean the same record with the same predecessor. Records
+    /// appended below the node's HW (after it truncated below it) are exposed at once.
     fn on_append(
         &mut self,
         view: &dyn ClusterView,
@@ -111,8 +139,11 @@ impl Data {
         found: &mut Vec<Found>,
     ) {
         let Some(log) = view.log(node) else { return };
+        if let Some(hw) = view.replica(node).and_then(|r| r.high_watermark()).filter(|hw| first < *hw) {
+            self.expose(log, node, first..hw.min(last + 1), seq, found);
+        }
         for offset in first.max(self.pruned_below)..=last {
-            let Some(r) = log.get(offset) else { continue };
+            let Some(r) = record_at(log, offset) else { continue };
             let prev = if offset == 0 {
                 None
             } else {
@@ -151,7 +182,7 @@ impl Data {
     /// A new leader must hold every record committed so far.
     fn on_new_leader(&mut self, view: &dyn ClusterView, node: NodeId, epoch: Epoch, seq: u64, found: &mut Vec<Found>) {
         let Some(log) = view.log(node) else { return };
-        for (offset, (key, at)) in self.committed.range_from(&log.start_offset()) {
+        for (offset, (key, at)) in self.committed.range_from(&first_held(log)) {
             if key_at(log, *offset) != Some(*key) {
                 let has = match key_at(log, *offset) {
                     Some((e, id)) => format!("record {id}@e{e}"),
@@ -174,7 +205,7 @@ impl Data {
     /// Forgets offsets below every node's log start: nothing can be compared there again.
     fn prune(&mut self, view: &dyn ClusterView) {
         let min_start =
-            (0..view.node_count() as NodeId).filter_map(|id| view.log(id)).map(|l| l.start_offset()).min().unwrap_or(0);
+            (0..view.node_count() as NodeId).filter_map(|id| view.log(id)).map(first_held).min().unwrap_or(0);
         if min_start > self.pruned_below {
             self.committed.remove_below(&min_start);
             self.appended.remove_below(&(min_start, 0));

@@ -21,6 +21,10 @@ pub struct ReplicaLog {
     /// Offsets below this are on disk; a crash keeps only them.
     flushed: Offset,
     snapshot: Option<Snapshot>,
+    /// Records that local snapshots compacted away during the replica's current step,
+    /// kept until the world has checked that step's events: the checker sees the log as
+    /// the step left it, yet must see records exposed and compacted within the step.
+    compacted: Vec<Record>,
 }
 
 /// Result of checking a follower's (fetchOffset, lastFetchedEpoch) against this log.
@@ -66,6 +70,16 @@ impl ReplicaLog {
             Some(r) => r.epoch,
             None => self.snapshot.as_ref().map(|s| s.id.epoch).unwrap_or(0),
         }
+    }
+
+    /// The records local snapshots compacted away during the current step, in order.
+    pub fn compacted(&self) -> &[Record] {
+        &self.compacted
+    }
+
+    /// The step's events are checked: compacted records are gone for good.
+    pub fn forget_compacted(&mut self) {
+        self.compacted.clear();
     }
 
     pub fn get(&self, offset: Offset) -> Option<&Record> {
@@ -131,6 +145,7 @@ impl ReplicaLog {
     pub fn durable_copy(&self) -> ReplicaLog {
         let mut copy = self.clone();
         copy.truncate_to(self.flushed);
+        copy.forget_compacted();
         copy
     }
 
@@ -195,7 +210,9 @@ impl ReplicaLog {
     pub fn install_local_snapshot(&mut self, snapshot: Snapshot) {
         let end = snapshot.id.end_offset;
         debug_assert!(end <= self.end_offset() && end >= self.start_offset);
-        self.records.drop_front((end - self.start_offset) as usize);
+        let drop = (end - self.start_offset) as usize;
+        self.compacted.extend(self.records.iter().take(drop).cloned());
+        self.records.drop_front(drop);
         self.start_offset = end;
         // The snapshot's epoch starts the cache; the epoch of the first kept record
         // (if different) starts at the new log start too.

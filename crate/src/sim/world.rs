@@ -339,6 +339,11 @@ impl World {
                 }
             }
         }
+        let n = &mut self.nodes[id as usize];
+        if let (Some(r), true) = (n.replica.as_mut(), n.deferred.is_empty()) {
+            // Every event of the step has been checked.
+            r.log.forget_compacted();
+        }
     }
 
     fn drain_inbox(&mut self, id: NodeId) {
