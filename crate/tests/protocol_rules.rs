@@ -197,6 +197,8 @@ fn votes_go_only_to_logs_at_least_as_up_to_date() {
     assert_eq!(net.state(1), "leader", "unsafe: a stale log can win");
 }
 
+/// `QuorumState.initialize`: a persisted state naming this node as leader restarts as
+/// Resigned; `ResignedState.canGrantVote` then decides its votes.
 #[test]
 fn restarted_leader_comes_back_resigned_and_hands_over() {
     let mut net = cold(3);
@@ -208,7 +210,7 @@ fn restarted_leader_comes_back_resigned_and_hands_over() {
     net.take_transcript();
     net.notes.clear();
     net.start(0, disk.election, disk.log);
-    assert_eq!(net.state(0), "resigned", "never lead (or vote) again in the epoch it led");
+    assert_eq!(net.state(0), "resigned", "never lead again in the epoch it led");
     assert_eq!(net.replica(0).epoch(), 1);
     assert_eq!(
         net.take_transcript(),
@@ -219,9 +221,33 @@ fn restarted_leader_comes_back_resigned_and_hands_over() {
     net.tick(0);
     assert_eq!(net.state(1), "prospective");
     assert_eq!(net.state(2), "prospective");
-    // A resigned node rejects votes in its epoch, pre-votes included.
-    let d = kraft_playground::protocol::election::vote_decision(net.replica(0).state(), 1, true, true);
-    assert_eq!(d.name(), "is-resigned");
+    // ResignedState.canGrantVote (ResignedStateTest.testGrantVote): the resigned node
+    // rejects every standard vote in the epoch it led...
+    let standard = kraft_playground::protocol::election::vote_decision(net.replica(0).state(), 1, true, false);
+    assert_eq!(standard.name(), "is-resigned");
+    // ...but grants up-to-date pre-votes, so the first pre-vote round can win at once.
+    net.deliver_all();
+    let by_n0: Vec<String> = net
+        .notes
+        .iter()
+        .filter_map(|(n, note)| match note {
+            Note::VoteDecided { candidate, epoch, pre_vote, decision } if *n == 0 => {
+                Some(format!("n{candidate} e{epoch} pre-vote={pre_vote}: {}", decision.name()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        by_n0,
+        lines(&[
+            "n1 e1 pre-vote=true: granted",
+            "n2 e1 pre-vote=true: granted",
+            // Standard votes come in epoch 2, which n0 (Unattached there) may grant once.
+            "n1 e2 pre-vote=false: granted",
+            "n2 e2 pre-vote=false: already-voted",
+        ])
+    );
+    assert_eq!((net.state(1), net.replica(1).epoch()), ("leader", 2));
 }
 
 #[test]
