@@ -323,3 +323,51 @@ fn a_slow_link_delays_one_direction_and_uncut_restores_one_link() {
     assert!(sim.world().network.is_healed());
     assert_safe(&sim);
 }
+
+/// KafkaRaftClient.handleFetchSnapshotRequest slices the snapshot by the request's
+/// `maxBytes` (`controller.quorum.fetch.snapshot.max.bytes`): with 64 bytes, a late
+/// observer downloads the image in as many chunks as its size needs.
+#[test]
+fn fetch_snapshot_chunks_are_limited_by_fetch_snapshot_max_bytes() {
+    let mut spec = ClusterSpec {
+        voters: 3,
+        observers: 1,
+        seed: 2,
+        writes_per_second: 100,
+        snapshot_interval: 50,
+        ..ClusterSpec::default()
+    };
+    spec.config.insert("controller.quorum.fetch.snapshot.max.bytes".into(), 64);
+    let mut sim = Simulation::new(spec).unwrap();
+    act(&mut sim, Action::Crash { node: 3 });
+    run_until(&mut sim, 20_000, "the leader's log starts past 0", |s| {
+        leader(s).map(|(l, _)| s.world().node_view(l).log_start > 0).unwrap_or(false)
+    });
+    act(&mut sim, Action::Restart { node: 3 });
+    let restarted_at = sim.last_seq();
+    run_until(&mut sim, 10_000, "the observer loads a snapshot", |s| {
+        s.events_since(restarted_at).iter().any(|e| {
+            matches!(
+                e.kind,
+                EventKind::Snapshot { node: 3, action: kraft_playground::trace::SnapshotAction::Fetched, .. }
+            )
+        })
+    });
+    let chunks: Vec<(u64, u64)> = sim
+        .events_since(restarted_at)
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Deliver {
+                to: 3,
+                summary: kraft_playground::protocol::rpc::MessageSummary::FetchSnapshotResponse { chunk, size, .. },
+                ..
+            } => Some((*chunk, *size)),
+            _ => None,
+        })
+        .collect();
+    let size = chunks[0].1;
+    assert!(size > 64, "the image is larger than one chunk ({size} bytes)");
+    assert_eq!(chunks.len() as u64, size.div_ceil(64), "{chunks:?}");
+    assert!(chunks.iter().all(|(c, _)| *c <= 64));
+    assert_safe(&sim);
+}

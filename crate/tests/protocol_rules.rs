@@ -718,3 +718,44 @@ fn an_observer_does_not_flush_on_append() {
     assert!(!k.iter().any(|x| x.starts_with("flush")), "{k:?}");
     assert_eq!(net.replica(3).log().flushed_offset(), 0, "a crash now would lose its records");
 }
+
+/// KafkaRaftClient.handleFetchRequest reads the log with the request's `maxBytes`
+/// (`controller.quorum.fetch.max.bytes` of the fetcher), always returning at least one
+/// batch: a follower far behind catches up in byte-limited responses.
+#[test]
+fn fetch_responses_are_limited_by_fetch_max_bytes() {
+    let mut net = Net::empty(3, Unsafe::default());
+    // RegisterBroker records are 128 bytes each in the size model: two fit in 300 bytes.
+    net.config.fetch_max_bytes = 300;
+    for id in 0..3 {
+        net.start(id, ElectionState::default(), ReplicaLog::default());
+    }
+    net.drop_all();
+    net.elect(0);
+    net.settle(3);
+    net.cut = vec![(0, 2), (2, 0)];
+    for b in 0..5 {
+        net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: b })).unwrap();
+    }
+    net.tick(25);
+    net.settle(3);
+    assert_eq!(net.replica(0).log().end_offset(), 6);
+    assert_eq!(net.replica(0).log().get(1).unwrap().size_bytes(), 128);
+    net.cut.clear();
+    net.take_transcript();
+    let fetch = |max_bytes| Message::Fetch {
+        current_leader_epoch: 1,
+        fetch_offset: 1,
+        last_fetched_epoch: 1,
+        high_watermark: Some(1),
+        max_wait_ms: 500,
+        max_bytes,
+    };
+    net.with(0, |r, ctx| r.handle(ctx, Envelope { from: 2, to: 0, correlation: 9, message: fetch(300) }));
+    net.with(0, |r, ctx| r.handle(ctx, Envelope { from: 2, to: 0, correlation: 10, message: fetch(1) }));
+    assert_eq!(
+        net.take_transcript(),
+        lines(&["n0 -> n2 FetchResponse e1 hw=6 records=1..2", "n0 -> n2 FetchResponse e1 hw=6 records=1..1"]),
+        "two records fit in 300 bytes; a limit below one record still returns one"
+    );
+}

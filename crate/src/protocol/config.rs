@@ -202,3 +202,45 @@ impl Unsafe {
         SafetySwitch::ALL.into_iter().filter(move |s| self.has(*s))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every key is one of Kafka's QuorumConfig keys (`controller.quorum.*`) or visibly the
+    /// simulator's own (`sim.*`): Kafka's 500 ms Fetch wait is KafkaRaftClient's constant
+    /// MAX_FETCH_WAIT_MS, not a config.
+    #[test]
+    fn config_keys_are_kafkas_or_marked_as_the_simulators() {
+        let kafka = [
+            "controller.quorum.fetch.timeout.ms",
+            "controller.quorum.election.timeout.ms",
+            "controller.quorum.election.backoff.max.ms",
+            "controller.quorum.request.timeout.ms",
+            "controller.quorum.retry.backoff.ms",
+            "controller.quorum.append.linger.ms",
+            "controller.quorum.fetch.max.bytes",
+            "controller.quorum.fetch.snapshot.max.bytes",
+        ];
+        for (key, _) in CONFIG_KEYS {
+            assert!(kafka.contains(&key) || key.starts_with("sim."), "{key} looks like a Kafka key but is not one");
+        }
+        let mut c = QuorumConfig::default();
+        let e = c.set("controller.quorum.fetch.max.wait.ms", 100).unwrap_err();
+        assert!(e.contains("unknown config key"), "{e}");
+        c.set("sim.fetchMaxWaitMs", 100).unwrap();
+        assert_eq!(c.get("sim.fetchMaxWaitMs"), Some(100));
+    }
+
+    /// QuorumConfig: both byte limits default to 1 MiB, and errors give the unit.
+    #[test]
+    fn byte_limits_default_to_kafkas_1_mib() {
+        let c = QuorumConfig::default();
+        assert_eq!(c.get("controller.quorum.fetch.max.bytes"), Some(1_048_576));
+        assert_eq!(c.get("controller.quorum.fetch.snapshot.max.bytes"), Some(1_048_576));
+        let e = QuorumConfig::default().set("controller.quorum.fetch.max.bytes", 0).unwrap_err();
+        assert!(e.contains("between 1 and 67108864 bytes, got 0"), "{e}");
+        let e = QuorumConfig::default().set("controller.quorum.fetch.timeout.ms", 1).unwrap_err();
+        assert!(e.contains("between 10 and 600000 ms, got 1"), "{e}");
+    }
+}
