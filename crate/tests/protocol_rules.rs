@@ -7,7 +7,7 @@ use kraft_playground::protocol::config::SafetySwitch;
 use kraft_playground::protocol::log::ReplicaLog;
 use kraft_playground::protocol::rpc::{Envelope, Message};
 use kraft_playground::protocol::state::{ElectionState, EpochState};
-use kraft_playground::protocol::{Ctx, IdSource, NodeId, Note, Output, RecordBody, Unsafe};
+use kraft_playground::protocol::{Ctx, IdSource, NodeId, Note, Output, QuorumConfig, RecordBody, Unsafe};
 use kraft_playground::rng::Rng;
 use support::{log_of, Net};
 
@@ -457,16 +457,7 @@ fn a_lone_voter_elects_itself_at_every_start() {
 
 #[test]
 fn observers_never_vote_and_never_count_toward_the_hw() {
-    let mut net = Net::new(3, 1);
-    net.elect(0);
-    // The leader announces itself to voters only; the observer finds it by fetching from
-    // a bootstrap voter once its startup fetch (dropped) times out.
-    assert_eq!(net.state(3), "unattached");
-    for _ in 0..21 {
-        net.tick(100);
-        net.deliver_all();
-    }
-    assert_eq!(net.state(3), "follower");
+    let mut net = observer_3_following_leader_0();
     assert!(!net.replica(3).is_voter());
     assert!(net.replica(3).next_deadline(net.now).is_some());
     // Cut both voters off: the observer's fetches cannot move the HW.
@@ -479,6 +470,34 @@ fn observers_never_vote_and_never_count_toward_the_hw() {
     }
     assert_eq!(net.replica(3).log().end_offset(), 2, "the observer replicated the record");
     assert_eq!(net.replica(0).leader_state().unwrap().high_watermark, hw, "but it does not count");
+}
+
+/// Three voters and an observer, n3. The leader announces itself to voters only; the
+/// observer finds it by fetching from a bootstrap voter once its startup fetch (dropped)
+/// times out.
+fn observer_3_following_leader_0() -> Net {
+    let mut net = Net::new(3, 1);
+    net.elect(0);
+    assert_eq!(net.state(3), "unattached");
+    for _ in 0..21 {
+        net.tick(100);
+        net.deliver_all();
+    }
+    assert_eq!(net.state(3), "follower");
+    net
+}
+
+/// Three voters with an edited config; n0 elected, everyone caught up.
+fn elected_with(edit: impl FnOnce(&mut QuorumConfig)) -> Net {
+    let mut net = Net::empty(3, Unsafe::default());
+    edit(&mut net.config);
+    for id in 0..3 {
+        net.start(id, ElectionState::default(), ReplicaLog::default());
+    }
+    net.drop_all();
+    net.elect(0);
+    net.settle(3);
+    net
 }
 
 fn fetch_deadline(net: &Net, id: NodeId) -> u64 {
@@ -543,16 +562,11 @@ fn end_quorum_epoch_sets_the_fetch_timer_even_when_it_was_due_sooner() {
 /// NOT_LEADER_OR_FOLLOWER naming the leader, and the follower asks the leader again.
 #[test]
 fn after_its_leader_request_times_out_a_follower_fetches_from_a_random_bootstrap_voter() {
-    let mut net = Net::empty(3, Unsafe::default());
     // A request timeout well inside the fetch timeout, so the follower keeps following.
-    net.config.request_timeout_ms = 1_000;
-    net.config.fetch_timeout_ms = 20_000;
-    for id in 0..3 {
-        net.start(id, ElectionState::default(), ReplicaLog::default());
-    }
-    net.drop_all();
-    net.elect(0);
-    net.settle(3);
+    let mut net = elected_with(|c| {
+        c.request_timeout_ms = 1_000;
+        c.fetch_timeout_ms = 20_000;
+    });
     net.take_transcript();
     net.cut = vec![(0, 1)]; // n1's fetches reach the leader, the answers never come back
     let mut after_timeout = Vec::new();
@@ -575,12 +589,7 @@ fn after_its_leader_request_times_out_a_follower_fetches_from_a_random_bootstrap
 /// leader stays its Follower, its requests timing out and going to bootstrap voters.
 #[test]
 fn an_observer_never_fetch_times_out() {
-    let mut net = Net::new(3, 1);
-    net.elect(0);
-    for _ in 0..21 {
-        net.tick(100);
-        net.deliver_all();
-    }
+    let mut net = observer_3_following_leader_0();
     assert_eq!((net.state(3), net.replica(3).leader_id()), ("follower", Some(0)));
     assert_eq!(net.replica(3).state_timer(), None, "no fetch timer to show");
     net.take_transcript();
@@ -704,13 +713,7 @@ fn a_voter_sets_its_hw_after_flushing_the_appended_records() {
 /// HW at once and leaves the records unflushed.
 #[test]
 fn an_observer_does_not_flush_on_append() {
-    let mut net = Net::new(3, 1);
-    net.elect(0);
-    for _ in 0..21 {
-        net.tick(100);
-        net.deliver_all();
-    }
-    assert_eq!(net.state(3), "follower");
+    let mut net = observer_3_following_leader_0();
     let response = lagging_fetch_response(&mut net, 3);
     let out = drive(&mut net, 3, |r, ctx| r.handle(ctx, response));
     let k = kinds(&out);
@@ -724,15 +727,8 @@ fn an_observer_does_not_flush_on_append() {
 /// batch: a follower far behind catches up in byte-limited responses.
 #[test]
 fn fetch_responses_are_limited_by_fetch_max_bytes() {
-    let mut net = Net::empty(3, Unsafe::default());
     // RegisterBroker records are 128 bytes each in the size model: two fit in 300 bytes.
-    net.config.fetch_max_bytes = 300;
-    for id in 0..3 {
-        net.start(id, ElectionState::default(), ReplicaLog::default());
-    }
-    net.drop_all();
-    net.elect(0);
-    net.settle(3);
+    let mut net = elected_with(|c| c.fetch_max_bytes = 300);
     net.cut = vec![(0, 2), (2, 0)];
     for b in 0..5 {
         net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: b })).unwrap();
