@@ -523,16 +523,6 @@ struct Catalog {
 pub fn catalog() -> Result<JsValue, JsValue> {
     hook();
     let d = QuorumConfig::default();
-    let default_of = |key: &str| match key {
-        "controller.quorum.fetch.timeout.ms" => d.fetch_timeout_ms,
-        "controller.quorum.election.timeout.ms" => d.election_timeout_ms,
-        "controller.quorum.election.backoff.max.ms" => d.election_backoff_max_ms,
-        "controller.quorum.request.timeout.ms" => d.request_timeout_ms,
-        "controller.quorum.retry.backoff.ms" => d.retry_backoff_ms,
-        "controller.quorum.append.linger.ms" => d.append_linger_ms,
-        "controller.quorum.fetch.max.wait.ms" => d.fetch_max_wait_ms,
-        _ => 0,
-    };
     let presets = ["datacenter", "teaching", "wan"]
         .into_iter()
         .filter_map(|name| LinkProfile::preset(name).ok().map(|p| Preset { name, profile: network_out(&p) }))
@@ -541,7 +531,7 @@ pub fn catalog() -> Result<JsValue, JsValue> {
         version: env!("CARGO_PKG_VERSION"),
         config_keys: crate::protocol::config::CONFIG_KEYS
             .iter()
-            .map(|(key, description)| ConfigKey { key, description, default: default_of(key) })
+            .map(|(key, description)| ConfigKey { key, description, default: d.get(key).unwrap_or(0) })
             .collect(),
         switches: SafetySwitch::ALL.iter().map(|s| Named { name: s.name(), explanation: s.explanation() }).collect(),
         invariants: Invariant::ALL.iter().map(|i| Named { name: i.name(), explanation: i.explanation() }).collect(),

@@ -5,7 +5,11 @@
  * @module
  */
 
-/** Kafka's `controller.quorum.*` configuration keys the simulator understands. */
+/**
+ * The configuration keys the simulator understands: Kafka's `controller.quorum.*` keys,
+ * and `sim.fetchMaxWaitMs`, a simulator-only knob for the Fetch wait Kafka fixes at
+ * 500 ms (`KafkaRaftClient.MAX_FETCH_WAIT_MS`).
+ */
 export type QuorumConfigKey =
   | 'controller.quorum.fetch.timeout.ms'
   | 'controller.quorum.election.timeout.ms'
@@ -13,9 +17,11 @@ export type QuorumConfigKey =
   | 'controller.quorum.request.timeout.ms'
   | 'controller.quorum.retry.backoff.ms'
   | 'controller.quorum.append.linger.ms'
-  | 'controller.quorum.fetch.max.wait.ms';
+  | 'controller.quorum.fetch.max.bytes'
+  | 'controller.quorum.fetch.snapshot.max.bytes'
+  | 'sim.fetchMaxWaitMs';
 
-/** Quorum configuration by Kafka key, values in milliseconds. */
+/** Quorum configuration by key: milliseconds, or bytes for the `*.max.bytes` limits. */
 export type QuorumConfig = Partial<Record<QuorumConfigKey, number>>;
 
 /**

@@ -92,6 +92,33 @@ pub struct Record {
     pub body: RecordBody,
 }
 
+/// Bytes of a record's framing in Kafka's v2 format (length, attributes, timestamp and
+/// offset deltas, key and value lengths, header count: one varint each).
+const RECORD_FRAMING_BYTES: u64 = 8;
+
+impl Record {
+    /// An estimate of the record's serialized size, which the byte limits of Fetch
+    /// responses count (`controller.quorum.fetch.max.bytes`). The bodies are sized after
+    /// the metadata records they stand for (ids 4 bytes, epochs 8, topic ids 16).
+    pub fn size_bytes(&self) -> u64 {
+        let body = match &self.body {
+            // LeaderChangeMessage: version, leader id, voters and granting voters arrays.
+            RecordBody::LeaderChange { voters, .. } => 12 + 8 * voters.len() as u64,
+            // RegisterBrokerRecord: id, incarnation id, epoch, one endpoint, a feature, log dir.
+            RecordBody::RegisterBroker { .. } => 120,
+            // UnregisterBrokerRecord: id and epoch.
+            RecordBody::UnregisterBroker { .. } => 16,
+            // TopicRecord (name, topic id) and one PartitionRecord per partition.
+            RecordBody::CreateTopic { name, partitions } => 20 + name.len() as u64 + 48 * *partitions as u64,
+            // RemoveTopicRecord: the topic id.
+            RecordBody::DeleteTopic { .. } => 20,
+            // PartitionChangeRecord: partition, topic id, leader.
+            RecordBody::PartitionChange { .. } => 32,
+        };
+        RECORD_FRAMING_BYTES + body
+    }
+}
+
 /// What the memory budget counts for a topic in an image, besides its partitions.
 const TOPIC_BYTES: u64 = 64;
 /// ... and for each of its partitions.

@@ -14,11 +14,6 @@ use crate::rng::Rng;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// Most records one Fetch response carries (Kafka's limit is in bytes; ours in records).
-pub const FETCH_MAX_RECORDS: usize = 500;
-/// Bytes per FetchSnapshot response.
-pub const SNAPSHOT_CHUNK_BYTES: u64 = 64 * 1024;
-
 /// What a replica asks of the world.
 #[derive(Clone, Debug)]
 pub enum Output {
@@ -116,12 +111,15 @@ impl Ctx<'_> {
 pub struct Requests {
     in_flight: BTreeMap<NodeId, (u64, u64)>,
     backoff_until: BTreeMap<NodeId, u64>,
+    /// Destinations whose request expired unanswered since the follower last looked.
+    timed_out: Vec<NodeId>,
 }
 
 impl Requests {
     pub fn reset(&mut self) {
         self.in_flight.clear();
         self.backoff_until.clear();
+        self.timed_out.clear();
     }
     fn is_ready(&self, to: NodeId, now: u64) -> bool {
         !self.in_flight.contains_key(&to) && self.backoff_until.get(&to).map(|t| *t <= now).unwrap_or(true)
@@ -149,8 +147,22 @@ impl Requests {
     fn backoff(&mut self, to: NodeId, until: u64) {
         self.backoff_until.insert(to, until);
     }
+    /// Frees the connections whose request has waited `request.timeout.ms`.
     fn expire(&mut self, now: u64) {
-        self.in_flight.retain(|_, (_, deadline)| *deadline > now);
+        let timed_out = &mut self.timed_out;
+        self.in_flight.retain(|to, (_, deadline)| {
+            let alive = *deadline > now;
+            if !alive {
+                timed_out.push(*to);
+            }
+            alive
+        });
+    }
+    /// Whether the request to `to` timed out since the last call; forgets every timeout.
+    fn take_timed_out(&mut self, to: NodeId) -> bool {
+        let hit = self.timed_out.contains(&to);
+        self.timed_out.clear();
+        hit
     }
     fn next_deadline(&self, now: u64) -> Option<u64> {
         let a = self.in_flight.values().map(|(_, d)| *d).min();
@@ -160,6 +172,23 @@ impl Requests {
             (x, y) => x.or(y),
         }
     }
+}
+
+/// A voter's append as follower whose flush is still running: its HW is set only once
+/// the records are on disk (Kafka's appendAsFollower flushes before the HW moves).
+#[derive(Clone, Copy, Debug)]
+pub struct AwaitingFlush {
+    pub up_to: Offset,
+    /// The HW the leader's Fetch response carried.
+    pub leader_hw: Option<Offset>,
+}
+
+/// Where a Fetch asks to read from, and how much it takes.
+#[derive(Clone, Copy, Debug)]
+struct FetchAt {
+    offset: Offset,
+    last_epoch: Epoch,
+    max_bytes: u64,
 }
 
 /// What a crash leaves on disk.
@@ -183,6 +212,7 @@ pub struct Replica {
     pub(crate) hw: Option<Offset>,
     pub(crate) image: MetadataImage,
     pub(crate) requests: Requests,
+    pub(crate) awaiting_flush: Option<AwaitingFlush>,
     next_correlation: u64,
 }
 
@@ -237,6 +267,7 @@ impl Replica {
             hw: None,
             image,
             requests: Requests::default(),
+            awaiting_flush: None,
             next_correlation: 0,
         };
         if let Some(s) = r.log.snapshot() {
@@ -347,7 +378,7 @@ impl Replica {
             }
             EpochState::Prospective(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
             EpochState::Candidate(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
-            EpochState::Follower(s) => Some((s.fetch_deadline, self.config.fetch_timeout_ms)),
+            EpochState::Follower(s) if self.is_voter() => Some((s.fetch_deadline, self.config.fetch_timeout_ms)),
             EpochState::Resigned(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
             EpochState::Leader(l) => Some((l.check_quorum_deadline, self.config.check_quorum_timeout_ms())),
             _ => None,
@@ -356,11 +387,16 @@ impl Replica {
 
     /// The earliest time this replica needs `poll` again.
     pub fn next_deadline(&self, now: u64) -> Option<u64> {
+        if self.flush_done() {
+            return Some(now); // back from the flush: set the HW and fetch again
+        }
         let state = match &self.state {
             EpochState::Unattached(s) => Some(s.election_deadline).filter(|d| *d != u64::MAX),
             EpochState::Prospective(s) => Some(s.election_deadline),
             EpochState::Candidate(s) => Some(s.election_deadline),
-            EpochState::Follower(s) => Some(s.fetch_deadline),
+            // An observer has no fetch timeout (Kafka's pollFollowerAsObserver).
+            EpochState::Follower(s) if self.is_voter() => Some(s.fetch_deadline),
+            EpochState::Follower(_) => None,
             EpochState::Resigned(s) => Some(s.election_deadline),
             EpochState::Leader(l) => {
                 let mut d = if l.resign_requested { now } else { l.begin_quorum_deadline };
@@ -392,6 +428,7 @@ impl Replica {
 
     /// Handles one message, then polls (as Kafka's single raft thread does).
     pub fn handle(&mut self, ctx: &mut Ctx, env: Envelope) {
+        self.finish_follower_append(ctx);
         let Envelope { from, to: _, correlation, message } = env;
         match message {
             Message::Vote { replica_epoch, last_offset_epoch, last_offset, pre_vote } => {
@@ -413,18 +450,22 @@ impl Replica {
                     }
                 }
             }
-            Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch, high_watermark, max_wait_ms } => {
-                self.on_fetch(
-                    ctx,
-                    from,
-                    correlation,
-                    current_leader_epoch,
-                    fetch_offset,
-                    last_fetched_epoch,
-                    high_watermark,
-                    max_wait_ms,
-                )
-            }
+            Message::Fetch {
+                current_leader_epoch,
+                fetch_offset,
+                last_fetched_epoch,
+                high_watermark,
+                max_wait_ms,
+                max_bytes,
+            } => self.on_fetch(
+                ctx,
+                from,
+                correlation,
+                current_leader_epoch,
+                FetchAt { offset: fetch_offset, last_epoch: last_fetched_epoch, max_bytes },
+                high_watermark,
+                max_wait_ms,
+            ),
             Message::FetchResponse {
                 error,
                 hint,
@@ -444,8 +485,8 @@ impl Replica {
                 diverging_epoch,
                 snapshot_id,
             ),
-            Message::FetchSnapshot { current_leader_epoch, snapshot_id, position } => {
-                self.on_fetch_snapshot(ctx, from, correlation, current_leader_epoch, snapshot_id, position)
+            Message::FetchSnapshot { current_leader_epoch, snapshot_id, position, max_bytes } => {
+                self.on_fetch_snapshot(ctx, from, correlation, current_leader_epoch, snapshot_id, position, max_bytes)
             }
             Message::FetchSnapshotResponse { error, hint, snapshot_id, size, position, chunk_bytes, image } => self
                 .on_fetch_snapshot_response(
@@ -498,6 +539,24 @@ impl Replica {
         self.log.mark_flushed(up_to);
     }
 
+    fn flush_done(&self) -> bool {
+        self.awaiting_flush.map(|a| self.log.flushed_offset() >= a.up_to).unwrap_or(false)
+    }
+
+    /// The raft thread returns from a follower append's flush: only now does the HW the
+    /// leader sent take effect (KafkaRaftClient.handleFetchResponse: appendAsFollower,
+    /// which flushes for a voter, then updateFollowerHighWatermark).
+    fn finish_follower_append(&mut self, ctx: &mut Ctx) {
+        if !self.flush_done() {
+            return;
+        }
+        let Some(done) = self.awaiting_flush.take() else { return };
+        if let (EpochState::Follower(_), Some(h)) = (&self.state, done.leader_hw) {
+            let new = h.min(self.log.end_offset());
+            self.set_hw(ctx, new);
+        }
+    }
+
     /// The expiry timer of parked fetches: answers with what was true when parked. It
     /// runs on its own thread in Kafka, so the world calls it even while we are busy.
     pub fn expire_parked_fetches(&mut self, ctx: &mut Ctx) {
@@ -524,6 +583,7 @@ impl Replica {
 
     /// Runs every timer that is due, then sends what the state calls for.
     pub fn poll(&mut self, ctx: &mut Ctx) {
+        self.finish_follower_append(ctx);
         self.requests.expire(ctx.now);
         for _ in 0..8 {
             if !self.poll_state_timer(ctx) {
@@ -557,13 +617,10 @@ impl Replica {
                 }
             }
             EpochState::Follower(s) => {
-                if s.fetch_deadline <= now {
-                    if self.voters.binary_search(&self.id).is_ok() {
-                        self.transition_to_prospective(ctx, Reason::FetchTimeout);
-                    } else {
-                        let epoch = s.epoch;
-                        self.transition_to_unattached(ctx, epoch, None, Reason::FetchTimeout);
-                    }
+                // Only a voter times out (pollFollowerAsVoter); an observer stays Follower until
+                // it learns a newer epoch (pollFollowerAsObserver has no fetch timeout).
+                if s.fetch_deadline <= now && self.voters.binary_search(&self.id).is_ok() {
+                    self.transition_to_prospective(ctx, Reason::FetchTimeout);
                     return true;
                 }
             }
@@ -635,23 +692,34 @@ impl Replica {
                 }
             }
             EpochState::Follower(f) => {
+                if self.awaiting_flush.is_some() {
+                    return; // the raft thread is still in the flush of its last append
+                }
+                // Kafka's maybeSendFetchToBestNode: after its leader request timed out (the
+                // connection is reset) or while the leader backs off, a follower asks a random
+                // bootstrap voter, to learn whether the leader changed.
+                let (leader, epoch, download) = (f.leader, f.epoch, f.snapshot_download);
+                let leader_timed_out = self.requests.take_timed_out(leader);
                 if self.requests.any_in_flight() {
                     return;
                 }
-                let (leader, epoch) = (f.leader, f.epoch);
-                let target = if self.requests.is_backing_off(leader, now) {
-                    self.random_ready_voter(ctx, now)
-                } else {
-                    Some(leader)
-                };
-                let Some(target) = target else { return };
-                let message = match f.snapshot_download {
-                    Some(d) if target == leader => {
-                        Message::FetchSnapshot { current_leader_epoch: epoch, snapshot_id: d.id, position: d.position }
+                if leader_timed_out || self.requests.is_backing_off(leader, now) {
+                    if let Some(target) = self.random_ready_voter(ctx, now) {
+                        let m = self.fetch_request(epoch);
+                        self.request(ctx, target, m);
                     }
-                    _ => self.fetch_request(epoch),
+                    return;
+                }
+                let message = match download {
+                    Some(d) => Message::FetchSnapshot {
+                        current_leader_epoch: epoch,
+                        snapshot_id: d.id,
+                        position: d.position,
+                        max_bytes: self.config.fetch_snapshot_max_bytes,
+                    },
+                    None => self.fetch_request(epoch),
                 };
-                self.request(ctx, target, message);
+                self.request(ctx, leader, message);
             }
             EpochState::Unattached(u) => {
                 // Unattached replicas fetch from a bootstrap voter to discover the leader.
@@ -713,6 +781,7 @@ impl Replica {
             last_fetched_epoch: self.log.last_epoch(),
             high_watermark: self.hw,
             max_wait_ms: self.config.fetch_max_wait_ms,
+            max_bytes: self.config.fetch_max_bytes,
         }
     }
 
@@ -770,7 +839,8 @@ impl Replica {
     }
 
     /// Kafka's maybeTransition: follow a newer leader, or a leader of our epoch when we
-    /// know none; a newer epoch without a leader makes us Unattached.
+    /// know none (so a Prospective that knows its leader stays Prospective); a newer
+    /// epoch without a leader makes us Unattached.
     fn maybe_transition(&mut self, ctx: &mut Ctx, hint: LeaderHint) {
         let epoch = self.epoch();
         let leader = hint.leader.filter(|l| *l != self.id);
@@ -781,18 +851,6 @@ impl Replica {
                 self.transition_to_follower(ctx, epoch, l, Reason::LeaderDiscovered);
             }
         }
-    }
-
-    /// Checks a request's epoch: a newer one moves us first. Returns the error to answer
-    /// with when the request is stale.
-    fn fence_stale_request(&mut self, ctx: &mut Ctx, epoch: Epoch, leader: Option<NodeId>) -> Option<ErrorCode> {
-        if epoch < self.epoch() {
-            return Some(ErrorCode::FencedLeaderEpoch);
-        }
-        if epoch > self.epoch() {
-            self.transition_to_epoch_of(ctx, epoch, leader, Reason::HigherEpoch);
-        }
-        None
     }
 
     // ---- Vote ----------------------------------------------------------------------
@@ -878,37 +936,29 @@ impl Replica {
     // ---- BeginQuorumEpoch / EndQuorumEpoch ----------------------------------------------
 
     fn on_begin_quorum_epoch(&mut self, ctx: &mut Ctx, from: NodeId, corr: u64, epoch: Epoch) {
-        if let Some(error) = self.fence_stale_request(ctx, epoch, Some(from)) {
-            let hint = self.hint();
+        if epoch < self.epoch() {
+            let (error, hint) = (ErrorCode::FencedLeaderEpoch, self.hint());
             return ctx.send(self.id, from, corr, Message::BeginQuorumEpochResponse { error, hint });
         }
-        let follows = matches!(&self.state, EpochState::Follower(f) if f.leader == from);
-        if !follows && from != self.id {
-            match self.state {
-                EpochState::Leader(_) | EpochState::Resigned(_) => {}
-                _ => self.transition_to_follower(ctx, epoch, from, Reason::LeaderDiscovered),
-            }
-        }
+        self.maybe_transition(ctx, LeaderHint { epoch, leader: Some(from) });
         let hint = self.hint();
         ctx.send(self.id, from, corr, Message::BeginQuorumEpochResponse { error: ErrorCode::None, hint });
     }
 
     fn on_end_quorum_epoch(&mut self, ctx: &mut Ctx, from: NodeId, corr: u64, epoch: Epoch, successors: &[NodeId]) {
-        if let Some(error) = self.fence_stale_request(ctx, epoch, Some(from)) {
-            let hint = self.hint();
+        if epoch < self.epoch() {
+            let (error, hint) = (ErrorCode::FencedLeaderEpoch, self.hint());
             return ctx.send(self.id, from, corr, Message::EndQuorumEpochResponse { error, hint });
         }
-        if !matches!(self.state, EpochState::Follower(_) | EpochState::Leader(_) | EpochState::Resigned(_))
-            && from != self.id
-        {
-            self.transition_to_follower(ctx, epoch, from, Reason::LeaderDiscovered);
-        }
+        self.maybe_transition(ctx, LeaderHint { epoch, leader: Some(from) });
         let me = self.id;
         let max = self.config.election_backoff_max_ms;
         if let EpochState::Follower(f) = &mut self.state {
             if f.leader == from {
+                // FollowerState.overrideFetchTimeout: the timer is *set* to the backoff, even
+                // when it was due sooner.
                 let backoff = end_quorum_backoff_ms(successors, me, max);
-                f.fetch_deadline = f.fetch_deadline.min(ctx.now + backoff);
+                f.fetch_deadline = ctx.now + backoff;
             }
         }
         let hint = self.hint();
@@ -953,8 +1003,7 @@ impl Replica {
         from: NodeId,
         corr: u64,
         epoch: Epoch,
-        fetch_offset: Offset,
-        last_fetched_epoch: Epoch,
+        at: FetchAt,
         follower_hw: Option<Offset>,
         max_wait_ms: u64,
     ) {
@@ -962,7 +1011,8 @@ impl Replica {
             let m = self.fetch_error_response(error);
             return ctx.send(self.id, from, corr, m);
         }
-        let position = self.log.validate_fetch(fetch_offset, last_fetched_epoch);
+        let fetch_offset = at.offset;
+        let position = self.log.validate_fetch(fetch_offset, at.last_epoch);
         let hint = self.hint();
         let log_start = self.log.start_offset();
         let leo = self.log.end_offset();
@@ -1014,10 +1064,10 @@ impl Replica {
             (Some(f), Some(h)) => f < h,
         };
         if fetch_offset < leo || max_wait_ms == 0 || behind_hw {
-            let m = self.fetch_records_response(fetch_offset);
+            let m = self.fetch_records_response(fetch_offset, at.max_bytes);
             return ctx.send(self.id, from, corr, m);
         }
-        let expiry_response = self.fetch_records_response(fetch_offset);
+        let expiry_response = self.fetch_records_response(fetch_offset, at.max_bytes);
         let EpochState::Leader(l) = &mut self.state else {
             return;
         };
@@ -1025,22 +1075,37 @@ impl Replica {
             from,
             correlation: corr,
             fetch_offset,
+            max_bytes: at.max_bytes,
             deadline: ctx.now + max_wait_ms,
             expiry_response,
         });
     }
 
-    fn fetch_records_response(&self, fetch_offset: Offset) -> Message {
+    fn fetch_records_response(&self, fetch_offset: Offset, max_bytes: u64) -> Message {
         let hw = self.leader_state().and_then(|l| l.high_watermark);
         Message::FetchResponse {
             error: ErrorCode::None,
             hint: self.hint(),
             high_watermark: hw,
             log_start_offset: self.log.start_offset(),
-            records: self.log.read(fetch_offset, FETCH_MAX_RECORDS),
+            records: self.read_records(fetch_offset, max_bytes),
             diverging_epoch: None,
             snapshot_id: None,
         }
+    }
+
+    /// Records from `offset` on, as many as fit in `max_bytes` but at least one (Kafka's
+    /// log read returns at least one batch, however large).
+    fn read_records(&self, offset: Offset, max_bytes: u64) -> Vec<Record> {
+        let (mut count, mut bytes) = (0u64, 0u64);
+        while let Some(r) = self.log.get(offset + count) {
+            bytes += r.size_bytes();
+            if count > 0 && bytes > max_bytes {
+                break;
+            }
+            count += 1;
+        }
+        self.log.read(offset, count as usize)
     }
 
     /// Answers every parked fetch now (new records arrived or the HW moved).
@@ -1050,7 +1115,7 @@ impl Replica {
         };
         let parked = std::mem::take(&mut l.parked);
         for p in parked {
-            let m = self.fetch_records_response(p.fetch_offset);
+            let m = self.fetch_records_response(p.fetch_offset, p.max_bytes);
             ctx.send(self.id, p.from, p.correlation, m);
         }
     }
@@ -1144,16 +1209,21 @@ impl Replica {
         } else {
             false
         };
-        if let Some(h) = leader_hw {
-            let new = h.min(self.log.end_offset());
-            self.set_hw(ctx, new);
+        let leo = self.log.end_offset();
+        // appendAsFollower flushes only for a voter: the leader counts a voter's fetch offset
+        // toward the HW. An observer's appends stay unflushed (a crash loses them).
+        let flush = appended && self.is_voter();
+        if flush && !self.switches.has(SafetySwitch::AckBeforeFlush) {
+            self.awaiting_flush = Some(AwaitingFlush { up_to: leo, leader_hw });
+            ctx.out.push(Output::Flush { up_to: leo });
+            return;
         }
-        if appended {
-            let leo = self.log.end_offset();
-            if self.switches.has(SafetySwitch::AckBeforeFlush) {
-                // Unsafe: report the offset first, flush afterwards.
-                self.send_requests(ctx);
-            }
+        if let Some(h) = leader_hw {
+            self.set_hw(ctx, h.min(leo));
+        }
+        if flush {
+            // Unsafe: report the offset first, flush afterwards.
+            self.send_requests(ctx);
             ctx.out.push(Output::Flush { up_to: leo });
         }
     }
@@ -1187,6 +1257,7 @@ impl Replica {
 
     // ---- snapshots -------------------------------------------------------------------
 
+    #[allow(clippy::too_many_arguments)]
     fn on_fetch_snapshot(
         &mut self,
         ctx: &mut Ctx,
@@ -1195,6 +1266,7 @@ impl Replica {
         epoch: Epoch,
         id: SnapshotId,
         position: u64,
+        max_bytes: u64,
     ) {
         let reply =
             |r: &Replica, ctx: &mut Ctx, error: ErrorCode, size: u64, chunk: u64, image: Option<Arc<MetadataImage>>| {
@@ -1225,7 +1297,8 @@ impl Replica {
                 l.record_voter_fetch(from, majority, ctx.now, &self.config);
             }
         }
-        let chunk = (snap.size_bytes - position).min(SNAPSHOT_CHUNK_BYTES);
+        // The fetcher's fetch.snapshot.max.bytes bounds the chunk (handleFetchSnapshotRequest).
+        let chunk = (snap.size_bytes - position).min(max_bytes);
         let last = position + chunk >= snap.size_bytes;
         reply(self, ctx, ErrorCode::None, snap.size_bytes, chunk, if last { Some(snap.image.clone()) } else { None });
     }

@@ -306,9 +306,10 @@ export class Store {
           this.leaders.push({ t, node: n, epoch: e.epoch ?? 0, seq: e.seq });
           this.mark(t, e, -1, 'leader');
         }
-        if (e.to !== 'leader' && e.to !== 'follower') {
-          // A node without a leader has no fresh HW view; keep its last value (it never
-          // decreases) until it learns one again.
+        if (e.to === 'leader' || e.to === 'resigned') {
+          // Kafka carries no HW into Leader or Resigned (QuorumState.transitionToLeader):
+          // the node has none until its next 'hw' event.
+          this.hw[n].push(t, NaN);
         }
         break;
       }
