@@ -1,6 +1,7 @@
 //! Quorum configuration (Kafka's `controller.quorum.*` names and defaults) and the
 //! safety switches that let a user turn off one of KRaft's rules to watch what breaks.
 
+use crate::messages::cap;
 use serde::{Deserialize, Serialize};
 
 /// Timers and limits of one replica. Field names follow Kafka's config keys.
@@ -61,7 +62,7 @@ impl QuorumConfig {
             "controller.quorum.fetch.max.wait.ms" => (&mut self.fetch_max_wait_ms, 0, 60_000),
             _ => {
                 let known: Vec<&str> = CONFIG_KEYS.iter().map(|(k, _)| *k).collect();
-                return Err(format!("unknown config key '{key}'; known keys: {}", known.join(", ")));
+                return Err(format!("unknown config key '{}'; known keys: {}", cap(key), known.join(", ")));
             }
         };
         if value < min || value > max {
@@ -145,7 +146,7 @@ impl SafetySwitch {
     pub fn parse(name: &str) -> Result<SafetySwitch, String> {
         SafetySwitch::ALL.iter().copied().find(|s| s.name() == name).ok_or_else(|| {
             let known: Vec<&str> = SafetySwitch::ALL.iter().map(|s| s.name()).collect();
-            format!("unknown safety switch '{name}'; known switches: {}", known.join(", "))
+            format!("unknown safety switch '{}'; known switches: {}", cap(name), known.join(", "))
         })
     }
 }
