@@ -62,7 +62,7 @@ pub fn plain_serde(message: &str) -> String {
     }
     let syntax = match core {
         "recursion limit exceeded" => {
-            Some("is nested too deeply (at most 128 levels of arrays and objects)".to_string())
+            Some("is nested too deeply: at most 128 levels of arrays and objects".to_string())
         }
         c if c.starts_with("EOF while parsing") => Some("is not valid JSON: it ends too early".to_string()),
         c if is_json_syntax(c) => Some(format!("is not valid JSON: {c}")),
@@ -148,7 +148,8 @@ fn unexpected_words(got: &str) -> Cow<'_, str> {
         }
     }
     if let Some(s) = got.strip_prefix("string ") {
-        return cap(s);
+        let inner = s.strip_prefix('"').and_then(|s| s.strip_suffix('"')).unwrap_or(s);
+        return Cow::Owned(format!("\"{}\"", cap(inner)));
     }
     if let Some(c) = got.strip_prefix("character `").and_then(|r| r.strip_suffix('`')) {
         return Cow::Owned(format!("{c:?}"));

@@ -101,32 +101,35 @@ fn parse<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, JsValue> {
 }
 
 /// Reads one action (with its time `t` in an input log). serde loses the path inside the
-/// internally tagged `Action`, so on an error each field is read on its own as its type
-/// in `sim::spec::Action` to name the bad one.
+/// internally tagged `Action` and `RecordBody`, so on an error each field is read on its
+/// own, as its type in `sim::spec::Action` or `protocol::RecordBody`, to name the bad one.
 fn action_from<T: DeserializeOwned>(what: &str, v: &serde_json::Value) -> Result<T, JsValue> {
     fn field<F: DeserializeOwned>(path: &str, v: &serde_json::Value) -> Result<(), JsValue> {
         from_value::<F>(path, v).map(|_| ())
     }
-    from_value(what, v).map_err(|e| {
-        let Some(o) = v.as_object() else { return e };
+    fn locate(what: &str, v: &serde_json::Value) -> Result<(), JsValue> {
+        use crate::protocol::NodeId;
+        let Some(o) = v.as_object() else { return Ok(()) };
         for (k, fv) in o {
             let path = field_path(what, k);
-            let found = match k.as_str() {
+            match k.as_str() {
                 "t" | "flushMs" => field::<u64>(&path, fv),
-                "node" | "from" | "to" => field::<crate::protocol::NodeId>(&path, fv),
-                "groups" => field::<Vec<Vec<crate::protocol::NodeId>>>(&path, fv),
+                "node" | "from" | "to" | "leader" => field::<NodeId>(&path, fv),
+                "groups" => field::<Vec<Vec<NodeId>>>(&path, fv),
+                "voters" => field::<Vec<NodeId>>(&path, fv),
                 "latencyMs" => field::<[u64; 2]>(&path, fv),
                 "loss" | "duplicate" => field::<f64>(&path, fv),
-                "writesPerSecond" => field::<u32>(&path, fv),
-                "record" => field::<crate::protocol::RecordBody>(&path, fv),
+                "writesPerSecond" | "brokerId" | "partitions" | "partition" => field::<u32>(&path, fv),
+                "name" | "topic" => field::<String>(&path, fv),
+                "record" => field::<serde_json::Map<String, serde_json::Value>>(&path, fv)
+                    .and_then(|_| locate(&path, fv))
+                    .and_then(|_| field::<crate::protocol::RecordBody>(&path, fv)),
                 _ => Ok(()),
-            };
-            if let Err(field_error) = found {
-                return field_error;
-            }
+            }?;
         }
-        e
-    })
+        Ok(())
+    }
+    from_value(what, v).map_err(|e| locate(what, v).err().unwrap_or(e))
 }
 
 fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
