@@ -188,11 +188,13 @@ const MAX_PANIC_CHARS = 400;
 /** runUntil checks at one moment, without simulated time moving, before it gives up. */
 const MAX_RUN_UNTIL_STILL_CHECKS = 1000;
 
+const CRASHED = 'the simulation core crashed (a bug in kraft-playground)';
+
 /**
  * What a trap in the core was, in words: the panic message the core kept, if it left
  * one (read at once: it is the last panic's). Call right after the trap.
  */
-function crashText(e: unknown): string {
+function crashCause(e: unknown): string {
   let panic: string | null | undefined = null;
   try {
     panic = raw().takePanicMessage();
@@ -200,10 +202,9 @@ function crashText(e: unknown): string {
     /* the instance is gone: no message to read */
   }
   const trap = e instanceof Error ? e.message : String(e);
-  const what = panic
+  return panic
     ? panic.replace(/\s+/g, ' ').slice(0, MAX_PANIC_CHARS)
     : `the WebAssembly core trapped ("${check.cap(trap)}") without a panic message, most likely out of memory`;
-  return `the simulation core crashed (a bug in kraft-playground): ${what}`;
 }
 
 /**
@@ -312,7 +313,7 @@ export class Cluster {
     try {
       run = G.runScenario(text, JSON.stringify(opts));
     } catch (e) {
-      if (isInternalFailure(e)) throw new Error(`${crashText(e)} (while running the scenario)`, { cause: e });
+      if (isInternalFailure(e)) throw new Error(`${CRASHED}: ${crashCause(e)} (while running the scenario)`, { cause: e });
       throw toScenarioError(e);
     }
     try {
@@ -322,7 +323,7 @@ export class Cluster {
       const cluster = new Cluster(run.takeSimulation(), spec);
       return { report, summary, cluster };
     } catch (e) {
-      if (isInternalFailure(e)) throw new Error(`${crashText(e)} (after running the scenario)`, { cause: e });
+      if (isInternalFailure(e)) throw new Error(`${CRASHED}: ${crashCause(e)} (after running the scenario)`, { cause: e });
       throw e;
     } finally {
       run.free();
@@ -333,7 +334,7 @@ export class Cluster {
 
   #brokenError(cause?: unknown): Error {
     return new Error(
-      `${this.#broken}. This cluster can no longer be used; cluster.reproductionLink() gives a link to the run ` +
+      `${CRASHED}: ${this.#broken}. This cluster can no longer be used; cluster.reproductionLink() gives a link to the run ` +
         `up to its last good moment (t = ${this.#good.t} ms) to reproduce and report it`,
       cause === undefined ? undefined : { cause },
     );
@@ -346,7 +347,7 @@ export class Cluster {
       return fn(this.#sim);
     } catch (e) {
       if (isInternalFailure(e)) {
-        this.#broken = crashText(e);
+        this.#broken = crashCause(e);
         throw this.#brokenError(e);
       }
       throw e;
@@ -410,6 +411,14 @@ export class Cluster {
   /** True once an internal error made this cluster unusable. */
   get broken(): boolean {
     return this.#broken !== null;
+  }
+  /** What made the core crash (its panic message, or what the trap said), or null while it works. */
+  get failure(): string | null {
+    return this.#broken;
+  }
+  /** Simulated time of the last moment the run was known good (now, while it works). */
+  get lastGoodTime(): number {
+    return this.#good.t;
   }
   /** Sequence number of the last event so far (0 before any). */
   get lastSeq(): number {
