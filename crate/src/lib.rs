@@ -9,6 +9,7 @@ pub mod messages;
 pub mod protocol;
 pub mod rng;
 pub mod scenario;
+pub mod shared;
 pub mod sim;
 pub mod trace;
 

@@ -10,7 +10,7 @@ use crate::messages::plain_serde;
 use crate::protocol::{QuorumConfig, SafetySwitch};
 use crate::sim::chaos::{self, ChaosOptions};
 use crate::sim::network::LinkProfile;
-use crate::sim::simulation::MAX_ADVANCE_MS;
+use crate::sim::simulation::{TraceCursor, MAX_ADVANCE_MS};
 use crate::sim::spec::{MAX_OBSERVERS, MAX_VOTERS};
 use crate::sim::{Action, ClusterSpec, SimError, Simulation, TimedAction, WriteOutcome};
 use crate::trace::Invariant;
@@ -343,8 +343,7 @@ impl WasmSim {
     #[wasm_bindgen(js_name = eventsSince)]
     pub fn events_since(&self, since: f64, limit: Option<u32>) -> Result<JsValue, JsValue> {
         let since = whole("since", since)?;
-        let ev = self.sim.events_since(since);
-        to_js(&ev[..ev.len().min(limit_of(limit))])
+        to_js(&*self.sim.events_since_at_most(since, limit_of(limit)))
     }
 
     /// Events with from <= t <= to, at most `limit`.
@@ -360,13 +359,8 @@ impl WasmSim {
     /// per line.
     #[wasm_bindgen(js_name = textSince)]
     pub fn text_since(&self, since: f64, limit: Option<u32>) -> Result<String, JsValue> {
-        use std::fmt::Write;
         let since = whole("since", since)?;
-        let mut out = String::new();
-        for e in self.sim.events_since(since).iter().take(limit_of(limit)) {
-            let _ = writeln!(out, "{e}");
-        }
-        Ok(out)
+        Ok(lines(&self.sim.events_since_at_most(since, limit_of(limit))))
     }
 
     /// Number of actions in the input log up to now.
@@ -501,6 +495,51 @@ impl WasmSim {
     #[wasm_bindgen(js_name = __panicForTest)]
     pub fn panic_for_test(&self) {
         panic!("deliberate panic for a test");
+    }
+}
+
+/// The one-line text form of events, one per line.
+fn lines(events: &[crate::trace::Event]) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for e in events {
+        let _ = writeln!(out, "{e}");
+    }
+    out
+}
+
+/// Reads a cluster's trace a page at a time, each page continuing where the last one
+/// stopped (`Simulation::trace_page`): a whole long run costs one replay, not one per page.
+#[wasm_bindgen]
+pub struct WasmTraceCursor {
+    cursor: TraceCursor,
+}
+
+#[wasm_bindgen]
+impl WasmSim {
+    /// A cursor over the events with seq > `since`.
+    #[wasm_bindgen(js_name = traceCursor)]
+    pub fn trace_cursor(&self, since: f64) -> Result<WasmTraceCursor, JsValue> {
+        Ok(WasmTraceCursor { cursor: self.sim.trace_cursor(whole("since", since)?) })
+    }
+
+    /// The cursor's next page of events (at most `limit`; empty at the end).
+    #[wasm_bindgen(js_name = tracePage)]
+    pub fn trace_page(&self, cursor: &mut WasmTraceCursor, limit: u32) -> Result<JsValue, JsValue> {
+        to_js(&*self.sim.trace_page(&mut cursor.cursor, limit as usize).map_err(sim_error)?)
+    }
+
+    /// The cursor's next page as a JSON array (for writing out: no JS objects are made).
+    #[wasm_bindgen(js_name = traceJsonPage)]
+    pub fn trace_json_page(&self, cursor: &mut WasmTraceCursor, limit: u32) -> Result<String, JsValue> {
+        let page = self.sim.trace_page(&mut cursor.cursor, limit as usize).map_err(sim_error)?;
+        serde_json::to_string(&*page).map_err(|e| JsValue::from(js_sys::Error::new(&format!("cannot write JSON: {e}"))))
+    }
+
+    /// The cursor's next page in the one-line text form, one event per line.
+    #[wasm_bindgen(js_name = traceTextPage)]
+    pub fn trace_text_page(&self, cursor: &mut WasmTraceCursor, limit: u32) -> Result<String, JsValue> {
+        Ok(lines(&self.sim.trace_page(&mut cursor.cursor, limit as usize).map_err(sim_error)?))
     }
 }
 

@@ -258,9 +258,9 @@ fn figure_7_followers_converge_through_diverging_epochs() {
         net.deliver_all();
         assert_eq!(net.state(0), "leader", "case {name}");
         net.settle(5);
-        let epochs = |id| net.replica(id).log().records().iter().map(|r| r.epoch).collect::<Vec<_>>();
+        let epochs = |id| net.replica(id).log().records().map(|r| r.epoch).collect::<Vec<_>>();
         assert_eq!(epochs(1), epochs(0), "case {name}: follower log equals the leader's");
-        let ids = |id| net.replica(id).log().records().iter().map(|r| r.id).collect::<Vec<_>>();
+        let ids = |id| net.replica(id).log().records().map(|r| r.id).collect::<Vec<_>>();
         assert_eq!(ids(1), ids(0), "case {name}: same records, not just same epochs");
         let seen =
             net.notes.iter().filter(|(n, note)| *n == 1 && matches!(note, Note::Truncated { .. })).count() as u64;
@@ -293,7 +293,7 @@ fn truncation_can_take_several_fetch_rounds() {
         })
         .collect();
     assert_eq!(cuts, vec![(5, 3, Some(2)), (3, 2, Some(1))]);
-    let epochs: Vec<u32> = net.replica(1).log().records().iter().map(|r| r.epoch).collect();
+    let epochs: Vec<u32> = net.replica(1).log().records().map(|r| r.epoch).collect();
     assert_eq!(epochs, vec![1, 1, 2, 2, 5]);
 }
 

@@ -25,8 +25,8 @@ import type {
   WritableRecord,
   WriteResult,
 } from './types.js';
-import { raw, type WasmSim } from './core.js';
-import { catalog, init } from './wasm.js';
+import { CORE_CRASHED as CRASHED, CoreFailure, describeFailure, isInternalFailure, withCore, type Glue, type WasmSim } from './core.js';
+import { catalog, init, retire } from './wasm.js';
 
 /** Longest single advance/seek step the core allows: a day of simulated time. */
 export const MAX_ADVANCE_MS = 86_400_000;
@@ -116,7 +116,7 @@ function normaliseOptions(options: unknown, what: string, seed?: number): Spec {
     }
     spec.seed = check.whole(o.seed, 'seed');
   } else {
-    spec.seed = seed ?? (raw().randomSeed() as number);
+    spec.seed = seed ?? (withCore((G) => G.randomSeed()) as number);
   }
   if (o.network !== undefined) spec.network = normaliseNetwork(o.network, 'network');
   if (o.config !== undefined) {
@@ -176,36 +176,8 @@ function checkRecord(v: unknown): WritableRecord {
   return r as unknown as WritableRecord;
 }
 
-/** wasm-bindgen's own errors after a trap: the object is poisoned. */
-function isInternalFailure(e: unknown): boolean {
-  if (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError) return true;
-  const m = e instanceof Error ? e.message : '';
-  return /recursive use of an object detected|null pointer passed to rust/.test(m);
-}
-
-/** Most characters of a panic message an error repeats. */
-const MAX_PANIC_CHARS = 400;
 /** runUntil checks at one moment, without simulated time moving, before it gives up. */
 const MAX_RUN_UNTIL_STILL_CHECKS = 1000;
-
-const CRASHED = 'the simulation core crashed (a bug in kraft-playground)';
-
-/**
- * What a trap in the core was, in words: the panic message the core kept, if it left
- * one (read at once: it is the last panic's). Call right after the trap.
- */
-function crashCause(e: unknown): string {
-  let panic: string | null | undefined = null;
-  try {
-    panic = raw().takePanicMessage();
-  } catch {
-    /* the instance is gone: no message to read */
-  }
-  const trap = e instanceof Error ? e.message : String(e);
-  return panic
-    ? panic.replace(/\s+/g, ' ').slice(0, MAX_PANIC_CHARS)
-    : `the WebAssembly core trapped ("${check.cap(trap)}") without a panic message, most likely out of memory`;
-}
 
 /**
  * One simulated KRaft quorum: voters `0..voters-1`, observers after them. Everything
@@ -227,7 +199,10 @@ function crashCause(e: unknown): string {
  * ```
  */
 export class Cluster {
-  #sim: WasmSim;
+  /** Null once disposed or broken, so a retired wasm instance can be collected. */
+  #sim: WasmSim | null;
+  /** The wasm instance this cluster lives in (retired if it traps). */
+  #glue: Glue | null;
   readonly #spec: Spec;
   readonly #voters: number;
   readonly #observers: number;
@@ -239,8 +214,9 @@ export class Cluster {
   /** The last moment the core was known good: its time and how many actions it had applied. */
   #good: { t: number; count: number };
 
-  private constructor(sim: WasmSim, spec: Spec) {
+  private constructor(sim: WasmSim, spec: Spec, glue: Glue) {
     this.#sim = sim;
+    this.#glue = glue;
     this.#spec = spec;
     this.#voters = sim.voters();
     this.#observers = sim.nodeCount() - this.#voters;
@@ -261,9 +237,8 @@ export class Cluster {
 
   /** Like {@link Cluster.create}, once the core is loaded (after `await init()`). */
   static createSync(options: ClusterOptions = {}): Cluster {
-    const G = raw();
     const spec = normaliseOptions(options, 'Cluster.create options');
-    return new Cluster(new G.WasmSim(JSON.stringify(spec)), spec);
+    return withCore((G) => new Cluster(new G.WasmSim(JSON.stringify(spec)), spec, G));
   }
 
   /**
@@ -282,9 +257,10 @@ export class Cluster {
       throw rewrap(e, 'invalid link: ');
     }
     try {
-      const sim = raw().WasmSim.replay(JSON.stringify(spec), JSON.stringify(payload.inputs), payload.t);
-      return new Cluster(sim, spec);
+      const json = [JSON.stringify(spec), JSON.stringify(payload.inputs)] as const;
+      return withCore((G) => new Cluster(G.WasmSim.replay(json[0], json[1], payload.t), spec, G));
     } catch (e) {
+      if (e instanceof CoreFailure) throw e;
       throw rewrap(e, 'invalid link: ');
     }
   }
@@ -301,7 +277,6 @@ export class Cluster {
 
   /** Like {@link Cluster.fromScenario}, once the core is loaded. */
   static fromScenarioSync(scenario: string | object, options: ScenarioOptions = {}): ScenarioRun {
-    const G = raw();
     const text = scenarioText(scenario);
     const o = check.object(options, 'scenario options');
     check.keys(o, ['seed', 'unsafe', 'variant'], 'scenario option');
@@ -310,21 +285,28 @@ export class Cluster {
     if (o.unsafe !== undefined) opts.unsafe = normaliseSwitches(o.unsafe, 'unsafe');
     if (o.variant !== undefined) opts.variant = check.string(o.variant, 'variant');
     let run;
+    let G: Glue | undefined;
     try {
-      run = G.runScenario(text, JSON.stringify(opts));
+      run = withCore((g) => {
+        G = g;
+        return g.runScenario(text, JSON.stringify(opts));
+      });
     } catch (e) {
-      if (isInternalFailure(e)) throw new Error(`${CRASHED}: ${crashCause(e)} (while running the scenario)`, { cause: e });
+      if (e instanceof CoreFailure) throw e;
       throw toScenarioError(e);
     }
     try {
       const report = run.report() as ScenarioReport;
       const summary = run.summary();
       const spec = normaliseOptions(report.spec, 'the scenario cluster');
-      const cluster = new Cluster(run.takeSimulation(), spec);
+      const cluster = new Cluster(run.takeSimulation(), spec, G as Glue);
       return { report, summary, cluster };
     } catch (e) {
-      if (isInternalFailure(e)) throw new Error(`${CRASHED}: ${crashCause(e)} (after running the scenario)`, { cause: e });
-      throw e;
+      if (!isInternalFailure(e)) throw e;
+      retire(G as Glue);
+      throw new CoreFailure(`${CRASHED}: ${describeFailure(e, G as Glue)}; new clusters start on a fresh core`, {
+        cause: e,
+      });
     } finally {
       run.free();
     }
@@ -334,8 +316,9 @@ export class Cluster {
 
   #brokenError(cause?: unknown): Error {
     return new Error(
-      `${CRASHED}: ${this.#broken}. This cluster can no longer be used; cluster.reproductionLink() gives a link to the run ` +
-        `up to its last good moment (t = ${this.#good.t} ms) to reproduce and report it`,
+      `${CRASHED}: ${this.#broken}. This cluster can no longer be used (other clusters and new ones are not ` +
+        `affected); cluster.reproductionLink() gives a link to the run up to its last good moment ` +
+        `(t = ${this.#good.t} ms) to reproduce and report it`,
       cause === undefined ? undefined : { cause },
     );
   }
@@ -344,10 +327,14 @@ export class Cluster {
     if (this.#broken !== null) throw this.#brokenError();
     if (this.#disposed) throw new Error('this cluster was disposed and can no longer be used');
     try {
-      return fn(this.#sim);
+      return fn(this.#sim as WasmSim);
     } catch (e) {
       if (isInternalFailure(e)) {
-        this.#broken = crashCause(e);
+        const glue = this.#glue as Glue;
+        retire(glue);
+        this.#broken = describeFailure(e, glue);
+        this.#sim = null;
+        this.#glue = null;
         throw this.#brokenError(e);
       }
       throw e;
@@ -357,7 +344,8 @@ export class Cluster {
   /** A call that moves time or changes the input log; afterwards the run is known good. */
   #move<T>(fn: (sim: WasmSim) => T): T {
     const out = this.#call(fn);
-    this.#good = { t: this.#sim.now(), count: this.#sim.inputCount() };
+    const sim = this.#sim as WasmSim;
+    this.#good = { t: sim.now(), count: sim.inputCount() };
     return out;
   }
 
@@ -610,6 +598,44 @@ export class Cluster {
     return this.#call((s) => s.textSince(since, limit));
   }
 
+  /**
+   * The trace after `since` (all of it by default) page by page, up to `limit` events a
+   * page (default 10,000, at most 100,000): arrays of events; with `format: 'text'` their
+   * one-line text form (a string, one line per event); with `format: 'json'` a JSON array
+   * (a string, for writing out). Each page continues where the last one stopped, so
+   * reading a whole long run costs about one replay of it (paging with
+   * `events({ since })` past the in-memory window replays from a checkpoint for every
+   * page). Throws if the cluster moves (advance, act, seek) before the last page is read.
+   */
+  pages(query?: { since?: number; limit?: number; format?: 'events' }): Generator<TraceEvent[], void, undefined>;
+  pages(query: { since?: number; limit?: number; format: 'text' | 'json' }): Generator<string, void, undefined>;
+  pages(
+    query: { since?: number; limit?: number; format?: 'events' | 'text' | 'json' } = {},
+  ): Generator<TraceEvent[] | string, void, undefined> {
+    const q = check.object(query, 'pages query');
+    check.keys(q, ['since', 'limit', 'format'], 'pages query field');
+    const since = q.since === undefined ? 0 : check.whole(q.since, 'since');
+    const limit = q.limit === undefined ? 10_000 : check.whole(q.limit, 'limit', 1, 100_000);
+    const format = q.format === undefined ? 'events' : check.oneOf(q.format, ['events', 'text', 'json'] as const, 'format');
+    const cursor = this.#call((s) => s.traceCursor(since));
+    const next = (): TraceEvent[] | string =>
+      this.#call((s) =>
+        format === 'text'
+          ? s.traceTextPage(cursor, limit)
+          : format === 'json'
+            ? s.traceJsonPage(cursor, limit)
+            : (s.tracePage(cursor, limit) as TraceEvent[]),
+      );
+    return (function* () {
+      try {
+        // An empty page ([], '' or, in JSON, '[]') is the end.
+        for (let page = next(); page.length > 0 && page !== '[]'; page = next()) yield page;
+      } finally {
+        cursor.free();
+      }
+    })();
+  }
+
   /** Every invariant violation so far (the checker runs after every event). */
   violations(): ViolationEvent[] {
     return this.#call((s) => s.violations()) as ViolationEvent[];
@@ -813,7 +839,14 @@ export class Cluster {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    if (this.#broken === null) this.#sim.free();
+    this.#sim?.free();
+    this.#sim = null;
+    this.#glue = null;
+  }
+
+  /** @internal Bytes of wasm memory of the instance this cluster lives in (benchmarks). */
+  __wasmMemoryBytes(): number {
+    return this.#call(() => (this.#glue as Glue).memory()?.buffer.byteLength ?? 0);
   }
 
   /** @internal Deliberately panics inside the core (tests of the broken-cluster path). */
@@ -866,8 +899,9 @@ function toScenarioError(e: unknown): unknown {
 export async function parseScenario(scenario: string | object): Promise<Record<string, unknown>> {
   await init();
   try {
-    return raw().parseScenario(scenarioText(scenario)) as Record<string, unknown>;
+    return withCore((G) => G.parseScenario(scenarioText(scenario))) as Record<string, unknown>;
   } catch (e) {
+    if (e instanceof CoreFailure) throw e;
     throw toScenarioError(e);
   }
 }

@@ -145,8 +145,10 @@ export interface NodeInfo {
   votedFor: number | null;
   /** Log end offset. */
   leo: number;
-  /** High watermark; null when unknown (a new leader, a crashed node). */
+  /** This node's high watermark (never lowered while it runs); null before it learns one and while crashed. */
   hw: number | null;
+  /** A leader's high watermark: what its Fetch responses carry; null before it commits a record of its epoch, and on other nodes. */
+  leaderHw: number | null;
   logStart: number;
   /** Offset up to which the log is on disk. */
   flushed: number;

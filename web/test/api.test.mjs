@@ -235,6 +235,36 @@ test('events: all, since, from/to, limit, typed fields', async () => {
   assert.ok(c.text({ since: all.length - 1 }).includes(all.at(-1).text));
 });
 
+test('pages: a whole run past the in-memory window as events, text and JSON; refused once the cluster moves', async () => {
+  const c = await Cluster.create({ seed: 2, voters: 5, observers: 3, writesPerSecond: 1000 });
+  const live = [];
+  for (let i = 0; i < 12; i++) {
+    c.advance(5_000);
+    live.push(...c.events({ since: live.length }));
+  }
+  assert.ok(c.lastSeq > 250_000, `${c.lastSeq} events`);
+  assert.equal(live.length, c.lastSeq);
+  const events = [...c.pages({ limit: 30_000 })];
+  assert.ok(events.every((p) => p.length <= 30_000));
+  assert.ok(JSON.stringify(events.flat()) === JSON.stringify(live), 'event pages are the live run');
+  const json = [...c.pages({ format: 'json' })].flatMap((p) => JSON.parse(p));
+  assert.ok(JSON.stringify(json) === JSON.stringify(live), 'JSON pages are the live run');
+  const text = [...c.pages({ since: 1_000, limit: 50_000, format: 'text' })].join('');
+  let expected = '';
+  for (let since = 1_000; since < c.lastSeq; since += 100_000) expected += c.text({ since, limit: 100_000 });
+  assert.equal(text.split('\n').length - 1, c.lastSeq - 1_000);
+  assert.ok(text === expected, 'text pages are text({ since }) pages');
+  // The cluster moves: the cursor's run is gone.
+  const pages = c.pages({ limit: 10 });
+  assert.equal(pages.next().value.length, 10);
+  c.advance(1);
+  assert.throws(() => pages.next(), /cursor: the run changed since this cursor was opened/);
+  assert.throws(() => c.pages({ limit: 0 }), /limit/);
+  assert.throws(() => c.pages({ format: 'xml' }), /format/);
+  assert.throws(() => c.pages({ size: 3 }), /size/);
+  c.dispose();
+});
+
 test('describeQuorum: status and replication like kafka-metadata-quorum', async () => {
   const none = await Cluster.create({ seed: 1 });
   assert.equal(none.describeQuorum(), null);

@@ -183,7 +183,10 @@ test('an internal error breaks only that cluster, with a clear message', async (
     reported += a.join(' ');
   };
   try {
-    assert.throws(() => broken.__panicForTest(), /^Error: the simulation core crashed \(a bug in kraft-playground\): panicked at .*: deliberate panic for a test\. This cluster can no longer be used; cluster\.reproductionLink\(\) gives a link/);
+    assert.throws(
+      () => broken.__panicForTest(),
+      /^Error: the simulation core crashed \(a bug in kraft-playground\): panicked at .*: deliberate panic for a test \(with \d+ MiB of wasm memory\)\. This cluster can no longer be used \(other clusters and new ones are not affected\); cluster\.reproductionLink\(\) gives a link/,
+    );
   } finally {
     console.error = origError;
   }

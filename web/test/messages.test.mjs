@@ -152,7 +152,7 @@ test('after a crash of the core, the error says what failed and the run up to th
   console.error = () => {};
   try {
     assert.throws(() => run.__panicForTest(), (e) => {
-      assert.match(e.message, /^the simulation core crashed \(a bug in kraft-playground\): panicked at [^ ]+: deliberate panic for a test\. This cluster can no longer be used; cluster\.reproductionLink\(\) gives a link to the run up to its last good moment \(t = 1000 ms\)/);
+      assert.match(e.message, /^the simulation core crashed \(a bug in kraft-playground\): panicked at [^ ]+: deliberate panic for a test \(with \d+ MiB of wasm memory\)\. This cluster can no longer be used \(other clusters and new ones are not affected\); cluster\.reproductionLink\(\) gives a link to the run up to its last good moment \(t = 1000 ms\)/);
       assert.doesNotMatch(e.message, /unreachable/);
       return true;
     });

@@ -7,10 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 const trapping = new Set();
-const instantiate = WebAssembly.instantiate;
-WebAssembly.instantiate = async (...args) => {
-  const out = await instantiate(...args);
-  const real = out.instance ?? out;
+
+/** An Instance to the glue, whose exports trap where `trapping` says. */
+function wrap(real) {
   const exports = {};
   for (const name of Object.keys(real.exports)) {
     const v = real.exports[name];
@@ -24,8 +23,21 @@ WebAssembly.instantiate = async (...args) => {
           : v,
     });
   }
-  const instance = { exports };
-  return out.instance ? { module: out.module, instance } : instance;
+  return Object.create(WebAssembly.Instance.prototype, { exports: { value: exports } });
+}
+// The first instance comes from WebAssembly.instantiate; the fresh ones made after a
+// trap from new WebAssembly.Instance: wrap both.
+const instantiate = WebAssembly.instantiate;
+WebAssembly.instantiate = async (...args) => {
+  const out = await instantiate(...args);
+  return out.instance ? { module: out.module, instance: wrap(out.instance) } : wrap(out);
+};
+const Instance = WebAssembly.Instance;
+WebAssembly.Instance = class extends Instance {
+  constructor(module, imports) {
+    super(module, imports);
+    return wrap(this);
+  }
 };
 const { Cluster, ScenarioError, init } = await import('../dist/node.js');
 await init(readFileSync(new URL('../dist/kraft_playground_bg.wasm', import.meta.url)));
@@ -40,7 +52,7 @@ test('fromScenario: a trap in the core is an Error saying the core crashed, not 
       assert.ok(!(e instanceof ScenarioError), 'not blamed on the scenario');
       assert.match(
         e.message,
-        /^the simulation core crashed \(a bug in kraft-playground\): the WebAssembly core trapped \("unreachable"\) without a panic message, most likely out of memory \(while running the scenario\)$/,
+        /^the simulation core crashed \(a bug in kraft-playground\): the core trapped \(RuntimeError: unreachable\) with \d+ MiB of wasm memory and no panic message; a bug, or that memory ran out; new clusters start on a fresh core$/,
       );
       assert.ok(e.cause instanceof WebAssembly.RuntimeError);
       return true;
@@ -59,7 +71,7 @@ test('a cluster whose advance traps says so and still gives its reproduction lin
   const good = { link: c.toLink(), digest: c.digest() };
   trapping.add('wasmsim_advance');
   try {
-    assert.throws(() => c.advance(500), /^Error: the simulation core crashed \(a bug in kraft-playground\): the WebAssembly core trapped \("unreachable"\) without a panic message.*t = 1000 ms/);
+    assert.throws(() => c.advance(500), /^Error: the simulation core crashed \(a bug in kraft-playground\): the core trapped \(RuntimeError: unreachable\) with \d+ MiB of wasm memory and no panic message.*t = 1000 ms/);
   } finally {
     trapping.delete('wasmsim_advance');
   }

@@ -214,7 +214,11 @@ impl Replica {
     ) -> Replica {
         let mut voters = voters.to_vec();
         voters.sort_unstable();
-        let image = durable.log.snapshot().map(|s| (*s.image).clone()).unwrap_or_default();
+        let image = durable
+            .log
+            .snapshot()
+            .map(|s| (*s.image).clone())
+            .unwrap_or_else(|| MetadataImage::new(durable.log.meter()));
         let e = durable.election;
         let mut r = Replica {
             id,
@@ -1051,13 +1055,21 @@ impl Replica {
         }
     }
 
+    /// The leader's HW is what its Fetch responses carry, so every move of it is traced,
+    /// even one that stays below the HW this node exposed as a follower (only
+    /// `hw-before-own-epoch` allows that). Before its first move the HW this node exposed
+    /// is its own.
     fn maybe_advance_leader_hw(&mut self, ctx: &mut Ctx) {
         let allow = self.switches.has(SafetySwitch::HwBeforeOwnEpoch);
         let EpochState::Leader(l) = &mut self.state else {
             return;
         };
+        let old = l.high_watermark.or(self.hw);
         if let Some(new) = l.maybe_advance_hw(allow) {
-            self.set_hw(ctx, new);
+            ctx.note(Note::HighWatermark { old, new });
+            if self.raise_hw(new) {
+                self.apply_committed(ctx);
+            }
             self.complete_parked_fetches(ctx);
         }
     }
@@ -1157,12 +1169,17 @@ impl Replica {
             }
         };
         let from_leo = self.log.end_offset();
-        if to < from_leo {
-            self.log.truncate_to(to);
+        if self.log.truncate_to(to) > 0 {
+            // The log never truncates into its snapshot: it stops at the snapshot's end.
+            let to = self.log.end_offset();
             if self.image.applied_offset > to {
                 // Applied state past the truncation point was built from records now gone;
                 // only possible when a record below our HW was truncated (reported).
-                self.image = self.log.snapshot().map(|s| (*s.image).clone()).unwrap_or_default();
+                self.image = self
+                    .log
+                    .snapshot()
+                    .map(|s| (*s.image).clone())
+                    .unwrap_or_else(|| MetadataImage::new(self.log.meter()));
             }
             ctx.note(Note::Truncated { from_leo, to, diverging_epoch: Some(d.epoch), hw: self.hw });
         }
@@ -1274,12 +1291,19 @@ impl Replica {
     /// takes a snapshot when enough have been applied since the last one.
     fn set_hw(&mut self, ctx: &mut Ctx, new: Offset) {
         let old = self.hw;
-        if old.map(|h| new <= h).unwrap_or(false) {
-            return;
+        if self.raise_hw(new) {
+            ctx.note(Note::HighWatermark { old, new });
+            self.apply_committed(ctx);
+        }
+    }
+
+    /// True when `new` is above this node's HW (which then becomes `new`).
+    fn raise_hw(&mut self, new: Offset) -> bool {
+        if self.hw.map(|h| new <= h).unwrap_or(false) {
+            return false;
         }
         self.hw = Some(new);
-        ctx.note(Note::HighWatermark { old, new });
-        self.apply_committed(ctx);
+        true
     }
 
     fn apply_committed(&mut self, ctx: &mut Ctx) {

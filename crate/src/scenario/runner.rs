@@ -974,7 +974,7 @@ impl Runner<'_> {
                 let mut want = want.to_vec();
                 want.sort_unstable();
                 want.dedup();
-                if img.brokers != want {
+                if *img.brokers != want {
                     ok = false;
                     problems.push(format!("n{n} has brokers {:?}", img.brokers));
                 }

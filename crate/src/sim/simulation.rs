@@ -2,10 +2,12 @@
 //! Seeking back restores the nearest earlier checkpoint and replays the input log; an
 //! action taken while seeked back forks the future (later inputs are dropped).
 
+use super::budget::{MemoryUsage, CHECK_EVERY_MS, EVENT_BYTES};
 use super::spec::{Action, ClusterSpec, TimedAction};
 use super::world::{World, WriteOutcome};
 use crate::trace::{Digest, Event, EventKind};
 use std::borrow::Cow;
+use std::collections::VecDeque;
 
 /// A world snapshot every this many simulated ms (spacing doubles as runs grow long).
 const CHECKPOINT_EVERY_MS: u64 = 20_000;
@@ -43,9 +45,12 @@ impl From<(String, String)> for SimError {
     }
 }
 
+/// A clone of the world: it shares the logs, images and checker maps with the live
+/// world and the other checkpoints (see `shared`), and copies the rest (`own_bytes`).
 #[derive(Clone)]
 struct Checkpoint {
     world: World,
+    own_bytes: u64,
     applied_inputs: usize,
     digest: Digest,
     /// Violations found before the checkpoint (few: the checker caps its reports).
@@ -67,6 +72,9 @@ pub struct Simulation {
     applied_inputs: usize,
     checkpoints: Vec<Checkpoint>,
     checkpoint_every: u64,
+    /// The furthest time this timeline has been run to: seeking up to it redoes work
+    /// already done, so the memory budget does not stop it.
+    reached: u64,
 }
 
 /// Runs `world` to `target`, applying the inputs from `*applied` on; every event goes
@@ -103,6 +111,41 @@ fn drive(
     }
 }
 
+/// A copy of the world replaying the run from a checkpoint one moment at a time, so a
+/// reader stops as soon as it has what it wants instead of replaying to the end.
+struct Replay {
+    world: World,
+    applied: usize,
+}
+
+impl Replay {
+    fn from(cp: &Checkpoint) -> Replay {
+        Replay { world: cp.world.clone(), applied: cp.applied_inputs }
+    }
+
+    /// Runs to the next moment an event is due or an input applies (at most `until`),
+    /// handing its events to `sink`. False once the replay has reached `until`.
+    fn step(&mut self, inputs: &[TimedAction], until: u64, sink: &mut dyn FnMut(Event)) -> bool {
+        let next = self.world.next_event_time().into_iter().chain(inputs.get(self.applied).map(|i| i.t)).min();
+        let target = next.filter(|&t| t < until).map_or(until, |t| t.max(self.world.now));
+        drive(&mut self.world, inputs, &mut self.applied, target, sink, &mut |_| None, &mut |_, _| {});
+        target < until
+    }
+}
+
+/// Reads a run's trace a page at a time (`Simulation::trace_page`): from the in-memory
+/// window where it holds the events, else from a replay that each page continues, so
+/// reading a whole trace costs at most one replay of the run, not one per page.
+pub struct TraceCursor {
+    /// The run read: its last seq and digest when the cursor was opened.
+    run: (u64, Digest),
+    /// Seq of the last event handed out (at first: the `since` asked for).
+    after: u64,
+    replay: Option<Replay>,
+    /// Events the replay made past the last page (the rest of its last moment).
+    pending: VecDeque<Event>,
+}
+
 impl Simulation {
     pub fn new(spec: ClusterSpec) -> Result<Simulation, SimError> {
         let resolved = spec.resolve()?;
@@ -119,6 +162,7 @@ impl Simulation {
             applied_inputs: 0,
             checkpoints: Vec::new(),
             checkpoint_every: CHECKPOINT_EVERY_MS,
+            reached: 0,
         };
         let events: Vec<Event> = sim.world.events.drain(..).collect();
         sim.prelude = events.clone();
@@ -167,7 +211,7 @@ impl Simulation {
             });
         }
         sim.inputs = inputs;
-        sim.run_to(until);
+        sim.run_to_within_budget(until)?;
         Ok(sim)
     }
 
@@ -227,8 +271,35 @@ impl Simulation {
         }
     }
 
+    /// What this run holds, by holder; `check()` says whether it is within the budget.
+    pub fn memory(&self) -> MemoryUsage {
+        let checkpoints = self.checkpoints.iter().map(|c| c.own_bytes).sum();
+        let events = (self.window.len() + self.prelude.len() + self.violations.len()) as u64 * EVENT_BYTES;
+        MemoryUsage::new(self.world.meter(), checkpoints, events)
+    }
+
+    /// Runs to `target` in steps of whole simulated seconds, checking the memory budget
+    /// before each: over it, the run stops there and the error says what is over.
+    fn run_to_within_budget(&mut self, target: u64) -> Result<(), SimError> {
+        loop {
+            if self.world.now >= self.reached {
+                self.memory().check().map_err(|e| SimError {
+                    field: e.field,
+                    message: format!("stopped at {} ms: {}", self.world.now, e.message),
+                })?;
+            }
+            let step = target.min((self.world.now / CHECK_EVERY_MS + 1) * CHECK_EVERY_MS);
+            self.run_to(step);
+            self.reached = self.reached.max(step);
+            if step >= target {
+                return Ok(());
+            }
+        }
+    }
+
     fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
+            own_bytes: self.world.unshared_bytes(),
             world: self.world.clone(),
             applied_inputs: self.applied_inputs,
             digest: self.digest,
@@ -245,8 +316,7 @@ impl Simulation {
             });
         }
         let target = self.world.now + ms;
-        self.run_to(target);
-        Ok(())
+        self.run_to_within_budget(target)
     }
 
     /// Runs to the time of the next queued event (all events at that millisecond).
@@ -291,6 +361,7 @@ impl Simulation {
             }
             let violations = self.violations.clone();
             self.checkpoints.push(Checkpoint {
+                own_bytes: cp_world.unshared_bytes(),
                 world: cp_world,
                 applied_inputs: cp_applied,
                 digest: self.digest,
@@ -314,8 +385,10 @@ impl Simulation {
     /// seeked back, it cuts off the recorded future.
     pub fn act(&mut self, action: Action) -> Result<Option<WriteOutcome>, SimError> {
         action.validate(self.world.spec.node_count())?;
+        self.memory().check()?;
         self.inputs.truncate(self.applied_inputs);
         let now = self.world.now;
+        self.reached = now;
         self.checkpoints.retain(|c| c.world.now <= now);
         let outcome = self.world.apply(&action);
         self.inputs.push(TimedAction { t: now, action });
@@ -354,49 +427,92 @@ impl Simulation {
             self.digest = cp.digest;
             self.violations = cp.violations;
         }
-        self.run_to(t);
-        Ok(())
+        self.run_to_within_budget(t)
     }
 
-    /// Replays from the checkpoint before `from_t` (or holding `after_seq`) on a copy of
-    /// the world, handing each event to `keep` until it says stop.
+    /// Replays from checkpoint `cp_index` on a copy of the world, handing each event to
+    /// `keep` until it says stop (the replay stops at the end of that moment).
     fn regenerate(&self, cp_index: usize, until: u64, keep: &mut dyn FnMut(&Event) -> bool) {
-        let cp = &self.checkpoints[cp_index];
-        let mut world = cp.world.clone();
-        let mut applied = cp.applied_inputs;
-        let mut done = false;
-        drive(
-            &mut world,
-            &self.inputs[..self.applied_inputs],
-            &mut applied,
-            until,
-            &mut |e| {
-                if !done {
-                    done = !keep(&e);
+        let mut replay = Replay::from(&self.checkpoints[cp_index]);
+        let inputs = &self.inputs[..self.applied_inputs];
+        let mut wanted = true;
+        while wanted && replay.step(inputs, until, &mut |e| wanted = wanted && keep(&e)) {}
+    }
+
+    /// A cursor over the events with seq > `since`, for `trace_page`.
+    pub fn trace_cursor(&self, since: u64) -> TraceCursor {
+        TraceCursor { run: (self.last_seq(), self.digest), after: since, replay: None, pending: VecDeque::new() }
+    }
+
+    /// The cursor's next page: up to `limit` (at most MAX_EVENTS_PER_QUERY) events after
+    /// the last one it gave; empty at the end. Refused once the run has moved on or back
+    /// since the cursor was opened (its events would no longer be this run's).
+    pub fn trace_page(&self, cursor: &mut TraceCursor, limit: usize) -> Result<Cow<'_, [Event]>, SimError> {
+        if cursor.run != (self.last_seq(), self.digest) {
+            return Err(SimError {
+                field: "cursor".into(),
+                message: format!(
+                    "the run changed since this cursor was opened (then {} events, now {}); open a new one",
+                    cursor.run.0,
+                    self.last_seq()
+                ),
+            });
+        }
+        let limit = limit.min(MAX_EVENTS_PER_QUERY);
+        let since = cursor.after;
+        let page = if since + 1 >= self.window_first_seq || self.window_first_seq == 1 {
+            cursor.replay = None;
+            cursor.pending.clear();
+            let i = self.window.partition_point(|e| e.seq <= since);
+            Cow::Borrowed(&self.window[i..(i + limit).min(self.window.len())])
+        } else {
+            Cow::Owned(self.replay_page(cursor, limit))
+        };
+        if let Some(e) = page.last() {
+            cursor.after = e.seq;
+        }
+        Ok(page)
+    }
+
+    /// Up to `limit` events after `cursor.after`, continuing the cursor's replay (or
+    /// starting one from the checkpoint before them).
+    fn replay_page(&self, cursor: &mut TraceCursor, limit: usize) -> Vec<Event> {
+        let since = cursor.after;
+        let TraceCursor { replay, pending, .. } = cursor;
+        let replay = replay.get_or_insert_with(|| {
+            let ci = self.checkpoints.partition_point(|c| c.world.events_emitted() <= since).saturating_sub(1);
+            if ci == 0 {
+                pending.extend(self.prelude.iter().filter(|e| e.seq > since).cloned());
+            }
+            Replay::from(&self.checkpoints[ci])
+        });
+        let inputs = &self.inputs[..self.applied_inputs];
+        let mut out = Vec::new();
+        loop {
+            let n = (limit - out.len()).min(pending.len());
+            out.extend(pending.drain(..n));
+            if out.len() == limit {
+                return out;
+            }
+            let more = replay.step(inputs, self.world.now, &mut |e| {
+                if e.seq > since {
+                    pending.push_back(e)
                 }
-            },
-            &mut |_| None,
-            &mut |_, _| {},
-        );
+            });
+            if !more && pending.is_empty() {
+                return out;
+            }
+        }
     }
 
     /// Events with seq > `since` (at most MAX_EVENTS_PER_QUERY of them).
     pub fn events_since(&self, since: u64) -> Cow<'_, [Event]> {
-        if since + 1 >= self.window_first_seq || self.window_first_seq == 1 {
-            let i = self.window.partition_point(|e| e.seq <= since);
-            let end = (i + MAX_EVENTS_PER_QUERY).min(self.window.len());
-            return Cow::Borrowed(&self.window[i..end]);
-        }
-        let ci = self.checkpoints.partition_point(|c| c.world.events_emitted() <= since).saturating_sub(1);
-        let mut out: Vec<Event> =
-            if ci == 0 { self.prelude.iter().filter(|e| e.seq > since).cloned().collect() } else { Vec::new() };
-        self.regenerate(ci, self.world.now, &mut |e| {
-            if e.seq > since {
-                out.push(e.clone());
-            }
-            out.len() < MAX_EVENTS_PER_QUERY
-        });
-        Cow::Owned(out)
+        self.events_since_at_most(since, MAX_EVENTS_PER_QUERY)
+    }
+
+    /// Events with seq > `since`, at most `limit` of them (replaying no further).
+    pub fn events_since_at_most(&self, since: u64, limit: usize) -> Cow<'_, [Event]> {
+        self.trace_page(&mut self.trace_cursor(since), limit).expect("a new cursor reads the run as it is")
     }
 
     /// Events with from <= t <= to (at most MAX_EVENTS_PER_QUERY of them).
@@ -422,5 +538,87 @@ impl Simulation {
             out.len() < MAX_EVENTS_PER_QUERY
         });
         Cow::Owned(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run past the in-memory window (about 270,000 events), with its events as they
+    /// happened, collected while the window still held them.
+    fn long_run() -> (Simulation, Vec<Event>) {
+        let spec = ClusterSpec { voters: 3, observers: 1, seed: 5, writes_per_second: 100, ..ClusterSpec::default() };
+        let mut sim = Simulation::new(spec).unwrap();
+        let mut live: Vec<Event> = sim.trace().to_vec();
+        for second in 0..200u64 {
+            sim.advance(1_000).unwrap();
+            if second == 100 {
+                sim.act(Action::Crash { node: 0 }).unwrap();
+            }
+            let i = sim.trace().partition_point(|e| e.seq <= live.last().map_or(0, |e| e.seq));
+            live.extend_from_slice(&sim.trace()[i..]);
+        }
+        assert!(sim.trace()[0].seq > 1_000, "the window has moved past the events read below");
+        assert_eq!(live.len() as u64, sim.last_seq());
+        (sim, live)
+    }
+
+    #[test]
+    fn a_short_page_of_old_events_replays_only_up_to_them() {
+        let (sim, live) = long_run();
+        let mut cursor = sim.trace_cursor(1_000);
+        let page = sim.trace_page(&mut cursor, 10).unwrap().into_owned();
+        assert_eq!(page, live[1_000..1_010]);
+        assert_eq!(sim.events_since_at_most(1_000, 10).into_owned(), page);
+        // The work done: the replay stopped at the moment of the page's last event, not
+        // at the end of the run (200 simulated s).
+        let replayed_to = cursor.replay.as_ref().expect("a replay").world.now;
+        assert_eq!(replayed_to, page[9].t);
+        assert!(replayed_to < 5_000, "replayed to {replayed_to} ms");
+    }
+
+    #[test]
+    fn a_cursor_reads_the_whole_run_continuing_one_replay() {
+        let (mut sim, live) = long_run();
+        let read_all = |sim: &Simulation| {
+            let mut cursor = sim.trace_cursor(0);
+            let mut all: Vec<Event> = Vec::new();
+            loop {
+                let page = sim.trace_page(&mut cursor, 7_000).unwrap().into_owned();
+                if page.is_empty() {
+                    return all;
+                }
+                if let Some(r) = &cursor.replay {
+                    // Positioned just after what it handed out: the next page goes on from here.
+                    assert_eq!(r.world.events_emitted(), cursor.after + cursor.pending.len() as u64);
+                }
+                all.extend(page);
+            }
+        };
+        assert!(read_all(&sim) == live, "the cursor's events differ from the live run's");
+        // Pages of events_since from the same places agree.
+        let mut since = 0;
+        while since < sim.last_seq() {
+            let page = sim.events_since_at_most(since, 50_000);
+            assert!(page[..] == live[since as usize..since as usize + page.len()], "events_since({since})");
+            since = page.last().unwrap().seq;
+        }
+        // The same run after a seek back and forward: still readable, same events.
+        let now = sim.now();
+        sim.seek(0).unwrap();
+        sim.seek(now).unwrap();
+        assert!(read_all(&sim) == live);
+    }
+
+    #[test]
+    fn a_cursor_refuses_a_run_that_moved() {
+        let (mut sim, _) = long_run();
+        let mut cursor = sim.trace_cursor(0);
+        assert_eq!(sim.trace_page(&mut cursor, 10).unwrap().len(), 10);
+        sim.advance(1_000).unwrap();
+        let e = sim.trace_page(&mut cursor, 10).unwrap_err();
+        assert_eq!(e.field, "cursor");
+        assert!(e.message.starts_with("the run changed since this cursor was opened"), "{}", e.message);
     }
 }

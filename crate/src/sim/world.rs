@@ -4,10 +4,11 @@
 use super::network::Network;
 use super::spec::{Action, ResolvedSpec};
 use crate::check::{Checker, ClusterView};
-use crate::protocol::log::ReplicaLog;
-use crate::protocol::rpc::Envelope;
+use crate::protocol::log::{ReplicaLog, RECORD_BYTES};
+use crate::protocol::rpc::{Envelope, Message};
 use crate::protocol::{Ctx, Durable, IdSource, NodeId, Note, Offset, Output, Reason, RecordBody, Replica};
 use crate::rng::Rng;
+use crate::shared::Meter;
 use crate::trace::{DropReason, Event, EventKind, FaultKind, SnapshotAction};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
@@ -120,6 +121,8 @@ pub struct World {
     pub writes_per_second: u32,
     workload_gen: u64,
     pub checker: Checker,
+    /// Counts the bytes the logs, images and checker hold, shared by every clone.
+    meter: Meter,
     /// Events not yet collected by the owner (`Simulation`).
     pub(crate) events: Vec<Event>,
 }
@@ -147,13 +150,14 @@ impl ClusterView for NodesView<'_> {
 impl World {
     pub fn new(spec: ResolvedSpec) -> World {
         let n = spec.node_count();
+        let meter = Meter::new();
         let voters: Vec<NodeId> = (0..spec.voters).collect();
         let nodes = (0..n)
             .map(|id| Node {
                 id,
                 is_voter: id < spec.voters,
                 replica: None,
-                durable: Some(Durable { election: Default::default(), log: ReplicaLog::default() }),
+                durable: Some(Durable { election: Default::default(), log: ReplicaLog::new(&meter) }),
                 incarnation: 0,
                 busy_until: 0,
                 inbox: VecDeque::new(),
@@ -167,7 +171,8 @@ impl World {
         let mut w = World {
             network: Network::new(n as usize, spec.network, Rng::fork(spec.seed, STREAM_NETWORK)),
             workload_rng: Rng::fork(spec.seed, STREAM_WORKLOAD),
-            checker: Checker::new(n as usize, spec.stable_leadership),
+            checker: Checker::new(n as usize, spec.stable_leadership).metered(&meter),
+            meter,
             writes_per_second: 0,
             workload_gen: 0,
             spec,
@@ -333,6 +338,11 @@ impl World {
                     return;
                 }
             }
+        }
+        let n = &mut self.nodes[id as usize];
+        if let (Some(r), true) = (n.replica.as_mut(), n.deferred.is_empty()) {
+            // Every event of the step has been checked.
+            r.log.forget_compacted();
         }
     }
 
@@ -520,7 +530,7 @@ impl World {
             Action::Wipe { node } => {
                 self.crash(*node);
                 let n = &mut self.nodes[*node as usize];
-                n.durable = Some(Durable { election: Default::default(), log: ReplicaLog::default() });
+                n.durable = Some(Durable { election: Default::default(), log: ReplicaLog::new(&self.meter) });
                 self.emit(EventKind::Fault(FaultKind::Wipe(*node)));
             }
             Action::Isolate { node } => {
@@ -656,6 +666,41 @@ impl World {
                 leader: r.below(8) as u32 + 1,
             },
         }
+    }
+
+    /// Roughly what a clone of this world copies instead of sharing: node state, queued
+    /// work, and messages in flight or waiting in inboxes with the records they carry.
+    pub fn unshared_bytes(&self) -> u64 {
+        const NODE_BYTES: u64 = 1024;
+        const QUEUED_BYTES: u64 = 40;
+        const MESSAGE_BYTES: u64 = 256;
+        let message = |env: &Envelope| match &env.message {
+            Message::FetchResponse { records, .. } => MESSAGE_BYTES + records.len() as u64 * RECORD_BYTES,
+            _ => MESSAGE_BYTES,
+        };
+        let in_flight: u64 = self.in_flight.values().map(|m| message(&m.envelope)).sum();
+        let nodes: u64 = self
+            .nodes
+            .iter()
+            .map(|n| {
+                let inbox: u64 = n
+                    .inbox
+                    .iter()
+                    .map(|i| match i {
+                        Inbound::Message(env, ..) => message(env),
+                        Inbound::Poll => QUEUED_BYTES,
+                    })
+                    .sum();
+                let epochs = n.log().map(|l| l.epoch_cache().len() as u64 * 16).unwrap_or(0);
+                NODE_BYTES + inbox + n.deferred.len() as u64 * MESSAGE_BYTES + epochs
+            })
+            .sum();
+        nodes + in_flight + self.queue.len() as u64 * QUEUED_BYTES
+    }
+
+    /// The bytes held by every version of this world's logs, images and checker.
+    pub fn meter(&self) -> &Meter {
+        &self.meter
     }
 
     pub fn events_emitted(&self) -> u64 {
