@@ -394,7 +394,7 @@ export class KraftPlayground extends HTMLElement {
       help,
     );
     this.#notice = h('div', { class: 'kp-notice', role: 'alert', hidden: true });
-    this.#crashBanner = h('div', { class: 'kp-notice kp-crash', role: 'alert', hidden: true, 'data-crash': '' });
+    this.#crashBanner = h('div', { class: 'kp-crash', role: 'alert', hidden: true, 'data-crash': '' });
     this.#captionText = h('div', { class: 'kp-caption-text', 'aria-live': 'polite' });
     this.#captionStep = h('span', { class: 'kp-caption-step' });
     this.#captionBtn = h('button', { class: 'kp-btn kp-primary', type: 'button', 'data-action': 'continue' }, 'Continue ▶');
