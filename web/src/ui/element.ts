@@ -1309,16 +1309,8 @@ export class KraftPlayground extends HTMLElement {
     this.#closeDialog();
     const url = this.#runUrl(c.reproductionLink());
     const input = h('input', { class: 'kp-share-url', type: 'text', readonly: true, value: url, 'aria-label': 'Reproduction link', 'data-repro-url': '' });
-    const copy = h('button', { class: 'kp-btn kp-primary', type: 'button', 'data-action': 'copy-repro' }, 'Copy reproduction link');
-    copy.addEventListener('click', async () => {
-      input.select();
-      try {
-        await navigator.clipboard.writeText(url);
-        setText(copy, 'Copied ✓');
-      } catch {
-        setText(copy, 'Select and copy (Ctrl+C)');
-      }
-    });
+    const copy = copyButton(input, 'Copy reproduction link');
+    copy.dataset.action = 'copy-repro';
     const again = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'start-again' }, 'Start again');
     again.addEventListener('click', () => void this.#reset());
     this.#crashBanner.replaceChildren(
@@ -1353,16 +1345,7 @@ export class KraftPlayground extends HTMLElement {
   #openShare(): void {
     const url = this.shareUrl();
     const input = h('input', { class: 'kp-share-url', type: 'text', readonly: true, value: url, 'aria-label': 'Share link', 'data-share-url': '' });
-    const copy = h('button', { class: 'kp-btn kp-primary', type: 'button' }, 'Copy link');
-    copy.addEventListener('click', async () => {
-      input.select();
-      try {
-        await navigator.clipboard.writeText(url);
-        setText(copy, 'Copied ✓');
-      } catch {
-        setText(copy, 'Select and copy (Ctrl+C)');
-      }
-    });
+    const copy = copyButton(input, 'Copy link');
     const c = this.#cluster!;
     this.#openDialog(
       'Share this run',
@@ -1539,6 +1522,21 @@ export class KraftPlayground extends HTMLElement {
     }
     if (handled) e.preventDefault();
   }
+}
+
+/** A button that copies the link in `input` (selecting it, for copying by hand where the clipboard is refused). */
+function copyButton(input: HTMLInputElement, label: string): HTMLButtonElement {
+  const copy = h('button', { class: 'kp-btn kp-primary', type: 'button' }, label);
+  copy.addEventListener('click', async () => {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+      setText(copy, 'Copied ✓');
+    } catch {
+      setText(copy, 'Select and copy (Ctrl+C)');
+    }
+  });
+  return copy;
 }
 
 function describeMark(kind: string, e: UiEvent): string {
