@@ -289,6 +289,8 @@ describe('the main page', () => {
       await other.page.close();
     };
     await opened(made.url.replace(server.url, '/'));
+    // the embed page reads the fragment too, and its share links open the main page by fragment
+    await opened(`/embed.html#run=${made.url.split('#run=')[1]}`);
     // the same run as an old uncompressed k1 link: 8x longer, too long for a query string...
     const link = made.url.split('#run=')[1];
     const k1 = await page.evaluate(async (l) => {
