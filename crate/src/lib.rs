@@ -5,6 +5,7 @@
 //! whatever renders the trace.
 
 pub mod check;
+pub mod messages;
 pub mod protocol;
 pub mod rng;
 pub mod scenario;

@@ -6,6 +6,7 @@
 //! `field` property naming the offending field. Outputs are plain JSON-compatible JS
 //! values (`serde_wasm_bindgen::Serializer::json_compatible`).
 
+use crate::messages::plain_serde;
 use crate::protocol::{QuorumConfig, SafetySwitch};
 use crate::sim::chaos::{self, ChaosOptions};
 use crate::sim::network::LinkProfile;
@@ -22,8 +23,28 @@ const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 /// Longest chaos run one call may ask for, in simulated seconds.
 const MAX_CHAOS_SECONDS: f64 = 86_400.0;
 
+thread_local! {
+    /// The message of the last panic, for the JS layer to show after the trap.
+    static LAST_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Installs (once) a panic hook that keeps the panic's message for
+/// [`take_panic_message`] and logs it to the console.
 fn hook() {
-    console_error_panic_hook::set_once();
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            LAST_PANIC.with(|p| *p.borrow_mut() = Some(info.to_string()));
+            console_error_panic_hook::hook(info);
+        }));
+    });
+}
+
+/// The message of the last panic in the core (once), or null: the JS layer reads it
+/// right after a trap, so its error can say what failed instead of "unreachable".
+#[wasm_bindgen(js_name = takePanicMessage)]
+pub fn take_panic_message() -> Option<String> {
+    LAST_PANIC.with(|p| p.borrow_mut().take())
 }
 
 // ---- errors -----------------------------------------------------------------------------
@@ -53,23 +74,62 @@ fn sim_error(e: SimError) -> JsValue {
     range_error(&e.field, &e.message)
 }
 
+/// `what` and a serde path (`[0].t`, `network.loss`) joined as one field name.
+fn field_path(what: &str, path: &str) -> String {
+    match (what.is_empty(), path.is_empty() || path == ".") {
+        (_, true) => what.to_string(),
+        (true, false) => path.to_string(),
+        (false, false) if path.starts_with('[') => format!("{what}{path}"),
+        (false, false) => format!("{what}.{path}"),
+    }
+}
+
+/// Reads JSON text (syntax errors say where, in characters).
+fn json_value(what: &str, json: &str) -> Result<serde_json::Value, JsValue> {
+    serde_json::from_str(json).map_err(|e| type_error(what, &plain_serde(&e.to_string())))
+}
+
+/// Turns a JSON value into `T`; the error names the path of the bad field in plain words.
+fn from_value<T: DeserializeOwned>(what: &str, v: &serde_json::Value) -> Result<T, JsValue> {
+    serde_path_to_error::deserialize(v)
+        .map_err(|e| type_error(&field_path(what, &e.path().to_string()), &plain_serde(&e.inner().to_string())))
+}
+
 /// Parses JSON into `T`; the error names the path of the bad field.
 fn parse<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, JsValue> {
-    let mut de = serde_json::Deserializer::from_str(json);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        let path = if path == "." { String::new() } else { path };
-        let field = if path.is_empty() {
-            what.to_string()
-        } else if what.is_empty() {
-            path
-        } else {
-            format!("{what}.{path}")
-        };
-        type_error(&field, &e.inner().to_string())
-    })?;
-    de.end().map_err(|e| type_error(what, &format!("trailing characters: {e}")))?;
-    Ok(value)
+    from_value(what, &json_value(what, json)?)
+}
+
+/// Reads one action (with its time `t` in an input log). serde loses the path inside the
+/// internally tagged `Action` and `RecordBody`, so on an error each field is read on its
+/// own, as its type in `sim::spec::Action` or `protocol::RecordBody`, to name the bad one.
+fn action_from<T: DeserializeOwned>(what: &str, v: &serde_json::Value) -> Result<T, JsValue> {
+    fn field<F: DeserializeOwned>(path: &str, v: &serde_json::Value) -> Result<(), JsValue> {
+        from_value::<F>(path, v).map(|_| ())
+    }
+    fn locate(what: &str, v: &serde_json::Value) -> Result<(), JsValue> {
+        use crate::protocol::NodeId;
+        let Some(o) = v.as_object() else { return Ok(()) };
+        for (k, fv) in o {
+            let path = field_path(what, k);
+            match k.as_str() {
+                "t" | "flushMs" => field::<u64>(&path, fv),
+                "node" | "from" | "to" | "leader" => field::<NodeId>(&path, fv),
+                "groups" => field::<Vec<Vec<NodeId>>>(&path, fv),
+                "voters" => field::<Vec<NodeId>>(&path, fv),
+                "latencyMs" => field::<[u64; 2]>(&path, fv),
+                "loss" | "duplicate" => field::<f64>(&path, fv),
+                "writesPerSecond" | "brokerId" | "partitions" | "partition" => field::<u32>(&path, fv),
+                "name" | "topic" => field::<String>(&path, fv),
+                "record" => field::<serde_json::Map<String, serde_json::Value>>(&path, fv)
+                    .and_then(|_| locate(&path, fv))
+                    .and_then(|_| field::<crate::protocol::RecordBody>(&path, fv)),
+                _ => Ok(()),
+            }?;
+        }
+        Ok(())
+    }
+    from_value(what, v).map_err(|e| locate(what, v).err().unwrap_or(e))
 }
 
 fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
@@ -192,7 +252,14 @@ impl WasmSim {
         hook();
         let spec: ClusterSpec = parse("spec", spec_json)?;
         check_spec(&spec)?;
-        let inputs: Vec<TimedAction> = parse("inputs", inputs_json)?;
+        let inputs = match json_value("inputs", inputs_json)? {
+            serde_json::Value::Array(list) => list
+                .iter()
+                .enumerate()
+                .map(|(i, v)| action_from::<TimedAction>(&format!("inputs[{i}]"), v))
+                .collect::<Result<Vec<_>, _>>()?,
+            other => from_value::<Vec<TimedAction>>("inputs", &other)?,
+        };
         let until = whole("t", until)?;
         let last = inputs.last().map(|i| i.t).unwrap_or(0);
         if until > last.saturating_add(MAX_ADVANCE_MS) {
@@ -253,7 +320,7 @@ impl WasmSim {
     /// Does an action (JSON of `Action`) now. Returns the write outcome for writes,
     /// else null.
     pub fn act(&mut self, action_json: &str) -> Result<JsValue, JsValue> {
-        let action: Action = parse("", action_json)?;
+        let action: Action = action_from("", &json_value("", action_json)?)?;
         let outcome = self.sim.act(action).map_err(sim_error)?;
         match outcome {
             None => Ok(JsValue::NULL),
@@ -294,6 +361,12 @@ impl WasmSim {
     pub fn text_since(&self, since: f64, limit: Option<u32>) -> Result<String, JsValue> {
         let since = whole("since", since)?;
         Ok(lines(&self.sim.events_since_at_most(since, limit_of(limit))))
+    }
+
+    /// Number of actions in the input log up to now.
+    #[wasm_bindgen(js_name = inputCount)]
+    pub fn input_count(&self) -> u32 {
+        self.sim.inputs().len() as u32
     }
 
     /// Sequence number of the last event (0 before any).

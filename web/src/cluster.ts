@@ -25,7 +25,7 @@ import type {
   WritableRecord,
   WriteResult,
 } from './types.js';
-import { CoreFailure, describeFailure, isInternalFailure, withCore, type Glue, type WasmSim } from './core.js';
+import { CORE_CRASHED as CRASHED, CoreFailure, describeFailure, isInternalFailure, withCore, type Glue, type WasmSim } from './core.js';
 import { catalog, init, retire } from './wasm.js';
 
 /** Longest single advance/seek step the core allows: a day of simulated time. */
@@ -125,7 +125,7 @@ function normaliseOptions(options: unknown, what: string, seed?: number): Spec {
     const config: Record<string, number> = {};
     for (const [k, val] of Object.entries(c)) {
       if (!(known as string[]).includes(k)) {
-        throw new TypeError(`unknown config key '${k}'; known keys: ${known.join(', ')}`);
+        throw new TypeError(`unknown config key '${check.cap(k)}'; known keys: ${known.join(', ')}`);
       }
       config[k] = check.whole(val, `config['${k}']`);
     }
@@ -165,7 +165,7 @@ function checkRecord(v: unknown): WritableRecord {
     if (f === 'name' || f === 'topic') {
       const s = check.string(r[f], `record.${f}`);
       if (!/^[A-Za-z0-9._-]{1,249}$/.test(s)) {
-        throw new RangeError(`record.${f} '${s.slice(0, 60)}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]`);
+        throw new RangeError(`record.${f} '${check.cap(s)}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]`);
       }
     } else if (f === 'partitions') {
       check.whole(r[f], 'record.partitions', 1, 10_000);
@@ -175,6 +175,9 @@ function checkRecord(v: unknown): WritableRecord {
   }
   return r as unknown as WritableRecord;
 }
+
+/** runUntil checks at one moment, without simulated time moving, before it gives up. */
+const MAX_RUN_UNTIL_STILL_CHECKS = 1000;
 
 /**
  * One simulated KRaft quorum: voters `0..voters-1`, observers after them. Everything
@@ -205,6 +208,11 @@ export class Cluster {
   readonly #observers: number;
   #broken: string | null = null;
   #disposed = false;
+  /** Every recorded action, the recorded future included (a copy of the core's input log,
+   * kept here so a link to the run can still be made after the core crashed). */
+  readonly #journal: TimedAction[];
+  /** The last moment the core was known good: its time and how many actions it had applied. */
+  #good: { t: number; count: number };
 
   private constructor(sim: WasmSim, spec: Spec, glue: Glue) {
     this.#sim = sim;
@@ -212,6 +220,8 @@ export class Cluster {
     this.#spec = spec;
     this.#voters = sim.voters();
     this.#observers = sim.nodeCount() - this.#voters;
+    this.#journal = [...JSON.parse(sim.inputsJson()), ...JSON.parse(sim.futureInputsJson())] as TimedAction[];
+    this.#good = { t: sim.now(), count: sim.inputCount() };
   }
 
   /**
@@ -291,6 +301,12 @@ export class Cluster {
       const spec = normaliseOptions(report.spec, 'the scenario cluster');
       const cluster = new Cluster(run.takeSimulation(), spec, G as Glue);
       return { report, summary, cluster };
+    } catch (e) {
+      if (!isInternalFailure(e)) throw e;
+      retire(G as Glue);
+      throw new CoreFailure(`${CRASHED}: ${describeFailure(e, G as Glue)}; new clusters start on a fresh core`, {
+        cause: e,
+      });
     } finally {
       run.free();
     }
@@ -298,10 +314,17 @@ export class Cluster {
 
   // ---- plumbing ------------------------------------------------------------------------
 
+  #brokenError(cause?: unknown): Error {
+    return new Error(
+      `${CRASHED}: ${this.#broken}. This cluster can no longer be used (other clusters and new ones are not ` +
+        `affected); cluster.reproductionLink() gives a link to the run up to its last good moment ` +
+        `(t = ${this.#good.t} ms) to reproduce and report it`,
+      cause === undefined ? undefined : { cause },
+    );
+  }
+
   #call<T>(fn: (sim: WasmSim) => T): T {
-    if (this.#broken !== null) {
-      throw new Error(`this cluster hit an internal error and can no longer be used: ${this.#broken}`);
-    }
+    if (this.#broken !== null) throw this.#brokenError();
     if (this.#disposed) throw new Error('this cluster was disposed and can no longer be used');
     try {
       return fn(this.#sim as WasmSim);
@@ -309,20 +332,30 @@ export class Cluster {
       if (isInternalFailure(e)) {
         const glue = this.#glue as Glue;
         retire(glue);
-        this.#broken = `${describeFailure(e, glue)}; other clusters and new ones are not affected`;
+        this.#broken = describeFailure(e, glue);
         this.#sim = null;
         this.#glue = null;
-        throw new Error(`this cluster hit an internal error and can no longer be used: ${this.#broken}`, {
-          cause: e,
-        });
+        throw this.#brokenError(e);
       }
       throw e;
     }
   }
 
+  /** A call that moves time or changes the input log; afterwards the run is known good. */
+  #move<T>(fn: (sim: WasmSim) => T): T {
+    const out = this.#call(fn);
+    const sim = this.#sim as WasmSim;
+    this.#good = { t: sim.now(), count: sim.inputCount() };
+    return out;
+  }
+
   #act(action: Action): unknown {
     const json = JSON.stringify(action);
-    return this.#call((s) => s.act(json));
+    const out = this.#move((s) => s.act(json));
+    // The core cut its recorded future at the action and appended it.
+    this.#journal.length = this.#good.count - 1;
+    this.#journal.push({ t: this.#good.t, ...action } as TimedAction);
+    return out;
   }
 
   #node(id: unknown, what = 'node id'): number {
@@ -367,6 +400,14 @@ export class Cluster {
   get broken(): boolean {
     return this.#broken !== null;
   }
+  /** What made the core crash (its panic message, or what the trap said), or null while it works. */
+  get failure(): string | null {
+    return this.#broken;
+  }
+  /** Simulated time of the last moment the run was known good (now, while it works). */
+  get lastGoodTime(): number {
+    return this.#good.t;
+  }
   /** Sequence number of the last event so far (0 before any). */
   get lastSeq(): number {
     return this.#call((s) => s.lastSeq());
@@ -381,7 +422,7 @@ export class Cluster {
   /** Advances simulated time by `ms` (a whole number, 0 to a day). Returns the cluster. */
   advance(ms: number): this {
     const d = check.duration(ms, 'advance(ms)', MAX_ADVANCE_MS);
-    this.#call((s) => s.advance(d));
+    this.#move((s) => s.advance(d));
     return this;
   }
 
@@ -390,7 +431,7 @@ export class Cluster {
    * Returns false when nothing is scheduled.
    */
   step(): boolean {
-    return this.#call((s) => s.step());
+    return this.#move((s) => s.step());
   }
 
   /** When the next event is due, or null when nothing is scheduled. */
@@ -401,7 +442,9 @@ export class Cluster {
   /**
    * Runs until `predicate(cluster)` is true, checking after every moment at which
    * something happens, for at most `timeoutMs` simulated ms (default 60000). Returns
-   * true when the predicate held, false on timeout.
+   * true when the predicate held, false on timeout. A predicate should only look at the
+   * cluster: one that moves it back in time would keep the deadline out of reach, so
+   * runUntil throws once it has advanced more than `timeoutMs` in all.
    */
   runUntil(predicate: (cluster: Cluster) => boolean, options: RunUntilOptions = {}): boolean {
     if (typeof predicate !== 'function') {
@@ -411,13 +454,30 @@ export class Cluster {
     check.keys(o, ['timeoutMs'], 'runUntil option');
     const timeout = o.timeoutMs === undefined ? 60_000 : check.duration(o.timeoutMs, 'timeoutMs', MAX_ADVANCE_MS);
     const deadline = this.now + timeout;
+    let advanced = 0;
+    let stillChecks = 0;
     for (;;) {
       if (predicate(this)) return true;
       const now = this.now;
       if (now >= deadline) return false;
       const next = this.nextEventTime();
       const target = next === null ? deadline : Math.min(Math.max(next, now), deadline);
-      this.#call((s) => s.advance(target - now));
+      advanced += target - now;
+      if (advanced > timeout) {
+        throw new RangeError(
+          `runUntil advanced ${advanced} ms in all, more than its timeoutMs (${timeout} ms), without reaching ` +
+            `its deadline (t = ${deadline} ms): the predicate moved the cluster back in time (seek?); ` +
+            'a predicate should only look at the cluster',
+        );
+      }
+      stillChecks = target === now ? stillChecks + 1 : 0;
+      if (stillChecks > MAX_RUN_UNTIL_STILL_CHECKS) {
+        throw new RangeError(
+          `runUntil checked its predicate ${MAX_RUN_UNTIL_STILL_CHECKS} times at t = ${now} ms without simulated ` +
+            'time moving: the predicate keeps acting at the same moment; a predicate should only look at the cluster',
+        );
+      }
+      this.#move((s) => s.advance(target - now));
     }
   }
 
@@ -429,7 +489,7 @@ export class Cluster {
    */
   seek(t: number): this {
     const target = check.duration(t, 'seek(t)', Number.MAX_SAFE_INTEGER);
-    this.#call((s) => s.seek(target));
+    this.#move((s) => s.seek(target));
     return this;
   }
 
@@ -600,8 +660,10 @@ export class Cluster {
   }
 
   /**
-   * A compact, URL-safe link reproducing this run up to now: `k1.` + base64url of the
-   * options, seed, input log and time. Open it with {@link Cluster.fromLink}.
+   * A compact, URL-safe link reproducing this run up to now: `k2.` + base64url of the
+   * compressed (DEFLATE) JSON of the options, seed, input log and time. Open it with
+   * {@link Cluster.fromLink} (which also reads the uncompressed `k1.` links of earlier
+   * versions).
    */
   toLink(): string {
     return encodeLink({
@@ -609,6 +671,22 @@ export class Cluster {
       spec: this.#spec,
       inputs: this.inputs(),
       t: this.now,
+    });
+  }
+
+  /**
+   * A link to this run up to its last good moment. On a working cluster it reproduces
+   * the run up to now, like {@link Cluster.toLink}; once the core has crashed (see
+   * {@link Cluster.broken}) it still works and gives the run up to just before the call
+   * that crashed, so the crash can be reproduced and reported.
+   */
+  reproductionLink(): string {
+    if (this.#disposed) throw new Error('this cluster was disposed and can no longer be used');
+    return encodeLink({
+      v: catalog().version,
+      spec: this.#spec,
+      inputs: this.#journal.slice(0, this.#good.count),
+      t: this.#good.t,
     });
   }
 

@@ -23,11 +23,26 @@ export function isInternalFailure(e: unknown): boolean {
   return /recursive use of an object detected|null pointer passed to rust/.test(m);
 }
 
-/** What went wrong, in words: the trap's own text ("unreachable") says little. */
+/** How every error about a trap in the core begins. */
+export const CORE_CRASHED = 'the simulation core crashed (a bug in kraft-playground)';
+/** Most characters of a panic message an error repeats. */
+const MAX_PANIC_CHARS = 400;
+
+/**
+ * What went wrong, in words: the panic message the core kept, if it left one (read at
+ * once: call right after the trap), else the trap's own text ("unreachable" says little).
+ */
 export function describeFailure(e: unknown, glue: Glue): string {
+  let panic: string | null | undefined = null;
+  try {
+    panic = glue.takePanicMessage();
+  } catch {
+    /* the instance cannot even say that */
+  }
+  const mib = Math.round((glue.memory()?.buffer.byteLength ?? 0) / 2 ** 20);
+  if (panic) return `${panic.replace(/\s+/g, ' ').slice(0, MAX_PANIC_CHARS)} (with ${mib} MiB of wasm memory)`;
   const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-  const bytes = glue.memory()?.buffer.byteLength ?? 0;
-  return `the core trapped (${what}) with ${Math.round(bytes / 2 ** 20)} MiB of wasm memory; a bug, or that memory ran out`;
+  return `the core trapped (${what}) with ${mib} MiB of wasm memory and no panic message; a bug, or that memory ran out`;
 }
 
 /** An internal failure of the core, raised as a plain `Error` that says so. */
@@ -41,6 +56,6 @@ export function withCore<T>(fn: (glue: Glue) => T): T {
   } catch (e) {
     if (!isInternalFailure(e)) throw e;
     retire(glue);
-    throw new CoreFailure(`${describeFailure(e, glue)}; new clusters start on a fresh core`, { cause: e });
+    throw new CoreFailure(`${CORE_CRASHED}: ${describeFailure(e, glue)}; new clusters start on a fresh core`, { cause: e });
   }
 }

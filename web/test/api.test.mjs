@@ -24,7 +24,7 @@ test('init and catalog', async () => {
   assert.ok(cat.invariants.some((i) => i.name === 'SingleLeader'));
   assert.deepEqual(cat.presets.map((p) => p.name), ['datacenter', 'teaching', 'wan']);
   assert.equal(MAX_ADVANCE_MS, 86_400_000);
-  assert.equal(LINK_FORMAT, 1);
+  assert.equal(LINK_FORMAT, 2);
 });
 
 test('create: defaults, given seed, random seed', async () => {
@@ -358,14 +358,14 @@ test('toLink / fromLink', async () => {
   c.partition([[0], [1, 2, 3, 4]]);
   c.advance(3_000);
   const link = c.toLink();
-  assert.match(link, /^k1\.[A-Za-z0-9_-]+$/, 'URL-safe');
+  assert.match(link, /^k2\.[A-Za-z0-9_-]+$/, 'URL-safe');
   const d = await Cluster.fromLink(link);
   assert.equal(d.digest(), c.digest());
   assert.equal(d.now, c.now);
   assert.equal(d.seed, c.seed);
   assert.deepEqual(d.inputs(), c.inputs());
   assert.equal(d.toLink(), link);
-  for (const url of [`https://example.org/play?run=${link}`, `https://example.org/play#${link}`, `  ${link}\n`]) {
+  for (const url of [`https://example.org/play?run=${link}`, `https://example.org/play#run=${link}`, `https://example.org/play#${link}`, `  ${link}\n`]) {
     assert.equal((await Cluster.fromLink(url)).digest(), c.digest(), url.slice(0, 30));
   }
   // The same run continues the same way.

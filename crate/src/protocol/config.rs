@@ -2,6 +2,7 @@
 //! QuorumConfig, plus one `sim.` knob for a constant Kafka does not let you change) and
 //! the safety switches that let a user turn off one of KRaft's rules to watch what breaks.
 
+use crate::messages::cap;
 use serde::{Deserialize, Serialize};
 
 /// Timers and limits of one replica. Field names follow the config keys.
@@ -90,7 +91,7 @@ impl QuorumConfig {
     pub fn set(&mut self, key: &str, value: u64) -> Result<(), String> {
         let Some((slot, min, max, unit)) = self.slot(key) else {
             let known: Vec<&str> = CONFIG_KEYS.iter().map(|(k, _)| *k).collect();
-            return Err(format!("unknown config key '{key}'; known keys: {}", known.join(", ")));
+            return Err(format!("unknown config key '{}'; known keys: {}", cap(key), known.join(", ")));
         };
         if value < min || value > max {
             return Err(format!("{key} must be between {min} and {max} {unit}, got {value}"));
@@ -178,7 +179,7 @@ impl SafetySwitch {
     pub fn parse(name: &str) -> Result<SafetySwitch, String> {
         SafetySwitch::ALL.iter().copied().find(|s| s.name() == name).ok_or_else(|| {
             let known: Vec<&str> = SafetySwitch::ALL.iter().map(|s| s.name()).collect();
-            format!("unknown safety switch '{name}'; known switches: {}", known.join(", "))
+            format!("unknown safety switch '{}'; known switches: {}", cap(name), known.join(", "))
         })
     }
 }

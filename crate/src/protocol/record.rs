@@ -1,6 +1,7 @@
 //! Log records and the state machine they build: a tiny model of Kafka's metadata log
 //! (brokers registering, topics created) that every node applies below its HW.
 
+use crate::messages::cap;
 use crate::shared::{Charge, Holder, Meter, Metering, SharedMap};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -63,7 +64,10 @@ impl RecordBody {
             RecordBody::LeaderChange { .. } => Err("LeaderChange is a control record only a new leader writes".into()),
             RecordBody::CreateTopic { name, partitions } => {
                 if !name_ok(name) {
-                    return Err(format!("topic name '{name}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]"));
+                    return Err(format!(
+                        "topic name '{}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]",
+                        cap(name)
+                    ));
                 }
                 if *partitions == 0 || *partitions > 10_000 {
                     return Err(format!("partitions must be between 1 and 10000, got {partitions}"));
@@ -74,7 +78,7 @@ impl RecordBody {
                 if name_ok(name) {
                     Ok(())
                 } else {
-                    Err(format!("topic name '{name}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]"))
+                    Err(format!("topic name '{}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]", cap(name)))
                 }
             }
             RecordBody::RegisterBroker { .. } | RecordBody::UnregisterBroker { .. } => Ok(()),

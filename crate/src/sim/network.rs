@@ -1,6 +1,7 @@
 //! The network: per-link latency, loss, duplication, partitions and one-way cuts.
 //! Links are FIFO like TCP: a message never overtakes an earlier one on the same link.
 
+use crate::messages::cap;
 use crate::protocol::NodeId;
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
@@ -24,7 +25,7 @@ impl LinkProfile {
             "datacenter" => Ok(LinkProfile { latency_min_ms: 1, latency_max_ms: 5, loss_ppm: 0, duplicate_ppm: 0 }),
             "teaching" => Ok(LinkProfile { latency_min_ms: 60, latency_max_ms: 140, loss_ppm: 0, duplicate_ppm: 0 }),
             "wan" => Ok(LinkProfile { latency_min_ms: 20, latency_max_ms: 80, loss_ppm: 0, duplicate_ppm: 0 }),
-            _ => Err(format!("unknown network preset '{name}'; known presets: datacenter, teaching, wan")),
+            _ => Err(format!("unknown network preset '{}'; known presets: datacenter, teaching, wan", cap(name))),
         }
     }
 
