@@ -9,7 +9,7 @@
 use crate::messages::plain_serde;
 use crate::protocol::{QuorumConfig, SafetySwitch};
 use crate::sim::chaos::{self, ChaosOptions};
-use crate::sim::network::LinkProfile;
+use crate::sim::network::{LinkProfile, MIN_LATENCY_MS};
 use crate::sim::simulation::{TraceCursor, MAX_ADVANCE_MS};
 use crate::sim::spec::{MAX_OBSERVERS, MAX_VOTERS};
 use crate::sim::{Action, ClusterSpec, SimError, Simulation, TimedAction, WriteOutcome};
@@ -302,8 +302,8 @@ impl WasmSim {
     }
 
     /// Runs to the next event time; false when nothing is queued.
-    pub fn step(&mut self) -> bool {
-        self.sim.step()
+    pub fn step(&mut self) -> Result<bool, JsValue> {
+        self.sim.step().map_err(sim_error)
     }
 
     /// The time `step` would run to, if anything is queued.
@@ -587,6 +587,7 @@ struct Catalog {
     max_voters: u32,
     max_observers: u32,
     max_advance_ms: u64,
+    min_latency_ms: u64,
     default_spec: ClusterSpec,
 }
 
@@ -612,6 +613,7 @@ pub fn catalog() -> Result<JsValue, JsValue> {
         max_voters: MAX_VOTERS,
         max_observers: MAX_OBSERVERS,
         max_advance_ms: MAX_ADVANCE_MS,
+        min_latency_ms: MIN_LATENCY_MS,
         default_spec: ClusterSpec::default(),
     })
 }

@@ -45,7 +45,7 @@ fn first_breach(switches: Vec<SafetySwitch>, seed: u64) -> (Option<Breach>, Simu
     let mut exposed = Exposed::default();
     let mut seen = 0;
     let mut breach = None;
-    while sim.now() < end && sim.step() {
+    while sim.now() < end && sim.step().expect("a valid run never livelocks") {
         for e in sim.events_since(seen).iter() {
             seen = e.seq;
             let EventKind::Send { from, rpc: RpcKind::FetchResponse, epoch, summary, .. } = &e.kind else {

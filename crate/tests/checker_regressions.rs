@@ -85,7 +85,7 @@ fn the_node_view_shows_the_hw_a_leader_advertises() {
             {"t":16573,"action":"crash","node":3},{"t":19223,"action":"crash","node":0},{"t":19290,"action":"restart","node":2}]"#;
     let mut sim = replay(spec, actions, 0);
     let mut seen = 0;
-    while sim.step() && sim.now() < 21_300 {
+    while sim.step().expect("a valid run never livelocks") && sim.now() < 21_300 {
         let drop = sim.events_since(seen).iter().find_map(|e| match e.kind {
             EventKind::HighWatermark { node, old: Some(old), new } if new < old => Some((node, old, new)),
             _ => None,
@@ -240,7 +240,7 @@ fn a_truncation_stopped_by_the_snapshot_says_where_the_log_ends() {
     let mut seen = 0;
     let mut clamped = Vec::new();
     let mut told: Vec<Option<Offset>> = vec![None; 4];
-    while sim.step() && sim.now() <= 15_900 {
+    while sim.step().expect("a valid run never livelocks") && sim.now() <= 15_900 {
         for e in sim.events_since(seen).into_owned() {
             seen = e.seq;
             match e.kind {

@@ -75,16 +75,24 @@ function normaliseNetwork(v: unknown, what: string): string | NetworkState {
   };
 }
 
+/** One latency in whole ms, from the core's least (zero would let replicas answer each other forever within one millisecond) to a minute. */
+function latencyMs(v: unknown, what: string): number {
+  if (typeof v === 'number' && v < 0) {
+    throw new RangeError(`${what} must not be negative (whole milliseconds, ${catalog().minLatencyMs} to ${MAX_LATENCY_MS}), got ${v}`);
+  }
+  return check.whole(v, what, catalog().minLatencyMs, MAX_LATENCY_MS);
+}
+
 function latency(v: unknown, what: string): [number, number] {
   if (typeof v === 'number') {
-    const ms = check.duration(v, what, MAX_LATENCY_MS);
+    const ms = latencyMs(v, what);
     return [ms, ms];
   }
   if (!Array.isArray(v) || v.length !== 2) {
     throw new TypeError(`${what} must be a number of ms or a [min, max] pair, got ${check.show(v)}`);
   }
-  const lo = check.duration(v[0], `${what}[0]`, MAX_LATENCY_MS);
-  const hi = check.duration(v[1], `${what}[1]`, MAX_LATENCY_MS);
+  const lo = latencyMs(v[0], `${what}[0]`);
+  const hi = latencyMs(v[1], `${what}[1]`);
   if (lo > hi) throw new RangeError(`${what}: min ${lo} ms is above max ${hi} ms`);
   return [lo, hi];
 }

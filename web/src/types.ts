@@ -539,6 +539,8 @@ export interface Catalog {
   maxVoters: number;
   maxObservers: number;
   maxAdvanceMs: number;
+  /** The least one-way latency of a link, ms (at zero, replicas could answer each other forever within one millisecond). */
+  minLatencyMs: number;
 }
 
 /** The outcome of one chaos-sweep seed. */

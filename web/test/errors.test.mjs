@@ -72,7 +72,7 @@ test('network, workload and records', () => {
   rejects(c, () => c.setNetwork({ duplicate: -0.1 }), RangeError, /duplicate/);
   rejects(c, () => c.setNetwork({ latencyMs: [10, 5] }), RangeError, /min 10 ms is above max 5 ms/);
   rejects(c, () => c.setNetwork({ latencyMs: [1, 2, 3] }), TypeError, /\[min, max\] pair/);
-  rejects(c, () => c.setNetwork({ latencyMs: 70_000 }), RangeError, /between 0 and 60000/);
+  rejects(c, () => c.setNetwork({ latencyMs: 70_000 }), RangeError, /between 1 and 60000/);
   rejects(c, () => c.setNetwork({ jitter: 1 }), TypeError, /unknown network field 'jitter'; allowed: latencyMs, loss, duplicate/);
   rejects(c, () => c.setWorkload({ writesPerSecond: 1001 }), RangeError, /between 0 and 1000/);
   rejects(c, () => c.setWorkload({ rate: 1 }), TypeError, /unknown workload field 'rate'/);
@@ -205,4 +205,34 @@ test('an internal error breaks only that cluster, with a clear message', async (
   const fresh = await Cluster.create({ seed: 1 });
   fresh.advance(5_000);
   assert.equal(fresh.digest(), other.digest());
+});
+
+test('zero latency is refused with its limit wherever it comes from', async () => {
+  // At zero latency leaderless voters bounce Fetch / NOT_LEADER_OR_FOLLOWER within one
+  // millisecond forever (Kafka handles that error without backoff): 1 ms is the least.
+  for (const latencyMs of [0, -0, [0, 0], [0, 5]]) {
+    await assert.rejects(Cluster.create({ network: { latencyMs } }), (e) => {
+      assert.ok(e instanceof RangeError, e.message);
+      assert.match(e.message, /network\.latencyMs(\[0\])? must be between 1 and 60000, got 0/);
+      return true;
+    });
+  }
+  rejects(c, () => c.setNetwork({ latencyMs: 0 }), RangeError, /latencyMs must be between 1 and 60000, got 0/);
+  rejects(c, () => c.setNetwork({ latencyMs: [-0, 3] }), RangeError, /latencyMs\[0\] must be between 1 and 60000, got 0/);
+  rejects(c, () => c.slowLink(0, 1, 0), RangeError, /latencyMs must be between 1 and 60000, got 0/);
+  // A link or a scenario goes to the core's own check.
+  const spec = { voters: 3, seed: 1 };
+  const inputs = [{ t: 5, action: 'slowLink', from: 0, to: 1, latencyMs: [0, 0] }];
+  const link = 'k1.' + Buffer.from(JSON.stringify({ v: '0', spec, inputs, t: 10 })).toString('base64url');
+  await assert.rejects(Cluster.fromLink(link), /inputs\[0\]\.latencyMs.*at least 1 ms.*got 0 ms/);
+  const scenario = { id: 'z', title: 'z', summary: 'z', cluster: { voters: 3, network: { latencyMs: [0, 0] } }, durationMs: 1000, steps: [] };
+  await assert.rejects(Cluster.fromScenario(scenario), /cluster\.network.*at least 1 ms.*got 0 ms/);
+});
+
+test('log(id, { from }) without a limit reads to the end', () => {
+  const d = Cluster.createSync({ voters: 3, seed: 2, writesPerSecond: 20 });
+  d.advance(5_000);
+  const all = d.log(0);
+  assert.ok(all.length > 5);
+  assert.deepEqual(d.log(0, { from: all[2].offset }), all.slice(2));
 });

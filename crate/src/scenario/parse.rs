@@ -8,7 +8,7 @@ use super::markup;
 use super::*;
 use crate::messages::{cap, plain_serde, MAX_ECHO_CHARS};
 use crate::protocol::SafetySwitch;
-use crate::sim::spec::{MAX_OBSERVERS, MAX_VOTERS};
+use crate::sim::spec::{validate_latency, MAX_OBSERVERS, MAX_VOTERS};
 use crate::sim::Action;
 use serde::de::DeserializeOwned;
 use std::collections::BTreeSet;
@@ -887,6 +887,9 @@ fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
     };
     if let Some(a) = concrete {
         a.validate(cx.nodes()).map_err(|(f, m)| ScenarioError::new(o.p(&f), m))?;
+    }
+    if let ActionSpec::SlowLink { latency_ms, .. } = &spec {
+        validate_latency(*latency_ms).map_err(|(f, m)| ScenarioError::new(o.p(&f), m))?;
     }
     Ok(spec)
 }

@@ -7,6 +7,12 @@ use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// The least one-way latency of any link. Kafka's timers have millisecond resolution
+/// and a real network never delivers in zero time; at zero, leaderless voters bounce
+/// Fetch and NOT_LEADER_OR_FOLLOWER (which Kafka handles without backoff) inside one
+/// millisecond forever, and simulated time stops.
+pub const MIN_LATENCY_MS: u64 = 1;
+
 /// Latency range and fault rates. Rates are parts per million (integers keep native and
 /// wasm runs identical).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,6 +36,13 @@ impl LinkProfile {
     }
 
     pub fn validate(&self) -> Result<(), String> {
+        if self.latency_min_ms < MIN_LATENCY_MS {
+            return Err(format!(
+                "latency must be at least {MIN_LATENCY_MS} ms (at zero latency replicas can answer each other \
+                 forever within one millisecond), got {} ms",
+                self.latency_min_ms
+            ));
+        }
         if self.latency_max_ms > 60_000 {
             return Err(format!("latency must be at most 60000 ms, got {}", self.latency_max_ms));
         }

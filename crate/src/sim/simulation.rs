@@ -1,10 +1,17 @@
 //! A run you can scrub: the world plus its trace, its input log and checkpoints.
 //! Seeking back restores the nearest earlier checkpoint and replays the input log; an
 //! action taken while seeked back forks the future (later inputs are dropped).
+//!
+//! An action is an input like any other: `act` appends it to the input log at now and
+//! runs to now, so live play, replay, seek and regeneration all go through
+//! `World::run_step` and its ordering rule (see `world`), and a run and its replay are
+//! the same run by construction. A run streams: each step's events go straight into the
+//! bounded window and checkpoints are taken as the run passes their times, so one long
+//! `advance` costs memory for the window and the checkpoints, not for its span.
 
 use super::budget::{MemoryUsage, CHECK_EVERY_MS, EVENT_BYTES};
 use super::spec::{Action, ClusterSpec, TimedAction};
-use super::world::{World, WriteOutcome};
+use super::world::{Livelock, RunStep, World, WriteOutcome};
 use crate::trace::{Digest, Event, EventKind};
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -77,40 +84,6 @@ pub struct Simulation {
     reached: u64,
 }
 
-/// Runs `world` to `target`, applying the inputs from `*applied` on; every event goes
-/// to `sink`; `at_boundary` is called at each multiple of `every` (for checkpoints).
-fn drive(
-    world: &mut World,
-    inputs: &[TimedAction],
-    applied: &mut usize,
-    target: u64,
-    sink: &mut dyn FnMut(Event),
-    next_boundary: &mut dyn FnMut(u64) -> Option<u64>,
-    at_boundary: &mut dyn FnMut(&World, usize),
-) {
-    loop {
-        let boundary = next_boundary(world.now);
-        let stop = boundary.map(|b| b.min(target)).unwrap_or(target);
-        while let Some(input) = inputs.get(*applied) {
-            if input.t > stop {
-                break;
-            }
-            world.run_until(input.t);
-            world.apply(&input.action);
-            *applied += 1;
-            world.events.drain(..).for_each(&mut *sink);
-        }
-        world.run_until(stop);
-        world.events.drain(..).for_each(&mut *sink);
-        if Some(stop) == boundary {
-            at_boundary(world, *applied);
-        }
-        if stop >= target {
-            return;
-        }
-    }
-}
-
 /// A copy of the world replaying the run from a checkpoint one moment at a time, so a
 /// reader stops as soon as it has what it wants instead of replaying to the end.
 struct Replay {
@@ -123,14 +96,23 @@ impl Replay {
         Replay { world: cp.world.clone(), applied: cp.applied_inputs }
     }
 
-    /// Runs to the next moment an event is due or an input applies (at most `until`),
-    /// handing its events to `sink`. False once the replay has reached `until`.
+    /// Runs the next moment's events or the next input (at most `until`), as the run
+    /// did (`World::run_step`), handing its events to `sink`. False once the replay has
+    /// reached `until`.
     fn step(&mut self, inputs: &[TimedAction], until: u64, sink: &mut dyn FnMut(Event)) -> bool {
-        let next = self.world.next_event_time().into_iter().chain(inputs.get(self.applied).map(|i| i.t)).min();
-        let target = next.filter(|&t| t < until).map_or(until, |t| t.max(self.world.now));
-        drive(&mut self.world, inputs, &mut self.applied, target, sink, &mut |_| None, &mut |_, _| {});
-        target < until
+        // A prefix of a run that completed: it cannot livelock (the run would have).
+        let step = self.world.run_step(inputs, &mut self.applied, until);
+        self.world.events.drain(..).for_each(sink);
+        matches!(step, Ok(RunStep::Ran | RunStep::Applied(_)))
     }
+}
+
+/// Why a run stopped before its target.
+enum Halt {
+    /// A zero-time loop: the run must be put back where the call found it.
+    Livelock(Livelock),
+    /// Over the memory budget: the run stays where it stopped (a whole second).
+    Budget(SimError),
 }
 
 /// Reads a run's trace a page at a time (`Simulation::trace_page`): from the in-memory
@@ -164,11 +146,11 @@ impl Simulation {
             checkpoint_every: CHECKPOINT_EVERY_MS,
             reached: 0,
         };
-        let events: Vec<Event> = sim.world.events.drain(..).collect();
-        sim.prelude = events.clone();
-        for e in events {
-            sim.record(e);
-        }
+        // What is due at startup runs now, as after every call: no call ever leaves
+        // anything due at or before now, so a run can always be put back where a call
+        // found it.
+        sim.run_to(0).map_err(|l| SimError { field: String::new(), message: format!("{l}; nothing was created") })?;
+        sim.prelude = sim.window.clone();
         sim.checkpoints.push(sim.checkpoint());
         Ok(sim)
     }
@@ -211,7 +193,10 @@ impl Simulation {
             });
         }
         sim.inputs = inputs;
-        sim.run_to_within_budget(until)?;
+        sim.run_to_within_budget(until).map_err(|h| match h {
+            Halt::Livelock(l) => SimError { field: "t".into(), message: format!("{l}; nothing was created") },
+            Halt::Budget(e) => e,
+        })?;
         Ok(sim)
     }
 
@@ -280,16 +265,18 @@ impl Simulation {
 
     /// Runs to `target` in steps of whole simulated seconds, checking the memory budget
     /// before each: over it, the run stops there and the error says what is over.
-    fn run_to_within_budget(&mut self, target: u64) -> Result<(), SimError> {
+    fn run_to_within_budget(&mut self, target: u64) -> Result<(), Halt> {
         loop {
             if self.world.now >= self.reached {
-                self.memory().check().map_err(|e| SimError {
-                    field: e.field,
-                    message: format!("stopped at {} ms: {}", self.world.now, e.message),
+                self.memory().check().map_err(|e| {
+                    Halt::Budget(SimError {
+                        field: e.field,
+                        message: format!("stopped at {} ms: {}", self.world.now, e.message),
+                    })
                 })?;
             }
             let step = target.min((self.world.now / CHECK_EVERY_MS + 1) * CHECK_EVERY_MS);
-            self.run_to(step);
+            self.run_to(step).map_err(Halt::Livelock)?;
             self.reached = self.reached.max(step);
             if step >= target {
                 return Ok(());
@@ -315,89 +302,114 @@ impl Simulation {
                 message: format!("must be at most {MAX_ADVANCE_MS} (a day), got {ms}"),
             });
         }
-        let target = self.world.now + ms;
-        self.run_to_within_budget(target)
+        let from = self.world.now;
+        self.run_to_within_budget(from + ms).map_err(|h| self.halted(from, "ms", h))
     }
 
     /// Runs to the time of the next queued event (all events at that millisecond).
-    pub fn step(&mut self) -> bool {
+    pub fn step(&mut self) -> Result<bool, SimError> {
         let next_input = self.inputs.get(self.applied_inputs).map(|i| i.t);
         let next = match (self.world.next_event_time(), next_input) {
             (Some(a), Some(b)) => a.min(b),
             (a, b) => match a.or(b) {
                 Some(t) => t,
-                None => return false,
+                None => return Ok(false),
             },
         };
-        self.run_to(next.max(self.world.now));
-        true
+        let from = self.world.now;
+        self.run_to(next.max(from)).map_err(|l| self.recover(from, "", l))?;
+        Ok(true)
     }
 
-    fn run_to(&mut self, target: u64) {
-        let mut pending: Vec<Event> = Vec::new();
-        let mut new_checkpoints: Vec<(World, usize)> = Vec::new();
-        let every = self.checkpoint_every;
-        let last_cp = std::cell::Cell::new(self.checkpoints.last().map(|c| c.world.now).unwrap_or(0));
-        drive(
-            &mut self.world,
-            &self.inputs,
-            &mut self.applied_inputs,
-            target,
-            &mut |e| pending.push(e),
-            &mut |_| Some((last_cp.get() / every + 1) * every),
-            &mut |w, applied| {
-                last_cp.set(w.now);
-                new_checkpoints.push((w.clone(), applied));
-            },
-        );
-        // Record events and checkpoints in order: a checkpoint's digest covers exactly
-        // the events emitted before it.
-        let mut events = pending.into_iter().peekable();
-        for (cp_world, cp_applied) in new_checkpoints {
-            let upto = cp_world.events_emitted();
-            while events.peek().map(|e| e.seq <= upto).unwrap_or(false) {
-                let e = events.next().expect("peeked");
-                self.record(e);
-            }
-            let violations = self.violations.clone();
-            self.checkpoints.push(Checkpoint {
-                own_bytes: cp_world.unshared_bytes(),
-                world: cp_world,
-                applied_inputs: cp_applied,
-                digest: self.digest,
-                violations,
-            });
-            if self.checkpoints.len() > MAX_CHECKPOINTS {
-                let mut i = 0;
-                self.checkpoints.retain(|_| {
-                    i += 1;
-                    i % 2 == 1
-                });
-                self.checkpoint_every = self.checkpoint_every.saturating_mul(2);
+    /// Runs to `target` by the ordering rule, applying the recorded inputs due on the
+    /// way. Each step's events are recorded at once, and a checkpoint is taken when the
+    /// run reaches each checkpoint time. Returns the outcome of the last input applied.
+    fn run_to(&mut self, target: u64) -> Result<Option<WriteOutcome>, Livelock> {
+        let mut outcome = None;
+        loop {
+            let last_checkpoint = self.checkpoints.last().map(|c| c.world.now).unwrap_or(0);
+            let every = self.checkpoint_every;
+            let boundary = (last_checkpoint / every + 1).saturating_mul(every);
+            let stop = boundary.min(target);
+            let step = self.world.run_step(&self.inputs, &mut self.applied_inputs, stop);
+            self.collect_events();
+            match step? {
+                RunStep::Ran => {}
+                RunStep::Applied(o) => outcome = o,
+                RunStep::Reached => {
+                    if stop == boundary {
+                        self.take_checkpoint();
+                    }
+                    if stop == target {
+                        return Ok(outcome);
+                    }
+                }
             }
         }
-        for e in events {
+    }
+
+    /// Records the events the world emitted since the last look (a checkpoint's digest
+    /// then covers exactly the events emitted before it).
+    fn collect_events(&mut self) {
+        let mut events = std::mem::take(&mut self.world.events);
+        for e in events.drain(..) {
             self.record(e);
         }
+        self.world.events = events; // keeps its capacity
+    }
+
+    fn take_checkpoint(&mut self) {
+        self.checkpoints.push(self.checkpoint());
+        if self.checkpoints.len() > MAX_CHECKPOINTS {
+            let mut i = 0;
+            self.checkpoints.retain(|_| {
+                i += 1;
+                i % 2 == 1
+            });
+            self.checkpoint_every = self.checkpoint_every.saturating_mul(2);
+        }
+    }
+
+    /// The error of a halted run; after a livelock the run is first put back to `from`.
+    fn halted(&mut self, from: u64, field: &str, halt: Halt) -> SimError {
+        match halt {
+            Halt::Livelock(l) => self.recover(from, field, l),
+            Halt::Budget(e) => e,
+        }
+    }
+
+    /// After a livelock: the run goes back to `t`, where the call that failed started
+    /// (the last consistent moment), by checkpoint and replay. The error names `field`.
+    fn recover(&mut self, t: u64, field: &str, livelock: Livelock) -> SimError {
+        let i = self.checkpoints.partition_point(|c| c.world.now <= t);
+        self.restore(i.saturating_sub(1));
+        // The run reached `t` before, and runs are deterministic: it reaches it again.
+        let replayed = self.run_to(t);
+        debug_assert!(replayed.is_ok(), "replaying to {t} livelocked");
+        SimError { field: field.into(), message: format!("{livelock}; the cluster is back at t = {t} ms") }
     }
 
     /// Does something now. Validates first: a bad action changes nothing. Taken while
-    /// seeked back, it cuts off the recorded future.
+    /// seeked back, it cuts off the recorded future. The action is applied as a replay
+    /// applies it (the ordering rule), and what it causes at this millisecond has run
+    /// when `act` returns: right after `resign()`, the old leader has resigned (unless
+    /// its raft thread is blocked in a disk flush, as in Kafka).
     pub fn act(&mut self, action: Action) -> Result<Option<WriteOutcome>, SimError> {
         action.validate(self.world.spec.node_count())?;
         self.memory().check()?;
-        self.inputs.truncate(self.applied_inputs);
         let now = self.world.now;
-        self.reached = now;
-        self.checkpoints.retain(|c| c.world.now <= now);
-        let outcome = self.world.apply(&action);
+        let future = self.inputs.split_off(self.applied_inputs);
+        let ahead = self.checkpoints.split_off(self.checkpoints.partition_point(|c| c.world.now <= now));
+        let reached = std::mem::replace(&mut self.reached, now);
         self.inputs.push(TimedAction { t: now, action });
-        self.applied_inputs += 1;
-        let events: Vec<Event> = self.world.events.drain(..).collect();
-        for e in events {
-            self.record(e);
-        }
-        Ok(outcome)
+        self.run_to(now).map_err(|l| {
+            // Refused: the recorded future and its checkpoints stay as they were.
+            self.inputs.pop();
+            self.inputs.extend(future);
+            self.checkpoints.extend(ahead);
+            self.reached = reached;
+            self.recover(now, "", l)
+        })
     }
 
     /// Moves to time `t`, back or forward. Going back keeps the recorded inputs, so
@@ -410,24 +422,29 @@ impl Simulation {
                 message: format!("cannot seek more than a day ahead (asked {t})"),
             });
         }
-        let i = self.checkpoints.partition_point(|c| c.world.now <= t);
-        let cp = &self.checkpoints[i.saturating_sub(1)];
-        if t < self.world.now || cp.world.now > self.world.now {
-            let cp = cp.clone();
-            let cp_seq = cp.world.events_emitted();
-            let last_kept = self.window_first_seq + self.window.len() as u64;
-            if !self.window.is_empty() && cp_seq + 1 >= self.window_first_seq && cp_seq < last_kept {
-                self.window.truncate((cp_seq + 1 - self.window_first_seq) as usize);
-            } else {
-                self.window.clear();
-                self.window_first_seq = cp_seq + 1;
-            }
-            self.world = cp.world;
-            self.applied_inputs = cp.applied_inputs;
-            self.digest = cp.digest;
-            self.violations = cp.violations;
+        let from = self.world.now;
+        let i = self.checkpoints.partition_point(|c| c.world.now <= t).saturating_sub(1);
+        if t < from || self.checkpoints[i].world.now > from {
+            self.restore(i);
         }
-        self.run_to_within_budget(t)
+        self.run_to_within_budget(t).map_err(|h| self.halted(from, "t", h))
+    }
+
+    /// Puts the run back to checkpoint `i`; the window keeps the events before it.
+    fn restore(&mut self, i: usize) {
+        let cp = self.checkpoints[i].clone();
+        let cp_seq = cp.world.events_emitted();
+        let last_kept = self.window_first_seq + self.window.len() as u64;
+        if !self.window.is_empty() && cp_seq + 1 >= self.window_first_seq && cp_seq < last_kept {
+            self.window.truncate((cp_seq + 1 - self.window_first_seq) as usize);
+        } else {
+            self.window.clear();
+            self.window_first_seq = cp_seq + 1;
+        }
+        self.world = cp.world;
+        self.applied_inputs = cp.applied_inputs;
+        self.digest = cp.digest;
+        self.violations = cp.violations;
     }
 
     /// Replays from checkpoint `cp_index` on a copy of the world, handing each event to
@@ -620,5 +637,65 @@ mod tests {
         let e = sim.trace_page(&mut cursor, 10).unwrap_err();
         assert_eq!(e.field, "cursor");
         assert!(e.message.starts_with("the run changed since this cursor was opened"), "{}", e.message);
+    }
+
+    /// Zero latency, which validation refuses (`MIN_LATENCY_MS`): a recorded input is
+    /// the one way past it, to stand for any zero-time loop the detector must stop.
+    fn zero_latency(t: u64) -> TimedAction {
+        TimedAction { t, action: Action::Network { latency_ms: [0, 0], loss: 0.0, duplicate: 0.0 } }
+    }
+
+    fn state(sim: &Simulation) -> (u64, Digest, u64, usize) {
+        (sim.now(), sim.digest(), sim.last_seq(), sim.inputs().len())
+    }
+
+    #[test]
+    fn a_livelock_in_advance_seek_or_step_puts_the_run_back_where_the_call_found_it() {
+        let spec = ClusterSpec { voters: 5, seed: 3, writes_per_second: 10, ..ClusterSpec::default() };
+        let mut sim = Simulation::new(spec).unwrap();
+        sim.advance(5_000).unwrap();
+        let before = state(&sim);
+        // A recorded future: zero latency, then the leader resigns. With five voters the
+        // first successor loses its pre-vote (KAFKA-20895), so the followers keep
+        // fetching from the resigned leader, which answers NOT_LEADER_OR_FOLLOWER (handled,
+        // no backoff): the Fetches bounce within one millisecond.
+        sim.inputs.push(zero_latency(6_000));
+        sim.inputs.push(TimedAction { t: 6_000, action: Action::Resign });
+        let err = sim.advance(20_000).unwrap_err();
+        assert_eq!(err.field, "ms");
+        assert!(err.message.starts_with("livelock at t = "), "{err}");
+        assert!(err.message.ends_with("the cluster is back at t = 5000 ms"), "{err}");
+        assert_eq!(state(&sim), before);
+        assert_eq!(sim.future_inputs().len(), 2, "the recorded future is kept");
+        assert_eq!(sim.seek(30_000).unwrap_err().field, "t");
+        assert_eq!(state(&sim), before);
+        sim.advance(999).unwrap();
+        let just_before = state(&sim);
+        assert!(sim.step().unwrap_err().message.starts_with("livelock at t = 6000 ms"));
+        assert_eq!(state(&sim), just_before);
+        // Still usable: an action replaces the recorded future, and the run goes on.
+        sim.act(Action::Heal).unwrap();
+        sim.advance(10_000).unwrap();
+        assert!(sim.world().leader().is_some());
+    }
+
+    #[test]
+    fn a_livelock_in_act_refuses_the_action_and_changes_nothing() {
+        let spec = ClusterSpec { voters: 5, seed: 3, ..ClusterSpec::default() };
+        let mut sim = Simulation::new(spec).unwrap();
+        sim.advance(5_000).unwrap();
+        sim.inputs.push(zero_latency(5_000));
+        sim.advance(0).unwrap(); // the leader holds its followers: no loop yet
+        let before = state(&sim);
+        // Resigning leaves everyone leaderless within the millisecond (five voters: the
+        // first successor loses its pre-vote, KAFKA-20895).
+        let err = sim.act(Action::Resign).unwrap_err();
+        assert!(err.message.starts_with("livelock at t = 5000 ms"), "{err}");
+        assert_eq!(state(&sim), before);
+        assert!(sim.world().leader().is_some());
+        assert!(!sim.inputs().iter().any(|i| i.action == Action::Resign));
+        sim.seek(0).unwrap();
+        sim.seek(5_000).unwrap();
+        assert_eq!(state(&sim), before, "the refused action left no trace");
     }
 }

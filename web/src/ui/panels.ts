@@ -200,11 +200,13 @@ export class FaultsPanel {
     this.lossOut = h('output', null, '0%');
     this.dup = h('input', { type: 'range', min: '0', max: '30', step: '1', value: '0', 'aria-label': 'Duplication percent' });
     this.dupOut = h('output', null, '0%');
-    this.latMin = h('input', { type: 'number', min: '0', max: '5000', step: '1', value: '60', 'aria-label': 'Latency minimum ms', class: 'kp-num' });
-    this.latMax = h('input', { type: 'number', min: '0', max: '5000', step: '1', value: '140', 'aria-label': 'Latency maximum ms', class: 'kp-num' });
+    this.latMin = h('input', { type: 'number', min: '1', max: '5000', step: '1', value: '60', 'aria-label': 'Latency minimum ms', class: 'kp-num' });
+    this.latMax = h('input', { type: 'number', min: '1', max: '5000', step: '1', value: '140', 'aria-label': 'Latency maximum ms', class: 'kp-num' });
     const applyNet = () => {
-      let lo = clamp(Math.round(Number(this.latMin.value) || 0), 0, 60_000);
-      let hi = clamp(Math.round(Number(this.latMax.value) || 0), 0, 60_000);
+      // 1 ms is the core's least latency (MIN_LATENCY_MS): at zero, replicas could
+      // answer each other forever within one millisecond.
+      let lo = clamp(Math.round(Number(this.latMin.value) || 1), 1, 60_000);
+      let hi = clamp(Math.round(Number(this.latMax.value) || 1), 1, 60_000);
       if (lo > hi) [lo, hi] = [hi, lo];
       this.latMin.value = String(lo);
       this.latMax.value = String(hi);
