@@ -755,3 +755,34 @@ fn fetch_responses_are_limited_by_fetch_max_bytes() {
         "two records fit in 300 bytes; a limit below one record still returns one"
     );
 }
+
+/// KafkaRaftClient.flushLeaderLog runs updateLeaderEndOffsetAndTimestamp before it calls
+/// log.flush: LeaderState.updateLocalState records the unflushed log end offset, and
+/// maybeUpdateHighWatermark takes the offset at index voters/2 of the descending offsets,
+/// which with one voter is the leader's own. So the HW moves (onUpdateLeaderHighWatermark:
+/// append purgatory and handleCommit listeners) and fetchPurgatory.maybeComplete answers a
+/// parked observer Fetch with that HW (tryCompleteFetchRequest), all before the flush.
+#[test]
+fn a_lone_voter_exposes_its_hw_before_its_flush() {
+    let mut net = Net::new(1, 1);
+    for _ in 0..21 {
+        net.tick(100);
+        net.deliver_all();
+    }
+    assert_eq!(net.state(1), "follower", "the observer found the lone leader");
+    net.settle(3);
+    assert_eq!(net.replica(0).leader_state().unwrap().parked.len(), 1, "the observer's fetch is parked");
+    net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 7 })).unwrap();
+    net.now += 25; // append.linger.ms
+    let out = drive(&mut net, 0, |r, ctx| r.poll(ctx));
+    assert_eq!(
+        kinds(&out),
+        lines(&["append 1..1", "hw Some(1) -> 2", "send FetchResponse", "flush 2"]),
+        "HW and the observer's answer go out before the flush"
+    );
+    match out.iter().find_map(|o| if let Output::Send(e) = o { Some(&e.message) } else { None }) {
+        Some(Message::FetchResponse { high_watermark: Some(2), .. }) => {}
+        other => panic!("the parked Fetch is answered with HW 2: {other:?}"),
+    }
+    assert_eq!(net.replica(0).log().flushed_offset(), 1, "record 1 is committed but not yet on disk");
+}

@@ -1,6 +1,9 @@
 //! The chaos sweep proves the checker and the fault mix can catch what each safety rule
 //! prevents: with the rule switched off, some seed within 1,000 breaks an invariant.
 //! (The full safe sweep, 300 seeds x 60 s, runs from `npm test` in release mode.)
+//! It has no one-voter runs: one voter commits before its flush, as Kafka's
+//! KafkaRaftClient.flushLeaderLog does, so a crash inside the flush loses committed records
+//! (tests/one_voter_flush.rs, scenarios/one-voter-flush-window.json).
 
 use kraft_playground::protocol::SafetySwitch;
 use kraft_playground::sim::chaos::{run_seed, ChaosOptions};

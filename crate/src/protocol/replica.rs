@@ -1141,6 +1141,10 @@ impl Replica {
 
     /// Appends a batch as leader: LEO moves (the leader's own progress with it, so
     /// parked fetches are answered), then the flush blocks this replica's thread.
+    /// KafkaRaftClient.flushLeaderLog updates the leader's end offset (LeaderState.
+    /// updateLocalState, unflushed) and the HW before log.flush, so a lone voter, whose own
+    /// offset is the majority, commits and answers parked fetches before its flush: a crash
+    /// inside that flush loses committed records (scenario one-voter-flush-window).
     pub(crate) fn append_as_leader(&mut self, ctx: &mut Ctx, batch: Vec<(u64, RecordBody)>) {
         if batch.is_empty() {
             return;
