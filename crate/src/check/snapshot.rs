@@ -43,7 +43,9 @@ fn check(is_leader: &[bool], view: &dyn ClusterView, event: &Event, found: &mut 
     }
     let Some(log) = view.log(node) else { return };
     let start = log.start_offset();
-    match log.snapshot() {
+    // Later snapshots sit above the start (taking one keeps the log); the earliest one
+    // is the one that must stand at a cleaned log's start.
+    match log.earliest_snapshot() {
         None if start > 0 => found.push(Found {
             invariant: Invariant::SnapshotAtLogStart,
             node: Some(node),
@@ -52,7 +54,7 @@ fn check(is_leader: &[bool], view: &dyn ClusterView, event: &Event, found: &mut 
         }),
         None => {}
         Some(s) => {
-            let at_start = s.id.end_offset == start;
+            let at_start = s.id.end_offset == start || start == 0;
             let valid = matches!(
                 log.validate_fetch(s.id.end_offset, s.id.epoch),
                 FetchPosition::Valid | FetchPosition::Snapshot(_)

@@ -1,5 +1,6 @@
 //! Quorum configuration (Kafka's `controller.quorum.*` names and defaults, from Kafka's
-//! QuorumConfig, plus one `sim.` knob for a constant Kafka does not let you change) and
+//! QuorumConfig; its `metadata.*` snapshot and retention keys from KRaftConfigs, with
+//! scaled-down defaults; plus one `sim.` knob for a constant Kafka does not let you change) and
 //! the safety switches that let a user turn off one of KRaft's rules to watch what breaks.
 
 use crate::messages::cap;
@@ -31,7 +32,23 @@ pub struct QuorumConfig {
     /// Fetch with nothing to return. Kafka fixes it (KafkaRaftClient.MAX_FETCH_WAIT_MS,
     /// 500 ms); only the simulator lets you change it.
     pub fetch_max_wait_ms: u64,
+    /// `metadata.log.max.snapshot.interval.ms`: a snapshot is also taken when this long
+    /// has passed since the last one and new records were applied (0: only by size).
+    pub snapshot_max_interval_ms: u64,
+    /// `metadata.max.retention.bytes`: the cleaner drops old snapshots and the records
+    /// before the next one while the log and the snapshots take more than this.
+    pub retention_max_bytes: u64,
+    /// `metadata.max.retention.ms`: the cleaner drops a snapshot (and the records before
+    /// the next one) whose last record is older than this.
+    pub retention_max_ms: u64,
 }
+
+/// The simulator's defaults for the three `metadata.*` keys, scaled down from Kafka's
+/// (1 hour, 100 MiB, 7 days) so a playground run sees snapshots and cleaning; their
+/// ratios keep Kafka's shape: the log holds several snapshot intervals before cleaning.
+pub const SIM_SNAPSHOT_MAX_INTERVAL_MS: u64 = 60_000;
+pub const SIM_RETENTION_MAX_BYTES: u64 = 1024 * 1024;
+pub const SIM_RETENTION_MAX_MS: u64 = 600_000;
 
 /// Kafka's default for both byte limits (QuorumConfig: 1 MiB).
 pub const DEFAULT_FETCH_MAX_BYTES: u64 = 1024 * 1024;
@@ -48,12 +65,15 @@ impl Default for QuorumConfig {
             fetch_max_bytes: DEFAULT_FETCH_MAX_BYTES,
             fetch_snapshot_max_bytes: DEFAULT_FETCH_MAX_BYTES,
             fetch_max_wait_ms: 500,
+            snapshot_max_interval_ms: SIM_SNAPSHOT_MAX_INTERVAL_MS,
+            retention_max_bytes: SIM_RETENTION_MAX_BYTES,
+            retention_max_ms: SIM_RETENTION_MAX_MS,
         }
     }
 }
 
 /// The accepted config keys, with what each means (shown in errors and in the UI).
-pub const CONFIG_KEYS: [(&str, &str); 9] = [
+pub const CONFIG_KEYS: [(&str, &str); 12] = [
     ("controller.quorum.fetch.timeout.ms", "follower fetch timeout before it starts an election"),
     ("controller.quorum.election.timeout.ms", "base election timeout, randomised in [T, 2T)"),
     ("controller.quorum.election.backoff.max.ms", "cap of the EndQuorumEpoch successor backoff"),
@@ -63,10 +83,16 @@ pub const CONFIG_KEYS: [(&str, &str); 9] = [
     ("controller.quorum.fetch.max.bytes", "most bytes of records one Fetch response carries"),
     ("controller.quorum.fetch.snapshot.max.bytes", "most bytes of snapshot one FetchSnapshot response carries"),
     ("sim.fetchMaxWaitMs", "simulator only: how long the leader parks an empty Fetch (Kafka: a fixed 500 ms)"),
+    ("metadata.log.max.snapshot.interval.ms", "snapshot at least this often while records arrive (sim default 1 min)"),
+    ("metadata.max.retention.bytes", "clean old snapshots and records above this size (sim default 1 MiB)"),
+    ("metadata.max.retention.ms", "clean snapshots whose last record is older than this (sim default 10 min)"),
 ];
 
 /// The most a byte limit may be set to, so one response stays a bounded amount of work.
 pub const MAX_BYTES_LIMIT: u64 = 64 * 1024 * 1024;
+
+/// The most `metadata.max.retention.bytes` may be, so the kept log fits the memory budget.
+pub const MAX_RETENTION_BYTES: u64 = 64 * 1024 * 1024;
 
 impl QuorumConfig {
     /// The field a key names, with its allowed range and unit.
@@ -83,6 +109,9 @@ impl QuorumConfig {
                 (&mut self.fetch_snapshot_max_bytes, 1, MAX_BYTES_LIMIT, "bytes")
             }
             "sim.fetchMaxWaitMs" => (&mut self.fetch_max_wait_ms, 0, 60_000, "ms"),
+            "metadata.log.max.snapshot.interval.ms" => (&mut self.snapshot_max_interval_ms, 0, 86_400_000, "ms"),
+            "metadata.max.retention.bytes" => (&mut self.retention_max_bytes, 0, MAX_RETENTION_BYTES, "bytes"),
+            "metadata.max.retention.ms" => (&mut self.retention_max_ms, 0, 7 * 86_400_000, "ms"),
             _ => return None,
         })
     }
@@ -208,8 +237,9 @@ impl Unsafe {
 mod tests {
     use super::*;
 
-    /// Every key is one of Kafka's QuorumConfig keys (`controller.quorum.*`) or visibly the
-    /// simulator's own (`sim.*`): Kafka's 500 ms Fetch wait is KafkaRaftClient's constant
+    /// Every key is one of Kafka's QuorumConfig keys (`controller.quorum.*`), one of its
+    /// KRaftConfigs snapshot and retention keys (`metadata.*`), or visibly the simulator's
+    /// own (`sim.*`): Kafka's 500 ms Fetch wait is KafkaRaftClient's constant
     /// MAX_FETCH_WAIT_MS, not a config.
     #[test]
     fn config_keys_are_kafkas_or_marked_as_the_simulators() {
@@ -222,6 +252,9 @@ mod tests {
             "controller.quorum.append.linger.ms",
             "controller.quorum.fetch.max.bytes",
             "controller.quorum.fetch.snapshot.max.bytes",
+            "metadata.log.max.snapshot.interval.ms",
+            "metadata.max.retention.bytes",
+            "metadata.max.retention.ms",
         ];
         for (key, _) in CONFIG_KEYS {
             assert!(kafka.contains(&key) || key.starts_with("sim."), "{key} looks like a Kafka key but is not one");

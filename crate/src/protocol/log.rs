@@ -1,5 +1,6 @@
 //! One replica's log: records with (offset, epoch), the epoch cache, the flush point
-//! and the snapshot that stands in for the prefix below the log start.
+//! and the snapshots, the earliest of which stands in for the prefix below the log start.
+//! Taking a snapshot keeps the records; only retention (`clean`) moves the log start.
 
 use super::record::{Epoch, Offset, Record};
 use super::rpc::{Snapshot, SnapshotId};
@@ -13,15 +14,16 @@ pub const RECORD_BYTES: u64 = 80;
 /// live log hold one copy of each record between them.
 #[derive(Clone, Debug, Default)]
 pub struct ReplicaLog {
-    /// First offset held as records; equals the snapshot's end offset when one exists.
+    /// First offset held as records: 0, or the end offset of the earliest snapshot.
     start_offset: Offset,
     records: SharedVec<Record>,
     /// Epoch cache: (epoch, start offset of that epoch), ascending in both.
     epochs: Vec<(Epoch, Offset)>,
     /// Offsets below this are on disk; a crash keeps only them.
     flushed: Offset,
-    snapshot: Option<Snapshot>,
-    /// Records that local snapshots compacted away during the replica's current step,
+    /// Snapshots held, ascending by id (Kafka's `KafkaMetadataLog.snapshots`).
+    snapshots: Vec<Snapshot>,
+    /// Records that cleaning compacted away during the replica's current step,
     /// kept until the world has checked that step's events: the checker sees the log as
     /// the step left it, yet must see records exposed and compacted within the step.
     compacted: Vec<Record>,
@@ -57,8 +59,20 @@ impl ReplicaLog {
     pub fn records(&self) -> impl Iterator<Item = &Record> + '_ {
         self.records.iter()
     }
+    /// The latest snapshot: what a fetcher is redirected to and what a restart loads.
     pub fn snapshot(&self) -> Option<&Snapshot> {
-        self.snapshot.as_ref()
+        self.snapshots.last()
+    }
+    /// The earliest snapshot: the one at the log start once the log has been cleaned.
+    pub fn earliest_snapshot(&self) -> Option<&Snapshot> {
+        self.snapshots.first()
+    }
+    pub fn snapshots(&self) -> &[Snapshot] {
+        &self.snapshots
+    }
+    /// The snapshot with this id, if still held (Kafka's `readSnapshot`).
+    pub fn snapshot_by_id(&self, id: SnapshotId) -> Option<&Snapshot> {
+        self.snapshots.iter().find(|s| s.id == id)
     }
     pub fn epoch_cache(&self) -> &[(Epoch, Offset)] {
         &self.epochs
@@ -68,11 +82,11 @@ impl ReplicaLog {
     pub fn last_epoch(&self) -> Epoch {
         match self.records.last() {
             Some(r) => r.epoch,
-            None => self.snapshot.as_ref().map(|s| s.id.epoch).unwrap_or(0),
+            None => self.snapshot().map(|s| s.id.epoch).unwrap_or(0),
         }
     }
 
-    /// The records local snapshots compacted away during the current step, in order.
+    /// The records cleaning compacted away during the current step, in order.
     pub fn compacted(&self) -> &[Record] {
         &self.compacted
     }
@@ -89,12 +103,12 @@ impl ReplicaLog {
         self.records.get((offset - self.start_offset) as usize)
     }
 
-    /// Epoch of the record at `offset`; for `start - 1` the snapshot's epoch.
+    /// Epoch of the record at `offset`; for `start - 1` the earliest snapshot's epoch.
     pub fn epoch_at(&self, offset: Offset) -> Option<Epoch> {
         if let Some(r) = self.get(offset) {
             return Some(r.epoch);
         }
-        match &self.snapshot {
+        match self.earliest_snapshot() {
             Some(s) if offset + 1 == s.id.end_offset => Some(s.id.epoch),
             _ => None,
         }
@@ -120,9 +134,18 @@ impl ReplicaLog {
         true
     }
 
-    /// Removes every record at or above `offset`. Returns how many were removed.
+    /// Removes every record at or above `offset` (never below the log start). Snapshots
+    /// past the new end describe records that are gone and go too; that happens only
+    /// when a record below the HW is truncated, which only unsafe mode allows (Kafka's
+    /// `KafkaMetadataLog.truncateTo` refuses it). Returns how many records were removed.
     pub fn truncate_to(&mut self, offset: Offset) -> u64 {
         let offset = offset.max(self.start_offset);
+        self.snapshots.retain(|s| s.id.end_offset <= offset);
+        self.truncate_records(offset)
+    }
+
+    /// Removes the records at or above `offset` (at least the log start).
+    fn truncate_records(&mut self, offset: Offset) -> u64 {
         if offset >= self.end_offset() {
             return 0;
         }
@@ -130,7 +153,7 @@ impl ReplicaLog {
         self.records.truncate((offset - self.start_offset) as usize);
         self.epochs.retain(|(_, s)| *s < offset);
         if self.records.is_empty() {
-            self.epochs = self.snapshot.iter().map(|s| (s.id.epoch, s.id.end_offset)).collect();
+            self.epochs = self.earliest_snapshot().iter().map(|s| (s.id.epoch, s.id.end_offset)).collect();
         }
         self.flushed = self.flushed.min(offset);
         removed
@@ -141,11 +164,21 @@ impl ReplicaLog {
         self.flushed = self.flushed.max(offset.min(self.end_offset()));
     }
 
-    /// What survives a crash: the flushed prefix.
+    /// What survives a crash: the flushed prefix and the snapshots (written whole when
+    /// taken). When the latest snapshot is past the surviving log, recovery starts the
+    /// log at it (Kafka's `KafkaMetadataLog.truncateToLatestSnapshot`, run on startup).
     pub fn durable_copy(&self) -> ReplicaLog {
         let mut copy = self.clone();
-        copy.truncate_to(self.flushed);
         copy.forget_compacted();
+        copy.truncate_records(self.flushed.max(self.start_offset));
+        if let Some(latest) = copy.snapshot().cloned() {
+            let log_epoch = copy.records.last().map(|r| r.epoch).unwrap_or(0);
+            let ahead = latest.id.epoch > log_epoch
+                || (latest.id.epoch == log_epoch && latest.id.end_offset > copy.end_offset());
+            if ahead {
+                copy.reset_to_snapshot(latest);
+            }
+        }
         copy
     }
 
@@ -154,7 +187,7 @@ impl ReplicaLog {
     pub fn end_offset_for_epoch(&self, epoch: Epoch) -> (Offset, Epoch) {
         let idx = self.epochs.partition_point(|(e, _)| *e <= epoch);
         if idx == 0 {
-            return match &self.snapshot {
+            return match self.earliest_snapshot() {
                 Some(s) if s.id.epoch <= epoch => (s.id.end_offset, s.id.epoch),
                 _ => (0, 0),
             };
@@ -165,17 +198,19 @@ impl ReplicaLog {
     }
 
     /// The leader's check of a follower's position (the order of Kafka's
-    /// `validateOffsetAndEpoch`): snapshot redirects first, then divergence.
+    /// `KafkaRaftClient.handleFetchRequest` then `ReplicatedLog.validateOffsetAndEpoch`):
+    /// snapshot redirects first, then divergence. The conditions look at the earliest
+    /// snapshot (the one at the log start); the redirect names the latest.
     pub fn validate_fetch(&self, fetch_offset: Offset, last_fetched_epoch: Epoch) -> FetchPosition {
-        if let Some(s) = &self.snapshot {
-            if fetch_offset == 0 && s.id.end_offset > 0 {
-                return FetchPosition::Snapshot(s.id);
+        if let (Some(earliest), Some(latest)) = (self.earliest_snapshot(), self.snapshot()) {
+            if fetch_offset == 0 && latest.id.end_offset > 0 {
+                return FetchPosition::Snapshot(latest.id);
             }
             let below_start = fetch_offset < self.start_offset;
-            let at_start_other_epoch = fetch_offset == self.start_offset && last_fetched_epoch != s.id.epoch;
-            let older_than_snapshot = last_fetched_epoch < s.id.epoch;
+            let at_start_other_epoch = fetch_offset == self.start_offset && last_fetched_epoch != earliest.id.epoch;
+            let older_than_snapshot = last_fetched_epoch < earliest.id.epoch;
             if below_start || at_start_other_epoch || older_than_snapshot {
-                return FetchPosition::Snapshot(s.id);
+                return FetchPosition::Snapshot(latest.id);
             }
         }
         if self.start_offset == 0 && fetch_offset == 0 {
@@ -205,38 +240,90 @@ impl ReplicaLog {
         out
     }
 
-    /// Stores a snapshot taken locally (at or below the HW) and drops the records it
-    /// covers, moving the log start up to it.
-    pub fn install_local_snapshot(&mut self, snapshot: Snapshot) {
-        let end = snapshot.id.end_offset;
-        debug_assert!(end <= self.end_offset() && end >= self.start_offset);
+    /// Stores a snapshot taken locally (at or below the HW). The records it covers stay:
+    /// Kafka never moves the log start when it takes a snapshot, only when it cleans.
+    pub fn add_snapshot(&mut self, snapshot: Snapshot) {
+        debug_assert!(snapshot.id.end_offset <= self.end_offset() && snapshot.id.end_offset >= self.start_offset);
+        debug_assert!(self.snapshot().map(|s| s.id < snapshot.id).unwrap_or(true));
+        self.snapshots.push(snapshot);
+    }
+
+    /// Bytes the log's records take (Kafka's `log.size`), as the Fetch limits count them.
+    pub fn size_bytes(&self) -> u64 {
+        self.records.iter().map(Record::size_bytes).sum()
+    }
+
+    /// Retention (Kafka's `KafkaMetadataLog.maybeClean`): with more than one snapshot,
+    /// walks them oldest first; while the oldest still held breaches retention (log plus
+    /// snapshots over `retention_bytes`, or its last record older than `retention_ms`),
+    /// it is dropped and the log start moves up to the next snapshot
+    /// (`cleanSnapshots` / `deleteBeforeSnapshot`). The latest snapshot always stays.
+    /// Returns true when the log start moved.
+    pub fn clean(&mut self, now: u64, retention: &Retention) -> bool {
+        let mut cleaned = false;
+        // cleanSnapshotsRetentionSize: the total counts every snapshot, minus those dropped.
+        let mut snapshot_bytes: u64 = self.snapshots.iter().map(|s| s.size_bytes).sum();
+        let mut log_bytes = self.size_bytes();
+        while self.snapshots.len() > 1 && log_bytes + snapshot_bytes > retention.max_bytes {
+            snapshot_bytes -= self.snapshots[0].size_bytes;
+            log_bytes -= self.delete_before(self.snapshots[1].id.end_offset);
+            cleaned = true;
+        }
+        // cleanSnapshotsRetentionMs: by the time of the last record each snapshot contains.
+        while self.snapshots.len() > 1 && now.saturating_sub(self.snapshots[0].last_contained_log_ms) > retention.max_ms
+        {
+            self.delete_before(self.snapshots[1].id.end_offset);
+            cleaned = true;
+        }
+        cleaned
+    }
+
+    /// Drops the oldest snapshot and moves the log start to `end`, the next snapshot's end;
+    /// the dropped records are kept in `compacted` until the step is checked. Returns
+    /// their bytes.
+    fn delete_before(&mut self, end: Offset) -> u64 {
         let drop = (end - self.start_offset) as usize;
-        self.compacted.extend(self.records.iter().take(drop).cloned());
+        let mut bytes = 0;
+        for r in self.records.iter().take(drop) {
+            bytes += r.size_bytes();
+            self.compacted.push(r.clone());
+        }
         self.records.drop_front(drop);
         self.start_offset = end;
+        self.snapshots.remove(0);
+        let epoch = self.snapshots[0].id.epoch;
         // The snapshot's epoch starts the cache; the epoch of the first kept record
         // (if different) starts at the new log start too.
-        let mut epochs = vec![(snapshot.id.epoch, end)];
+        let mut epochs = vec![(epoch, end)];
         if !self.records.is_empty() {
             let idx = self.epochs.partition_point(|(_, s)| *s <= end);
-            if idx > 0 && self.epochs[idx - 1].0 != snapshot.id.epoch {
+            if idx > 0 && self.epochs[idx - 1].0 != epoch {
                 epochs.push((self.epochs[idx - 1].0, end));
             }
             epochs.extend_from_slice(&self.epochs[idx..]);
         }
         self.epochs = epochs;
         self.flushed = self.flushed.max(end);
-        self.snapshot = Some(snapshot);
+        bytes
     }
 
-    /// Replaces the whole log with a snapshot fetched from the leader.
+    /// Replaces the whole log with a snapshot fetched from the leader (or one past the
+    /// surviving log at recovery), forgetting older snapshots.
     pub fn reset_to_snapshot(&mut self, snapshot: Snapshot) {
         self.start_offset = snapshot.id.end_offset;
         self.records.clear();
         self.epochs = vec![(snapshot.id.epoch, snapshot.id.end_offset)];
         self.flushed = snapshot.id.end_offset;
-        self.snapshot = Some(snapshot);
+        self.snapshots = vec![snapshot];
     }
+}
+
+/// When the log may be cleaned: Kafka's `metadata.max.retention.bytes` and
+/// `metadata.max.retention.ms`, with the simulator's scaled-down defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Retention {
+    pub max_bytes: u64,
+    pub max_ms: u64,
 }
 
 #[cfg(test)]

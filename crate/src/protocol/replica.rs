@@ -6,7 +6,7 @@
 use super::config::{QuorumConfig, SafetySwitch, Unsafe};
 use super::election::{end_quorum_backoff_ms, vote_decision, VoteDecision};
 use super::leader::{LeaderState, ParkedFetch};
-use super::log::{FetchPosition, ReplicaLog};
+use super::log::{FetchPosition, ReplicaLog, Retention};
 use super::record::{Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
 use super::rpc::{DivergingEpoch, Envelope, ErrorCode, LeaderHint, Message, Snapshot, SnapshotId};
 use super::state::{ElectionState, EpochState, Reason, SnapshotDownload, StateName};
@@ -214,7 +214,15 @@ pub struct Replica {
     pub(crate) requests: Requests,
     pub(crate) awaiting_flush: Option<AwaitingFlush>,
     next_correlation: u64,
+    /// When the last snapshot was taken (or the node started), for the time trigger.
+    last_snapshot_ms: u64,
+    /// When the log cleaner runs next (KafkaRaftClient's RaftMetadataLogCleanerManager).
+    clean_deadline: u64,
 }
+
+/// How often the log cleaner runs: KafkaRaftClient's RaftMetadataLogCleanerManager
+/// delay, a constant (60 s) in Kafka.
+pub const LOG_CLEANER_INTERVAL_MS: u64 = 60_000;
 
 impl Replica {
     /// A brand-new node: writes its initial quorum state and starts Unattached.
@@ -269,6 +277,8 @@ impl Replica {
             requests: Requests::default(),
             awaiting_flush: None,
             next_correlation: 0,
+            last_snapshot_ms: ctx.now,
+            clean_deadline: ctx.now + LOG_CLEANER_INTERVAL_MS,
         };
         if let Some(s) = r.log.snapshot() {
             ctx.note(Note::SnapshotLoaded { id: s.id, as_leader: false });
@@ -413,10 +423,11 @@ impl Replica {
             }
         };
         let requests = self.requests.next_deadline(now);
-        match (state, requests) {
+        let timers = match (state, requests) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
-        }
+        };
+        Some(timers.map_or(self.clean_deadline, |t| t.min(self.clean_deadline)))
     }
 
     /// Earliest expiry among parked fetches (answered even while the replica is busy).
@@ -488,7 +499,7 @@ impl Replica {
             Message::FetchSnapshot { current_leader_epoch, snapshot_id, position, max_bytes } => {
                 self.on_fetch_snapshot(ctx, from, correlation, current_leader_epoch, snapshot_id, position, max_bytes)
             }
-            Message::FetchSnapshotResponse { error, hint, snapshot_id, size, position, chunk_bytes, image } => self
+            Message::FetchSnapshotResponse { error, hint, snapshot_id, size, position, chunk_bytes, snapshot } => self
                 .on_fetch_snapshot_response(
                     ctx,
                     from,
@@ -499,7 +510,7 @@ impl Replica {
                     size,
                     position,
                     chunk_bytes,
-                    image,
+                    snapshot,
                 ),
         }
         self.poll(ctx);
@@ -583,6 +594,7 @@ impl Replica {
 
     /// Runs every timer that is due, then sends what the state calls for.
     pub fn poll(&mut self, ctx: &mut Ctx) {
+        self.maybe_clean(ctx);
         self.finish_follower_append(ctx);
         self.requests.expire(ctx.now);
         for _ in 0..8 {
@@ -1273,7 +1285,7 @@ impl Replica {
         max_bytes: u64,
     ) {
         let reply =
-            |r: &Replica, ctx: &mut Ctx, error: ErrorCode, size: u64, chunk: u64, image: Option<Arc<MetadataImage>>| {
+            |r: &Replica, ctx: &mut Ctx, error: ErrorCode, size: u64, chunk: u64, snapshot: Option<Snapshot>| {
                 let m = Message::FetchSnapshotResponse {
                     error,
                     hint: r.hint(),
@@ -1281,14 +1293,14 @@ impl Replica {
                     size,
                     position,
                     chunk_bytes: chunk,
-                    image,
+                    snapshot,
                 };
                 ctx.send(r.id, from, corr, m);
             };
         if let Err(e) = self.check_leader_request(ctx, epoch) {
             return reply(self, ctx, e, 0, 0, None);
         }
-        let Some(snap) = self.log.snapshot().filter(|s| s.id == id).cloned() else {
+        let Some(snap) = self.log.snapshot_by_id(id).cloned() else {
             return reply(self, ctx, ErrorCode::SnapshotNotFound, 0, 0, None);
         };
         if position > snap.size_bytes {
@@ -1304,7 +1316,8 @@ impl Replica {
         // The fetcher's fetch.snapshot.max.bytes bounds the chunk (handleFetchSnapshotRequest).
         let chunk = (snap.size_bytes - position).min(max_bytes);
         let last = position + chunk >= snap.size_bytes;
-        reply(self, ctx, ErrorCode::None, snap.size_bytes, chunk, if last { Some(snap.image.clone()) } else { None });
+        let size = snap.size_bytes;
+        reply(self, ctx, ErrorCode::None, size, chunk, if last { Some(snap) } else { None });
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1319,7 +1332,7 @@ impl Replica {
         size: u64,
         position: u64,
         chunk: u64,
-        image: Option<Arc<MetadataImage>>,
+        snapshot: Option<Snapshot>,
     ) {
         if !self.requests.complete(from, corr) {
             return;
@@ -1349,11 +1362,10 @@ impl Replica {
             return;
         }
         f.snapshot_download = None;
-        let Some(image) = image else { return };
-        let snapshot = Snapshot { id, image: image.clone(), size_bytes: size };
+        let Some(snapshot) = snapshot else { return };
         let from_leo = self.log.end_offset();
+        self.image = (*snapshot.image).clone();
         self.log.reset_to_snapshot(snapshot);
-        self.image = (*image).clone();
         ctx.note(Note::SnapshotFetched { id });
         ctx.note(Note::SnapshotLoaded { id, as_leader: false });
         if from_leo > id.end_offset {
@@ -1396,17 +1408,48 @@ impl Replica {
         if self.image.applied_offset > before {
             ctx.note(Note::Applied { up_to: self.image.applied_offset });
         }
-        let since = self.image.applied_offset - self.log.start_offset();
-        if self.snapshot_interval > 0 && since >= self.snapshot_interval {
-            let end = self.image.applied_offset;
-            let Some(epoch) = self.log.epoch_at(end - 1) else {
-                return;
-            };
-            let image = Arc::new(self.image.clone());
-            let size_bytes = image.size_bytes();
-            let id = SnapshotId { end_offset: end, epoch };
-            self.log.install_local_snapshot(Snapshot { id, image, size_bytes });
-            ctx.note(Note::SnapshotTaken { id });
+        self.maybe_snapshot(ctx);
+    }
+
+    /// Kafka's SnapshotGenerator.publishLogDelta, checked as committed records are
+    /// applied: a snapshot once `snapshot_interval` records were applied since the last
+    /// one (the simulator's stand-in for `metadata.log.max.record.bytes.between.snapshots`),
+    /// or once `metadata.log.max.snapshot.interval.ms` has passed. Taking it leaves the log
+    /// start where it is; only the cleaner moves it.
+    fn maybe_snapshot(&mut self, ctx: &mut Ctx) {
+        if self.snapshot_interval == 0 {
+            return;
         }
+        let last_end = self.log.snapshot().map(|s| s.id.end_offset).unwrap_or(0);
+        let end = self.image.applied_offset;
+        if end <= last_end {
+            return;
+        }
+        let interval_ms = self.config.snapshot_max_interval_ms;
+        let by_size = end - last_end >= self.snapshot_interval;
+        let by_time = interval_ms > 0 && ctx.now - self.last_snapshot_ms >= interval_ms;
+        if !by_size && !by_time {
+            return;
+        }
+        let Some(epoch) = self.log.epoch_at(end - 1) else {
+            return;
+        };
+        let image = Arc::new(self.image.clone());
+        let size_bytes = image.size_bytes();
+        let id = SnapshotId { end_offset: end, epoch };
+        self.log.add_snapshot(Snapshot { id, image, size_bytes, last_contained_log_ms: ctx.now });
+        self.last_snapshot_ms = ctx.now;
+        ctx.note(Note::SnapshotTaken { id });
+    }
+
+    /// The periodic log cleaner (KafkaRaftClient.poll runs RaftMetadataLogCleanerManager,
+    /// which calls KafkaMetadataLog.maybeClean every 60 s).
+    fn maybe_clean(&mut self, ctx: &mut Ctx) {
+        if ctx.now < self.clean_deadline {
+            return;
+        }
+        self.clean_deadline = ctx.now + LOG_CLEANER_INTERVAL_MS;
+        let retention = Retention { max_bytes: self.config.retention_max_bytes, max_ms: self.config.retention_max_ms };
+        self.log.clean(ctx.now, &retention);
     }
 }

@@ -52,6 +52,10 @@ pub struct Snapshot {
     pub id: SnapshotId,
     pub image: Arc<MetadataImage>,
     pub size_bytes: u64,
+    /// When the last record it contains was written (Kafka's snapshot header field
+    /// `lastContainedLogTimestamp`, which time retention reads). Records carry no
+    /// timestamp here, so this is the time the snapshot was taken from them.
+    pub last_contained_log_ms: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -129,9 +133,9 @@ pub enum Message {
         snapshot_id: SnapshotId,
         size: u64,
         position: u64,
-        /// Bytes in this chunk; the last chunk carries the image itself.
+        /// Bytes in this chunk; the last chunk carries the snapshot itself.
         chunk_bytes: u64,
-        image: Option<Arc<MetadataImage>>,
+        snapshot: Option<Snapshot>,
     },
 }
 
