@@ -379,6 +379,102 @@ mod tests {
         assert_eq!(log.read(4, usize::MAX - 3).len(), 1);
     }
 
+    fn snapshot_at(log: &ReplicaLog, end: Offset, taken_ms: u64) -> Snapshot {
+        let image = std::sync::Arc::new(crate::protocol::record::MetadataImage::new(log.meter()));
+        let id = SnapshotId { end_offset: end, epoch: log.epoch_at(end - 1).unwrap() };
+        Snapshot { id, image, size_bytes: 100, last_contained_log_ms: taken_ms }
+    }
+
+    const KEEP_ALL: Retention = Retention { max_bytes: u64::MAX, max_ms: u64::MAX };
+
+    /// SnapshotGenerator only writes a snapshot; nothing on that path moves the log
+    /// start (KafkaMetadataLog.createNewSnapshot / onSnapshotFrozen keep the segments).
+    #[test]
+    fn taking_a_snapshot_leaves_the_log_start() {
+        let mut log = log_with_epochs(&[1, 1, 1, 2, 2, 2, 2, 2]);
+        let s = snapshot_at(&log, 4, 0);
+        log.add_snapshot(s);
+        assert_eq!(log.start_offset(), 0);
+        assert_eq!(log.end_offset(), 8);
+        assert_eq!(log.snapshot().unwrap().id, SnapshotId { end_offset: 4, epoch: 2 });
+        // A follower two records behind keeps fetching records.
+        assert_eq!(log.validate_fetch(6, 2), FetchPosition::Valid);
+        // ReplicatedLog.validateOffsetAndEpoch: a last fetched epoch older than the
+        // earliest snapshot's is sent to the snapshot, even with the records still there.
+        assert_eq!(log.validate_fetch(2, 1), FetchPosition::Snapshot(SnapshotId { end_offset: 4, epoch: 2 }));
+        // Only a brand-new replica (fetch offset 0) is sent to the snapshot
+        // (KafkaRaftClient.handleFetchRequest).
+        assert_eq!(log.validate_fetch(0, 0), FetchPosition::Snapshot(SnapshotId { end_offset: 4, epoch: 2 }));
+        assert!(log.compacted().is_empty());
+    }
+
+    /// KafkaMetadataLog.cleanSnapshots: nothing is cleaned with fewer than two snapshots,
+    /// however far over retention the log is.
+    #[test]
+    fn cleaning_needs_more_than_one_snapshot() {
+        let mut log = log_with_epochs(&[1; 10]);
+        log.add_snapshot(snapshot_at(&log, 8, 0));
+        assert!(!log.clean(1_000_000, &Retention { max_bytes: 0, max_ms: 0 }));
+        assert_eq!(log.start_offset(), 0);
+    }
+
+    /// KafkaMetadataLog.cleanSnapshotsRetentionSize / deleteBeforeSnapshot: while the log
+    /// plus the snapshots are over `metadata.max.retention.bytes`, the oldest snapshot goes
+    /// and the log start moves to the next one, never past the latest snapshot.
+    #[test]
+    fn cleaning_by_size_moves_the_log_start_only_up_to_a_snapshot() {
+        let mut log = log_with_epochs(&[1, 1, 1, 2, 2, 2, 2, 3, 3, 3]);
+        for end in [3, 5, 8] {
+            log.add_snapshot(snapshot_at(&log, end, 0));
+        }
+        assert!(!log.clean(0, &KEEP_ALL), "under retention nothing is cleaned");
+        assert_eq!(log.start_offset(), 0);
+        let bytes = log.size_bytes() + 300;
+        assert!(log.clean(0, &Retention { max_bytes: bytes - 1, max_ms: u64::MAX }));
+        assert_eq!(log.start_offset(), 5, "the oldest snapshot went; the start is the next one");
+        assert_eq!(log.earliest_snapshot().unwrap().id.end_offset, 5);
+        assert_eq!(log.compacted().iter().map(|r| r.offset).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4]);
+        assert_eq!(log.epoch_cache(), &[(2, 5), (3, 7)]);
+        assert!(log.clean(0, &Retention { max_bytes: 0, max_ms: u64::MAX }));
+        assert_eq!(log.start_offset(), 8, "at most up to the latest snapshot");
+        assert_eq!(log.snapshots().len(), 1);
+        assert_eq!(log.end_offset(), 10);
+        // Far behind now: the follower at offset 2 is sent to the latest snapshot.
+        assert_eq!(log.validate_fetch(2, 1), FetchPosition::Snapshot(SnapshotId { end_offset: 8, epoch: 3 }));
+    }
+
+    /// KafkaMetadataLog.cleanSnapshotsRetentionMs: a snapshot whose last record is older
+    /// than `metadata.max.retention.ms` goes, with the records before the next snapshot.
+    #[test]
+    fn cleaning_by_age_drops_snapshots_older_than_retention() {
+        let mut log = log_with_epochs(&[1; 10]);
+        log.add_snapshot(snapshot_at(&log, 3, 1_000));
+        log.add_snapshot(snapshot_at(&log, 6, 5_000));
+        log.add_snapshot(snapshot_at(&log, 9, 9_000));
+        let retention = Retention { max_bytes: u64::MAX, max_ms: 4_000 };
+        assert!(!log.clean(5_000, &retention), "no snapshot is older than 4 s yet");
+        assert!(log.clean(8_000, &retention));
+        assert_eq!(log.start_offset(), 6, "the 1 s snapshot is past retention, the 5 s one not yet");
+        assert!(log.clean(60_000, &retention));
+        assert_eq!(log.start_offset(), 9);
+        assert!(!log.clean(60_000, &retention), "the latest snapshot always stays");
+    }
+
+    /// KafkaMetadataLog.truncateToLatestSnapshot on startup: when the crash lost records
+    /// the latest snapshot covers, the log restarts at that snapshot.
+    #[test]
+    fn a_crash_below_the_latest_snapshot_restarts_the_log_at_it() {
+        let mut log = log_with_epochs(&[1, 1, 2, 2, 2]);
+        log.mark_flushed(2);
+        log.add_snapshot(snapshot_at(&log, 4, 0));
+        let durable = log.durable_copy();
+        assert_eq!((durable.start_offset(), durable.end_offset()), (4, 4));
+        assert_eq!(durable.epoch_cache(), &[(2, 4)]);
+        log.mark_flushed(5);
+        let durable = log.durable_copy();
+        assert_eq!((durable.start_offset(), durable.end_offset()), (0, 5), "flushed: the log stays whole");
+    }
+
     #[test]
     fn crash_keeps_only_flushed_prefix() {
         let mut log = log_with_epochs(&[1, 1, 1, 2]);
