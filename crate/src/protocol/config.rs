@@ -45,10 +45,10 @@ pub struct QuorumConfig {
 
 /// The simulator's defaults for the three `metadata.*` keys, scaled down from Kafka's
 /// (1 hour, 100 MiB, 7 days) so a playground run sees snapshots and cleaning; their
-/// ratios keep Kafka's shape: the log holds several snapshot intervals before cleaning.
+/// shape stays Kafka's: the log keeps a few snapshot intervals of records before cleaning.
 pub const SIM_SNAPSHOT_MAX_INTERVAL_MS: u64 = 60_000;
-pub const SIM_RETENTION_MAX_BYTES: u64 = 1024 * 1024;
-pub const SIM_RETENTION_MAX_MS: u64 = 600_000;
+pub const SIM_RETENTION_MAX_BYTES: u64 = 256 * 1024;
+pub const SIM_RETENTION_MAX_MS: u64 = 300_000;
 
 /// Kafka's default for both byte limits (QuorumConfig: 1 MiB).
 pub const DEFAULT_FETCH_MAX_BYTES: u64 = 1024 * 1024;
@@ -84,8 +84,8 @@ pub const CONFIG_KEYS: [(&str, &str); 12] = [
     ("controller.quorum.fetch.snapshot.max.bytes", "most bytes of snapshot one FetchSnapshot response carries"),
     ("sim.fetchMaxWaitMs", "simulator only: how long the leader parks an empty Fetch (Kafka: a fixed 500 ms)"),
     ("metadata.log.max.snapshot.interval.ms", "snapshot at least this often while records arrive (sim default 1 min)"),
-    ("metadata.max.retention.bytes", "clean old snapshots and records above this size (sim default 1 MiB)"),
-    ("metadata.max.retention.ms", "clean snapshots whose last record is older than this (sim default 10 min)"),
+    ("metadata.max.retention.bytes", "clean old snapshots and records above this size (sim default 256 KiB)"),
+    ("metadata.max.retention.ms", "clean snapshots whose last record is older than this (sim default 5 min)"),
 ];
 
 /// The most a byte limit may be set to, so one response stays a bounded amount of work.
