@@ -248,8 +248,10 @@ fn without_pre_vote_a_partial_partition_makes_leadership_ping_pong() {
     assert!(unstable, "without pre-vote the cut-off voters disrupt the leader");
 }
 
-/// An observer (n3) down while the voters snapshot and move their log start, then
-/// restarted until it has fetched a snapshot. Returns the sequence number of its restart.
+/// An observer (n3) down while the voters snapshot and the cleaner moves their log start
+/// (a small `metadata.max.retention.bytes`, so KafkaMetadataLog.maybeClean cleans on its
+/// first run, at 60 s), then restarted until it has fetched a snapshot. Returns the
+/// sequence number of its restart.
 fn late_observer_fetches_a_snapshot(config: &[(&str, u64)]) -> (Simulation, u64) {
     let mut spec = ClusterSpec {
         voters: 3,
@@ -259,10 +261,11 @@ fn late_observer_fetches_a_snapshot(config: &[(&str, u64)]) -> (Simulation, u64)
         snapshot_interval: 50,
         ..ClusterSpec::default()
     };
+    spec.config.insert("metadata.max.retention.bytes".into(), 1);
     spec.config.extend(config.iter().map(|(k, v)| (k.to_string(), *v)));
     let mut sim = Simulation::new(spec).unwrap();
     act(&mut sim, Action::Crash { node: 3 });
-    run_until(&mut sim, 20_000, "the leader's log starts past 0", |s| {
+    run_until(&mut sim, 70_000, "the leader's log starts past 0", |s| {
         leader(s).map(|(l, _)| s.world().node_view(l).log_start > 0).unwrap_or(false)
     });
     act(&mut sim, Action::Restart { node: 3 });

@@ -7,8 +7,10 @@
 
 /**
  * The configuration keys the simulator understands: Kafka's `controller.quorum.*` keys,
- * and `sim.fetchMaxWaitMs`, a simulator-only knob for the Fetch wait Kafka fixes at
- * 500 ms (`KafkaRaftClient.MAX_FETCH_WAIT_MS`).
+ * `sim.fetchMaxWaitMs`, a simulator-only knob for the Fetch wait Kafka fixes at
+ * 500 ms (`KafkaRaftClient.MAX_FETCH_WAIT_MS`), and Kafka's snapshot and retention keys
+ * (`metadata.*`), whose defaults are scaled down for a playground: 1 min, 256 KiB and
+ * 5 min (Kafka: 1 h, 100 MiB, 7 days).
  */
 export type QuorumConfigKey =
   | 'controller.quorum.fetch.timeout.ms'
@@ -19,7 +21,10 @@ export type QuorumConfigKey =
   | 'controller.quorum.append.linger.ms'
   | 'controller.quorum.fetch.max.bytes'
   | 'controller.quorum.fetch.snapshot.max.bytes'
-  | 'sim.fetchMaxWaitMs';
+  | 'sim.fetchMaxWaitMs'
+  | 'metadata.log.max.snapshot.interval.ms'
+  | 'metadata.max.retention.bytes'
+  | 'metadata.max.retention.ms';
 
 /** Quorum configuration by key: milliseconds, or bytes for the `*.max.bytes` limits. */
 export type QuorumConfig = Partial<Record<QuorumConfigKey, number>>;
@@ -80,7 +85,12 @@ export interface ClusterOptions {
   unsafe?: SafetySwitch[];
   /** Disk flush latency of every node in ms, 0 to 60000. Default 1. */
   flushMs?: number;
-  /** Each node snapshots its state machine every this many records (0: never, else >= 10). Default 1000. */
+  /**
+   * Each node snapshots its state machine every this many applied records (0: never, else
+   * >= 10), the simulator's stand-in for Kafka's `metadata.log.max.record.bytes.between.snapshots`.
+   * A snapshot keeps the log; the cleaner drops old records by retention (`metadata.max.retention.*`).
+   * Default 1000.
+   */
   snapshotInterval?: number;
   /** Client writes per second from the start, 0 to 1000. Default 0. */
   writesPerSecond?: number;
