@@ -57,7 +57,7 @@ impl MemoryUsage {
 
     /// The first limit this usage is over, as an error that says what to change.
     pub fn check(&self) -> Result<(), SimError> {
-        let fewer_records = "enable snapshots (snapshotInterval) or lower the write rate";
+        let fewer_records = "enable snapshots (snapshotInterval), lower the retention (metadata.max.retention.bytes) or lower the write rate";
         let limits = [
             ("the logs hold", "records", self.logs, LOGS_BUDGET_BYTES, fewer_records),
             (
@@ -98,7 +98,7 @@ mod tests {
         assert_eq!(e.field, "memory");
         assert_eq!(
             e.message,
-            "the logs hold 300 MiB of records, over the 256 MiB budget: enable snapshots (snapshotInterval) or lower the write rate"
+            "the logs hold 300 MiB of records, over the 256 MiB budget: enable snapshots (snapshotInterval), lower the retention (metadata.max.retention.bytes) or lower the write rate"
         );
         let usage = MemoryUsage { logs: 200 * MIB, images: 200 * MIB, checker: 120 * MIB, ..Default::default() };
         assert!(usage
