@@ -40,6 +40,8 @@ pub enum SnapshotAction {
     Taken,
     Fetched,
     Loaded,
+    /// Retention dropped it, and the records before the next snapshot: the log start moved.
+    Deleted,
 }
 
 impl SnapshotAction {
@@ -48,6 +50,7 @@ impl SnapshotAction {
             SnapshotAction::Taken => "taken",
             SnapshotAction::Fetched => "fetched",
             SnapshotAction::Loaded => "loaded",
+            SnapshotAction::Deleted => "deleted",
         }
     }
 }

@@ -67,3 +67,44 @@ fn no_in_sync_voter_is_redirected_to_a_snapshot() {
     }
     assert!(total_snapshots > 0, "the runs take snapshots, so the test exercises them");
 }
+
+/// The cleaner runs every 60 s (KafkaRaftClient's RaftMetadataLogCleanerManager), so the
+/// log start stays at 0 until then however many snapshots were taken; then, with the log
+/// over `metadata.max.retention.bytes`, KafkaMetadataLog.cleanSnapshotsRetentionSize
+/// deletes every snapshot but the latest and moves the log start exactly to it.
+#[test]
+fn the_periodic_cleaner_moves_the_log_start_only_to_a_snapshot() {
+    let mut spec =
+        ClusterSpec { voters: 3, seed: 4, writes_per_second: 100, snapshot_interval: 100, ..Default::default() };
+    spec.config.insert("metadata.max.retention.bytes".into(), 1);
+    let mut sim = Simulation::new(spec).expect("valid spec");
+    sim.advance(59_999).unwrap();
+    let taken = |sim: &Simulation| {
+        sim.events_since(0)
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::Snapshot { action: SnapshotAction::Taken, .. }))
+            .count()
+    };
+    assert!(taken(&sim) > 3 * 20, "every node took many snapshots");
+    for n in sim.world().node_views() {
+        assert_eq!(n.log_start, 0, "n{}: no snapshot moved the log start before the cleaner ran", n.id);
+    }
+    let before = sim.last_seq();
+    sim.advance(1).unwrap();
+    let deleted: Vec<(NodeId, u64)> = sim
+        .events_since(before + 1)
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Snapshot { node, action: SnapshotAction::Deleted, id } => Some((node, id.end_offset)),
+            _ => None,
+        })
+        .collect();
+    for n in sim.world().node_views() {
+        let latest = n.snapshot.expect("a snapshot").end_offset;
+        assert_eq!(n.log_start, latest, "n{}: cleaned up to its latest snapshot, no further", n.id);
+        assert!(n.leo > n.log_start, "n{}: the records after the latest snapshot stay", n.id);
+        assert!(deleted.iter().filter(|(d, _)| *d == n.id).count() > 20, "n{}: deleted {deleted:?}", n.id);
+    }
+    let v: Vec<String> = sim.violations().map(|e| e.to_string()).collect();
+    assert!(v.is_empty(), "invariant violations:\n{}", v.join("\n"));
+}

@@ -431,11 +431,11 @@ export interface TruncateEvent extends EventBase {
   hw: number | null;
 }
 
-/** A snapshot was taken, fetched or loaded. */
+/** A snapshot was taken, fetched or loaded, or deleted by retention (the log start moved to the next one). */
 export interface SnapshotEvent extends EventBase {
   type: 'snapshot';
   node: number;
-  action: 'taken' | 'fetched' | 'loaded';
+  action: 'taken' | 'fetched' | 'loaded' | 'deleted';
   endOffset: number;
   epoch: number;
 }

@@ -258,24 +258,24 @@ impl ReplicaLog {
     /// snapshots over `retention_bytes`, or its last record older than `retention_ms`),
     /// it is dropped and the log start moves up to the next snapshot
     /// (`cleanSnapshots` / `deleteBeforeSnapshot`). The latest snapshot always stays.
-    /// Returns true when the log start moved.
-    pub fn clean(&mut self, now: u64, retention: &Retention) -> bool {
-        let mut cleaned = false;
+    /// Returns the deleted snapshots, oldest first.
+    pub fn clean(&mut self, now: u64, retention: &Retention) -> Vec<SnapshotId> {
+        let mut deleted = Vec::new();
         // cleanSnapshotsRetentionSize: the total counts every snapshot, minus those dropped.
         let mut snapshot_bytes: u64 = self.snapshots.iter().map(|s| s.size_bytes).sum();
         let mut log_bytes = self.size_bytes();
         while self.snapshots.len() > 1 && log_bytes + snapshot_bytes > retention.max_bytes {
             snapshot_bytes -= self.snapshots[0].size_bytes;
+            deleted.push(self.snapshots[0].id);
             log_bytes -= self.delete_before(self.snapshots[1].id.end_offset);
-            cleaned = true;
         }
         // cleanSnapshotsRetentionMs: by the time of the last record each snapshot contains.
         while self.snapshots.len() > 1 && now.saturating_sub(self.snapshots[0].last_contained_log_ms) > retention.max_ms
         {
+            deleted.push(self.snapshots[0].id);
             self.delete_before(self.snapshots[1].id.end_offset);
-            cleaned = true;
         }
-        cleaned
+        deleted
     }
 
     /// Drops the oldest snapshot and moves the log start to `end`, the next snapshot's end;
@@ -414,7 +414,7 @@ mod tests {
     fn cleaning_needs_more_than_one_snapshot() {
         let mut log = log_with_epochs(&[1; 10]);
         log.add_snapshot(snapshot_at(&log, 8, 0));
-        assert!(!log.clean(1_000_000, &Retention { max_bytes: 0, max_ms: 0 }));
+        assert!(log.clean(1_000_000, &Retention { max_bytes: 0, max_ms: 0 }).is_empty());
         assert_eq!(log.start_offset(), 0);
     }
 
@@ -427,15 +427,16 @@ mod tests {
         for end in [3, 5, 8] {
             log.add_snapshot(snapshot_at(&log, end, 0));
         }
-        assert!(!log.clean(0, &KEEP_ALL), "under retention nothing is cleaned");
+        assert!(log.clean(0, &KEEP_ALL).is_empty(), "under retention nothing is cleaned");
         assert_eq!(log.start_offset(), 0);
         let bytes = log.size_bytes() + 300;
-        assert!(log.clean(0, &Retention { max_bytes: bytes - 1, max_ms: u64::MAX }));
+        let deleted = log.clean(0, &Retention { max_bytes: bytes - 1, max_ms: u64::MAX });
+        assert_eq!(deleted, vec![SnapshotId { end_offset: 3, epoch: 1 }]);
         assert_eq!(log.start_offset(), 5, "the oldest snapshot went; the start is the next one");
         assert_eq!(log.earliest_snapshot().unwrap().id.end_offset, 5);
         assert_eq!(log.compacted().iter().map(|r| r.offset).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4]);
         assert_eq!(log.epoch_cache(), &[(2, 5), (3, 7)]);
-        assert!(log.clean(0, &Retention { max_bytes: 0, max_ms: u64::MAX }));
+        assert_eq!(log.clean(0, &Retention { max_bytes: 0, max_ms: u64::MAX }).len(), 1);
         assert_eq!(log.start_offset(), 8, "at most up to the latest snapshot");
         assert_eq!(log.snapshots().len(), 1);
         assert_eq!(log.end_offset(), 10);
@@ -452,12 +453,12 @@ mod tests {
         log.add_snapshot(snapshot_at(&log, 6, 5_000));
         log.add_snapshot(snapshot_at(&log, 9, 9_000));
         let retention = Retention { max_bytes: u64::MAX, max_ms: 4_000 };
-        assert!(!log.clean(5_000, &retention), "no snapshot is older than 4 s yet");
-        assert!(log.clean(8_000, &retention));
+        assert!(log.clean(5_000, &retention).is_empty(), "no snapshot is older than 4 s yet");
+        assert_eq!(log.clean(8_000, &retention).len(), 1);
         assert_eq!(log.start_offset(), 6, "the 1 s snapshot is past retention, the 5 s one not yet");
-        assert!(log.clean(60_000, &retention));
+        assert_eq!(log.clean(60_000, &retention).len(), 1);
         assert_eq!(log.start_offset(), 9);
-        assert!(!log.clean(60_000, &retention), "the latest snapshot always stays");
+        assert!(log.clean(60_000, &retention).is_empty(), "the latest snapshot always stays");
     }
 
     /// KafkaMetadataLog.truncateToLatestSnapshot on startup: when the crash lost records

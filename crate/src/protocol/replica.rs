@@ -71,6 +71,10 @@ pub enum Note {
         id: SnapshotId,
         as_leader: bool,
     },
+    /// The cleaner deleted this snapshot and moved the log start to the next one.
+    SnapshotDeleted {
+        id: SnapshotId,
+    },
     Applied {
         up_to: Offset,
     },
@@ -1450,6 +1454,8 @@ impl Replica {
         }
         self.clean_deadline = ctx.now + LOG_CLEANER_INTERVAL_MS;
         let retention = Retention { max_bytes: self.config.retention_max_bytes, max_ms: self.config.retention_max_ms };
-        self.log.clean(ctx.now, &retention);
+        for id in self.log.clean(ctx.now, &retention) {
+            ctx.note(Note::SnapshotDeleted { id });
+        }
     }
 }

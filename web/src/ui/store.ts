@@ -351,7 +351,7 @@ export class Store {
       }
       case 'snapshot': {
         const n = num(e.node);
-        if (e.action !== 'taken' && n >= 0 && n < this.nodes && e.endOffset !== undefined) {
+        if ((e.action === 'fetched' || e.action === 'loaded') && n >= 0 && n < this.nodes && e.endOffset !== undefined) {
           this.leoNow[n] = Math.max(this.leoNow[n], e.endOffset);
           this.leo[n].push(t, this.leoNow[n]);
           this.hw[n].push(t, e.endOffset);
