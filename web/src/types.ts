@@ -151,10 +151,8 @@ export interface NodeInfo {
   votedFor: number | null;
   /** Log end offset. */
   leo: number;
-  /** This node's high watermark (never lowered while it runs); null before it learns one and while crashed. */
+  /** This node's high watermark: a leader's is what its Fetch responses carry (none until it commits a record of its epoch); null before it learns one and while crashed. */
   hw: number | null;
-  /** A leader's high watermark: what its Fetch responses carry; null before it commits a record of its epoch, and on other nodes. */
-  leaderHw: number | null;
   logStart: number;
   /** Offset up to which the log is on disk. */
   flushed: number;
