@@ -900,7 +900,7 @@ export class Timeline {
       'div',
       { class: 'kp-legend', role: 'group', 'aria-label': 'Message kinds' },
       ...items,
-      h('span', { class: 'kp-legend-note' }, 'dashed: response · ✕ dropped · ✂ truncation · — HW · ┄ LEO'),
+      h('span', { class: 'kp-legend-note' }, 'dashed: response · ✕ dropped · red: refused, the peer is down · ✂ truncation · — HW · ┄ LEO'),
     );
   }
 }
