@@ -351,6 +351,19 @@ export interface DropEvent extends EventBase {
   reason: DropReason;
 }
 
+/**
+ * `node`'s request to `peer` failed fast: the connection was refused or reset because
+ * `peer`'s process is down (Kafka's BROKER_NOT_AVAILABLE); the failure left `peer` at `sent`.
+ * The node backs off `retry.backoff.ms` and retries. A partitioned peer sends nothing back.
+ */
+export interface DisconnectEvent extends EventBase {
+  type: 'disconnect';
+  node: number;
+  peer: number;
+  rpc: RpcKind;
+  sent: number;
+}
+
 /** A node changed state. */
 export interface StateEvent extends EventBase {
   type: 'state';
@@ -472,6 +485,7 @@ export type TraceEvent =
   | SendEvent
   | DeliverEvent
   | DropEvent
+  | DisconnectEvent
   | StateEvent
   | PersistEvent
   | VoteEvent
