@@ -6,7 +6,7 @@
 //   KRAFT_FUZZ_SECONDS=60 KRAFT_FUZZ_SEED=1 node --test web/test/link-fuzz.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Cluster } from '../dist/node.js';
+import { Cluster, init } from '../dist/node.js';
 
 const SECONDS = Number(process.env.KRAFT_FUZZ_SECONDS ?? 2);
 const SEED = Number(process.env.KRAFT_FUZZ_SEED ?? 1);
@@ -139,6 +139,8 @@ function fuzzedLink(r) {
   if ((typeof t === 'number' && t > BUDGET_MS) || late || zeroLatency(p)) return null;
   return 'k1.' + Buffer.from(JSON.stringify(p) ?? 'null', 'utf8').toString('base64url');
 }
+
+await init();
 
 test(`links: fuzzed for ${SECONDS} s (seed ${SEED})`, async (t) => {
   const started = performance.now();
