@@ -12,8 +12,11 @@ bash scripts/setup.sh browser
 step "Rust: unit, protocol-rule, Kafka-simulation, determinism, sweep and scenario tests"
 cargo test --release --workspace
 
-step "Seed sweep: 300 seeds x 60 s, every invariant after every event"
-cargo run --release -q -p kraft-playground --example sweep -- --seeds 300 --seconds 60
+step "Seed sweep (a slice of npm run soak): 150 seeds x 120 s each for 3, 5 and 7 voters, every invariant, liveness"
+bash scripts/soak.sh --seeds 150 --seconds 120
+
+step "Fuzz (a slice of npm run fuzz): scenario parser, link decoder, operation sequences, 3 s each"
+cargo run --release -q -p kraft-playground --example fuzz -- --seconds 3
 
 step "Build: wasm, npm package, site"
 node scripts/build.mjs

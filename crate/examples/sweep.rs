@@ -1,13 +1,16 @@
-//! Seed sweep: N seeded random fault schedules, every invariant checked after every event.
+//! Seed sweep: N seeded random worlds (each seed draws its own fault mix, then its fault
+//! schedule; see `sim::chaos`), every invariant checked after every event, and after the
+//! final heal a leader and a moving HW within the liveness bound.
 //!
 //! cargo run --release -p kraft-playground --example sweep -- --seeds N --seconds S
 //!     [--voters V] [--observers O] [--first-seed K] [--unsafe SWITCH]... [--trace] [--jobs J]
 //!
-//! Prints one line per failing seed with the command that reproduces it, then
-//! `N passed, M failed`; exits 1 when any seed failed.
+//! Prints one line per failing seed with its fault mix and the command that reproduces
+//! it, then what the worlds covered, the recovery times after the heal against the
+//! bound, and `N passed, M failed`; exits 1 when any seed failed.
 
 use kraft_playground::protocol::SafetySwitch;
-use kraft_playground::sim::chaos::{random_run, repro_command, run_seed, ChaosOptions, SeedOutcome};
+use kraft_playground::sim::chaos::{random_run, repro_command, run_seed, ChaosOptions, Fault, FaultMix, SeedOutcome};
 use kraft_playground::sim::Simulation;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -49,8 +52,14 @@ fn parse() -> Result<Args, String> {
     if !(1..=7).contains(&a.opts.voters) {
         return Err(format!("--voters must be between 1 and 7, got {}", a.opts.voters));
     }
-    if a.opts.seconds < 20 {
-        return Err(format!("--seconds must be at least 20 (the calm tail alone is 15 s), got {}", a.opts.seconds));
+    if a.opts.observers > 8 {
+        return Err(format!("--observers must be between 0 and 8, got {}", a.opts.observers));
+    }
+    if a.opts.seconds < 20 || a.opts.seconds > 86_400 {
+        return Err(format!(
+            "--seconds must be between 20 (the calm tail alone is 15 s) and 86400, got {}",
+            a.opts.seconds
+        ));
     }
     Ok(a)
 }
@@ -69,6 +78,7 @@ fn main() -> ExitCode {
     };
     if args.trace {
         for seed in args.first_seed..args.first_seed + args.seeds {
+            println!("seed {seed} mix: {}", FaultMix::of_seed(seed));
             let (spec, actions) = random_run(seed, &args.opts);
             let sim = Simulation::replay(spec, actions, args.opts.seconds * 1000).expect("valid run");
             for e in sim.trace() {
@@ -92,19 +102,24 @@ fn main() -> ExitCode {
     for o in &outcomes {
         events += o.events;
         sim_ms += o.simulated_ms;
-        if !o.passed() {
+        if let Some(why) = o.failure() {
             failed += 1;
-            let why = match o.violations.first() {
-                Some((inv, detail)) => format!("{} violation(s), first {}: {}", o.violations.len(), inv.name(), detail),
-                None => "no progress in the calm tail after healing".to_string(),
-            };
-            println!("seed {} FAILED: {why}\n  reproduce: {}", o.seed, repro_command(o.seed, &args.opts));
+            println!(
+                "seed {} FAILED: {why}\n  mix: {}\n  reproduce: {}",
+                o.seed,
+                o.mix,
+                repro_command(o.seed, &args.opts)
+            );
         }
     }
+    print_coverage(&outcomes);
+    print_recovery(&outcomes);
     eprintln!(
-        "{} seeds x {} s: {} events in {:.2} s wall ({} jobs): {:.0} events/s, {:.0} simulated s per wall s",
+        "{} seeds x {} s ({} voters, {} observers): {} events in {:.2} s wall ({} jobs): {:.0} events/s, {:.0} simulated s per wall s",
         seeds.len(),
         args.opts.seconds,
+        args.opts.voters,
+        args.opts.observers,
         events,
         wall,
         args.jobs,
@@ -117,6 +132,40 @@ fn main() -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// How many of the worlds had each fault kind, and the settings they were drawn with.
+fn print_coverage(outcomes: &[SeedOutcome]) {
+    let n = outcomes.len();
+    let with = |f: Fault| outcomes.iter().filter(|o| o.mix.weight(f) > 0).count();
+    let kinds: Vec<String> = Fault::ALL.iter().map(|f| format!("{} {}", f.name(), with(*f))).collect();
+    let linger0 = outcomes.iter().filter(|o| o.mix.linger_zero).count();
+    let wan = outcomes.iter().filter(|o| o.mix.network == "wan").count();
+    println!("worlds ({n}): with {}; linger 0 ms in {linger0}, wan network in {wan}", kinds.join(", "));
+}
+
+/// Recovery after the final heal: how long until a leader, and until its HW moved.
+fn print_recovery(outcomes: &[SeedOutcome]) {
+    let stats = |mut v: Vec<u64>| -> String {
+        if v.is_empty() {
+            return "none".into();
+        }
+        v.sort_unstable();
+        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        format!("p50 {} ms, p99 {} ms, p99.9 {} ms, max {} ms", at(0.5), at(0.99), at(0.999), v[v.len() - 1])
+    };
+    let leader: Vec<u64> = outcomes.iter().filter_map(|o| o.recovery.leader_ms).collect();
+    let hw: Vec<u64> = outcomes.iter().filter_map(|o| o.recovery.hw_ms).collect();
+    let bound_min = outcomes.iter().map(|o| o.liveness_bound_ms).min().unwrap_or(0);
+    let bound_max = outcomes.iter().map(|o| o.liveness_bound_ms).max().unwrap_or(0);
+    let worst = outcomes
+        .iter()
+        .filter_map(|o| o.recovery.hw_ms.map(|h| (h * 1000 / o.liveness_bound_ms.max(1), o.seed)))
+        .max()
+        .map(|(per_mille, seed)| format!("{:.1}% of its bound (seed {seed})", per_mille as f64 / 10.0))
+        .unwrap_or_else(|| "none".into());
+    println!("after the heal: leader {}; HW moved {}", stats(leader), stats(hw));
+    println!("liveness bound {bound_min}-{bound_max} ms; slowest recovery {worst}");
 }
 
 fn run_parallel(seeds: &[u64], opts: &ChaosOptions, jobs: usize) -> Vec<SeedOutcome> {

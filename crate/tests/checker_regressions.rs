@@ -74,8 +74,10 @@ fn a_new_leader_advertising_a_lower_hw_is_reported() {
     );
 }
 
-/// The node view shows a leader's HW (what its Fetch responses carry) next to the node's
-/// own: in the run above, right after n1's HW as leader dropped to 704.
+/// The node view shows the HW a leader advertises: in the run above, at the moment n1
+/// sends the FetchResponse with the lower HW, its view says that HW. (Before the fix the
+/// view kept the HW n1 had as a follower. Kafka carries no HW into Leader,
+/// `QuorumState.transitionToLeader`, so a leader's `hw` is the one its responses carry.)
 #[test]
 fn the_node_view_shows_the_hw_a_leader_advertises() {
     let spec = r#"{"voters":3,"observers":1,"seed":1,"unsafe":["hw-before-own-epoch"],"flushMs":2,"snapshotInterval":200,"writesPerSecond":45}"#;
@@ -84,38 +86,45 @@ fn the_node_view_shows_the_hw_a_leader_advertises() {
             {"t":10663,"action":"isolate","node":0},{"t":11797,"action":"heal"},{"t":14685,"action":"crash","node":2},
             {"t":16573,"action":"crash","node":3},{"t":19223,"action":"crash","node":0},{"t":19290,"action":"restart","node":2}]"#;
     let mut sim = replay(spec, actions, 0);
-    let mut seen = 0;
+    let (mut seen, mut highest) = (0, None::<Offset>);
     while sim.step().expect("a valid run never livelocks") && sim.now() < 21_300 {
-        let drop = sim.events_since(seen).iter().find_map(|e| match e.kind {
-            EventKind::HighWatermark { node, old: Some(old), new } if new < old => Some((node, old, new)),
+        let lower = sim.events_since(seen).iter().find_map(|e| match &e.kind {
+            EventKind::Send {
+                from,
+                rpc: RpcKind::FetchResponse,
+                summary: MessageSummary::FetchResponse { hw: Some(hw), .. },
+                ..
+            } => {
+                let below = highest.map(|h| *hw < h).unwrap_or(false);
+                highest = highest.max(Some(*hw));
+                below.then_some((*from, *hw))
+            }
             _ => None,
         });
         seen = sim.last_seq();
-        if let Some((node, old, new)) = drop {
-            let view = sim.world().node_view(node);
+        if let Some((leader, hw)) = lower {
+            let view = sim.world().node_view(leader);
             assert_eq!(view.state, "leader");
-            assert_eq!(
-                (view.hw, view.leader_hw),
-                (Some(old), Some(new)),
-                "n{node}: its own HW and the one it advertises"
-            );
+            assert_eq!(view.hw, Some(hw), "n{leader}'s view shows the HW its FetchResponse carries");
             return;
         }
     }
-    panic!("the run should still show a leader advertising a HW below its own");
+    panic!("the run should still show a leader advertising a HW below one exposed before");
 }
 
-/// Seed 31 with `vote-ignores-log`: n2, whose log lacks committed records, wins an
-/// election; n0 truncates below its HW and appends n2's records there, under the HW
-/// it already exposed. ConsistentCommittedData compared only offsets a HW newly moved
-/// over, so only NoTruncationBelowHighWatermark flagged the run.
+/// Seed 4 with `vote-ignores-log`: n0, whose log lacks records committed in epoch 6,
+/// wins epoch 7; n1 truncates to 402, below its HW 416, and appends n0's records there,
+/// under the HW it already exposed. ConsistentCommittedData compared only offsets a HW
+/// newly moved over, so the append itself went unreported.
 #[test]
 fn records_appended_below_the_hw_after_a_truncation_are_compared() {
     let sim = replay(
-        r#"{"voters":3,"observers":1,"seed":31,"unsafe":["vote-ignores-log"],"flushMs":1,"snapshotInterval":200,"writesPerSecond":27}"#,
-        r#"[{"t":1917,"action":"slowDisk","node":2,"flushMs":400},{"t":2161,"action":"crash","node":2},
-            {"t":7810,"action":"restart","node":2},{"t":8222,"action":"resign"}]"#,
-        11_600,
+        r#"{"voters":3,"observers":1,"seed":4,"unsafe":["vote-ignores-log"],"flushMs":1,"snapshotInterval":200,"writesPerSecond":31}"#,
+        r#"[{"t":1979,"action":"resign"},{"t":3525,"action":"crash","node":0},{"t":6574,"action":"restart","node":0},
+            {"t":16325,"action":"isolate","node":1},{"t":17260,"action":"crash","node":2},{"t":22544,"action":"crash","node":0},
+            {"t":22969,"action":"restart","node":2},{"t":24988,"action":"heal"},{"t":26749,"action":"crash","node":2},
+            {"t":27852,"action":"restart","node":0},{"t":28349,"action":"restart","node":2}]"#,
+        28_500,
     );
     let reports = violations(&sim, Invariant::ConsistentCommittedData);
     let at_append = reports.iter().find_map(|v| {
@@ -139,22 +148,19 @@ fn records_appended_below_the_hw_after_a_truncation_are_compared() {
     assert!(truncated, "n{node} should have truncated before {append}");
 }
 
-/// Seed 96 with `vote-ignores-log`: a node's HW moves over records and, in the same
-/// step, a snapshot compacts them away. The checker sees the log as the step left it,
-/// so those records were never recorded as committed, and when a leader without them
-/// later exposed different records at those offsets nothing was reported.
+/// Seed 89 with `vote-ignores-log`: n0, leader of epoch 1, moves its HW from 153 to 278
+/// and, in the same step, a snapshot compacts those records away. The checker sees the
+/// log as the step left it, so they were never recorded as committed, and when n1,
+/// elected without record 154@e1, later exposed its 317@e2 at offset 153 nothing was
+/// reported.
 #[test]
 fn records_exposed_and_compacted_in_one_step_are_still_compared() {
     let sim = replay(
-        r#"{"voters":3,"observers":1,"seed":96,"unsafe":["vote-ignores-log"],"flushMs":0,"snapshotInterval":200,"writesPerSecond":25}"#,
-        r#"[{"t":1526,"action":"crash","node":2},{"t":3470,"action":"crash","node":0},{"t":4388,"action":"restart","node":2},
-            {"t":8755,"action":"restart","node":0},{"t":9158,"action":"crash","node":0},{"t":11835,"action":"isolate","node":2},
-            {"t":13708,"action":"workload","writesPerSecond":45},{"t":13763,"action":"restart","node":0},
-            {"t":15854,"action":"heal"},{"t":16223,"action":"crash","node":0},{"t":18401,"action":"slowDisk","node":1,"flushMs":100},
-            {"t":20977,"action":"restart","node":0},{"t":22226,"action":"isolate","node":1},{"t":24234,"action":"cut","from":0,"to":2},
-            {"t":25569,"action":"cut","from":3,"to":2},{"t":27085,"action":"crash","node":2},{"t":28514,"action":"restart","node":2},
-            {"t":29627,"action":"crash","node":0},{"t":33822,"action":"heal"},{"t":34647,"action":"restart","node":0}]"#,
-        34_700,
+        r#"{"voters":3,"observers":1,"seed":89,"unsafe":["vote-ignores-log"],"flushMs":0,"snapshotInterval":200,"writesPerSecond":34}"#,
+        r#"[{"t":1665,"action":"workload","writesPerSecond":62},{"t":2212,"action":"slowDisk","node":0,"flushMs":100},
+            {"t":3343,"action":"network","latencyMs":[19,208],"loss":0.24,"duplicate":0.05},
+            {"t":5058,"action":"network","latencyMs":[25,213],"loss":0.03,"duplicate":0.04}]"#,
+        7_585,
     );
     let event = |seq: u64| sim.trace().iter().find(|e| e.seq == seq).expect("evidence event");
     let compacted_at_exposure = violations(&sim, Invariant::ConsistentCommittedData).into_iter().find_map(|v| {
@@ -225,22 +231,26 @@ fn a_wipe_is_one_monotonic_epoch_report_with_the_lost_epoch() {
     assert_eq!(sim.violation_count(), 1, "nothing else:\n{}", all_violations(&sim));
 }
 
-/// Seed 24 with `vote-ignores-log`: n1 is told to truncate to a point inside its
-/// snapshot. The log stops at the snapshot's end, but the truncate event said `to: 0`
-/// (and NoTruncationBelowHighWatermark judged that point, not where the log ends).
+/// Seed 4 with `vote-ignores-log`: n0 (HW 443, snapshot to 443) is told to truncate to
+/// 426, inside its snapshot. The log stops at the snapshot's end, but the truncate event
+/// said `to: 426` (and NoTruncationBelowHighWatermark judged that point, not where the
+/// log ends: "truncated to 426, below its HW 443", at every further Fetch response).
 #[test]
 fn a_truncation_stopped_by_the_snapshot_says_where_the_log_ends() {
     let mut sim = replay(
-        r#"{"voters":3,"observers":1,"seed":24,"unsafe":["vote-ignores-log"],"flushMs":3,"snapshotInterval":200,"writesPerSecond":44}"#,
-        r#"[{"t":7545,"action":"crash","node":2},{"t":11001,"action":"workload","writesPerSecond":93},
-            {"t":11885,"action":"isolate","node":1},{"t":12843,"action":"restart","node":2},
-            {"t":13895,"action":"isolate","node":2},{"t":15599,"action":"partition","groups":[[0,3],[1,2]]}]"#,
+        r#"{"voters":3,"observers":1,"seed":4,"unsafe":["vote-ignores-log"],"flushMs":1,"snapshotInterval":200,"writesPerSecond":31}"#,
+        r#"[{"t":1979,"action":"resign"},{"t":3525,"action":"crash","node":0},{"t":4649,"action":"crash","node":1},
+            {"t":5125,"action":"restart","node":1},{"t":6432,"action":"slowDisk","node":2,"flushMs":400},
+            {"t":6574,"action":"restart","node":0},{"t":7422,"action":"crash","node":0},
+            {"t":8440,"action":"workload","writesPerSecond":41},{"t":9779,"action":"restart","node":0},
+            {"t":16325,"action":"isolate","node":1},{"t":17260,"action":"crash","node":2},{"t":18235,"action":"crash","node":1},
+            {"t":23534,"action":"restart","node":1},{"t":24988,"action":"heal"}]"#,
         0,
     );
     let mut seen = 0;
     let mut clamped = Vec::new();
     let mut told: Vec<Option<Offset>> = vec![None; 4];
-    while sim.step().expect("a valid run never livelocks") && sim.now() <= 15_900 {
+    while sim.step().expect("a valid run never livelocks") && sim.now() <= 25_700 {
         for e in sim.events_since(seen).into_owned() {
             seen = e.seq;
             match e.kind {

@@ -73,10 +73,16 @@ fn violations_survive_seeking_back_and_jumping_forward() {
     use kraft_playground::sim::chaos::{random_run, ChaosOptions};
     let opts =
         ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: vec![SafetySwitch::VoteIgnoresLog] };
-    let (spec, actions) = random_run(4, &opts);
-    let mut sim = Simulation::replay(spec, actions, 60_000).unwrap();
+    // The first seed whose run breaks an invariant (the sweep catches this switch well
+    // within 1,000 seeds), so a change in the runs' dynamics does not hide the test.
+    let mut sim = (1..=200)
+        .map(|seed| {
+            let (spec, actions) = random_run(seed, &opts);
+            Simulation::replay(spec, actions, 60_000).unwrap()
+        })
+        .find(|sim| sim.violation_count() > 0)
+        .expect("a seed in 1..=200 breaks an invariant with vote-ignores-log");
     let found: Vec<_> = sim.violations().cloned().collect();
-    assert!(!found.is_empty(), "seed 4 breaks an invariant with vote-ignores-log");
     sim.seek(0).unwrap();
     assert_eq!(sim.violation_count(), 0);
     sim.seek(60_000).unwrap(); // jumps through the kept checkpoints

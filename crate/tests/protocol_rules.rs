@@ -7,8 +7,10 @@ use kraft_playground::protocol::config::SafetySwitch;
 use kraft_playground::protocol::log::ReplicaLog;
 use kraft_playground::protocol::rpc::{Envelope, Message};
 use kraft_playground::protocol::state::{ElectionState, EpochState};
-use kraft_playground::protocol::{Ctx, IdSource, NodeId, Note, Output, QuorumConfig, RecordBody, Unsafe};
+use kraft_playground::protocol::{Ctx, IdSource, NodeId, Note, Output, QuorumConfig, RecordBody, StateName, Unsafe};
 use kraft_playground::rng::Rng;
+use kraft_playground::sim::{Action, ClusterSpec, Simulation};
+use kraft_playground::trace::EventKind;
 use support::{log_of, Net};
 
 fn lines(v: &[&str]) -> Vec<String> {
@@ -785,4 +787,88 @@ fn a_lone_voter_exposes_its_hw_before_its_flush() {
         other => panic!("the parked Fetch is answered with HW 2: {other:?}"),
     }
     assert_eq!(net.replica(0).log().flushed_offset(), 1, "record 1 is committed but not yet on disk");
+}
+
+/// A 3-voter datacenter cluster (1-5 ms links) with a settled leader; returns it, the
+/// leader, one follower and that follower's fetch deadline.
+fn settled_cluster(seed: u64) -> (Simulation, NodeId, NodeId, u64) {
+    let mut sim = Simulation::new(ClusterSpec { voters: 3, seed, ..ClusterSpec::default() }).unwrap();
+    sim.advance(3_000).unwrap();
+    let (leader, _) = sim.world().leader().expect("a leader within 3 s");
+    let follower = (leader + 1) % 3;
+    let deadline = match sim.world().nodes[follower as usize].replica.as_ref().unwrap().state() {
+        EpochState::Follower(f) => f.fetch_deadline,
+        other => panic!("n{follower} should follow, is {:?}", other.name()),
+    };
+    (sim, leader, follower, deadline)
+}
+
+/// When `node` became Prospective after `since`, and why.
+fn became_prospective(sim: &Simulation, node: NodeId, since: u64) -> (u64, String) {
+    sim.trace()
+        .iter()
+        .filter(|e| e.t >= since)
+        .find_map(|e| match &e.kind {
+            EventKind::State { node: n, to: StateName::Prospective, reason, .. } if *n == node => {
+                Some((e.t, reason.name().to_string()))
+            }
+            _ => None,
+        })
+        .expect("became prospective")
+}
+
+/// Kafka: a request to a crashed node fails at its sender (NetworkClient completes it as
+/// disconnected; KafkaNetworkChannel.sendOnComplete makes that BROKER_NOT_AVAILABLE),
+/// KafkaRaftClient.handleTopLevelError reports it as not handled, and
+/// RequestManager.onResponseResult backs the connection off for retry.backoff.ms. The
+/// follower keeps retrying its dead leader (between tries it asks the other voter,
+/// maybeSendFetchToBestNode), but only the fetch timer (pollFollowerAsVoter) detects it.
+#[test]
+fn a_disconnected_fetch_backs_off_retry_backoff_ms_and_the_fetch_timeout_still_decides() {
+    let (mut sim, leader, follower, deadline) = settled_cluster(7);
+    let crash_at = sim.now();
+    sim.act(Action::Crash { node: leader }).unwrap();
+    sim.advance(3_000).unwrap();
+    let (prospective_at, reason) = became_prospective(&sim, follower, crash_at);
+    assert_eq!(
+        (prospective_at, reason.as_str()),
+        (deadline, "fetch-timeout"),
+        "detection time is the fetch deadline set by the last successful fetch"
+    );
+    let failed: Vec<u64> = sim
+        .trace()
+        .iter()
+        .filter(|e| e.t >= crash_at && e.t <= prospective_at)
+        .filter_map(|e| match &e.kind {
+            EventKind::Disconnect { node, peer, rpc, sent } if *node == follower && *peer == leader => {
+                assert_eq!(rpc.name(), "Fetch");
+                assert!(e.t > *sent, "the failure travels back from the dead node");
+                Some(e.t)
+            }
+            _ => None,
+        })
+        .collect();
+    // The first failure is the held Fetch's connection reset, within one round trip.
+    assert!(failed[0] <= crash_at + 11, "first failure at {} after a crash at {crash_at}", failed[0]);
+    // Then one attempt per retry.backoff.ms (20) plus the refused round trip (at most
+    // 5 + 1 ms) plus, at worst, waiting out a Fetch to the other voter (10 ms).
+    for w in failed.windows(2) {
+        let gap = w[1] - w[0];
+        assert!((22..=36).contains(&gap), "attempts {} ms apart: {failed:?}", gap);
+    }
+    let window = prospective_at - crash_at;
+    assert!(failed.len() as u64 >= window / 36, "{} failed attempts in {window} ms", failed.len());
+}
+
+/// A partitioned peer is not a crashed one: no connection is refused, nothing comes back,
+/// and the sender waits for request.timeout.ms (RequestManager.hasRequestTimedOut).
+#[test]
+fn a_partitioned_leader_fails_nothing_fast_and_the_fetch_timeout_decides() {
+    let (mut sim, leader, follower, deadline) = settled_cluster(7);
+    let cut_at = sim.now();
+    sim.act(Action::Isolate { node: leader }).unwrap();
+    sim.advance(3_000).unwrap();
+    assert_eq!(became_prospective(&sim, follower, cut_at), (deadline, "fetch-timeout".to_string()));
+    let fast_failures = sim.trace().iter().filter(|e| matches!(e.kind, EventKind::Disconnect { .. })).count();
+    assert_eq!(fast_failures, 0, "no disconnect reaches anyone across a partition");
 }

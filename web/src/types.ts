@@ -161,10 +161,8 @@ export interface NodeInfo {
   votedFor: number | null;
   /** Log end offset. */
   leo: number;
-  /** This node's high watermark (never lowered while it runs); null before it learns one and while crashed. */
+  /** This node's high watermark: a leader's is what its Fetch responses carry (none until it commits a record of its epoch); null before it learns one and while crashed. */
   hw: number | null;
-  /** A leader's high watermark: what its Fetch responses carry; null before it commits a record of its epoch, and on other nodes. */
-  leaderHw: number | null;
   logStart: number;
   /** Offset up to which the log is on disk. */
   flushed: number;
@@ -363,6 +361,19 @@ export interface DropEvent extends EventBase {
   reason: DropReason;
 }
 
+/**
+ * `node`'s request to `peer` failed fast: the connection was refused or reset because
+ * `peer`'s process is down (Kafka's BROKER_NOT_AVAILABLE); the failure left `peer` at `sent`.
+ * The node backs off `retry.backoff.ms` and retries. A partitioned peer sends nothing back.
+ */
+export interface DisconnectEvent extends EventBase {
+  type: 'disconnect';
+  node: number;
+  peer: number;
+  rpc: RpcKind;
+  sent: number;
+}
+
 /** A node changed state. */
 export interface StateEvent extends EventBase {
   type: 'state';
@@ -484,6 +495,7 @@ export type TraceEvent =
   | SendEvent
   | DeliverEvent
   | DropEvent
+  | DisconnectEvent
   | StateEvent
   | PersistEvent
   | VoteEvent

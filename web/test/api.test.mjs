@@ -238,7 +238,7 @@ test('events: all, since, from/to, limit, typed fields', async () => {
 test('pages: a whole run past the in-memory window as events, text and JSON; refused once the cluster moves', async () => {
   const c = await Cluster.create({ seed: 2, voters: 5, observers: 3, writesPerSecond: 1000 });
   const live = [];
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < 14; i++) {
     c.advance(5_000);
     live.push(...c.events({ since: live.length }));
   }

@@ -8,7 +8,7 @@ use super::election::{end_quorum_backoff_ms, vote_decision, VoteDecision};
 use super::leader::{LeaderState, ParkedFetch};
 use super::log::{FetchPosition, ReplicaLog, Retention};
 use super::record::{Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
-use super::rpc::{DivergingEpoch, Envelope, ErrorCode, LeaderHint, Message, Snapshot, SnapshotId};
+use super::rpc::{DivergingEpoch, Envelope, ErrorCode, LeaderHint, Message, RpcKind, Snapshot, SnapshotId};
 use super::state::{ElectionState, EpochState, Reason, SnapshotDownload, StateName};
 use crate::rng::Rng;
 use std::collections::BTreeMap;
@@ -113,7 +113,8 @@ impl Ctx<'_> {
 /// Which requests are out, per destination (Kafka's RequestManager).
 #[derive(Clone, Debug, Default)]
 pub struct Requests {
-    in_flight: BTreeMap<NodeId, (u64, u64)>,
+    /// Per destination: (correlation id, request.timeout.ms deadline, what was asked).
+    in_flight: BTreeMap<NodeId, (u64, u64, RpcKind)>,
     backoff_until: BTreeMap<NodeId, u64>,
     /// Destinations whose request expired unanswered since the follower last looked.
     timed_out: Vec<NodeId>,
@@ -134,14 +135,18 @@ impl Requests {
     fn is_backing_off(&self, to: NodeId, now: u64) -> bool {
         self.backoff_until.get(&to).map(|t| *t > now).unwrap_or(false)
     }
-    fn start(&mut self, to: NodeId, correlation: u64, deadline: u64) {
-        self.in_flight.insert(to, (correlation, deadline));
+    fn start(&mut self, to: NodeId, correlation: u64, deadline: u64, rpc: RpcKind) {
+        self.in_flight.insert(to, (correlation, deadline, rpc));
         self.backoff_until.remove(&to);
+    }
+    /// The request waiting on `to`, if any: its correlation id and kind.
+    fn awaiting(&self, to: NodeId) -> Option<(u64, RpcKind)> {
+        self.in_flight.get(&to).map(|(c, _, rpc)| (*c, *rpc))
     }
     /// Matches a response to its request; stale or unknown responses are refused.
     fn complete(&mut self, from: NodeId, correlation: u64) -> bool {
         match self.in_flight.get(&from) {
-            Some((c, _)) if *c == correlation => {
+            Some((c, ..)) if *c == correlation => {
                 self.in_flight.remove(&from);
                 true
             }
@@ -154,7 +159,7 @@ impl Requests {
     /// Frees the connections whose request has waited `request.timeout.ms`.
     fn expire(&mut self, now: u64) {
         let timed_out = &mut self.timed_out;
-        self.in_flight.retain(|to, (_, deadline)| {
+        self.in_flight.retain(|to, (_, deadline, _)| {
             let alive = *deadline > now;
             if !alive {
                 timed_out.push(*to);
@@ -169,7 +174,7 @@ impl Requests {
         hit
     }
     fn next_deadline(&self, now: u64) -> Option<u64> {
-        let a = self.in_flight.values().map(|(_, d)| *d).min();
+        let a = self.in_flight.values().map(|(_, d, _)| *d).min();
         let b = self.backoff_until.values().copied().filter(|t| *t > now).min();
         match (a, b) {
             (Some(x), Some(y)) => Some(x.min(y)),
@@ -520,6 +525,25 @@ impl Replica {
         self.poll(ctx);
     }
 
+    /// This replica's request waiting on `peer`, if any: its correlation id and kind.
+    pub fn awaiting(&self, peer: NodeId) -> Option<(u64, RpcKind)> {
+        self.requests.awaiting(peer)
+    }
+
+    /// The connection to `peer` failed under the request `correlation` (refused, or reset
+    /// because the peer's process died). Kafka's KafkaNetworkChannel.sendOnComplete turns a
+    /// disconnected ClientResponse into a BROKER_NOT_AVAILABLE response; every response
+    /// handler passes it to handleTopLevelError, which reports it as not handled, so
+    /// RequestManager.onResponseResult frees the slot and backs the connection off for
+    /// retry.backoff.ms. Timers are untouched: only the fetch timer detects a dead leader.
+    pub fn disconnected(&mut self, ctx: &mut Ctx, peer: NodeId, correlation: u64) {
+        self.finish_follower_append(ctx);
+        if self.requests.complete(peer, correlation) {
+            self.requests.backoff(peer, ctx.now + self.config.retry_backoff_ms);
+        }
+        self.poll(ctx);
+    }
+
     /// A client write. Only a leader takes it; it is appended after append.linger.ms.
     /// Returns the offset it will have.
     pub fn write(&mut self, ctx: &mut Ctx, body: RecordBody) -> Result<Offset, String> {
@@ -680,7 +704,7 @@ impl Replica {
 
     fn request(&mut self, ctx: &mut Ctx, to: NodeId, message: Message) {
         let corr = self.next_correlation();
-        self.requests.start(to, corr, ctx.now + self.config.request_timeout_ms);
+        self.requests.start(to, corr, ctx.now + self.config.request_timeout_ms, message.kind());
         ctx.send(self.id, to, corr, message);
     }
 

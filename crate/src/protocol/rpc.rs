@@ -166,6 +166,19 @@ pub enum RpcKind {
 }
 
 impl RpcKind {
+    /// Requests expect an answer; the sender's RequestManager tracks them.
+    pub fn is_request(self) -> bool {
+        matches!(
+            self,
+            RpcKind::Vote
+                | RpcKind::PreVote
+                | RpcKind::BeginQuorumEpoch
+                | RpcKind::EndQuorumEpoch
+                | RpcKind::Fetch
+                | RpcKind::FetchSnapshot
+        )
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             RpcKind::Vote => "Vote",

@@ -88,6 +88,7 @@ pub const EVENT_FIELDS: &[(&str, &[&str])] = &[
     ("send", &["from", "to", "rpc", "epoch", "summary", "arrives", "dropped"]),
     ("deliver", &["from", "to", "rpc", "epoch", "summary", "sent", "duplicate"]),
     ("drop", &["from", "to", "rpc", "epoch", "sent", "reason"]),
+    ("disconnect", &["node", "peer", "rpc", "sent"]),
     ("state", &["node", "from", "to", "epoch", "leader", "votedFor", "reason"]),
     ("persist", &["node", "epoch", "leader", "votedFor"]),
     ("vote", &["node", "candidate", "epoch", "preVote", "granted", "reason", "detail"]),
@@ -110,8 +111,9 @@ fn node_fields(ty: Option<&str>) -> &'static [&'static str] {
         Some("send" | "deliver" | "drop") => &["from", "to"],
         Some("state" | "persist") => &["node", "leader", "votedFor"],
         Some("vote") => &["node", "candidate"],
+        Some("disconnect") => &["node", "peer"],
         Some(_) => &["node"],
-        None => &["node", "from", "to", "candidate", "leader", "votedFor"],
+        None => &["node", "from", "to", "candidate", "leader", "votedFor", "peer"],
     }
 }
 const STATES: &[&str] = &["unattached", "prospective", "candidate", "leader", "follower", "resigned", "crashed"];

@@ -164,12 +164,18 @@ impl Network {
         (Plan { arrives: first, lost }, dup)
     }
 
+    fn latency_range(&self, from: NodeId, to: NodeId) -> (u64, u64) {
+        self.slow_links.get(&(from, to)).copied().unwrap_or((self.profile.latency_min_ms, self.profile.latency_max_ms))
+    }
+
+    /// How long a connection reset (a TCP RST or FIN, no payload) takes from `from` to
+    /// `to`: the link's least latency, so it draws nothing from the random stream.
+    pub fn reset_latency(&self, from: NodeId, to: NodeId) -> u64 {
+        self.latency_range(from, to).0
+    }
+
     fn arrival(&mut self, now: u64, from: NodeId, to: NodeId) -> u64 {
-        let (lo, hi) = self
-            .slow_links
-            .get(&(from, to))
-            .copied()
-            .unwrap_or((self.profile.latency_min_ms, self.profile.latency_max_ms));
+        let (lo, hi) = self.latency_range(from, to);
         let latency = self.rng.range(lo, hi);
         let last = self.last_arrival.entry((from, to)).or_insert(0);
         let t = (now + latency).max(*last);

@@ -17,9 +17,6 @@ pub struct NodeView {
     pub voted_for: Option<NodeId>,
     pub leo: Offset,
     pub hw: Option<Offset>,
-    /// A leader's HW: what its Fetch responses carry (Kafka's LeaderState high
-    /// watermark). None before it commits a record of its epoch, and on other nodes.
-    pub leader_hw: Option<Offset>,
     pub log_start: Offset,
     pub flushed: Offset,
     pub last_epoch: Epoch,
@@ -100,7 +97,6 @@ impl World {
                 voted_for: e.voted,
                 leo: log.end_offset(),
                 hw: None,
-                leader_hw: None,
                 log_start: log.start_offset(),
                 flushed: log.flushed_offset(),
                 last_epoch: log.last_epoch(),
@@ -132,7 +128,6 @@ impl World {
             voted_for: r.voted_for(),
             leo: log.end_offset(),
             hw: r.high_watermark(),
-            leader_hw: r.leader_state().and_then(|l| l.high_watermark),
             log_start: log.start_offset(),
             flushed: log.flushed_offset(),
             last_epoch: log.last_epoch(),

@@ -28,7 +28,7 @@ use super::network::Network;
 use super::spec::{Action, ResolvedSpec, TimedAction};
 use crate::check::{Checker, ClusterView};
 use crate::protocol::log::{ReplicaLog, RECORD_BYTES};
-use crate::protocol::rpc::{Envelope, Message};
+use crate::protocol::rpc::{Envelope, Message, RpcKind};
 use crate::protocol::{Ctx, Durable, IdSource, NodeId, Note, Offset, Output, Reason, RecordBody, Replica};
 use crate::rng::Rng;
 use crate::shared::Meter;
@@ -44,11 +44,34 @@ const STREAM_NODE: u64 = 100;
 
 #[derive(Clone, Debug)]
 enum Pending {
-    Deliver { msg: u64 },
-    DropInFlight { msg: u64 },
-    Wake { node: NodeId, gen: u64 },
-    FlushDone { node: NodeId, incarnation: u32, up_to: Offset },
-    Workload { gen: u64 },
+    Deliver {
+        msg: u64,
+    },
+    DropInFlight {
+        msg: u64,
+    },
+    Wake {
+        node: NodeId,
+        gen: u64,
+    },
+    /// `node`'s connection to `peer` failed under request `correlation`; `incarnation`
+    /// is the sender's, so a restarted sender never matches an old request.
+    Disconnect {
+        node: NodeId,
+        incarnation: u32,
+        peer: NodeId,
+        correlation: u64,
+        rpc: RpcKind,
+        sent: u64,
+    },
+    FlushDone {
+        node: NodeId,
+        incarnation: u32,
+        up_to: Offset,
+    },
+    Workload {
+        gen: u64,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -88,6 +111,7 @@ pub struct InFlight {
 #[derive(Clone, Debug)]
 enum Inbound {
     Message(Envelope, u64, u64, bool),
+    Disconnect { peer: NodeId, correlation: u64, rpc: RpcKind, sent: u64 },
     Poll,
 }
 
@@ -327,6 +351,9 @@ impl World {
                     self.emit_drop(&m, DropReason::Loss);
                 }
             }
+            Pending::Disconnect { node, incarnation, peer, correlation, rpc, sent } => {
+                self.disconnect_arrives(node, incarnation, Inbound::Disconnect { peer, correlation, rpc, sent })
+            }
             Pending::Wake { node, gen } => {
                 let n = &mut self.nodes[node as usize];
                 if n.wake_gen != gen || n.replica.is_none() {
@@ -444,6 +471,9 @@ impl World {
             };
             match input {
                 Inbound::Message(env, msg, sent, duplicate) => self.handle_message(env, msg, sent, duplicate),
+                Inbound::Disconnect { peer, correlation, rpc, sent } => {
+                    self.handle_disconnect(id, peer, correlation, rpc, sent)
+                }
                 Inbound::Poll => self.run_replica(id, |r, ctx| r.poll(ctx)),
             }
         }
@@ -535,13 +565,55 @@ impl World {
         }
         let n = &mut self.nodes[to as usize];
         if n.replica.is_none() {
-            return self.emit_drop(&m, DropReason::NodeDown);
+            self.emit_drop(&m, DropReason::NodeDown);
+            // Nothing listens on the dead node's port: the connection is refused.
+            // (A duplicate is a network artefact; its original already failed.)
+            if m.envelope.message.kind().is_request() && !m.duplicate {
+                self.schedule_disconnect(from, to, m.envelope.correlation, m.envelope.message.kind());
+            }
+            return;
         }
         if self.now < n.busy_until || !n.inbox.is_empty() {
             n.inbox.push_back(Inbound::Message(m.envelope, m.id, m.sent, m.duplicate));
             return;
         }
         self.handle_message(m.envelope, m.id, m.sent, m.duplicate);
+    }
+
+    /// The failure of `node`'s request to `peer` travels back (a RST, or the FIN of a dead
+    /// process), unless the link back is down: then the sender hears nothing and waits
+    /// for request.timeout.ms, as with a partitioned peer.
+    fn schedule_disconnect(&mut self, node: NodeId, peer: NodeId, correlation: u64, rpc: RpcKind) {
+        if !self.network.link_up(peer, node) {
+            return;
+        }
+        let at = self.now + self.network.reset_latency(peer, node);
+        let incarnation = self.nodes[node as usize].incarnation;
+        self.schedule(at, Pending::Disconnect { node, incarnation, peer, correlation, rpc, sent: self.now });
+    }
+
+    fn disconnect_arrives(&mut self, node: NodeId, incarnation: u32, inbound: Inbound) {
+        let n = &mut self.nodes[node as usize];
+        if n.replica.is_none() || n.incarnation != incarnation {
+            return;
+        }
+        if self.now < n.busy_until || !n.inbox.is_empty() {
+            n.inbox.push_back(inbound);
+            return;
+        }
+        if let Inbound::Disconnect { peer, correlation, rpc, sent } = inbound {
+            self.handle_disconnect(node, peer, correlation, rpc, sent);
+        }
+    }
+
+    /// Traced only when the request still waits (its answer may have come first).
+    fn handle_disconnect(&mut self, node: NodeId, peer: NodeId, correlation: u64, rpc: RpcKind, sent: u64) {
+        let waiting = self.nodes[node as usize].replica.as_ref().and_then(|r| r.awaiting(peer));
+        if waiting.map(|(c, _)| c) != Some(correlation) {
+            return;
+        }
+        self.emit(EventKind::Disconnect { node, peer, rpc, sent });
+        self.run_replica(node, |r, ctx| r.disconnected(ctx, peer, correlation));
     }
 
     fn handle_message(&mut self, env: Envelope, msg: u64, sent: u64, duplicate: bool) {
@@ -695,6 +767,29 @@ impl World {
         n.wake_at = None;
         n.wake_gen += 1;
         self.emit(EventKind::Crash { node: id, lost_records: lost });
+        self.reset_connections_to(id);
+    }
+
+    /// A dead process's sockets are closed by its host, so every request it held (parked,
+    /// queued or being handled) fails at its sender: NetworkClient sees the disconnect
+    /// and completes the request as disconnected. Requests still on the wire fail when
+    /// they arrive ([`World::deliver`]); a request already answered gets its answer first.
+    fn reset_connections_to(&mut self, dead: NodeId) {
+        let on_wire = |m: &InFlight, node: NodeId, c: u64| {
+            let e = &m.envelope;
+            e.correlation == c && ((e.from, e.to) == (node, dead) || (e.from, e.to) == (dead, node))
+        };
+        for node in 0..self.nodes.len() as NodeId {
+            let n = &self.nodes[node as usize];
+            let Some((c, rpc)) = n.replica.as_ref().and_then(|r| r.awaiting(dead)) else {
+                continue;
+            };
+            let answered =
+                n.inbox.iter().any(|i| matches!(i, Inbound::Message(e, ..) if e.from == dead && e.correlation == c));
+            if !answered && !self.in_flight.values().any(|m| on_wire(m, node, c)) {
+                self.schedule_disconnect(node, dead, c, rpc);
+            }
+        }
     }
 
     fn restart(&mut self, id: NodeId) {
@@ -776,7 +871,7 @@ impl World {
                     .iter()
                     .map(|i| match i {
                         Inbound::Message(env, ..) => message(env),
-                        Inbound::Poll => QUEUED_BYTES,
+                        Inbound::Disconnect { .. } | Inbound::Poll => QUEUED_BYTES,
                     })
                     .sum();
                 let epochs = n.log().map(|l| l.epoch_cache().len() as u64 * 16).unwrap_or(0);

@@ -23,6 +23,8 @@ export interface Msg {
   /** the drop was planned at send (partition: dies at once; loss: halfway) */
   planned: string;
   dup: boolean;
+  /** a connection failure travelling back to the requester (a 'disconnect' event) */
+  failed: boolean;
   seq: number;
   endSeq: number;
 }
@@ -275,6 +277,7 @@ export class Store {
           dropped: '',
           planned: e.dropped ?? '',
           dup: false,
+          failed: false,
           seq: e.seq,
           endSeq: -1,
         };
@@ -295,6 +298,33 @@ export class Store {
           if (e.type === 'drop') m.dropped = e.reason ?? 'dropped';
           this.maxSpan = Math.max(this.maxSpan, t - m.sent);
         }
+        break;
+      }
+      case 'disconnect': {
+        // Drawn as a short failed arrow from the dead peer back to the requester. It left
+        // the peer before later sends: insert it where its send time keeps msgSent sorted.
+        const sent = e.sent ?? t;
+        const m: Msg = {
+          id: -e.seq,
+          from: num(e.peer),
+          to: num(e.node),
+          rpc: rpcIndex(e.rpc ?? ''),
+          epoch: 0,
+          summary: 'disconnected: BROKER_NOT_AVAILABLE',
+          sent,
+          arrives: t,
+          end: t,
+          dropped: '',
+          planned: '',
+          dup: false,
+          failed: true,
+          seq: e.seq,
+          endSeq: e.seq,
+        };
+        const at = upperBound(this.msgSent, sent);
+        this.msgs.splice(at, 0, m);
+        this.msgSent.splice(at, 0, sent);
+        this.maxSpan = Math.max(this.maxSpan, t - sent);
         break;
       }
       case 'state': {
