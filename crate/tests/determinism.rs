@@ -73,11 +73,10 @@ fn violations_survive_seeking_back_and_jumping_forward() {
     use kraft_playground::sim::chaos::{random_run, ChaosOptions};
     let opts =
         ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: vec![SafetySwitch::VoteIgnoresLog] };
-    // Seed 5: the first the chaos mix breaks with vote-ignores-log (sweep --unsafe).
-    let (spec, actions) = random_run(5, &opts);
+    let (spec, actions) = random_run(2, &opts);
     let mut sim = Simulation::replay(spec, actions, 60_000).unwrap();
     let found: Vec<_> = sim.violations().cloned().collect();
-    assert!(!found.is_empty(), "seed 5 breaks an invariant with vote-ignores-log");
+    assert!(!found.is_empty(), "seed 2 breaks an invariant with vote-ignores-log");
     sim.seek(0).unwrap();
     assert_eq!(sim.violation_count(), 0);
     sim.seek(60_000).unwrap(); // jumps through the kept checkpoints
