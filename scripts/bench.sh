@@ -2,7 +2,8 @@
 # `npm run bench`: speed and memory, never as pass/fail tests.
 #   1. the Rust core natively: sweep workload, an hour-long run (memory), seeks
 #   2. the same sweep workload in wasm vs natively (one thread each)
-#   3. the UI: frame times at 10x with 7 nodes and 20,000 events in history
+#   3. the paths that must stay linear (scripts/bench-trace.mjs)
+#   4. the UI: frame times at 10x with 7 nodes and 20,000 events in history
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -12,9 +13,16 @@ node scripts/build.mjs
 echo "==== core (native)"
 cargo bench -q -p kraft-playground --bench core
 
+echo "==== peak memory: an hour with a crash a minute, 40 topics of 10,000 partitions, no snapshots at 1,000 writes/s"
+cargo bench -q -p kraft-playground --bench memory
+node scripts/bench-memory.mjs
+
 echo "==== sweep workload, 40 seeds x 60 s, one thread: native vs wasm"
 cargo run --release -q -p kraft-playground --example sweep -- --seeds 40 --seconds 60 --jobs 1 2>&1 | grep -E "simulated s per wall s|passed"
 node web/bin/kraft-playground.mjs sweep --seeds 40 --seconds 60 2>&1 | grep -E "per wall|passed"
+
+echo "==== linear paths: captions, a page of old events, the CLI printing long traces"
+node scripts/bench-trace.mjs
 
 echo "==== sizes"
 for f in www/dist/*.wasm www/dist/*.js www/dist/*.css; do

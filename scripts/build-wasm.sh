@@ -22,6 +22,7 @@ out=web/pkg
 rm -rf "$out"
 say "wasm-bindgen --target web"
 wasm-bindgen --target web --out-dir "$out" target/wasm32-unknown-unknown/wasm/kraft_playground.wasm
+node scripts/wasm-factory.mjs "$out"
 
 wasm="$out/kraft_playground_bg.wasm"
 opt=node_modules/.bin/wasm-opt

@@ -53,7 +53,13 @@ const server = createServer(async (req, res) => {
       return;
     }
     const url = new URL(req.url ?? '/', 'http://x');
-    let path = decodeURIComponent(url.pathname);
+    let path;
+    try {
+      path = decodeURIComponent(url.pathname);
+    } catch {
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('bad request: malformed %-escape in the path');
+      return;
+    }
     if (path.endsWith('/')) path += 'index.html';
     const file = normalize(join(root, path));
     if (file !== root && !file.startsWith(root + sep)) {

@@ -5,9 +5,11 @@
 //! whatever renders the trace.
 
 pub mod check;
+pub mod messages;
 pub mod protocol;
 pub mod rng;
 pub mod scenario;
+pub mod shared;
 pub mod sim;
 pub mod trace;
 

@@ -172,6 +172,15 @@ pub enum EventKind {
         sent: u64,
         reason: DropReason,
     },
+    /// `node` learns that its request to `peer` failed: the connection was refused or
+    /// reset because `peer`'s process is down (Kafka: a BROKER_NOT_AVAILABLE response).
+    /// The failure left `peer` at `sent`.
+    Disconnect {
+        node: NodeId,
+        peer: NodeId,
+        rpc: RpcKind,
+        sent: u64,
+    },
     State {
         node: NodeId,
         from: StateName,
@@ -251,6 +260,7 @@ impl EventKind {
             EventKind::Send { .. } => "send",
             EventKind::Deliver { .. } => "deliver",
             EventKind::Drop { .. } => "drop",
+            EventKind::Disconnect { .. } => "disconnect",
             EventKind::State { .. } => "state",
             EventKind::Persist { .. } => "persist",
             EventKind::Vote { .. } => "vote",
@@ -273,6 +283,7 @@ impl EventKind {
             EventKind::Send { from, .. } | EventKind::Drop { from, .. } => Some(*from),
             EventKind::Deliver { to, .. } => Some(*to),
             EventKind::State { node, .. }
+            | EventKind::Disconnect { node, .. }
             | EventKind::Persist { node, .. }
             | EventKind::Vote { node, .. }
             | EventKind::Append { node, .. }
@@ -382,6 +393,12 @@ impl fmt::Display for EventKind {
                     Seconds(*sent)
                 )
             }
+            EventKind::Disconnect { node, peer, rpc, sent } => write!(
+                f,
+                "n{node} x- n{peer} {} disconnected: BROKER_NOT_AVAILABLE (reset {})",
+                rpc.name(),
+                Seconds(*sent)
+            ),
             EventKind::State { node, from, to, epoch, leader, voted, reason } => write!(
                 f,
                 "n{node} {} -> {} e{epoch} leader={} votedFor={} ({})",
@@ -569,6 +586,12 @@ impl Serialize for Event {
                 m.serialize_entry("epoch", epoch)?;
                 m.serialize_entry("sent", sent)?;
                 m.serialize_entry("reason", reason.name())?;
+            }
+            EventKind::Disconnect { node, peer, rpc, sent } => {
+                m.serialize_entry("node", node)?;
+                m.serialize_entry("peer", peer)?;
+                m.serialize_entry("rpc", rpc.name())?;
+                m.serialize_entry("sent", sent)?;
             }
             EventKind::State { node, from, to, epoch, leader, voted, reason } => {
                 m.serialize_entry("node", node)?;

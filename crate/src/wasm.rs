@@ -6,10 +6,11 @@
 //! `field` property naming the offending field. Outputs are plain JSON-compatible JS
 //! values (`serde_wasm_bindgen::Serializer::json_compatible`).
 
+use crate::messages::plain_serde;
 use crate::protocol::{QuorumConfig, SafetySwitch};
 use crate::sim::chaos::{self, ChaosOptions};
-use crate::sim::network::LinkProfile;
-use crate::sim::simulation::MAX_ADVANCE_MS;
+use crate::sim::network::{LinkProfile, MIN_LATENCY_MS};
+use crate::sim::simulation::{TraceCursor, MAX_ADVANCE_MS};
 use crate::sim::spec::{MAX_OBSERVERS, MAX_VOTERS};
 use crate::sim::{Action, ClusterSpec, SimError, Simulation, TimedAction, WriteOutcome};
 use crate::trace::Invariant;
@@ -22,8 +23,28 @@ const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 /// Longest chaos run one call may ask for, in simulated seconds.
 const MAX_CHAOS_SECONDS: f64 = 86_400.0;
 
+thread_local! {
+    /// The message of the last panic, for the JS layer to show after the trap.
+    static LAST_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Installs (once) a panic hook that keeps the panic's message for
+/// [`take_panic_message`] and logs it to the console.
 fn hook() {
-    console_error_panic_hook::set_once();
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            LAST_PANIC.with(|p| *p.borrow_mut() = Some(info.to_string()));
+            console_error_panic_hook::hook(info);
+        }));
+    });
+}
+
+/// The message of the last panic in the core (once), or null: the JS layer reads it
+/// right after a trap, so its error can say what failed instead of "unreachable".
+#[wasm_bindgen(js_name = takePanicMessage)]
+pub fn take_panic_message() -> Option<String> {
+    LAST_PANIC.with(|p| p.borrow_mut().take())
 }
 
 // ---- errors -----------------------------------------------------------------------------
@@ -53,23 +74,62 @@ fn sim_error(e: SimError) -> JsValue {
     range_error(&e.field, &e.message)
 }
 
+/// `what` and a serde path (`[0].t`, `network.loss`) joined as one field name.
+fn field_path(what: &str, path: &str) -> String {
+    match (what.is_empty(), path.is_empty() || path == ".") {
+        (_, true) => what.to_string(),
+        (true, false) => path.to_string(),
+        (false, false) if path.starts_with('[') => format!("{what}{path}"),
+        (false, false) => format!("{what}.{path}"),
+    }
+}
+
+/// Reads JSON text (syntax errors say where, in characters).
+fn json_value(what: &str, json: &str) -> Result<serde_json::Value, JsValue> {
+    serde_json::from_str(json).map_err(|e| type_error(what, &plain_serde(&e.to_string())))
+}
+
+/// Turns a JSON value into `T`; the error names the path of the bad field in plain words.
+fn from_value<T: DeserializeOwned>(what: &str, v: &serde_json::Value) -> Result<T, JsValue> {
+    serde_path_to_error::deserialize(v)
+        .map_err(|e| type_error(&field_path(what, &e.path().to_string()), &plain_serde(&e.inner().to_string())))
+}
+
 /// Parses JSON into `T`; the error names the path of the bad field.
 fn parse<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, JsValue> {
-    let mut de = serde_json::Deserializer::from_str(json);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        let path = if path == "." { String::new() } else { path };
-        let field = if path.is_empty() {
-            what.to_string()
-        } else if what.is_empty() {
-            path
-        } else {
-            format!("{what}.{path}")
-        };
-        type_error(&field, &e.inner().to_string())
-    })?;
-    de.end().map_err(|e| type_error(what, &format!("trailing characters: {e}")))?;
-    Ok(value)
+    from_value(what, &json_value(what, json)?)
+}
+
+/// Reads one action (with its time `t` in an input log). serde loses the path inside the
+/// internally tagged `Action` and `RecordBody`, so on an error each field is read on its
+/// own, as its type in `sim::spec::Action` or `protocol::RecordBody`, to name the bad one.
+fn action_from<T: DeserializeOwned>(what: &str, v: &serde_json::Value) -> Result<T, JsValue> {
+    fn field<F: DeserializeOwned>(path: &str, v: &serde_json::Value) -> Result<(), JsValue> {
+        from_value::<F>(path, v).map(|_| ())
+    }
+    fn locate(what: &str, v: &serde_json::Value) -> Result<(), JsValue> {
+        use crate::protocol::NodeId;
+        let Some(o) = v.as_object() else { return Ok(()) };
+        for (k, fv) in o {
+            let path = field_path(what, k);
+            match k.as_str() {
+                "t" | "flushMs" => field::<u64>(&path, fv),
+                "node" | "from" | "to" | "leader" => field::<NodeId>(&path, fv),
+                "groups" => field::<Vec<Vec<NodeId>>>(&path, fv),
+                "voters" => field::<Vec<NodeId>>(&path, fv),
+                "latencyMs" => field::<[u64; 2]>(&path, fv),
+                "loss" | "duplicate" => field::<f64>(&path, fv),
+                "writesPerSecond" | "brokerId" | "partitions" | "partition" => field::<u32>(&path, fv),
+                "name" | "topic" => field::<String>(&path, fv),
+                "record" => field::<serde_json::Map<String, serde_json::Value>>(&path, fv)
+                    .and_then(|_| locate(&path, fv))
+                    .and_then(|_| field::<crate::protocol::RecordBody>(&path, fv)),
+                _ => Ok(()),
+            }?;
+        }
+        Ok(())
+    }
+    from_value(what, v).map_err(|e| locate(what, v).err().unwrap_or(e))
 }
 
 fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
@@ -192,7 +252,14 @@ impl WasmSim {
         hook();
         let spec: ClusterSpec = parse("spec", spec_json)?;
         check_spec(&spec)?;
-        let inputs: Vec<TimedAction> = parse("inputs", inputs_json)?;
+        let inputs = match json_value("inputs", inputs_json)? {
+            serde_json::Value::Array(list) => list
+                .iter()
+                .enumerate()
+                .map(|(i, v)| action_from::<TimedAction>(&format!("inputs[{i}]"), v))
+                .collect::<Result<Vec<_>, _>>()?,
+            other => from_value::<Vec<TimedAction>>("inputs", &other)?,
+        };
         let until = whole("t", until)?;
         let last = inputs.last().map(|i| i.t).unwrap_or(0);
         if until > last.saturating_add(MAX_ADVANCE_MS) {
@@ -235,8 +302,8 @@ impl WasmSim {
     }
 
     /// Runs to the next event time; false when nothing is queued.
-    pub fn step(&mut self) -> bool {
-        self.sim.step()
+    pub fn step(&mut self) -> Result<bool, JsValue> {
+        self.sim.step().map_err(sim_error)
     }
 
     /// The time `step` would run to, if anything is queued.
@@ -253,7 +320,7 @@ impl WasmSim {
     /// Does an action (JSON of `Action`) now. Returns the write outcome for writes,
     /// else null.
     pub fn act(&mut self, action_json: &str) -> Result<JsValue, JsValue> {
-        let action: Action = parse("", action_json)?;
+        let action: Action = action_from("", &json_value("", action_json)?)?;
         let outcome = self.sim.act(action).map_err(sim_error)?;
         match outcome {
             None => Ok(JsValue::NULL),
@@ -276,8 +343,7 @@ impl WasmSim {
     #[wasm_bindgen(js_name = eventsSince)]
     pub fn events_since(&self, since: f64, limit: Option<u32>) -> Result<JsValue, JsValue> {
         let since = whole("since", since)?;
-        let ev = self.sim.events_since(since);
-        to_js(&ev[..ev.len().min(limit_of(limit))])
+        to_js(&*self.sim.events_since_at_most(since, limit_of(limit)))
     }
 
     /// Events with from <= t <= to, at most `limit`.
@@ -293,13 +359,14 @@ impl WasmSim {
     /// per line.
     #[wasm_bindgen(js_name = textSince)]
     pub fn text_since(&self, since: f64, limit: Option<u32>) -> Result<String, JsValue> {
-        use std::fmt::Write;
         let since = whole("since", since)?;
-        let mut out = String::new();
-        for e in self.sim.events_since(since).iter().take(limit_of(limit)) {
-            let _ = writeln!(out, "{e}");
-        }
-        Ok(out)
+        Ok(lines(&self.sim.events_since_at_most(since, limit_of(limit))))
+    }
+
+    /// Number of actions in the input log up to now.
+    #[wasm_bindgen(js_name = inputCount)]
+    pub fn input_count(&self) -> u32 {
+        self.sim.inputs().len() as u32
     }
 
     /// Sequence number of the last event (0 before any).
@@ -431,6 +498,51 @@ impl WasmSim {
     }
 }
 
+/// The one-line text form of events, one per line.
+fn lines(events: &[crate::trace::Event]) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for e in events {
+        let _ = writeln!(out, "{e}");
+    }
+    out
+}
+
+/// Reads a cluster's trace a page at a time, each page continuing where the last one
+/// stopped (`Simulation::trace_page`): a whole long run costs one replay, not one per page.
+#[wasm_bindgen]
+pub struct WasmTraceCursor {
+    cursor: TraceCursor,
+}
+
+#[wasm_bindgen]
+impl WasmSim {
+    /// A cursor over the events with seq > `since`.
+    #[wasm_bindgen(js_name = traceCursor)]
+    pub fn trace_cursor(&self, since: f64) -> Result<WasmTraceCursor, JsValue> {
+        Ok(WasmTraceCursor { cursor: self.sim.trace_cursor(whole("since", since)?) })
+    }
+
+    /// The cursor's next page of events (at most `limit`; empty at the end).
+    #[wasm_bindgen(js_name = tracePage)]
+    pub fn trace_page(&self, cursor: &mut WasmTraceCursor, limit: u32) -> Result<JsValue, JsValue> {
+        to_js(&*self.sim.trace_page(&mut cursor.cursor, limit as usize).map_err(sim_error)?)
+    }
+
+    /// The cursor's next page as a JSON array (for writing out: no JS objects are made).
+    #[wasm_bindgen(js_name = traceJsonPage)]
+    pub fn trace_json_page(&self, cursor: &mut WasmTraceCursor, limit: u32) -> Result<String, JsValue> {
+        let page = self.sim.trace_page(&mut cursor.cursor, limit as usize).map_err(sim_error)?;
+        serde_json::to_string(&*page).map_err(|e| JsValue::from(js_sys::Error::new(&format!("cannot write JSON: {e}"))))
+    }
+
+    /// The cursor's next page in the one-line text form, one event per line.
+    #[wasm_bindgen(js_name = traceTextPage)]
+    pub fn trace_text_page(&self, cursor: &mut WasmTraceCursor, limit: u32) -> Result<String, JsValue> {
+        Ok(lines(&self.sim.trace_page(&mut cursor.cursor, limit as usize).map_err(sim_error)?))
+    }
+}
+
 // ---- module-level helpers -----------------------------------------------------------------
 
 /// A random seed in [0, 2^53) from the platform's secure random source.
@@ -475,6 +587,7 @@ struct Catalog {
     max_voters: u32,
     max_observers: u32,
     max_advance_ms: u64,
+    min_latency_ms: u64,
     default_spec: ClusterSpec,
 }
 
@@ -484,16 +597,6 @@ struct Catalog {
 pub fn catalog() -> Result<JsValue, JsValue> {
     hook();
     let d = QuorumConfig::default();
-    let default_of = |key: &str| match key {
-        "controller.quorum.fetch.timeout.ms" => d.fetch_timeout_ms,
-        "controller.quorum.election.timeout.ms" => d.election_timeout_ms,
-        "controller.quorum.election.backoff.max.ms" => d.election_backoff_max_ms,
-        "controller.quorum.request.timeout.ms" => d.request_timeout_ms,
-        "controller.quorum.retry.backoff.ms" => d.retry_backoff_ms,
-        "controller.quorum.append.linger.ms" => d.append_linger_ms,
-        "controller.quorum.fetch.max.wait.ms" => d.fetch_max_wait_ms,
-        _ => 0,
-    };
     let presets = ["datacenter", "teaching", "wan"]
         .into_iter()
         .filter_map(|name| LinkProfile::preset(name).ok().map(|p| Preset { name, profile: network_out(&p) }))
@@ -502,7 +605,7 @@ pub fn catalog() -> Result<JsValue, JsValue> {
         version: env!("CARGO_PKG_VERSION"),
         config_keys: crate::protocol::config::CONFIG_KEYS
             .iter()
-            .map(|(key, description)| ConfigKey { key, description, default: default_of(key) })
+            .map(|(key, description)| ConfigKey { key, description, default: d.get(key).unwrap_or(0) })
             .collect(),
         switches: SafetySwitch::ALL.iter().map(|s| Named { name: s.name(), explanation: s.explanation() }).collect(),
         invariants: Invariant::ALL.iter().map(|i| Named { name: i.name(), explanation: i.explanation() }).collect(),
@@ -510,6 +613,7 @@ pub fn catalog() -> Result<JsValue, JsValue> {
         max_voters: MAX_VOTERS,
         max_observers: MAX_OBSERVERS,
         max_advance_ms: MAX_ADVANCE_MS,
+        min_latency_ms: MIN_LATENCY_MS,
         default_spec: ClusterSpec::default(),
     })
 }

@@ -248,9 +248,10 @@ fn without_pre_vote_a_partial_partition_makes_leadership_ping_pong() {
     assert!(unstable, "without pre-vote the cut-off voters disrupt the leader");
 }
 
-#[test]
-fn a_late_observer_catches_up_through_fetch_snapshot() {
-    let spec = ClusterSpec {
+/// An observer (n3) down while the voters snapshot and move their log start, then
+/// restarted until it has fetched a snapshot. Returns the sequence number of its restart.
+fn late_observer_fetches_a_snapshot(config: &[(&str, u64)]) -> (Simulation, u64) {
+    let mut spec = ClusterSpec {
         voters: 3,
         observers: 1,
         seed: 2,
@@ -258,6 +259,7 @@ fn a_late_observer_catches_up_through_fetch_snapshot() {
         snapshot_interval: 50,
         ..ClusterSpec::default()
     };
+    spec.config.extend(config.iter().map(|(k, v)| (k.to_string(), *v)));
     let mut sim = Simulation::new(spec).unwrap();
     act(&mut sim, Action::Crash { node: 3 });
     run_until(&mut sim, 20_000, "the leader's log starts past 0", |s| {
@@ -273,6 +275,12 @@ fn a_late_observer_catches_up_through_fetch_snapshot() {
             )
         })
     });
+    (sim, restarted_at)
+}
+
+#[test]
+fn a_late_observer_catches_up_through_fetch_snapshot() {
+    let (mut sim, restarted_at) = late_observer_fetches_a_snapshot(&[]);
     let fetched = sim
         .events_since(restarted_at)
         .iter()
@@ -321,5 +329,30 @@ fn a_slow_link_delays_one_direction_and_uncut_restores_one_link() {
     assert!(!delays(2, 1).is_empty(), "n2 -> n1 is back");
     act(&mut sim, Action::Heal);
     assert!(sim.world().network.is_healed());
+    assert_safe(&sim);
+}
+
+/// KafkaRaftClient.handleFetchSnapshotRequest slices the snapshot by the request's
+/// `maxBytes` (`controller.quorum.fetch.snapshot.max.bytes`): with 64 bytes, a late
+/// observer downloads the image in as many chunks as its size needs.
+#[test]
+fn fetch_snapshot_chunks_are_limited_by_fetch_snapshot_max_bytes() {
+    let (sim, restarted_at) = late_observer_fetches_a_snapshot(&[("controller.quorum.fetch.snapshot.max.bytes", 64)]);
+    let chunks: Vec<(u64, u64)> = sim
+        .events_since(restarted_at)
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Deliver {
+                to: 3,
+                summary: kraft_playground::protocol::rpc::MessageSummary::FetchSnapshotResponse { chunk, size, .. },
+                ..
+            } => Some((*chunk, *size)),
+            _ => None,
+        })
+        .collect();
+    let size = chunks[0].1;
+    assert!(size > 64, "the image is larger than one chunk ({size} bytes)");
+    assert_eq!(chunks.len() as u64, size.div_ceil(64), "{chunks:?}");
+    assert!(chunks.iter().all(|(c, _)| *c <= 64));
     assert_safe(&sim);
 }

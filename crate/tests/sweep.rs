@@ -2,6 +2,9 @@
 //! prevents (with the rule switched off, some seed within 1,000 breaks an invariant) and
 //! that the liveness check after the final heal catches a quorum that stays leaderless
 //! or frozen. (The safe sweep slice runs from `npm test`; `npm run soak` runs the long one.)
+//! It has no one-voter runs: one voter commits before its flush, as Kafka's
+//! KafkaRaftClient.flushLeaderLog does, so a crash inside the flush loses committed records
+//! (tests/one_voter_flush.rs, scenarios/one-voter-flush-window.json).
 
 use kraft_playground::protocol::SafetySwitch;
 use kraft_playground::sim::chaos::{run_seed, watch_recovery, ChaosOptions};

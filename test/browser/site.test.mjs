@@ -187,7 +187,10 @@ describe('the main page', () => {
     await forward(page, 2000);
     await waitSummary(page);
     s = await summaryNodes(page);
-    assert.equal(s[`n${old.id}`].hw, hwBefore, 'the minority HW never moved');
+    // Check-quorum made the cut-off leader resign, and Kafka carries no HW into Resigned
+    // (nor into the Unattached state after it): the minority never committed past hwBefore.
+    assert.notEqual(s[`n${old.id}`].state, 'leader');
+    assert.equal(s[`n${old.id}`].hw, null, 'the minority HW never moved');
     assert.ok(s[`n${next.id}`].hw > hwBefore, 'the majority commits');
     assert.match(await page.locator(`${EL} .kp-linkstate`).textContent(), /Partitioned/);
     assert.deepEqual(errors, []);
@@ -233,7 +236,7 @@ describe('the main page', () => {
     const url = await page.locator(`${EL} [data-share-url]`).inputValue();
     const digest = await digestOf(page);
     const now = await nowOf(page);
-    assert.match(url, /[?&]run=k1\./);
+    assert.match(url, /#run=k2\.[A-Za-z0-9_-]+$/, 'the run travels in the fragment');
     const other = await open(url.replace(server.url, '/'));
     assert.equal(await nowOf(other.page), now);
     assert.equal(await digestOf(other.page), digest);
@@ -247,6 +250,145 @@ describe('the main page', () => {
     assert.deepEqual(other.errors, []);
     await other.page.close();
     await page.close();
+  });
+
+  test('a 1,000-action run opens from a fragment link: same time, digest and text summary (old ?run= and k1 links too)', async () => {
+    const { page, errors } = await open('/?seed=9&voters=5&observers=1&speed=10&autoplay=0');
+    const made = await page.evaluate(() => {
+      const c = document.querySelector('kraft-playground').cluster;
+      for (let i = 0; i < 1000; i++) {
+        c.advance(20 + ((i * 7919) % 300));
+        switch (i % 8) {
+          case 0: c.crash(i % 5); break;
+          case 1: c.restart(i % 5); break;
+          case 2: c.setNetwork({ loss: (i % 30) / 100 }); break;
+          case 3: c.write({ type: 'CreateTopic', name: `t-${i}`, partitions: 1 + (i % 5) }); break;
+          case 4: c.partition([[0, 1], [2, 3, 4]]); break;
+          case 5: c.heal(); break;
+          case 6: c.slowDisk(i % 6, i % 200); break;
+          default: c.write();
+        }
+      }
+      const el = document.querySelector('kraft-playground');
+      return { url: el.shareUrl(), digest: c.digest(), now: c.now, actions: c.inputs().length, nodes: c.nodes({ records: false }).map((n) => ({ state: n.state, epoch: n.epoch, leo: n.leo, hw: n.hw })) };
+    });
+    assert.equal(made.actions, 1000);
+    assert.match(made.url, /^[^?]*(\?scenario=[^#]*)?#run=k2\./);
+    assert.ok(made.url.length < 16_000, `a ${made.url.length}-character link`);
+    const expectSummary = (nodes) =>
+      Object.fromEntries(nodes.map((n, i) => [`n${i}`, { role: i < 5 ? 'voter' : 'observer', state: n.state, epoch: n.epoch, leo: n.leo, hw: n.hw }]));
+    const opened = async (path) => {
+      const other = await open(path);
+      assert.equal(await nowOf(other.page), made.now);
+      assert.equal(await digestOf(other.page), made.digest);
+      await other.page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelectorAll('[data-summary] tbody tr').length === 6);
+      await other.page.waitForFunction(
+        (t) => document.querySelector('kraft-playground').shadowRoot.querySelector('[data-summary] [data-leader]')?.textContent.includes(t),
+        `${(made.now / 1000).toFixed(3)}`.slice(0, 4),
+      );
+      await waitSummary(other.page);
+      assert.deepEqual(await summaryNodes(other.page), expectSummary(made.nodes));
+      assert.deepEqual(other.errors, []);
+      await other.page.close();
+    };
+    await opened(made.url.replace(server.url, '/'));
+    // the embed page reads the fragment too, and its share links open the main page by fragment
+    await opened(`/embed.html#run=${made.url.split('#run=')[1]}`);
+    // the same run as an old uncompressed k1 link: 8x longer, too long for a query string...
+    const link = made.url.split('#run=')[1];
+    const k1 = await page.evaluate(async (l) => {
+      const el = document.querySelector('kraft-playground');
+      const c = el.cluster;
+      return 'k1.' + btoa(JSON.stringify({ v: 'old', spec: c.options, inputs: c.inputs(), t: c.now })).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    }, link);
+    assert.ok(k1.length > 16 * 1024, `${k1.length}`);
+    assert.equal((await fetch(`${server.url}?run=${k1}`)).status, 431, 'a server refuses it in the query string');
+    // ...but it opens from the fragment
+    await opened(`/#run=${k1}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('arrow-key steps of the loss slider record one action once the value settles', async () => {
+    const { page, errors } = await open('/?seed=13&speed=10&autoplay=0');
+    const before = await page.evaluate(() => document.querySelector('kraft-playground').cluster.inputs().length);
+    const slider = page.locator(`${EL} input[aria-label="Message loss percent"]`);
+    await slider.focus();
+    for (let i = 0; i < 10; i++) await slider.press('ArrowRight');
+    assert.equal(await page.locator(`${EL} .kp-faults output`).first().textContent(), '10%');
+    await page.waitForFunction((n) => document.querySelector('kraft-playground').cluster.inputs().length > n, before, { timeout: 5_000 });
+    await page.waitForTimeout(800); // nothing more arrives
+    const inputs = await page.evaluate(() => document.querySelector('kraft-playground').cluster.inputs());
+    const added = inputs.slice(before);
+    assert.equal(added.length, 1, `one action for ten key presses: ${JSON.stringify(added)}`);
+    assert.equal(added[0].action, 'network');
+    assert.equal(added[0].loss, 0.1);
+    // a drag (pointer) applies on release, at once
+    const box = await slider.boundingBox();
+    await page.mouse.move(box.x + 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.up();
+    const afterDrag = await page.evaluate(() => document.querySelector('kraft-playground').cluster.inputs());
+    assert.equal(afterDrag.length, inputs.length + 1, 'one action per drag');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('when the core crashes mid-play: a banner says so, play stops, the reproduction link replays the run, and Start again works', async () => {
+    const { page, errors } = await open('/?seed=17&speed=10');
+    await waitLeader(page);
+    await pause(page);
+    const good = await page.evaluate(() => {
+      const el = document.querySelector('kraft-playground');
+      const c = el.cluster;
+      c.crash(c.leader().id);
+      // the next advance of the player crashes the core (a deliberate panic)
+      c.advance = () => c.__panicForTest();
+      return { digest: c.digest(), now: c.now, link: el.shareUrl() };
+    });
+    await play(page);
+    const banner = page.locator(`${EL} [data-crash]`);
+    await banner.waitFor({ state: 'visible', timeout: 10_000 });
+    const text = await banner.textContent();
+    assert.match(text, /The simulation core crashed\./);
+    assert.match(text, /This is a bug in KRaft Playground, not something you did\. What failed: panicked at \S+: deliberate panic for a test/);
+    assert.match(text, new RegExp(`The run stopped at ${(good.now / 1000).toFixed(3).replace('.', '\\.')}`));
+    assert.doesNotMatch(text, /unreachable/);
+    // the controls reflect it: paused, the bar inert, the status says so
+    assert.equal(await page.locator(`${EL} [data-action="play"]`).getAttribute('aria-label'), 'Play');
+    assert.equal(await page.evaluate(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-controls').inert), true);
+    assert.match(await page.locator(`${EL} .kp-status`).textContent(), /Core crashed/);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: shotPath('crash-banner.png') });
+    const repro = await page.locator(`${EL} [data-repro-url]`).inputValue();
+    assert.equal(repro, good.link, 'the link of the run at its last good moment');
+    await page.locator(`${EL} [data-action="copy-repro"]`).click();
+    await page.waitForFunction(() => /Copied|Select and copy/.test(document.querySelector('kraft-playground').shadowRoot.querySelector('[data-action="copy-repro"]').textContent));
+    // the reproduction link replays the run up to that moment
+    const other = await open(repro.replace(server.url, '/'));
+    assert.equal(await nowOf(other.page), good.now);
+    assert.equal(await digestOf(other.page), good.digest);
+    assert.deepEqual(other.errors, []);
+    await other.page.close();
+    // start again: a new cluster, the banner gone, playing works
+    await page.locator(`${EL} [data-action="start-again"]`).click();
+    await banner.waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.querySelector('kraft-playground').cluster.broken), false);
+    assert.equal(await page.evaluate(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-controls').inert), false);
+    await play(page);
+    await waitLeader(page);
+    assert.ok(errors.length > 0 && errors.every((e) => /deliberate panic for a test/.test(e)), `only the panic is reported: ${errors}`);
+    await page.close();
+  });
+
+  test('the dev server answers 400, not 500, to a malformed %-escape', async () => {
+    for (const path of ['%E0%A4%A', '%', 'a%zz/b']) {
+      const res = await fetch(server.url + path);
+      assert.equal(res.status, 400, path);
+    }
+    assert.equal((await fetch(server.url)).status, 200);
   });
 
   test('exports the trace as JSON and text, and the timeline as a PNG', async () => {
@@ -265,7 +407,7 @@ describe('the main page', () => {
     const parsed = JSON.parse(json.body.toString('utf8'));
     assert.equal(parsed.digest, await digestOf(page));
     assert.equal(parsed.events.length, await page.evaluate(() => document.querySelector('kraft-playground').cluster.eventCount));
-    assert.match(parsed.link, /^k1\./);
+    assert.match(parsed.link, /^k2\./);
     const text = await grab('Trace as text');
     assert.match(text.body.toString('utf8').split('\n')[0], /^\s+0\.\d{3}s\s+1 /);
     const png = await grab('Timeline as PNG');

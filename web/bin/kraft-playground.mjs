@@ -132,24 +132,19 @@ async function run(args) {
   }
   const { report, summary, cluster } = run;
   try {
+    // The trace is written page by page as the core makes it: a long run's trace is
+    // far larger than one string may be, and each page continues where the last stopped.
     if (format === 'json') {
-      const events = [];
-      for (let since = 0; ; ) {
-        const page = cluster.events({ since, limit: 50_000 });
-        if (page.length === 0) break;
-        events.push(...page);
-        since = page[page.length - 1].seq;
+      await write(`{"report":${JSON.stringify(report)},"events":[`);
+      let sep = '';
+      for (const page of cluster.pages({ limit: 10_000, format: 'json' })) {
+        await write(sep + page.slice(1, -1));
+        sep = ',';
       }
-      await write(JSON.stringify({ report, events }) + '\n');
+      await write(']}\n');
     } else {
       if (!values.quiet) {
-        // One line per event, paged (event seqs are contiguous from 1).
-        for (let since = 0; ; ) {
-          const page = cluster.text({ since, limit: 20_000 });
-          if (page.length === 0) break;
-          await write(page);
-          since += page.split('\n').length - 1;
-        }
+        for (const page of cluster.pages({ limit: 20_000, format: 'text' })) await write(page);
         await write('\n');
       }
       await write(summary.endsWith('\n') ? summary : summary + '\n');

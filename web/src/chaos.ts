@@ -5,7 +5,7 @@
  */
 import * as check from './check.js';
 import type { SafetySwitch, SeedOutcome, SweepOptions } from './types.js';
-import { raw } from './core.js';
+import { withCore } from './core.js';
 import { catalog, init } from './wasm.js';
 
 function options(o: unknown): { seconds: number; voters: number; observers: number; unsafe: SafetySwitch[] } {
@@ -36,7 +36,7 @@ export async function runChaosSeed(seed: number, opts: SweepOptions): Promise<Se
 export function runChaosSeedSync(seed: number, opts: SweepOptions): SeedOutcome {
   const s = check.whole(seed, 'seed');
   const o = options(opts);
-  return raw().chaosRunSeed(s, o.seconds, o.voters, o.observers, JSON.stringify(o.unsafe)) as SeedOutcome;
+  return withCore((G) => G.chaosRunSeed(s, o.seconds, o.voters, o.observers, JSON.stringify(o.unsafe))) as SeedOutcome;
 }
 
 /**
@@ -46,5 +46,6 @@ export function runChaosSeedSync(seed: number, opts: SweepOptions): SeedOutcome 
 export async function chaosDigest(seed: number, seconds: number, voters: number): Promise<string> {
   await init();
   const o = options({ seconds, voters });
-  return raw().chaosDigest(check.whole(seed, 'seed'), o.seconds, o.voters);
+  const s = check.whole(seed, 'seed');
+  return withCore((G) => G.chaosDigest(s, o.seconds, o.voters));
 }

@@ -5,14 +5,37 @@
  * @module
  */
 
+/** Most characters of user input an error message repeats. */
+export const MAX_ECHO_CHARS = 80;
+
+/** `text` cut to {@link MAX_ECHO_CHARS} characters, with an ellipsis when cut. */
+export function cap(text: string): string {
+  if (text.length <= MAX_ECHO_CHARS) return text;
+  let end = MAX_ECHO_CHARS;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1; // do not split a surrogate pair
+  return text.slice(0, end) + '…';
+}
+
 /** A short, safe rendering of a value for error messages. */
 export function show(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? v.slice(0, 57) + '...' : v);
+  if (typeof v === 'string') return JSON.stringify(cap(v));
   if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v);
   if (typeof v === 'bigint') return `${v}n`;
   if (typeof v === 'function') return 'a function';
   if (Array.isArray(v)) return `an array of ${v.length}`;
-  return 'an object';
+  if (isPlainObject(v)) return 'an object';
+  // Dates, Maps, class instances: name what it is.
+  let name: unknown;
+  try {
+    name = (Object.getPrototypeOf(v) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+  } catch {
+    name = undefined;
+  }
+  if (typeof name === 'string' && /^[A-Za-z_$][\w$]*$/.test(name)) {
+    return `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${cap(name)}`;
+  }
+  return 'an object that is not a plain object';
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -22,7 +45,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 export function object(v: unknown, what: string): Record<string, unknown> {
-  if (!isPlainObject(v)) throw new TypeError(`${what} must be an object, got ${show(v)}`);
+  if (!isPlainObject(v)) throw new TypeError(`${what} must be a plain object ({ ... }), got ${show(v)}`);
   return v;
 }
 
@@ -30,18 +53,23 @@ export function object(v: unknown, what: string): Record<string, unknown> {
 export function keys(obj: Record<string, unknown>, allowed: readonly string[], what: string): void {
   for (const k of Object.keys(obj)) {
     if (!allowed.includes(k)) {
-      throw new TypeError(`unknown ${what} '${k}'; allowed: ${allowed.join(', ')}`);
+      throw new TypeError(`unknown ${what} '${cap(k)}'; allowed: ${allowed.join(', ')}`);
     }
   }
 }
 
-/** A whole number in [min, max]. */
+/** A whole number in [min, max] (max at most `Number.MAX_SAFE_INTEGER`). */
 export function whole(v: unknown, what: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   if (typeof v !== 'number') throw new TypeError(`${what} must be a number, got ${show(v)}`);
   if (!Number.isFinite(v)) throw new RangeError(`${what} must be a finite number, got ${v}`);
   if (!Number.isInteger(v)) throw new RangeError(`${what} must be a whole number, got ${v}`);
   if (v < min || v > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`;
+    const range =
+      max === Number.MAX_SAFE_INTEGER
+        ? v < min
+          ? `at least ${min}`
+          : `at most ${max} (Number.MAX_SAFE_INTEGER, the largest whole number a JS number holds exactly)`
+        : `between ${min} and ${max}`;
     throw new RangeError(`${what} must be ${range}, got ${v}`);
   }
   return v;

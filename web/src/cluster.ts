@@ -25,8 +25,8 @@ import type {
   WritableRecord,
   WriteResult,
 } from './types.js';
-import { raw, type WasmSim } from './core.js';
-import { catalog, init } from './wasm.js';
+import { CORE_CRASHED as CRASHED, CoreFailure, describeFailure, isInternalFailure, withCore, type Glue, type WasmSim } from './core.js';
+import { catalog, init, retire } from './wasm.js';
 
 /** Longest single advance/seek step the core allows: a day of simulated time. */
 export const MAX_ADVANCE_MS = 86_400_000;
@@ -75,16 +75,24 @@ function normaliseNetwork(v: unknown, what: string): string | NetworkState {
   };
 }
 
+/** One latency in whole ms, from the core's least (zero would let replicas answer each other forever within one millisecond) to a minute. */
+function latencyMs(v: unknown, what: string): number {
+  if (typeof v === 'number' && v < 0) {
+    throw new RangeError(`${what} must not be negative (whole milliseconds, ${catalog().minLatencyMs} to ${MAX_LATENCY_MS}), got ${v}`);
+  }
+  return check.whole(v, what, catalog().minLatencyMs, MAX_LATENCY_MS);
+}
+
 function latency(v: unknown, what: string): [number, number] {
   if (typeof v === 'number') {
-    const ms = check.duration(v, what, MAX_LATENCY_MS);
+    const ms = latencyMs(v, what);
     return [ms, ms];
   }
   if (!Array.isArray(v) || v.length !== 2) {
     throw new TypeError(`${what} must be a number of ms or a [min, max] pair, got ${check.show(v)}`);
   }
-  const lo = check.duration(v[0], `${what}[0]`, MAX_LATENCY_MS);
-  const hi = check.duration(v[1], `${what}[1]`, MAX_LATENCY_MS);
+  const lo = latencyMs(v[0], `${what}[0]`);
+  const hi = latencyMs(v[1], `${what}[1]`);
   if (lo > hi) throw new RangeError(`${what}: min ${lo} ms is above max ${hi} ms`);
   return [lo, hi];
 }
@@ -116,7 +124,7 @@ function normaliseOptions(options: unknown, what: string, seed?: number): Spec {
     }
     spec.seed = check.whole(o.seed, 'seed');
   } else {
-    spec.seed = seed ?? (raw().randomSeed() as number);
+    spec.seed = seed ?? (withCore((G) => G.randomSeed()) as number);
   }
   if (o.network !== undefined) spec.network = normaliseNetwork(o.network, 'network');
   if (o.config !== undefined) {
@@ -125,7 +133,7 @@ function normaliseOptions(options: unknown, what: string, seed?: number): Spec {
     const config: Record<string, number> = {};
     for (const [k, val] of Object.entries(c)) {
       if (!(known as string[]).includes(k)) {
-        throw new TypeError(`unknown config key '${k}'; known keys: ${known.join(', ')}`);
+        throw new TypeError(`unknown config key '${check.cap(k)}'; known keys: ${known.join(', ')}`);
       }
       config[k] = check.whole(val, `config['${k}']`);
     }
@@ -165,7 +173,7 @@ function checkRecord(v: unknown): WritableRecord {
     if (f === 'name' || f === 'topic') {
       const s = check.string(r[f], `record.${f}`);
       if (!/^[A-Za-z0-9._-]{1,249}$/.test(s)) {
-        throw new RangeError(`record.${f} '${s.slice(0, 60)}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]`);
+        throw new RangeError(`record.${f} '${check.cap(s)}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]`);
       }
     } else if (f === 'partitions') {
       check.whole(r[f], 'record.partitions', 1, 10_000);
@@ -176,12 +184,8 @@ function checkRecord(v: unknown): WritableRecord {
   return r as unknown as WritableRecord;
 }
 
-/** wasm-bindgen's own errors after a trap: the object is poisoned. */
-function isInternalFailure(e: unknown): boolean {
-  if (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError) return true;
-  const m = e instanceof Error ? e.message : '';
-  return /recursive use of an object detected|null pointer passed to rust/.test(m);
-}
+/** runUntil checks at one moment, without simulated time moving, before it gives up. */
+const MAX_RUN_UNTIL_STILL_CHECKS = 1000;
 
 /**
  * One simulated KRaft quorum: voters `0..voters-1`, observers after them. Everything
@@ -203,18 +207,29 @@ function isInternalFailure(e: unknown): boolean {
  * ```
  */
 export class Cluster {
-  #sim: WasmSim;
+  /** Null once disposed or broken, so a retired wasm instance can be collected. */
+  #sim: WasmSim | null;
+  /** The wasm instance this cluster lives in (retired if it traps). */
+  #glue: Glue | null;
   readonly #spec: Spec;
   readonly #voters: number;
   readonly #observers: number;
   #broken: string | null = null;
   #disposed = false;
+  /** Every recorded action, the recorded future included (a copy of the core's input log,
+   * kept here so a link to the run can still be made after the core crashed). */
+  readonly #journal: TimedAction[];
+  /** The last moment the core was known good: its time and how many actions it had applied. */
+  #good: { t: number; count: number };
 
-  private constructor(sim: WasmSim, spec: Spec) {
+  private constructor(sim: WasmSim, spec: Spec, glue: Glue) {
     this.#sim = sim;
+    this.#glue = glue;
     this.#spec = spec;
     this.#voters = sim.voters();
     this.#observers = sim.nodeCount() - this.#voters;
+    this.#journal = [...JSON.parse(sim.inputsJson()), ...JSON.parse(sim.futureInputsJson())] as TimedAction[];
+    this.#good = { t: sim.now(), count: sim.inputCount() };
   }
 
   /**
@@ -230,9 +245,8 @@ export class Cluster {
 
   /** Like {@link Cluster.create}, once the core is loaded (after `await init()`). */
   static createSync(options: ClusterOptions = {}): Cluster {
-    const G = raw();
     const spec = normaliseOptions(options, 'Cluster.create options');
-    return new Cluster(new G.WasmSim(JSON.stringify(spec)), spec);
+    return withCore((G) => new Cluster(new G.WasmSim(JSON.stringify(spec)), spec, G));
   }
 
   /**
@@ -251,9 +265,10 @@ export class Cluster {
       throw rewrap(e, 'invalid link: ');
     }
     try {
-      const sim = raw().WasmSim.replay(JSON.stringify(spec), JSON.stringify(payload.inputs), payload.t);
-      return new Cluster(sim, spec);
+      const json = [JSON.stringify(spec), JSON.stringify(payload.inputs)] as const;
+      return withCore((G) => new Cluster(G.WasmSim.replay(json[0], json[1], payload.t), spec, G));
     } catch (e) {
+      if (e instanceof CoreFailure) throw e;
       throw rewrap(e, 'invalid link: ');
     }
   }
@@ -270,7 +285,6 @@ export class Cluster {
 
   /** Like {@link Cluster.fromScenario}, once the core is loaded. */
   static fromScenarioSync(scenario: string | object, options: ScenarioOptions = {}): ScenarioRun {
-    const G = raw();
     const text = scenarioText(scenario);
     const o = check.object(options, 'scenario options');
     check.keys(o, ['seed', 'unsafe', 'variant'], 'scenario option');
@@ -279,17 +293,28 @@ export class Cluster {
     if (o.unsafe !== undefined) opts.unsafe = normaliseSwitches(o.unsafe, 'unsafe');
     if (o.variant !== undefined) opts.variant = check.string(o.variant, 'variant');
     let run;
+    let G: Glue | undefined;
     try {
-      run = G.runScenario(text, JSON.stringify(opts));
+      run = withCore((g) => {
+        G = g;
+        return g.runScenario(text, JSON.stringify(opts));
+      });
     } catch (e) {
+      if (e instanceof CoreFailure) throw e;
       throw toScenarioError(e);
     }
     try {
       const report = run.report() as ScenarioReport;
       const summary = run.summary();
       const spec = normaliseOptions(report.spec, 'the scenario cluster');
-      const cluster = new Cluster(run.takeSimulation(), spec);
+      const cluster = new Cluster(run.takeSimulation(), spec, G as Glue);
       return { report, summary, cluster };
+    } catch (e) {
+      if (!isInternalFailure(e)) throw e;
+      retire(G as Glue);
+      throw new CoreFailure(`${CRASHED}: ${describeFailure(e, G as Glue)}; new clusters start on a fresh core`, {
+        cause: e,
+      });
     } finally {
       run.free();
     }
@@ -297,27 +322,48 @@ export class Cluster {
 
   // ---- plumbing ------------------------------------------------------------------------
 
+  #brokenError(cause?: unknown): Error {
+    return new Error(
+      `${CRASHED}: ${this.#broken}. This cluster can no longer be used (other clusters and new ones are not ` +
+        `affected); cluster.reproductionLink() gives a link to the run up to its last good moment ` +
+        `(t = ${this.#good.t} ms) to reproduce and report it`,
+      cause === undefined ? undefined : { cause },
+    );
+  }
+
   #call<T>(fn: (sim: WasmSim) => T): T {
-    if (this.#broken !== null) {
-      throw new Error(`this cluster hit an internal error and can no longer be used: ${this.#broken}`);
-    }
+    if (this.#broken !== null) throw this.#brokenError();
     if (this.#disposed) throw new Error('this cluster was disposed and can no longer be used');
     try {
-      return fn(this.#sim);
+      return fn(this.#sim as WasmSim);
     } catch (e) {
       if (isInternalFailure(e)) {
-        this.#broken = e instanceof Error ? e.message : String(e);
-        throw new Error(`this cluster hit an internal error and can no longer be used: ${this.#broken}`, {
-          cause: e,
-        });
+        const glue = this.#glue as Glue;
+        retire(glue);
+        this.#broken = describeFailure(e, glue);
+        this.#sim = null;
+        this.#glue = null;
+        throw this.#brokenError(e);
       }
       throw e;
     }
   }
 
+  /** A call that moves time or changes the input log; afterwards the run is known good. */
+  #move<T>(fn: (sim: WasmSim) => T): T {
+    const out = this.#call(fn);
+    const sim = this.#sim as WasmSim;
+    this.#good = { t: sim.now(), count: sim.inputCount() };
+    return out;
+  }
+
   #act(action: Action): unknown {
     const json = JSON.stringify(action);
-    return this.#call((s) => s.act(json));
+    const out = this.#move((s) => s.act(json));
+    // The core cut its recorded future at the action and appended it.
+    this.#journal.length = this.#good.count - 1;
+    this.#journal.push({ t: this.#good.t, ...action } as TimedAction);
+    return out;
   }
 
   #node(id: unknown, what = 'node id'): number {
@@ -362,6 +408,14 @@ export class Cluster {
   get broken(): boolean {
     return this.#broken !== null;
   }
+  /** What made the core crash (its panic message, or what the trap said), or null while it works. */
+  get failure(): string | null {
+    return this.#broken;
+  }
+  /** Simulated time of the last moment the run was known good (now, while it works). */
+  get lastGoodTime(): number {
+    return this.#good.t;
+  }
   /** Sequence number of the last event so far (0 before any). */
   get lastSeq(): number {
     return this.#call((s) => s.lastSeq());
@@ -376,7 +430,7 @@ export class Cluster {
   /** Advances simulated time by `ms` (a whole number, 0 to a day). Returns the cluster. */
   advance(ms: number): this {
     const d = check.duration(ms, 'advance(ms)', MAX_ADVANCE_MS);
-    this.#call((s) => s.advance(d));
+    this.#move((s) => s.advance(d));
     return this;
   }
 
@@ -385,7 +439,7 @@ export class Cluster {
    * Returns false when nothing is scheduled.
    */
   step(): boolean {
-    return this.#call((s) => s.step());
+    return this.#move((s) => s.step());
   }
 
   /** When the next event is due, or null when nothing is scheduled. */
@@ -396,7 +450,9 @@ export class Cluster {
   /**
    * Runs until `predicate(cluster)` is true, checking after every moment at which
    * something happens, for at most `timeoutMs` simulated ms (default 60000). Returns
-   * true when the predicate held, false on timeout.
+   * true when the predicate held, false on timeout. A predicate should only look at the
+   * cluster: one that moves it back in time would keep the deadline out of reach, so
+   * runUntil throws once it has advanced more than `timeoutMs` in all.
    */
   runUntil(predicate: (cluster: Cluster) => boolean, options: RunUntilOptions = {}): boolean {
     if (typeof predicate !== 'function') {
@@ -406,13 +462,30 @@ export class Cluster {
     check.keys(o, ['timeoutMs'], 'runUntil option');
     const timeout = o.timeoutMs === undefined ? 60_000 : check.duration(o.timeoutMs, 'timeoutMs', MAX_ADVANCE_MS);
     const deadline = this.now + timeout;
+    let advanced = 0;
+    let stillChecks = 0;
     for (;;) {
       if (predicate(this)) return true;
       const now = this.now;
       if (now >= deadline) return false;
       const next = this.nextEventTime();
       const target = next === null ? deadline : Math.min(Math.max(next, now), deadline);
-      this.#call((s) => s.advance(target - now));
+      advanced += target - now;
+      if (advanced > timeout) {
+        throw new RangeError(
+          `runUntil advanced ${advanced} ms in all, more than its timeoutMs (${timeout} ms), without reaching ` +
+            `its deadline (t = ${deadline} ms): the predicate moved the cluster back in time (seek?); ` +
+            'a predicate should only look at the cluster',
+        );
+      }
+      stillChecks = target === now ? stillChecks + 1 : 0;
+      if (stillChecks > MAX_RUN_UNTIL_STILL_CHECKS) {
+        throw new RangeError(
+          `runUntil checked its predicate ${MAX_RUN_UNTIL_STILL_CHECKS} times at t = ${now} ms without simulated ` +
+            'time moving: the predicate keeps acting at the same moment; a predicate should only look at the cluster',
+        );
+      }
+      this.#move((s) => s.advance(target - now));
     }
   }
 
@@ -424,7 +497,7 @@ export class Cluster {
    */
   seek(t: number): this {
     const target = check.duration(t, 'seek(t)', Number.MAX_SAFE_INTEGER);
-    this.#call((s) => s.seek(target));
+    this.#move((s) => s.seek(target));
     return this;
   }
 
@@ -533,6 +606,44 @@ export class Cluster {
     return this.#call((s) => s.textSince(since, limit));
   }
 
+  /**
+   * The trace after `since` (all of it by default) page by page, up to `limit` events a
+   * page (default 10,000, at most 100,000): arrays of events; with `format: 'text'` their
+   * one-line text form (a string, one line per event); with `format: 'json'` a JSON array
+   * (a string, for writing out). Each page continues where the last one stopped, so
+   * reading a whole long run costs about one replay of it (paging with
+   * `events({ since })` past the in-memory window replays from a checkpoint for every
+   * page). Throws if the cluster moves (advance, act, seek) before the last page is read.
+   */
+  pages(query?: { since?: number; limit?: number; format?: 'events' }): Generator<TraceEvent[], void, undefined>;
+  pages(query: { since?: number; limit?: number; format: 'text' | 'json' }): Generator<string, void, undefined>;
+  pages(
+    query: { since?: number; limit?: number; format?: 'events' | 'text' | 'json' } = {},
+  ): Generator<TraceEvent[] | string, void, undefined> {
+    const q = check.object(query, 'pages query');
+    check.keys(q, ['since', 'limit', 'format'], 'pages query field');
+    const since = q.since === undefined ? 0 : check.whole(q.since, 'since');
+    const limit = q.limit === undefined ? 10_000 : check.whole(q.limit, 'limit', 1, 100_000);
+    const format = q.format === undefined ? 'events' : check.oneOf(q.format, ['events', 'text', 'json'] as const, 'format');
+    const cursor = this.#call((s) => s.traceCursor(since));
+    const next = (): TraceEvent[] | string =>
+      this.#call((s) =>
+        format === 'text'
+          ? s.traceTextPage(cursor, limit)
+          : format === 'json'
+            ? s.traceJsonPage(cursor, limit)
+            : (s.tracePage(cursor, limit) as TraceEvent[]),
+      );
+    return (function* () {
+      try {
+        // An empty page ([], '' or, in JSON, '[]') is the end.
+        for (let page = next(); page.length > 0 && page !== '[]'; page = next()) yield page;
+      } finally {
+        cursor.free();
+      }
+    })();
+  }
+
   /** Every invariant violation so far (the checker runs after every event). */
   violations(): ViolationEvent[] {
     return this.#call((s) => s.violations()) as ViolationEvent[];
@@ -557,8 +668,10 @@ export class Cluster {
   }
 
   /**
-   * A compact, URL-safe link reproducing this run up to now: `k1.` + base64url of the
-   * options, seed, input log and time. Open it with {@link Cluster.fromLink}.
+   * A compact, URL-safe link reproducing this run up to now: `k2.` + base64url of the
+   * compressed (DEFLATE) JSON of the options, seed, input log and time. Open it with
+   * {@link Cluster.fromLink} (which also reads the uncompressed `k1.` links of earlier
+   * versions).
    */
   toLink(): string {
     return encodeLink({
@@ -566,6 +679,22 @@ export class Cluster {
       spec: this.#spec,
       inputs: this.inputs(),
       t: this.now,
+    });
+  }
+
+  /**
+   * A link to this run up to its last good moment. On a working cluster it reproduces
+   * the run up to now, like {@link Cluster.toLink}; once the core has crashed (see
+   * {@link Cluster.broken}) it still works and gives the run up to just before the call
+   * that crashed, so the crash can be reproduced and reported.
+   */
+  reproductionLink(): string {
+    if (this.#disposed) throw new Error('this cluster was disposed and can no longer be used');
+    return encodeLink({
+      v: catalog().version,
+      spec: this.#spec,
+      inputs: this.#journal.slice(0, this.#good.count),
+      t: this.#good.t,
     });
   }
 
@@ -718,7 +847,14 @@ export class Cluster {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    if (this.#broken === null) this.#sim.free();
+    this.#sim?.free();
+    this.#sim = null;
+    this.#glue = null;
+  }
+
+  /** @internal Bytes of wasm memory of the instance this cluster lives in (benchmarks). */
+  __wasmMemoryBytes(): number {
+    return this.#call(() => (this.#glue as Glue).memory()?.buffer.byteLength ?? 0);
   }
 
   /** @internal Deliberately panics inside the core (tests of the broken-cluster path). */
@@ -771,8 +907,9 @@ function toScenarioError(e: unknown): unknown {
 export async function parseScenario(scenario: string | object): Promise<Record<string, unknown>> {
   await init();
   try {
-    return raw().parseScenario(scenarioText(scenario)) as Record<string, unknown>;
+    return withCore((G) => G.parseScenario(scenarioText(scenario))) as Record<string, unknown>;
   } catch (e) {
+    if (e instanceof CoreFailure) throw e;
     throw toScenarioError(e);
   }
 }

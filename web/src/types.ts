@@ -5,7 +5,11 @@
  * @module
  */
 
-/** Kafka's `controller.quorum.*` configuration keys the simulator understands. */
+/**
+ * The configuration keys the simulator understands: Kafka's `controller.quorum.*` keys,
+ * and `sim.fetchMaxWaitMs`, a simulator-only knob for the Fetch wait Kafka fixes at
+ * 500 ms (`KafkaRaftClient.MAX_FETCH_WAIT_MS`).
+ */
 export type QuorumConfigKey =
   | 'controller.quorum.fetch.timeout.ms'
   | 'controller.quorum.election.timeout.ms'
@@ -13,9 +17,11 @@ export type QuorumConfigKey =
   | 'controller.quorum.request.timeout.ms'
   | 'controller.quorum.retry.backoff.ms'
   | 'controller.quorum.append.linger.ms'
-  | 'controller.quorum.fetch.max.wait.ms';
+  | 'controller.quorum.fetch.max.bytes'
+  | 'controller.quorum.fetch.snapshot.max.bytes'
+  | 'sim.fetchMaxWaitMs';
 
-/** Quorum configuration by Kafka key, values in milliseconds. */
+/** Quorum configuration by key: milliseconds, or bytes for the `*.max.bytes` limits. */
 export type QuorumConfig = Partial<Record<QuorumConfigKey, number>>;
 
 /**
@@ -145,7 +151,7 @@ export interface NodeInfo {
   votedFor: number | null;
   /** Log end offset. */
   leo: number;
-  /** High watermark; null when unknown (a new leader, a crashed node). */
+  /** This node's high watermark: a leader's is what its Fetch responses carry (none until it commits a record of its epoch); null before it learns one and while crashed. */
   hw: number | null;
   logStart: number;
   /** Offset up to which the log is on disk. */
@@ -345,6 +351,19 @@ export interface DropEvent extends EventBase {
   reason: DropReason;
 }
 
+/**
+ * `node`'s request to `peer` failed fast: the connection was refused or reset because
+ * `peer`'s process is down (Kafka's BROKER_NOT_AVAILABLE); the failure left `peer` at `sent`.
+ * The node backs off `retry.backoff.ms` and retries. A partitioned peer sends nothing back.
+ */
+export interface DisconnectEvent extends EventBase {
+  type: 'disconnect';
+  node: number;
+  peer: number;
+  rpc: RpcKind;
+  sent: number;
+}
+
 /** A node changed state. */
 export interface StateEvent extends EventBase {
   type: 'state';
@@ -466,6 +485,7 @@ export type TraceEvent =
   | SendEvent
   | DeliverEvent
   | DropEvent
+  | DisconnectEvent
   | StateEvent
   | PersistEvent
   | VoteEvent
@@ -531,6 +551,8 @@ export interface Catalog {
   maxVoters: number;
   maxObservers: number;
   maxAdvanceMs: number;
+  /** The least one-way latency of a link, ms (at zero, replicas could answer each other forever within one millisecond). */
+  minLatencyMs: number;
 }
 
 /** The outcome of one chaos-sweep seed. */

@@ -1,9 +1,11 @@
 /**
- * Loading the WebAssembly core once per page or process. The browser entry fetches
- * `kraft_playground_bg.wasm` next to the module; the Node entry reads the file.
+ * Loading the WebAssembly core. The browser entry fetches `kraft_playground_bg.wasm`
+ * next to the module; the Node entry reads the file. The module is compiled once; an
+ * instance serves every cluster until one of them traps, and then a new instance of
+ * the same module serves the clusters created after it.
  * @module
  */
-import initGlue, { catalog as coreCatalog, type InitInput } from '../pkg/kraft_playground.js';
+import { createGlue, type Glue } from '../pkg/kraft_playground_factory.js';
 import type { Catalog } from './types.js';
 
 /** Where the wasm comes from: a URL, a fetch Response, the bytes, or a compiled module. */
@@ -11,12 +13,25 @@ export type WasmSource = URL | string | Response | BufferSource | WebAssembly.Mo
 
 let loader: (() => WasmSource | Promise<WasmSource>) | null = null;
 let ready: Promise<void> | null = null;
-let loaded = false;
+let compiled: WebAssembly.Module | null = null;
+/** The instance new clusters go to (null after a trap until the next one is made). */
+let current: Glue | null = null;
+const retired = new WeakSet<Glue>();
 let catalogCache: Catalog | null = null;
 
 /** @internal Set by the entry point (browser: fetch; Node: read the file). */
 export function setDefaultWasmSource(f: () => WasmSource | Promise<WasmSource>): void {
   loader = f;
+}
+
+async function compile(s: WasmSource): Promise<WebAssembly.Module> {
+  if (s instanceof WebAssembly.Module) return s;
+  const r = typeof s === 'string' || s instanceof URL ? await fetch(s) : s;
+  if (typeof Response === 'function' && r instanceof Response) {
+    if (!r.ok) throw new Error(`kraft-playground: failed to fetch the wasm: ${r.status} ${r.statusText} (${r.url})`);
+    return WebAssembly.compile(await r.arrayBuffer());
+  }
+  return WebAssembly.compile(r as BufferSource);
 }
 
 /**
@@ -32,9 +47,12 @@ export function init(source?: WasmSource): Promise<void> {
     if (s === undefined) {
       throw new Error('kraft-playground: no way to load the wasm here; call init(urlOrBytes) first');
     }
-    await initGlue({ module_or_path: s as InitInput });
-    catalogCache = coreCatalog() as Catalog;
-    loaded = true;
+    const module = await compile(s);
+    const glue = createGlue();
+    await glue.default({ module_or_path: module });
+    catalogCache = glue.catalog() as Catalog;
+    compiled = module;
+    current = glue;
   })();
   ready = p;
   p.catch(() => {
@@ -46,16 +64,38 @@ export function init(source?: WasmSource): Promise<void> {
 
 /** True once {@link init} has finished. */
 export function isReady(): boolean {
-  return loaded;
+  return compiled !== null;
 }
 
 /** @internal Throws when the wasm is not loaded yet. */
 export function ensureReady(): void {
-  if (!loaded) {
+  if (compiled === null) {
     throw new Error(
       'kraft-playground: the wasm core is not loaded yet; await Cluster.create(...) or await init() first',
     );
   }
+}
+
+/** @internal The instance new work goes to: a new one after the last one trapped. */
+export function freshGlue(): Glue {
+  ensureReady();
+  if (current === null) {
+    const glue = createGlue();
+    glue.initSync({ module: compiled as WebAssembly.Module });
+    current = glue;
+  }
+  return current;
+}
+
+/** @internal Retires an instance that trapped: nothing new is created in it. */
+export function retire(glue: Glue): void {
+  retired.add(glue);
+  if (current === glue) current = null;
+}
+
+/** @internal True once `glue` has trapped. */
+export function isRetired(glue: Glue): boolean {
+  return retired.has(glue);
 }
 
 /** Names and limits of the core: config keys, safety switches, invariants, presets. */

@@ -24,7 +24,7 @@ test('init and catalog', async () => {
   assert.ok(cat.invariants.some((i) => i.name === 'SingleLeader'));
   assert.deepEqual(cat.presets.map((p) => p.name), ['datacenter', 'teaching', 'wan']);
   assert.equal(MAX_ADVANCE_MS, 86_400_000);
-  assert.equal(LINK_FORMAT, 1);
+  assert.equal(LINK_FORMAT, 2);
 });
 
 test('create: defaults, given seed, random seed', async () => {
@@ -235,6 +235,36 @@ test('events: all, since, from/to, limit, typed fields', async () => {
   assert.ok(c.text({ since: all.length - 1 }).includes(all.at(-1).text));
 });
 
+test('pages: a whole run past the in-memory window as events, text and JSON; refused once the cluster moves', async () => {
+  const c = await Cluster.create({ seed: 2, voters: 5, observers: 3, writesPerSecond: 1000 });
+  const live = [];
+  for (let i = 0; i < 14; i++) {
+    c.advance(5_000);
+    live.push(...c.events({ since: live.length }));
+  }
+  assert.ok(c.lastSeq > 250_000, `${c.lastSeq} events`);
+  assert.equal(live.length, c.lastSeq);
+  const events = [...c.pages({ limit: 30_000 })];
+  assert.ok(events.every((p) => p.length <= 30_000));
+  assert.ok(JSON.stringify(events.flat()) === JSON.stringify(live), 'event pages are the live run');
+  const json = [...c.pages({ format: 'json' })].flatMap((p) => JSON.parse(p));
+  assert.ok(JSON.stringify(json) === JSON.stringify(live), 'JSON pages are the live run');
+  const text = [...c.pages({ since: 1_000, limit: 50_000, format: 'text' })].join('');
+  let expected = '';
+  for (let since = 1_000; since < c.lastSeq; since += 100_000) expected += c.text({ since, limit: 100_000 });
+  assert.equal(text.split('\n').length - 1, c.lastSeq - 1_000);
+  assert.ok(text === expected, 'text pages are text({ since }) pages');
+  // The cluster moves: the cursor's run is gone.
+  const pages = c.pages({ limit: 10 });
+  assert.equal(pages.next().value.length, 10);
+  c.advance(1);
+  assert.throws(() => pages.next(), /cursor: the run changed since this cursor was opened/);
+  assert.throws(() => c.pages({ limit: 0 }), /limit/);
+  assert.throws(() => c.pages({ format: 'xml' }), /format/);
+  assert.throws(() => c.pages({ size: 3 }), /size/);
+  c.dispose();
+});
+
 test('describeQuorum: status and replication like kafka-metadata-quorum', async () => {
   const none = await Cluster.create({ seed: 1 });
   assert.equal(none.describeQuorum(), null);
@@ -328,14 +358,14 @@ test('toLink / fromLink', async () => {
   c.partition([[0], [1, 2, 3, 4]]);
   c.advance(3_000);
   const link = c.toLink();
-  assert.match(link, /^k1\.[A-Za-z0-9_-]+$/, 'URL-safe');
+  assert.match(link, /^k2\.[A-Za-z0-9_-]+$/, 'URL-safe');
   const d = await Cluster.fromLink(link);
   assert.equal(d.digest(), c.digest());
   assert.equal(d.now, c.now);
   assert.equal(d.seed, c.seed);
   assert.deepEqual(d.inputs(), c.inputs());
   assert.equal(d.toLink(), link);
-  for (const url of [`https://example.org/play?run=${link}`, `https://example.org/play#${link}`, `  ${link}\n`]) {
+  for (const url of [`https://example.org/play?run=${link}`, `https://example.org/play#run=${link}`, `https://example.org/play#${link}`, `  ${link}\n`]) {
     assert.equal((await Cluster.fromLink(url)).digest(), c.digest(), url.slice(0, 30));
   }
   // The same run continues the same way.

@@ -2,10 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as kp from '../dist/node.js';
 
 const bin = fileURLToPath(new URL('../bin/kraft-playground.mjs', import.meta.url));
 
@@ -73,6 +74,79 @@ test('run: --format json, --seed, --quiet', () => {
   assert.deepEqual(u.report.unsafe, ['no-pre-vote']);
 });
 
+// A ten-minute run of about 420,000 events: past the 200,000 the core keeps in memory,
+// so printing it replays the older ones. The CLI runs with its JS heap capped at 96 MB
+// while it prints about 90 MB of JSON (35 MB of text): it must stream the trace page by
+// page, not build it whole (which also failed past 512 MB: "Invalid string length").
+const tenMinutes = fixture('ten-minutes');
+const cappedHeap = '--max-old-space-size=96';
+
+/** Runs the CLI with its stdout in a file (the trace is too big for a pipe buffer). */
+function cliToFile(nodeArgs, ...args) {
+  const dir = mkdtempSync(join(tmpdir(), 'kp-cli-'));
+  const out = join(dir, 'out');
+  const fd = openSync(out, 'w');
+  try {
+    const r = spawnSync(process.execPath, [...nodeArgs, bin, ...args], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', timeout: 300_000 });
+    return { code: r.status, out: readFileSync(out, 'utf8'), err: r.stderr };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The same run in this process, read back with events({ since }) / text({ since }) pages. */
+let reference;
+async function referenceRun() {
+  if (!reference) {
+    await kp.init();
+    const { report, cluster } = kp.runScenarioSync(readFileSync(tenMinutes, 'utf8'), {});
+    try {
+      const events = [];
+      const text = [];
+      for (let since = 0; since < cluster.lastSeq; ) {
+        const page = cluster.events({ since, limit: 50_000 });
+        events.push(JSON.stringify(page));
+        text.push(cluster.text({ since, limit: 50_000 }));
+        since = page[page.length - 1].seq;
+      }
+      reference = { report, events, text: text.join('') };
+    } finally {
+      cluster.dispose();
+    }
+  }
+  return reference;
+}
+
+test('run --format json: a ten-minute trace past the in-memory window, streamed, every event as events({ since }) gives it', async () => {
+  const ref = await referenceRun();
+  assert.ok(ref.report.events > 400_000, `${ref.report.events} events`);
+  const r = cliToFile([cappedHeap], 'run', tenMinutes, '--format', 'json');
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.report.digest, ref.report.digest);
+  assert.equal(j.events.length, j.report.events, 'every event, as many as the report counts');
+  j.events.forEach((e, i) => assert.equal(e.seq, i + 1));
+  let at = 0;
+  for (const page of ref.events) {
+    const n = JSON.parse(page).length;
+    assert.equal(JSON.stringify(j.events.slice(at, at + n)), page, `events ${at + 1}..${at + n}`);
+    at += n;
+  }
+  assert.equal(at, j.events.length);
+});
+
+test('run: the same ten-minute trace as text, one line per event, as text({ since }) gives it', async () => {
+  const ref = await referenceRun();
+  const r = cliToFile([cappedHeap], 'run', tenMinutes);
+  assert.equal(r.code, 0, r.err);
+  const at = r.out.indexOf('\n\nscenario cli-ten-minutes');
+  assert.ok(at > 0, 'the trace, a blank line, then the summary');
+  const trace = r.out.slice(0, at + 1);
+  assert.equal(trace.split('\n').length - 1, ref.report.events, 'one line per event');
+  assert.ok(trace === ref.text, 'the lines are text({ since }) pages, in order');
+  assert.match(r.out, new RegExp(`, ${ref.report.events} events, digest ${ref.report.digest}`));
+});
+
 test('run: a failed expectation exits 1', () => {
   const r = cli('run', fixture('too-soon'), '--quiet');
   assert.equal(r.code, 1);
@@ -112,10 +186,10 @@ test('sweep: passing seeds', () => {
 });
 
 test('sweep: an unsafe switch is caught, with the native repro command', () => {
-  const r = cli('sweep', '--seeds', '1', '--first-seed', '7', '--seconds', '30', '--unsafe', 'vote-ignores-log');
+  const r = cli('sweep', '--seeds', '1', '--first-seed', '3', '--seconds', '30', '--unsafe', 'vote-ignores-log');
   assert.equal(r.code, 1);
-  assert.match(r.out, /seed 7 FAILED: .*LeaderCompleteness/);
-  assert.match(r.out, /reproduce: cargo run --release -p kraft-playground --example sweep -- --seeds 1 --first-seed 7 --seconds 30 --voters 3 --observers 1 --unsafe vote-ignores-log --trace/);
+  assert.match(r.out, /seed 3 FAILED: .*LeaderCompleteness/);
+  assert.match(r.out, /reproduce: cargo run --release -p kraft-playground --example sweep -- --seeds 1 --first-seed 3 --seconds 30 --voters 3 --observers 1 --unsafe vote-ignores-log --trace/);
   assert.match(r.out, /0 passed, 1 failed/);
 });
 

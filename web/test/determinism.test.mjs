@@ -115,7 +115,7 @@ test('random valid action sequences: no internal error, links and seeks reproduc
           break;
         }
         case 5: if (n > 1) c.cut(node, (node + 1 + rnd(n - 1)) % n); break;
-        case 6: c.setNetwork({ latencyMs: [rnd(20), 20 + rnd(200)], loss: rnd(30) / 100, duplicate: rnd(5) / 100 }); break;
+        case 6: c.setNetwork({ latencyMs: [1 + rnd(20), 20 + rnd(200)], loss: rnd(30) / 100, duplicate: rnd(5) / 100 }); break;
         case 7: c.slowDisk(node, [0, 5, 100, 400][rnd(4)]); break;
         case 8: c.resign(); break;
         case 9: c.setWorkload({ writesPerSecond: rnd(200) }); break;
@@ -156,4 +156,114 @@ test('random valid action sequences: no internal error, links and seeks reproduc
     }
   }
   assert.ok(checked >= 6, `${checked} rounds checked for violations`);
+});
+
+test('random operation lists replay exactly: live = fromLink(toLink()) = seek(0); seek(now), and old windows regenerate', async () => {
+  // The ordering rule (crate/src/sim/world.rs): an action at t comes after what is due at t,
+  // and what it causes at t runs before the next action. Many actions share a millisecond
+  // here, with controller.quorum.append.linger.ms 0 and default. Native twin:
+  // crate/tests/replay_property.rs.
+  let s = 99_1234;
+  const rnd = (n) => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return Math.floor((s / 2147483648) * n);
+  };
+  for (let list = 0; list < 24; list++) {
+    const voters = [1, 3, 3, 5][rnd(4)];
+    const observers = rnd(3);
+    const n = voters + observers;
+    const config = rnd(2) ? { 'controller.quorum.append.linger.ms': 0 } : {};
+    const c = await Cluster.create({ voters, observers, seed: list, config, writesPerSecond: [0, 10, 50][rnd(3)] });
+    const produced = []; // every event of the live run, by seq - 1
+    const takeIn = (after, what) => {
+      for (const e of c.events({ since: after })) {
+        if (e.seq <= produced.length) assert.deepEqual(e, produced[e.seq - 1], `list ${list}: ${what}: event ${e.seq} differs`);
+        else {
+          assert.equal(e.seq, produced.length + 1, `list ${list}: ${what}: gap`);
+          produced.push(e);
+        }
+      }
+    };
+    takeIn(0, 'start');
+    const ops = [];
+    for (let i = 0; i < 25; i++) {
+      const before = c.lastSeq;
+      const r = rnd(20);
+      if (r < 9) {
+        const count = rnd(3) === 0 ? 2 + rnd(3) : 1;
+        for (let k = 0; k < count; k++) {
+          const node = rnd(n);
+          const other = (node + 1 + rnd(Math.max(n, 2) - 1)) % n;
+          const lo = 1 + rnd(30);
+          ops.push(`t=${c.now} action ${r}/${k}`);
+          switch (rnd(15)) {
+            case 0: c.crash(node); break;
+            case 1: c.restart(node); break;
+            case 2: c.wipe(node); break;
+            case 3: c.isolate(node); break;
+            case 4: c.partition([[node], [...Array(n).keys()].filter((x) => x !== node)].filter((g) => g.length)); break;
+            case 5: if (n > 1) c.cut(node, other); break;
+            case 6: if (n > 1) c.uncut(node, other); break;
+            case 7: if (n > 1) c.slowLink(node, other, [lo, lo + rnd(100)]); break;
+            case 8: c.heal(); break;
+            case 9: c.setNetwork({ latencyMs: [lo, lo + rnd(150)], loss: rnd(20) / 100, duplicate: rnd(5) / 100 }); break;
+            case 10: c.slowDisk(node, [0, 1, 100][rnd(3)]); break;
+            case 11: case 12: c.resign(); break;
+            case 13: c.setWorkload({ writesPerSecond: [0, 5, 100][rnd(3)] }); break;
+            default: c.write(); break;
+          }
+        }
+        produced.length = before; // an action replaces whatever was recorded beyond now
+        takeIn(before, 'act');
+      } else if (r < 15) {
+        const ms = [rnd(3), rnd(60), rnd(8_000)][rnd(3)];
+        ops.push(`advance(${ms})`);
+        c.advance(ms);
+        takeIn(before, 'advance');
+      } else if (r < 16) {
+        ops.push('step');
+        c.step();
+        takeIn(before, 'step');
+      } else if (r < 18) {
+        const t = rnd(c.now + 1);
+        ops.push(`seek(${t})`);
+        c.seek(t);
+      } else {
+        const t = c.now + rnd(8_000);
+        ops.push(`seek(${t})`);
+        c.seek(t);
+        takeIn(Math.min(before, c.lastSeq), 'seek forward');
+      }
+    }
+    const ctx = `list ${list}: ${ops.join(', ')}`;
+    const now = c.now;
+    const last = c.lastSeq;
+    const digest = c.digest();
+    const live = produced.slice(0, last);
+    assert.equal(live.length, last, ctx);
+    const linked = await Cluster.fromLink(c.toLink());
+    assert.equal(linked.digest(), digest, `fromLink(toLink()): ${ctx}`);
+    c.seek(0);
+    c.seek(now);
+    assert.equal(c.digest(), digest, `seek(0); seek(now): ${ctx}`);
+    for (let k = 0; k < 4; k++) {
+      const since = rnd(last + 1);
+      assert.deepEqual(c.events({ since }), live.slice(since), `events({ since: ${since} }): ${ctx}`);
+      const from = rnd(now + 1);
+      const to = from + rnd(3_000);
+      assert.deepEqual(c.events({ from, to }), live.filter((e) => e.t >= from && e.t <= to), `events(${from}..${to}): ${ctx}`);
+    }
+  }
+});
+
+test('resign() then write() in one millisecond: the leader has resigned, and a link replays it', async () => {
+  const c = await Cluster.create({ voters: 3, seed: 0 });
+  c.advance(2_460);
+  const old = c.leader();
+  assert.ok(old, 'a leader by 2.46 s');
+  assert.deepEqual(c.resign(), old);
+  assert.notEqual(c.leader()?.id, old.id, 'right after resign() the old leader is not named');
+  assert.equal(c.node(old.id).state, 'resigned');
+  assert.equal(c.write().accepted, false);
+  assert.equal((await Cluster.fromLink(c.toLink())).digest(), c.digest());
 });

@@ -1,10 +1,11 @@
 // The main page: <kraft-playground> driven by the URL, and the URL kept in step with
 // the run (a scenario link, or the seed and sizes of free play).
 import { defineElement, type KraftPlayground } from '../../web/src/ui/index.js';
-import { applyParams } from './params.js';
+import { applyParams, followFragment } from './params.js';
 
 const el = document.querySelector('kraft-playground') as KraftPlayground;
-const problems = applyParams(el, location.search);
+const problems = applyParams(el, location.search, location.hash);
+followFragment(el);
 el.setAttribute('share-base', new URL('./', location.href).href);
 
 interface Change {
@@ -24,6 +25,7 @@ el.addEventListener('kraft-playground:change', (e) => {
   if (d.actions > 0) return; // a run in progress: the share button makes its link
   const url = new URL(location.href);
   url.search = '';
+  url.hash = '';
   if (d.scenario) {
     url.searchParams.set('scenario', d.scenario);
     if (d.variant) url.searchParams.set('variant', d.variant);

@@ -8,29 +8,54 @@
 
 use super::{ClusterView, Found};
 use crate::protocol::log::ReplicaLog;
-use crate::protocol::{Epoch, NodeId, Offset, StateName};
+use crate::protocol::{Epoch, NodeId, Offset, Record, StateName};
+use crate::shared::{Holder, Meter, Metering, SharedMap};
 use crate::trace::{Event, EventKind, Invariant};
-use std::collections::BTreeMap;
 
 /// A record's identity: (epoch, unique id).
 type RecordKey = (Epoch, u64);
 
+/// The maps are shared (see `shared`) so checkpoints of the world do not copy them.
 #[derive(Clone, Debug)]
 pub struct Data {
     /// offset -> (record, event that first exposed it below a HW)
-    committed: BTreeMap<Offset, (RecordKey, u64)>,
+    committed: SharedMap<Offset, (RecordKey, u64)>,
     /// (offset, epoch) -> (record id, predecessor, event that first appended it)
-    appended: BTreeMap<(Offset, Epoch), (u64, Option<RecordKey>, u64)>,
+    appended: SharedMap<(Offset, Epoch), (u64, Option<RecordKey>, u64)>,
     pruned_below: Offset,
 }
 
+/// The record at `offset`, also when a snapshot compacted it away in this very step
+/// (the view is the log as the step left it).
+fn record_at(log: &ReplicaLog, offset: Offset) -> Option<&Record> {
+    log.get(offset).or_else(|| {
+        let compacted = log.compacted();
+        let first = compacted.first()?.offset;
+        compacted.get(offset.checked_sub(first)? as usize)
+    })
+}
+
+/// The first offset `record_at` can answer for.
+fn first_held(log: &ReplicaLog) -> Offset {
+    log.compacted().first().map(|r| r.offset).unwrap_or(log.start_offset())
+}
+
 fn key_at(log: &ReplicaLog, offset: Offset) -> Option<RecordKey> {
-    log.get(offset).map(|r| (r.epoch, r.id))
+    record_at(log, offset).map(|r| (r.epoch, r.id))
 }
 
 impl Data {
     pub fn new() -> Self {
-        Data { committed: BTreeMap::new(), appended: BTreeMap::new(), pruned_below: 0 }
+        Data { committed: SharedMap::default(), appended: SharedMap::default(), pruned_below: 0 }
+    }
+
+    /// Bytes per entry are what the memory budget counts for them.
+    pub fn metered(meter: &Meter) -> Self {
+        Data {
+            committed: SharedMap::new(Metering::new(meter, Holder::Checker, 40)),
+            appended: SharedMap::new(Metering::new(meter, Holder::Checker, 56)),
+            pruned_below: 0,
+        }
     }
 
     pub fn observe(&mut self, view: &dyn ClusterView, event: &Event, found: &mut Vec<Found>) {
@@ -63,8 +88,20 @@ impl Data {
         found: &mut Vec<Found>,
     ) {
         let Some(log) = view.log(node) else { return };
-        let from = old.unwrap_or(0).max(log.start_offset()).max(self.pruned_below);
-        let to = new.min(log.end_offset());
+        self.expose(log, node, old.unwrap_or(0)..new, seq, found);
+    }
+
+    /// `node` exposes the records of `offsets` (those its log holds) as committed.
+    fn expose(
+        &mut self,
+        log: &ReplicaLog,
+        node: NodeId,
+        offsets: std::ops::Range<Offset>,
+        seq: u64,
+        found: &mut Vec<Found>,
+    ) {
+        let from = offsets.start.max(first_held(log)).max(self.pruned_below);
+        let to = offsets.end.min(log.end_offset());
         for offset in from..to {
             let Some(mine) = key_at(log, offset) else {
                 continue;
@@ -83,14 +120,15 @@ impl Data {
                         ),
                         evidence: vec![*first, seq],
                     });
-                    return; // one report per HW move is enough
+                    return; // one report per event is enough
                 }
                 Some(_) => {}
             }
         }
     }
 
-    /// Same (offset, epoch) must mean the same record with the same predecessor.
+    /// Same (offset, epoch) must mean the same record with the same predecessor. Records
+    /// appended below the node's HW (after it truncated below it) are exposed at once.
     fn on_append(
         &mut self,
         view: &dyn ClusterView,
@@ -101,8 +139,11 @@ impl Data {
         found: &mut Vec<Found>,
     ) {
         let Some(log) = view.log(node) else { return };
+        if let Some(hw) = view.replica(node).and_then(|r| r.high_watermark()).filter(|hw| first < *hw) {
+            self.expose(log, node, first..hw.min(last + 1), seq, found);
+        }
         for offset in first.max(self.pruned_below)..=last {
-            let Some(r) = log.get(offset) else { continue };
+            let Some(r) = record_at(log, offset) else { continue };
             let prev = if offset == 0 {
                 None
             } else {
@@ -141,7 +182,7 @@ impl Data {
     /// A new leader must hold every record committed so far.
     fn on_new_leader(&mut self, view: &dyn ClusterView, node: NodeId, epoch: Epoch, seq: u64, found: &mut Vec<Found>) {
         let Some(log) = view.log(node) else { return };
-        for (offset, (key, at)) in self.committed.range(log.start_offset()..) {
+        for (offset, (key, at)) in self.committed.range_from(&first_held(log)) {
             if key_at(log, *offset) != Some(*key) {
                 let has = match key_at(log, *offset) {
                     Some((e, id)) => format!("record {id}@e{e}"),
@@ -164,10 +205,10 @@ impl Data {
     /// Forgets offsets below every node's log start: nothing can be compared there again.
     fn prune(&mut self, view: &dyn ClusterView) {
         let min_start =
-            (0..view.node_count() as NodeId).filter_map(|id| view.log(id)).map(|l| l.start_offset()).min().unwrap_or(0);
+            (0..view.node_count() as NodeId).filter_map(|id| view.log(id)).map(first_held).min().unwrap_or(0);
         if min_start > self.pruned_below {
-            self.committed = self.committed.split_off(&min_start);
-            self.appended = self.appended.split_off(&(min_start, 0));
+            self.committed.remove_below(&min_start);
+            self.appended.remove_below(&(min_start, 0));
             self.pruned_below = min_start;
         }
     }

@@ -3,16 +3,23 @@
 
 use super::{ClusterView, Found};
 use crate::protocol::{Epoch, NodeId, Offset, StateName};
-use crate::trace::{Event, EventKind, Invariant};
+use crate::trace::{Event, EventKind, FaultKind, Invariant};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]
 pub struct Leadership {
     /// Leader recorded per epoch, with the event that recorded it.
     leaders: BTreeMap<Epoch, (NodeId, u64)>,
+    /// The epoch on each node's disk (after a drop, the lower one: each drop is
+    /// reported once, where it happens).
     persisted_epoch: Vec<Epoch>,
-    /// The HW of the highest-epoch leader when last seen, with its event.
-    leader_hw: Option<(Offset, u64)>,
+    /// The highest HW a highest-epoch leader has exposed, with its event.
+    max_leader_hw: Option<(Offset, u64)>,
+    /// That leader's HW when last seen.
+    last_leader_hw: Option<Offset>,
+    /// The epoch each node leads, from the events in order: an `hw` event is checked
+    /// against the state of its moment, not of the end of the step that emitted it.
+    leading: Vec<Option<Epoch>>,
     stable: Option<Option<(Epoch, NodeId, u64)>>,
 }
 
@@ -21,7 +28,9 @@ impl Leadership {
         Leadership {
             leaders: BTreeMap::new(),
             persisted_epoch: vec![0; nodes],
-            leader_hw: None,
+            max_leader_hw: None,
+            last_leader_hw: None,
+            leading: vec![None; nodes],
             stable: if stable_leadership { Some(None) } else { None },
         }
     }
@@ -29,21 +38,23 @@ impl Leadership {
     pub fn observe(&mut self, view: &dyn ClusterView, event: &Event, found: &mut Vec<Found>) {
         match &event.kind {
             EventKind::Persist { node, epoch, leader, .. } => {
-                let prev = self.persisted_epoch[*node as usize];
-                if *epoch < prev {
-                    found.push(Found {
-                        invariant: Invariant::MonotonicEpoch,
-                        node: Some(*node),
-                        detail: format!("persisted epoch went from {prev} down to {epoch}"),
-                        evidence: vec![event.seq],
-                    });
-                }
-                self.persisted_epoch[*node as usize] = prev.max(*epoch);
+                self.persisted(*node, *epoch, "persisted epoch", event.seq, found);
                 if let Some(l) = leader {
                     self.record_leader(*epoch, *l, *node, event.seq, found);
                 }
             }
-            EventKind::State { node, epoch, .. } => {
+            // The quorum-state file is lost with the disk: the node's epoch is back to 0.
+            EventKind::Fault(FaultKind::Wipe(node)) => {
+                self.persisted(*node, 0, "wiping the disk took the persisted epoch", event.seq, found)
+            }
+            EventKind::HighWatermark { node, new, .. } => {
+                if let Some(epoch) = self.newest_leader_epoch(*node) {
+                    self.check_monotonic(*node, epoch, *new, event.seq, found);
+                }
+            }
+            EventKind::Crash { node, .. } => self.leading[*node as usize] = None,
+            EventKind::State { node, epoch, to, .. } => {
+                self.leading[*node as usize] = (*to == StateName::Leader).then_some(*epoch);
                 // Events of one step arrive in order, so the last persisted epoch seen is
                 // what was on disk when this transition happened.
                 let persisted = self.persisted_epoch[*node as usize];
@@ -58,6 +69,9 @@ impl Leadership {
             }
             _ => {}
         }
+        // The newest leader's HW moves only at its `hw` events (the protocol traces every
+        // move of a leader's HW), leadership at state, crash and restart events, and the
+        // logs that must hold the HW shrink only at truncate, crash and snapshot events.
         if matches!(
             event.kind,
             EventKind::HighWatermark { .. }
@@ -68,6 +82,19 @@ impl Leadership {
                 | EventKind::Snapshot { .. }
         ) {
             self.check_leader_hw(view, event.seq, found);
+        }
+    }
+
+    /// The epoch on `node`'s disk is now `epoch`; it must not have dropped.
+    fn persisted(&mut self, node: NodeId, epoch: Epoch, what: &str, seq: u64, found: &mut Vec<Found>) {
+        let prev = std::mem::replace(&mut self.persisted_epoch[node as usize], epoch);
+        if epoch < prev {
+            found.push(Found {
+                invariant: Invariant::MonotonicEpoch,
+                node: Some(node),
+                detail: format!("{what} from {prev} down to {epoch}"),
+                evidence: vec![seq],
+            });
         }
     }
 
@@ -98,11 +125,12 @@ impl Leadership {
         }
     }
 
-    /// MonotonicHighWatermark and MajorityReachedHighWatermark, for the leader of the
-    /// highest epoch ever elected, while it runs. (Kafka's simulation takes the running
-    /// leader with the highest epoch; that also flags a deposed leader that has not yet
-    /// noticed, which check-quorum allows for up to 1.5 fetch timeouts: not a safety
-    /// violation, so we look only at the newest epoch's leader.)
+    /// MajorityReachedHighWatermark, for the leader of the highest epoch ever elected,
+    /// while it runs. (Kafka's Cluster.leaderHighWatermark, which this invariant and
+    /// MonotonicHighWatermark read, takes the running leader with the *lowest* epoch, a
+    /// quirk of its comparator: that flags a deposed leader that has not yet noticed,
+    /// which check-quorum allows for up to 1.5 fetch timeouts and is no safety violation.
+    /// We look only at the newest epoch's leader.)
     fn check_leader_hw(&mut self, view: &dyn ClusterView, seq: u64, found: &mut Vec<Found>) {
         let Some((&epoch, &(id, _))) = self.leaders.iter().next_back() else {
             return;
@@ -114,35 +142,53 @@ impl Leadership {
         let Some(hw) = leader.leader_state().and_then(|l| l.high_watermark) else {
             return;
         };
-        if let Some((prev, at)) = self.leader_hw {
-            if hw < prev {
-                found.push(Found {
-                    invariant: Invariant::MonotonicHighWatermark,
-                    node: Some(leader.id),
-                    detail: format!(
-                        "leader n{} (epoch {}) exposes HW {hw}, below the {prev} seen before",
-                        leader.id,
-                        leader.epoch()
-                    ),
-                    evidence: vec![at, seq],
-                });
-            }
-        }
-        self.leader_hw = Some((hw, seq));
         let voters = view.voters();
         let holding = voters.iter().filter(|v| view.log(**v).map(|l| l.end_offset() >= hw).unwrap_or(false)).count();
         let majority = voters.len() / 2 + 1;
         if holding < majority {
             found.push(Found {
                 invariant: Invariant::MajorityReachedHighWatermark,
-                node: Some(leader.id),
+                node: Some(id),
                 detail: format!(
-                    "leader n{} has HW {hw} but only {holding} of {} voters hold records up to it",
-                    leader.id,
+                    "leader n{id} has HW {hw} but only {holding} of {} voters hold records up to it",
                     voters.len()
                 ),
                 evidence: vec![seq],
             });
         }
+    }
+
+    /// MonotonicHighWatermark: the newest epoch's leader, `leader`, exposes `hw` now.
+    ///
+    /// Kafka's RaftEventSimulationTest.MonotonicHighWatermark.verify compares, after every
+    /// event, the leader's HW with the one it saw before and fails the run at the first
+    /// drop. A run here goes on after a violation, so the HW is compared with the highest
+    /// one a newest-epoch leader ever exposed, and each drop is reported once: when the
+    /// HW first falls below that, again only if it falls further.
+    fn check_monotonic(&mut self, leader: NodeId, epoch: Epoch, hw: Offset, seq: u64, found: &mut Vec<Found>) {
+        match self.max_leader_hw {
+            Some((max, at)) if hw < max => {
+                let last = self.last_leader_hw.unwrap_or(max);
+                if hw < last || last == max {
+                    found.push(Found {
+                        invariant: Invariant::MonotonicHighWatermark,
+                        node: Some(leader),
+                        detail: format!(
+                            "leader n{leader} (epoch {epoch}) exposes HW {hw}, below the {max} exposed before"
+                        ),
+                        evidence: vec![at, seq],
+                    });
+                }
+            }
+            Some((max, _)) if hw == max => {}
+            _ => self.max_leader_hw = Some((hw, seq)),
+        }
+        self.last_leader_hw = Some(hw);
+    }
+
+    /// The newest epoch's leader, if `node` is it (by the events so far).
+    fn newest_leader_epoch(&self, node: NodeId) -> Option<Epoch> {
+        let (&epoch, &(id, _)) = self.leaders.iter().next_back()?;
+        (id == node && self.leading[node as usize] == Some(epoch)).then_some(epoch)
     }
 }

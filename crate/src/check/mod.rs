@@ -49,6 +49,12 @@ impl Checker {
         }
     }
 
+    /// Counts what the checker remembers about the logs on `meter` (for the memory budget).
+    pub fn metered(mut self, meter: &crate::shared::Meter) -> Checker {
+        self.data = data::Data::metered(meter);
+        self
+    }
+
     /// Checks what `event` may have broken; returns violation events to record.
     pub fn observe(&mut self, view: &dyn ClusterView, event: &Event) -> Vec<EventKind> {
         let mut found = Vec::new();

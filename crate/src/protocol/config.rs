@@ -1,9 +1,11 @@
-//! Quorum configuration (Kafka's `controller.quorum.*` names and defaults) and the
-//! safety switches that let a user turn off one of KRaft's rules to watch what breaks.
+//! Quorum configuration (Kafka's `controller.quorum.*` names and defaults, from Kafka's
+//! QuorumConfig, plus one `sim.` knob for a constant Kafka does not let you change) and
+//! the safety switches that let a user turn off one of KRaft's rules to watch what breaks.
 
+use crate::messages::cap;
 use serde::{Deserialize, Serialize};
 
-/// Timers and limits of one replica. Field names follow Kafka's config keys.
+/// Timers and limits of one replica. Field names follow the config keys.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuorumConfig {
     /// `controller.quorum.fetch.timeout.ms`: a follower without a successful Fetch
@@ -19,9 +21,20 @@ pub struct QuorumConfig {
     pub retry_backoff_ms: u64,
     /// `controller.quorum.append.linger.ms`: the leader batches client writes this long.
     pub append_linger_ms: u64,
-    /// Fetch `maxWaitMs`: how long the leader parks a Fetch with nothing to return.
+    /// `controller.quorum.fetch.max.bytes`: the Fetch request's `maxBytes`, the most a
+    /// response carries (always at least one record).
+    pub fetch_max_bytes: u64,
+    /// `controller.quorum.fetch.snapshot.max.bytes`: the FetchSnapshot request's
+    /// `maxBytes`, the size of one snapshot chunk.
+    pub fetch_snapshot_max_bytes: u64,
+    /// `sim.fetchMaxWaitMs`: the Fetch request's `maxWaitMs`, how long the leader parks a
+    /// Fetch with nothing to return. Kafka fixes it (KafkaRaftClient.MAX_FETCH_WAIT_MS,
+    /// 500 ms); only the simulator lets you change it.
     pub fetch_max_wait_ms: u64,
 }
+
+/// Kafka's default for both byte limits (QuorumConfig: 1 MiB).
+pub const DEFAULT_FETCH_MAX_BYTES: u64 = 1024 * 1024;
 
 impl Default for QuorumConfig {
     fn default() -> Self {
@@ -32,43 +45,64 @@ impl Default for QuorumConfig {
             request_timeout_ms: 2000,
             retry_backoff_ms: 20,
             append_linger_ms: 25,
+            fetch_max_bytes: DEFAULT_FETCH_MAX_BYTES,
+            fetch_snapshot_max_bytes: DEFAULT_FETCH_MAX_BYTES,
             fetch_max_wait_ms: 500,
         }
     }
 }
 
 /// The accepted config keys, with what each means (shown in errors and in the UI).
-pub const CONFIG_KEYS: [(&str, &str); 7] = [
+pub const CONFIG_KEYS: [(&str, &str); 9] = [
     ("controller.quorum.fetch.timeout.ms", "follower fetch timeout before it starts an election"),
     ("controller.quorum.election.timeout.ms", "base election timeout, randomised in [T, 2T)"),
     ("controller.quorum.election.backoff.max.ms", "cap of the EndQuorumEpoch successor backoff"),
     ("controller.quorum.request.timeout.ms", "how long a request may stay unanswered"),
     ("controller.quorum.retry.backoff.ms", "wait after an error response"),
     ("controller.quorum.append.linger.ms", "how long the leader batches writes"),
-    ("controller.quorum.fetch.max.wait.ms", "how long the leader parks an empty Fetch"),
+    ("controller.quorum.fetch.max.bytes", "most bytes of records one Fetch response carries"),
+    ("controller.quorum.fetch.snapshot.max.bytes", "most bytes of snapshot one FetchSnapshot response carries"),
+    ("sim.fetchMaxWaitMs", "simulator only: how long the leader parks an empty Fetch (Kafka: a fixed 500 ms)"),
 ];
 
+/// The most a byte limit may be set to, so one response stays a bounded amount of work.
+pub const MAX_BYTES_LIMIT: u64 = 64 * 1024 * 1024;
+
 impl QuorumConfig {
-    /// Sets one value by its Kafka name. Errors name the key and the allowed range.
-    pub fn set(&mut self, key: &str, value: u64) -> Result<(), String> {
-        let (slot, min, max): (&mut u64, u64, u64) = match key {
-            "controller.quorum.fetch.timeout.ms" => (&mut self.fetch_timeout_ms, 10, 600_000),
-            "controller.quorum.election.timeout.ms" => (&mut self.election_timeout_ms, 10, 600_000),
-            "controller.quorum.election.backoff.max.ms" => (&mut self.election_backoff_max_ms, 1, 600_000),
-            "controller.quorum.request.timeout.ms" => (&mut self.request_timeout_ms, 10, 600_000),
-            "controller.quorum.retry.backoff.ms" => (&mut self.retry_backoff_ms, 0, 60_000),
-            "controller.quorum.append.linger.ms" => (&mut self.append_linger_ms, 0, 60_000),
-            "controller.quorum.fetch.max.wait.ms" => (&mut self.fetch_max_wait_ms, 0, 60_000),
-            _ => {
-                let known: Vec<&str> = CONFIG_KEYS.iter().map(|(k, _)| *k).collect();
-                return Err(format!("unknown config key '{key}'; known keys: {}", known.join(", ")));
+    /// The field a key names, with its allowed range and unit.
+    fn slot(&mut self, key: &str) -> Option<(&mut u64, u64, u64, &'static str)> {
+        Some(match key {
+            "controller.quorum.fetch.timeout.ms" => (&mut self.fetch_timeout_ms, 10, 600_000, "ms"),
+            "controller.quorum.election.timeout.ms" => (&mut self.election_timeout_ms, 10, 600_000, "ms"),
+            "controller.quorum.election.backoff.max.ms" => (&mut self.election_backoff_max_ms, 1, 600_000, "ms"),
+            "controller.quorum.request.timeout.ms" => (&mut self.request_timeout_ms, 10, 600_000, "ms"),
+            "controller.quorum.retry.backoff.ms" => (&mut self.retry_backoff_ms, 0, 60_000, "ms"),
+            "controller.quorum.append.linger.ms" => (&mut self.append_linger_ms, 0, 60_000, "ms"),
+            "controller.quorum.fetch.max.bytes" => (&mut self.fetch_max_bytes, 1, MAX_BYTES_LIMIT, "bytes"),
+            "controller.quorum.fetch.snapshot.max.bytes" => {
+                (&mut self.fetch_snapshot_max_bytes, 1, MAX_BYTES_LIMIT, "bytes")
             }
+            "sim.fetchMaxWaitMs" => (&mut self.fetch_max_wait_ms, 0, 60_000, "ms"),
+            _ => return None,
+        })
+    }
+
+    /// Sets one value by its name. Errors name the key and the allowed range.
+    pub fn set(&mut self, key: &str, value: u64) -> Result<(), String> {
+        let Some((slot, min, max, unit)) = self.slot(key) else {
+            let known: Vec<&str> = CONFIG_KEYS.iter().map(|(k, _)| *k).collect();
+            return Err(format!("unknown config key '{}'; known keys: {}", cap(key), known.join(", ")));
         };
         if value < min || value > max {
-            return Err(format!("{key} must be between {min} and {max} ms, got {value}"));
+            return Err(format!("{key} must be between {min} and {max} {unit}, got {value}"));
         }
         *slot = value;
         Ok(())
+    }
+
+    /// The value of one key (None for an unknown key).
+    pub fn get(&self, key: &str) -> Option<u64> {
+        self.clone().slot(key).map(|(slot, ..)| *slot)
     }
 
     /// Check-quorum window: 1.5 x fetch timeout, as in Kafka's LeaderState.
@@ -145,7 +179,7 @@ impl SafetySwitch {
     pub fn parse(name: &str) -> Result<SafetySwitch, String> {
         SafetySwitch::ALL.iter().copied().find(|s| s.name() == name).ok_or_else(|| {
             let known: Vec<&str> = SafetySwitch::ALL.iter().map(|s| s.name()).collect();
-            format!("unknown safety switch '{name}'; known switches: {}", known.join(", "))
+            format!("unknown safety switch '{}'; known switches: {}", cap(name), known.join(", "))
         })
     }
 }
@@ -167,5 +201,47 @@ impl Unsafe {
     }
     pub fn iter(self) -> impl Iterator<Item = SafetySwitch> {
         SafetySwitch::ALL.into_iter().filter(move |s| self.has(*s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every key is one of Kafka's QuorumConfig keys (`controller.quorum.*`) or visibly the
+    /// simulator's own (`sim.*`): Kafka's 500 ms Fetch wait is KafkaRaftClient's constant
+    /// MAX_FETCH_WAIT_MS, not a config.
+    #[test]
+    fn config_keys_are_kafkas_or_marked_as_the_simulators() {
+        let kafka = [
+            "controller.quorum.fetch.timeout.ms",
+            "controller.quorum.election.timeout.ms",
+            "controller.quorum.election.backoff.max.ms",
+            "controller.quorum.request.timeout.ms",
+            "controller.quorum.retry.backoff.ms",
+            "controller.quorum.append.linger.ms",
+            "controller.quorum.fetch.max.bytes",
+            "controller.quorum.fetch.snapshot.max.bytes",
+        ];
+        for (key, _) in CONFIG_KEYS {
+            assert!(kafka.contains(&key) || key.starts_with("sim."), "{key} looks like a Kafka key but is not one");
+        }
+        let mut c = QuorumConfig::default();
+        let e = c.set("controller.quorum.fetch.max.wait.ms", 100).unwrap_err();
+        assert!(e.contains("unknown config key"), "{e}");
+        c.set("sim.fetchMaxWaitMs", 100).unwrap();
+        assert_eq!(c.get("sim.fetchMaxWaitMs"), Some(100));
+    }
+
+    /// QuorumConfig: both byte limits default to 1 MiB, and errors give the unit.
+    #[test]
+    fn byte_limits_default_to_kafkas_1_mib() {
+        let c = QuorumConfig::default();
+        assert_eq!(c.get("controller.quorum.fetch.max.bytes"), Some(1_048_576));
+        assert_eq!(c.get("controller.quorum.fetch.snapshot.max.bytes"), Some(1_048_576));
+        let e = QuorumConfig::default().set("controller.quorum.fetch.max.bytes", 0).unwrap_err();
+        assert!(e.contains("between 1 and 67108864 bytes, got 0"), "{e}");
+        let e = QuorumConfig::default().set("controller.quorum.fetch.timeout.ms", 1).unwrap_err();
+        assert!(e.contains("between 10 and 600000 ms, got 1"), "{e}");
     }
 }

@@ -68,7 +68,9 @@ impl VoteDecision {
     }
 }
 
-/// Kafka's `canGrantVote` per epoch state, for a request at the receiver's epoch.
+/// Kafka's `canGrantVote` per epoch state, for a request at the receiver's epoch:
+/// `QuorumState.unattachedOrProspectiveCanGrantVote` (Unattached, Prospective),
+/// `CandidateState`, `LeaderState`, `FollowerState` and `ResignedState.canGrantVote`.
 pub fn vote_decision(state: &EpochState, candidate: NodeId, up_to_date: bool, pre_vote: bool) -> VoteDecision {
     let by_log = if up_to_date { VoteDecision::Granted } else { VoteDecision::LogNotUpToDate };
     let unattached_like = |voted: Option<NodeId>, leader: Option<NodeId>| {
@@ -96,6 +98,9 @@ pub fn vote_decision(state: &EpochState, candidate: NodeId, up_to_date: bool, pr
             }
         }
         EpochState::Follower(_) => VoteDecision::IsFollower,
+        // A resigned leader grants an up-to-date pre-vote (it will not lead this epoch
+        // again, so it helps a successor start), but never a standard vote in its epoch.
+        EpochState::Resigned(_) if pre_vote => by_log,
         EpochState::Resigned(_) => VoteDecision::IsResigned,
     }
 }
@@ -135,6 +140,12 @@ mod tests {
         })
     }
 
+    /// The per-state `canGrantVote` rules as Kafka's unit tests pin them:
+    /// `UnattachedStateTest.testGrantVoteWithoutVotedKey`, `testCanGrantVoteWithVotedKey` and
+    /// `testGrantVoteWithLeader`; `ProspectiveStateTest.testGrantVoteWithLeader`;
+    /// `CandidateStateTest.testGrantVote`; `FollowerStateTest.testPreVoteIfHasNotFetchedFromLeaderYet`,
+    /// `testPreVoteAfterSuccessfulFetchFromLeader` and `testGrantStandardVote`;
+    /// `ResignedStateTest.testGrantVote`.
     #[test]
     fn vote_granting_table() {
         use VoteDecision::*;
@@ -150,6 +161,14 @@ mod tests {
             preferred_successors: vec![],
             unacked: vec![],
         });
+        let prospective_with_leader = EpochState::Prospective(ProspectiveState {
+            epoch: 1,
+            voted: None,
+            leader: Some(3),
+            granted: vec![1],
+            rejected: vec![],
+            election_deadline: 0,
+        });
         // (state, up_to_date, pre_vote, expected)
         let cases: Vec<(EpochState, bool, bool, VoteDecision)> = vec![
             (unattached(None, None), true, false, Granted),
@@ -159,13 +178,19 @@ mod tests {
             (unattached(None, Some(3)), true, false, KnowsLeader(3)),
             (unattached(Some(3), None), true, true, Granted),
             (unattached(Some(3), None), false, true, LogNotUpToDate),
+            (prospective_with_leader.clone(), true, true, Granted),
+            (prospective_with_leader.clone(), false, true, LogNotUpToDate),
+            (prospective_with_leader, true, false, KnowsLeader(3)),
             (cand.clone(), true, false, IsCandidate),
             (cand, true, true, Granted),
             (follower(false), true, true, Granted),
             (follower(true), true, true, FollowerHasFetched),
             (follower(false), true, false, IsFollower),
+            // ResignedStateTest.testGrantVote: pre-votes by the log, standard votes never.
+            (resigned.clone(), true, true, Granted),
+            (resigned.clone(), false, true, LogNotUpToDate),
             (resigned.clone(), true, false, IsResigned),
-            (resigned, true, true, IsResigned),
+            (resigned, false, false, IsResigned),
         ];
         for (i, (state, up, pre, want)) in cases.into_iter().enumerate() {
             assert_eq!(vote_decision(&state, 2, up, pre), want, "case {i}");

@@ -31,6 +31,8 @@ pub struct ParkedFetch {
     pub from: NodeId,
     pub correlation: u64,
     pub fetch_offset: Offset,
+    /// The fetcher's `maxBytes`, for the response that completes the fetch.
+    pub max_bytes: u64,
     pub deadline: u64,
     /// The answer the expiry timer sends: as of when the fetch was parked.
     pub expiry_response: Message,

@@ -3,17 +3,28 @@
 
 use super::record::{Epoch, Offset, Record};
 use super::rpc::{Snapshot, SnapshotId};
+use crate::shared::{Holder, Meter, Metering, SharedVec};
 
+/// What the memory budget counts for one record held in a log (the record and a share
+/// of the names it points to).
+pub const RECORD_BYTES: u64 = 80;
+
+/// A clone shares the records (see `shared`): the crash copy, the checkpoints and the
+/// live log hold one copy of each record between them.
 #[derive(Clone, Debug, Default)]
 pub struct ReplicaLog {
     /// First offset held as records; equals the snapshot's end offset when one exists.
     start_offset: Offset,
-    records: Vec<Record>,
+    records: SharedVec<Record>,
     /// Epoch cache: (epoch, start offset of that epoch), ascending in both.
     epochs: Vec<(Epoch, Offset)>,
     /// Offsets below this are on disk; a crash keeps only them.
     flushed: Offset,
     snapshot: Option<Snapshot>,
+    /// Records that local snapshots compacted away during the replica's current step,
+    /// kept until the world has checked that step's events: the checker sees the log as
+    /// the step left it, yet must see records exposed and compacted within the step.
+    compacted: Vec<Record>,
 }
 
 /// Result of checking a follower's (fetchOffset, lastFetchedEpoch) against this log.
@@ -25,6 +36,14 @@ pub enum FetchPosition {
 }
 
 impl ReplicaLog {
+    /// An empty log whose records are counted on `meter`.
+    pub fn new(meter: &Meter) -> ReplicaLog {
+        ReplicaLog { records: SharedVec::new(Metering::new(meter, Holder::Logs, RECORD_BYTES)), ..Default::default() }
+    }
+    /// The meter this log's records are counted on (the image built from it uses it too).
+    pub fn meter(&self) -> &Meter {
+        &self.records.metering().meter
+    }
     pub fn start_offset(&self) -> Offset {
         self.start_offset
     }
@@ -35,8 +54,8 @@ impl ReplicaLog {
     pub fn flushed_offset(&self) -> Offset {
         self.flushed
     }
-    pub fn records(&self) -> &[Record] {
-        &self.records
+    pub fn records(&self) -> impl Iterator<Item = &Record> + '_ {
+        self.records.iter()
     }
     pub fn snapshot(&self) -> Option<&Snapshot> {
         self.snapshot.as_ref()
@@ -51,6 +70,16 @@ impl ReplicaLog {
             Some(r) => r.epoch,
             None => self.snapshot.as_ref().map(|s| s.id.epoch).unwrap_or(0),
         }
+    }
+
+    /// The records local snapshots compacted away during the current step, in order.
+    pub fn compacted(&self) -> &[Record] {
+        &self.compacted
+    }
+
+    /// The step's events are checked: compacted records are gone for good.
+    pub fn forget_compacted(&mut self) {
+        self.compacted.clear();
     }
 
     pub fn get(&self, offset: Offset) -> Option<&Record> {
@@ -116,6 +145,7 @@ impl ReplicaLog {
     pub fn durable_copy(&self) -> ReplicaLog {
         let mut copy = self.clone();
         copy.truncate_to(self.flushed);
+        copy.forget_compacted();
         copy
     }
 
@@ -164,8 +194,15 @@ impl ReplicaLog {
             return Vec::new();
         }
         let from = (offset - self.start_offset) as usize;
-        let to = (from + max).min(self.records.len());
-        self.records[from..to].to_vec()
+        let mut out = Vec::with_capacity(max.min(self.records.len() - from));
+        for slice in self.records.slices_from(from) {
+            let take = (max - out.len()).min(slice.len());
+            out.extend_from_slice(&slice[..take]);
+            if out.len() == max {
+                break;
+            }
+        }
+        out
     }
 
     /// Stores a snapshot taken locally (at or below the HW) and drops the records it
@@ -174,7 +211,8 @@ impl ReplicaLog {
         let end = snapshot.id.end_offset;
         debug_assert!(end <= self.end_offset() && end >= self.start_offset);
         let drop = (end - self.start_offset) as usize;
-        self.records.drain(..drop);
+        self.compacted.extend(self.records.iter().take(drop).cloned());
+        self.records.drop_front(drop);
         self.start_offset = end;
         // The snapshot's epoch starts the cache; the epoch of the first kept record
         // (if different) starts at the new log start too.
@@ -244,6 +282,14 @@ mod tests {
         assert_eq!(log.truncate_to(0), 2);
         assert_eq!(log.epoch_cache(), &[] as &[(Epoch, Offset)]);
         assert_eq!(log.last_epoch(), 0);
+    }
+
+    #[test]
+    fn read_without_a_limit_returns_the_rest_of_the_log() {
+        // `log(id, { from })` with no limit reads with usize::MAX; from + max wrapped.
+        let log = log_with_epochs(&[1, 1, 2, 2, 3]);
+        assert_eq!(log.read(2, usize::MAX).iter().map(|r| r.offset).collect::<Vec<_>>(), vec![2, 3, 4]);
+        assert_eq!(log.read(4, usize::MAX - 3).len(), 1);
     }
 
     #[test]

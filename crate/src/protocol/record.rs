@@ -1,8 +1,9 @@
 //! Log records and the state machine they build: a tiny model of Kafka's metadata log
 //! (brokers registering, topics created) that every node applies below its HW.
 
+use crate::messages::cap;
+use crate::shared::{Charge, Holder, Meter, Metering, SharedMap};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub type NodeId = u32;
@@ -63,7 +64,10 @@ impl RecordBody {
             RecordBody::LeaderChange { .. } => Err("LeaderChange is a control record only a new leader writes".into()),
             RecordBody::CreateTopic { name, partitions } => {
                 if !name_ok(name) {
-                    return Err(format!("topic name '{name}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]"));
+                    return Err(format!(
+                        "topic name '{}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]",
+                        cap(name)
+                    ));
                 }
                 if *partitions == 0 || *partitions > 10_000 {
                     return Err(format!("partitions must be between 1 and 10000, got {partitions}"));
@@ -74,7 +78,7 @@ impl RecordBody {
                 if name_ok(name) {
                     Ok(())
                 } else {
-                    Err(format!("topic name '{name}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]"))
+                    Err(format!("topic name '{}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]", cap(name)))
                 }
             }
             RecordBody::RegisterBroker { .. } | RecordBody::UnregisterBroker { .. } => Ok(()),
@@ -92,54 +96,107 @@ pub struct Record {
     pub body: RecordBody,
 }
 
-/// The metadata image a node builds by applying committed records in order.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Bytes of a record's framing in Kafka's v2 format (length, attributes, timestamp and
+/// offset deltas, key and value lengths, header count: one varint each).
+const RECORD_FRAMING_BYTES: u64 = 8;
+
+impl Record {
+    /// An estimate of the record's serialized size, which the byte limits of Fetch
+    /// responses count (`controller.quorum.fetch.max.bytes`). The bodies are sized after
+    /// the metadata records they stand for (ids 4 bytes, epochs 8, topic ids 16).
+    pub fn size_bytes(&self) -> u64 {
+        let body = match &self.body {
+            // LeaderChangeMessage: version, leader id, voters and granting voters arrays.
+            RecordBody::LeaderChange { voters, .. } => 12 + 8 * voters.len() as u64,
+            // RegisterBrokerRecord: id, incarnation id, epoch, one endpoint, a feature, log dir.
+            RecordBody::RegisterBroker { .. } => 120,
+            // UnregisterBrokerRecord: id and epoch.
+            RecordBody::UnregisterBroker { .. } => 16,
+            // TopicRecord (name, topic id) and one PartitionRecord per partition.
+            RecordBody::CreateTopic { name, partitions } => 20 + name.len() as u64 + 48 * *partitions as u64,
+            // RemoveTopicRecord: the topic id.
+            RecordBody::DeleteTopic { .. } => 20,
+            // PartitionChangeRecord: partition, topic id, leader.
+            RecordBody::PartitionChange { .. } => 32,
+        };
+        RECORD_FRAMING_BYTES + body
+    }
+}
+
+/// What the memory budget counts for a topic in an image, besides its partitions.
+const TOPIC_BYTES: u64 = 64;
+/// ... and for each of its partitions.
+const PARTITION_BYTES: u64 = 4;
+
+/// The metadata image a node builds by applying committed records in order. A clone
+/// shares its topics (see `shared`): the snapshots, the checkpoints and the live image
+/// hold one copy of each topic version between them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MetadataImage {
     /// Offset of the next record to apply (everything below is in the image).
-    #[serde(rename = "appliedOffset")]
     pub applied_offset: Offset,
-    pub brokers: Vec<u32>,
-    pub topics: BTreeMap<Arc<str>, TopicImage>,
-    #[serde(rename = "leaderChanges")]
+    pub brokers: Arc<Vec<u32>>,
+    pub topics: SharedMap<Arc<str>, Arc<TopicImage>>,
     pub leader_changes: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct TopicImage {
     /// Partition leaders (broker id) by partition index.
-    #[serde(rename = "partitionLeaders")]
     pub partition_leaders: Vec<u32>,
+    _charge: Charge,
 }
 
+impl PartialEq for TopicImage {
+    fn eq(&self, other: &Self) -> bool {
+        self.partition_leaders == other.partition_leaders
+    }
+}
+impl Eq for TopicImage {}
+
 impl MetadataImage {
+    /// An empty image whose topics are counted on `meter`.
+    pub fn new(meter: &Meter) -> MetadataImage {
+        // A map entry is a name pointer and a topic pointer.
+        let topics = SharedMap::new(Metering::new(meter, Holder::Images, 24));
+        MetadataImage { topics, ..Default::default() }
+    }
+
     pub fn apply(&mut self, record: &Record) {
         debug_assert_eq!(record.offset, self.applied_offset);
         match &record.body {
             RecordBody::LeaderChange { .. } => self.leader_changes += 1,
             RecordBody::RegisterBroker { broker_id } => {
                 if let Err(i) = self.brokers.binary_search(broker_id) {
-                    self.brokers.insert(i, *broker_id);
+                    Arc::make_mut(&mut self.brokers).insert(i, *broker_id);
                 }
             }
             RecordBody::UnregisterBroker { broker_id } => {
                 if let Ok(i) = self.brokers.binary_search(broker_id) {
-                    self.brokers.remove(i);
+                    Arc::make_mut(&mut self.brokers).remove(i);
                 }
             }
             RecordBody::CreateTopic { name, partitions } => {
-                let leaders = (0..*partitions)
-                    .map(|p| if self.brokers.is_empty() { 0 } else { self.brokers[p as usize % self.brokers.len()] })
-                    .collect();
-                self.topics.entry(name.clone()).or_insert(TopicImage { partition_leaders: leaders });
+                if !self.topics.contains_key(name) {
+                    let partition_leaders: Vec<u32> = (0..*partitions)
+                        .map(
+                            |p| if self.brokers.is_empty() { 0 } else { self.brokers[p as usize % self.brokers.len()] },
+                        )
+                        .collect();
+                    let bytes = TOPIC_BYTES + name.len() as u64 + *partitions as u64 * PARTITION_BYTES;
+                    let charge = Charge::new(&self.topics.metering().meter, Holder::Images, bytes);
+                    self.topics.insert(name.clone(), Arc::new(TopicImage { partition_leaders, _charge: charge }));
+                }
             }
             RecordBody::DeleteTopic { name } => {
                 self.topics.remove(name);
             }
             RecordBody::PartitionChange { topic, partition, leader } => {
-                if let Some(t) = self.topics.get_mut(topic) {
-                    if let Some(slot) = t.partition_leaders.get_mut(*partition as usize) {
-                        *slot = *leader;
-                    }
+                let changes =
+                    |t: &Arc<TopicImage>| t.partition_leaders.get(*partition as usize).is_some_and(|l| l != leader);
+                if self.topics.get(topic).is_some_and(changes) {
+                    let t = Arc::make_mut(self.topics.get_mut(topic).expect("found"));
+                    t.partition_leaders[*partition as usize] = *leader;
                 }
             }
         }

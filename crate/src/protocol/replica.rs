@@ -8,16 +8,11 @@ use super::election::{end_quorum_backoff_ms, vote_decision, VoteDecision};
 use super::leader::{LeaderState, ParkedFetch};
 use super::log::{FetchPosition, ReplicaLog};
 use super::record::{Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
-use super::rpc::{DivergingEpoch, Envelope, ErrorCode, LeaderHint, Message, Snapshot, SnapshotId};
+use super::rpc::{DivergingEpoch, Envelope, ErrorCode, LeaderHint, Message, RpcKind, Snapshot, SnapshotId};
 use super::state::{ElectionState, EpochState, Reason, SnapshotDownload, StateName};
 use crate::rng::Rng;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// Most records one Fetch response carries (Kafka's limit is in bytes; ours in records).
-pub const FETCH_MAX_RECORDS: usize = 500;
-/// Bytes per FetchSnapshot response.
-pub const SNAPSHOT_CHUNK_BYTES: u64 = 64 * 1024;
 
 /// What a replica asks of the world.
 #[derive(Clone, Debug)]
@@ -114,14 +109,18 @@ impl Ctx<'_> {
 /// Which requests are out, per destination (Kafka's RequestManager).
 #[derive(Clone, Debug, Default)]
 pub struct Requests {
-    in_flight: BTreeMap<NodeId, (u64, u64)>,
+    /// Per destination: (correlation id, request.timeout.ms deadline, what was asked).
+    in_flight: BTreeMap<NodeId, (u64, u64, RpcKind)>,
     backoff_until: BTreeMap<NodeId, u64>,
+    /// Destinations whose request expired unanswered since the follower last looked.
+    timed_out: Vec<NodeId>,
 }
 
 impl Requests {
     pub fn reset(&mut self) {
         self.in_flight.clear();
         self.backoff_until.clear();
+        self.timed_out.clear();
     }
     fn is_ready(&self, to: NodeId, now: u64) -> bool {
         !self.in_flight.contains_key(&to) && self.backoff_until.get(&to).map(|t| *t <= now).unwrap_or(true)
@@ -132,14 +131,18 @@ impl Requests {
     fn is_backing_off(&self, to: NodeId, now: u64) -> bool {
         self.backoff_until.get(&to).map(|t| *t > now).unwrap_or(false)
     }
-    fn start(&mut self, to: NodeId, correlation: u64, deadline: u64) {
-        self.in_flight.insert(to, (correlation, deadline));
+    fn start(&mut self, to: NodeId, correlation: u64, deadline: u64, rpc: RpcKind) {
+        self.in_flight.insert(to, (correlation, deadline, rpc));
         self.backoff_until.remove(&to);
+    }
+    /// The request waiting on `to`, if any: its correlation id and kind.
+    fn awaiting(&self, to: NodeId) -> Option<(u64, RpcKind)> {
+        self.in_flight.get(&to).map(|(c, _, rpc)| (*c, *rpc))
     }
     /// Matches a response to its request; stale or unknown responses are refused.
     fn complete(&mut self, from: NodeId, correlation: u64) -> bool {
         match self.in_flight.get(&from) {
-            Some((c, _)) if *c == correlation => {
+            Some((c, ..)) if *c == correlation => {
                 self.in_flight.remove(&from);
                 true
             }
@@ -149,17 +152,48 @@ impl Requests {
     fn backoff(&mut self, to: NodeId, until: u64) {
         self.backoff_until.insert(to, until);
     }
+    /// Frees the connections whose request has waited `request.timeout.ms`.
     fn expire(&mut self, now: u64) {
-        self.in_flight.retain(|_, (_, deadline)| *deadline > now);
+        let timed_out = &mut self.timed_out;
+        self.in_flight.retain(|to, (_, deadline, _)| {
+            let alive = *deadline > now;
+            if !alive {
+                timed_out.push(*to);
+            }
+            alive
+        });
+    }
+    /// Whether the request to `to` timed out since the last call; forgets every timeout.
+    fn take_timed_out(&mut self, to: NodeId) -> bool {
+        let hit = self.timed_out.contains(&to);
+        self.timed_out.clear();
+        hit
     }
     fn next_deadline(&self, now: u64) -> Option<u64> {
-        let a = self.in_flight.values().map(|(_, d)| *d).min();
+        let a = self.in_flight.values().map(|(_, d, _)| *d).min();
         let b = self.backoff_until.values().copied().filter(|t| *t > now).min();
         match (a, b) {
             (Some(x), Some(y)) => Some(x.min(y)),
             (x, y) => x.or(y),
         }
     }
+}
+
+/// A voter's append as follower whose flush is still running: its HW is set only once
+/// the records are on disk (Kafka's appendAsFollower flushes before the HW moves).
+#[derive(Clone, Copy, Debug)]
+pub struct AwaitingFlush {
+    pub up_to: Offset,
+    /// The HW the leader's Fetch response carried.
+    pub leader_hw: Option<Offset>,
+}
+
+/// Where a Fetch asks to read from, and how much it takes.
+#[derive(Clone, Copy, Debug)]
+struct FetchAt {
+    offset: Offset,
+    last_epoch: Epoch,
+    max_bytes: u64,
 }
 
 /// What a crash leaves on disk.
@@ -183,6 +217,7 @@ pub struct Replica {
     pub(crate) hw: Option<Offset>,
     pub(crate) image: MetadataImage,
     pub(crate) requests: Requests,
+    pub(crate) awaiting_flush: Option<AwaitingFlush>,
     next_correlation: u64,
 }
 
@@ -214,7 +249,11 @@ impl Replica {
     ) -> Replica {
         let mut voters = voters.to_vec();
         voters.sort_unstable();
-        let image = durable.log.snapshot().map(|s| (*s.image).clone()).unwrap_or_default();
+        let image = durable
+            .log
+            .snapshot()
+            .map(|s| (*s.image).clone())
+            .unwrap_or_else(|| MetadataImage::new(durable.log.meter()));
         let e = durable.election;
         let mut r = Replica {
             id,
@@ -233,6 +272,7 @@ impl Replica {
             hw: None,
             image,
             requests: Requests::default(),
+            awaiting_flush: None,
             next_correlation: 0,
         };
         if let Some(s) = r.log.snapshot() {
@@ -343,7 +383,7 @@ impl Replica {
             }
             EpochState::Prospective(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
             EpochState::Candidate(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
-            EpochState::Follower(s) => Some((s.fetch_deadline, self.config.fetch_timeout_ms)),
+            EpochState::Follower(s) if self.is_voter() => Some((s.fetch_deadline, self.config.fetch_timeout_ms)),
             EpochState::Resigned(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
             EpochState::Leader(l) => Some((l.check_quorum_deadline, self.config.check_quorum_timeout_ms())),
             _ => None,
@@ -352,11 +392,16 @@ impl Replica {
 
     /// The earliest time this replica needs `poll` again.
     pub fn next_deadline(&self, now: u64) -> Option<u64> {
+        if self.flush_done() {
+            return Some(now); // back from the flush: set the HW and fetch again
+        }
         let state = match &self.state {
             EpochState::Unattached(s) => Some(s.election_deadline).filter(|d| *d != u64::MAX),
             EpochState::Prospective(s) => Some(s.election_deadline),
             EpochState::Candidate(s) => Some(s.election_deadline),
-            EpochState::Follower(s) => Some(s.fetch_deadline),
+            // An observer has no fetch timeout (Kafka's pollFollowerAsObserver).
+            EpochState::Follower(s) if self.is_voter() => Some(s.fetch_deadline),
+            EpochState::Follower(_) => None,
             EpochState::Resigned(s) => Some(s.election_deadline),
             EpochState::Leader(l) => {
                 let mut d = if l.resign_requested { now } else { l.begin_quorum_deadline };
@@ -388,6 +433,7 @@ impl Replica {
 
     /// Handles one message, then polls (as Kafka's single raft thread does).
     pub fn handle(&mut self, ctx: &mut Ctx, env: Envelope) {
+        self.finish_follower_append(ctx);
         let Envelope { from, to: _, correlation, message } = env;
         match message {
             Message::Vote { replica_epoch, last_offset_epoch, last_offset, pre_vote } => {
@@ -409,18 +455,22 @@ impl Replica {
                     }
                 }
             }
-            Message::Fetch { current_leader_epoch, fetch_offset, last_fetched_epoch, high_watermark, max_wait_ms } => {
-                self.on_fetch(
-                    ctx,
-                    from,
-                    correlation,
-                    current_leader_epoch,
-                    fetch_offset,
-                    last_fetched_epoch,
-                    high_watermark,
-                    max_wait_ms,
-                )
-            }
+            Message::Fetch {
+                current_leader_epoch,
+                fetch_offset,
+                last_fetched_epoch,
+                high_watermark,
+                max_wait_ms,
+                max_bytes,
+            } => self.on_fetch(
+                ctx,
+                from,
+                correlation,
+                current_leader_epoch,
+                FetchAt { offset: fetch_offset, last_epoch: last_fetched_epoch, max_bytes },
+                high_watermark,
+                max_wait_ms,
+            ),
             Message::FetchResponse {
                 error,
                 hint,
@@ -440,8 +490,8 @@ impl Replica {
                 diverging_epoch,
                 snapshot_id,
             ),
-            Message::FetchSnapshot { current_leader_epoch, snapshot_id, position } => {
-                self.on_fetch_snapshot(ctx, from, correlation, current_leader_epoch, snapshot_id, position)
+            Message::FetchSnapshot { current_leader_epoch, snapshot_id, position, max_bytes } => {
+                self.on_fetch_snapshot(ctx, from, correlation, current_leader_epoch, snapshot_id, position, max_bytes)
             }
             Message::FetchSnapshotResponse { error, hint, snapshot_id, size, position, chunk_bytes, image } => self
                 .on_fetch_snapshot_response(
@@ -456,6 +506,25 @@ impl Replica {
                     chunk_bytes,
                     image,
                 ),
+        }
+        self.poll(ctx);
+    }
+
+    /// This replica's request waiting on `peer`, if any: its correlation id and kind.
+    pub fn awaiting(&self, peer: NodeId) -> Option<(u64, RpcKind)> {
+        self.requests.awaiting(peer)
+    }
+
+    /// The connection to `peer` failed under the request `correlation` (refused, or reset
+    /// because the peer's process died). Kafka's KafkaNetworkChannel.sendOnComplete turns a
+    /// disconnected ClientResponse into a BROKER_NOT_AVAILABLE response; every response
+    /// handler passes it to handleTopLevelError, which reports it as not handled, so
+    /// RequestManager.onResponseResult frees the slot and backs the connection off for
+    /// retry.backoff.ms. Timers are untouched: only the fetch timer detects a dead leader.
+    pub fn disconnected(&mut self, ctx: &mut Ctx, peer: NodeId, correlation: u64) {
+        self.finish_follower_append(ctx);
+        if self.requests.complete(peer, correlation) {
+            self.requests.backoff(peer, ctx.now + self.config.retry_backoff_ms);
         }
         self.poll(ctx);
     }
@@ -494,6 +563,24 @@ impl Replica {
         self.log.mark_flushed(up_to);
     }
 
+    fn flush_done(&self) -> bool {
+        self.awaiting_flush.map(|a| self.log.flushed_offset() >= a.up_to).unwrap_or(false)
+    }
+
+    /// The raft thread returns from a follower append's flush: only now does the HW the
+    /// leader sent take effect (KafkaRaftClient.handleFetchResponse: appendAsFollower,
+    /// which flushes for a voter, then updateFollowerHighWatermark).
+    fn finish_follower_append(&mut self, ctx: &mut Ctx) {
+        if !self.flush_done() {
+            return;
+        }
+        let Some(done) = self.awaiting_flush.take() else { return };
+        if let (EpochState::Follower(_), Some(h)) = (&self.state, done.leader_hw) {
+            let new = h.min(self.log.end_offset());
+            self.set_hw(ctx, new);
+        }
+    }
+
     /// The expiry timer of parked fetches: answers with what was true when parked. It
     /// runs on its own thread in Kafka, so the world calls it even while we are busy.
     pub fn expire_parked_fetches(&mut self, ctx: &mut Ctx) {
@@ -520,6 +607,7 @@ impl Replica {
 
     /// Runs every timer that is due, then sends what the state calls for.
     pub fn poll(&mut self, ctx: &mut Ctx) {
+        self.finish_follower_append(ctx);
         self.requests.expire(ctx.now);
         for _ in 0..8 {
             if !self.poll_state_timer(ctx) {
@@ -553,13 +641,10 @@ impl Replica {
                 }
             }
             EpochState::Follower(s) => {
-                if s.fetch_deadline <= now {
-                    if self.voters.binary_search(&self.id).is_ok() {
-                        self.transition_to_prospective(ctx, Reason::FetchTimeout);
-                    } else {
-                        let epoch = s.epoch;
-                        self.transition_to_unattached(ctx, epoch, None, Reason::FetchTimeout);
-                    }
+                // Only a voter times out (pollFollowerAsVoter); an observer stays Follower until
+                // it learns a newer epoch (pollFollowerAsObserver has no fetch timeout).
+                if s.fetch_deadline <= now && self.voters.binary_search(&self.id).is_ok() {
+                    self.transition_to_prospective(ctx, Reason::FetchTimeout);
                     return true;
                 }
             }
@@ -603,7 +688,7 @@ impl Replica {
 
     fn request(&mut self, ctx: &mut Ctx, to: NodeId, message: Message) {
         let corr = self.next_correlation();
-        self.requests.start(to, corr, ctx.now + self.config.request_timeout_ms);
+        self.requests.start(to, corr, ctx.now + self.config.request_timeout_ms, message.kind());
         ctx.send(self.id, to, corr, message);
     }
 
@@ -631,23 +716,34 @@ impl Replica {
                 }
             }
             EpochState::Follower(f) => {
+                if self.awaiting_flush.is_some() {
+                    return; // the raft thread is still in the flush of its last append
+                }
+                // Kafka's maybeSendFetchToBestNode: after its leader request timed out (the
+                // connection is reset) or while the leader backs off, a follower asks a random
+                // bootstrap voter, to learn whether the leader changed.
+                let (leader, epoch, download) = (f.leader, f.epoch, f.snapshot_download);
+                let leader_timed_out = self.requests.take_timed_out(leader);
                 if self.requests.any_in_flight() {
                     return;
                 }
-                let (leader, epoch) = (f.leader, f.epoch);
-                let target = if self.requests.is_backing_off(leader, now) {
-                    self.random_ready_voter(ctx, now)
-                } else {
-                    Some(leader)
-                };
-                let Some(target) = target else { return };
-                let message = match f.snapshot_download {
-                    Some(d) if target == leader => {
-                        Message::FetchSnapshot { current_leader_epoch: epoch, snapshot_id: d.id, position: d.position }
+                if leader_timed_out || self.requests.is_backing_off(leader, now) {
+                    if let Some(target) = self.random_ready_voter(ctx, now) {
+                        let m = self.fetch_request(epoch);
+                        self.request(ctx, target, m);
                     }
-                    _ => self.fetch_request(epoch),
+                    return;
+                }
+                let message = match download {
+                    Some(d) => Message::FetchSnapshot {
+                        current_leader_epoch: epoch,
+                        snapshot_id: d.id,
+                        position: d.position,
+                        max_bytes: self.config.fetch_snapshot_max_bytes,
+                    },
+                    None => self.fetch_request(epoch),
                 };
-                self.request(ctx, target, message);
+                self.request(ctx, leader, message);
             }
             EpochState::Unattached(u) => {
                 // Unattached replicas fetch from a bootstrap voter to discover the leader.
@@ -709,6 +805,7 @@ impl Replica {
             last_fetched_epoch: self.log.last_epoch(),
             high_watermark: self.hw,
             max_wait_ms: self.config.fetch_max_wait_ms,
+            max_bytes: self.config.fetch_max_bytes,
         }
     }
 
@@ -766,7 +863,8 @@ impl Replica {
     }
 
     /// Kafka's maybeTransition: follow a newer leader, or a leader of our epoch when we
-    /// know none; a newer epoch without a leader makes us Unattached.
+    /// know none (so a Prospective that knows its leader stays Prospective); a newer
+    /// epoch without a leader makes us Unattached.
     fn maybe_transition(&mut self, ctx: &mut Ctx, hint: LeaderHint) {
         let epoch = self.epoch();
         let leader = hint.leader.filter(|l| *l != self.id);
@@ -777,18 +875,6 @@ impl Replica {
                 self.transition_to_follower(ctx, epoch, l, Reason::LeaderDiscovered);
             }
         }
-    }
-
-    /// Checks a request's epoch: a newer one moves us first. Returns the error to answer
-    /// with when the request is stale.
-    fn fence_stale_request(&mut self, ctx: &mut Ctx, epoch: Epoch, leader: Option<NodeId>) -> Option<ErrorCode> {
-        if epoch < self.epoch() {
-            return Some(ErrorCode::FencedLeaderEpoch);
-        }
-        if epoch > self.epoch() {
-            self.transition_to_epoch_of(ctx, epoch, leader, Reason::HigherEpoch);
-        }
-        None
     }
 
     // ---- Vote ----------------------------------------------------------------------
@@ -874,37 +960,29 @@ impl Replica {
     // ---- BeginQuorumEpoch / EndQuorumEpoch ----------------------------------------------
 
     fn on_begin_quorum_epoch(&mut self, ctx: &mut Ctx, from: NodeId, corr: u64, epoch: Epoch) {
-        if let Some(error) = self.fence_stale_request(ctx, epoch, Some(from)) {
-            let hint = self.hint();
+        if epoch < self.epoch() {
+            let (error, hint) = (ErrorCode::FencedLeaderEpoch, self.hint());
             return ctx.send(self.id, from, corr, Message::BeginQuorumEpochResponse { error, hint });
         }
-        let follows = matches!(&self.state, EpochState::Follower(f) if f.leader == from);
-        if !follows && from != self.id {
-            match self.state {
-                EpochState::Leader(_) | EpochState::Resigned(_) => {}
-                _ => self.transition_to_follower(ctx, epoch, from, Reason::LeaderDiscovered),
-            }
-        }
+        self.maybe_transition(ctx, LeaderHint { epoch, leader: Some(from) });
         let hint = self.hint();
         ctx.send(self.id, from, corr, Message::BeginQuorumEpochResponse { error: ErrorCode::None, hint });
     }
 
     fn on_end_quorum_epoch(&mut self, ctx: &mut Ctx, from: NodeId, corr: u64, epoch: Epoch, successors: &[NodeId]) {
-        if let Some(error) = self.fence_stale_request(ctx, epoch, Some(from)) {
-            let hint = self.hint();
+        if epoch < self.epoch() {
+            let (error, hint) = (ErrorCode::FencedLeaderEpoch, self.hint());
             return ctx.send(self.id, from, corr, Message::EndQuorumEpochResponse { error, hint });
         }
-        if !matches!(self.state, EpochState::Follower(_) | EpochState::Leader(_) | EpochState::Resigned(_))
-            && from != self.id
-        {
-            self.transition_to_follower(ctx, epoch, from, Reason::LeaderDiscovered);
-        }
+        self.maybe_transition(ctx, LeaderHint { epoch, leader: Some(from) });
         let me = self.id;
         let max = self.config.election_backoff_max_ms;
         if let EpochState::Follower(f) = &mut self.state {
             if f.leader == from {
+                // FollowerState.overrideFetchTimeout: the timer is *set* to the backoff, even
+                // when it was due sooner.
                 let backoff = end_quorum_backoff_ms(successors, me, max);
-                f.fetch_deadline = f.fetch_deadline.min(ctx.now + backoff);
+                f.fetch_deadline = ctx.now + backoff;
             }
         }
         let hint = self.hint();
@@ -949,8 +1027,7 @@ impl Replica {
         from: NodeId,
         corr: u64,
         epoch: Epoch,
-        fetch_offset: Offset,
-        last_fetched_epoch: Epoch,
+        at: FetchAt,
         follower_hw: Option<Offset>,
         max_wait_ms: u64,
     ) {
@@ -958,7 +1035,8 @@ impl Replica {
             let m = self.fetch_error_response(error);
             return ctx.send(self.id, from, corr, m);
         }
-        let position = self.log.validate_fetch(fetch_offset, last_fetched_epoch);
+        let fetch_offset = at.offset;
+        let position = self.log.validate_fetch(fetch_offset, at.last_epoch);
         let hint = self.hint();
         let log_start = self.log.start_offset();
         let leo = self.log.end_offset();
@@ -1010,10 +1088,10 @@ impl Replica {
             (Some(f), Some(h)) => f < h,
         };
         if fetch_offset < leo || max_wait_ms == 0 || behind_hw {
-            let m = self.fetch_records_response(fetch_offset);
+            let m = self.fetch_records_response(fetch_offset, at.max_bytes);
             return ctx.send(self.id, from, corr, m);
         }
-        let expiry_response = self.fetch_records_response(fetch_offset);
+        let expiry_response = self.fetch_records_response(fetch_offset, at.max_bytes);
         let EpochState::Leader(l) = &mut self.state else {
             return;
         };
@@ -1021,22 +1099,37 @@ impl Replica {
             from,
             correlation: corr,
             fetch_offset,
+            max_bytes: at.max_bytes,
             deadline: ctx.now + max_wait_ms,
             expiry_response,
         });
     }
 
-    fn fetch_records_response(&self, fetch_offset: Offset) -> Message {
+    fn fetch_records_response(&self, fetch_offset: Offset, max_bytes: u64) -> Message {
         let hw = self.leader_state().and_then(|l| l.high_watermark);
         Message::FetchResponse {
             error: ErrorCode::None,
             hint: self.hint(),
             high_watermark: hw,
             log_start_offset: self.log.start_offset(),
-            records: self.log.read(fetch_offset, FETCH_MAX_RECORDS),
+            records: self.read_records(fetch_offset, max_bytes),
             diverging_epoch: None,
             snapshot_id: None,
         }
+    }
+
+    /// Records from `offset` on, as many as fit in `max_bytes` but at least one (Kafka's
+    /// log read returns at least one batch, however large).
+    fn read_records(&self, offset: Offset, max_bytes: u64) -> Vec<Record> {
+        let (mut count, mut bytes) = (0u64, 0u64);
+        while let Some(r) = self.log.get(offset + count) {
+            bytes += r.size_bytes();
+            if count > 0 && bytes > max_bytes {
+                break;
+            }
+            count += 1;
+        }
+        self.log.read(offset, count as usize)
     }
 
     /// Answers every parked fetch now (new records arrived or the HW moved).
@@ -1046,24 +1139,36 @@ impl Replica {
         };
         let parked = std::mem::take(&mut l.parked);
         for p in parked {
-            let m = self.fetch_records_response(p.fetch_offset);
+            let m = self.fetch_records_response(p.fetch_offset, p.max_bytes);
             ctx.send(self.id, p.from, p.correlation, m);
         }
     }
 
+    /// The leader's HW is what its Fetch responses carry, so every move of it is traced,
+    /// even one that stays below the HW this node exposed as a follower (only
+    /// `hw-before-own-epoch` allows that). Before its first move the HW this node exposed
+    /// is its own.
     fn maybe_advance_leader_hw(&mut self, ctx: &mut Ctx) {
         let allow = self.switches.has(SafetySwitch::HwBeforeOwnEpoch);
         let EpochState::Leader(l) = &mut self.state else {
             return;
         };
+        let old = l.high_watermark.or(self.hw);
         if let Some(new) = l.maybe_advance_hw(allow) {
-            self.set_hw(ctx, new);
+            ctx.note(Note::HighWatermark { old, new });
+            if self.raise_hw(new) {
+                self.apply_committed(ctx);
+            }
             self.complete_parked_fetches(ctx);
         }
     }
 
     /// Appends a batch as leader: LEO moves (the leader's own progress with it, so
     /// parked fetches are answered), then the flush blocks this replica's thread.
+    /// KafkaRaftClient.flushLeaderLog updates the leader's end offset (LeaderState.
+    /// updateLocalState, unflushed) and the HW before log.flush, so a lone voter, whose own
+    /// offset is the majority, commits and answers parked fetches before its flush: a crash
+    /// inside that flush loses committed records (scenario one-voter-flush-window).
     pub(crate) fn append_as_leader(&mut self, ctx: &mut Ctx, batch: Vec<(u64, RecordBody)>) {
         if batch.is_empty() {
             return;
@@ -1132,16 +1237,21 @@ impl Replica {
         } else {
             false
         };
-        if let Some(h) = leader_hw {
-            let new = h.min(self.log.end_offset());
-            self.set_hw(ctx, new);
+        let leo = self.log.end_offset();
+        // appendAsFollower flushes only for a voter: the leader counts a voter's fetch offset
+        // toward the HW. An observer's appends stay unflushed (a crash loses them).
+        let flush = appended && self.is_voter();
+        if flush && !self.switches.has(SafetySwitch::AckBeforeFlush) {
+            self.awaiting_flush = Some(AwaitingFlush { up_to: leo, leader_hw });
+            ctx.out.push(Output::Flush { up_to: leo });
+            return;
         }
-        if appended {
-            let leo = self.log.end_offset();
-            if self.switches.has(SafetySwitch::AckBeforeFlush) {
-                // Unsafe: report the offset first, flush afterwards.
-                self.send_requests(ctx);
-            }
+        if let Some(h) = leader_hw {
+            self.set_hw(ctx, h.min(leo));
+        }
+        if flush {
+            // Unsafe: report the offset first, flush afterwards.
+            self.send_requests(ctx);
             ctx.out.push(Output::Flush { up_to: leo });
         }
     }
@@ -1157,12 +1267,17 @@ impl Replica {
             }
         };
         let from_leo = self.log.end_offset();
-        if to < from_leo {
-            self.log.truncate_to(to);
+        if self.log.truncate_to(to) > 0 {
+            // The log never truncates into its snapshot: it stops at the snapshot's end.
+            let to = self.log.end_offset();
             if self.image.applied_offset > to {
                 // Applied state past the truncation point was built from records now gone;
                 // only possible when a record below our HW was truncated (reported).
-                self.image = self.log.snapshot().map(|s| (*s.image).clone()).unwrap_or_default();
+                self.image = self
+                    .log
+                    .snapshot()
+                    .map(|s| (*s.image).clone())
+                    .unwrap_or_else(|| MetadataImage::new(self.log.meter()));
             }
             ctx.note(Note::Truncated { from_leo, to, diverging_epoch: Some(d.epoch), hw: self.hw });
         }
@@ -1170,6 +1285,7 @@ impl Replica {
 
     // ---- snapshots -------------------------------------------------------------------
 
+    #[allow(clippy::too_many_arguments)]
     fn on_fetch_snapshot(
         &mut self,
         ctx: &mut Ctx,
@@ -1178,6 +1294,7 @@ impl Replica {
         epoch: Epoch,
         id: SnapshotId,
         position: u64,
+        max_bytes: u64,
     ) {
         let reply =
             |r: &Replica, ctx: &mut Ctx, error: ErrorCode, size: u64, chunk: u64, image: Option<Arc<MetadataImage>>| {
@@ -1208,7 +1325,8 @@ impl Replica {
                 l.record_voter_fetch(from, majority, ctx.now, &self.config);
             }
         }
-        let chunk = (snap.size_bytes - position).min(SNAPSHOT_CHUNK_BYTES);
+        // The fetcher's fetch.snapshot.max.bytes bounds the chunk (handleFetchSnapshotRequest).
+        let chunk = (snap.size_bytes - position).min(max_bytes);
         let last = position + chunk >= snap.size_bytes;
         reply(self, ctx, ErrorCode::None, snap.size_bytes, chunk, if last { Some(snap.image.clone()) } else { None });
     }
@@ -1274,12 +1392,19 @@ impl Replica {
     /// takes a snapshot when enough have been applied since the last one.
     fn set_hw(&mut self, ctx: &mut Ctx, new: Offset) {
         let old = self.hw;
-        if old.map(|h| new <= h).unwrap_or(false) {
-            return;
+        if self.raise_hw(new) {
+            ctx.note(Note::HighWatermark { old, new });
+            self.apply_committed(ctx);
+        }
+    }
+
+    /// True when `new` is above this node's HW (which then becomes `new`).
+    fn raise_hw(&mut self, new: Offset) -> bool {
+        if self.hw.map(|h| new <= h).unwrap_or(false) {
+            return false;
         }
         self.hw = Some(new);
-        ctx.note(Note::HighWatermark { old, new });
-        self.apply_committed(ctx);
+        true
     }
 
     fn apply_committed(&mut self, ctx: &mut Ctx) {

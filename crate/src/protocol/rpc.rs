@@ -104,6 +104,8 @@ pub enum Message {
         /// The follower's HW (KIP-1166), so the leader answers at once when it is behind.
         high_watermark: Option<Offset>,
         max_wait_ms: u64,
+        /// `controller.quorum.fetch.max.bytes` of the fetcher.
+        max_bytes: u64,
     },
     FetchResponse {
         error: ErrorCode,
@@ -118,6 +120,8 @@ pub enum Message {
         current_leader_epoch: Epoch,
         snapshot_id: SnapshotId,
         position: u64,
+        /// `controller.quorum.fetch.snapshot.max.bytes` of the fetcher.
+        max_bytes: u64,
     },
     FetchSnapshotResponse {
         error: ErrorCode,
@@ -158,6 +162,19 @@ pub enum RpcKind {
 }
 
 impl RpcKind {
+    /// Requests expect an answer; the sender's RequestManager tracks them.
+    pub fn is_request(self) -> bool {
+        matches!(
+            self,
+            RpcKind::Vote
+                | RpcKind::PreVote
+                | RpcKind::BeginQuorumEpoch
+                | RpcKind::EndQuorumEpoch
+                | RpcKind::Fetch
+                | RpcKind::FetchSnapshot
+        )
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             RpcKind::Vote => "Vote",

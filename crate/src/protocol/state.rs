@@ -203,6 +203,11 @@ impl Replica {
         let to = next.name();
         let epoch = next.epoch();
         let leader = next.leader(self.id);
+        if matches!(next, EpochState::Leader(_) | EpochState::Resigned(_)) {
+            // QuorumState.transitionToLeader and transitionToResigned start without the HW of
+            // the previous state: a leader exposes one only once its own epoch commits.
+            self.hw = None;
+        }
         let previous = std::mem::replace(&mut self.state, next);
         self.requests.reset();
         ctx.note(Note::StateChanged { from, to, epoch, leader, voted: self.election.voted, reason });
@@ -322,10 +327,11 @@ impl Replica {
     }
 
     /// Wins the election: persists, then appends the LeaderChange control record
-    /// whose offset is the epoch start offset, and announces itself.
+    /// whose offset is the epoch start offset, and announces itself. The leader's
+    /// quorum-state names it as leader and holds no vote (LeaderState.election).
     pub(crate) fn transition_to_leader(&mut self, ctx: &mut Ctx, reason: Reason) {
         let epoch = self.epoch();
-        self.persist(ctx, ElectionState { epoch, leader: Some(self.id), voted: self.election.voted });
+        self.persist(ctx, ElectionState { epoch, leader: Some(self.id), voted: None });
         let epoch_start = self.log.end_offset();
         let leader = LeaderState::new(epoch, epoch_start, &self.voters, self.id, ctx.now, &self.config);
         self.enter(ctx, EpochState::Leader(Box::new(leader)), reason);

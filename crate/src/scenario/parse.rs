@@ -6,8 +6,9 @@
 use super::cond::{Condition, EventMatch, NodeSel};
 use super::markup;
 use super::*;
+use crate::messages::{cap, plain_serde, MAX_ECHO_CHARS};
 use crate::protocol::SafetySwitch;
-use crate::sim::spec::{MAX_OBSERVERS, MAX_VOTERS};
+use crate::sim::spec::{validate_latency, MAX_OBSERVERS, MAX_VOTERS};
 use crate::sim::Action;
 use serde::de::DeserializeOwned;
 use std::collections::BTreeSet;
@@ -87,6 +88,7 @@ pub const EVENT_FIELDS: &[(&str, &[&str])] = &[
     ("send", &["from", "to", "rpc", "epoch", "summary", "arrives", "dropped"]),
     ("deliver", &["from", "to", "rpc", "epoch", "summary", "sent", "duplicate"]),
     ("drop", &["from", "to", "rpc", "epoch", "sent", "reason"]),
+    ("disconnect", &["node", "peer", "rpc", "sent"]),
     ("state", &["node", "from", "to", "epoch", "leader", "votedFor", "reason"]),
     ("persist", &["node", "epoch", "leader", "votedFor"]),
     ("vote", &["node", "candidate", "epoch", "preVote", "granted", "reason", "detail"]),
@@ -109,8 +111,9 @@ fn node_fields(ty: Option<&str>) -> &'static [&'static str] {
         Some("send" | "deliver" | "drop") => &["from", "to"],
         Some("state" | "persist") => &["node", "leader", "votedFor"],
         Some("vote") => &["node", "candidate"],
+        Some("disconnect") => &["node", "peer"],
         Some(_) => &["node"],
-        None => &["node", "from", "to", "candidate", "leader", "votedFor"],
+        None => &["node", "from", "to", "candidate", "leader", "votedFor", "peer"],
     }
 }
 const STATES: &[&str] = &["unattached", "prospective", "candidate", "leader", "follower", "resigned", "crashed"];
@@ -120,9 +123,9 @@ const RESERVED_LABELS: &[&str] = &["leader", "follower", "rest", "end", "all", "
 
 fn join(base: &str, key: &str) -> String {
     if base.is_empty() {
-        key.to_string()
+        cap(key).into_owned()
     } else {
-        format!("{base}.{key}")
+        format!("{base}.{}", cap(key))
     }
 }
 
@@ -145,17 +148,6 @@ fn err<T>(path: impl Into<String>, msg: impl Into<String>) -> R<T> {
     Err(ScenarioError::new(path, msg))
 }
 
-/// serde messages in the words of the format.
-fn friendly(msg: &str) -> String {
-    msg.replace("u64", "a non-negative integer")
-        .replace("u32", "a non-negative integer")
-        .replace("f64", "a number")
-        .replace("a sequence", "an array")
-        .replace("sequence", "array")
-        .replace("a map", "an object")
-        .replace("struct ", "object ")
-}
-
 /// Deserializes a value with its path, prefixing `base`.
 fn de<T: DeserializeOwned>(v: &Value, base: &str) -> R<T> {
     serde_path_to_error::deserialize::<_, T>(v).map_err(|e| {
@@ -169,7 +161,7 @@ fn de<T: DeserializeOwned>(v: &Value, base: &str) -> R<T> {
                 serde_path_to_error::Segment::Unknown => {}
             }
         }
-        ScenarioError::new(path, friendly(&e.into_inner().to_string()))
+        ScenarioError::new(path, plain_serde(&e.into_inner().to_string()))
     })
 }
 
@@ -189,6 +181,9 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 fn suggest(word: &str, known: &[&str]) -> String {
+    if word.len() > MAX_ECHO_CHARS {
+        return String::new();
+    }
     let best = known.iter().map(|k| (distance(&word.to_lowercase(), &k.to_lowercase()), *k)).min();
     match best {
         Some((d, k)) if d <= 2 || k.to_lowercase().contains(&word.to_lowercase()) => {
@@ -258,7 +253,7 @@ impl<'a> Obj<'a> {
             if !allowed.contains(&k.as_str()) {
                 return err(
                     self.p(k),
-                    format!("unknown field '{k}'{}; allowed here: {}", suggest(k, allowed), allowed.join(", ")),
+                    format!("unknown field '{}'{}; allowed here: {}", cap(k), suggest(k, allowed), allowed.join(", ")),
                 );
             }
         }
@@ -276,11 +271,11 @@ impl<'a> Obj<'a> {
             if !known.contains(&k.as_str()) {
                 return err(
                     self.p(k),
-                    format!("unknown {what} '{k}'{}; known: {}", suggest(k, known), known.join(", ")),
+                    format!("unknown {what} '{}'{}; known: {}", cap(k), suggest(k, known), known.join(", ")),
                 );
             }
             if let Some((first, _)) = found {
-                return err(self.p(k), format!("one {what} per object: found both '{first}' and '{k}'"));
+                return err(self.p(k), format!("one {what} per object: found both '{}' and '{}'", cap(first), cap(k)));
             }
             found = Some((k.as_str(), v));
         }
@@ -349,9 +344,14 @@ impl Cx {
             return err(
                 path,
                 if known.is_empty() {
-                    format!("no step is labelled '{label}' (no step has a label)")
+                    format!("no step is labelled '{}' (no step has a label)", cap(label))
                 } else {
-                    format!("no step is labelled '{label}'{}; labels: {}", suggest(label, &known), known.join(", "))
+                    format!(
+                        "no step is labelled '{}'{}; labels: {}",
+                        cap(label),
+                        suggest(label, &known),
+                        known.join(", ")
+                    )
                 },
             );
         };
@@ -360,7 +360,8 @@ impl Cx {
                 return err(
                     path,
                     format!(
-                        "step '{label}' (steps[{}]) has not happened yet here; a step can only refer to earlier steps",
+                        "step '{}' (steps[{}]) has not happened yet here; a step can only refer to earlier steps",
+                        cap(label),
                         decl.step
                     ),
                 );
@@ -370,8 +371,7 @@ impl Cx {
             return err(
                 path,
                 format!(
-                    "step '{label}' names no node (only steps that crash/wipe/restart/isolate/slowDisk a node, resign, or wait for a leader or a node's state do)"
-                ),
+                    "step '{}' names no node (only steps that crash/wipe/restart/isolate/slowDisk a node, resign, or wait for a leader or a node's state do)", cap(label)),
             );
         }
         Ok(())
@@ -406,7 +406,7 @@ impl Cx {
                     "expected a node: an id (0..{}), \"leader\", \"follower\" or a step label like \"$crash\"; got {}",
                     self.nodes() - 1,
                     match other {
-                        Value::String(s) => format!("\"{s}\""),
+                        Value::String(s) => format!("\"{}\"", cap(s)),
                         o => json_kind(o).to_string(),
                     }
                 ),
@@ -441,7 +441,10 @@ impl Cx {
                     Some((l, p)) => match p.trim().parse::<u64>() {
                         Ok(p) => (l.trim(), p),
                         Err(_) => {
-                            return err(path, format!("'{s}': after '+' comes a number of ms, like \"crash+500\""))
+                            return err(
+                                path,
+                                format!("'{}': after '+' comes a number of ms, like \"crash+500\"", cap(s)),
+                            )
                         }
                     },
                     None => (s.trim(), 0),
@@ -476,7 +479,10 @@ fn check_kebab(s: &str, path: &str, what: &str) -> R<()> {
     } else {
         err(
             path,
-            format!("{what} '{s}' must be kebab-case: lowercase letters and digits joined by '-' (like 'figure-8')"),
+            format!(
+                "{what} '{}' must be kebab-case: lowercase letters and digits joined by '-' (like 'figure-8')",
+                cap(s)
+            ),
         )
     }
 }
@@ -484,7 +490,8 @@ fn check_kebab(s: &str, path: &str, what: &str) -> R<()> {
 // ---- the scenario -------------------------------------------------------------------
 
 pub fn parse(text: &str) -> R<Scenario> {
-    let root: Value = serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("invalid JSON: {e}")))?;
+    let root: Value = serde_json::from_str(text)
+        .map_err(|e| ScenarioError::new("", format!("the scenario {}", plain_serde(&e.to_string()))))?;
     let o = Obj::new(&root, "", "a scenario")?;
     o.allow(SCENARIO)?;
     let id = o.req_string("id")?;
@@ -518,14 +525,14 @@ pub fn parse(text: &str) -> R<Scenario> {
             if !ok {
                 return err(
                     lp,
-                    format!("label '{l}' must start with a letter and use only letters, digits, '-' and '_'"),
+                    format!("label '{}' must start with a letter and use only letters, digits, '-' and '_'", cap(&l)),
                 );
             }
             if RESERVED_LABELS.contains(&l.as_str()) {
-                return err(lp, format!("'{l}' is a reserved word; choose another label"));
+                return err(lp, format!("'{}' is a reserved word; choose another label", cap(&l)));
             }
             if let Some(prev) = cx.labels.get(&l) {
-                return err(lp, format!("label '{l}' is already used by steps[{}]", prev.step));
+                return err(lp, format!("label '{}' is already used by steps[{}]", cap(&l), prev.step));
             }
             cx.labels.insert(l, LabelDecl { step: i, has_subject: step_has_subject(s) });
         }
@@ -645,7 +652,10 @@ fn parse_cluster(v: &Value) -> R<ClusterSpec> {
     }
     let known = cluster_fields();
     if let Some(k) = o.map.keys().find(|k| !known.contains(&k.as_str())) {
-        return err(o.p(k), format!("unknown field '{k}'{}; allowed here: {}", suggest(k, &known), known.join(", ")));
+        return err(
+            o.p(k),
+            format!("unknown field '{}'{}; allowed here: {}", cap(k), suggest(k, &known), known.join(", ")),
+        );
     }
     let spec: ClusterSpec = de(v, "cluster")?;
     if spec.voters == 0 || spec.voters > MAX_VOTERS {
@@ -703,7 +713,7 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
                 let names: Vec<&str> = ACTIONS.iter().map(|(n, _)| *n).collect();
                 return err(
                     o.p("action"),
-                    format!("unknown action '{a}'{}; actions: {}", suggest(a, &names), names.join(", ")),
+                    format!("unknown action '{}'{}; actions: {}", cap(a), suggest(a, &names), names.join(", ")),
                 );
             }
         },
@@ -715,17 +725,20 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
         let owner = ACTIONS.iter().filter(|(_, f)| f.contains(&k.as_str())).map(|(n, _)| *n).collect::<Vec<_>>();
         let msg = match (&action_name, owner.is_empty()) {
             (Some(a), false) => format!(
-                "'{k}' is not a field of action '{a}' (it belongs to {}); '{a}' takes: {}",
+                "'{}' is not a field of action '{}' (it belongs to {}); '{}' takes: {}",
+                cap(k),
+                cap(a),
                 owner.join(", "),
+                cap(a),
                 if action_fields.is_empty() { "no fields".to_string() } else { action_fields.join(", ") }
             ),
             (None, false) => {
-                format!("'{k}' is a field of action {}, but this step has no \"action\"", owner.join(", "))
+                format!("'{}' is a field of action {}, but this step has no \"action\"", cap(k), owner.join(", "))
             }
             _ => {
                 let mut allowed: Vec<&str> = STEP.to_vec();
                 allowed.extend_from_slice(action_fields);
-                format!("unknown field '{k}'{}; allowed here: {}", suggest(k, &allowed), allowed.join(", "))
+                format!("unknown field '{}'{}; allowed here: {}", cap(k), suggest(k, &allowed), allowed.join(", "))
             }
         };
         return err(o.p(k), msg);
@@ -877,6 +890,9 @@ fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
     if let Some(a) = concrete {
         a.validate(cx.nodes()).map_err(|(f, m)| ScenarioError::new(o.p(&f), m))?;
     }
+    if let ActionSpec::SlowLink { latency_ms, .. } = &spec {
+        validate_latency(*latency_ms).map_err(|(f, m)| ScenarioError::new(o.p(&f), m))?;
+    }
     Ok(spec)
 }
 
@@ -897,7 +913,12 @@ fn check_record(v: &Value, path: &str) -> R<()> {
     let Some((_, fields)) = RECORDS.iter().find(|(n, _)| *n == ty) else {
         return err(
             o.p("type"),
-            format!("unknown record type '{ty}'{}; a scenario can write: {}", suggest(&ty, &names), names.join(", ")),
+            format!(
+                "unknown record type '{}'{}; a scenario can write: {}",
+                cap(&ty),
+                suggest(&ty, &names),
+                names.join(", ")
+            ),
         );
     };
     let mut allowed = vec!["type"];
@@ -916,7 +937,7 @@ fn check_record(v: &Value, path: &str) -> R<()> {
                     "expected {}, got {}",
                     if *kind == "name" { "a name (a string)" } else { "a non-negative integer" },
                     match val {
-                        Value::String(s) => format!("\"{s}\""),
+                        Value::String(s) => format!("\"{}\"", cap(s)),
                         other => json_kind(other).to_string(),
                     }
                 ),
@@ -1007,7 +1028,7 @@ fn parse_states(v: &Value, path: &str) -> R<Vec<String>> {
         match s.as_str() {
             Some(name) if STATES.contains(&name) => Ok(name.to_string()),
             Some(name) => {
-                err(p, format!("unknown state '{name}'{}; states: {}", suggest(name, STATES), STATES.join(", ")))
+                err(p, format!("unknown state '{}'{}; states: {}", cap(name), suggest(name, STATES), STATES.join(", ")))
             }
             None => err(p, format!("expected a state name, got {}", json_kind(s))),
         }
@@ -1034,7 +1055,7 @@ fn parse_event_match(v: &Value, path: &str, cx: &Cx) -> R<EventMatch> {
                 Some(n) => {
                     return err(
                         p.clone(),
-                        format!("unknown event type '{n}'{}; types: {}", suggest(n, &types), types.join(", ")),
+                        format!("unknown event type '{}'{}; types: {}", cap(n), suggest(n, &types), types.join(", ")),
                     )
                 }
                 None => return err(p.clone(), format!("expected an event type name, got {}", json_kind(x))),
@@ -1060,11 +1081,13 @@ fn parse_event_match(v: &Value, path: &str, cx: &Cx) -> R<EventMatch> {
                 o.p(k),
                 match ty {
                     Some(t) => format!(
-                        "'{t}' events have no field '{k}'{}; their fields: {}",
+                        "'{}' events have no field '{}'{}; their fields: {}",
+                        cap(t),
+                        cap(k),
                         suggest(k, &allowed),
                         allowed.join(", ")
                     ),
-                    None => format!("no event has a field '{k}'{}", suggest(k, &allowed)),
+                    None => format!("no event has a field '{}'{}", cap(k), suggest(k, &allowed)),
                 },
             );
         }
@@ -1073,7 +1096,11 @@ fn parse_event_match(v: &Value, path: &str, cx: &Cx) -> R<EventMatch> {
                 if !node_fields(ty).contains(&k.as_str()) {
                     return err(
                         p,
-                        format!("'{s}': a step label stands only for a node (fields {})", node_fields(ty).join(", ")),
+                        format!(
+                            "'{}': a step label stands only for a node (fields {})",
+                            cap(s),
+                            node_fields(ty).join(", ")
+                        ),
                     );
                 }
                 cx.label(&s[1..], &p, true)?;
@@ -1188,7 +1215,8 @@ fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
                         return err(
                             xp,
                             format!(
-                                "unknown invariant '{name}'{}; invariants: {}",
+                                "unknown invariant '{}'{}; invariants: {}",
+                                cap(name),
                                 suggest(name, &known),
                                 known.join(", ")
                             ),

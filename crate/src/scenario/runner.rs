@@ -56,6 +56,8 @@ struct Runner<'a> {
     done: Vec<Option<StepDone>>,
     monitors: Vec<Monitor>,
     end: u64,
+    /// Why the run stopped early (a livelock), if it did.
+    stopped: Option<String>,
 }
 
 pub fn execute(scenario: &Scenario, options: &RunOptions) -> Run {
@@ -110,6 +112,7 @@ pub fn execute(scenario: &Scenario, options: &RunOptions) -> Run {
         done: Vec::new(),
         monitors,
         end: scenario.duration_ms,
+        stopped: None,
     };
     let steps = r.run_steps();
     r.run_until(r.end);
@@ -232,26 +235,21 @@ impl Runner<'_> {
     fn tick_once(&mut self, limit: u64) {
         let now = self.sim.now();
         let stop = self.next_hold_stop().map(|h| h.min(limit)).unwrap_or(limit);
-        match self.sim.world().next_event_time() {
-            Some(t) if t <= stop => {
-                self.sim.step();
-            }
-            _ => {
-                let _ = self.sim.advance(stop.saturating_sub(now));
-            }
+        let ran = match self.sim.world().next_event_time() {
+            Some(t) if t <= stop => self.sim.step().map(|_| ()),
+            _ => self.sim.advance(stop.saturating_sub(now)),
+        };
+        if let Err(e) = ran {
+            self.stopped = Some(e.to_string());
         }
         self.sync();
         self.tick();
     }
 
     fn run_until(&mut self, target: u64) {
-        while self.sim.now() < target {
+        while self.sim.now() < target && self.stopped.is_none() {
             self.tick_once(target);
         }
-        // Events due exactly now (e.g. queued by the previous action) run before the
-        // next action, as in a replay.
-        let _ = self.sim.advance(0);
-        self.sync();
     }
 
     /// Looks at every active monitor.
@@ -368,7 +366,7 @@ impl Runner<'_> {
                             notes.push(n);
                             break;
                         }
-                        if self.sim.now() >= deadline {
+                        if self.sim.now() >= deadline || self.stopped.is_some() {
                             ok = step.optional;
                             notes.push(format!(
                                 "{}timed out after {}: {condition} did not happen ({})",
@@ -380,8 +378,6 @@ impl Runner<'_> {
                         }
                         self.tick_once(deadline);
                     }
-                    let _ = self.sim.advance(0);
-                    self.sync();
                 }
             }
             let t = self.sim.now();
@@ -580,7 +576,7 @@ impl Runner<'_> {
                 _ => None,
             })
             .collect();
-        let expectations: Vec<ExpectationReport> = self
+        let mut expectations: Vec<ExpectationReport> = self
             .scenario
             .expect
             .iter()
@@ -590,6 +586,16 @@ impl Runner<'_> {
                 ExpectationReport { index: i, kind: e.expectation.kind(), passed, explanation, note: e.note.clone() }
             })
             .collect();
+        if let Some(why) = &self.stopped {
+            let explanation = format!("the run stopped at {}: {why}", Seconds(self.sim.now()));
+            expectations.push(ExpectationReport {
+                index: expectations.len(),
+                kind: "run",
+                passed: false,
+                explanation,
+                note: None,
+            });
+        }
         let measurements: Vec<Measurement> = self.scenario.report.iter().map(|m| self.measure(m)).collect();
         let passed = steps.iter().all(|s| s.ok)
             && expectations.iter().all(|e| e.passed)
@@ -974,7 +980,7 @@ impl Runner<'_> {
                 let mut want = want.to_vec();
                 want.sort_unstable();
                 want.dedup();
-                if img.brokers != want {
+                if *img.brokers != want {
                     ok = false;
                     problems.push(format!("n{n} has brokers {:?}", img.brokers));
                 }

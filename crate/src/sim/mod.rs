@@ -1,6 +1,7 @@
 //! The simulated world around the replicas: time, network, disks, faults, the client
 //! workload, and the time-travelling `Simulation` that owns the trace.
 
+pub mod budget;
 pub mod chaos;
 pub mod network;
 pub mod simulation;

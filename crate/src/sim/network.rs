@@ -1,10 +1,17 @@
 //! The network: per-link latency, loss, duplication, partitions and one-way cuts.
 //! Links are FIFO like TCP: a message never overtakes an earlier one on the same link.
 
+use crate::messages::cap;
 use crate::protocol::NodeId;
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// The least one-way latency of any link. Kafka's timers have millisecond resolution
+/// and a real network never delivers in zero time; at zero, leaderless voters bounce
+/// Fetch and NOT_LEADER_OR_FOLLOWER (which Kafka handles without backoff) inside one
+/// millisecond forever, and simulated time stops.
+pub const MIN_LATENCY_MS: u64 = 1;
 
 /// Latency range and fault rates. Rates are parts per million (integers keep native and
 /// wasm runs identical).
@@ -24,11 +31,18 @@ impl LinkProfile {
             "datacenter" => Ok(LinkProfile { latency_min_ms: 1, latency_max_ms: 5, loss_ppm: 0, duplicate_ppm: 0 }),
             "teaching" => Ok(LinkProfile { latency_min_ms: 60, latency_max_ms: 140, loss_ppm: 0, duplicate_ppm: 0 }),
             "wan" => Ok(LinkProfile { latency_min_ms: 20, latency_max_ms: 80, loss_ppm: 0, duplicate_ppm: 0 }),
-            _ => Err(format!("unknown network preset '{name}'; known presets: datacenter, teaching, wan")),
+            _ => Err(format!("unknown network preset '{}'; known presets: datacenter, teaching, wan", cap(name))),
         }
     }
 
     pub fn validate(&self) -> Result<(), String> {
+        if self.latency_min_ms < MIN_LATENCY_MS {
+            return Err(format!(
+                "latency must be at least {MIN_LATENCY_MS} ms (at zero latency replicas can answer each other \
+                 forever within one millisecond), got {} ms",
+                self.latency_min_ms
+            ));
+        }
         if self.latency_max_ms > 60_000 {
             return Err(format!("latency must be at most 60000 ms, got {}", self.latency_max_ms));
         }
@@ -150,12 +164,18 @@ impl Network {
         (Plan { arrives: first, lost }, dup)
     }
 
+    fn latency_range(&self, from: NodeId, to: NodeId) -> (u64, u64) {
+        self.slow_links.get(&(from, to)).copied().unwrap_or((self.profile.latency_min_ms, self.profile.latency_max_ms))
+    }
+
+    /// How long a connection reset (a TCP RST or FIN, no payload) takes from `from` to
+    /// `to`: the link's least latency, so it draws nothing from the random stream.
+    pub fn reset_latency(&self, from: NodeId, to: NodeId) -> u64 {
+        self.latency_range(from, to).0
+    }
+
     fn arrival(&mut self, now: u64, from: NodeId, to: NodeId) -> u64 {
-        let (lo, hi) = self
-            .slow_links
-            .get(&(from, to))
-            .copied()
-            .unwrap_or((self.profile.latency_min_ms, self.profile.latency_max_ms));
+        let (lo, hi) = self.latency_range(from, to);
         let latency = self.rng.range(lo, hi);
         let last = self.last_arrival.entry((from, to)).or_insert(0);
         let t = (now + latency).max(*last);

@@ -279,13 +279,7 @@ impl Action {
                 if from == to {
                     return Err(("to".into(), "a link joins two different nodes".into()));
                 }
-                let p = LinkProfile {
-                    latency_min_ms: latency_ms[0],
-                    latency_max_ms: latency_ms[1],
-                    loss_ppm: 0,
-                    duplicate_ppm: 0,
-                };
-                p.validate().map_err(|e| ("latencyMs".to_string(), e))
+                validate_latency(*latency_ms)
             }
             Action::Cut { from, to } | Action::Uncut { from, to } => {
                 node_ok("from", *from)?;
@@ -298,13 +292,7 @@ impl Action {
             Action::Network { latency_ms, loss, duplicate } => {
                 rate_ppm("loss", *loss).map_err(|e| ("loss".to_string(), e))?;
                 rate_ppm("duplicate", *duplicate).map_err(|e| ("duplicate".to_string(), e))?;
-                let p = LinkProfile {
-                    latency_min_ms: latency_ms[0],
-                    latency_max_ms: latency_ms[1],
-                    loss_ppm: 0,
-                    duplicate_ppm: 0,
-                };
-                p.validate().map_err(|e| ("latencyMs".to_string(), e))
+                validate_latency(*latency_ms)
             }
             Action::SlowDisk { node, flush_ms } => {
                 node_ok("node", *node)?;
@@ -326,6 +314,12 @@ impl Action {
             Action::Heal | Action::Resign | Action::Write { record: None } => Ok(()),
         }
     }
+}
+
+/// Checks an action's `latencyMs` range (at least `MIN_LATENCY_MS`, at most a minute).
+pub fn validate_latency(latency_ms: [u64; 2]) -> Result<(), (String, String)> {
+    let p = LinkProfile { latency_min_ms: latency_ms[0], latency_max_ms: latency_ms[1], loss_ppm: 0, duplicate_ppm: 0 };
+    p.validate().map_err(|e| ("latencyMs".to_string(), e))
 }
 
 /// An action at a simulated time.

@@ -139,7 +139,21 @@ impl Net {
             f(r, &mut ctx)
         };
         self.route(id, out);
+        self.poll_while_due(id);
         value
+    }
+
+    /// Flushes finish at once here; a replica back from one with work due now (a follower
+    /// setting its HW and fetching again) runs at once, as the simulator wakes it.
+    fn poll_while_due(&mut self, id: NodeId) {
+        let now = self.now;
+        while self.replicas.get(&id).and_then(|r| r.next_deadline(now)).map(|d| d <= now).unwrap_or(false) {
+            let mut out = Vec::new();
+            let r = self.replicas.get_mut(&id).expect("node exists");
+            let mut ctx = Ctx { now, rng: &mut self.rng, ids: &mut self.ids, out: &mut out };
+            r.poll(&mut ctx);
+            self.route(id, out);
+        }
     }
 
     /// Delivers queued messages in order until none are left (or `limit` of them).

@@ -137,6 +137,9 @@ export class KraftPlayground extends HTMLElement {
   #faults!: FaultsPanel;
   #status!: HTMLDivElement;
   #notice!: HTMLDivElement;
+  #crashBanner!: HTMLDivElement;
+  #crashed = false;
+  #lastNow = 0;
   #caption!: HTMLDivElement;
   #captionText!: HTMLDivElement;
   #captionStep!: HTMLSpanElement;
@@ -391,6 +394,7 @@ export class KraftPlayground extends HTMLElement {
       help,
     );
     this.#notice = h('div', { class: 'kp-notice', role: 'alert', hidden: true });
+    this.#crashBanner = h('div', { class: 'kp-crash', role: 'alert', hidden: true, 'data-crash': '' });
     this.#captionText = h('div', { class: 'kp-caption-text', 'aria-live': 'polite' });
     this.#captionStep = h('span', { class: 'kp-caption-step' });
     this.#captionBtn = h('button', { class: 'kp-btn kp-primary', type: 'button', 'data-action': 'continue' }, 'Continue ▶');
@@ -421,7 +425,7 @@ export class KraftPlayground extends HTMLElement {
     this.#menu = h('div', { class: 'kp-menu', hidden: true, role: 'dialog', 'aria-label': 'Node actions' });
     this.#live = h('div', { class: 'kp-sr-only', 'aria-live': 'polite', 'data-live': '' });
     this.#summary = h('div', { class: 'kp-sr-only', 'data-summary': '' });
-    this.#root.append(top, this.#notice, this.#caption, stage, this.#controls.el, this.#controls.settingsEl, panels, this.#menu, this.#live, this.#summary);
+    this.#root.append(top, this.#crashBanner, this.#notice, this.#caption, stage, this.#controls.el, this.#controls.settingsEl, panels, this.#menu, this.#live, this.#summary);
 
     this.#root.addEventListener('pointerdown', (e) => {
       const path = e.composedPath();
@@ -615,6 +619,7 @@ export class KraftPlayground extends HTMLElement {
 
   /** Puts a cluster on screen. */
   #install(c: Cluster): void {
+    this.#clearCrash();
     const wasPlaying = this.#playing;
     this.#setPlaying(false);
     this.#unsub?.();
@@ -657,10 +662,12 @@ export class KraftPlayground extends HTMLElement {
 
   #now(): number {
     try {
-      return this.#cluster ? this.#cluster.now : 0;
+      if (this.#cluster) this.#lastNow = this.#cluster.now;
+      else return 0;
     } catch {
-      return 0;
+      /* a crashed core: the last time seen */
     }
+    return this.#lastNow;
   }
 
   #startLoop(): void {
@@ -678,7 +685,11 @@ export class KraftPlayground extends HTMLElement {
     this.#lastWall = wall;
     const p = this.#player;
     const c = this.#cluster;
-    if (!p || !c || c.broken) return;
+    if (!p || !c) return;
+    if (c.broken) {
+      this.#showCrash(c);
+      return;
+    }
     const t0 = performance.now();
     if (this.#playing) {
       const now = c.now;
@@ -696,12 +707,17 @@ export class KraftPlayground extends HTMLElement {
           this.#setPlaying(false);
         } else {
           const a = performance.now();
-          p.tick(elapsed);
+          const f = p.tick(elapsed);
           if (this.#profile) (this.#profile.tick ??= []).push(performance.now() - a);
+          if (f.error) throw f.error;
         }
       } catch (e) {
         this.#setPlaying(false);
-        this.#toast(`The simulation stopped: ${(e as Error).message}`);
+        this.#failed('The simulation stopped', e);
+      }
+      if (c.broken) {
+        this.#showCrash(c);
+        return;
       }
     }
     this.#draw();
@@ -860,7 +876,7 @@ export class KraftPlayground extends HTMLElement {
   // ---- playback --------------------------------------------------------------------------------
 
   #setPlaying(on: boolean): void {
-    if (on && !this.#cluster) return;
+    if (on && (!this.#cluster || this.#crashed)) return;
     this.#playing = on;
     this.#lastWall = performance.now();
     this.toggleAttribute('data-playing', on);
@@ -871,7 +887,7 @@ export class KraftPlayground extends HTMLElement {
     try {
       this.#player?.step();
     } catch (e) {
-      this.#toast((e as Error).message);
+      this.#failed('step', e);
     }
   }
 
@@ -898,7 +914,7 @@ export class KraftPlayground extends HTMLElement {
         if (at) this.#pausedAtStep = at.index;
       }
     } catch (e) {
-      this.#toast((e as Error).message);
+      this.#failed('travel in time', e);
     }
     if (this.#timeline.follow) this.#timeline.invalidate();
   }
@@ -915,13 +931,15 @@ export class KraftPlayground extends HTMLElement {
 
   #act(what: string, fn: (c: Cluster) => unknown): unknown {
     const c = this.#cluster;
-    if (!c) return undefined;
+    if (!c || this.#crashed) return undefined;
+    // a network change still settling goes first, so actions keep the order they were made in
+    if (what !== 'network') this.#faults.settle();
     const seqBefore = c.lastSeq;
     let out: unknown;
     try {
       out = fn(c);
     } catch (e) {
-      this.#toast(`${what}: ${(e as Error).message}`);
+      this.#failed(what, e);
       return undefined;
     }
     // an action forks the run: the recorded future is gone
@@ -1251,6 +1269,14 @@ export class KraftPlayground extends HTMLElement {
   shareUrl(): string {
     const c = this.#cluster;
     if (!c) return '';
+    return this.#runUrl(c.toLink());
+  }
+
+  /**
+   * The page URL that opens a link: the run goes in the fragment (`#run=k2...`), which
+   * browsers never send to a server, so no server's limit on the query string applies.
+   */
+  #runUrl(link: string): string {
     const base = new URL(this.getAttribute('share-base') || location.href, location.href);
     base.search = '';
     base.hash = '';
@@ -1258,23 +1284,68 @@ export class KraftPlayground extends HTMLElement {
       base.searchParams.set('scenario', this.#scenario.id);
       if (this.#scenario.variant) base.searchParams.set('variant', this.#scenario.variant);
     }
-    base.searchParams.set('run', c.toLink());
+    base.hash = `run=${link}`;
     return base.href;
+  }
+
+  // ---- when something fails ------------------------------------------------------------------
+
+  /** An action or a frame failed: a crash of the core gets the banner, anything else a toast. */
+  #failed(what: string, e: unknown): void {
+    const c = this.#cluster;
+    if (c?.broken) this.#showCrash(c);
+    else this.#toast(`${what}: ${(e as Error).message}`);
+  }
+
+  /**
+   * The core crashed (a bug): say so, offer the link of the run up to its last good
+   * moment and a way to start again; the controls stop until then.
+   */
+  #showCrash(c: Cluster): void {
+    if (this.#crashed) return;
+    this.#crashed = true;
+    this.#setPlaying(false);
+    this.#closeMenu();
+    this.#closeDialog();
+    const url = this.#runUrl(c.reproductionLink());
+    const input = h('input', { class: 'kp-share-url', type: 'text', readonly: true, value: url, 'aria-label': 'Reproduction link', 'data-repro-url': '' });
+    const copy = copyButton(input, 'Copy reproduction link');
+    copy.dataset.action = 'copy-repro';
+    const again = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'start-again' }, 'Start again');
+    again.addEventListener('click', () => void this.#reset());
+    this.#crashBanner.replaceChildren(
+      h(
+        'div',
+        { class: 'kp-crash-body' },
+        h('strong', null, 'The simulation core crashed.'),
+        h('p', null, 'This is a bug in KRaft Playground, not something you did. What failed: ', h('code', { 'data-crash-cause': '' }, c.failure ?? 'unknown')),
+        h('p', null, `The run stopped at ${fmtT(c.lastGoodTime)}. The reproduction link replays it up to that moment; press play there to see the crash again, and please attach the link when you report it.`),
+        input,
+        h('div', { class: 'kp-row' }, copy, again),
+      ),
+    );
+    this.#crashBanner.hidden = false;
+    this.#root.toggleAttribute('data-crashed', true);
+    this.#controls.el.inert = true;
+    setText(this.#status.lastChild!, 'Core crashed · start again');
+    this.#status.dataset.leader = '';
+    toggleClass(this.#status, 'kp-bad', true);
+    this.#announce('The simulation core crashed; the run has stopped.');
+  }
+
+  #clearCrash(): void {
+    if (!this.#crashed) return;
+    this.#crashed = false;
+    this.#crashBanner.hidden = true;
+    this.#crashBanner.replaceChildren();
+    this.#root.toggleAttribute('data-crashed', false);
+    this.#controls.el.inert = false;
   }
 
   #openShare(): void {
     const url = this.shareUrl();
     const input = h('input', { class: 'kp-share-url', type: 'text', readonly: true, value: url, 'aria-label': 'Share link', 'data-share-url': '' });
-    const copy = h('button', { class: 'kp-btn kp-primary', type: 'button' }, 'Copy link');
-    copy.addEventListener('click', async () => {
-      input.select();
-      try {
-        await navigator.clipboard.writeText(url);
-        setText(copy, 'Copied ✓');
-      } catch {
-        setText(copy, 'Select and copy (Ctrl+C)');
-      }
-    });
+    const copy = copyButton(input, 'Copy link');
     const c = this.#cluster!;
     this.#openDialog(
       'Share this run',
@@ -1377,6 +1448,7 @@ export class KraftPlayground extends HTMLElement {
     const t = e.composedPath()[0] as HTMLElement | undefined;
     if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA') && e.key !== 'Escape') return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (this.#crashed && e.key !== '?' && e.key !== 'Escape') return;
     const leader = () => this.#cluster?.leader();
     let handled = true;
     switch (e.key) {
@@ -1450,6 +1522,21 @@ export class KraftPlayground extends HTMLElement {
     }
     if (handled) e.preventDefault();
   }
+}
+
+/** A button that copies the link in `input` (selecting it, for copying by hand where the clipboard is refused). */
+function copyButton(input: HTMLInputElement, label: string): HTMLButtonElement {
+  const copy = h('button', { class: 'kp-btn kp-primary', type: 'button' }, label);
+  copy.addEventListener('click', async () => {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+      setText(copy, 'Copied ✓');
+    } catch {
+      setText(copy, 'Select and copy (Ctrl+C)');
+    }
+  });
+  return copy;
 }
 
 function describeMark(kind: string, e: UiEvent): string {

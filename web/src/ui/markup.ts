@@ -6,7 +6,12 @@ import { h } from './dom.js';
 
 type Style = 'plain' | 'bold' | 'em' | 'code';
 
-/** Splits a line into styled runs; unclosed markers stay literal. */
+/**
+ * Splits a line into styled runs; unclosed markers stay literal. The same rule as
+ * crate/src/scenario/markup.rs, in one pass: at each point the earliest marker with a
+ * closing partner wins, and whether a partner exists is read off the marker's last
+ * occurrence rather than searched for (a search per candidate was quadratic).
+ */
 export function spans(text: string): { style: Style; text: string }[] {
   const out: { style: Style; text: string }[] = [];
   const push = (style: Style, s: string) => {
@@ -15,39 +20,49 @@ export function spans(text: string): { style: Style; text: string }[] {
     if (last && last.style === style) last.text += s;
     else out.push({ style, text: s });
   };
-  let rest = text;
-  while (rest) {
-    let best: { at: number; marker: string; style: Style } | null = null;
-    for (const [marker, style] of [
-      ['`', 'code'],
-      ['**', 'bold'],
-      ['*', 'em'],
-    ] as const) {
-      let from = 0;
-      for (;;) {
-        const start = rest.indexOf(marker, from);
-        if (start < 0) break;
-        const inner = start + marker.length;
-        const isDouble = marker === '*' && rest.startsWith('**', start);
-        const close = rest.indexOf(marker, inner);
-        if (!isDouble && close > inner) {
-          if (!best || start < best.at) best = { at: start, marker, style };
-          break;
-        }
-        from = isDouble ? start + 2 : start + 1;
-      }
-    }
-    if (!best) {
-      push('plain', rest);
-      break;
-    }
-    push('plain', rest.slice(0, best.at));
-    const inner = best.at + best.marker.length;
-    const close = rest.indexOf(best.marker, inner);
-    push(best.style, rest.slice(inner, close));
-    rest = rest.slice(close + best.marker.length);
+  const last = { tick: text.lastIndexOf('`'), star: text.lastIndexOf('*'), double: text.lastIndexOf('**') };
+  let pos = 0;
+  for (let open = nextOpening(text, pos, last); open; open = nextOpening(text, pos, last)) {
+    const inner = open.at + open.marker.length;
+    const close = text.indexOf(open.marker, inner);
+    push('plain', text.slice(pos, open.at));
+    push(open.style, text.slice(inner, close));
+    pos = close + open.marker.length;
   }
+  push('plain', text.slice(pos));
   return out;
+}
+
+/**
+ * The earliest marker at or after `pos` that opens a styled run. Stars are taken a run at
+ * a time from `pos` on: `**` is tried at the run's start, +2, ... (all but the last
+ * would close at once, empty), `*` only as the lone star ending an odd run.
+ */
+function nextOpening(
+  text: string,
+  pos: number,
+  last: { tick: number; star: number; double: number },
+): { at: number; marker: '`' | '**' | '*'; style: Style } | null {
+  for (let i = pos; i < text.length; ) {
+    const c = text[i];
+    if (c === '`') {
+      if (text[i + 1] !== '`' && last.tick > i + 1) return { at: i, marker: '`', style: 'code' };
+      i++;
+    } else if (c === '*') {
+      let end = i;
+      while (text[end] === '*') end++;
+      const len = end - i;
+      if (len >= 2) {
+        const j = i + Math.floor((len - 2) / 2) * 2;
+        if (last.double > j + 2) return { at: j, marker: '**', style: 'bold' };
+      }
+      if (len % 2 === 1 && last.star > end) return { at: end - 1, marker: '*', style: 'em' };
+      i = end;
+    } else {
+      i++;
+    }
+  }
+  return null;
 }
 
 /** Renders caption text into paragraphs of styled text nodes. */

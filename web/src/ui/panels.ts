@@ -153,6 +153,9 @@ export class InvariantsPanel {
 // ---- faults --------------------------------------------------------------------------------
 
 const GROUPS = ['A', 'B', 'C'];
+/** Wall ms after the last arrow-key step of the loss or duplication slider before the change
+ * is applied: one recorded action per settled value, not one per key press. */
+const KEY_SETTLE_MS = 600;
 
 export class FaultsPanel {
   readonly el: HTMLElement;
@@ -170,6 +173,9 @@ export class FaultsPanel {
   private switches = new Map<string, HTMLInputElement>();
   private linkState: HTMLParagraphElement;
   private nodeCount = -1;
+  /** A keyboard change of the loss/duplication sliders waiting to settle (a timer). */
+  private pendingNet = 0;
+  private applyNet: () => void = () => {};
 
   constructor(private host: PanelHost) {
     this.chips = h('div', { class: 'kp-chips', role: 'group', 'aria-label': 'Partition groups: tap a node to move it to the next group' });
@@ -194,22 +200,39 @@ export class FaultsPanel {
     this.lossOut = h('output', null, '0%');
     this.dup = h('input', { type: 'range', min: '0', max: '30', step: '1', value: '0', 'aria-label': 'Duplication percent' });
     this.dupOut = h('output', null, '0%');
-    this.latMin = h('input', { type: 'number', min: '0', max: '5000', step: '1', value: '60', 'aria-label': 'Latency minimum ms', class: 'kp-num' });
-    this.latMax = h('input', { type: 'number', min: '0', max: '5000', step: '1', value: '140', 'aria-label': 'Latency maximum ms', class: 'kp-num' });
+    this.latMin = h('input', { type: 'number', min: '1', max: '5000', step: '1', value: '60', 'aria-label': 'Latency minimum ms', class: 'kp-num' });
+    this.latMax = h('input', { type: 'number', min: '1', max: '5000', step: '1', value: '140', 'aria-label': 'Latency maximum ms', class: 'kp-num' });
     const applyNet = () => {
-      let lo = clamp(Math.round(Number(this.latMin.value) || 0), 0, 60_000);
-      let hi = clamp(Math.round(Number(this.latMax.value) || 0), 0, 60_000);
+      // 1 ms is the core's least latency (MIN_LATENCY_MS): at zero, replicas could
+      // answer each other forever within one millisecond.
+      let lo = clamp(Math.round(Number(this.latMin.value) || 1), 1, 60_000);
+      let hi = clamp(Math.round(Number(this.latMax.value) || 1), 1, 60_000);
       if (lo > hi) [lo, hi] = [hi, lo];
       this.latMin.value = String(lo);
       this.latMax.value = String(hi);
       this.host.setNetwork({ latencyMs: [lo, hi], loss: Number(this.loss.value) / 100, duplicate: Number(this.dup.value) / 100 });
     };
+    this.applyNet = applyNet;
     for (const el of [this.loss, this.dup]) {
+      let byKey = false;
       el.addEventListener('input', () => {
         this.lossOut.value = `${this.loss.value}%`;
         this.dupOut.value = `${this.dup.value}%`;
       });
-      el.addEventListener('change', applyNet);
+      el.addEventListener('keydown', () => (byKey = true));
+      el.addEventListener('pointerdown', () => (byKey = false));
+      // A drag fires `change` once, on release; each arrow-key step fires one: those wait
+      // until the value settles.
+      el.addEventListener('change', () => {
+        if (!byKey) {
+          this.settle();
+          applyNet();
+          return;
+        }
+        window.clearTimeout(this.pendingNet);
+        this.pendingNet = window.setTimeout(() => this.settle(), KEY_SETTLE_MS);
+      });
+      el.addEventListener('blur', () => this.settle());
     }
     this.latMin.addEventListener('change', applyNet);
     this.latMax.addEventListener('change', applyNet);
@@ -243,8 +266,19 @@ export class FaultsPanel {
     );
   }
 
+  /** Applies a slider change still waiting to settle, now (before another action, so actions keep their order). */
+  settle(): void {
+    if (!this.pendingNet) return;
+    window.clearTimeout(this.pendingNet);
+    this.pendingNet = 0;
+    this.applyNet();
+  }
+
   /** Refresh the controls from the cluster (after a reset or load). */
   sync(): void {
+    // a change still settling belonged to the run shown before
+    window.clearTimeout(this.pendingNet);
+    this.pendingNet = 0;
     const nodes = this.host.nodes();
     if (nodes.length !== this.nodeCount) {
       this.nodeCount = nodes.length;

@@ -243,7 +243,7 @@ export class Ring {
       const off = 4;
       const x = sx + (ex - sx) * f - uy * off;
       const y = sy + (ey - sy) * f + ux * off;
-      const color = th.rpc[m.rpc >> 1];
+      const color = m.failed ? th.danger : th.rpc[m.rpc >> 1];
       const resp = isResponse(RPC_KINDS[m.rpc]);
       ctx.strokeStyle = color;
       ctx.lineWidth = 2;

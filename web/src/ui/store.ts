@@ -23,6 +23,8 @@ export interface Msg {
   /** the drop was planned at send (partition: dies at once; loss: halfway) */
   planned: string;
   dup: boolean;
+  /** a connection failure travelling back to the requester (a 'disconnect' event) */
+  failed: boolean;
   seq: number;
   endSeq: number;
 }
@@ -275,6 +277,7 @@ export class Store {
           dropped: '',
           planned: e.dropped ?? '',
           dup: false,
+          failed: false,
           seq: e.seq,
           endSeq: -1,
         };
@@ -297,6 +300,33 @@ export class Store {
         }
         break;
       }
+      case 'disconnect': {
+        // Drawn as a short failed arrow from the dead peer back to the requester. It left
+        // the peer before later sends: insert it where its send time keeps msgSent sorted.
+        const sent = e.sent ?? t;
+        const m: Msg = {
+          id: -e.seq,
+          from: num(e.peer),
+          to: num(e.node),
+          rpc: rpcIndex(e.rpc ?? ''),
+          epoch: 0,
+          summary: 'disconnected: BROKER_NOT_AVAILABLE',
+          sent,
+          arrives: t,
+          end: t,
+          dropped: '',
+          planned: '',
+          dup: false,
+          failed: true,
+          seq: e.seq,
+          endSeq: e.seq,
+        };
+        const at = upperBound(this.msgSent, sent);
+        this.msgs.splice(at, 0, m);
+        this.msgSent.splice(at, 0, sent);
+        this.maxSpan = Math.max(this.maxSpan, t - sent);
+        break;
+      }
       case 'state': {
         const n = num(e.node);
         if (n < 0 || n >= this.nodes) break;
@@ -306,9 +336,10 @@ export class Store {
           this.leaders.push({ t, node: n, epoch: e.epoch ?? 0, seq: e.seq });
           this.mark(t, e, -1, 'leader');
         }
-        if (e.to !== 'leader' && e.to !== 'follower') {
-          // A node without a leader has no fresh HW view; keep its last value (it never
-          // decreases) until it learns one again.
+        if (e.to === 'leader' || e.to === 'resigned') {
+          // Kafka carries no HW into Leader or Resigned (QuorumState.transitionToLeader):
+          // the node has none until its next 'hw' event.
+          this.hw[n].push(t, NaN);
         }
         break;
       }

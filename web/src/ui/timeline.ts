@@ -524,7 +524,7 @@ export class Timeline {
         x2 = this.xOf(endT);
         y2 = yTo;
       }
-      const color = th.rpc[group] ?? th.muted;
+      const color = m.failed ? th.danger : th.rpc[group] ?? th.muted;
       const resp = isResponse(RPC_KINDS[m.rpc]);
       const hi = this.highlight.has(m.seq) || this.highlight.has(m.endSeq) || m.seq === this.hoverSeq;
       const quiet = group === 4 ? (resp && m.summary.startsWith('error') ? 0.3 : 0.62) : 1;
@@ -900,7 +900,7 @@ export class Timeline {
       'div',
       { class: 'kp-legend', role: 'group', 'aria-label': 'Message kinds' },
       ...items,
-      h('span', { class: 'kp-legend-note' }, 'dashed: response · ✕ dropped · ✂ truncation · — HW · ┄ LEO'),
+      h('span', { class: 'kp-legend-note' }, 'dashed: response · ✕ dropped · red: refused, the peer is down · ✂ truncation · — HW · ┄ LEO'),
     );
   }
 }
@@ -963,6 +963,8 @@ function msgLines(m: Msg, now: number): string[] {
   let fate: string;
   if (m.end === Infinity || m.end > now) {
     fate = m.sent > now ? 'not sent yet (recorded future)' : `in flight, due at ${fmtT(m.arrives)}`;
+  } else if (m.failed) {
+    fate = `the connection failed at ${fmtT(m.end)}: n${m.from} is down, n${m.to} backs off retry.backoff.ms`;
   } else if (m.dropped) {
     fate = `dropped at ${fmtT(m.end)}: ${m.dropped === 'loss' ? 'lost by the network' : m.dropped === 'partition' ? 'the link is down' : 'the receiver is down'}`;
   } else {

@@ -25,6 +25,7 @@ export interface UiEvent {
   dropped?: string | null;
   duplicate?: boolean;
   reason?: string;
+  peer?: number;
   // node events
   node?: number | null;
   leader?: number | null;

@@ -1,0 +1,286 @@
+//! Runs that once fooled the checker, each cut down from a chaos seed
+//! (`sim::chaos::random_run`) to the few actions that still show what went wrong. The
+//! runs are spelled out rather than regenerated from the seed, so a change to the chaos
+//! generator cannot quietly turn a test into one that checks nothing: each test first
+//! asserts that its run still shows the situation, then what the checker makes of it.
+
+use kraft_playground::protocol::rpc::{MessageSummary, RpcKind};
+use kraft_playground::protocol::{NodeId, Offset};
+use kraft_playground::sim::{Action, ClusterSpec, Simulation, TimedAction};
+use kraft_playground::trace::{Event, EventKind, Invariant, SnapshotAction};
+
+fn replay(spec: &str, actions: &str, until: u64) -> Simulation {
+    let spec: ClusterSpec = serde_json::from_str(spec).expect("spec");
+    let actions: Vec<TimedAction> = serde_json::from_str(actions).expect("actions");
+    Simulation::replay_once(spec, actions, until).expect("valid run")
+}
+
+fn violations(sim: &Simulation, invariant: Invariant) -> Vec<&Event> {
+    sim.violations()
+        .filter(|e| matches!(&e.kind, EventKind::Violation { invariant: i, .. } if *i == invariant))
+        .collect()
+}
+
+fn all_violations(sim: &Simulation) -> String {
+    sim.violations().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
+}
+
+/// Seed 1 with `hw-before-own-epoch`: n1 wins epoch 4 with HW 736 from following n0;
+/// n2, back from a crash, fetches at 704, so n1's HW as leader becomes 704 (the rule
+/// that would hold it back is off) and its FetchResponse carries hw=704. No `hw` event
+/// said so and the node view showed 736, so nothing was reported.
+#[test]
+fn a_new_leader_advertising_a_lower_hw_is_reported() {
+    let sim = replay(
+        r#"{"voters":3,"observers":1,"seed":1,"unsafe":["hw-before-own-epoch"],"flushMs":2,"snapshotInterval":200,"writesPerSecond":45}"#,
+        r#"[{"t":2988,"action":"isolate","node":2},{"t":5926,"action":"partition","groups":[[0,1,2,3]]},
+            {"t":8405,"action":"crash","node":1},{"t":8577,"action":"restart","node":1},
+            {"t":10663,"action":"isolate","node":0},{"t":11797,"action":"heal"},{"t":14685,"action":"crash","node":2},
+            {"t":16573,"action":"crash","node":3},{"t":19223,"action":"crash","node":0},{"t":19290,"action":"restart","node":2}]"#,
+        21_300,
+    );
+    // The situation: a FetchResponse carries a HW below one a leader exposed before.
+    let mut highest: Option<Offset> = None;
+    let mut lower = None;
+    for e in sim.trace() {
+        if let EventKind::Send {
+            from,
+            rpc: RpcKind::FetchResponse,
+            summary: MessageSummary::FetchResponse { hw: Some(hw), .. },
+            ..
+        } = &e.kind
+        {
+            if highest.map(|h| *hw < h).unwrap_or(false) {
+                lower = Some((e.seq, *from, *hw));
+                break;
+            }
+            highest = highest.max(Some(*hw));
+        }
+    }
+    let (send, leader, hw) = lower.expect("the run should still send a HW below one exposed before");
+    // The leader's HW move is traced before the response that carries it, and reported.
+    let moved = sim
+        .trace()
+        .iter()
+        .rev()
+        .filter(|e| e.seq < send)
+        .find(|e| matches!(e.kind, EventKind::HighWatermark { node, new, .. } if node == leader && new == hw));
+    let moved = moved.unwrap_or_else(|| panic!("no hw event for n{leader}'s HW {hw} before event {send}"));
+    let reported = violations(&sim, Invariant::MonotonicHighWatermark);
+    assert!(
+        reported.iter().any(|v| v.seq > moved.seq && v.seq < send),
+        "MonotonicHighWatermark not reported between {moved} and event {send}; violations:\n{}",
+        all_violations(&sim)
+    );
+}
+
+/// The node view shows the HW a leader advertises: in the run above, at the moment n1
+/// sends the FetchResponse with the lower HW, its view says that HW. (Before the fix the
+/// view kept the HW n1 had as a follower. Kafka carries no HW into Leader,
+/// `QuorumState.transitionToLeader`, so a leader's `hw` is the one its responses carry.)
+#[test]
+fn the_node_view_shows_the_hw_a_leader_advertises() {
+    let spec = r#"{"voters":3,"observers":1,"seed":1,"unsafe":["hw-before-own-epoch"],"flushMs":2,"snapshotInterval":200,"writesPerSecond":45}"#;
+    let actions = r#"[{"t":2988,"action":"isolate","node":2},{"t":5926,"action":"partition","groups":[[0,1,2,3]]},
+            {"t":8405,"action":"crash","node":1},{"t":8577,"action":"restart","node":1},
+            {"t":10663,"action":"isolate","node":0},{"t":11797,"action":"heal"},{"t":14685,"action":"crash","node":2},
+            {"t":16573,"action":"crash","node":3},{"t":19223,"action":"crash","node":0},{"t":19290,"action":"restart","node":2}]"#;
+    let mut sim = replay(spec, actions, 0);
+    let (mut seen, mut highest) = (0, None::<Offset>);
+    while sim.step().expect("a valid run never livelocks") && sim.now() < 21_300 {
+        let lower = sim.events_since(seen).iter().find_map(|e| match &e.kind {
+            EventKind::Send {
+                from,
+                rpc: RpcKind::FetchResponse,
+                summary: MessageSummary::FetchResponse { hw: Some(hw), .. },
+                ..
+            } => {
+                let below = highest.map(|h| *hw < h).unwrap_or(false);
+                highest = highest.max(Some(*hw));
+                below.then_some((*from, *hw))
+            }
+            _ => None,
+        });
+        seen = sim.last_seq();
+        if let Some((leader, hw)) = lower {
+            let view = sim.world().node_view(leader);
+            assert_eq!(view.state, "leader");
+            assert_eq!(view.hw, Some(hw), "n{leader}'s view shows the HW its FetchResponse carries");
+            return;
+        }
+    }
+    panic!("the run should still show a leader advertising a HW below one exposed before");
+}
+
+/// Seed 4 with `vote-ignores-log`: n0, whose log lacks records committed in epoch 6,
+/// wins epoch 7; n1 truncates to 402, below its HW 416, and appends n0's records there,
+/// under the HW it already exposed. ConsistentCommittedData compared only offsets a HW
+/// newly moved over, so the append itself went unreported.
+#[test]
+fn records_appended_below_the_hw_after_a_truncation_are_compared() {
+    let sim = replay(
+        r#"{"voters":3,"observers":1,"seed":4,"unsafe":["vote-ignores-log"],"flushMs":1,"snapshotInterval":200,"writesPerSecond":31}"#,
+        r#"[{"t":1979,"action":"resign"},{"t":3525,"action":"crash","node":0},{"t":6574,"action":"restart","node":0},
+            {"t":16325,"action":"isolate","node":1},{"t":17260,"action":"crash","node":2},{"t":22544,"action":"crash","node":0},
+            {"t":22969,"action":"restart","node":2},{"t":24988,"action":"heal"},{"t":26749,"action":"crash","node":2},
+            {"t":27852,"action":"restart","node":0},{"t":28349,"action":"restart","node":2}]"#,
+        28_500,
+    );
+    let reports = violations(&sim, Invariant::ConsistentCommittedData);
+    let at_append = reports.iter().find_map(|v| {
+        let EventKind::Violation { evidence, .. } = &v.kind else { unreachable!() };
+        let seq = *evidence.last().expect("evidence");
+        sim.trace().iter().find(|e| e.seq == seq && matches!(e.kind, EventKind::Append { .. }))
+    });
+    let append = at_append.unwrap_or_else(|| {
+        panic!("no ConsistentCommittedData report at an append; violations:\n{}", all_violations(&sim))
+    });
+    // That append wrote below the HW its node had already exposed, after truncating there.
+    let EventKind::Append { node, first, .. } = append.kind else { unreachable!() };
+    let exposed = sim.trace().iter().filter(|e| e.seq < append.seq).rev().find_map(|e| match e.kind {
+        EventKind::HighWatermark { node: n, new, .. } if n == node => Some(new),
+        _ => None,
+    });
+    assert!(exposed.map(|hw| first < hw).unwrap_or(false), "{append} is not below n{node}'s HW {exposed:?}");
+    let truncated = sim.trace().iter().any(|e| {
+        e.seq < append.seq && matches!(e.kind, EventKind::Truncate { node: n, to, .. } if n == node && to <= first)
+    });
+    assert!(truncated, "n{node} should have truncated before {append}");
+}
+
+/// Seed 89 with `vote-ignores-log`: n0, leader of epoch 1, moves its HW from 153 to 278
+/// and, in the same step, a snapshot compacts those records away. The checker sees the
+/// log as the step left it, so they were never recorded as committed, and when n1,
+/// elected without record 154@e1, later exposed its 317@e2 at offset 153 nothing was
+/// reported.
+#[test]
+fn records_exposed_and_compacted_in_one_step_are_still_compared() {
+    let sim = replay(
+        r#"{"voters":3,"observers":1,"seed":89,"unsafe":["vote-ignores-log"],"flushMs":0,"snapshotInterval":200,"writesPerSecond":34}"#,
+        r#"[{"t":1665,"action":"workload","writesPerSecond":62},{"t":2212,"action":"slowDisk","node":0,"flushMs":100},
+            {"t":3343,"action":"network","latencyMs":[19,208],"loss":0.24,"duplicate":0.05},
+            {"t":5058,"action":"network","latencyMs":[25,213],"loss":0.03,"duplicate":0.04}]"#,
+        7_585,
+    );
+    let event = |seq: u64| sim.trace().iter().find(|e| e.seq == seq).expect("evidence event");
+    let compacted_at_exposure = violations(&sim, Invariant::ConsistentCommittedData).into_iter().find_map(|v| {
+        let EventKind::Violation { evidence, detail, .. } = &v.kind else { unreachable!() };
+        let offset: Offset = detail.split_whitespace().nth(1)?.parse().ok()?;
+        let exposed = event(evidence[0]);
+        let EventKind::HighWatermark { node, .. } = exposed.kind else { return None };
+        let compacted = sim.trace().iter().any(|e| {
+            e.seq > exposed.seq
+                && e.t == exposed.t
+                && matches!(e.kind, EventKind::Snapshot { node: n, action: SnapshotAction::Taken, id }
+                    if n == node && id.end_offset > offset)
+        });
+        compacted.then_some(v)
+    });
+    assert!(
+        compacted_at_exposure.is_some(),
+        "no ConsistentCommittedData report about a record compacted where it was exposed; violations:\n{}",
+        all_violations(&sim)
+    );
+}
+
+/// A wiped node loses its quorum-state file: its epoch goes back to 0, reported once
+/// with the epoch it had. Later restarts, its disk still at epoch 0 or at an epoch it
+/// learned since, drop nothing and report nothing. (Before, the checker kept the epoch
+/// from before the wipe: every restart of the wiped node reported the same drop again,
+/// and a second report named that old epoch as the "persisted" one.)
+#[test]
+fn a_wipe_is_one_monotonic_epoch_report_with_the_lost_epoch() {
+    let spec = ClusterSpec { voters: 3, seed: 4, writes_per_second: 20, ..ClusterSpec::default() };
+    let mut sim = Simulation::new(spec).expect("valid spec");
+    let act = |sim: &mut Simulation, a: Action| {
+        sim.act(a).expect("valid action");
+    };
+    // Three elections, so the epoch on every disk is well above 0.
+    for _ in 0..3 {
+        sim.advance(3_000).unwrap();
+        act(&mut sim, Action::Resign);
+    }
+    sim.advance(3_000).unwrap();
+    let wiped: NodeId = 2;
+    let lost = sim.world().node_view(wiped).epoch;
+    assert!(lost >= 3, "epoch {lost} should show three elections");
+    // Wipe it while cut off, so it restarts twice on an empty disk before it learns an epoch.
+    act(&mut sim, Action::Isolate { node: wiped });
+    act(&mut sim, Action::Wipe { node: wiped });
+    sim.advance(500).unwrap();
+    act(&mut sim, Action::Restart { node: wiped });
+    sim.advance(500).unwrap();
+    act(&mut sim, Action::Crash { node: wiped });
+    act(&mut sim, Action::Restart { node: wiped });
+    sim.advance(500).unwrap();
+    assert_eq!(sim.world().node_view(wiped).epoch, 0, "still cut off: nothing learned");
+    act(&mut sim, Action::Heal);
+    sim.advance(5_000).unwrap();
+    assert!(sim.world().node_view(wiped).epoch >= lost, "rejoined at the quorum's epoch");
+    act(&mut sim, Action::Crash { node: wiped });
+    act(&mut sim, Action::Restart { node: wiped });
+    sim.advance(3_000).unwrap();
+
+    let reports = violations(&sim, Invariant::MonotonicEpoch);
+    assert_eq!(reports.len(), 1, "one report, for the wipe:\n{}", all_violations(&sim));
+    let EventKind::Violation { node, detail, evidence, .. } = &reports[0].kind else { unreachable!() };
+    assert_eq!(*node, Some(wiped));
+    assert!(detail.contains(&format!("from {lost} down to 0")), "{detail}");
+    let wipe = sim.trace().iter().find(|e| e.seq == evidence[0]).expect("evidence event");
+    assert!(wipe.to_string().contains(&format!("wipe n{wiped}")), "evidence is the wipe: {wipe}");
+    assert_eq!(sim.violation_count(), 1, "nothing else:\n{}", all_violations(&sim));
+}
+
+/// Seed 4 with `vote-ignores-log`: n0 (HW 443, snapshot to 443) is told to truncate to
+/// 426, inside its snapshot. The log stops at the snapshot's end, but the truncate event
+/// said `to: 426` (and NoTruncationBelowHighWatermark judged that point, not where the
+/// log ends: "truncated to 426, below its HW 443", at every further Fetch response).
+#[test]
+fn a_truncation_stopped_by_the_snapshot_says_where_the_log_ends() {
+    let mut sim = replay(
+        r#"{"voters":3,"observers":1,"seed":4,"unsafe":["vote-ignores-log"],"flushMs":1,"snapshotInterval":200,"writesPerSecond":31}"#,
+        r#"[{"t":1979,"action":"resign"},{"t":3525,"action":"crash","node":0},{"t":4649,"action":"crash","node":1},
+            {"t":5125,"action":"restart","node":1},{"t":6432,"action":"slowDisk","node":2,"flushMs":400},
+            {"t":6574,"action":"restart","node":0},{"t":7422,"action":"crash","node":0},
+            {"t":8440,"action":"workload","writesPerSecond":41},{"t":9779,"action":"restart","node":0},
+            {"t":16325,"action":"isolate","node":1},{"t":17260,"action":"crash","node":2},{"t":18235,"action":"crash","node":1},
+            {"t":23534,"action":"restart","node":1},{"t":24988,"action":"heal"}]"#,
+        0,
+    );
+    let mut seen = 0;
+    let mut clamped = Vec::new();
+    let mut told: Vec<Option<Offset>> = vec![None; 4];
+    while sim.step().expect("a valid run never livelocks") && sim.now() <= 25_700 {
+        for e in sim.events_since(seen).into_owned() {
+            seen = e.seq;
+            match e.kind {
+                EventKind::Deliver {
+                    to, summary: MessageSummary::FetchResponse { diverging: Some(d), .. }, ..
+                } => told[to as usize] = Some(d.end_offset),
+                EventKind::Truncate { node, to, diverging_epoch: Some(_), hw, .. }
+                    if told[node as usize].map(|d| d < to).unwrap_or(false) =>
+                {
+                    let view = sim.world().node_view(node);
+                    assert_eq!(view.snapshot.map(|s| s.end_offset), Some(to), "{e}: stopped at the snapshot's end");
+                    assert_eq!((view.log_start, view.leo), (to, to), "{e}: the log ends where the event says");
+                    clamped.push((e.seq, to, hw));
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(!clamped.is_empty(), "the run should still truncate into a snapshot");
+    // NoTruncationBelowHighWatermark judges where the log really ends.
+    let reports = violations(&sim, Invariant::NoTruncationBelowHighWatermark);
+    for (seq, to, hw) in clamped {
+        let report =
+            reports.iter().find(|v| matches!(&v.kind, EventKind::Violation { evidence, .. } if evidence[..] == [seq]));
+        match (hw.filter(|hw| to < *hw), report) {
+            (Some(hw), Some(r)) => {
+                assert!(r.to_string().contains(&format!("truncated to {to}, below its HW {hw}")), "{r}")
+            }
+            (None, None) => {}
+            (hw, r) => panic!("truncation to {to} with HW {hw:?} (event {seq}): report {r:?}"),
+        }
+    }
+}
