@@ -928,5 +928,7 @@ function rewrap(e: unknown, prefix: string): Error {
   if (!(e instanceof Error)) return new Error(prefix + String(e));
   const Ctor = e instanceof TypeError ? TypeError : e instanceof RangeError ? RangeError : Error;
   const out = new Ctor(prefix + e.message, { cause: e });
+  const field = (e as { field?: unknown }).field;
+  if (typeof field === 'string') Object.assign(out, { field });
   return out;
 }

@@ -74,6 +74,7 @@ test('link errors name the field and say what it must be, in plain words', async
     assert.ok(e instanceof TypeError || e instanceof RangeError, `${json}: ${e}`);
     assert.match(e.message, re, json);
     assert.doesNotMatch(e.message, RUST_WORDS, json);
+    assert.equal(e.field, /^invalid link: ([^:]+):/.exec(e.message)[1], `${json}: the error's field`);
   }
 });
 
