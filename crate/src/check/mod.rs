@@ -2,6 +2,7 @@
 //! only at what the event changed, so checking costs O(nodes) per event (plus the
 //! records an event touches), never O(log length).
 
+mod by_offset;
 mod data;
 mod leadership;
 mod snapshot;
