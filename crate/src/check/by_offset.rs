@@ -35,15 +35,20 @@ impl<T: Clone> ByOffset<T> {
             debug_assert!(false, "offset {offset} is below the forgotten ones ({})", self.base);
             return None;
         };
-        while self.slots.len() <= i {
-            self.slots.push(None);
+        let len = self.slots.len();
+        if i >= len {
+            for _ in len..i {
+                self.slots.push(None);
+            }
+            self.slots.push(Some(make()));
+            return None;
         }
         // Read first: `get_mut` copies a chunk a checkpoint shares, which only a new note
         // needs. (Twice, since the borrow checker refuses returning the first borrow.)
-        if self.get(offset).is_some() {
+        if self.slots.get(i).is_some_and(Option::is_some) {
             return self.get(offset);
         }
-        *self.slots.get_mut(i).expect("the slot was pushed") = Some(make());
+        *self.slots.get_mut(i).expect("i < len") = Some(make());
         None
     }
 
