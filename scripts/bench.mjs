@@ -69,6 +69,7 @@ const cases = {
       ours.push(60 / wall);
       if (raftscope) {
         const r = raftscope(60);
+        if (r.commits < 5_400) throw new Error(`RaftScope's model committed ${r.commits} of 6,000 requests: not the workload`);
         theirs.push(r.simulatedS / (r.wallMs / 1000));
         ratios.push(ours.at(-1) / theirs.at(-1));
       }
