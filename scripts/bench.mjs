@@ -48,6 +48,15 @@ function busyHour(Cluster) {
   return c;
 }
 
+/** Wasm memory after one `advance(ms)` (an instance never shrinks: this is its peak). */
+async function peakMemory(options, ms) {
+  const { Cluster } = await pkg();
+  const t = performance.now();
+  const c = Cluster.createSync(options);
+  c.advance(ms);
+  return { peakBytes: c.__wasmMemoryBytes(), wallS: (performance.now() - t) / 1000 };
+}
+
 const cases = {
   /** Ours in wasm vs RaftScope's model, interleaved repetitions in one process. */
   async throughput() {
@@ -116,22 +125,10 @@ const cases = {
   },
 
   /** Peak wasm memory: an hour of 7 voters at 20 writes/s in one advance. */
-  async hour() {
-    const { Cluster } = await pkg();
-    const t = performance.now();
-    const c = Cluster.createSync({ voters: 7, seed: 42, writesPerSecond: 20 });
-    c.advance(3_600_000);
-    return { peakBytes: c.__wasmMemoryBytes(), wallS: (performance.now() - t) / 1000 };
-  },
+  hour: () => peakMemory({ voters: 7, seed: 42, writesPerSecond: 20 }, 3_600_000),
 
   /** Peak wasm memory: a 24-hour run in one advance (3 voters at 10 writes/s). */
-  async day() {
-    const { Cluster } = await pkg();
-    const t = performance.now();
-    const c = Cluster.createSync({ voters: 3, seed: 42, writesPerSecond: 10 });
-    c.advance(86_400_000);
-    return { peakBytes: c.__wasmMemoryBytes(), wallS: (performance.now() - t) / 1000 };
-  },
+  day: () => peakMemory({ voters: 3, seed: 42, writesPerSecond: 10 }, 86_400_000),
 };
 
 const only = arg('case');

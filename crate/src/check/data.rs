@@ -54,15 +54,11 @@ fn key_at(log: &ReplicaLog, offset: Offset) -> Option<RecordKey> {
 
 impl Data {
     pub fn new() -> Self {
-        Data::with(&Meter::default())
+        Data::metered(&Meter::default())
     }
 
     /// Bytes per slot or entry are what the memory budget counts for them.
     pub fn metered(meter: &Meter) -> Self {
-        Data::with(meter)
-    }
-
-    fn with(meter: &Meter) -> Self {
         Data {
             committed: ByOffset::new(meter),
             appended: ByOffset::new(meter),
