@@ -602,6 +602,6 @@ fn schema_lists_every_field_the_parser_accepts() {
         .iter()
         .map(|v| v.as_str().unwrap())
         .collect();
-    let known: Vec<&str> = kraft_playground::protocol::config::CONFIG_KEYS.iter().map(|(k, _)| *k).collect();
+    let known: Vec<&str> = kraft_playground::protocol::config::CONFIG_KEYS.iter().map(|k| k.limit.key).collect();
     assert_eq!(config, known, "config keys");
 }
