@@ -1,6 +1,7 @@
 // The DOM panels: `kafka-metadata-quorum describe`, the invariants, and the faults.
 
 import { clamp, fmtT, h, setText, toggleClass } from './dom.js';
+import { limit } from '../api.js';
 import { linkGroups } from './ring.js';
 import type { Store } from './store.js';
 import { INVARIANTS, SWITCHES, type NodeInfo, type QuorumInfo, type UiEvent } from './types.js';
@@ -203,10 +204,11 @@ export class FaultsPanel {
     this.latMin = h('input', { type: 'number', min: '1', max: '5000', step: '1', value: '60', 'aria-label': 'Latency minimum ms', class: 'kp-num' });
     this.latMax = h('input', { type: 'number', min: '1', max: '5000', step: '1', value: '140', 'aria-label': 'Latency maximum ms', class: 'kp-num' });
     const applyNet = () => {
-      // 1 ms is the core's least latency (MIN_LATENCY_MS): at zero, replicas could
-      // answer each other forever within one millisecond.
-      let lo = clamp(Math.round(Number(this.latMin.value) || 1), 1, 60_000);
-      let hi = clamp(Math.round(Number(this.latMax.value) || 1), 1, 60_000);
+      // The core's latency limit (at zero, replicas could answer each other forever
+      // within one millisecond).
+      const { min, max } = limit('latencyMs');
+      let lo = clamp(Math.round(Number(this.latMin.value) || min), min, max);
+      let hi = clamp(Math.round(Number(this.latMax.value) || min), min, max);
       if (lo > hi) [lo, hi] = [hi, lo];
       this.latMin.value = String(lo);
       this.latMax.value = String(hi);
