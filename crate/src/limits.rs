@@ -154,11 +154,13 @@ pub const CHAOS_SECONDS: Limit = limit(
     Some(Unit::Seconds),
     "simulated length of one chaos run (its calm tail alone is 15 s)",
 );
+pub const SCENARIO_DURATION_MS: Limit =
+    limit("durationMs", None, 1, 600_000, Some(Unit::Ms), "simulated length of a scenario (a story, not a soak test)");
 pub const PARTITIONS: Limit =
     limit("partitions", None, 1, 10_000, None, "partitions of a topic a CreateTopic record creates");
 
 /// Every limit that is not a quorum config key.
-pub const LIMITS: [Limit; 11] = [
+pub const LIMITS: [Limit; 12] = [
     VOTERS,
     OBSERVERS,
     FLUSH_MS,
@@ -169,6 +171,7 @@ pub const LIMITS: [Limit; 11] = [
     DUPLICATE,
     ADVANCE_MS,
     CHAOS_SECONDS,
+    SCENARIO_DURATION_MS,
     PARTITIONS,
 ];
 
@@ -182,24 +185,24 @@ pub fn rate_ppm(limit: &Limit, v: f64) -> Result<u32, String> {
     Ok((v * 1_000_000.0).round() as u32)
 }
 
-/// The README's table of every config key and limit (between its markers), one row each.
-pub fn readme_table() -> String {
-    let mut out = String::from("| key | default | range | what |\n| --- | --- | --- | --- |\n");
-    let rows = crate::protocol::config::CONFIG_KEYS.iter().map(|k| &k.limit).chain(LIMITS.iter());
-    for l in rows {
-        let default = match (l.default, l.unit) {
-            (Some(d), Some(u)) => format!("{d} {}", u.name()),
-            (Some(d), None) => d.to_string(),
-            (None, _) => "-".into(),
-        };
-        out.push_str(&format!("| `{}` | {default} | {} | {} |\n", l.key, l.range_text(), l.description));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The README's table of every config key and limit (between its markers), one row each.
+    fn readme_table() -> String {
+        let mut out = String::from("| key | default | range | what |\n| --- | --- | --- | --- |\n");
+        let rows = crate::protocol::config::CONFIG_KEYS.iter().map(|k| &k.limit).chain(LIMITS.iter());
+        for l in rows {
+            let default = match (l.default, l.unit) {
+                (Some(d), Some(u)) => format!("{d} {}", u.name()),
+                (Some(d), None) => d.to_string(),
+                (None, _) => "-".into(),
+            };
+            out.push_str(&format!("| `{}` | {default} | {} | {} |\n", l.key, l.range_text(), l.description));
+        }
+        out
+    }
 
     #[test]
     fn messages_name_the_range_and_the_value() {

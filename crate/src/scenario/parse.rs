@@ -15,8 +15,8 @@ use std::collections::BTreeSet;
 
 type R<T> = Result<T, ScenarioError>;
 
-/// Longest run a scenario may ask for (a story, not a soak test).
-pub const MAX_DURATION_MS: u64 = 600_000;
+/// Longest run a scenario may ask for (a story, not a soak test): `limits::SCENARIO_DURATION_MS`.
+pub const MAX_DURATION_MS: u64 = crate::limits::SCENARIO_DURATION_MS.upper();
 
 /// Top-level keys.
 pub const SCENARIO: &[&str] =
