@@ -7,6 +7,7 @@
 
 import { Cluster, init, Player } from '../api.js';
 import { DEFAULTS, parseAttributes, pickerValue, show, type Parsed } from './attributes.js';
+import { Caption } from './caption.js';
 import { Controls, MAX_SPEED, MIN_SPEED, type Settings } from './controls.js';
 import { clamp, download, fmtT, h, setText, toggleClass } from './dom.js';
 import { icon } from './icons.js';
@@ -56,10 +57,7 @@ export class KraftPlayground extends HTMLElement {
   #crashBanner!: HTMLDivElement;
   #crashed = false;
   #lastNow = 0;
-  #caption!: HTMLDivElement;
-  #captionText!: HTMLDivElement;
-  #captionStep!: HTMLSpanElement;
-  #captionBtn!: HTMLButtonElement;
+  #caption!: Caption;
   #scenarioSel!: HTMLSelectElement;
   #menu!: HTMLDivElement;
   #menuNode = -1;
@@ -76,7 +74,6 @@ export class KraftPlayground extends HTMLElement {
   #settings: Settings = { ...DEFAULTS };
   #unsafe: string[] = [];
   #scenario: LoadedScenario | null = null;
-  #captionShown = -2;
   #pausedAtStep = -1;
   #horizon = 0;
   #parsed: Parsed | null = null;
@@ -311,11 +308,7 @@ export class KraftPlayground extends HTMLElement {
     );
     this.#notice = h('div', { class: 'kp-notice', role: 'alert', hidden: true });
     this.#crashBanner = h('div', { class: 'kp-crash', role: 'alert', hidden: true, 'data-crash': '' });
-    this.#captionText = h('div', { class: 'kp-caption-text', 'aria-live': 'polite' });
-    this.#captionStep = h('span', { class: 'kp-caption-step' });
-    this.#captionBtn = h('button', { class: 'kp-btn kp-primary', type: 'button', 'data-action': 'continue' }, 'Continue ▶');
-    this.#captionBtn.addEventListener('click', () => this.#setPlaying(true));
-    this.#caption = h('div', { class: 'kp-caption', hidden: true, 'data-caption': '' }, h('div', { class: 'kp-caption-body' }, this.#captionStep, this.#captionText), this.#captionBtn);
+    this.#caption = new Caption(() => this.#setPlaying(true));
 
     const ringCard = h(
       'section',
@@ -341,7 +334,7 @@ export class KraftPlayground extends HTMLElement {
     this.#menu = h('div', { class: 'kp-menu', hidden: true, role: 'dialog', 'aria-label': 'Node actions' });
     this.#live = h('div', { class: 'kp-sr-only', 'aria-live': 'polite', 'data-live': '' });
     this.#summary = new Summary(this.#store, this.#timeline, this.#logs);
-    this.#root.append(top, this.#crashBanner, this.#notice, this.#caption, stage, this.#controls.el, this.#controls.settingsEl, panels, this.#menu, this.#live, this.#summary.el);
+    this.#root.append(top, this.#crashBanner, this.#notice, this.#caption.el, stage, this.#controls.el, this.#controls.settingsEl, panels, this.#menu, this.#live, this.#summary.el);
 
     this.#root.addEventListener('pointerdown', (e) => {
       const path = e.composedPath();
@@ -546,7 +539,7 @@ export class KraftPlayground extends HTMLElement {
     this.#store.reset(c.nodeCount);
     this.#logs.clearGhosts();
     this.#announced.clear();
-    this.#captionShown = -2;
+    this.#caption.reset();
     // a story that asks to pause at its very start waits there for "Continue"
     this.#pausedAtStep = this.#scenario?.steps.find((st) => st.pause && st.t === c.now)?.index ?? -1;
     this.#timeline.highlight.clear();
@@ -955,6 +948,10 @@ export class KraftPlayground extends HTMLElement {
     facts.forEach((f, i) => setText(this.#menuFacts[i], f));
   }
 
+  #updateCaption(force: boolean): void {
+    this.#caption.update(this.#scenario, this.#now(), this.#playing, this.#pausedAtStep, force);
+  }
+
   // ---- status, captions, summary ---------------------------------------------------------------
 
   #updateStatus(): void {
@@ -984,36 +981,6 @@ export class KraftPlayground extends HTMLElement {
     if (this.#status.dataset.leader !== leaderAttr) this.#status.dataset.leader = leaderAttr;
     this.#status.dataset.epoch = String(leader?.epoch ?? '');
     toggleClass(this.#status, 'kp-bad', vs > 0);
-  }
-
-  #updateCaption(force: boolean): void {
-    const s = this.#scenario;
-    if (!s) {
-      if (!this.#caption.hidden) this.#caption.hidden = true;
-      this.#captionShown = -2;
-      return;
-    }
-    const now = this.#now();
-    let cur: ScenarioStep | null = null;
-    for (const st of s.steps) if (st.caption && st.t !== null && st.t <= now) cur = st;
-    const idx = cur ? cur.index : -1;
-    const waiting = !this.#playing && cur !== null && cur.pause && this.#pausedAtStep === cur.index;
-    const key = idx * 2 + (waiting ? 1 : 0);
-    if (!force && key === this.#captionShown) return;
-    this.#captionShown = key;
-    this.#caption.hidden = false;
-    toggleClass(this.#caption, 'kp-wait', waiting);
-    this.#captionBtn.hidden = !waiting;
-    const captioned = s.steps.filter((st) => st.caption);
-    if (!cur) {
-      setText(this.#captionStep, `${s.title}${s.unsafe.length ? ` · unsafe: ${s.unsafe.join(', ')}` : ''}`);
-      this.#captionText.replaceChildren(renderCaption(s.summary || 'Press play to start the story.'));
-      this.#captionText.dataset.step = '';
-    } else {
-      setText(this.#captionStep, `${s.title} · step ${captioned.indexOf(cur) + 1} of ${captioned.length} · at ${fmtT(cur.t ?? 0)}${waiting ? ' · paused so you can look' : ''}`);
-      this.#captionText.replaceChildren(renderCaption(cur.caption ?? ''));
-      this.#captionText.dataset.step = String(cur.index);
-    }
   }
 
   #showProblems(): void {
