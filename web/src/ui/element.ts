@@ -12,6 +12,7 @@ import { Controls, MAX_SPEED, MIN_SPEED, type Settings } from './controls.js';
 import { clamp, download, fmtT, h, setText, toggleClass } from './dom.js';
 import { icon } from './icons.js';
 import { Logs } from './logs.js';
+import { NodeMenu } from './node-menu.js';
 import { renderCaption } from './markup.js';
 import { FaultsPanel, InvariantsPanel, QuorumPanel, type NetworkProfile } from './panels.js';
 import { Ring } from './ring.js';
@@ -59,9 +60,7 @@ export class KraftPlayground extends HTMLElement {
   #lastNow = 0;
   #caption!: Caption;
   #scenarioSel!: HTMLSelectElement;
-  #menu!: HTMLDivElement;
-  #menuNode = -1;
-  #menuAnchor: HTMLElement | null = null;
+  #menu!: NodeMenu;
   #overlay: HTMLDialogElement | null = null;
   #live!: HTMLDivElement;
   #summary!: Summary;
@@ -195,7 +194,7 @@ export class KraftPlayground extends HTMLElement {
     this.#ring = new Ring(this.#store, {
       ...host,
       nodes: () => this.#nodes,
-      openNode: (id, anchor) => this.#openMenu(id, anchor),
+      openNode: (id, anchor) => this.#menu.open(id, anchor, this.#root),
       hiddenGroups: () => this.#timeline.hiddenGroups,
       downLinks: () => this.#down,
     });
@@ -331,14 +330,20 @@ export class KraftPlayground extends HTMLElement {
       this.#logs.el,
     );
     const panels = h('div', { class: 'kp-panels' }, logsPanel, this.#quorumPanel.el, this.#invPanel.el, this.#faults.el);
-    this.#menu = h('div', { class: 'kp-menu', hidden: true, role: 'dialog', 'aria-label': 'Node actions' });
+    this.#menu = new NodeMenu({
+      nodes: () => this.#nodes,
+      downLinks: () => this.#down,
+      now: () => this.#now(),
+      act: (what, fn) => this.#act(what, fn),
+      write: () => this.#write(),
+    });
     this.#live = h('div', { class: 'kp-sr-only', 'aria-live': 'polite', 'data-live': '' });
     this.#summary = new Summary(this.#store, this.#timeline, this.#logs);
-    this.#root.append(top, this.#crashBanner, this.#notice, this.#caption.el, stage, this.#controls.el, this.#controls.settingsEl, panels, this.#menu, this.#live, this.#summary.el);
+    this.#root.append(top, this.#crashBanner, this.#notice, this.#caption.el, stage, this.#controls.el, this.#controls.settingsEl, panels, this.#menu.el, this.#live, this.#summary.el);
 
     this.#root.addEventListener('pointerdown', (e) => {
       const path = e.composedPath();
-      if (!this.#menu.hidden && !path.includes(this.#menu) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) this.#closeMenu();
+      if (!this.#menu.el.hidden && !path.includes(this.#menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) this.#menu.close();
       if (!exportMenu.hidden && !path.includes(exportMenu) && !path.includes(exportBtn)) exportMenu.hidden = true;
     });
 
@@ -543,7 +548,7 @@ export class KraftPlayground extends HTMLElement {
     // a story that asks to pause at its very start waits there for "Continue"
     this.#pausedAtStep = this.#scenario?.steps.find((st) => st.pause && st.t === c.now)?.index ?? -1;
     this.#timeline.highlight.clear();
-    this.#closeMenu();
+    this.#menu.close();
     // Everything recorded so far, including the future of a scenario loaded and rewound.
     // Everything so far, or the last two minutes of a very long run.
     const all = c.eventCount <= 150_000;
@@ -764,7 +769,7 @@ export class KraftPlayground extends HTMLElement {
     this.#controls.frame(this.#scenario?.endMs ?? 0);
     this.#updateStatus();
     this.#updateCaption(false);
-    if (!this.#menu.hidden) this.#renderMenu();
+    this.#menu.frame();
     lap('controls');
     const wall = performance.now();
     if (wall - this.#summaryAt > (this.#playing ? 500 : 250)) {
@@ -864,92 +869,13 @@ export class KraftPlayground extends HTMLElement {
     return out;
   }
 
-  #openMenu(id: number, anchor: HTMLElement): void {
-    if (this.#menuNode === id && !this.#menu.hidden) {
-      this.#closeMenu();
-      return;
-    }
-    this.#menuAnchor?.setAttribute('aria-expanded', 'false');
-    this.#menuNode = id;
-    this.#menuAnchor = anchor;
-    anchor.setAttribute('aria-expanded', 'true');
-    this.#menu.hidden = false;
-    this.#menuKey = '';
-    this.#renderMenu();
-    const r = anchor.getBoundingClientRect();
-    const root = this.#root.getBoundingClientRect();
-    const mw = this.#menu.offsetWidth;
-    let left = r.right - root.left + 6;
-    if (left + mw > root.width - 4) left = r.left - root.left - mw - 6;
-    if (left < 4) left = clamp(r.left - root.left + r.width / 2 - mw / 2, 4, Math.max(4, root.width - mw - 4));
-    const narrow = root.width < 560;
-    this.#menu.classList.toggle('kp-menu-wide', narrow);
-    this.#menu.style.left = `${narrow ? 8 : left}px`;
-    this.#menu.style.top = `${narrow ? r.bottom - root.top + 8 : Math.max(4, r.top - root.top - 10)}px`;
-    (this.#menu.querySelector('button') as HTMLButtonElement | null)?.focus({ preventScroll: true });
-  }
-
-  #closeMenu(): void {
-    if (this.#menu.hidden) return;
-    this.#menu.hidden = true;
-    this.#menuAnchor?.setAttribute('aria-expanded', 'false');
-    this.#menuNode = -1;
-  }
-
-  #menuKey = '';
-
-  #menuFacts: HTMLDivElement[] = [];
-
-  /** The node menu: facts updated in place every frame; buttons rebuilt only when the
-   * set of actions changes (so a click never lands on a replaced button). */
-  #renderMenu(): void {
-    const n = this.#nodes[this.#menuNode];
-    if (!n) return;
-    const others = this.#nodes.length - 1;
-    const isolated = others > 0 && this.#down.filter(([a, b]) => a === n.id || b === n.id).length === 2 * others;
-    const crashed = n.state === 'crashed';
-    const leader = n.state === 'leader';
-    const slow = (n.flushMs ?? 1) >= 100;
-    const id = n.id;
-    const facts = [
-      `${n.role} · ${n.state} · epoch ${n.epoch}`,
-      `LEO ${n.leo} · HW ${n.hw ?? '–'} · flushed ${n.flushed ?? '–'}`,
-      `leader ${n.leader ?? '–'} · votedFor ${n.votedFor ?? '–'}`,
-      n.timer ? `${n.timer.kind} timer: ${Math.max(0, n.timer.deadline - this.#now())} ms left` : 'no timer running',
-      `disk flush: ${n.flushMs ?? 1} ms`,
-    ];
-    const key = `${id}:${crashed}:${leader}:${isolated}:${slow}`;
-    if (key !== this.#menuKey) {
-      this.#menuKey = key;
-      const btn = (label: string, action: string, fn: () => void, opts: { danger?: boolean; disabled?: boolean; title?: string } = {}) => {
-        const b = h('button', { class: `kp-btn${opts.danger ? ' kp-btn-danger' : ''}`, type: 'button', 'data-node-action': action, disabled: !!opts.disabled, title: opts.title }, label);
-        b.addEventListener('click', () => fn());
-        return b;
-      };
-      this.#menuFacts = facts.map(() => h('div'));
-      this.#menu.replaceChildren(
-        h('h4', null, `Node n${id}`),
-        h('div', { class: 'kp-menu-facts' }, ...this.#menuFacts),
-        h(
-          'div',
-          { class: 'kp-menu-actions' },
-          crashed ? btn('↻ Restart', 'restart', () => this.#act('restart', (c) => c.restart(id))) : btn('✕ Crash', 'crash', () => this.#act('crash', (c) => c.crash(id)), { danger: true }),
-          isolated ? btn('Reconnect all', 'heal', () => this.#act('heal', (c) => c.heal())) : btn('Isolate', 'isolate', () => this.#act('isolate', (c) => c.isolate(id)), { disabled: crashed }),
-          btn('Resign', 'resign', () => this.#act('resign', (c) => c.resign()), { disabled: !leader, title: leader ? 'Graceful resignation: EndQuorumEpoch' : 'Only the leader can resign' }),
-          btn('Write', 'write', () => {
-            const r = this.#act('write', (c) => c.write()) as { accepted: boolean; offset?: number; reason?: string } | undefined;
-            if (r) this.#toast(r.accepted ? `Write accepted at offset ${r.offset}` : `Write rejected: ${r.reason}`);
-          }, { disabled: !leader, title: leader ? 'A client writes a metadata record' : 'Writes go to the leader' }),
-          btn(slow ? 'Fast disk' : 'Slow disk', 'slow-disk', () => this.#act('slowDisk', (c) => c.slowDisk(id, slow ? 1 : 400)), { title: 'Flush latency 400 ms: the replica blocks while it flushes' }),
-          btn('Wipe disk', 'wipe', () => this.#act('wipe', (c) => c.wipe(id)), { danger: true, title: 'Crash and lose the whole disk' }),
-        ),
-      );
-    }
-    facts.forEach((f, i) => setText(this.#menuFacts[i], f));
-  }
-
   #updateCaption(force: boolean): void {
     this.#caption.update(this.#scenario, this.#now(), this.#playing, this.#pausedAtStep, force);
+  }
+
+  #write(): void {
+    const r = this.#act('write', (c) => c.write()) as { accepted: boolean; offset?: number; reason?: string } | undefined;
+    if (r) this.#toast(r.accepted ? `Write accepted at offset ${r.offset}` : `Write rejected: ${r.reason}`);
   }
 
   // ---- status, captions, summary ---------------------------------------------------------------
@@ -1083,7 +1009,7 @@ export class KraftPlayground extends HTMLElement {
     if (this.#crashed) return;
     this.#crashed = true;
     this.#setPlaying(false);
-    this.#closeMenu();
+    this.#menu.close();
     this.#closeDialog();
     const url = this.#runUrl(c.reproductionLink());
     const input = h('input', { class: 'kp-share-url', type: 'text', readonly: true, value: url, 'aria-label': 'Reproduction link', 'data-repro-url': '' });
@@ -1277,11 +1203,9 @@ export class KraftPlayground extends HTMLElement {
       case 'g':
         if (leader()) this.#act('resign', (c) => c.resign());
         break;
-      case 'w': {
-        const r = this.#act('write', (c) => c.write()) as { accepted: boolean; offset?: number; reason?: string } | undefined;
-        if (r) this.#toast(r.accepted ? `Write accepted at offset ${r.offset}` : `Write rejected: ${r.reason}`);
+      case 'w':
+        this.#write();
         break;
-      }
       case 'h':
         this.#act('heal', (c) => c.heal());
         break;
@@ -1293,7 +1217,7 @@ export class KraftPlayground extends HTMLElement {
         break;
       case 'Escape':
         this.#closeDialog();
-        this.#closeMenu();
+        this.#menu.close();
         break;
       default:
         handled = false;
