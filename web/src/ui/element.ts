@@ -8,9 +8,11 @@
 import { Cluster, init, Player } from '../api.js';
 import { DEFAULTS, parseAttributes, pickerValue, show, type Parsed } from './attributes.js';
 import { Caption } from './caption.js';
+import { copyButton, Dialogs, openHelp } from './dialogs.js';
 import { Controls, MAX_SPEED, MIN_SPEED, type Settings } from './controls.js';
 import { clamp, download, fmtT, h, setText, toggleClass } from './dom.js';
 import { icon } from './icons.js';
+import { type KeyHost, onKey } from './keys.js';
 import { Logs } from './logs.js';
 import { NodeMenu } from './node-menu.js';
 import { renderCaption } from './markup.js';
@@ -61,7 +63,8 @@ export class KraftPlayground extends HTMLElement {
   #caption!: Caption;
   #scenarioSel!: HTMLSelectElement;
   #menu!: NodeMenu;
-  #overlay: HTMLDialogElement | null = null;
+  #dialogs!: Dialogs;
+  #keyHost!: KeyHost;
   #live!: HTMLDivElement;
   #summary!: Summary;
   #summaryAt = 0;
@@ -83,9 +86,9 @@ export class KraftPlayground extends HTMLElement {
   #frameTimes: number[] = [];
   #announced = new Set<string>();
   #problems: string[] = [];
-  #keyHandler = (e: KeyboardEvent) => this.#onKey(e);
+  #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
   #docKeyHandler = (e: KeyboardEvent) => {
-    if (e.target === document.body || e.target === document.documentElement) this.#onKey(e);
+    if (e.target === document.body || e.target === document.documentElement) onKey(e, this.#keyHost);
   };
   #schemeQuery: MediaQueryList | null = null;
   #onScheme = () => {
@@ -180,6 +183,7 @@ export class KraftPlayground extends HTMLElement {
     });
     link.addEventListener('error', () => this.#root.classList.add('kp-ready'));
     this.#shadow.append(link, this.#root);
+    this.#dialogs = new Dialogs(this.#root);
 
     const host = {
       now: () => this.#now(),
@@ -294,7 +298,7 @@ export class KraftPlayground extends HTMLElement {
       exportBtn.setAttribute('aria-expanded', 'false');
     });
     const help = h('button', { class: 'kp-btn', type: 'button', 'aria-label': 'Help and keyboard shortcuts', title: 'Help (?)', 'data-action': 'help' }, '?');
-    help.addEventListener('click', () => this.#openHelp());
+    help.addEventListener('click', () => openHelp(this.#dialogs));
     const top = h(
       'div',
       { class: 'kp-top' },
@@ -337,6 +341,26 @@ export class KraftPlayground extends HTMLElement {
       act: (what, fn) => this.#act(what, fn),
       write: () => this.#write(),
     });
+    this.#keyHost = {
+      playing: () => this.#playing,
+      setPlaying: (on) => this.#setPlaying(on),
+      step: () => this.#step(),
+      now: () => this.#now(),
+      seek: (t) => this.#seek(t),
+      horizon: () => this.#horizon,
+      speed: () => this.#curSpeed(),
+      setSpeed: (s) => this.#setSpeed(s),
+      timeline: this.#timeline,
+      crashed: () => this.#crashed,
+      leader: () => this.#cluster?.leader(),
+      act: (what, fn) => this.#act(what, fn),
+      write: () => this.#write(),
+      toast: (text) => this.#toast(text),
+      reset: () => void this.#reset(),
+      help: () => openHelp(this.#dialogs),
+      closeDialog: () => this.#dialogs.close(),
+      closeMenu: () => this.#menu.close(),
+    };
     this.#live = h('div', { class: 'kp-sr-only', 'aria-live': 'polite', 'data-live': '' });
     this.#summary = new Summary(this.#store, this.#timeline, this.#logs);
     this.#root.append(top, this.#crashBanner, this.#notice, this.#caption.el, stage, this.#controls.el, this.#controls.settingsEl, panels, this.#menu.el, this.#live, this.#summary.el);
@@ -1010,7 +1034,7 @@ export class KraftPlayground extends HTMLElement {
     this.#crashed = true;
     this.#setPlaying(false);
     this.#menu.close();
-    this.#closeDialog();
+    this.#dialogs.close();
     const url = this.#runUrl(c.reproductionLink());
     const input = h('input', { class: 'kp-share-url', type: 'text', readonly: true, value: url, 'aria-label': 'Reproduction link', 'data-repro-url': '' });
     const copy = copyButton(input, 'Copy reproduction link');
@@ -1051,7 +1075,7 @@ export class KraftPlayground extends HTMLElement {
     const input = h('input', { class: 'kp-share-url', type: 'text', readonly: true, value: url, 'aria-label': 'Share link', 'data-share-url': '' });
     const copy = copyButton(input, 'Copy link');
     const c = this.#cluster!;
-    this.#openDialog(
+    this.#dialogs.open(
       'Share this run',
       h('p', null, `The link carries the seed (${c.seed}), the settings and the ${c.inputs().length} action(s) you took, up to ${fmtT(c.now)}. Whoever opens it gets the same run, event for event (trace digest ${c.digest()}).`),
       input,
@@ -1084,159 +1108,5 @@ export class KraftPlayground extends HTMLElement {
       if (b) download(`${this.#fileBase()}-timeline.png`, b);
     }, 'image/png');
   }
-
-  // ---- dialogs and keys ------------------------------------------------------------------------
-
-  /** A modal <dialog> (the top layer: above everything, whatever the page does). */
-  #openDialog(title: string, ...body: (Node | null)[]): void {
-    this.#closeDialog();
-    const close = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'close' }, 'Close');
-    close.addEventListener('click', () => this.#closeDialog());
-    const dialog = h('dialog', { class: 'kp-dialog', 'aria-label': title }, h('div', { class: 'kp-dialog-head' }, h('h2', null, title), close), ...body);
-    dialog.addEventListener('click', (e) => {
-      // a click on the backdrop (outside the dialog's box) closes it
-      const r = dialog.getBoundingClientRect();
-      if (e.target === dialog && (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom)) this.#closeDialog();
-    });
-    dialog.addEventListener('close', () => {
-      dialog.remove();
-      if (this.#overlay === dialog) this.#overlay = null;
-    });
-    this.#overlay = dialog;
-    this.#root.appendChild(dialog);
-    dialog.showModal();
-    close.focus({ preventScroll: true });
-  }
-
-  #closeDialog(): void {
-    const d = this.#overlay;
-    this.#overlay = null;
-    if (d?.open) d.close();
-    d?.remove();
-  }
-
-  #openHelp(): void {
-    const keys: [string, string][] = [
-      ['Space', 'play / pause (or continue after a caption)'],
-      ['.', 'step to the next event'],
-      ['← →', 'travel back / forward 1 s (Shift: 10 s)'],
-      ['Home End', 'go to the start / the latest moment'],
-      ['[ ]', 'slower / faster'],
-      ['Z X', 'zoom the timeline in / out'],
-      ['F', 'follow the present on the timeline'],
-      ['0', 'show the whole run'],
-      ['C', 'crash the leader'],
-      ['G', 'the leader resigns gracefully'],
-      ['W', 'write a record'],
-      ['H', 'heal every link'],
-      ['Shift+R', 'reset the run'],
-      ['?', 'this help; Esc closes it'],
-    ];
-    const dl = h('dl', { class: 'kp-keys' });
-    for (const [k, d] of keys) dl.append(h('dt', null, ...k.split(' ').flatMap((x, i) => [i ? ' ' : '', h('kbd', null, x)])), h('dd', null, d));
-    this.#openDialog(
-      'How to read the playground',
-      h('p', null, "A KRaft controller quorum: voters elect a leader; followers pull the log from it with Fetch; a record is committed once a majority has it (the high watermark, HW). Observers (brokers) replicate but never vote."),
-      h('h3', null, 'States'),
-      h('div', { class: 'kp-states' }, ...STATES.map((s) => h('span', { class: `kp-st-${s}` }, s))),
-      h('h3', null, 'Timeline'),
-      h('p', null, 'One lane per node, time to the right. Bands show each node\'s state and epoch; arrows are messages from send to delivery (dashed: responses; ✓/✗ on vote responses); ✕ marks a dropped message; ✂ a truncation; the cyan step line is each node\'s HW. Tap the time axis to travel there.'),
-      h('h3', null, 'Keyboard'),
-      dl,
-      h('h3', null, 'Safety switches'),
-      h('ul', null, ...SWITCHES.map(([n, e]) => h('li', null, h('code', null, n), `: ${e}`))),
-    );
-  }
-
-  #onKey(e: KeyboardEvent): void {
-    const t = e.composedPath()[0] as HTMLElement | undefined;
-    if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA') && e.key !== 'Escape') return;
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (this.#crashed && e.key !== '?' && e.key !== 'Escape') return;
-    const leader = () => this.#cluster?.leader();
-    let handled = true;
-    switch (e.key) {
-      case ' ':
-      case 'k':
-        if (t && t.tagName === 'BUTTON') return;
-        this.#setPlaying(!this.#playing);
-        break;
-      case '.':
-        this.#step();
-        break;
-      case 'ArrowRight':
-        this.#seek(this.#now() + (e.shiftKey ? 10_000 : 1000));
-        break;
-      case 'ArrowLeft':
-        this.#seek(Math.max(0, this.#now() - (e.shiftKey ? 10_000 : 1000)));
-        break;
-      case 'Home':
-        this.#seek(0);
-        break;
-      case 'End':
-        this.#seek(this.#horizon);
-        break;
-      case '[':
-        this.#setSpeed(this.#curSpeed() / 2);
-        break;
-      case ']':
-        this.#setSpeed(this.#curSpeed() * 2);
-        break;
-      case 'z':
-        this.#timeline.zoomBy(0.5);
-        break;
-      case 'x':
-        this.#timeline.zoomBy(2);
-        break;
-      case 'f':
-        this.#timeline.setFollow(true);
-        break;
-      case '0':
-        this.#timeline.fitAll();
-        break;
-      case 'c': {
-        const l = leader();
-        if (l) this.#act('crash', (c) => c.crash(l.id));
-        else this.#toast('There is no leader to crash');
-        break;
-      }
-      case 'g':
-        if (leader()) this.#act('resign', (c) => c.resign());
-        break;
-      case 'w':
-        this.#write();
-        break;
-      case 'h':
-        this.#act('heal', (c) => c.heal());
-        break;
-      case 'R':
-        void this.#reset();
-        break;
-      case '?':
-        this.#openHelp();
-        break;
-      case 'Escape':
-        this.#closeDialog();
-        this.#menu.close();
-        break;
-      default:
-        handled = false;
-    }
-    if (handled) e.preventDefault();
-  }
 }
 
-/** A button that copies the link in `input` (selecting it, for copying by hand where the clipboard is refused). */
-function copyButton(input: HTMLInputElement, label: string): HTMLButtonElement {
-  const copy = h('button', { class: 'kp-btn kp-primary', type: 'button' }, label);
-  copy.addEventListener('click', async () => {
-    input.select();
-    try {
-      await navigator.clipboard.writeText(input.value);
-      setText(copy, 'Copied ✓');
-    } catch {
-      setText(copy, 'Select and copy (Ctrl+C)');
-    }
-  });
-  return copy;
-}
