@@ -19,6 +19,7 @@ import { renderCaption } from './markup.js';
 import { FaultsPanel, InvariantsPanel, QuorumPanel, type NetworkProfile } from './panels.js';
 import { Ring } from './ring.js';
 import { findScenario, loadBundledScenarios, scenarioList, loadScenario, variantsOf, type LoadedScenario, type ScenarioStep } from './scenarios.js';
+import { ExportMenu, openShare, runUrl } from './share.js';
 import { Store } from './store.js';
 import { Summary } from './summary.js';
 import { readTheme, type Theme } from './theme.js';
@@ -281,22 +282,7 @@ export class KraftPlayground extends HTMLElement {
     this.#status = h('div', { class: 'kp-status', role: 'status', 'data-leader': '' }, h('span', { class: 'kp-dot' }), h('span', { class: 'kp-status-text' }, 'Starting…'));
     const share = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'share', title: 'A link that reproduces this exact run', 'aria-label': 'Share' }, icon('link'), h('span', { class: 'kp-btn-label' }, 'Share'));
     share.addEventListener('click', () => this.#openShare());
-    const exportBtn = h('button', { class: 'kp-btn', type: 'button', 'aria-haspopup': 'true', 'aria-expanded': 'false', 'data-action': 'export', 'aria-label': 'Export' }, icon('download'), h('span', { class: 'kp-btn-label' }, 'Export'));
-    const exportMenu = h(
-      'div',
-      { class: 'kp-export-menu', hidden: true, role: 'menu' },
-      this.#menuItem('Trace as JSON', () => this.#exportJson()),
-      this.#menuItem('Trace as text', () => this.#exportText()),
-      this.#menuItem('Timeline as PNG', () => this.#exportPng()),
-    );
-    exportBtn.addEventListener('click', () => {
-      exportMenu.hidden = !exportMenu.hidden;
-      exportBtn.setAttribute('aria-expanded', String(!exportMenu.hidden));
-    });
-    exportMenu.addEventListener('click', () => {
-      exportMenu.hidden = true;
-      exportBtn.setAttribute('aria-expanded', 'false');
-    });
+    const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#scenario?.id ?? null, timeline: this.#timeline });
     const help = h('button', { class: 'kp-btn', type: 'button', 'aria-label': 'Help and keyboard shortcuts', title: 'Help (?)', 'data-action': 'help' }, '?');
     help.addEventListener('click', () => openHelp(this.#dialogs));
     const top = h(
@@ -306,7 +292,7 @@ export class KraftPlayground extends HTMLElement {
       this.#status,
       h('div', { class: 'kp-spacer' }),
       share,
-      h('div', { class: 'kp-export' }, exportBtn, exportMenu),
+      exportMenu.el,
       help,
     );
     this.#notice = h('div', { class: 'kp-notice', role: 'alert', hidden: true });
@@ -368,19 +354,13 @@ export class KraftPlayground extends HTMLElement {
     this.#root.addEventListener('pointerdown', (e) => {
       const path = e.composedPath();
       if (!this.#menu.el.hidden && !path.includes(this.#menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) this.#menu.close();
-      if (!exportMenu.hidden && !path.includes(exportMenu) && !path.includes(exportBtn)) exportMenu.hidden = true;
+      exportMenu.pointerDown(path);
     });
 
     this.#resizeObs = new ResizeObserver(() => this.#layout());
     this.#resizeObs.observe(ringCard);
     this.#resizeObs.observe(tlCard);
     this.#resizeObs.observe(logsPanel);
-  }
-
-  #menuItem(label: string, fn: () => void): HTMLButtonElement {
-    const b = h('button', { class: 'kp-btn', type: 'button', role: 'menuitem' }, label);
-    b.addEventListener('click', fn);
-    return b;
   }
 
   #layout(): void {
@@ -1000,20 +980,8 @@ export class KraftPlayground extends HTMLElement {
     return this.#runUrl(c.toLink());
   }
 
-  /**
-   * The page URL that opens a link: the run goes in the fragment (`#run=k2...`), which
-   * browsers never send to a server, so no server's limit on the query string applies.
-   */
   #runUrl(link: string): string {
-    const base = new URL(this.getAttribute('share-base') || location.href, location.href);
-    base.search = '';
-    base.hash = '';
-    if (this.#scenario) {
-      base.searchParams.set('scenario', this.#scenario.id);
-      if (this.#scenario.variant) base.searchParams.set('variant', this.#scenario.variant);
-    }
-    base.hash = `run=${link}`;
-    return base.href;
+    return runUrl(this.getAttribute('share-base'), this.#scenario, link);
   }
 
   // ---- when something fails ------------------------------------------------------------------
@@ -1071,42 +1039,7 @@ export class KraftPlayground extends HTMLElement {
   }
 
   #openShare(): void {
-    const url = this.shareUrl();
-    const input = h('input', { class: 'kp-share-url', type: 'text', readonly: true, value: url, 'aria-label': 'Share link', 'data-share-url': '' });
-    const copy = copyButton(input, 'Copy link');
-    const c = this.#cluster!;
-    this.#dialogs.open(
-      'Share this run',
-      h('p', null, `The link carries the seed (${c.seed}), the settings and the ${c.inputs().length} action(s) you took, up to ${fmtT(c.now)}. Whoever opens it gets the same run, event for event (trace digest ${c.digest()}).`),
-      input,
-      h('div', { class: 'kp-row' }, copy, h('a', { href: url, target: '_blank', rel: 'noopener' }, 'Open in a new tab')),
-    );
-    input.select();
-  }
-
-  #fileBase(): string {
-    const c = this.#cluster!;
-    return `kraft-${this.#scenario?.id ?? 'run'}-seed${c.seed}-${c.now}ms`;
-  }
-
-  #exportJson(): void {
     const c = this.#cluster;
-    if (!c) return;
-    download(`${this.#fileBase()}.json`, new Blob([JSON.stringify({ link: c.toLink(), digest: c.digest(), options: c.options, events: c.events() }, null, 1)], { type: 'application/json' }));
-  }
-
-  #exportText(): void {
-    const c = this.#cluster;
-    if (!c) return;
-    download(`${this.#fileBase()}.txt`, new Blob([c.text()], { type: 'text/plain' }));
-  }
-
-  #exportPng(): void {
-    this.#timeline.invalidate();
-    this.#timeline.frame();
-    this.#timeline.canvas.toBlob((b) => {
-      if (b) download(`${this.#fileBase()}-timeline.png`, b);
-    }, 'image/png');
+    if (c) openShare(this.#dialogs, c, this.shareUrl());
   }
 }
-
