@@ -14,6 +14,7 @@ import { clamp, download, fmtT, h, setText, toggleClass } from './dom.js';
 import { icon } from './icons.js';
 import { type KeyHost, onKey } from './keys.js';
 import { Logs } from './logs.js';
+import { Announcer, CrashBanner, Notices, StatusLine, Toaster } from './messages.js';
 import { NodeMenu } from './node-menu.js';
 import { renderCaption } from './markup.js';
 import { FaultsPanel, InvariantsPanel, QuorumPanel, type NetworkProfile } from './panels.js';
@@ -56,9 +57,10 @@ export class KraftPlayground extends HTMLElement {
   #quorumPanel!: QuorumPanel;
   #invPanel!: InvariantsPanel;
   #faults!: FaultsPanel;
-  #status!: HTMLDivElement;
-  #notice!: HTMLDivElement;
-  #crashBanner!: HTMLDivElement;
+  #status = new StatusLine();
+  #notices = new Notices();
+  #crashBanner = new CrashBanner();
+  #toaster!: Toaster;
   #crashed = false;
   #lastNow = 0;
   #caption!: Caption;
@@ -66,10 +68,9 @@ export class KraftPlayground extends HTMLElement {
   #menu!: NodeMenu;
   #dialogs!: Dialogs;
   #keyHost!: KeyHost;
-  #live!: HTMLDivElement;
+  #live = new Announcer();
   #summary!: Summary;
   #summaryAt = 0;
-  #toastEl: HTMLDivElement | null = null;
   #raf = 0;
   #lastWall = 0;
   #playing = false;
@@ -85,8 +86,6 @@ export class KraftPlayground extends HTMLElement {
   #bootTimer = 0;
   #resizeObs: ResizeObserver | null = null;
   #frameTimes: number[] = [];
-  #announced = new Set<string>();
-  #problems: string[] = [];
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
   #docKeyHandler = (e: KeyboardEvent) => {
     if (e.target === document.body || e.target === document.documentElement) onKey(e, this.#keyHost);
@@ -117,10 +116,9 @@ export class KraftPlayground extends HTMLElement {
 
   /** Shows a message in the element's notice area (e.g. a page's unknown URL parameter). */
   addNotice(text: string): void {
-    this.#extraNotices.push(String(text));
-    if (this.#built) this.#showProblems();
+    this.#notices.add(String(text));
+    if (this.#built) this.#notices.show();
   }
-  #extraNotices: string[] = [];
 
   /** Frame times (ms of work per frame) recorded while playing, for benchmarks. */
   takeFrameTimes(): number[] {
@@ -185,6 +183,7 @@ export class KraftPlayground extends HTMLElement {
     link.addEventListener('error', () => this.#root.classList.add('kp-ready'));
     this.#shadow.append(link, this.#root);
     this.#dialogs = new Dialogs(this.#root);
+    this.#toaster = new Toaster(this.#root);
 
     const host = {
       now: () => this.#now(),
@@ -279,7 +278,6 @@ export class KraftPlayground extends HTMLElement {
     // top bar
     this.#scenarioSel = h('select', { class: 'kp-scenario', 'aria-label': 'Scenario' });
     this.#scenarioSel.addEventListener('change', () => void this.#pickScenario(this.#scenarioSel.value));
-    this.#status = h('div', { class: 'kp-status', role: 'status', 'data-leader': '' }, h('span', { class: 'kp-dot' }), h('span', { class: 'kp-status-text' }, 'Starting…'));
     const share = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'share', title: 'A link that reproduces this exact run', 'aria-label': 'Share' }, icon('link'), h('span', { class: 'kp-btn-label' }, 'Share'));
     share.addEventListener('click', () => this.#openShare());
     const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#scenario?.id ?? null, timeline: this.#timeline });
@@ -289,14 +287,12 @@ export class KraftPlayground extends HTMLElement {
       'div',
       { class: 'kp-top' },
       this.#scenarioSel,
-      this.#status,
+      this.#status.el,
       h('div', { class: 'kp-spacer' }),
       share,
       exportMenu.el,
       help,
     );
-    this.#notice = h('div', { class: 'kp-notice', role: 'alert', hidden: true });
-    this.#crashBanner = h('div', { class: 'kp-crash', role: 'alert', hidden: true, 'data-crash': '' });
     this.#caption = new Caption(() => this.#setPlaying(true));
 
     const ringCard = h(
@@ -341,15 +337,14 @@ export class KraftPlayground extends HTMLElement {
       leader: () => this.#cluster?.leader(),
       act: (what, fn) => this.#act(what, fn),
       write: () => this.#write(),
-      toast: (text) => this.#toast(text),
+      toast: (text) => this.#toaster.show(text),
       reset: () => void this.#reset(),
       help: () => openHelp(this.#dialogs),
       closeDialog: () => this.#dialogs.close(),
       closeMenu: () => this.#menu.close(),
     };
-    this.#live = h('div', { class: 'kp-sr-only', 'aria-live': 'polite', 'data-live': '' });
     this.#summary = new Summary(this.#store, this.#timeline, this.#logs);
-    this.#root.append(top, this.#crashBanner, this.#notice, this.#caption.el, stage, this.#controls.el, this.#controls.settingsEl, panels, this.#menu.el, this.#live, this.#summary.el);
+    this.#root.append(top, this.#crashBanner.el, this.#notices.el, this.#caption.el, stage, this.#controls.el, this.#controls.settingsEl, panels, this.#menu.el, this.#live.el, this.#summary.el);
 
     this.#root.addEventListener('pointerdown', (e) => {
       const path = e.composedPath();
@@ -382,7 +377,7 @@ export class KraftPlayground extends HTMLElement {
 
   async #boot(): Promise<void> {
     const p = (this.#parsed = parseAttributes(this));
-    this.#problems = [...p.problems];
+    this.#notices.problems = [...p.problems];
     this.#root.dataset.controls = p.minimal ? 'minimal' : 'full';
     if (p.height) this.style.setProperty('--kp-stage-h', `${p.height}px`);
     this.#settings = { ...p.settings };
@@ -395,8 +390,8 @@ export class KraftPlayground extends HTMLElement {
     try {
       await init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url));
     } catch (e) {
-      this.#problems.push(`The simulation core could not be loaded: ${(e as Error).message}`);
-      this.#showProblems();
+      this.#notices.problems.push(`The simulation core could not be loaded: ${(e as Error).message}`);
+      this.#notices.show();
       return;
     }
     let loaded = false;
@@ -406,15 +401,15 @@ export class KraftPlayground extends HTMLElement {
       const entry = findScenario(p.scenario);
       if (!entry) {
         const known = scenarioList().map((s) => s.id);
-        this.#problems.push(`There is no scenario ${show(p.scenario)}.${known.length ? ` Known scenarios: ${known.join(', ')}.` : ''} Showing a free-play cluster instead.`);
+        this.#notices.problems.push(`There is no scenario ${show(p.scenario)}.${known.length ? ` Known scenarios: ${known.join(', ')}.` : ''} Showing a free-play cluster instead.`);
       } else {
         loaded = await this.#loadScenario(entry.id, p.variant, p.seedGiven ? { seed: p.settings.seed } : {});
       }
     } else if (p.variant) {
-      this.#problems.push(`variant=${show(p.variant)} needs a scenario; ignored.`);
+      this.#notices.problems.push(`variant=${show(p.variant)} needs a scenario; ignored.`);
     }
     if (!loaded) await this.#newRun();
-    this.#showProblems();
+    this.#notices.show();
     this.#controls.syncSettings();
     // a shared link shows its moment; press play to go on from there
     const fromLink = !!p.run && loaded;
@@ -456,7 +451,7 @@ export class KraftPlayground extends HTMLElement {
       this.#install(c);
       return true;
     } catch (e) {
-      this.#problems.push(`This link could not be loaded: ${(e as Error).message}. Showing a default cluster instead.`);
+      this.#notices.problems.push(`This link could not be loaded: ${(e as Error).message}. Showing a default cluster instead.`);
       return false;
     }
   }
@@ -491,8 +486,8 @@ export class KraftPlayground extends HTMLElement {
       this.#setPlaying(false);
       return true;
     } catch (e) {
-      this.#problems.push(`The scenario ${show(variant ? `${id}:${variant}` : id)} could not be loaded: ${(e as Error).message}`);
-      this.#showProblems();
+      this.#notices.problems.push(`The scenario ${show(variant ? `${id}:${variant}` : id)} could not be loaded: ${(e as Error).message}`);
+      this.#notices.show();
       if (this.#cluster) this.#scenarioSel.value = this.#scenario ? pickerValue(this.#scenario.id, this.#scenario.variant) : '';
       return false;
     }
@@ -519,8 +514,8 @@ export class KraftPlayground extends HTMLElement {
       this.#install(c);
       this.#emitChange();
     } catch (e) {
-      this.#problems.push(`Could not start the simulation: ${(e as Error).message}`);
-      this.#showProblems();
+      this.#notices.problems.push(`Could not start the simulation: ${(e as Error).message}`);
+      this.#notices.show();
     }
   }
 
@@ -547,7 +542,7 @@ export class KraftPlayground extends HTMLElement {
     this.#player = new Player(c, { speed: this.#curSpeed() });
     this.#store.reset(c.nodeCount);
     this.#logs.clearGhosts();
-    this.#announced.clear();
+    this.#live.clear();
     this.#caption.reset();
     // a story that asks to pause at its very start waits there for "Continue"
     this.#pausedAtStep = this.#scenario?.steps.find((st) => st.pause && st.t === c.now)?.index ?? -1;
@@ -701,30 +696,22 @@ export class KraftPlayground extends HTMLElement {
           drops.push(e.msg ?? -1);
           break;
         case 'state':
-          if (e.to === 'leader') this.#announce(`${fmtT(e.t)}: n${e.node} became leader of epoch ${e.epoch}.`);
+          if (e.to === 'leader') this.#live.announce(`${fmtT(e.t)}: n${e.node} became leader of epoch ${e.epoch}.`);
           break;
         case 'crash':
-          this.#announce(`${fmtT(e.t)}: n${e.node} crashed.`);
+          this.#live.announce(`${fmtT(e.t)}: n${e.node} crashed.`);
           break;
         case 'restart':
-          this.#announce(`${fmtT(e.t)}: n${e.node} restarted.`);
+          this.#live.announce(`${fmtT(e.t)}: n${e.node} restarted.`);
           break;
         case 'violation':
-          this.#announce(`${fmtT(e.t)}: invariant ${e.invariant} violated. ${e.detail ?? ''}`);
+          this.#live.announce(`${fmtT(e.t)}: invariant ${e.invariant} violated. ${e.detail ?? ''}`);
           break;
         default:
           break;
       }
     }
     if (drops.length) this.#ring.noteDrops(drops);
-  }
-
-  #announce(text: string): void {
-    if (this.#announced.has(text)) return;
-    this.#announced.add(text);
-    const line = h('div', null, text);
-    this.#live.appendChild(line);
-    while (this.#live.childNodes.length > 8) this.#live.firstChild!.remove();
   }
 
   /** Re-read what the panels show from the cluster. */
@@ -740,7 +727,7 @@ export class KraftPlayground extends HTMLElement {
         this.#quorumAt = wall;
       }
     } catch (e) {
-      this.#toast((e as Error).message);
+      this.#toaster.show((e as Error).message);
     }
     if (changed) {
       this.#logs.invalidate();
@@ -771,7 +758,7 @@ export class KraftPlayground extends HTMLElement {
       lap('panels');
     }
     this.#controls.frame(this.#scenario?.endMs ?? 0);
-    this.#updateStatus();
+    this.#status.update(this.#cluster, this.#nodes, this.#store, this.#unsafe);
     this.#updateCaption(false);
     this.#menu.frame();
     lap('controls');
@@ -862,7 +849,7 @@ export class KraftPlayground extends HTMLElement {
     }
     // an action forks the run: the recorded future is gone
     if (this.#store.lastSeq > seqBefore) {
-      this.#toast('The run forks here: what was recorded after this moment is replaced.');
+      this.#toaster.show('The run forks here: what was recorded after this moment is replaced.');
       this.#store.truncateAfter(seqBefore);
       this.#horizon = c.now;
       if (this.#scenario) this.#scenario = { ...this.#scenario, steps: this.#scenario.steps.filter((s) => s.t !== null && s.t <= c.now) };
@@ -879,63 +866,10 @@ export class KraftPlayground extends HTMLElement {
 
   #write(): void {
     const r = this.#act('write', (c) => c.write()) as { accepted: boolean; offset?: number; reason?: string } | undefined;
-    if (r) this.#toast(r.accepted ? `Write accepted at offset ${r.offset}` : `Write rejected: ${r.reason}`);
+    if (r) this.#toaster.show(r.accepted ? `Write accepted at offset ${r.offset}` : `Write rejected: ${r.reason}`);
   }
 
   // ---- status, captions, summary ---------------------------------------------------------------
-
-  #updateStatus(): void {
-    const c = this.#cluster;
-    if (!c) return;
-    let text: string;
-    let leaderAttr = '';
-    let leader: { id: number; epoch: number } | null = null;
-    try {
-      leader = c.leader();
-    } catch {
-      /* broken */
-    }
-    const nodes = this.#nodes;
-    if (leader) {
-      const ln = nodes[leader.id];
-      text = `Leader n${leader.id} · epoch ${leader.epoch} · HW ${ln?.hw ?? '–'}`;
-      leaderAttr = String(leader.id);
-    } else {
-      const maxEpoch = Math.max(0, ...nodes.map((n) => n.epoch));
-      text = `No leader · epoch ${maxEpoch} · electing`;
-    }
-    const vs = this.#store.violations.filter((v) => v.t <= c.now).length;
-    if (vs) text += ` · ⚠ ${vs} violation${vs > 1 ? 's' : ''}`;
-    if (this.#unsafe.length) text += ` · unsafe: ${this.#unsafe.join(', ')}`;
-    setText(this.#status.lastChild!, text);
-    if (this.#status.dataset.leader !== leaderAttr) this.#status.dataset.leader = leaderAttr;
-    this.#status.dataset.epoch = String(leader?.epoch ?? '');
-    toggleClass(this.#status, 'kp-bad', vs > 0);
-  }
-
-  #showProblems(): void {
-    const all = [...this.#problems, ...this.#extraNotices];
-    if (!all.length) {
-      this.#notice.hidden = true;
-      return;
-    }
-    const close = h('button', { class: 'kp-x', type: 'button', 'aria-label': 'Dismiss' }, '×');
-    close.addEventListener('click', () => {
-      this.#notice.hidden = true;
-      this.#problems = [];
-      this.#extraNotices = [];
-    });
-    this.#notice.replaceChildren(h('div', null, h('strong', null, 'Some settings could not be used:'), h('ul', null, ...all.map((p) => h('li', null, p)))), close);
-    this.#notice.hidden = false;
-  }
-
-  #toast(text: string): void {
-    this.#toastEl?.remove();
-    const t = h('div', { class: 'kp-toast', role: 'status' }, text);
-    this.#toastEl = t;
-    this.#root.appendChild(t);
-    setTimeout(() => t.remove(), 2600);
-  }
 
   // ---- scenarios picker -----------------------------------------------------------------------
 
@@ -990,7 +924,7 @@ export class KraftPlayground extends HTMLElement {
   #failed(what: string, e: unknown): void {
     const c = this.#cluster;
     if (c?.broken) this.#showCrash(c);
-    else this.#toast(`${what}: ${(e as Error).message}`);
+    else this.#toaster.show(`${what}: ${(e as Error).message}`);
   }
 
   /**
@@ -1003,37 +937,17 @@ export class KraftPlayground extends HTMLElement {
     this.#setPlaying(false);
     this.#menu.close();
     this.#dialogs.close();
-    const url = this.#runUrl(c.reproductionLink());
-    const input = h('input', { class: 'kp-share-url', type: 'text', readonly: true, value: url, 'aria-label': 'Reproduction link', 'data-repro-url': '' });
-    const copy = copyButton(input, 'Copy reproduction link');
-    copy.dataset.action = 'copy-repro';
-    const again = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'start-again' }, 'Start again');
-    again.addEventListener('click', () => void this.#reset());
-    this.#crashBanner.replaceChildren(
-      h(
-        'div',
-        { class: 'kp-crash-body' },
-        h('strong', null, 'The simulation core crashed.'),
-        h('p', null, 'This is a bug in KRaft Playground, not something you did. What failed: ', h('code', { 'data-crash-cause': '' }, c.failure ?? 'unknown')),
-        h('p', null, `The run stopped at ${fmtT(c.lastGoodTime)}. The reproduction link replays it up to that moment; press play there to see the crash again, and please attach the link when you report it.`),
-        input,
-        h('div', { class: 'kp-row' }, copy, again),
-      ),
-    );
-    this.#crashBanner.hidden = false;
+    this.#crashBanner.show(c, this.#runUrl(c.reproductionLink()), () => void this.#reset());
     this.#root.toggleAttribute('data-crashed', true);
     this.#controls.el.inert = true;
-    setText(this.#status.lastChild!, 'Core crashed · start again');
-    this.#status.dataset.leader = '';
-    toggleClass(this.#status, 'kp-bad', true);
-    this.#announce('The simulation core crashed; the run has stopped.');
+    this.#status.crashed();
+    this.#live.announce('The simulation core crashed; the run has stopped.');
   }
 
   #clearCrash(): void {
     if (!this.#crashed) return;
     this.#crashed = false;
-    this.#crashBanner.hidden = true;
-    this.#crashBanner.replaceChildren();
+    this.#crashBanner.clear();
     this.#root.toggleAttribute('data-crashed', false);
     this.#controls.el.inert = false;
   }
