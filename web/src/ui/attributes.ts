@@ -80,10 +80,6 @@ export function parseAttributes(el: HTMLElement): Parsed {
   return { settings, seedGiven, scenario, variant, run, speed, autoplay, minimal, height, problems };
 }
 
-export function pickerValue(id: string, variant: string | null | undefined): string {
-  return variant ? `${id}|${variant}` : id;
-}
-
 export function show(s: string): string {
   const t = s.length > 40 ? s.slice(0, 37) + '…' : s;
   return JSON.stringify(t);

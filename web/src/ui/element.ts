@@ -6,14 +6,16 @@
 // frameless. Property: `cluster` (the live Cluster), `player`.
 
 import { Cluster, init, Player } from '../api.js';
-import { DEFAULTS, parseAttributes, pickerValue, show, type Parsed } from './attributes.js';
+import { DEFAULTS, parseAttributes, show, type Parsed } from './attributes.js';
 import { Caption } from './caption.js';
 import { copyButton, Dialogs, openHelp } from './dialogs.js';
 import { Controls, MAX_SPEED, MIN_SPEED, type Settings } from './controls.js';
 import { clamp, download, fmtT, h, setText, toggleClass } from './dom.js';
 import { icon } from './icons.js';
 import { type KeyHost, onKey } from './keys.js';
+import { layOut } from './layout.js';
 import { Logs } from './logs.js';
+import { ScenarioPicker } from './picker.js';
 import { Announcer, CrashBanner, Notices, StatusLine, Toaster } from './messages.js';
 import { NodeMenu } from './node-menu.js';
 import { renderCaption } from './markup.js';
@@ -64,7 +66,7 @@ export class KraftPlayground extends HTMLElement {
   #crashed = false;
   #lastNow = 0;
   #caption!: Caption;
-  #scenarioSel!: HTMLSelectElement;
+  #picker = new ScenarioPicker((id, variant) => void this.#pickScenario(id, variant));
   #menu!: NodeMenu;
   #dialogs!: Dialogs;
   #keyHost!: KeyHost;
@@ -267,7 +269,7 @@ export class KraftPlayground extends HTMLElement {
             return;
           }
           this.#scenario = null;
-          this.#scenarioSel.value = '';
+          this.#picker.show(null);
           void this.#newRun();
         },
         randomSeed: () => Math.floor(Math.random() * 1_000_000),
@@ -275,47 +277,9 @@ export class KraftPlayground extends HTMLElement {
       false,
     );
 
-    // top bar
-    this.#scenarioSel = h('select', { class: 'kp-scenario', 'aria-label': 'Scenario' });
-    this.#scenarioSel.addEventListener('change', () => void this.#pickScenario(this.#scenarioSel.value));
-    const share = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'share', title: 'A link that reproduces this exact run', 'aria-label': 'Share' }, icon('link'), h('span', { class: 'kp-btn-label' }, 'Share'));
-    share.addEventListener('click', () => this.#openShare());
     const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#scenario?.id ?? null, timeline: this.#timeline });
-    const help = h('button', { class: 'kp-btn', type: 'button', 'aria-label': 'Help and keyboard shortcuts', title: 'Help (?)', 'data-action': 'help' }, '?');
-    help.addEventListener('click', () => openHelp(this.#dialogs));
-    const top = h(
-      'div',
-      { class: 'kp-top' },
-      this.#scenarioSel,
-      this.#status.el,
-      h('div', { class: 'kp-spacer' }),
-      share,
-      exportMenu.el,
-      help,
-    );
     this.#caption = new Caption(() => this.#setPlaying(true));
 
-    const ringCard = h(
-      'section',
-      { class: 'kp-card', 'aria-label': 'Cluster' },
-      h('div', { class: 'kp-card-h' }, h('b', null, 'Cluster'), h('span', null, 'tap a node for actions')),
-      this.#ring.el,
-    );
-    const tlCard = h(
-      'section',
-      { class: 'kp-card', 'aria-label': 'Timeline' },
-      h('div', { class: 'kp-card-h' }, h('b', null, 'Timeline'), h('span', null, 'drag to pan · wheel or pinch to zoom · tap an arrow for details')),
-      this.#timeline.legend(() => this.#ring.invalidate()),
-      this.#timeline.el,
-    );
-    const stage = h('div', { class: 'kp-stage' }, ringCard, tlCard);
-    const logsPanel = h(
-      'section',
-      { class: 'kp-panel kp-logs-panel', 'aria-label': 'Logs' },
-      h('h3', null, 'Logs ', h('span', { class: 'kp-sub' }, 'colour = epoch · ★ LeaderChange · faded = above the HW · red underline = not flushed · ▲ LEO · cyan bar = HW')),
-      this.#logs.el,
-    );
-    const panels = h('div', { class: 'kp-panels' }, logsPanel, this.#quorumPanel.el, this.#invPanel.el, this.#faults.el);
     this.#menu = new NodeMenu({
       nodes: () => this.#nodes,
       downLinks: () => this.#down,
@@ -344,7 +308,20 @@ export class KraftPlayground extends HTMLElement {
       closeMenu: () => this.#menu.close(),
     };
     this.#summary = new Summary(this.#store, this.#timeline, this.#logs);
-    this.#root.append(top, this.#crashBanner.el, this.#notices.el, this.#caption.el, stage, this.#controls.el, this.#controls.settingsEl, panels, this.#menu.el, this.#live.el, this.#summary.el);
+    this.#resizeObs = layOut(this.#root, {
+      picker: this.#picker.el,
+      status: this.#status.el,
+      exportMenu: exportMenu.el,
+      onShare: () => this.#openShare(),
+      onHelp: () => openHelp(this.#dialogs),
+      banners: [this.#crashBanner.el, this.#notices.el, this.#caption.el],
+      ring: this.#ring,
+      timeline: this.#timeline,
+      controls: [this.#controls.el, this.#controls.settingsEl],
+      logs: this.#logs,
+      panels: [this.#quorumPanel.el, this.#invPanel.el, this.#faults.el],
+      overlays: [this.#menu.el, this.#live.el, this.#summary.el],
+    });
 
     this.#root.addEventListener('pointerdown', (e) => {
       const path = e.composedPath();
@@ -352,20 +329,6 @@ export class KraftPlayground extends HTMLElement {
       exportMenu.pointerDown(path);
     });
 
-    this.#resizeObs = new ResizeObserver(() => this.#layout());
-    this.#resizeObs.observe(ringCard);
-    this.#resizeObs.observe(tlCard);
-    this.#resizeObs.observe(logsPanel);
-  }
-
-  #layout(): void {
-    const ring = this.#ring.el.getBoundingClientRect();
-    this.#ring.resize(Math.floor(ring.width), Math.floor(ring.height));
-    const tl = this.#timeline.el.getBoundingClientRect();
-    this.#timeline.resize(Math.floor(tl.width), Math.floor(tl.height));
-    const lw = this.#logs.el.getBoundingClientRect();
-    this.#logs.resize(Math.floor(lw.width));
-    this.#ring.invalidate();
   }
 
   #getTheme(): Theme {
@@ -386,7 +349,7 @@ export class KraftPlayground extends HTMLElement {
     document.removeEventListener('keydown', this.#docKeyHandler);
     if (!p.minimal) document.addEventListener('keydown', this.#docKeyHandler);
     await loadBundledScenarios();
-    this.#fillScenarioPicker();
+    this.#picker.fill();
     try {
       await init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url));
     } catch (e) {
@@ -442,7 +405,7 @@ export class KraftPlayground extends HTMLElement {
             // captions only: the run itself is the link's
             this.#scenario = { ...s, cluster: null, futureEvents: undefined };
             s.cluster?.dispose();
-            this.#scenarioSel.value = pickerValue(entry.id, variant);
+            this.#picker.show(entry.id, variant);
           } catch {
             /* captions are optional for a link */
           }
@@ -456,17 +419,17 @@ export class KraftPlayground extends HTMLElement {
     }
   }
 
-  async #pickScenario(value: string): Promise<void> {
-    if (!value) {
+  async #pickScenario(id: string | null, variant: string | null): Promise<void> {
+    if (!id) {
       this.#scenario = null;
       this.#unsafe = [];
       await this.#newRun();
     } else {
-      const [id, variant] = value.split('|');
-      await this.#loadScenario(id, variant ?? null);
+      await this.#loadScenario(id, variant);
     }
     this.#emitChange();
   }
+
 
   async #loadScenario(id: string, variant: string | null = null, opts: { seed?: number | null; unsafe?: string[] } = {}): Promise<boolean> {
     const entry = findScenario(id);
@@ -481,14 +444,14 @@ export class KraftPlayground extends HTMLElement {
       this.#scenario = s;
       this.#unsafe = s.unsafe;
       this.#settings = { ...this.#settings, ...s.settings };
-      this.#scenarioSel.value = pickerValue(id, s.variant);
+      this.#picker.show(id, s.variant);
       this.#install(s.cluster!);
       this.#setPlaying(false);
       return true;
     } catch (e) {
       this.#notices.problems.push(`The scenario ${show(variant ? `${id}:${variant}` : id)} could not be loaded: ${(e as Error).message}`);
       this.#notices.show();
-      if (this.#cluster) this.#scenarioSel.value = this.#scenario ? pickerValue(this.#scenario.id, this.#scenario.variant) : '';
+      if (this.#cluster) this.#picker.show(this.#scenario?.id ?? null, this.#scenario?.variant);
       return false;
     }
   }
@@ -510,7 +473,7 @@ export class KraftPlayground extends HTMLElement {
         return;
       }
       this.#scenario = null;
-      this.#scenarioSel.value = '';
+      this.#picker.show(null);
       this.#install(c);
       this.#emitChange();
     } catch (e) {
@@ -871,18 +834,6 @@ export class KraftPlayground extends HTMLElement {
 
   // ---- status, captions, summary ---------------------------------------------------------------
 
-  // ---- scenarios picker -----------------------------------------------------------------------
-
-  #fillScenarioPicker(): void {
-    const list = scenarioList();
-    const opts: HTMLOptionElement[] = [h('option', { value: '' }, 'Free play')];
-    list.forEach((s, i) => {
-      opts.push(h('option', { value: s.id }, `${i + 1}. ${s.title}`));
-      for (const v of variantsOf(s)) opts.push(h('option', { value: pickerValue(s.id, v.name) }, `${i + 1}′. ${v.title}`));
-    });
-    this.#scenarioSel.replaceChildren(...opts);
-    this.#scenarioSel.hidden = list.length === 0;
-  }
 
   #emitChange(): void {
     const c = this.#cluster;
