@@ -13,6 +13,7 @@ import { Controls, MAX_SPEED, MIN_SPEED, type Settings } from './controls.js';
 import { clamp, download, fmtT, h, setText, toggleClass } from './dom.js';
 import { icon } from './icons.js';
 import { type KeyHost, onKey } from './keys.js';
+import { FrameLoop, stopWithin } from './frame-loop.js';
 import { layOut } from './layout.js';
 import { Logs } from './logs.js';
 import { ScenarioPicker } from './picker.js';
@@ -73,8 +74,7 @@ export class KraftPlayground extends HTMLElement {
   #live = new Announcer();
   #summary!: Summary;
   #summaryAt = 0;
-  #raf = 0;
-  #lastWall = 0;
+  #loop = new FrameLoop((elapsed) => this.#frame(elapsed));
   #playing = false;
   #speed = 1;
   #settings: Settings = { ...DEFAULTS };
@@ -87,7 +87,6 @@ export class KraftPlayground extends HTMLElement {
   #rebootTimer = 0;
   #bootTimer = 0;
   #resizeObs: ResizeObserver | null = null;
-  #frameTimes: number[] = [];
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
   #docKeyHandler = (e: KeyboardEvent) => {
     if (e.target === document.body || e.target === document.documentElement) onKey(e, this.#keyHost);
@@ -124,9 +123,7 @@ export class KraftPlayground extends HTMLElement {
 
   /** Frame times (ms of work per frame) recorded while playing, for benchmarks. */
   takeFrameTimes(): number[] {
-    const t = this.#frameTimes;
-    this.#frameTimes = [];
-    return t;
+    return this.#loop.takeFrameTimes();
   }
 
   connectedCallback(): void {
@@ -143,15 +140,14 @@ export class KraftPlayground extends HTMLElement {
         void this.#boot();
       }, 0);
     }
-    this.#startLoop();
+    this.#loop.start();
   }
 
   disconnectedCallback(): void {
     this.removeEventListener('keydown', this.#keyHandler);
     document.removeEventListener('keydown', this.#docKeyHandler);
     this.#schemeQuery?.removeEventListener('change', this.#onScheme);
-    cancelAnimationFrame(this.#raf);
-    this.#raf = 0;
+    this.#loop.stop();
   }
 
   attributeChangedCallback(name: string, old: string | null, val: string | null): void {
@@ -546,19 +542,8 @@ export class KraftPlayground extends HTMLElement {
     return this.#lastNow;
   }
 
-  #startLoop(): void {
-    if (this.#raf) return;
-    this.#lastWall = performance.now();
-    const loop = (wall: number) => {
-      this.#raf = requestAnimationFrame(loop);
-      this.#frame(wall);
-    };
-    this.#raf = requestAnimationFrame(loop);
-  }
-
-  #frame(wall: number): void {
-    const elapsed = Math.max(0, Math.min(100, wall - this.#lastWall));
-    this.#lastWall = wall;
+  /** One frame: play for `elapsed` wall ms (if playing), then draw. */
+  #frame(elapsed: number): void {
     const p = this.#player;
     const c = this.#cluster;
     if (!p || !c) return;
@@ -569,22 +554,14 @@ export class KraftPlayground extends HTMLElement {
     const t0 = performance.now();
     if (this.#playing) {
       const now = c.now;
-      const stop = this.#nextPause(now);
-      // A story stops at its end so the reader sees how it came out; play goes on freely.
-      const end = this.#scenario && now < this.#scenario.endMs ? this.#scenario.endMs : null;
-      const reach = now + elapsed * p.speed;
+      const stop = stopWithin(this.#scenario, this.#pausedAtStep, now, now + elapsed * p.speed);
       try {
-        if (stop !== null && stop.t !== null && reach >= stop.t && (end === null || stop.t <= end)) {
+        if (stop) {
           p.seek(stop.t);
-          this.#pausedAtStep = stop.index;
-          this.#setPlaying(false);
-        } else if (end !== null && reach >= end) {
-          p.seek(end);
+          if (stop.step) this.#pausedAtStep = stop.step.index;
           this.#setPlaying(false);
         } else {
-          const a = performance.now();
-          const f = p.tick(elapsed);
-          if (this.#profile) (this.#profile.tick ??= []).push(performance.now() - a);
+          const f = this.#loop.timed('tick', () => p.tick(elapsed));
           if (f.error) throw f.error;
         }
       } catch (e) {
@@ -597,28 +574,14 @@ export class KraftPlayground extends HTMLElement {
       }
     }
     this.#draw();
-    if (this.#playing) {
-      this.#frameTimes.push(performance.now() - t0);
-      if (this.#frameTimes.length > 20_000) this.#frameTimes.splice(0, 10_000);
-    }
-  }
-
-  #nextPause(now: number): ScenarioStep | null {
-    const s = this.#scenario;
-    if (!s) return null;
-    for (const st of s.steps) {
-      if (st.pause && st.t !== null && st.t > now && st.index !== this.#pausedAtStep) return st;
-    }
-    return null;
+    if (this.#playing) this.#loop.recordFrame(performance.now() - t0);
   }
 
   /** The player's listener: new events (or a rewind). */
   #onFrame(events: UiEvent[], reset: boolean): void {
     const c = this.#cluster;
     if (!c) return;
-    const a = performance.now();
-    this.#onFrameInner(c, events, reset);
-    if (this.#profile) (this.#profile.onFrame ??= []).push(performance.now() - a);
+    this.#loop.timed('onFrame', () => this.#onFrameInner(c, events, reset));
   }
 
   #onFrameInner(c: Cluster, events: UiEvent[], reset: boolean): void {
@@ -700,14 +663,7 @@ export class KraftPlayground extends HTMLElement {
 
   #draw(): void {
     if (!this.#cluster) return;
-    const P = this.#profile;
-    let t = P ? performance.now() : 0;
-    const lap = (name: string) => {
-      if (!P) return;
-      const n = performance.now();
-      (P[name] ??= []).push(n - t);
-      t = n;
-    };
+    const lap = this.#loop.laps();
     this.#timeline.frame();
     lap('timeline');
     this.#ring.frame();
@@ -733,12 +689,9 @@ export class KraftPlayground extends HTMLElement {
     }
   }
 
-  #profile: Record<string, number[]> | null = null;
   /** Starts (true) or stops (false) timing each part of a frame; returns what was timed. */
   profile(on: boolean): Record<string, number[]> | null {
-    const out = this.#profile;
-    this.#profile = on ? {} : null;
-    return out;
+    return this.#loop.profile(on);
   }
 
   // ---- playback --------------------------------------------------------------------------------
@@ -746,7 +699,7 @@ export class KraftPlayground extends HTMLElement {
   #setPlaying(on: boolean): void {
     if (on && (!this.#cluster || this.#crashed)) return;
     this.#playing = on;
-    this.#lastWall = performance.now();
+    this.#loop.restartClock();
     this.toggleAttribute('data-playing', on);
   }
 
