@@ -24,6 +24,7 @@ import { FaultsPanel, InvariantsPanel, QuorumPanel, type NetworkProfile } from '
 import { Ring } from './ring.js';
 import { findScenario, loadBundledScenarios, scenarioList, loadScenario, variantsOf, type LoadedScenario, type ScenarioStep } from './scenarios.js';
 import { ExportMenu, openShare, runUrl } from './share.js';
+import { freeRun, type LinkRun, openLink, unknownScenario } from './runs.js';
 import { Store } from './store.js';
 import { Summary } from './summary.js';
 import { readTheme, type Theme } from './theme.js';
@@ -359,8 +360,7 @@ export class KraftPlayground extends HTMLElement {
     } else if (p.scenario) {
       const entry = findScenario(p.scenario);
       if (!entry) {
-        const known = scenarioList().map((s) => s.id);
-        this.#notices.problems.push(`There is no scenario ${show(p.scenario)}.${known.length ? ` Known scenarios: ${known.join(', ')}.` : ''} Showing a free-play cluster instead.`);
+        this.#notices.problems.push(unknownScenario(p.scenario));
       } else {
         loaded = await this.#loadScenario(entry.id, p.variant, p.seedGiven ? { seed: p.settings.seed } : {});
       }
@@ -382,37 +382,19 @@ export class KraftPlayground extends HTMLElement {
   }
 
   async #loadLink(link: string, scenarioId: string | null, variant: string | null): Promise<boolean> {
+    let run: LinkRun;
     try {
-      const c = await Cluster.fromLink(link);
-      const o = c.options as { voters?: number; observers?: number; seed?: number; network?: unknown; unsafe?: string[] };
-      this.#settings = {
-        seed: c.seed,
-        voters: c.voters,
-        observers: c.observers,
-        network: typeof o.network === 'string' ? o.network : 'teaching',
-      };
-      this.#unsafe = o.unsafe ?? [];
-      this.#scenario = null;
-      if (scenarioId) {
-        const entry = findScenario(scenarioId);
-        if (entry) {
-          try {
-            const s = await loadScenario(entry, { variant, seed: c.seed, unsafe: this.#unsafe });
-            // captions only: the run itself is the link's
-            this.#scenario = { ...s, cluster: null, futureEvents: undefined };
-            s.cluster?.dispose();
-            this.#picker.show(entry.id, variant);
-          } catch {
-            /* captions are optional for a link */
-          }
-        }
-      }
-      this.#install(c);
-      return true;
+      run = await openLink(link, scenarioId, variant);
     } catch (e) {
       this.#notices.problems.push(`This link could not be loaded: ${(e as Error).message}. Showing a default cluster instead.`);
       return false;
     }
+    this.#settings = run.settings;
+    this.#unsafe = run.unsafe;
+    this.#scenario = run.captions;
+    if (run.captions) this.#picker.show(run.captions.id, variant);
+    this.#install(run.cluster);
+    return true;
   }
 
   async #pickScenario(id: string | null, variant: string | null): Promise<void> {
@@ -457,13 +439,7 @@ export class KraftPlayground extends HTMLElement {
     const seq = ++this.#bootSeq;
     const s = this.#settings;
     try {
-      const c = await Cluster.create({
-        voters: s.voters,
-        observers: s.observers,
-        seed: s.seed,
-        network: s.network as 'teaching',
-        unsafe: this.#unsafe as never[],
-      });
+      const c = await freeRun(s, this.#unsafe);
       if (seq !== this.#bootSeq) {
         c.dispose();
         return;
