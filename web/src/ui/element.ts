@@ -17,7 +17,7 @@ import { FrameLoop, stopWithin } from './frame-loop.js';
 import { layOut } from './layout.js';
 import { Logs } from './logs.js';
 import { ScenarioPicker } from './picker.js';
-import { Announcer, CrashBanner, Notices, StatusLine, Toaster } from './messages.js';
+import { Announcer, announcement, CrashBanner, Notices, StatusLine, Toaster } from './messages.js';
 import { NodeMenu } from './node-menu.js';
 import { renderCaption } from './markup.js';
 import { FaultsPanel, InvariantsPanel, QuorumPanel, type NetworkProfile } from './panels.js';
@@ -571,15 +571,7 @@ export class KraftPlayground extends HTMLElement {
       }
     }
     if (events.length) {
-      // After a seek back, the store already holds these (the recorded future); check
-      // the first one still matches, else the run forked.
-      const first = events[0];
-      if (first.seq <= this.#store.lastSeq) {
-        const held = this.#store.events[this.#store.events.length - 1 - (this.#store.lastSeq - first.seq)];
-        if (!held || held.seq !== first.seq || held.text !== first.text) this.#store.truncateAfter(first.seq - 1);
-      }
-      this.#store.add(events);
-      this.#store.compact();
+      this.#store.merge(events);
       this.#react(events);
     }
     this.#horizon = Math.max(this.#horizon, c.now);
@@ -597,20 +589,10 @@ export class KraftPlayground extends HTMLElement {
         case 'drop':
           drops.push(e.msg ?? -1);
           break;
-        case 'state':
-          if (e.to === 'leader') this.#live.announce(`${fmtT(e.t)}: n${e.node} became leader of epoch ${e.epoch}.`);
-          break;
-        case 'crash':
-          this.#live.announce(`${fmtT(e.t)}: n${e.node} crashed.`);
-          break;
-        case 'restart':
-          this.#live.announce(`${fmtT(e.t)}: n${e.node} restarted.`);
-          break;
-        case 'violation':
-          this.#live.announce(`${fmtT(e.t)}: invariant ${e.invariant} violated. ${e.detail ?? ''}`);
-          break;
-        default:
-          break;
+        default: {
+          const text = announcement(e);
+          if (text) this.#live.announce(text);
+        }
       }
     }
     if (drops.length) this.#ring.noteDrops(drops);

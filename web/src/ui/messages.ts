@@ -6,7 +6,7 @@ import type { Cluster } from '../api.js';
 import { copyButton } from './dialogs.js';
 import { fmtT, h, setText, toggleClass } from './dom.js';
 import type { Store } from './store.js';
-import type { NodeInfo } from './types.js';
+import type { NodeInfo, UiEvent } from './types.js';
 
 /** The notice area: problems of this boot, and notices the page added (`addNotice`). */
 export class Notices {
@@ -69,6 +69,22 @@ export class Announcer {
   /** A new run: anything may be said again. */
   clear(): void {
     this.#said.clear();
+  }
+}
+
+/** What the live region says when `e` crosses "now", if anything. */
+export function announcement(e: UiEvent): string | null {
+  switch (e.type) {
+    case 'state':
+      return e.to === 'leader' ? `${fmtT(e.t)}: n${e.node} became leader of epoch ${e.epoch}.` : null;
+    case 'crash':
+      return `${fmtT(e.t)}: n${e.node} crashed.`;
+    case 'restart':
+      return `${fmtT(e.t)}: n${e.node} restarted.`;
+    case 'violation':
+      return `${fmtT(e.t)}: invariant ${e.invariant} violated. ${e.detail ?? ''}`;
+    default:
+      return null;
   }
 }
 
