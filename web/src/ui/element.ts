@@ -17,6 +17,7 @@ import { FrameLoop, stopWithin } from './frame-loop.js';
 import { layOut } from './layout.js';
 import { Logs } from './logs.js';
 import { ScenarioPicker } from './picker.js';
+import { Playback } from './playback.js';
 import { Announcer, announcement, CrashBanner, Notices, StatusLine, Toaster } from './messages.js';
 import { NodeMenu } from './node-menu.js';
 import { renderCaption } from './markup.js';
@@ -76,13 +77,23 @@ export class KraftPlayground extends HTMLElement {
   #summary!: Summary;
   #summaryAt = 0;
   #loop = new FrameLoop((elapsed) => this.#frame(elapsed));
-  #playing = false;
-  #speed = 1;
+  #play = new Playback({
+    player: () => this.#player,
+    scenario: () => this.#scenario,
+    now: () => this.#now(),
+    canPlay: () => !!this.#cluster && !this.#crashed,
+    playingChanged: (on) => {
+      this.#loop.restartClock();
+      this.toggleAttribute('data-playing', on);
+    },
+    seeked: () => {
+      if (this.#timeline.follow) this.#timeline.invalidate();
+    },
+    failed: (what, e) => this.#failed(what, e),
+  });
   #settings: Settings = { ...DEFAULTS };
   #unsafe: string[] = [];
   #scenario: LoadedScenario | null = null;
-  #pausedAtStep = -1;
-  #horizon = 0;
   #parsed: Parsed | null = null;
   #bootSeq = 0;
   #rebootTimer = 0;
@@ -160,7 +171,7 @@ export class KraftPlayground extends HTMLElement {
     if (!this.#cluster) return;
     if (name === 'speed') {
       const v = Number(val);
-      if (Number.isFinite(v) && v >= MIN_SPEED && v <= MAX_SPEED) this.#setSpeed(v);
+      if (Number.isFinite(v) && v >= MIN_SPEED && v <= MAX_SPEED) this.#play.setSpeed(v);
       return;
     }
     if (name === 'autoplay') return;
@@ -190,7 +201,7 @@ export class KraftPlayground extends HTMLElement {
     };
     this.#timeline = new Timeline(this.#store, {
       ...host,
-      seek: (t) => this.#seek(t),
+      seek: (t) => this.#play.seek(t),
       nodeLabel: (n) => `n${n}`,
       isObserver: (n) => this.#nodes[n]?.role === 'observer',
     });
@@ -246,14 +257,14 @@ export class KraftPlayground extends HTMLElement {
     this.#faults = new FaultsPanel(panelHost);
     this.#controls = new Controls(
       {
-        playing: () => this.#playing,
-        setPlaying: (on) => this.#setPlaying(on),
-        step: () => this.#step(),
-        speed: () => this.#curSpeed(),
-        setSpeed: (s) => this.#setSpeed(s),
+        playing: () => this.#play.playing,
+        setPlaying: (on) => this.#play.setPlaying(on),
+        step: () => this.#play.step(),
+        speed: () => this.#play.speed,
+        setSpeed: (s) => this.#play.setSpeed(s),
         now: () => this.#now(),
-        horizon: () => this.#horizon,
-        seek: (t) => this.#seek(t),
+        horizon: () => this.#play.horizon,
+        seek: (t) => this.#play.seek(t),
         reset: () => void this.#reset(),
         settings: () => this.#settings,
         applySettings: (s) => {
@@ -275,7 +286,7 @@ export class KraftPlayground extends HTMLElement {
     );
 
     const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#scenario?.id ?? null, timeline: this.#timeline });
-    this.#caption = new Caption(() => this.#setPlaying(true));
+    this.#caption = new Caption(() => this.#play.setPlaying(true));
 
     this.#menu = new NodeMenu({
       nodes: () => this.#nodes,
@@ -285,14 +296,14 @@ export class KraftPlayground extends HTMLElement {
       write: () => this.#write(),
     });
     this.#keyHost = {
-      playing: () => this.#playing,
-      setPlaying: (on) => this.#setPlaying(on),
-      step: () => this.#step(),
+      playing: () => this.#play.playing,
+      setPlaying: (on) => this.#play.setPlaying(on),
+      step: () => this.#play.step(),
       now: () => this.#now(),
-      seek: (t) => this.#seek(t),
-      horizon: () => this.#horizon,
-      speed: () => this.#curSpeed(),
-      setSpeed: (s) => this.#setSpeed(s),
+      seek: (t) => this.#play.seek(t),
+      horizon: () => this.#play.horizon,
+      speed: () => this.#play.speed,
+      setSpeed: (s) => this.#play.setSpeed(s),
       timeline: this.#timeline,
       crashed: () => this.#crashed,
       leader: () => this.#cluster?.leader(),
@@ -342,7 +353,7 @@ export class KraftPlayground extends HTMLElement {
     if (p.height) this.style.setProperty('--kp-stage-h', `${p.height}px`);
     this.#settings = { ...p.settings };
     if (!p.seedGiven) this.#settings.seed = Math.floor(Math.random() * 1_000_000);
-    this.#speed = p.speed;
+    this.#play.initialSpeed(p.speed);
     document.removeEventListener('keydown', this.#docKeyHandler);
     if (!p.minimal) document.addEventListener('keydown', this.#docKeyHandler);
     await loadBundledScenarios();
@@ -372,7 +383,7 @@ export class KraftPlayground extends HTMLElement {
     this.#controls.syncSettings();
     // a shared link shows its moment; press play to go on from there
     const fromLink = !!p.run && loaded;
-    if (p.autoplay && !fromLink && !this.#pauseAtStart()) this.#setPlaying(true);
+    if (p.autoplay && !fromLink && !this.#pauseAtStart()) this.#play.setPlaying(true);
     this.#resolveReady();
   }
 
@@ -424,7 +435,7 @@ export class KraftPlayground extends HTMLElement {
       this.#settings = { ...this.#settings, ...s.settings };
       this.#picker.show(id, s.variant);
       this.#install(s.cluster!);
-      this.#setPlaying(false);
+      this.#play.setPlaying(false);
       return true;
     } catch (e) {
       this.#notices.problems.push(`The scenario ${show(variant ? `${id}:${variant}` : id)} could not be loaded: ${(e as Error).message}`);
@@ -460,27 +471,27 @@ export class KraftPlayground extends HTMLElement {
       await this.#loadScenario(sc.id, sc.variant, { seed: sc.seed, unsafe: this.#unsafe });
       return;
     }
-    const wasPlaying = this.#playing;
+    const wasPlaying = this.#play.playing;
     await this.#newRun();
-    if (wasPlaying) this.#setPlaying(true);
+    if (wasPlaying) this.#play.setPlaying(true);
   }
 
   /** Puts a cluster on screen. */
   #install(c: Cluster): void {
     this.#clearCrash();
-    const wasPlaying = this.#playing;
-    this.#setPlaying(false);
+    const wasPlaying = this.#play.playing;
+    this.#play.setPlaying(false);
     this.#unsub?.();
     this.#player?.destroy();
     if (this.#cluster && this.#cluster !== c) this.#cluster.dispose();
     this.#cluster = c;
-    this.#player = new Player(c, { speed: this.#curSpeed() });
+    this.#player = new Player(c, { speed: this.#play.speed });
     this.#store.reset(c.nodeCount);
     this.#logs.clearGhosts();
     this.#live.clear();
     this.#caption.reset();
     // a story that asks to pause at its very start waits there for "Continue"
-    this.#pausedAtStep = this.#scenario?.steps.find((st) => st.pause && st.t === c.now)?.index ?? -1;
+    this.#play.pausedAtStep = this.#scenario?.steps.find((st) => st.pause && st.t === c.now)?.index ?? -1;
     this.#timeline.highlight.clear();
     this.#menu.close();
     // Everything recorded so far, including the future of a scenario loaded and rewound.
@@ -488,21 +499,21 @@ export class KraftPlayground extends HTMLElement {
     const all = c.eventCount <= 150_000;
     this.#store.add((all ? c.events() : c.events({ from: Math.max(0, c.now - 120_000), to: c.now })) as UiEvent[]);
     if (this.#scenario?.futureEvents) this.#store.add(this.#scenario.futureEvents);
-    this.#horizon = Math.max(this.#store.lastT, c.now, this.#scenario?.endMs ?? 0);
+    this.#play.horizon = Math.max(this.#store.lastT, c.now, this.#scenario?.endMs ?? 0);
     this.#unsub = this.#player.subscribe((f) => this.#onFrame(f.events as UiEvent[], f.reset));
     this.#refreshViews(true);
     this.#faults.sync();
     this.#controls.syncSettings();
     this.#controls.setTicks(
       (this.#scenario?.steps ?? []).filter((s) => s.t !== null && s.caption).map((s) => ({ t: s.t!, label: s.caption ?? '' })),
-      this.#horizon,
+      this.#play.horizon,
     );
     this.#timeline.setFollow(true);
     this.#timeline.invalidate();
     this.#ring.invalidate();
     this.#logs.invalidate();
     this.#updateCaption(true);
-    if (wasPlaying && !this.#scenario) this.#setPlaying(true);
+    if (wasPlaying && !this.#scenario) this.#play.setPlaying(true);
     this.#emitChange();
   }
 
@@ -528,20 +539,20 @@ export class KraftPlayground extends HTMLElement {
       return;
     }
     const t0 = performance.now();
-    if (this.#playing) {
+    if (this.#play.playing) {
       const now = c.now;
-      const stop = stopWithin(this.#scenario, this.#pausedAtStep, now, now + elapsed * p.speed);
+      const stop = stopWithin(this.#scenario, this.#play.pausedAtStep, now, now + elapsed * p.speed);
       try {
         if (stop) {
           p.seek(stop.t);
-          if (stop.step) this.#pausedAtStep = stop.step.index;
-          this.#setPlaying(false);
+          if (stop.step) this.#play.pausedAtStep = stop.step.index;
+          this.#play.setPlaying(false);
         } else {
           const f = this.#loop.timed('tick', () => p.tick(elapsed));
           if (f.error) throw f.error;
         }
       } catch (e) {
-        this.#setPlaying(false);
+        this.#play.setPlaying(false);
         this.#failed('The simulation stopped', e);
       }
       if (c.broken) {
@@ -550,7 +561,7 @@ export class KraftPlayground extends HTMLElement {
       }
     }
     this.#draw();
-    if (this.#playing) this.#loop.recordFrame(performance.now() - t0);
+    if (this.#play.playing) this.#loop.recordFrame(performance.now() - t0);
   }
 
   /** The player's listener: new events (or a rewind). */
@@ -574,7 +585,7 @@ export class KraftPlayground extends HTMLElement {
       this.#store.merge(events);
       this.#react(events);
     }
-    this.#horizon = Math.max(this.#horizon, c.now);
+    this.#play.horizon = Math.max(this.#play.horizon, c.now);
     this.#refreshViews(events.length > 0 || reset);
   }
 
@@ -640,7 +651,7 @@ export class KraftPlayground extends HTMLElement {
     this.#menu.frame();
     lap('controls');
     const wall = performance.now();
-    if (wall - this.#summaryAt > (this.#playing ? 500 : 250)) {
+    if (wall - this.#summaryAt > (this.#play.playing ? 500 : 250)) {
       this.#summaryAt = wall;
       this.#summary.update(this.#cluster, this.#nodes);
       lap('summary');
@@ -652,55 +663,9 @@ export class KraftPlayground extends HTMLElement {
     return this.#loop.profile(on);
   }
 
-  // ---- playback --------------------------------------------------------------------------------
-
-  #setPlaying(on: boolean): void {
-    if (on && (!this.#cluster || this.#crashed)) return;
-    this.#playing = on;
-    this.#loop.restartClock();
-    this.toggleAttribute('data-playing', on);
-  }
-
-  #step(): void {
-    this.#setPlaying(false);
-    try {
-      this.#player?.step();
-    } catch (e) {
-      this.#failed('step', e);
-    }
-  }
-
-  #curSpeed(): number {
-    return this.#player ? this.#player.speed : this.#speed;
-  }
-
-  #setSpeed(s: number): void {
-    this.#speed = clamp(s, MIN_SPEED, MAX_SPEED);
-    if (this.#player) this.#player.speed = this.#speed;
-  }
-
-  #seek(t: number): void {
-    const p = this.#player;
-    if (!p) return;
-    const target = clamp(Math.round(t), 0, Math.max(this.#horizon, this.#now()) + 60_000);
-    try {
-      p.seek(target);
-      this.#pausedAtStep = -1;
-      const s = this.#scenario;
-      if (s) {
-        // landing exactly on a pause step counts as having paused there
-        const at = s.steps.find((st) => st.pause && st.t === target);
-        if (at) this.#pausedAtStep = at.index;
-      }
-    } catch (e) {
-      this.#failed('travel in time', e);
-    }
-    if (this.#timeline.follow) this.#timeline.invalidate();
-  }
-
   #showViolation(v: UiEvent): void {
-    this.#setPlaying(false);
-    this.#seek(v.t);
+    this.#play.setPlaying(false);
+    this.#play.seek(v.t);
     this.#timeline.highlight = new Set([v.seq, ...(v.evidence ?? [])]);
     this.#timeline.focus(v.t);
     this.#timeline.invalidate();
@@ -725,7 +690,7 @@ export class KraftPlayground extends HTMLElement {
     if (this.#store.lastSeq > seqBefore) {
       this.#toaster.show('The run forks here: what was recorded after this moment is replaced.');
       this.#store.truncateAfter(seqBefore);
-      this.#horizon = c.now;
+      this.#play.horizon = c.now;
       if (this.#scenario) this.#scenario = { ...this.#scenario, steps: this.#scenario.steps.filter((s) => s.t !== null && s.t <= c.now) };
     }
     this.#player?.refresh();
@@ -735,7 +700,7 @@ export class KraftPlayground extends HTMLElement {
   }
 
   #updateCaption(force: boolean): void {
-    this.#caption.update(this.#scenario, this.#now(), this.#playing, this.#pausedAtStep, force);
+    this.#caption.update(this.#scenario, this.#now(), this.#play.playing, this.#play.pausedAtStep, force);
   }
 
   #write(): void {
@@ -796,7 +761,7 @@ export class KraftPlayground extends HTMLElement {
   #showCrash(c: Cluster): void {
     if (this.#crashed) return;
     this.#crashed = true;
-    this.#setPlaying(false);
+    this.#play.setPlaying(false);
     this.#menu.close();
     this.#dialogs.close();
     this.#crashBanner.show(c, this.#runUrl(c.reproductionLink()), () => void this.#reset());
