@@ -29,7 +29,8 @@ import { freeRun, type LinkRun, openLink, unknownScenario } from './runs.js';
 import { Store } from './store.js';
 import { Summary } from './summary.js';
 import { readTheme, type Theme } from './theme.js';
-import { Timeline } from './timeline.js';
+import type { Timeline } from './timeline.js';
+import { buildViews } from './views.js';
 import { STATES, SWITCHES, type NodeInfo, type QuorumInfo, type UiEvent } from './types.js';
 
 function cssUrl(): string {
@@ -195,95 +196,47 @@ export class KraftPlayground extends HTMLElement {
     this.#dialogs = new Dialogs(this.#root);
     this.#toaster = new Toaster(this.#root);
 
-    const host = {
+    const views = buildViews(this.#store, this.#play, {
       now: () => this.#now(),
       theme: () => this.#getTheme(),
-    };
-    this.#timeline = new Timeline(this.#store, {
-      ...host,
-      seek: (t) => this.#play.seek(t),
-      nodeLabel: (n) => `n${n}`,
-      isObserver: (n) => this.#nodes[n]?.role === 'observer',
-    });
-    this.#ring = new Ring(this.#store, {
-      ...host,
-      nodes: () => this.#nodes,
-      openNode: (id, anchor) => this.#menu.open(id, anchor, this.#root),
-      hiddenGroups: () => this.#timeline.hiddenGroups,
-      downLinks: () => this.#down,
-    });
-    this.#logs = new Logs({
-      ...host,
-      nodes: () => this.#nodes,
-      lastHw: (id) => {
-        const st = this.#store.hw[id];
-        if (!st) return null;
-        const now = this.#now();
-        for (let i = st.t.length - 1; i >= 0; i--) if (st.t[i] <= now && !Number.isNaN(st.v[i])) return st.v[i];
-        return null;
-      },
-      records: (id, from, limit) => {
-        try {
-          return this.#cluster ? this.#cluster.log(id, { from, limit }) : [];
-        } catch {
-          return [];
-        }
-      },
-    });
-    const panelHost = {
-      now: () => this.#now(),
+      cluster: () => this.#cluster,
       nodes: () => this.#nodes,
       quorum: () => this.#quorum,
       downLinks: () => this.#down,
-      partition: (groups: number[][]) => this.#act('partition', (c) => c.partition(groups)),
-      cut: (a: number, b: number) => this.#act('cut', (c) => c.cut(a, b)),
-      heal: () => this.#act('heal', (c) => c.heal()),
-      network: (): NetworkProfile => (this.#cluster ? this.#cluster.network() : { latencyMs: [60, 140], loss: 0, duplicate: 0 }),
-      setNetwork: (p: NetworkProfile) => this.#act('network', (c) => c.setNetwork(p)),
-      workload: () => (this.#cluster ? this.#cluster.writesPerSecond : 0),
-      setWorkload: (w: number) => this.#act('workload', (c) => c.setWorkload({ writesPerSecond: w })),
+      act: (what, fn) => this.#act(what, fn),
+      openNode: (id, anchor) => this.#menu.open(id, anchor, this.#root),
       unsafe: () => this.#unsafe,
-      setUnsafe: (list: string[]) => {
+      setUnsafe: (list) => {
         this.#unsafe = list;
         const sc = this.#scenario;
         // in a story: the same story without those rules (on top of its own switches)
         if (sc) void this.#loadScenario(sc.id, sc.variant, { seed: sc.seed, unsafe: list });
         else void this.#newRun();
       },
-      showViolation: (v: UiEvent) => this.#showViolation(v),
-    };
-    this.#quorumPanel = new QuorumPanel(panelHost);
-    this.#invPanel = new InvariantsPanel(this.#store, panelHost);
-    this.#faults = new FaultsPanel(panelHost);
-    this.#controls = new Controls(
-      {
-        playing: () => this.#play.playing,
-        setPlaying: (on) => this.#play.setPlaying(on),
-        step: () => this.#play.step(),
-        speed: () => this.#play.speed,
-        setSpeed: (s) => this.#play.setSpeed(s),
-        now: () => this.#now(),
-        horizon: () => this.#play.horizon,
-        seek: (t) => this.#play.seek(t),
-        reset: () => void this.#reset(),
-        settings: () => this.#settings,
-        applySettings: (s) => {
-          const sc = this.#scenario;
-          const old = this.#settings;
-          this.#settings = s;
-          if (sc && s.voters === old.voters && s.observers === old.observers && s.network === old.network) {
-            // the same story with another seed
-            void this.#loadScenario(sc.id, sc.variant, { seed: s.seed, unsafe: this.#unsafe });
-            return;
-          }
-          this.#scenario = null;
-          this.#picker.show(null);
-          void this.#newRun();
-        },
-        randomSeed: () => Math.floor(Math.random() * 1_000_000),
+      showViolation: (v) => this.#showViolation(v),
+      settings: () => this.#settings,
+      applySettings: (s) => {
+        const sc = this.#scenario;
+        const old = this.#settings;
+        this.#settings = s;
+        if (sc && s.voters === old.voters && s.observers === old.observers && s.network === old.network) {
+          // the same story with another seed
+          void this.#loadScenario(sc.id, sc.variant, { seed: s.seed, unsafe: this.#unsafe });
+          return;
+        }
+        this.#scenario = null;
+        this.#picker.show(null);
+        void this.#newRun();
       },
-      false,
-    );
+      reset: () => void this.#reset(),
+    });
+    this.#timeline = views.timeline;
+    this.#ring = views.ring;
+    this.#logs = views.logs;
+    this.#quorumPanel = views.quorum;
+    this.#invPanel = views.invariants;
+    this.#faults = views.faults;
+    this.#controls = views.controls;
 
     const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#scenario?.id ?? null, timeline: this.#timeline });
     this.#caption = new Caption(() => this.#play.setPlaying(true));
