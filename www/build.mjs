@@ -1,15 +1,15 @@
 #!/usr/bin/env node
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 // Builds the static site into www/dist: the <kraft-playground> element with the package
 // API (one bundle, also usable by any page), the scenario library (scenarios/*.json,
 // bundled as a module), the two pages and their small scripts, the stylesheets, the
 // wasm. No CDN, no inline script or style: works offline and under a strict CSP.
 //   node www/build.mjs
 import { build } from 'esbuild';
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 
 const www = dirname(fileURLToPath(import.meta.url));
 const root = join(www, '..');

@@ -75,12 +75,12 @@ export function parseAttributes(el: HTMLElement): Parsed {
   const autoplay = auto !== null && auto !== 'false' && auto !== '0';
   let scenario = get('scenario') || null;
   let variant = get('variant') || null;
-  if (scenario && scenario.includes(':') && !variant) [scenario, variant] = scenario.split(':', 2);
+  if (scenario?.includes(':') && !variant) [scenario, variant] = scenario.split(':', 2);
   const run = get('run') || null;
   return { settings, seedGiven, scenario, variant, run, speed, autoplay, minimal, height, problems };
 }
 
 export function show(s: string): string {
-  const t = s.length > 40 ? s.slice(0, 37) + '…' : s;
+  const t = s.length > 40 ? `${s.slice(0, 37)}…` : s;
   return JSON.stringify(t);
 }

@@ -49,11 +49,19 @@ export function openHelp(dialogs: Dialogs): void {
   for (const [k, d] of KEY_HELP) dl.append(h('dt', null, ...k.split(' ').flatMap((x, i) => [i ? ' ' : '', h('kbd', null, x)])), h('dd', null, d));
   dialogs.open(
     'How to read the playground',
-    h('p', null, "A KRaft controller quorum: voters elect a leader; followers pull the log from it with Fetch; a record is committed once a majority has it (the high watermark, HW). Observers (brokers) replicate but never vote."),
+    h(
+      'p',
+      null,
+      'A KRaft controller quorum: voters elect a leader; followers pull the log from it with Fetch; a record is committed once a majority has it (the high watermark, HW). Observers (brokers) replicate but never vote.',
+    ),
     h('h3', null, 'States'),
     h('div', { class: 'kp-states' }, ...STATES.map((s) => h('span', { class: `kp-st-${s}` }, s))),
     h('h3', null, 'Timeline'),
-    h('p', null, 'One lane per node, time to the right. Bands show each node\'s state and epoch; arrows are messages from send to delivery (dashed: responses; ✓/✗ on vote responses); ✕ marks a dropped message; ✂ a truncation; the cyan step line is each node\'s HW. Tap the time axis to travel there.'),
+    h(
+      'p',
+      null,
+      "One lane per node, time to the right. Bands show each node's state and epoch; arrows are messages from send to delivery (dashed: responses; ✓/✗ on vote responses); ✕ marks a dropped message; ✂ a truncation; the cyan step line is each node's HW. Tap the time axis to travel there.",
+    ),
     h('h3', null, 'Keyboard'),
     dl,
     h('h3', null, 'Safety switches'),

@@ -5,33 +5,31 @@
 // controls=full|minimal, height, run (a share link), theme=light|dark, share-base,
 // frameless. Property: `cluster` (the live Cluster), `player`.
 
-import { Cluster, init, Player } from '../api.js';
-import { DEFAULTS, parseAttributes, show, type Parsed } from './attributes.js';
+import { type Cluster, init, Player } from '../api.js';
+import { DEFAULTS, type Parsed, parseAttributes, show } from './attributes.js';
 import { Caption } from './caption.js';
-import { copyButton, Dialogs, openHelp } from './dialogs.js';
-import { Controls, MAX_SPEED, MIN_SPEED, type Settings } from './controls.js';
-import { clamp, download, fmtT, h, setText, toggleClass } from './dom.js';
-import { icon } from './icons.js';
-import { type KeyHost, onKey } from './keys.js';
+import { type Controls, MAX_SPEED, MIN_SPEED, type Settings } from './controls.js';
+import { Dialogs, openHelp } from './dialogs.js';
+import { h } from './dom.js';
 import { FrameLoop, stopWithin } from './frame-loop.js';
+import { type KeyHost, onKey } from './keys.js';
 import { layOut } from './layout.js';
-import { Logs } from './logs.js';
-import { ScenarioPicker } from './picker.js';
-import { Playback } from './playback.js';
+import type { Logs } from './logs.js';
 import { Announcer, announcement, CrashBanner, Notices, StatusLine, Toaster } from './messages.js';
 import { NodeMenu } from './node-menu.js';
-import { renderCaption } from './markup.js';
-import { FaultsPanel, InvariantsPanel, QuorumPanel, type NetworkProfile } from './panels.js';
-import { Ring } from './ring.js';
-import { findScenario, loadBundledScenarios, scenarioList, loadScenario, variantsOf, type LoadedScenario, type ScenarioStep } from './scenarios.js';
-import { ExportMenu, openShare, runUrl } from './share.js';
+import type { FaultsPanel, InvariantsPanel, QuorumPanel } from './panels.js';
+import { ScenarioPicker } from './picker.js';
+import { Playback } from './playback.js';
+import type { Ring } from './ring.js';
 import { freeRun, type LinkRun, openLink, unknownScenario } from './runs.js';
+import { findScenario, type LoadedScenario, loadBundledScenarios, loadScenario } from './scenarios.js';
+import { ExportMenu, openShare, runUrl } from './share.js';
 import { Store } from './store.js';
 import { Summary } from './summary.js';
 import { readTheme, type Theme } from './theme.js';
 import type { Timeline } from './timeline.js';
+import type { NodeInfo, QuorumInfo, UiEvent } from './types.js';
 import { buildViews } from './views.js';
-import { STATES, SWITCHES, type NodeInfo, type QuorumInfo, type UiEvent } from './types.js';
 
 function cssUrl(): string {
   return new URL('./kraft-playground.css', import.meta.url).href;
@@ -99,7 +97,6 @@ export class KraftPlayground extends HTMLElement {
   #bootSeq = 0;
   #rebootTimer = 0;
   #bootTimer = 0;
-  #resizeObs: ResizeObserver | null = null;
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
   #docKeyHandler = (e: KeyboardEvent) => {
     if (e.target === document.body || e.target === document.documentElement) onKey(e, this.#keyHost);
@@ -269,7 +266,7 @@ export class KraftPlayground extends HTMLElement {
       closeMenu: () => this.#menu.close(),
     };
     this.#summary = new Summary(this.#store, this.#timeline, this.#logs);
-    this.#resizeObs = layOut(this.#root, {
+    layOut(this.#root, {
       picker: this.#picker.el,
       status: this.#status.el,
       exportMenu: exportMenu.el,
@@ -289,7 +286,6 @@ export class KraftPlayground extends HTMLElement {
       if (!this.#menu.el.hidden && !path.includes(this.#menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) this.#menu.close();
       exportMenu.pointerDown(path);
     });
-
   }
 
   #getTheme(): Theme {
@@ -300,7 +296,8 @@ export class KraftPlayground extends HTMLElement {
   // ---- runs ---------------------------------------------------------------------------------
 
   async #boot(): Promise<void> {
-    const p = (this.#parsed = parseAttributes(this));
+    const p = parseAttributes(this);
+    this.#parsed = p;
     this.#notices.problems = [...p.problems];
     this.#root.dataset.controls = p.minimal ? 'minimal' : 'full';
     if (p.height) this.style.setProperty('--kp-stage-h', `${p.height}px`);
@@ -371,7 +368,6 @@ export class KraftPlayground extends HTMLElement {
     }
     this.#emitChange();
   }
-
 
   async #loadScenario(id: string, variant: string | null = null, opts: { seed?: number | null; unsafe?: string[] } = {}): Promise<boolean> {
     const entry = findScenario(id);
@@ -662,7 +658,6 @@ export class KraftPlayground extends HTMLElement {
   }
 
   // ---- status, captions, summary ---------------------------------------------------------------
-
 
   #emitChange(): void {
     const c = this.#cluster;

@@ -66,7 +66,7 @@ export class FrameLoop {
     if (!P) return fn();
     const a = performance.now();
     const out = fn();
-    (P[name] ??= []).push(performance.now() - a);
+    record(P, name, performance.now() - a);
     return out;
   }
 
@@ -77,10 +77,16 @@ export class FrameLoop {
     let t = performance.now();
     return (name) => {
       const n = performance.now();
-      (P[name] ??= []).push(n - t);
+      record(P, name, n - t);
       t = n;
     };
   }
+}
+
+function record(profile: Record<string, number[]>, name: string, ms: number): void {
+  const list = profile[name];
+  if (list) list.push(ms);
+  else profile[name] = [ms];
 }
 
 /** Where a frame of play that would reach `reach` from `now` stops instead: `t` to seek to, and the pause step reached (null: the story's end). */

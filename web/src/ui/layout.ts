@@ -31,18 +31,18 @@ export interface LayoutParts {
 
 /** Fills `root` with the parts, and resizes the canvases whenever their boxes change. */
 export function layOut(root: HTMLElement, p: LayoutParts): ResizeObserver {
-  const share = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'share', title: 'A link that reproduces this exact run', 'aria-label': 'Share' }, icon('link'), h('span', { class: 'kp-btn-label' }, 'Share'));
+  const share = h(
+    'button',
+    { class: 'kp-btn', type: 'button', 'data-action': 'share', title: 'A link that reproduces this exact run', 'aria-label': 'Share' },
+    icon('link'),
+    h('span', { class: 'kp-btn-label' }, 'Share'),
+  );
   share.addEventListener('click', () => p.onShare());
   const help = h('button', { class: 'kp-btn', type: 'button', 'aria-label': 'Help and keyboard shortcuts', title: 'Help (?)', 'data-action': 'help' }, '?');
   help.addEventListener('click', () => p.onHelp());
   const top = h('div', { class: 'kp-top' }, p.picker, p.status, h('div', { class: 'kp-spacer' }), share, p.exportMenu, help);
 
-  const ringCard = h(
-    'section',
-    { class: 'kp-card', 'aria-label': 'Cluster' },
-    h('div', { class: 'kp-card-h' }, h('b', null, 'Cluster'), h('span', null, 'tap a node for actions')),
-    p.ring.el,
-  );
+  const ringCard = h('section', { class: 'kp-card', 'aria-label': 'Cluster' }, h('div', { class: 'kp-card-h' }, h('b', null, 'Cluster'), h('span', null, 'tap a node for actions')), p.ring.el);
   const tlCard = h(
     'section',
     { class: 'kp-card', 'aria-label': 'Timeline' },

@@ -144,7 +144,11 @@ export class CrashBanner {
         { class: 'kp-crash-body' },
         h('strong', null, 'The simulation core crashed.'),
         h('p', null, 'This is a bug in KRaft Playground, not something you did. What failed: ', h('code', { 'data-crash-cause': '' }, c.failure ?? 'unknown')),
-        h('p', null, `The run stopped at ${fmtT(c.lastGoodTime)}. The reproduction link replays it up to that moment; press play there to see the crash again, and please attach the link when you report it.`),
+        h(
+          'p',
+          null,
+          `The run stopped at ${fmtT(c.lastGoodTime)}. The reproduction link replays it up to that moment; press play there to see the crash again, and please attach the link when you report it.`,
+        ),
         input,
         h('div', { class: 'kp-row' }, copy, again),
       ),

@@ -97,14 +97,20 @@ export class NodeMenu {
           'div',
           { class: 'kp-menu-actions' },
           crashed ? btn('↻ Restart', 'restart', () => this.#host.act('restart', (c) => c.restart(id))) : btn('✕ Crash', 'crash', () => this.#host.act('crash', (c) => c.crash(id)), { danger: true }),
-          isolated ? btn('Reconnect all', 'heal', () => this.#host.act('heal', (c) => c.heal())) : btn('Isolate', 'isolate', () => this.#host.act('isolate', (c) => c.isolate(id)), { disabled: crashed }),
+          isolated
+            ? btn('Reconnect all', 'heal', () => this.#host.act('heal', (c) => c.heal()))
+            : btn('Isolate', 'isolate', () => this.#host.act('isolate', (c) => c.isolate(id)), { disabled: crashed }),
           btn('Resign', 'resign', () => this.#host.act('resign', (c) => c.resign()), { disabled: !leader, title: leader ? 'Graceful resignation: EndQuorumEpoch' : 'Only the leader can resign' }),
           btn('Write', 'write', () => this.#host.write(), { disabled: !leader, title: leader ? 'A client writes a metadata record' : 'Writes go to the leader' }),
-          btn(slow ? 'Fast disk' : 'Slow disk', 'slow-disk', () => this.#host.act('slowDisk', (c) => c.slowDisk(id, slow ? 1 : 400)), { title: 'Flush latency 400 ms: the replica blocks while it flushes' }),
+          btn(slow ? 'Fast disk' : 'Slow disk', 'slow-disk', () => this.#host.act('slowDisk', (c) => c.slowDisk(id, slow ? 1 : 400)), {
+            title: 'Flush latency 400 ms: the replica blocks while it flushes',
+          }),
           btn('Wipe disk', 'wipe', () => this.#host.act('wipe', (c) => c.wipe(id)), { danger: true, title: 'Crash and lose the whole disk' }),
         ),
       );
     }
-    facts.forEach((f, i) => setText(this.#facts[i], f));
+    facts.forEach((f, i) => {
+      setText(this.#facts[i], f);
+    });
   }
 }

@@ -32,7 +32,11 @@ export function openShare(dialogs: Dialogs, c: Cluster, url: string): void {
   const copy = copyButton(input, 'Copy link');
   dialogs.open(
     'Share this run',
-    h('p', null, `The link carries the seed (${c.seed}), the settings and the ${c.inputs().length} action(s) you took, up to ${fmtT(c.now)}. Whoever opens it gets the same run, event for event (trace digest ${c.digest()}).`),
+    h(
+      'p',
+      null,
+      `The link carries the seed (${c.seed}), the settings and the ${c.inputs().length} action(s) you took, up to ${fmtT(c.now)}. Whoever opens it gets the same run, event for event (trace digest ${c.digest()}).`,
+    ),
     input,
     h('div', { class: 'kp-row' }, copy, h('a', { href: url, target: '_blank', rel: 'noopener' }, 'Open in a new tab')),
   );
@@ -48,7 +52,12 @@ export interface ExportHost {
 
 /** The Export button and its menu. */
 export class ExportMenu {
-  readonly #button = h('button', { class: 'kp-btn', type: 'button', 'aria-haspopup': 'true', 'aria-expanded': 'false', 'data-action': 'export', 'aria-label': 'Export' }, icon('download'), h('span', { class: 'kp-btn-label' }, 'Export'));
+  readonly #button = h(
+    'button',
+    { class: 'kp-btn', type: 'button', 'aria-haspopup': 'true', 'aria-expanded': 'false', 'data-action': 'export', 'aria-label': 'Export' },
+    icon('download'),
+    h('span', { class: 'kp-btn-label' }, 'Export'),
+  );
   readonly #menu: HTMLDivElement;
   readonly el: HTMLDivElement;
   readonly #host: ExportHost;

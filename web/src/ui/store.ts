@@ -427,7 +427,10 @@ export class Store {
   private pushState(n: number, seg: StateSeg): void {
     const arr = this.states[n];
     const last = arr[arr.length - 1];
-    if (last && last.t === seg.t) arr.pop(), this.stateT[n].pop();
+    if (last && last.t === seg.t) {
+      arr.pop();
+      this.stateT[n].pop();
+    }
     arr.push(seg);
     this.stateT[n].push(seg.t);
   }

@@ -79,7 +79,9 @@ export class Summary {
     }
     nodes.forEach((n, i) => {
       const vals = [`n${n.id}`, n.role, n.state, String(n.epoch), String(n.leo), String(n.hw ?? 'none'), String(n.logStart)];
-      vals.forEach((v, j) => setText(S!.rows[i][j], v));
+      vals.forEach((v, j) => {
+        setText(S!.rows[i][j], v);
+      });
       const tr = S!.rows[i][0].parentElement;
       if (tr && tr.dataset.state !== n.state) tr.dataset.state = n.state;
     });
@@ -120,7 +122,9 @@ export class Summary {
     setText(S.inv, vs.length ? `Invariant violations: ${vs.map((v) => `${v.invariant} at ${fmtT(v.t)}`).join('; ')}` : 'All invariants hold.');
     const lines = this.#logs.describe(nodes);
     if (S.logs.childNodes.length !== lines.length) S.logs.replaceChildren(...lines.map(() => h('p', { 'data-log': '' })));
-    lines.forEach((l, i) => setText(S!.logs.childNodes[i], l));
+    lines.forEach((l, i) => {
+      setText(S!.logs.childNodes[i], l);
+    });
   }
 }
 
@@ -144,4 +148,3 @@ function describeMark(kind: string, e: UiEvent): string {
       return e.text;
   }
 }
-

@@ -179,7 +179,8 @@ export class Timeline {
 
   private draw(now: number): void {
     const th = this.host.theme();
-    const ctx = (this.ctx = fitCanvas(this.canvas, this.w, this.hgt));
+    const ctx = fitCanvas(this.canvas, this.w, this.hgt);
+    this.ctx = ctx;
     const [t0, t1] = this.window();
     const N = this.store.nodes;
     const lh = this.laneH();
@@ -218,7 +219,6 @@ export class Timeline {
         ctx.fillText('recorded future: plays back the same unless you act', Math.max(GUTTER, xNow) + 8, AXIS_H + 3);
       }
     }
-
 
     // Now line
     if (xNow >= GUTTER && xNow <= this.w) {
@@ -267,7 +267,7 @@ export class Timeline {
     ctx.fillRect(0, 0, this.w, AXIS_H);
     const span = t1 - t0;
     const target = span / Math.max(1, this.plotW / 90);
-    const pow = Math.pow(10, Math.floor(Math.log10(Math.max(target, 0.001))));
+    const pow = 10 ** Math.floor(Math.log10(Math.max(target, 0.001)));
     let step = pow;
     for (const m of [1, 2, 5, 10]) {
       if (pow * m >= target) {
@@ -428,13 +428,7 @@ export class Timeline {
     this.drawSteps(this.store.hw, scale, hwColor, [], true);
   }
 
-  private drawSteps(
-    series: Steps[],
-    sc: { lo: number; hi: number; t0: number; t1: number; horizon: number },
-    color: string,
-    dash: number[],
-    labels: boolean,
-  ): void {
+  private drawSteps(series: Steps[], sc: { lo: number; hi: number; t0: number; t1: number; horizon: number }, color: string, dash: number[], labels: boolean): void {
     const ctx = this.ctx;
     const lh = this.laneH();
     ctx.lineWidth = labels ? 1.5 : 1;
@@ -476,7 +470,6 @@ export class Timeline {
     }
     ctx.setLineDash([]);
   }
-
 
   private drawMessages(th: Theme, t0: number, t1: number, now: number): void {
     const ctx = this.ctx;
@@ -524,14 +517,14 @@ export class Timeline {
         x2 = this.xOf(endT);
         y2 = yTo;
       }
-      const color = m.failed ? th.danger : th.rpc[group] ?? th.muted;
+      const color = m.failed ? th.danger : (th.rpc[group] ?? th.muted);
       const resp = isResponse(RPC_KINDS[m.rpc]);
       const hi = this.highlight.has(m.seq) || this.highlight.has(m.endSeq) || m.seq === this.hoverSeq;
       const quiet = group === 4 ? (resp && m.summary.startsWith('error') ? 0.3 : 0.62) : 1;
       ctx.globalAlpha = (future ? 0.22 : 1) * (hi ? 1 : quiet);
       ctx.strokeStyle = color;
       ctx.fillStyle = color;
-      ctx.lineWidth = hi ? 3 : (resp ? RESP_W : REQ_W)[group] ?? 1.2;
+      ctx.lineWidth = hi ? 3 : ((resp ? RESP_W : REQ_W)[group] ?? 1.2);
       if (resp) ctx.setLineDash([4, 3]);
       ctx.beginPath();
       ctx.moveTo(x1, y1);
@@ -620,7 +613,7 @@ export class Timeline {
           ctx.stroke();
           ctx.setLineDash([]);
           const lbl = (mk.ev.detail ?? mk.ev.text ?? '').replace(/^fault /, '');
-          this.flags.push({ x, label: lbl.length > 44 ? lbl.slice(0, 43) + '…' : lbl, mk, color });
+          this.flags.push({ x, label: lbl.length > 44 ? `${lbl.slice(0, 43)}…` : lbl, mk, color });
           const affected = mk.ev.nodes ?? [];
           for (const n of affected) if (n < store.nodes) this.markHits.push({ mk, x, y: this.laneMid(n) });
           break;
@@ -885,7 +878,12 @@ export class Timeline {
 
   legend(onToggle?: () => void): HTMLElement {
     const items = RPC_GROUPS.map((g, i) => {
-      const b = h('button', { class: 'kp-legend-item', type: 'button', 'aria-pressed': 'true', title: `Show or hide ${g} arrows`, 'data-rpc': g }, h('span', { class: `kp-swatch kp-rpc-${g}` }), label(g));
+      const b = h(
+        'button',
+        { class: 'kp-legend-item', type: 'button', 'aria-pressed': 'true', title: `Show or hide ${g} arrows`, 'data-rpc': g },
+        h('span', { class: `kp-swatch kp-rpc-${g}` }),
+        label(g),
+      );
       b.addEventListener('click', () => {
         const on = this.hiddenGroups.has(i);
         if (on) this.hiddenGroups.delete(i);
@@ -912,7 +910,6 @@ function label(g: string): string {
 function short(s: string): string {
   return s === 'prospective' ? 'prosp.' : s === 'unattached' ? 'unatt.' : s === 'candidate' ? 'cand.' : s;
 }
-
 
 function glyph(ctx: CanvasRenderingContext2D, g: string, x: number, y: number, color: string, size: number, bold: boolean): void {
   ctx.font = `bold ${size}px system-ui, sans-serif`;
@@ -998,4 +995,3 @@ function markLines(mk: Mark): string[] {
   if (mk.kind === 'crash' && e.lostRecords) lines.push(`${e.lostRecords} unflushed record(s) lost`);
   return lines;
 }
-
