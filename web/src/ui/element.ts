@@ -8,28 +8,25 @@
 import { type Cluster, init, Player } from '../api.js';
 import { DEFAULTS, type Parsed, parseAttributes, show } from './attributes.js';
 import { Caption } from './caption.js';
-import { type Controls, MAX_SPEED, MIN_SPEED, type Settings } from './controls.js';
+import { MAX_SPEED, MIN_SPEED, type Settings } from './controls.js';
 import { Dialogs, openHelp } from './dialogs.js';
 import { h } from './dom.js';
 import { FrameLoop, stopWithin } from './frame-loop.js';
 import { type KeyHost, onKey } from './keys.js';
 import { layOut } from './layout.js';
-import type { Logs } from './logs.js';
 import { Announcer, announcement, CrashBanner, Notices, StatusLine, Toaster } from './messages.js';
 import { NodeMenu } from './node-menu.js';
-import type { FaultsPanel, InvariantsPanel, QuorumPanel } from './panels.js';
 import { ScenarioPicker } from './picker.js';
 import { Playback } from './playback.js';
-import type { Ring } from './ring.js';
 import { freeRun, type LinkRun, openLink, unknownScenario } from './runs.js';
 import { findScenario, type LoadedScenario, loadBundledScenarios, loadScenario } from './scenarios.js';
-import { ExportMenu, openShare, runUrl } from './share.js';
+import { changeDetail, ExportMenu, openShare, runUrl } from './share.js';
+import { ClusterSnapshot } from './snapshot.js';
 import { Store } from './store.js';
 import { Summary } from './summary.js';
 import { readTheme, type Theme } from './theme.js';
-import type { Timeline } from './timeline.js';
-import type { NodeInfo, QuorumInfo, UiEvent } from './types.js';
-import { buildViews } from './views.js';
+import type { UiEvent } from './types.js';
+import { buildViews, type Views } from './views.js';
 
 function cssUrl(): string {
   return new URL('./kraft-playground.css', import.meta.url).href;
@@ -49,18 +46,9 @@ export class KraftPlayground extends HTMLElement {
   #player: Player | null = null;
   #unsub: (() => void) | null = null;
   #store = new Store();
-  #nodes: NodeInfo[] = [];
-  #quorum: QuorumInfo | null = null;
-  #down: [number, number][] = [];
-  #quorumAt = -1;
+  #snap = new ClusterSnapshot();
   #theme: Theme | null = null;
-  #timeline!: Timeline;
-  #ring!: Ring;
-  #logs!: Logs;
-  #controls!: Controls;
-  #quorumPanel!: QuorumPanel;
-  #invPanel!: InvariantsPanel;
-  #faults!: FaultsPanel;
+  #views!: Views;
   #status = new StatusLine();
   #notices = new Notices();
   #crashBanner = new CrashBanner();
@@ -86,7 +74,7 @@ export class KraftPlayground extends HTMLElement {
       this.toggleAttribute('data-playing', on);
     },
     seeked: () => {
-      if (this.#timeline.follow) this.#timeline.invalidate();
+      if (this.#views.timeline.follow) this.#views.timeline.invalidate();
     },
     failed: (what, e) => this.#failed(what, e),
   });
@@ -104,8 +92,8 @@ export class KraftPlayground extends HTMLElement {
   #schemeQuery: MediaQueryList | null = null;
   #onScheme = () => {
     this.#theme = null;
-    this.#timeline?.invalidate();
-    this.#logs?.invalidate();
+    this.#views?.timeline.invalidate();
+    this.#views?.logs.invalidate();
   };
 
   constructor() {
@@ -186,7 +174,7 @@ export class KraftPlayground extends HTMLElement {
     link.addEventListener('load', () => {
       this.#root.classList.add('kp-ready');
       this.#theme = null;
-      this.#timeline.invalidate();
+      this.#views.timeline.invalidate();
     });
     link.addEventListener('error', () => this.#root.classList.add('kp-ready'));
     this.#shadow.append(link, this.#root);
@@ -197,9 +185,9 @@ export class KraftPlayground extends HTMLElement {
       now: () => this.#now(),
       theme: () => this.#getTheme(),
       cluster: () => this.#cluster,
-      nodes: () => this.#nodes,
-      quorum: () => this.#quorum,
-      downLinks: () => this.#down,
+      nodes: () => this.#snap.nodes,
+      quorum: () => this.#snap.quorum,
+      downLinks: () => this.#snap.down,
       act: (what, fn) => this.#act(what, fn),
       openNode: (id, anchor) => this.#menu.open(id, anchor, this.#root),
       unsafe: () => this.#unsafe,
@@ -227,34 +215,22 @@ export class KraftPlayground extends HTMLElement {
       },
       reset: () => void this.#reset(),
     });
-    this.#timeline = views.timeline;
-    this.#ring = views.ring;
-    this.#logs = views.logs;
-    this.#quorumPanel = views.quorum;
-    this.#invPanel = views.invariants;
-    this.#faults = views.faults;
-    this.#controls = views.controls;
+    this.#views = views;
 
-    const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#scenario?.id ?? null, timeline: this.#timeline });
+    const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#scenario?.id ?? null, timeline: this.#views.timeline });
     this.#caption = new Caption(() => this.#play.setPlaying(true));
 
     this.#menu = new NodeMenu({
-      nodes: () => this.#nodes,
-      downLinks: () => this.#down,
+      nodes: () => this.#snap.nodes,
+      downLinks: () => this.#snap.down,
       now: () => this.#now(),
       act: (what, fn) => this.#act(what, fn),
       write: () => this.#write(),
     });
     this.#keyHost = {
-      playing: () => this.#play.playing,
-      setPlaying: (on) => this.#play.setPlaying(on),
-      step: () => this.#play.step(),
+      play: this.#play,
       now: () => this.#now(),
-      seek: (t) => this.#play.seek(t),
-      horizon: () => this.#play.horizon,
-      speed: () => this.#play.speed,
-      setSpeed: (s) => this.#play.setSpeed(s),
-      timeline: this.#timeline,
+      timeline: views.timeline,
       crashed: () => this.#crashed,
       leader: () => this.#cluster?.leader(),
       act: (what, fn) => this.#act(what, fn),
@@ -265,7 +241,7 @@ export class KraftPlayground extends HTMLElement {
       closeDialog: () => this.#dialogs.close(),
       closeMenu: () => this.#menu.close(),
     };
-    this.#summary = new Summary(this.#store, this.#timeline, this.#logs);
+    this.#summary = new Summary(this.#store, this.#views.timeline, this.#views.logs);
     layOut(this.#root, {
       picker: this.#picker.el,
       status: this.#status.el,
@@ -273,11 +249,11 @@ export class KraftPlayground extends HTMLElement {
       onShare: () => this.#openShare(),
       onHelp: () => openHelp(this.#dialogs),
       banners: [this.#crashBanner.el, this.#notices.el, this.#caption.el],
-      ring: this.#ring,
-      timeline: this.#timeline,
-      controls: [this.#controls.el, this.#controls.settingsEl],
-      logs: this.#logs,
-      panels: [this.#quorumPanel.el, this.#invPanel.el, this.#faults.el],
+      ring: this.#views.ring,
+      timeline: this.#views.timeline,
+      controls: [this.#views.controls.el, this.#views.controls.settingsEl],
+      logs: this.#views.logs,
+      panels: [this.#views.quorum.el, this.#views.invariants.el, this.#views.faults.el],
       overlays: [this.#menu.el, this.#live.el, this.#summary.el],
     });
 
@@ -330,7 +306,7 @@ export class KraftPlayground extends HTMLElement {
     }
     if (!loaded) await this.#newRun();
     this.#notices.show();
-    this.#controls.syncSettings();
+    this.#views.controls.syncSettings();
     // a shared link shows its moment; press play to go on from there
     const fromLink = !!p.run && loaded;
     if (p.autoplay && !fromLink && !this.#pauseAtStart()) this.#play.setPlaying(true);
@@ -436,12 +412,12 @@ export class KraftPlayground extends HTMLElement {
     this.#cluster = c;
     this.#player = new Player(c, { speed: this.#play.speed });
     this.#store.reset(c.nodeCount);
-    this.#logs.clearGhosts();
+    this.#views.logs.clearGhosts();
     this.#live.clear();
     this.#caption.reset();
     // a story that asks to pause at its very start waits there for "Continue"
     this.#play.pausedAtStep = this.#scenario?.steps.find((st) => st.pause && st.t === c.now)?.index ?? -1;
-    this.#timeline.highlight.clear();
+    this.#views.timeline.highlight.clear();
     this.#menu.close();
     // Everything recorded so far, including the future of a scenario loaded and rewound.
     // Everything so far, or the last two minutes of a very long run.
@@ -451,16 +427,16 @@ export class KraftPlayground extends HTMLElement {
     this.#play.horizon = Math.max(this.#store.lastT, c.now, this.#scenario?.endMs ?? 0);
     this.#unsub = this.#player.subscribe((f) => this.#onFrame(f.events as UiEvent[], f.reset));
     this.#refreshViews(true);
-    this.#faults.sync();
-    this.#controls.syncSettings();
-    this.#controls.setTicks(
+    this.#views.faults.sync();
+    this.#views.controls.syncSettings();
+    this.#views.controls.setTicks(
       (this.#scenario?.steps ?? []).filter((s) => s.t !== null && s.caption).map((s) => ({ t: s.t!, label: s.caption ?? '' })),
       this.#play.horizon,
     );
-    this.#timeline.setFollow(true);
-    this.#timeline.invalidate();
-    this.#ring.invalidate();
-    this.#logs.invalidate();
+    this.#views.timeline.setFollow(true);
+    this.#views.timeline.invalidate();
+    this.#views.ring.invalidate();
+    this.#views.logs.invalidate();
     this.#updateCaption(true);
     if (wasPlaying && !this.#scenario) this.#play.setPlaying(true);
     this.#emitChange();
@@ -522,7 +498,7 @@ export class KraftPlayground extends HTMLElement {
 
   #onFrameInner(c: Cluster, events: UiEvent[], reset: boolean): void {
     if (reset) {
-      this.#logs.clearGhosts();
+      this.#views.logs.clearGhosts();
       if (c.now < this.#store.firstT) {
         // travelled back before the history the store still holds (a long run): start
         // again from the last minute before here, regenerated by the cluster
@@ -544,7 +520,7 @@ export class KraftPlayground extends HTMLElement {
     for (const e of events) {
       switch (e.type) {
         case 'truncate':
-          if (typeof e.node === 'number') this.#logs.noteTruncate(e.node, Number(e.to ?? 0), e.t);
+          if (typeof e.node === 'number') this.#views.logs.noteTruncate(e.node, Number(e.to ?? 0), e.t);
           break;
         case 'drop':
           drops.push(e.msg ?? -1);
@@ -555,7 +531,7 @@ export class KraftPlayground extends HTMLElement {
         }
       }
     }
-    if (drops.length) this.#ring.noteDrops(drops);
+    if (drops.length) this.#views.ring.noteDrops(drops);
   }
 
   /** Re-read what the panels show from the cluster. */
@@ -563,46 +539,40 @@ export class KraftPlayground extends HTMLElement {
     const c = this.#cluster;
     if (!c || c.broken) return;
     try {
-      this.#nodes = c.nodes({ records: false }) as unknown as NodeInfo[];
-      if (changed) this.#down = c.downLinks();
-      const wall = performance.now();
-      if (changed || wall - this.#quorumAt > 250) {
-        this.#quorum = c.describeQuorum();
-        this.#quorumAt = wall;
-      }
+      this.#snap.refresh(c, changed);
     } catch (e) {
       this.#toaster.show((e as Error).message);
     }
     if (changed) {
-      this.#logs.invalidate();
-      this.#timeline.invalidate();
+      this.#views.logs.invalidate();
+      this.#views.timeline.invalidate();
     }
   }
 
   #draw(): void {
     if (!this.#cluster) return;
     const lap = this.#loop.laps();
-    this.#timeline.frame();
+    this.#views.timeline.frame();
     lap('timeline');
-    this.#ring.frame();
+    this.#views.ring.frame();
     lap('ring');
     if (!this.#parsed?.minimal) {
-      this.#logs.frame();
+      this.#views.logs.frame();
       lap('logs');
-      this.#quorumPanel.frame();
-      this.#invPanel.frame();
-      this.#faults.frame();
+      this.#views.quorum.frame();
+      this.#views.invariants.frame();
+      this.#views.faults.frame();
       lap('panels');
     }
-    this.#controls.frame(this.#scenario?.endMs ?? 0);
-    this.#status.update(this.#cluster, this.#nodes, this.#store, this.#unsafe);
+    this.#views.controls.frame(this.#scenario?.endMs ?? 0);
+    this.#status.update(this.#cluster, this.#snap.nodes, this.#store, this.#unsafe);
     this.#updateCaption(false);
     this.#menu.frame();
     lap('controls');
     const wall = performance.now();
     if (wall - this.#summaryAt > (this.#play.playing ? 500 : 250)) {
       this.#summaryAt = wall;
-      this.#summary.update(this.#cluster, this.#nodes);
+      this.#summary.update(this.#cluster, this.#snap.nodes);
       lap('summary');
     }
   }
@@ -615,9 +585,9 @@ export class KraftPlayground extends HTMLElement {
   #showViolation(v: UiEvent): void {
     this.#play.setPlaying(false);
     this.#play.seek(v.t);
-    this.#timeline.highlight = new Set([v.seq, ...(v.evidence ?? [])]);
-    this.#timeline.focus(v.t);
-    this.#timeline.invalidate();
+    this.#views.timeline.highlight = new Set([v.seq, ...(v.evidence ?? [])]);
+    this.#views.timeline.focus(v.t);
+    this.#views.timeline.invalidate();
   }
 
   // ---- actions --------------------------------------------------------------------------------
@@ -626,7 +596,7 @@ export class KraftPlayground extends HTMLElement {
     const c = this.#cluster;
     if (!c || this.#crashed) return undefined;
     // a network change still settling goes first, so actions keep the order they were made in
-    if (what !== 'network') this.#faults.settle();
+    if (what !== 'network') this.#views.faults.settle();
     const seqBefore = c.lastSeq;
     let out: unknown;
     try {
@@ -643,7 +613,7 @@ export class KraftPlayground extends HTMLElement {
       if (this.#scenario) this.#scenario = { ...this.#scenario, steps: this.#scenario.steps.filter((s) => s.t !== null && s.t <= c.now) };
     }
     this.#player?.refresh();
-    this.#faults.sync();
+    this.#views.faults.sync();
     this.#emitChange();
     return out;
   }
@@ -660,24 +630,8 @@ export class KraftPlayground extends HTMLElement {
   // ---- status, captions, summary ---------------------------------------------------------------
 
   #emitChange(): void {
-    const c = this.#cluster;
-    this.dispatchEvent(
-      new CustomEvent('kraft-playground:change', {
-        bubbles: true,
-        composed: true,
-        detail: {
-          scenario: this.#scenario?.id ?? null,
-          variant: this.#scenario?.variant ?? null,
-          scenarioSeed: this.#scenario?.seed ?? null,
-          seed: this.#settings.seed,
-          voters: this.#settings.voters,
-          observers: this.#settings.observers,
-          network: this.#settings.network,
-          unsafe: this.#unsafe,
-          actions: c ? c.inputs().length : 0,
-        },
-      }),
-    );
+    const detail = changeDetail(this.#scenario, this.#settings, this.#unsafe, this.#cluster);
+    this.dispatchEvent(new CustomEvent('kraft-playground:change', { bubbles: true, composed: true, detail }));
   }
 
   // ---- share and export ------------------------------------------------------------------------
@@ -714,7 +668,7 @@ export class KraftPlayground extends HTMLElement {
     this.#dialogs.close();
     this.#crashBanner.show(c, this.#runUrl(c.reproductionLink()), () => void this.#reset());
     this.#root.toggleAttribute('data-crashed', true);
-    this.#controls.el.inert = true;
+    this.#views.controls.el.inert = true;
     this.#status.crashed();
     this.#live.announce('The simulation core crashed; the run has stopped.');
   }
@@ -724,7 +678,7 @@ export class KraftPlayground extends HTMLElement {
     this.#crashed = false;
     this.#crashBanner.clear();
     this.#root.toggleAttribute('data-crashed', false);
-    this.#controls.el.inert = false;
+    this.#views.controls.el.inert = false;
   }
 
   #openShare(): void {

@@ -1,6 +1,7 @@
 // The keyboard: what each key does (KEY_HELP, shown by the help dialog) and the handler.
 
 import type { Cluster } from '../api.js';
+import type { Playback } from './playback.js';
 import type { Timeline } from './timeline.js';
 
 /** Keys and what they do, as the help dialog lists them. */
@@ -23,15 +24,8 @@ export const KEY_HELP: [string, string][] = [
 
 /** What the keys act on. */
 export interface KeyHost {
-  playing(): boolean;
-  setPlaying(on: boolean): void;
-  step(): void;
+  play: Playback;
   now(): number;
-  seek(t: number): void;
-  /** The latest moment recorded. */
-  horizon(): number;
-  speed(): number;
-  setSpeed(s: number): void;
   timeline: Timeline;
   /** The core crashed: only help and Escape still work. */
   crashed(): boolean;
@@ -56,28 +50,28 @@ export function onKey(e: KeyboardEvent, k: KeyHost): void {
     case ' ':
     case 'k':
       if (t && t.tagName === 'BUTTON') return;
-      k.setPlaying(!k.playing());
+      k.play.setPlaying(!k.play.playing);
       break;
     case '.':
-      k.step();
+      k.play.step();
       break;
     case 'ArrowRight':
-      k.seek(k.now() + (e.shiftKey ? 10_000 : 1000));
+      k.play.seek(k.now() + (e.shiftKey ? 10_000 : 1000));
       break;
     case 'ArrowLeft':
-      k.seek(Math.max(0, k.now() - (e.shiftKey ? 10_000 : 1000)));
+      k.play.seek(Math.max(0, k.now() - (e.shiftKey ? 10_000 : 1000)));
       break;
     case 'Home':
-      k.seek(0);
+      k.play.seek(0);
       break;
     case 'End':
-      k.seek(k.horizon());
+      k.play.seek(k.play.horizon);
       break;
     case '[':
-      k.setSpeed(k.speed() / 2);
+      k.play.setSpeed(k.play.speed / 2);
       break;
     case ']':
-      k.setSpeed(k.speed() * 2);
+      k.play.setSpeed(k.play.speed * 2);
       break;
     case 'z':
       k.timeline.zoomBy(0.5);

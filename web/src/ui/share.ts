@@ -3,9 +3,11 @@
 // timeline as a PNG).
 
 import type { Cluster } from '../api.js';
+import type { Settings } from './controls.js';
 import { copyButton, type Dialogs } from './dialogs.js';
 import { download, fmtT, h } from './dom.js';
 import { icon } from './icons.js';
+import type { LoadedScenario } from './scenarios.js';
 import type { Timeline } from './timeline.js';
 
 /**
@@ -24,6 +26,35 @@ export function runUrl(shareBase: string | null, scenario: { id: string; variant
   }
   base.hash = `run=${link}`;
   return base.href;
+}
+
+/** The detail of the element's `kraft-playground:change` event: what a page needs to keep its URL in step with the run. */
+export interface ChangeDetail {
+  /** The scenario on screen (its id and variant, the seed it was asked for), or null in free play. */
+  scenario: string | null;
+  variant: string | null;
+  scenarioSeed: number | null;
+  seed: number;
+  voters: number;
+  observers: number;
+  network: string;
+  unsafe: string[];
+  /** Actions taken so far: above 0, only a share link reproduces the run. */
+  actions: number;
+}
+
+export function changeDetail(scenario: LoadedScenario | null, settings: Settings, unsafe: string[], c: Cluster | null): ChangeDetail {
+  return {
+    scenario: scenario?.id ?? null,
+    variant: scenario?.variant ?? null,
+    scenarioSeed: scenario?.seed ?? null,
+    seed: settings.seed,
+    voters: settings.voters,
+    observers: settings.observers,
+    network: settings.network,
+    unsafe,
+    actions: c ? c.inputs().length : 0,
+  };
 }
 
 /** The share dialog: the link of `c`'s run (`url`), what it carries, a copy button. */
