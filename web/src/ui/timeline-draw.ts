@@ -382,28 +382,14 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
     const hi = L.highlight.has(mk.seq);
     switch (mk.kind) {
       case 'leader': {
-        ctx.strokeStyle = th.state[3];
-        ctx.lineWidth = 1;
-        ctx.setLineDash([2, 3]);
-        ctx.beginPath();
-        ctx.moveTo(x, top);
-        ctx.lineTo(x, L.g.hgt);
-        ctx.stroke();
-        ctx.setLineDash([]);
+        acrossLanes(L, x, th.state[3], 1, [2, 3]);
         flags.push({ x, label: `★ n${mk.ev.node} leads e${mk.ev.epoch}`, mk, color: th.state[3] });
         break;
       }
       case 'fault': {
         const heal = mk.ev.fault === 'heal';
         const color = heal ? th.ok : th.danger;
-        ctx.strokeStyle = color;
-        ctx.lineWidth = 1.2;
-        ctx.setLineDash([5, 4]);
-        ctx.beginPath();
-        ctx.moveTo(x, top);
-        ctx.lineTo(x, L.g.hgt);
-        ctx.stroke();
-        ctx.setLineDash([]);
+        acrossLanes(L, x, color, 1.2, [5, 4]);
         const lbl = (mk.ev.detail ?? mk.ev.text ?? '').replace(/^fault /, '');
         flags.push({ x, label: lbl.length > 44 ? `${lbl.slice(0, 43)}…` : lbl, mk, color });
         const affected = mk.ev.nodes ?? [];
@@ -440,12 +426,7 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
         hits.push({ mk, x, y });
         break;
       case 'violation': {
-        ctx.strokeStyle = th.danger;
-        ctx.lineWidth = 2;
-        ctx.beginPath();
-        ctx.moveTo(x, top);
-        ctx.lineTo(x, L.g.hgt);
-        ctx.stroke();
+        acrossLanes(L, x, th.danger, 2, []);
         const yy = mk.node >= 0 ? y : top + 10;
         ctx.fillStyle = th.danger;
         ctx.beginPath();
@@ -488,6 +469,19 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
     }
   }
   return { hits, flags };
+}
+
+/** A vertical line through every lane at x (a new leader, a fault, a violation). */
+function acrossLanes(L: Layer, x: number, color: string, width: number, dash: number[]): void {
+  const ctx = L.ctx;
+  ctx.strokeStyle = color;
+  ctx.lineWidth = width;
+  ctx.setLineDash(dash);
+  ctx.beginPath();
+  ctx.moveTo(x, AXIS_H);
+  ctx.lineTo(x, L.g.hgt);
+  ctx.stroke();
+  ctx.setLineDash([]);
 }
 
 /** New-leader flags in the axis row, left to right, never overlapping. */
