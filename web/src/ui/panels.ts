@@ -4,7 +4,7 @@ import { clamp, fmtT, h, setText, toggleClass } from './dom.js';
 import { limit } from '../api.js';
 import { linkGroups } from './ring.js';
 import type { Store } from './store.js';
-import { INVARIANTS, SWITCHES, type NodeInfo, type QuorumInfo, type UiEvent } from './types.js';
+import { INVARIANTS, type NodeInfo, type QuorumInfo, SWITCHES, type UiEvent } from './types.js';
 
 export interface NetworkProfile {
   latencyMs: [number, number];
@@ -77,13 +77,23 @@ export class QuorumPanel {
         ['CurrentVoters', `[${s.currentVoters.join(',')}]`],
         ['CurrentObservers', `[${s.currentObservers.join(',')}]`],
       ]
-        .map(([k, v]) => `${(k + ':').padEnd(24)}${v}`)
+        .map(([k, v]) => `${(`${k}:`).padEnd(24)}${v}`)
         .join('\n'),
     );
     const head = ['NodeId', 'LogEndOffset', 'Lag', 'LastFetchTimestamp', 'LastCaughtUpTimestamp', 'Status'];
     const rows = q.replication.map((r) => [r.nodeId, r.logEndOffset, r.lag, r.lastFetchTimestamp, r.lastCaughtUpTimestamp, r.status].map(String));
     const widths = head.map((hd, i) => Math.max(hd.length, ...rows.map((r) => r[i].length)) + 2);
-    setText(this.repl, [head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join('').trimEnd()).join('\n'));
+    setText(
+      this.repl,
+      [head, ...rows]
+        .map((r) =>
+          r
+            .map((c, i) => c.padEnd(widths[i]))
+            .join('')
+            .trimEnd(),
+        )
+        .join('\n'),
+    );
   }
 }
 
@@ -109,7 +119,13 @@ export class InvariantsPanel {
       this.items.set(name, { li, state, body });
     }
     this.summary = h('p', { class: 'kp-inv-summary', 'data-invariants': 'ok', role: 'status' }, 'All invariants hold.');
-    this.el = h('section', { class: 'kp-panel kp-invariants', 'aria-label': 'Invariants' }, h('h3', null, 'Invariants ', h('span', { class: 'kp-sub' }, 'checked after every event')), this.summary, ul);
+    this.el = h(
+      'section',
+      { class: 'kp-panel kp-invariants', 'aria-label': 'Invariants' },
+      h('h3', null, 'Invariants ', h('span', { class: 'kp-sub' }, 'checked after every event')),
+      this.summary,
+      ul,
+    );
   }
 
   frame(): void {
@@ -183,7 +199,9 @@ export class FaultsPanel {
     const applyPartition = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'partition' }, 'Partition');
     applyPartition.addEventListener('click', () => {
       const groups: number[][] = GROUPS.map(() => []);
-      this.groupOf.forEach((g, n) => groups[g].push(n));
+      this.groupOf.forEach((g, n) => {
+        groups[g].push(n);
+      });
       const used = groups.filter((g) => g.length);
       if (used.length > 1) this.host.partition(used);
     });
@@ -264,7 +282,13 @@ export class FaultsPanel {
         h('div', null, h('span', { class: 'kp-label' }, 'Latency (ms)'), h('span', { class: 'kp-row' }, this.latMin, '–', this.latMax)),
         h('label', null, h('span', { class: 'kp-label' }, 'Client workload'), this.workload),
       ),
-      h('details', { class: 'kp-unsafe', open: true }, h('summary', null, 'Safety switches (unsafe mode)'), h('p', { class: 'kp-note' }, "Turn off one of KRaft's rules and watch the checker catch what breaks. Changing a switch starts the run again with the same seed."), sw),
+      h(
+        'details',
+        { class: 'kp-unsafe', open: true },
+        h('summary', null, 'Safety switches (unsafe mode)'),
+        h('p', { class: 'kp-note' }, "Turn off one of KRaft's rules and watch the checker catch what breaks. Changing a switch starts the run again with the same seed."),
+        sw,
+      ),
     );
   }
 
