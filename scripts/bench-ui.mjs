@@ -40,30 +40,33 @@ try {
     },
     [events, writes],
   );
-  // Play at 10x and record.
-  const result = await page.evaluate(async ([secs, speed]) => {
-    const el = document.querySelector('kraft-playground');
-    el.player.speed = speed;
-    const intervals = [];
-    let last = 0;
-    let running = true;
-    const tick = (t) => {
-      if (last) intervals.push(t - last);
-      last = t;
-      if (running) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-    const play = el.shadowRoot.querySelector('[data-action="play"]');
-    if (play.getAttribute('aria-label') === 'Play') play.click();
-    el.takeFrameTimes();
-    el.profile(true);
-    const startSim = el.cluster.now;
-    await new Promise((r) => setTimeout(r, secs * 1000));
-    running = false;
-    const work = el.takeFrameTimes();
-    const parts = el.profile(false);
-    return { work, intervals, parts, simulated: el.cluster.now - startSim, eventsEnd: el.cluster.eventCount };
-  }, [seconds, speed]);
+  // Play at the speed asked and record.
+  const result = await page.evaluate(
+    async ([secs, speed]) => {
+      const el = document.querySelector('kraft-playground');
+      el.player.speed = speed;
+      const intervals = [];
+      let last = 0;
+      let running = true;
+      const tick = (t) => {
+        if (last) intervals.push(t - last);
+        last = t;
+        if (running) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      const play = el.shadowRoot.querySelector('[data-action="play"]');
+      if (play.getAttribute('aria-label') === 'Play') play.click();
+      el.takeFrameTimes();
+      el.profile(true);
+      const startSim = el.cluster.now;
+      await new Promise((r) => setTimeout(r, secs * 1000));
+      running = false;
+      const work = el.takeFrameTimes();
+      const parts = el.profile(false);
+      return { work, intervals, parts, simulated: el.cluster.now - startSim, eventsEnd: el.cluster.eventCount };
+    },
+    [seconds, speed],
+  );
   const stats = (xs) => {
     const s = [...xs].sort((a, b) => a - b);
     const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];

@@ -155,9 +155,23 @@ const round = (x, digits = 1) => (x === null ? null : Number(x.toFixed(digits)))
 
 say('throughput, wasm vs RaftScope (interleaved)');
 const tp = run('throughput');
-row('wasm throughput, reference workload (sim s per wall s)', round(tp.wasm, 0), 'sim s/s', null, null, `${tp.events} events per 60 s run; 5 voters + 2 observers, 100 writes/s, datacenter, all checks, trace`);
+row(
+  'wasm throughput, reference workload (sim s per wall s)',
+  round(tp.wasm, 0),
+  'sim s/s',
+  null,
+  null,
+  `${tp.events} events per 60 s run; 5 voters + 2 observers, 100 writes/s, datacenter, all checks, trace`,
+);
 if (tp.ratio === null) {
-  rows.push({ what: 'RaftScope ratio (ours in wasm / RaftScope model)', value: null, unit: 'x', target: '>= 6', met: null, note: 'skipped: set RAFTSCOPE=DIR or --raftscope DIR (a checkout of ongardie/raftscope)' });
+  rows.push({
+    what: 'RaftScope ratio (ours in wasm / RaftScope model)',
+    value: null,
+    unit: 'x',
+    target: '>= 6',
+    met: null,
+    note: 'skipped: set RAFTSCOPE=DIR or --raftscope DIR (a checkout of ongardie/raftscope)',
+  });
 } else {
   row('RaftScope ratio (ours in wasm / RaftScope model)', round(tp.ratio, 2), 'x', '>=', 6, `RaftScope ${round(tp.raftscope, 0)} sim s/s; median of interleaved pairs`);
 }
@@ -197,10 +211,20 @@ const results = { date: new Date().toISOString(), rows };
 mkdirSync(join(root, 'target'), { recursive: true });
 writeFileSync(join(root, 'target/bench.json'), `${JSON.stringify(results, null, 1)}\n`);
 
-const cells = rows.map((r) => [r.what, r.value === null ? '-' : `${r.value} ${r.unit}`, r.target === 'reported' ? 'reported' : `${r.target} ${r.unit}`, r.met === null ? (r.value === null ? 'skipped' : '') : r.met ? 'met' : 'NOT MET', r.note]);
+const cells = rows.map((r) => [
+  r.what,
+  r.value === null ? '-' : `${r.value} ${r.unit}`,
+  r.target === 'reported' ? 'reported' : `${r.target} ${r.unit}`,
+  r.met === null ? (r.value === null ? 'skipped' : '') : r.met ? 'met' : 'NOT MET',
+  r.note,
+]);
 const head = ['measurement', 'value', 'target', '', 'notes'];
 const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => String(c[i]).length)));
-const line = (c) => c.map((x, i) => String(x).padEnd(widths[i])).join(' | ').trimEnd();
+const line = (c) =>
+  c
+    .map((x, i) => String(x).padEnd(widths[i]))
+    .join(' | ')
+    .trimEnd();
 console.log(line(head));
 console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
 for (const c of cells) console.log(line(c));
