@@ -2,9 +2,10 @@
 //! the persisted election state, and every transition between them in one place
 //! (Kafka's QuorumState): each transition persists first when Kafka does, then moves.
 
+use super::io::{Ctx, Note, Output};
 use super::leader::LeaderState;
 use super::record::{Epoch, NodeId, RecordBody};
-use super::replica::{Ctx, Note, Replica};
+use super::replica::Replica;
 use serde::Serialize;
 
 /// The "quorum-state" file: what survives a crash besides the flushed log.
@@ -215,7 +216,7 @@ impl Replica {
             // Parked fetches of a leader that steps down are answered with an error.
             for p in l.parked {
                 let m = self.fetch_error_response(super::rpc::ErrorCode::NotLeaderOrFollower);
-                ctx.out.push(super::replica::Output::Send(super::rpc::Envelope {
+                ctx.out.push(Output::Send(super::rpc::Envelope {
                     from: self.id,
                     to: p.from,
                     correlation: p.correlation,
