@@ -70,14 +70,10 @@ pub enum Note {
     },
     SnapshotLoaded {
         id: SnapshotId,
-        as_leader: bool,
     },
     /// The cleaner deleted this snapshot and moved the log start to the next one.
     SnapshotDeleted {
         id: SnapshotId,
-    },
-    Applied {
-        up_to: Offset,
     },
 }
 

@@ -121,7 +121,7 @@ impl Replica {
             clean_deadline: ctx.now + LOG_CLEANER_INTERVAL_MS,
         };
         if let Some(s) = r.log.snapshot() {
-            ctx.note(Note::SnapshotLoaded { id: s.id, as_leader: false });
+            ctx.note(Note::SnapshotLoaded { id: s.id });
         }
         let log_epoch = r.log.last_epoch();
         if e == ElectionState::default() {
@@ -216,6 +216,11 @@ impl Replica {
     pub fn durable(&self) -> Durable {
         Durable { election: self.election, log: self.log.durable_copy() }
     }
+    /// A leader of more than one voter resigns when a majority stops fetching (Kafka's
+    /// LeaderState.timeUntilCheckQuorumExpires); a lone voter is its own majority.
+    fn checks_quorum(&self) -> bool {
+        self.voters.len() > 1 && !self.switches.has(SafetySwitch::NoCheckQuorum)
+    }
     pub fn voted_for(&self) -> Option<NodeId> {
         self.voted_in_state()
     }
@@ -250,7 +255,7 @@ impl Replica {
             EpochState::Resigned(s) => Some(s.election_deadline),
             EpochState::Leader(l) => {
                 let mut d = if l.resign_requested { now } else { l.begin_quorum_deadline };
-                if self.voters.len() > 1 && !self.switches.has(SafetySwitch::NoCheckQuorum) {
+                if self.checks_quorum() {
                     d = d.min(l.check_quorum_deadline);
                 }
                 if let Some(t) = l.linger_deadline {
@@ -468,6 +473,7 @@ impl Replica {
     /// Returns true when it changed state (so timers are checked again).
     fn poll_state_timer(&mut self, ctx: &mut Ctx) -> bool {
         let now = ctx.now;
+        let check_quorum = self.checks_quorum();
         match &mut self.state {
             EpochState::Unattached(s) => {
                 if self.voters.binary_search(&self.id).is_ok() && s.election_deadline <= now {
@@ -503,7 +509,6 @@ impl Replica {
                 }
             }
             EpochState::Leader(l) => {
-                let check_quorum = self.voters.len() > 1 && !self.switches.has(SafetySwitch::NoCheckQuorum);
                 if l.resign_requested {
                     self.transition_to_resigned(ctx, Reason::Resign);
                     return true;
@@ -839,7 +844,7 @@ impl Replica {
     // ---- Fetch at the leader ---------------------------------------------------------
 
     /// Epoch checks shared by Fetch and FetchSnapshot; Err is the error to answer with.
-    fn check_leader_request(&mut self, ctx: &mut Ctx, epoch: Epoch) -> Result<(), ErrorCode> {
+    fn check_leader_request(&self, epoch: Epoch) -> Result<(), ErrorCode> {
         if epoch < self.epoch() {
             return Err(ErrorCode::FencedLeaderEpoch);
         }
@@ -851,7 +856,6 @@ impl Replica {
         if !matches!(self.state, EpochState::Leader(_)) {
             return Err(ErrorCode::NotLeaderOrFollower);
         }
-        let _ = ctx;
         Ok(())
     }
 
@@ -878,7 +882,7 @@ impl Replica {
         follower_hw: Option<Offset>,
         max_wait_ms: u64,
     ) {
-        if let Err(error) = self.check_leader_request(ctx, epoch) {
+        if let Err(error) = self.check_leader_request(epoch) {
             let m = self.fetch_error_response(error);
             return ctx.send(self.id, from, corr, m);
         }
@@ -1156,7 +1160,7 @@ impl Replica {
                 };
                 ctx.send(r.id, from, corr, m);
             };
-        if let Err(e) = self.check_leader_request(ctx, epoch) {
+        if let Err(e) = self.check_leader_request(epoch) {
             return reply(self, ctx, e, 0, 0, None);
         }
         let Some(snap) = self.log.snapshot_by_id(id).cloned() else {
@@ -1226,7 +1230,7 @@ impl Replica {
         self.image = (*snapshot.image).clone();
         self.log.reset_to_snapshot(snapshot);
         ctx.note(Note::SnapshotFetched { id });
-        ctx.note(Note::SnapshotLoaded { id, as_leader: false });
+        ctx.note(Note::SnapshotLoaded { id });
         if from_leo > id.end_offset {
             ctx.note(Note::Truncated { from_leo, to: id.end_offset, diverging_epoch: None, hw: self.hw });
         }
@@ -1257,15 +1261,11 @@ impl Replica {
     fn apply_committed(&mut self, ctx: &mut Ctx) {
         let Some(hw) = self.hw else { return };
         let target = hw.min(self.log.end_offset());
-        let before = self.image.applied_offset;
         while self.image.applied_offset < target {
             let Some(r) = self.log.get(self.image.applied_offset) else {
                 break;
             };
             self.image.apply(r);
-        }
-        if self.image.applied_offset > before {
-            ctx.note(Note::Applied { up_to: self.image.applied_offset });
         }
         self.maybe_snapshot(ctx);
     }

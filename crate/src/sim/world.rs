@@ -663,9 +663,8 @@ impl World {
             }
             Note::SnapshotTaken { id } => EventKind::Snapshot { node, action: SnapshotAction::Taken, id },
             Note::SnapshotFetched { id } => EventKind::Snapshot { node, action: SnapshotAction::Fetched, id },
-            Note::SnapshotLoaded { id, .. } => EventKind::Snapshot { node, action: SnapshotAction::Loaded, id },
+            Note::SnapshotLoaded { id } => EventKind::Snapshot { node, action: SnapshotAction::Loaded, id },
             Note::SnapshotDeleted { id } => EventKind::Snapshot { node, action: SnapshotAction::Deleted, id },
-            Note::Applied { .. } => return,
         };
         self.emit(kind);
     }
