@@ -14,5 +14,5 @@ pub mod state;
 pub use config::{QuorumConfig, SafetySwitch, Unsafe};
 pub use io::{Ctx, IdSource, Note, Output};
 pub use record::{Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
-pub use replica::{Durable, Replica};
+pub use replica::{Durable, Replica, ReplicaSetup};
 pub use state::{ElectionState, Reason, StateName};

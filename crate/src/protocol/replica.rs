@@ -10,7 +10,11 @@ use super::leader::{LeaderState, ParkedFetch};
 use super::log::{FetchPosition, ReplicaLog, Retention};
 use super::record::{Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
 use super::requests::Requests;
-use super::rpc::{DivergingEpoch, Envelope, ErrorCode, LeaderHint, Message, RpcKind, Snapshot, SnapshotId};
+use super::rpc::{
+    BeginQuorumEpochRequest, BeginQuorumEpochResponse, DivergingEpoch, EndQuorumEpochRequest, EndQuorumEpochResponse,
+    Envelope, ErrorCode, FetchRequest, FetchResponse, FetchSnapshotRequest, FetchSnapshotResponse, LeaderHint, Message,
+    RpcKind, Snapshot, SnapshotId, VoteRequest, VoteResponse,
+};
 use super::state::{ElectionState, EpochState, Reason, SnapshotDownload, StateName};
 use std::sync::Arc;
 
@@ -23,12 +27,15 @@ pub struct AwaitingFlush {
     pub leader_hw: Option<Offset>,
 }
 
-/// Where a Fetch asks to read from, and how much it takes.
-#[derive(Clone, Copy, Debug)]
-struct FetchAt {
-    offset: Offset,
-    last_epoch: Epoch,
-    max_bytes: u64,
+/// What a node's process is started with besides its disk.
+#[derive(Clone, Debug)]
+pub struct ReplicaSetup {
+    pub id: NodeId,
+    pub voters: Vec<NodeId>,
+    pub config: QuorumConfig,
+    pub switches: Unsafe,
+    /// Records applied between two snapshots (0: no snapshots).
+    pub snapshot_interval: u64,
 }
 
 /// What a crash leaves on disk.
@@ -65,32 +72,9 @@ pub struct Replica {
 pub const LOG_CLEANER_INTERVAL_MS: u64 = 60_000;
 
 impl Replica {
-    /// A brand-new node: writes its initial quorum state and starts Unattached.
-    pub fn new(
-        ctx: &mut Ctx,
-        id: NodeId,
-        voters: &[NodeId],
-        config: QuorumConfig,
-        switches: Unsafe,
-        snapshot_interval: u64,
-    ) -> Replica {
-        let durable = Durable { election: ElectionState::default(), log: ReplicaLog::default() };
-        Replica::start(ctx, id, voters, config, switches, snapshot_interval, durable, Reason::Startup)
-    }
-
     /// Starts from what is on disk, by Kafka's rules (QuorumState.initialize).
-    #[allow(clippy::too_many_arguments)]
-    pub fn start(
-        ctx: &mut Ctx,
-        id: NodeId,
-        voters: &[NodeId],
-        config: QuorumConfig,
-        switches: Unsafe,
-        snapshot_interval: u64,
-        durable: Durable,
-        reason: Reason,
-    ) -> Replica {
-        let mut voters = voters.to_vec();
+    pub fn start(ctx: &mut Ctx, setup: ReplicaSetup, durable: Durable, reason: Reason) -> Replica {
+        let ReplicaSetup { id, mut voters, config, switches, snapshot_interval } = setup;
         voters.sort_unstable();
         let image = durable
             .log
@@ -282,81 +266,48 @@ impl Replica {
 
     // ---- inputs --------------------------------------------------------------------
 
-    /// Handles one message, then polls (as Kafka's single raft thread does).
+    /// Handles one message, then polls (as Kafka's single raft thread does). A request is
+    /// answered with what its handler returns; a response is handled only when it answers
+    /// the request still out to its sender (KafkaRaftClient.handleResponse asks
+    /// RequestManager.isResponseExpected), otherwise it is dropped.
     pub fn handle(&mut self, ctx: &mut Ctx, env: Envelope) {
         self.finish_follower_append(ctx);
         let Envelope { from, to: _, correlation, message } = env;
-        match message {
-            Message::Vote { replica_epoch, last_offset_epoch, last_offset, pre_vote } => {
-                self.on_vote(ctx, from, correlation, replica_epoch, last_offset_epoch, last_offset, pre_vote)
+        if !message.kind().is_request() && !self.requests.complete(from, correlation) {
+            return self.poll(ctx);
+        }
+        let response = match message {
+            Message::Vote(r) => Some(Message::VoteResponse(self.handle_vote_request(ctx, from, r))),
+            Message::BeginQuorumEpoch(r) => {
+                Some(Message::BeginQuorumEpochResponse(self.handle_begin_quorum_epoch_request(ctx, from, r)))
             }
-            Message::VoteResponse { error, hint, granted, pre_vote } => {
-                self.on_vote_response(ctx, from, correlation, error, hint, granted, pre_vote)
+            Message::EndQuorumEpoch(r) => {
+                Some(Message::EndQuorumEpochResponse(self.handle_end_quorum_epoch_request(ctx, from, r)))
             }
-            Message::BeginQuorumEpoch { leader_epoch } => {
-                self.on_begin_quorum_epoch(ctx, from, correlation, leader_epoch)
+            Message::Fetch(r) => self.handle_fetch_request(ctx, from, correlation, r).map(Message::FetchResponse),
+            Message::FetchSnapshot(r) => {
+                Some(Message::FetchSnapshotResponse(self.handle_fetch_snapshot_request(ctx, from, r)))
             }
-            Message::EndQuorumEpoch { leader_epoch, preferred_successors } => {
-                self.on_end_quorum_epoch(ctx, from, correlation, leader_epoch, &preferred_successors)
+            Message::VoteResponse(r) => {
+                self.handle_vote_response(ctx, from, r);
+                None
             }
-            Message::BeginQuorumEpochResponse { error, hint } | Message::EndQuorumEpochResponse { error, hint } => {
-                if self.requests.complete(from, correlation) && !self.handled_by_epoch(ctx, error, hint, from) {
-                    if let EpochState::Resigned(r) = &mut self.state {
-                        r.unacked.retain(|v| *v != from);
-                    }
-                }
+            Message::BeginQuorumEpochResponse(BeginQuorumEpochResponse { error, hint })
+            | Message::EndQuorumEpochResponse(EndQuorumEpochResponse { error, hint }) => {
+                self.handle_quorum_epoch_response(ctx, from, error, hint);
+                None
             }
-            Message::Fetch {
-                current_leader_epoch,
-                fetch_offset,
-                last_fetched_epoch,
-                high_watermark,
-                max_wait_ms,
-                max_bytes,
-            } => self.on_fetch(
-                ctx,
-                from,
-                correlation,
-                current_leader_epoch,
-                FetchAt { offset: fetch_offset, last_epoch: last_fetched_epoch, max_bytes },
-                high_watermark,
-                max_wait_ms,
-            ),
-            Message::FetchResponse {
-                error,
-                hint,
-                high_watermark,
-                log_start_offset: _,
-                records,
-                diverging_epoch,
-                snapshot_id,
-            } => self.on_fetch_response(
-                ctx,
-                from,
-                correlation,
-                error,
-                hint,
-                high_watermark,
-                records,
-                diverging_epoch,
-                snapshot_id,
-            ),
-            Message::FetchSnapshot { current_leader_epoch, snapshot_id, position, max_bytes } => {
-                self.on_fetch_snapshot(ctx, from, correlation, current_leader_epoch, snapshot_id, position, max_bytes)
+            Message::FetchResponse(r) => {
+                self.handle_fetch_response(ctx, from, r);
+                None
             }
-            Message::FetchSnapshotResponse { error, hint, snapshot_id, size, position, chunk_bytes, snapshot } => self
-                .on_fetch_snapshot_response(
-                    ctx,
-                    from,
-                    correlation,
-                    error,
-                    hint,
-                    snapshot_id,
-                    size,
-                    position,
-                    chunk_bytes,
-                    snapshot,
-                ),
+            Message::FetchSnapshotResponse(r) => {
+                self.handle_fetch_snapshot_response(ctx, from, r);
+                None
+            }
+        };
+        if let Some(m) = response {
+            ctx.send(self.id, from, correlation, m);
         }
         self.poll(ctx);
     }
@@ -366,7 +317,7 @@ impl Replica {
         self.requests.awaiting(peer)
     }
 
-    /// The connection to `peer` failed under the request `correlation` (refused, or reset
+    /// The connection to `peer` failed under the request `correlation` (base, or reset
     /// because the peer's process died). Kafka's KafkaNetworkChannel.sendOnComplete turns a
     /// disconnected ClientResponse into a BROKER_NOT_AVAILABLE response; every response
     /// handler passes it to handleTopLevelError, which reports it as not handled, so
@@ -449,8 +400,8 @@ impl Replica {
                 true
             }
         });
-        for (to, corr, msg) in expired {
-            ctx.send(me, to, corr, msg);
+        for (to, corr, response) in expired {
+            ctx.send(me, to, corr, Message::FetchResponse(response));
         }
     }
 
@@ -587,12 +538,12 @@ impl Replica {
                     return;
                 }
                 let message = match download {
-                    Some(d) => Message::FetchSnapshot {
+                    Some(d) => Message::FetchSnapshot(FetchSnapshotRequest {
                         current_leader_epoch: epoch,
                         snapshot_id: d.id,
                         position: d.position,
                         max_bytes: self.config.fetch_snapshot_max_bytes,
-                    },
+                    }),
                     None => self.fetch_request(epoch),
                 };
                 self.request(ctx, leader, message);
@@ -609,10 +560,10 @@ impl Replica {
                 }
             }
             EpochState::Resigned(r) => {
-                let m = Message::EndQuorumEpoch {
+                let m = Message::EndQuorumEpoch(EndQuorumEpochRequest {
                     leader_epoch: r.epoch,
                     preferred_successors: r.preferred_successors.clone(),
-                };
+                });
                 let ask: Vec<NodeId> = r.unacked.iter().copied().filter(|v| self.requests.is_ready(*v, now)).collect();
                 for v in ask {
                     self.request(ctx, v, m.clone());
@@ -642,23 +593,23 @@ impl Replica {
     }
 
     fn vote_request(&self, epoch: Epoch, pre_vote: bool) -> Message {
-        Message::Vote {
+        Message::Vote(VoteRequest {
             replica_epoch: epoch,
             last_offset_epoch: self.log.last_epoch(),
             last_offset: self.log.end_offset(),
             pre_vote,
-        }
+        })
     }
 
     fn fetch_request(&self, epoch: Epoch) -> Message {
-        Message::Fetch {
+        Message::Fetch(FetchRequest {
             current_leader_epoch: epoch,
             fetch_offset: self.log.end_offset(),
             last_fetched_epoch: self.log.last_epoch(),
             high_watermark: self.hw,
             max_wait_ms: self.config.fetch_max_wait_ms,
             max_bytes: self.config.fetch_max_bytes,
-        }
+        })
     }
 
     /// The leader's heartbeat: BeginQuorumEpoch to every voter that has not fetched
@@ -680,7 +631,7 @@ impl Replica {
             .collect();
         for v in quiet {
             if self.requests.is_ready(v, now) {
-                self.request(ctx, v, Message::BeginQuorumEpoch { leader_epoch: epoch });
+                self.request(ctx, v, Message::BeginQuorumEpoch(BeginQuorumEpochRequest { leader_epoch: epoch }));
             }
         }
     }
@@ -731,32 +682,21 @@ impl Replica {
 
     // ---- Vote ----------------------------------------------------------------------
 
-    #[allow(clippy::too_many_arguments)]
-    fn on_vote(
-        &mut self,
-        ctx: &mut Ctx,
-        from: NodeId,
-        corr: u64,
-        epoch: Epoch,
-        last_epoch: Epoch,
-        last_offset: Offset,
-        pre_vote: bool,
-    ) {
-        let respond = |r: &Replica, ctx: &mut Ctx, error: ErrorCode, granted: bool| {
-            ctx.send(r.id, from, corr, Message::VoteResponse { error, hint: r.hint(), granted, pre_vote });
-        };
+    /// Kafka's handleVoteRequest.
+    fn handle_vote_request(&mut self, ctx: &mut Ctx, from: NodeId, req: VoteRequest) -> VoteResponse {
+        let VoteRequest { replica_epoch: epoch, last_offset_epoch: last_epoch, last_offset, pre_vote } = req;
         if !self.is_voter() || self.voters.binary_search(&from).is_err() {
             ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::NotAVoter });
-            return respond(self, ctx, ErrorCode::InvalidRequest, false);
+            return self.vote_response(ErrorCode::InvalidRequest, false, pre_vote);
         }
         let illegal = if pre_vote { last_epoch > epoch } else { last_epoch >= epoch };
         if illegal {
             ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::InvalidRequest });
-            return respond(self, ctx, ErrorCode::InvalidRequest, false);
+            return self.vote_response(ErrorCode::InvalidRequest, false, pre_vote);
         }
         if epoch < self.epoch() {
             ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::StaleEpoch });
-            return respond(self, ctx, ErrorCode::FencedLeaderEpoch, false);
+            return self.vote_response(ErrorCode::FencedLeaderEpoch, false, pre_vote);
         }
         if epoch > self.epoch() {
             self.transition_to_unattached(ctx, epoch, None, Reason::HigherEpoch);
@@ -774,21 +714,17 @@ impl Replica {
                 _ => self.transition_to_unattached_fresh_timer(ctx, epoch, Some(from), Reason::VotedForCandidate),
             }
         }
-        respond(self, ctx, ErrorCode::None, granted);
+        self.vote_response(ErrorCode::None, granted, pre_vote)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn on_vote_response(
-        &mut self,
-        ctx: &mut Ctx,
-        from: NodeId,
-        corr: u64,
-        error: ErrorCode,
-        hint: LeaderHint,
-        granted: bool,
-        pre_vote: bool,
-    ) {
-        if !self.requests.complete(from, corr) || self.handled_by_epoch(ctx, error, hint, from) {
+    fn vote_response(&self, error: ErrorCode, granted: bool, pre_vote: bool) -> VoteResponse {
+        VoteResponse { error, hint: self.hint(), granted, pre_vote }
+    }
+
+    /// Kafka's handleVoteResponse: counts the (pre-)vote of the current election.
+    fn handle_vote_response(&mut self, ctx: &mut Ctx, from: NodeId, response: VoteResponse) {
+        let VoteResponse { error, hint, granted, pre_vote } = response;
+        if self.handled_by_epoch(ctx, error, hint, from) {
             return;
         }
         match &mut self.state {
@@ -811,20 +747,32 @@ impl Replica {
 
     // ---- BeginQuorumEpoch / EndQuorumEpoch ----------------------------------------------
 
-    fn on_begin_quorum_epoch(&mut self, ctx: &mut Ctx, from: NodeId, corr: u64, epoch: Epoch) {
+    /// Kafka's handleBeginQuorumEpochRequest: follow the leader that announces itself.
+    fn handle_begin_quorum_epoch_request(
+        &mut self,
+        ctx: &mut Ctx,
+        from: NodeId,
+        req: BeginQuorumEpochRequest,
+    ) -> BeginQuorumEpochResponse {
+        let epoch = req.leader_epoch;
         if epoch < self.epoch() {
-            let (error, hint) = (ErrorCode::FencedLeaderEpoch, self.hint());
-            return ctx.send(self.id, from, corr, Message::BeginQuorumEpochResponse { error, hint });
+            return BeginQuorumEpochResponse { error: ErrorCode::FencedLeaderEpoch, hint: self.hint() };
         }
         self.maybe_transition(ctx, LeaderHint { epoch, leader: Some(from) });
-        let hint = self.hint();
-        ctx.send(self.id, from, corr, Message::BeginQuorumEpochResponse { error: ErrorCode::None, hint });
+        BeginQuorumEpochResponse { error: ErrorCode::None, hint: self.hint() }
     }
 
-    fn on_end_quorum_epoch(&mut self, ctx: &mut Ctx, from: NodeId, corr: u64, epoch: Epoch, successors: &[NodeId]) {
+    /// Kafka's handleEndQuorumEpochRequest: the resigning leader's follower waits its turn
+    /// in the preferred-successor order before its election.
+    fn handle_end_quorum_epoch_request(
+        &mut self,
+        ctx: &mut Ctx,
+        from: NodeId,
+        req: EndQuorumEpochRequest,
+    ) -> EndQuorumEpochResponse {
+        let epoch = req.leader_epoch;
         if epoch < self.epoch() {
-            let (error, hint) = (ErrorCode::FencedLeaderEpoch, self.hint());
-            return ctx.send(self.id, from, corr, Message::EndQuorumEpochResponse { error, hint });
+            return EndQuorumEpochResponse { error: ErrorCode::FencedLeaderEpoch, hint: self.hint() };
         }
         self.maybe_transition(ctx, LeaderHint { epoch, leader: Some(from) });
         let me = self.id;
@@ -833,12 +781,22 @@ impl Replica {
             if f.leader == from {
                 // FollowerState.overrideFetchTimeout: the timer is *set* to the backoff, even
                 // when it was due sooner.
-                let backoff = end_quorum_backoff_ms(successors, me, max);
+                let backoff = end_quorum_backoff_ms(&req.preferred_successors, me, max);
                 f.fetch_deadline = ctx.now + backoff;
             }
         }
-        let hint = self.hint();
-        ctx.send(self.id, from, corr, Message::EndQuorumEpochResponse { error: ErrorCode::None, hint });
+        EndQuorumEpochResponse { error: ErrorCode::None, hint: self.hint() }
+    }
+
+    /// Kafka's handleBeginQuorumEpochResponse and handleEndQuorumEpochResponse: a resigned
+    /// leader stops resending EndQuorumEpoch to a voter that acknowledged it.
+    fn handle_quorum_epoch_response(&mut self, ctx: &mut Ctx, from: NodeId, error: ErrorCode, hint: LeaderHint) {
+        if self.handled_by_epoch(ctx, error, hint, from) {
+            return;
+        }
+        if let EpochState::Resigned(r) = &mut self.state {
+            r.unacked.retain(|v| *v != from);
+        }
     }
 
     // ---- Fetch at the leader ---------------------------------------------------------
@@ -859,69 +817,50 @@ impl Replica {
         Ok(())
     }
 
-    pub(crate) fn fetch_error_response(&self, error: ErrorCode) -> Message {
-        Message::FetchResponse {
-            error,
+    pub(crate) fn fetch_error_response(&self, error: ErrorCode) -> FetchResponse {
+        FetchResponse { error, high_watermark: None, ..self.fetch_response(Vec::new()) }
+    }
+
+    /// A successful Fetch response carrying `records` and the leader's HW.
+    fn fetch_response(&self, records: Vec<Record>) -> FetchResponse {
+        FetchResponse {
+            error: ErrorCode::None,
             hint: self.hint(),
-            high_watermark: None,
+            high_watermark: self.leader_state().and_then(|l| l.high_watermark),
             log_start_offset: self.log.start_offset(),
-            records: Vec::new(),
+            records,
             diverging_epoch: None,
             snapshot_id: None,
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn on_fetch(
+    /// Kafka's handleFetchRequest: answers at once, or parks the fetch in the purgatory
+    /// (None) until records arrive, the HW moves or `max_wait_ms` passes.
+    fn handle_fetch_request(
         &mut self,
         ctx: &mut Ctx,
         from: NodeId,
-        corr: u64,
-        epoch: Epoch,
-        at: FetchAt,
-        follower_hw: Option<Offset>,
-        max_wait_ms: u64,
-    ) {
-        if let Err(error) = self.check_leader_request(epoch) {
-            let m = self.fetch_error_response(error);
-            return ctx.send(self.id, from, corr, m);
+        correlation: u64,
+        req: FetchRequest,
+    ) -> Option<FetchResponse> {
+        if let Err(error) = self.check_leader_request(req.current_leader_epoch) {
+            return Some(self.fetch_error_response(error));
         }
-        let fetch_offset = at.offset;
-        let position = self.log.validate_fetch(fetch_offset, at.last_epoch);
-        let hint = self.hint();
-        let log_start = self.log.start_offset();
+        let fetch_offset = req.fetch_offset;
+        match self.log.validate_fetch(fetch_offset, req.last_fetched_epoch) {
+            FetchPosition::Diverging { epoch, end_offset } => {
+                let diverging_epoch = Some(DivergingEpoch { epoch, end_offset });
+                return Some(FetchResponse { diverging_epoch, ..self.fetch_response(Vec::new()) });
+            }
+            FetchPosition::Snapshot(id) => {
+                return Some(FetchResponse { snapshot_id: Some(id), ..self.fetch_response(Vec::new()) });
+            }
+            FetchPosition::Valid => {}
+        }
         let leo = self.log.end_offset();
         let majority = self.majority();
         let is_voter = self.voters.binary_search(&from).is_ok();
         let EpochState::Leader(l) = &mut self.state else { unreachable!("checked above") };
-        let hw = l.high_watermark;
-        match position {
-            FetchPosition::Diverging { epoch: de, end_offset } => {
-                let m = Message::FetchResponse {
-                    error: ErrorCode::None,
-                    hint,
-                    high_watermark: hw,
-                    log_start_offset: log_start,
-                    records: Vec::new(),
-                    diverging_epoch: Some(DivergingEpoch { epoch: de, end_offset }),
-                    snapshot_id: None,
-                };
-                return ctx.send(self.id, from, corr, m);
-            }
-            FetchPosition::Snapshot(id) => {
-                let m = Message::FetchResponse {
-                    error: ErrorCode::None,
-                    hint,
-                    high_watermark: hw,
-                    log_start_offset: log_start,
-                    records: Vec::new(),
-                    diverging_epoch: None,
-                    snapshot_id: Some(id),
-                };
-                return ctx.send(self.id, from, corr, m);
-            }
-            FetchPosition::Valid => {}
-        }
         l.update_follower(from, fetch_offset, leo, ctx.now);
         if is_voter {
             l.record_voter_fetch(from, majority, ctx.now, &self.config);
@@ -929,44 +868,29 @@ impl Replica {
         // A fetch already in the purgatory for this replica is superseded.
         l.parked.retain(|p| p.from != from);
         self.maybe_advance_leader_hw(ctx);
-        let EpochState::Leader(l) = &mut self.state else {
-            return;
-        };
-        let hw = l.high_watermark;
-        let behind_hw = match (follower_hw, hw) {
+        let response = self.fetch_records_response(fetch_offset, req.max_bytes);
+        let behind_hw = match (req.high_watermark, response.high_watermark) {
             (_, None) => false,
             (None, Some(_)) => true,
             (Some(f), Some(h)) => f < h,
         };
-        if fetch_offset < leo || max_wait_ms == 0 || behind_hw {
-            let m = self.fetch_records_response(fetch_offset, at.max_bytes);
-            return ctx.send(self.id, from, corr, m);
+        if fetch_offset < leo || req.max_wait_ms == 0 || behind_hw {
+            return Some(response);
         }
-        let expiry_response = self.fetch_records_response(fetch_offset, at.max_bytes);
-        let EpochState::Leader(l) = &mut self.state else {
-            return;
-        };
+        let EpochState::Leader(l) = &mut self.state else { unreachable!("checked above") };
         l.parked.push(ParkedFetch {
             from,
-            correlation: corr,
+            correlation,
             fetch_offset,
-            max_bytes: at.max_bytes,
-            deadline: ctx.now + max_wait_ms,
-            expiry_response,
+            max_bytes: req.max_bytes,
+            deadline: ctx.now + req.max_wait_ms,
+            expiry_response: response,
         });
+        None
     }
 
-    fn fetch_records_response(&self, fetch_offset: Offset, max_bytes: u64) -> Message {
-        let hw = self.leader_state().and_then(|l| l.high_watermark);
-        Message::FetchResponse {
-            error: ErrorCode::None,
-            hint: self.hint(),
-            high_watermark: hw,
-            log_start_offset: self.log.start_offset(),
-            records: self.read_records(fetch_offset, max_bytes),
-            diverging_epoch: None,
-            snapshot_id: None,
-        }
+    fn fetch_records_response(&self, fetch_offset: Offset, max_bytes: u64) -> FetchResponse {
+        self.fetch_response(self.read_records(fetch_offset, max_bytes))
     }
 
     /// Records from `offset` on, as many as fit in `max_bytes` but at least one (Kafka's
@@ -991,7 +915,7 @@ impl Replica {
         let parked = std::mem::take(&mut l.parked);
         for p in parked {
             let m = self.fetch_records_response(p.fetch_offset, p.max_bytes);
-            ctx.send(self.id, p.from, p.correlation, m);
+            ctx.send(self.id, p.from, p.correlation, Message::FetchResponse(m));
         }
     }
 
@@ -1047,20 +971,12 @@ impl Replica {
 
     // ---- Fetch at the follower -------------------------------------------------------
 
-    #[allow(clippy::too_many_arguments)]
-    fn on_fetch_response(
-        &mut self,
-        ctx: &mut Ctx,
-        from: NodeId,
-        corr: u64,
-        error: ErrorCode,
-        hint: LeaderHint,
-        leader_hw: Option<Offset>,
-        records: Vec<Record>,
-        diverging: Option<DivergingEpoch>,
-        snapshot: Option<SnapshotId>,
-    ) {
-        if !self.requests.complete(from, corr) || self.handled_by_epoch(ctx, error, hint, from) {
+    /// Kafka's handleFetchResponse: truncate, start a snapshot download, or append (and
+    /// for a voter flush before the leader's HW takes effect).
+    fn handle_fetch_response(&mut self, ctx: &mut Ctx, from: NodeId, response: FetchResponse) {
+        let FetchResponse { error, hint, high_watermark: leader_hw, records, diverging_epoch, snapshot_id, .. } =
+            response;
+        if self.handled_by_epoch(ctx, error, hint, from) {
             return;
         }
         let EpochState::Follower(f) = &mut self.state else {
@@ -1071,11 +987,11 @@ impl Replica {
         }
         f.fetch_deadline = ctx.now + self.config.fetch_timeout_ms;
         f.has_fetched = true;
-        if let Some(d) = diverging {
+        if let Some(d) = diverging_epoch {
             self.truncate_on_divergence(ctx, d);
             return;
         }
-        if let Some(id) = snapshot {
+        if let Some(id) = snapshot_id {
             f.snapshot_download = Some(SnapshotDownload { id, position: 0 });
             return;
         }
@@ -1136,38 +1052,31 @@ impl Replica {
 
     // ---- snapshots -------------------------------------------------------------------
 
-    #[allow(clippy::too_many_arguments)]
-    fn on_fetch_snapshot(
+    /// Kafka's handleFetchSnapshotRequest: the next chunk, the whole snapshot with the last.
+    fn handle_fetch_snapshot_request(
         &mut self,
         ctx: &mut Ctx,
         from: NodeId,
-        corr: u64,
-        epoch: Epoch,
-        id: SnapshotId,
-        position: u64,
-        max_bytes: u64,
-    ) {
-        let reply =
-            |r: &Replica, ctx: &mut Ctx, error: ErrorCode, size: u64, chunk: u64, snapshot: Option<Snapshot>| {
-                let m = Message::FetchSnapshotResponse {
-                    error,
-                    hint: r.hint(),
-                    snapshot_id: id,
-                    size,
-                    position,
-                    chunk_bytes: chunk,
-                    snapshot,
-                };
-                ctx.send(r.id, from, corr, m);
-            };
-        if let Err(e) = self.check_leader_request(epoch) {
-            return reply(self, ctx, e, 0, 0, None);
+        req: FetchSnapshotRequest,
+    ) -> FetchSnapshotResponse {
+        let FetchSnapshotRequest { current_leader_epoch, snapshot_id: id, position, max_bytes } = req;
+        let base = FetchSnapshotResponse {
+            error: ErrorCode::None,
+            hint: self.hint(),
+            snapshot_id: id,
+            size: 0,
+            position,
+            chunk_bytes: 0,
+            snapshot: None,
+        };
+        if let Err(error) = self.check_leader_request(current_leader_epoch) {
+            return FetchSnapshotResponse { error, ..base };
         }
         let Some(snap) = self.log.snapshot_by_id(id).cloned() else {
-            return reply(self, ctx, ErrorCode::SnapshotNotFound, 0, 0, None);
+            return FetchSnapshotResponse { error: ErrorCode::SnapshotNotFound, ..base };
         };
         if position > snap.size_bytes {
-            return reply(self, ctx, ErrorCode::InvalidRequest, snap.size_bytes, 0, None);
+            return FetchSnapshotResponse { error: ErrorCode::InvalidRequest, size: snap.size_bytes, ..base };
         }
         let majority = self.majority();
         let is_voter = self.voters.binary_search(&from).is_ok();
@@ -1177,29 +1086,17 @@ impl Replica {
             }
         }
         // The fetcher's fetch.snapshot.max.bytes bounds the chunk (handleFetchSnapshotRequest).
-        let chunk = (snap.size_bytes - position).min(max_bytes);
-        let last = position + chunk >= snap.size_bytes;
+        let chunk_bytes = (snap.size_bytes - position).min(max_bytes);
+        let last = position + chunk_bytes >= snap.size_bytes;
         let size = snap.size_bytes;
-        reply(self, ctx, ErrorCode::None, size, chunk, if last { Some(snap) } else { None });
+        FetchSnapshotResponse { size, chunk_bytes, snapshot: if last { Some(snap) } else { None }, ..base }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn on_fetch_snapshot_response(
-        &mut self,
-        ctx: &mut Ctx,
-        from: NodeId,
-        corr: u64,
-        error: ErrorCode,
-        hint: LeaderHint,
-        id: SnapshotId,
-        size: u64,
-        position: u64,
-        chunk: u64,
-        snapshot: Option<Snapshot>,
-    ) {
-        if !self.requests.complete(from, corr) {
-            return;
-        }
+    /// Kafka's handleFetchSnapshotResponse: the next chunk, and once all is there the
+    /// snapshot replaces the log.
+    fn handle_fetch_snapshot_response(&mut self, ctx: &mut Ctx, from: NodeId, response: FetchSnapshotResponse) {
+        let FetchSnapshotResponse { error, hint, snapshot_id: id, size, position, chunk_bytes: chunk, snapshot } =
+            response;
         if error == ErrorCode::SnapshotNotFound {
             // Drop the partial snapshot and go back to fetching (counts as success).
             if let EpochState::Follower(f) = &mut self.state {

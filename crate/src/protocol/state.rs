@@ -2,10 +2,11 @@
 //! the persisted election state, and every transition between them in one place
 //! (Kafka's QuorumState): each transition persists first when Kafka does, then moves.
 
-use super::io::{Ctx, Note, Output};
+use super::io::{Ctx, Note};
 use super::leader::LeaderState;
 use super::record::{Epoch, NodeId, RecordBody};
 use super::replica::Replica;
+use super::rpc::{ErrorCode, Message};
 use serde::Serialize;
 
 /// The "quorum-state" file: what survives a crash besides the flushed log.
@@ -215,13 +216,8 @@ impl Replica {
         if let EpochState::Leader(l) = previous {
             // Parked fetches of a leader that steps down are answered with an error.
             for p in l.parked {
-                let m = self.fetch_error_response(super::rpc::ErrorCode::NotLeaderOrFollower);
-                ctx.out.push(Output::Send(super::rpc::Envelope {
-                    from: self.id,
-                    to: p.from,
-                    correlation: p.correlation,
-                    message: m,
-                }));
+                let m = self.fetch_error_response(ErrorCode::NotLeaderOrFollower);
+                ctx.send(self.id, p.from, p.correlation, Message::FetchResponse(m));
             }
         }
     }
