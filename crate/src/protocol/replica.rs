@@ -107,53 +107,9 @@ impl Replica {
         if let Some(s) = r.log.snapshot() {
             ctx.note(Note::SnapshotLoaded { id: s.id });
         }
-        let log_epoch = r.log.last_epoch();
-        if e == ElectionState::default() {
-            ctx.note(Note::Persisted { election: e });
-        }
-        if e.epoch < log_epoch {
-            r.transition_to_unattached_fresh_timer(ctx, log_epoch, None, reason);
-        } else if e.leader == Some(id) {
-            if switches.has(SafetySwitch::NoResignOnRestart) {
-                r.transition_to_leader(ctx, reason);
-            } else {
-                r.transition_to_resigned(ctx, reason);
-            }
-        } else if e.voted == Some(id) && r.is_voter() {
-            r.resume_candidacy(ctx, reason);
-        } else if let Some(l) = e.leader {
-            r.transition_to_follower(ctx, e.epoch, l, reason);
-        } else {
-            r.transition_to_unattached_fresh_timer(ctx, e.epoch, e.voted, reason);
-        }
-        // A lone voter elects itself at once, at every start.
-        let lone = r.voters.len() == 1 && r.is_voter();
-        if lone && matches!(r.state, EpochState::Unattached(_) | EpochState::Follower(_) | EpochState::Resigned(_)) {
-            r.transition_to_prospective(ctx, reason);
-        }
+        r.initialize(ctx, reason);
         r.poll(ctx);
         r
-    }
-
-    fn resume_candidacy(&mut self, ctx: &mut Ctx, reason: Reason) {
-        // Kafka restores a candidate in the same epoch, voted for itself.
-        let deadline = ctx.now + self.config.election_timeout_ms + ctx.rng.below(self.config.election_timeout_ms);
-        let from = self.state.name();
-        self.state = EpochState::Candidate(super::state::CandidateState {
-            epoch: self.election.epoch,
-            granted: vec![self.id],
-            rejected: Vec::new(),
-            election_deadline: deadline,
-        });
-        ctx.note(Note::StateChanged {
-            from,
-            to: StateName::Candidate,
-            epoch: self.election.epoch,
-            leader: None,
-            voted: Some(self.id),
-            reason,
-        });
-        self.maybe_finish_election(ctx);
     }
 
     // ---- queries -------------------------------------------------------------------

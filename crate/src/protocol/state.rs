@@ -2,6 +2,7 @@
 //! the persisted election state, and every transition between them in one place
 //! (Kafka's QuorumState): each transition persists first when Kafka does, then moves.
 
+use super::config::SafetySwitch;
 use super::io::{Ctx, Note};
 use super::leader::LeaderState;
 use super::record::{Epoch, NodeId, RecordBody};
@@ -222,6 +223,49 @@ impl Replica {
         }
     }
 
+    /// The state a (re)started node enters, from its quorum-state file and its log (Kafka's
+    /// QuorumState.initialize). The replica is built Unattached in its persisted epoch, so
+    /// the first state change reads from there; a lone voter elects itself at once.
+    pub(crate) fn initialize(&mut self, ctx: &mut Ctx, reason: Reason) {
+        let (e, me) = (self.election, self.id);
+        let log_epoch = self.log.last_epoch();
+        if e == ElectionState::default() {
+            ctx.note(Note::Persisted { election: e });
+        }
+        if e.epoch < log_epoch {
+            self.transition_to_unattached_fresh_timer(ctx, log_epoch, None, reason);
+        } else if e.leader == Some(me) {
+            if self.switches.has(SafetySwitch::NoResignOnRestart) {
+                self.transition_to_leader(ctx, reason);
+            } else {
+                self.transition_to_resigned(ctx, reason);
+            }
+        } else if e.voted == Some(me) && self.is_voter() {
+            self.resume_candidacy(ctx, reason);
+        } else if let Some(l) = e.leader {
+            self.transition_to_follower(ctx, e.epoch, l, reason);
+        } else {
+            self.transition_to_unattached_fresh_timer(ctx, e.epoch, e.voted, reason);
+        }
+        let lone = self.voters.len() == 1 && self.is_voter();
+        if lone && matches!(self.state, EpochState::Unattached(_) | EpochState::Follower(_) | EpochState::Resigned(_)) {
+            self.transition_to_prospective(ctx, reason);
+        }
+    }
+
+    /// A candidate that restarts is a candidate again in the same epoch, voted for itself
+    /// (QuorumState.initialize); its vote is on disk already, so nothing is persisted.
+    fn resume_candidacy(&mut self, ctx: &mut Ctx, reason: Reason) {
+        let next = CandidateState {
+            epoch: self.election.epoch,
+            granted: vec![self.id],
+            rejected: Vec::new(),
+            election_deadline: self.random_election_deadline(ctx),
+        };
+        self.enter(ctx, EpochState::Candidate(next), reason);
+        self.maybe_finish_election(ctx);
+    }
+
     /// Unattached keeps the election time left from Candidate, Prospective, Unattached
     /// and Resigned (Kafka's transitionToUnattached); from other states it draws anew.
     pub(crate) fn transition_to_unattached(
@@ -294,7 +338,7 @@ impl Replica {
     /// straight to Candidate, as KRaft did before 4.0.
     pub(crate) fn transition_to_prospective(&mut self, ctx: &mut Ctx, reason: Reason) {
         debug_assert!(self.is_voter());
-        if self.switches.has(super::config::SafetySwitch::NoPreVote) {
+        if self.switches.has(SafetySwitch::NoPreVote) {
             return self.transition_to_candidate(ctx, reason);
         }
         let leader = self.state.leader(self.id).filter(|l| *l != self.id);
