@@ -1,4 +1,12 @@
 //! One KRaft replica, sans-IO: states, RPCs, the log, elections, the leader's rules.
+//!
+//! Read top-down: `io` (the boundary: what a replica is given and what it answers),
+//! `replica` (the replica, its inputs and its poll loop), `state` (the epoch states and
+//! every transition between them, start and restart included), then one file per RPC
+//! concern: `vote`, `quorum_epoch`, `fetch`, `snapshot`, and `commit` (the HW and
+//! applying). The rules they consult: `election` (who may grant a vote), `leader` (the
+//! leader's bookkeeping), `log`, `requests` (one request in flight per connection);
+//! `rpc` and `record` are the data on the wire and in the log; `config` the settings.
 
 pub mod config;
 pub mod election;
@@ -7,9 +15,15 @@ pub mod leader;
 pub mod log;
 pub mod record;
 pub mod replica;
-pub mod requests;
 pub mod rpc;
 pub mod state;
+
+mod commit;
+mod fetch;
+mod quorum_epoch;
+mod requests;
+mod snapshot;
+mod vote;
 
 pub use config::{QuorumConfig, SafetySwitch, Unsafe};
 pub use io::{Ctx, IdSource, Note, Output};

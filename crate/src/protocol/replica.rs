@@ -1,31 +1,22 @@
-//! One KRaft replica, sans-IO: it is given the time, a random stream and one input at a
-//! time, and answers with outputs (messages, flushes, trace notes). Handlers are grouped
-//! by RPC; the per-state rules they consult live in `election.rs` and `leader.rs`, the
-//! transitions in `state.rs`.
+//! One KRaft replica (Kafka's KafkaRaftClient), sans-IO: it is given the time, a random
+//! stream and one input at a time (`io.rs`), and answers with outputs. This file holds the
+//! replica, its queries, its inputs (a message is dispatched to its RPC's handler, whose
+//! response is sent back) and its poll loop (timers, then the sends its state calls for).
+//! The handlers live one file per RPC concern, the transitions in `state.rs`.
 
 use super::config::{QuorumConfig, SafetySwitch, Unsafe};
-use super::election::{end_quorum_backoff_ms, vote_decision, VoteDecision};
-use super::io::{Ctx, Note, Output};
-use super::leader::{LeaderState, ParkedFetch};
-use super::log::{FetchPosition, ReplicaLog, Retention};
-use super::record::{Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
+use super::fetch::AwaitingFlush;
+use super::io::{Ctx, Note};
+use super::leader::LeaderState;
+use super::log::ReplicaLog;
+use super::record::{Epoch, MetadataImage, NodeId, Offset, RecordBody};
 use super::requests::Requests;
 use super::rpc::{
-    BeginQuorumEpochRequest, BeginQuorumEpochResponse, DivergingEpoch, EndQuorumEpochRequest, EndQuorumEpochResponse,
-    Envelope, ErrorCode, FetchRequest, FetchResponse, FetchSnapshotRequest, FetchSnapshotResponse, LeaderHint, Message,
-    RpcKind, Snapshot, SnapshotId, VoteRequest, VoteResponse,
+    BeginQuorumEpochResponse, EndQuorumEpochRequest, EndQuorumEpochResponse, Envelope, ErrorCode, FetchSnapshotRequest,
+    LeaderHint, Message, RpcKind, VoteRequest,
 };
-use super::state::{ElectionState, EpochState, Reason, SnapshotDownload, StateName};
-use std::sync::Arc;
-
-/// A voter's append as follower whose flush is still running: its HW is set only once
-/// the records are on disk (Kafka's appendAsFollower flushes before the HW moves).
-#[derive(Clone, Copy, Debug)]
-pub struct AwaitingFlush {
-    pub up_to: Offset,
-    /// The HW the leader's Fetch response carried.
-    pub leader_hw: Option<Offset>,
-}
+use super::snapshot::LOG_CLEANER_INTERVAL_MS;
+use super::state::{ElectionState, EpochState, Reason, StateName};
 
 /// What a node's process is started with besides its disk.
 #[derive(Clone, Debug)]
@@ -60,16 +51,12 @@ pub struct Replica {
     pub(crate) image: MetadataImage,
     pub(crate) requests: Requests,
     pub(crate) awaiting_flush: Option<AwaitingFlush>,
-    next_correlation: u64,
+    pub(super) next_correlation: u64,
     /// When the last snapshot was taken (or the node started), for the time trigger.
-    last_snapshot_ms: u64,
+    pub(super) last_snapshot_ms: u64,
     /// When the log cleaner runs next (KafkaRaftClient's RaftMetadataLogCleanerManager).
-    clean_deadline: u64,
+    pub(super) clean_deadline: u64,
 }
-
-/// How often the log cleaner runs: KafkaRaftClient's RaftMetadataLogCleanerManager
-/// delay, a constant (60 s) in Kafka.
-pub const LOG_CLEANER_INTERVAL_MS: u64 = 60_000;
 
 impl Replica {
     /// Starts from what is on disk, by Kafka's rules (QuorumState.initialize).
@@ -321,46 +308,6 @@ impl Replica {
         self.log.mark_flushed(up_to);
     }
 
-    fn flush_done(&self) -> bool {
-        self.awaiting_flush.map(|a| self.log.flushed_offset() >= a.up_to).unwrap_or(false)
-    }
-
-    /// The raft thread returns from a follower append's flush: only now does the HW the
-    /// leader sent take effect (KafkaRaftClient.handleFetchResponse: appendAsFollower,
-    /// which flushes for a voter, then updateFollowerHighWatermark).
-    fn finish_follower_append(&mut self, ctx: &mut Ctx) {
-        if !self.flush_done() {
-            return;
-        }
-        let Some(done) = self.awaiting_flush.take() else { return };
-        if let (EpochState::Follower(_), Some(h)) = (&self.state, done.leader_hw) {
-            let new = h.min(self.log.end_offset());
-            self.set_hw(ctx, new);
-        }
-    }
-
-    /// The expiry timer of parked fetches: answers with what was true when parked. It
-    /// runs on its own thread in Kafka, so the world calls it even while we are busy.
-    pub fn expire_parked_fetches(&mut self, ctx: &mut Ctx) {
-        let me = self.id;
-        let EpochState::Leader(l) = &mut self.state else {
-            return;
-        };
-        let now = ctx.now;
-        let mut expired = Vec::new();
-        l.parked.retain(|p| {
-            if p.deadline <= now {
-                expired.push((p.from, p.correlation, p.expiry_response.clone()));
-                false
-            } else {
-                true
-            }
-        });
-        for (to, corr, response) in expired {
-            ctx.send(me, to, corr, Message::FetchResponse(response));
-        }
-    }
-
     // ---- timers --------------------------------------------------------------------
 
     /// Runs every timer that is due, then sends what the state calls for.
@@ -445,14 +392,14 @@ impl Replica {
         self.next_correlation
     }
 
-    fn request(&mut self, ctx: &mut Ctx, to: NodeId, message: Message) {
+    pub(super) fn request(&mut self, ctx: &mut Ctx, to: NodeId, message: Message) {
         let corr = self.next_correlation();
         self.requests.start(to, corr, ctx.now + self.config.request_timeout_ms, message.kind());
         ctx.send(self.id, to, corr, message);
     }
 
     /// The sends each state makes when its connections are ready.
-    fn send_requests(&mut self, ctx: &mut Ctx) {
+    pub(super) fn send_requests(&mut self, ctx: &mut Ctx) {
         let now = ctx.now;
         match &self.state {
             EpochState::Prospective(p) => {
@@ -557,48 +504,13 @@ impl Replica {
         })
     }
 
-    fn fetch_request(&self, epoch: Epoch) -> Message {
-        Message::Fetch(FetchRequest {
-            current_leader_epoch: epoch,
-            fetch_offset: self.log.end_offset(),
-            last_fetched_epoch: self.log.last_epoch(),
-            high_watermark: self.hw,
-            max_wait_ms: self.config.fetch_max_wait_ms,
-            max_bytes: self.config.fetch_max_bytes,
-        })
-    }
-
-    /// The leader's heartbeat: BeginQuorumEpoch to every voter that has not fetched
-    /// for half a fetch timeout (all of them right after the election).
-    pub(crate) fn send_begin_quorum_epoch(&mut self, ctx: &mut Ctx) {
-        let interval = self.config.begin_quorum_epoch_interval_ms();
-        let now = ctx.now;
-        let EpochState::Leader(l) = &mut self.state else {
-            return;
-        };
-        l.begin_quorum_deadline = now + interval;
-        let epoch = l.epoch;
-        let quiet: Vec<NodeId> = l
-            .replicas
-            .iter()
-            .filter(|r| r.is_voter && r.id != self.id)
-            .filter(|r| r.last_fetch_ms.map(|t| now - t >= interval).unwrap_or(true))
-            .map(|r| r.id)
-            .collect();
-        for v in quiet {
-            if self.requests.is_ready(v, now) {
-                self.request(ctx, v, Message::BeginQuorumEpoch(BeginQuorumEpochRequest { leader_epoch: epoch }));
-            }
-        }
-    }
-
-    fn hint(&self) -> LeaderHint {
+    pub(super) fn hint(&self) -> LeaderHint {
         LeaderHint { epoch: self.epoch(), leader: self.leader_id() }
     }
 
     /// Common response handling (Kafka's maybeHandleCommonResponse). True when the
     /// response is fully handled; false when its body is still to be processed.
-    fn handled_by_epoch(&mut self, ctx: &mut Ctx, error: ErrorCode, hint: LeaderHint, from: NodeId) -> bool {
+    pub(super) fn handled_by_epoch(&mut self, ctx: &mut Ctx, error: ErrorCode, hint: LeaderHint, from: NodeId) -> bool {
         let epoch = self.epoch();
         if hint.epoch < epoch || error == ErrorCode::UnknownLeaderEpoch {
             return true; // stale: ignored
@@ -624,7 +536,7 @@ impl Replica {
     /// Kafka's maybeTransition: follow a newer leader, or a leader of our epoch when we
     /// know none (so a Prospective that knows its leader stays Prospective); a newer
     /// epoch without a leader makes us Unattached.
-    fn maybe_transition(&mut self, ctx: &mut Ctx, hint: LeaderHint) {
+    pub(super) fn maybe_transition(&mut self, ctx: &mut Ctx, hint: LeaderHint) {
         let epoch = self.epoch();
         let leader = hint.leader.filter(|l| *l != self.id);
         if hint.epoch > epoch {
@@ -633,537 +545,6 @@ impl Replica {
             if let Some(l) = leader {
                 self.transition_to_follower(ctx, epoch, l, Reason::LeaderDiscovered);
             }
-        }
-    }
-
-    // ---- Vote ----------------------------------------------------------------------
-
-    /// Kafka's handleVoteRequest.
-    fn handle_vote_request(&mut self, ctx: &mut Ctx, from: NodeId, req: VoteRequest) -> VoteResponse {
-        let VoteRequest { replica_epoch: epoch, last_offset_epoch: last_epoch, last_offset, pre_vote } = req;
-        if !self.is_voter() || self.voters.binary_search(&from).is_err() {
-            ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::NotAVoter });
-            return self.vote_response(ErrorCode::InvalidRequest, false, pre_vote);
-        }
-        let illegal = if pre_vote { last_epoch > epoch } else { last_epoch >= epoch };
-        if illegal {
-            ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::InvalidRequest });
-            return self.vote_response(ErrorCode::InvalidRequest, false, pre_vote);
-        }
-        if epoch < self.epoch() {
-            ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::StaleEpoch });
-            return self.vote_response(ErrorCode::FencedLeaderEpoch, false, pre_vote);
-        }
-        if epoch > self.epoch() {
-            self.transition_to_unattached(ctx, epoch, None, Reason::HigherEpoch);
-        }
-        let up_to_date = (last_epoch, last_offset) >= (self.log.last_epoch(), self.log.end_offset())
-            || self.switches.has(SafetySwitch::VoteIgnoresLog);
-        let decision = vote_decision(&self.state, from, up_to_date, pre_vote);
-        ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision });
-        let granted = decision.granted();
-        if granted && !pre_vote && decision != VoteDecision::GrantedAgain {
-            // Persisted before we answer: one vote per epoch, even across a crash.
-            let epoch = self.epoch();
-            match self.state {
-                EpochState::Prospective(_) => self.prospective_add_vote(ctx, from),
-                _ => self.transition_to_unattached_fresh_timer(ctx, epoch, Some(from), Reason::VotedForCandidate),
-            }
-        }
-        self.vote_response(ErrorCode::None, granted, pre_vote)
-    }
-
-    fn vote_response(&self, error: ErrorCode, granted: bool, pre_vote: bool) -> VoteResponse {
-        VoteResponse { error, hint: self.hint(), granted, pre_vote }
-    }
-
-    /// Kafka's handleVoteResponse: counts the (pre-)vote of the current election.
-    fn handle_vote_response(&mut self, ctx: &mut Ctx, from: NodeId, response: VoteResponse) {
-        let VoteResponse { error, hint, granted, pre_vote } = response;
-        if self.handled_by_epoch(ctx, error, hint, from) {
-            return;
-        }
-        match &mut self.state {
-            EpochState::Prospective(p) if pre_vote => {
-                let set = if granted { &mut p.granted } else { &mut p.rejected };
-                if !set.contains(&from) {
-                    set.push(from);
-                }
-            }
-            EpochState::Candidate(c) if !pre_vote => {
-                let set = if granted { &mut c.granted } else { &mut c.rejected };
-                if !set.contains(&from) {
-                    set.push(from);
-                }
-            }
-            _ => return,
-        }
-        self.maybe_finish_election(ctx);
-    }
-
-    // ---- BeginQuorumEpoch / EndQuorumEpoch ----------------------------------------------
-
-    /// Kafka's handleBeginQuorumEpochRequest: follow the leader that announces itself.
-    fn handle_begin_quorum_epoch_request(
-        &mut self,
-        ctx: &mut Ctx,
-        from: NodeId,
-        req: BeginQuorumEpochRequest,
-    ) -> BeginQuorumEpochResponse {
-        let epoch = req.leader_epoch;
-        if epoch < self.epoch() {
-            return BeginQuorumEpochResponse { error: ErrorCode::FencedLeaderEpoch, hint: self.hint() };
-        }
-        self.maybe_transition(ctx, LeaderHint { epoch, leader: Some(from) });
-        BeginQuorumEpochResponse { error: ErrorCode::None, hint: self.hint() }
-    }
-
-    /// Kafka's handleEndQuorumEpochRequest: the resigning leader's follower waits its turn
-    /// in the preferred-successor order before its election.
-    fn handle_end_quorum_epoch_request(
-        &mut self,
-        ctx: &mut Ctx,
-        from: NodeId,
-        req: EndQuorumEpochRequest,
-    ) -> EndQuorumEpochResponse {
-        let epoch = req.leader_epoch;
-        if epoch < self.epoch() {
-            return EndQuorumEpochResponse { error: ErrorCode::FencedLeaderEpoch, hint: self.hint() };
-        }
-        self.maybe_transition(ctx, LeaderHint { epoch, leader: Some(from) });
-        let me = self.id;
-        let max = self.config.election_backoff_max_ms;
-        if let EpochState::Follower(f) = &mut self.state {
-            if f.leader == from {
-                // FollowerState.overrideFetchTimeout: the timer is *set* to the backoff, even
-                // when it was due sooner.
-                let backoff = end_quorum_backoff_ms(&req.preferred_successors, me, max);
-                f.fetch_deadline = ctx.now + backoff;
-            }
-        }
-        EndQuorumEpochResponse { error: ErrorCode::None, hint: self.hint() }
-    }
-
-    /// Kafka's handleBeginQuorumEpochResponse and handleEndQuorumEpochResponse: a resigned
-    /// leader stops resending EndQuorumEpoch to a voter that acknowledged it.
-    fn handle_quorum_epoch_response(&mut self, ctx: &mut Ctx, from: NodeId, error: ErrorCode, hint: LeaderHint) {
-        if self.handled_by_epoch(ctx, error, hint, from) {
-            return;
-        }
-        if let EpochState::Resigned(r) = &mut self.state {
-            r.unacked.retain(|v| *v != from);
-        }
-    }
-
-    // ---- Fetch at the leader ---------------------------------------------------------
-
-    /// Epoch checks shared by Fetch and FetchSnapshot; Err is the error to answer with.
-    fn check_leader_request(&self, epoch: Epoch) -> Result<(), ErrorCode> {
-        if epoch < self.epoch() {
-            return Err(ErrorCode::FencedLeaderEpoch);
-        }
-        if epoch > self.epoch() {
-            // The fetcher knows a newer epoch than we do; we learn it from it only through
-            // the responses of the real leader, so just refuse.
-            return Err(ErrorCode::UnknownLeaderEpoch);
-        }
-        if !matches!(self.state, EpochState::Leader(_)) {
-            return Err(ErrorCode::NotLeaderOrFollower);
-        }
-        Ok(())
-    }
-
-    pub(crate) fn fetch_error_response(&self, error: ErrorCode) -> FetchResponse {
-        FetchResponse { error, high_watermark: None, ..self.fetch_response(Vec::new()) }
-    }
-
-    /// A successful Fetch response carrying `records` and the leader's HW.
-    fn fetch_response(&self, records: Vec<Record>) -> FetchResponse {
-        FetchResponse {
-            error: ErrorCode::None,
-            hint: self.hint(),
-            high_watermark: self.leader_state().and_then(|l| l.high_watermark),
-            log_start_offset: self.log.start_offset(),
-            records,
-            diverging_epoch: None,
-            snapshot_id: None,
-        }
-    }
-
-    /// Kafka's handleFetchRequest: answers at once, or parks the fetch in the purgatory
-    /// (None) until records arrive, the HW moves or `max_wait_ms` passes.
-    fn handle_fetch_request(
-        &mut self,
-        ctx: &mut Ctx,
-        from: NodeId,
-        correlation: u64,
-        req: FetchRequest,
-    ) -> Option<FetchResponse> {
-        if let Err(error) = self.check_leader_request(req.current_leader_epoch) {
-            return Some(self.fetch_error_response(error));
-        }
-        let fetch_offset = req.fetch_offset;
-        match self.log.validate_fetch(fetch_offset, req.last_fetched_epoch) {
-            FetchPosition::Diverging { epoch, end_offset } => {
-                let diverging_epoch = Some(DivergingEpoch { epoch, end_offset });
-                return Some(FetchResponse { diverging_epoch, ..self.fetch_response(Vec::new()) });
-            }
-            FetchPosition::Snapshot(id) => {
-                return Some(FetchResponse { snapshot_id: Some(id), ..self.fetch_response(Vec::new()) });
-            }
-            FetchPosition::Valid => {}
-        }
-        let leo = self.log.end_offset();
-        let majority = self.majority();
-        let is_voter = self.voters.binary_search(&from).is_ok();
-        let EpochState::Leader(l) = &mut self.state else { unreachable!("checked above") };
-        l.update_follower(from, fetch_offset, leo, ctx.now);
-        if is_voter {
-            l.record_voter_fetch(from, majority, ctx.now, &self.config);
-        }
-        // A fetch already in the purgatory for this replica is superseded.
-        l.parked.retain(|p| p.from != from);
-        self.maybe_advance_leader_hw(ctx);
-        let response = self.fetch_records_response(fetch_offset, req.max_bytes);
-        let behind_hw = match (req.high_watermark, response.high_watermark) {
-            (_, None) => false,
-            (None, Some(_)) => true,
-            (Some(f), Some(h)) => f < h,
-        };
-        if fetch_offset < leo || req.max_wait_ms == 0 || behind_hw {
-            return Some(response);
-        }
-        let EpochState::Leader(l) = &mut self.state else { unreachable!("checked above") };
-        l.parked.push(ParkedFetch {
-            from,
-            correlation,
-            fetch_offset,
-            max_bytes: req.max_bytes,
-            deadline: ctx.now + req.max_wait_ms,
-            expiry_response: response,
-        });
-        None
-    }
-
-    fn fetch_records_response(&self, fetch_offset: Offset, max_bytes: u64) -> FetchResponse {
-        self.fetch_response(self.read_records(fetch_offset, max_bytes))
-    }
-
-    /// Records from `offset` on, as many as fit in `max_bytes` but at least one (Kafka's
-    /// log read returns at least one batch, however large).
-    fn read_records(&self, offset: Offset, max_bytes: u64) -> Vec<Record> {
-        let (mut count, mut bytes) = (0u64, 0u64);
-        while let Some(r) = self.log.get(offset + count) {
-            bytes += r.size_bytes();
-            if count > 0 && bytes > max_bytes {
-                break;
-            }
-            count += 1;
-        }
-        self.log.read(offset, count as usize)
-    }
-
-    /// Answers every parked fetch now (new records arrived or the HW moved).
-    fn complete_parked_fetches(&mut self, ctx: &mut Ctx) {
-        let EpochState::Leader(l) = &mut self.state else {
-            return;
-        };
-        let parked = std::mem::take(&mut l.parked);
-        for p in parked {
-            let m = self.fetch_records_response(p.fetch_offset, p.max_bytes);
-            ctx.send(self.id, p.from, p.correlation, Message::FetchResponse(m));
-        }
-    }
-
-    /// The leader's HW is what its Fetch responses carry, so every move of it is traced,
-    /// even one that stays below the HW this node exposed as a follower (only
-    /// `hw-before-own-epoch` allows that). Before its first move the HW this node exposed
-    /// is its own.
-    fn maybe_advance_leader_hw(&mut self, ctx: &mut Ctx) {
-        let allow = self.switches.has(SafetySwitch::HwBeforeOwnEpoch);
-        let EpochState::Leader(l) = &mut self.state else {
-            return;
-        };
-        let old = l.high_watermark.or(self.hw);
-        if let Some(new) = l.maybe_advance_hw(allow) {
-            ctx.note(Note::HighWatermark { old, new });
-            if self.raise_hw(new) {
-                self.apply_committed(ctx);
-            }
-            self.complete_parked_fetches(ctx);
-        }
-    }
-
-    /// Appends a batch as leader: LEO moves (the leader's own progress with it, so
-    /// parked fetches are answered), then the flush blocks this replica's thread.
-    /// KafkaRaftClient.flushLeaderLog updates the leader's end offset (LeaderState.
-    /// updateLocalState, unflushed) and the HW before log.flush, so a lone voter, whose own
-    /// offset is the majority, commits and answers parked fetches before its flush: a crash
-    /// inside that flush loses committed records (scenario one-voter-flush-window).
-    pub(crate) fn append_as_leader(&mut self, ctx: &mut Ctx, batch: Vec<(u64, RecordBody)>) {
-        if batch.is_empty() {
-            return;
-        }
-        let epoch = self.epoch();
-        let first = self.log.end_offset();
-        let records: Vec<Record> = batch
-            .into_iter()
-            .enumerate()
-            .map(|(i, (id, body))| Record { offset: first + i as u64, epoch, id, body })
-            .collect();
-        let kind = records[0].body.kind();
-        let last = first + records.len() as u64 - 1;
-        self.log.append(&records);
-        ctx.note(Note::Appended { first, last, epoch, kind });
-        let leo = self.log.end_offset();
-        let me = self.id;
-        if let EpochState::Leader(l) = &mut self.state {
-            l.update_local(me, leo, ctx.now);
-        }
-        self.maybe_advance_leader_hw(ctx);
-        self.complete_parked_fetches(ctx);
-        ctx.out.push(Output::Flush { up_to: leo });
-    }
-
-    // ---- Fetch at the follower -------------------------------------------------------
-
-    /// Kafka's handleFetchResponse: truncate, start a snapshot download, or append (and
-    /// for a voter flush before the leader's HW takes effect).
-    fn handle_fetch_response(&mut self, ctx: &mut Ctx, from: NodeId, response: FetchResponse) {
-        let FetchResponse { error, hint, high_watermark: leader_hw, records, diverging_epoch, snapshot_id, .. } =
-            response;
-        if self.handled_by_epoch(ctx, error, hint, from) {
-            return;
-        }
-        let EpochState::Follower(f) = &mut self.state else {
-            return;
-        };
-        if f.leader != from {
-            return;
-        }
-        f.fetch_deadline = ctx.now + self.config.fetch_timeout_ms;
-        f.has_fetched = true;
-        if let Some(d) = diverging_epoch {
-            self.truncate_on_divergence(ctx, d);
-            return;
-        }
-        if let Some(id) = snapshot_id {
-            f.snapshot_download = Some(SnapshotDownload { id, position: 0 });
-            return;
-        }
-        let appended = if !records.is_empty() && self.log.append(&records) {
-            let first = records[0].offset;
-            let last = records[records.len() - 1].offset;
-            let kind = records[0].body.kind();
-            ctx.note(Note::Appended { first, last, epoch: records[records.len() - 1].epoch, kind });
-            true
-        } else {
-            false
-        };
-        let leo = self.log.end_offset();
-        // appendAsFollower flushes only for a voter: the leader counts a voter's fetch offset
-        // toward the HW. An observer's appends stay unflushed (a crash loses them).
-        let flush = appended && self.is_voter();
-        if flush && !self.switches.has(SafetySwitch::AckBeforeFlush) {
-            self.awaiting_flush = Some(AwaitingFlush { up_to: leo, leader_hw });
-            ctx.out.push(Output::Flush { up_to: leo });
-            return;
-        }
-        if let Some(h) = leader_hw {
-            self.set_hw(ctx, h.min(leo));
-        }
-        if flush {
-            // Unsafe: report the offset first, flush afterwards.
-            self.send_requests(ctx);
-            ctx.out.push(Output::Flush { up_to: leo });
-        }
-    }
-
-    /// Truncates to where our log and the leader's agree, as far as this round can tell.
-    fn truncate_on_divergence(&mut self, ctx: &mut Ctx, d: DivergingEpoch) {
-        let to = if d.epoch == 0 {
-            d.end_offset.min(self.log.end_offset())
-        } else {
-            match self.log.end_offset_for_epoch(d.epoch) {
-                (own_end, e) if e == d.epoch => own_end.min(d.end_offset),
-                (own_end, _) => own_end,
-            }
-        };
-        let from_leo = self.log.end_offset();
-        if self.log.truncate_to(to) > 0 {
-            // The log never truncates into its snapshot: it stops at the snapshot's end.
-            let to = self.log.end_offset();
-            if self.image.applied_offset > to {
-                // Applied state past the truncation point was built from records now gone;
-                // only possible when a record below our HW was truncated (reported).
-                self.image = self
-                    .log
-                    .snapshot()
-                    .map(|s| (*s.image).clone())
-                    .unwrap_or_else(|| MetadataImage::new(self.log.meter()));
-            }
-            ctx.note(Note::Truncated { from_leo, to, diverging_epoch: Some(d.epoch), hw: self.hw });
-        }
-    }
-
-    // ---- snapshots -------------------------------------------------------------------
-
-    /// Kafka's handleFetchSnapshotRequest: the next chunk, the whole snapshot with the last.
-    fn handle_fetch_snapshot_request(
-        &mut self,
-        ctx: &mut Ctx,
-        from: NodeId,
-        req: FetchSnapshotRequest,
-    ) -> FetchSnapshotResponse {
-        let FetchSnapshotRequest { current_leader_epoch, snapshot_id: id, position, max_bytes } = req;
-        let base = FetchSnapshotResponse {
-            error: ErrorCode::None,
-            hint: self.hint(),
-            snapshot_id: id,
-            size: 0,
-            position,
-            chunk_bytes: 0,
-            snapshot: None,
-        };
-        if let Err(error) = self.check_leader_request(current_leader_epoch) {
-            return FetchSnapshotResponse { error, ..base };
-        }
-        let Some(snap) = self.log.snapshot_by_id(id).cloned() else {
-            return FetchSnapshotResponse { error: ErrorCode::SnapshotNotFound, ..base };
-        };
-        if position > snap.size_bytes {
-            return FetchSnapshotResponse { error: ErrorCode::InvalidRequest, size: snap.size_bytes, ..base };
-        }
-        let majority = self.majority();
-        let is_voter = self.voters.binary_search(&from).is_ok();
-        if let EpochState::Leader(l) = &mut self.state {
-            if is_voter {
-                l.record_voter_fetch(from, majority, ctx.now, &self.config);
-            }
-        }
-        // The fetcher's fetch.snapshot.max.bytes bounds the chunk (handleFetchSnapshotRequest).
-        let chunk_bytes = (snap.size_bytes - position).min(max_bytes);
-        let last = position + chunk_bytes >= snap.size_bytes;
-        let size = snap.size_bytes;
-        FetchSnapshotResponse { size, chunk_bytes, snapshot: if last { Some(snap) } else { None }, ..base }
-    }
-
-    /// Kafka's handleFetchSnapshotResponse: the next chunk, and once all is there the
-    /// snapshot replaces the log.
-    fn handle_fetch_snapshot_response(&mut self, ctx: &mut Ctx, from: NodeId, response: FetchSnapshotResponse) {
-        let FetchSnapshotResponse { error, hint, snapshot_id: id, size, position, chunk_bytes: chunk, snapshot } =
-            response;
-        if error == ErrorCode::SnapshotNotFound {
-            // Drop the partial snapshot and go back to fetching (counts as success).
-            if let EpochState::Follower(f) = &mut self.state {
-                f.snapshot_download = None;
-                f.fetch_deadline = ctx.now + self.config.fetch_timeout_ms;
-                f.has_fetched = true;
-            }
-            return;
-        }
-        if self.handled_by_epoch(ctx, error, hint, from) {
-            return;
-        }
-        let EpochState::Follower(f) = &mut self.state else {
-            return;
-        };
-        f.fetch_deadline = ctx.now + self.config.fetch_timeout_ms;
-        f.has_fetched = true;
-        let Some(download) = f.snapshot_download.as_mut().filter(|d| d.id == id && d.position == position) else {
-            return;
-        };
-        download.position = position + chunk;
-        if download.position < size {
-            return;
-        }
-        f.snapshot_download = None;
-        let Some(snapshot) = snapshot else { return };
-        let from_leo = self.log.end_offset();
-        self.image = (*snapshot.image).clone();
-        self.log.reset_to_snapshot(snapshot);
-        ctx.note(Note::SnapshotFetched { id });
-        ctx.note(Note::SnapshotLoaded { id });
-        if from_leo > id.end_offset {
-            ctx.note(Note::Truncated { from_leo, to: id.end_offset, diverging_epoch: None, hw: self.hw });
-        }
-        self.set_hw(ctx, id.end_offset);
-    }
-
-    // ---- high watermark, state machine, local snapshots ---------------------------------
-
-    /// Raises this node's HW (never lowers it), applies newly committed records and
-    /// takes a snapshot when enough have been applied since the last one.
-    fn set_hw(&mut self, ctx: &mut Ctx, new: Offset) {
-        let old = self.hw;
-        if self.raise_hw(new) {
-            ctx.note(Note::HighWatermark { old, new });
-            self.apply_committed(ctx);
-        }
-    }
-
-    /// True when `new` is above this node's HW (which then becomes `new`).
-    fn raise_hw(&mut self, new: Offset) -> bool {
-        if self.hw.map(|h| new <= h).unwrap_or(false) {
-            return false;
-        }
-        self.hw = Some(new);
-        true
-    }
-
-    fn apply_committed(&mut self, ctx: &mut Ctx) {
-        let Some(hw) = self.hw else { return };
-        let target = hw.min(self.log.end_offset());
-        while self.image.applied_offset < target {
-            let Some(r) = self.log.get(self.image.applied_offset) else {
-                break;
-            };
-            self.image.apply(r);
-        }
-        self.maybe_snapshot(ctx);
-    }
-
-    /// Kafka's SnapshotGenerator.publishLogDelta, checked as committed records are
-    /// applied: a snapshot once `snapshot_interval` records were applied since the last
-    /// one (the simulator's stand-in for `metadata.log.max.record.bytes.between.snapshots`),
-    /// or once `metadata.log.max.snapshot.interval.ms` has passed. Taking it leaves the log
-    /// start where it is; only the cleaner moves it.
-    fn maybe_snapshot(&mut self, ctx: &mut Ctx) {
-        if self.snapshot_interval == 0 {
-            return;
-        }
-        let last_end = self.log.snapshot().map(|s| s.id.end_offset).unwrap_or(0);
-        let end = self.image.applied_offset;
-        if end <= last_end {
-            return;
-        }
-        let interval_ms = self.config.snapshot_max_interval_ms;
-        let by_size = end - last_end >= self.snapshot_interval;
-        let by_time = interval_ms > 0 && ctx.now - self.last_snapshot_ms >= interval_ms;
-        if !by_size && !by_time {
-            return;
-        }
-        let Some(epoch) = self.log.epoch_at(end - 1) else {
-            return;
-        };
-        let image = Arc::new(self.image.clone());
-        let size_bytes = image.size_bytes();
-        let id = SnapshotId { end_offset: end, epoch };
-        self.log.add_snapshot(Snapshot { id, image, size_bytes, last_contained_log_ms: ctx.now });
-        self.last_snapshot_ms = ctx.now;
-        ctx.note(Note::SnapshotTaken { id });
-    }
-
-    /// The periodic log cleaner (KafkaRaftClient.poll runs RaftMetadataLogCleanerManager,
-    /// which calls KafkaMetadataLog.maybeClean every 60 s).
-    fn maybe_clean(&mut self, ctx: &mut Ctx) {
-        if ctx.now < self.clean_deadline {
-            return;
-        }
-        self.clean_deadline = ctx.now + LOG_CLEANER_INTERVAL_MS;
-        let retention = Retention { max_bytes: self.config.retention_max_bytes, max_ms: self.config.retention_max_ms };
-        for id in self.log.clean(ctx.now, &retention) {
-            ctx.note(Note::SnapshotDeleted { id });
         }
     }
 }
