@@ -5,7 +5,6 @@ use super::config::SafetySwitch;
 use super::io::{Ctx, Note, Output};
 use super::record::{Offset, Record, RecordBody};
 use super::replica::Replica;
-use super::state::EpochState;
 
 impl Replica {
     /// Appends a batch as leader: LEO moves (the leader's own progress with it, so
@@ -31,7 +30,7 @@ impl Replica {
         ctx.note(Note::Appended { first, last, epoch, kind });
         let leo = self.log.end_offset();
         let me = self.id;
-        if let EpochState::Leader(l) = &mut self.state {
+        if let Some(l) = self.state.as_leader_mut() {
             l.update_local(me, leo, ctx.now);
         }
         self.maybe_advance_leader_hw(ctx);
@@ -45,7 +44,7 @@ impl Replica {
     /// is its own.
     pub(super) fn maybe_advance_leader_hw(&mut self, ctx: &mut Ctx) {
         let allow = self.switches.has(SafetySwitch::HwBeforeOwnEpoch);
-        let EpochState::Leader(l) = &mut self.state else {
+        let Some(l) = self.state.as_leader_mut() else {
             return;
         };
         let old = l.high_watermark.or(self.hw);

@@ -10,7 +10,7 @@ use super::log::FetchPosition;
 use super::record::{Epoch, MetadataImage, NodeId, Offset, Record};
 use super::replica::Replica;
 use super::rpc::{DivergingEpoch, ErrorCode, FetchRequest, FetchResponse, Message};
-use super::state::{EpochState, SnapshotDownload};
+use super::state::SnapshotDownload;
 
 /// A voter's append as follower whose flush is still running: its HW is set only once
 /// the records are on disk (Kafka's appendAsFollower flushes before the HW moves).
@@ -43,7 +43,7 @@ impl Replica {
             // the responses of the real leader, so just refuse.
             return Err(ErrorCode::UnknownLeaderEpoch);
         }
-        if !matches!(self.state, EpochState::Leader(_)) {
+        if self.state.as_leader().is_none() {
             return Err(ErrorCode::NotLeaderOrFollower);
         }
         Ok(())
@@ -92,7 +92,7 @@ impl Replica {
         let leo = self.log.end_offset();
         let majority = self.majority();
         let is_voter = self.voters.binary_search(&from).is_ok();
-        let EpochState::Leader(l) = &mut self.state else { unreachable!("checked above") };
+        let l = self.state.as_leader_mut().expect("a leader: checked above");
         l.update_follower(from, fetch_offset, leo, ctx.now);
         if is_voter {
             l.record_voter_fetch(from, majority, ctx.now, &self.config);
@@ -109,7 +109,7 @@ impl Replica {
         if fetch_offset < leo || req.max_wait_ms == 0 || behind_hw {
             return Some(response);
         }
-        let EpochState::Leader(l) = &mut self.state else { unreachable!("checked above") };
+        let l = self.state.as_leader_mut().expect("a leader: checked above");
         l.parked.push(ParkedFetch {
             from,
             correlation,
@@ -141,7 +141,7 @@ impl Replica {
 
     /// Answers every parked fetch now (new records arrived or the HW moved).
     pub(super) fn complete_parked_fetches(&mut self, ctx: &mut Ctx) {
-        let EpochState::Leader(l) = &mut self.state else {
+        let Some(l) = self.state.as_leader_mut() else {
             return;
         };
         let parked = std::mem::take(&mut l.parked);
@@ -155,7 +155,7 @@ impl Replica {
     /// runs on its own thread in Kafka, so the world calls it even while we are busy.
     pub fn expire_parked_fetches(&mut self, ctx: &mut Ctx) {
         let me = self.id;
-        let EpochState::Leader(l) = &mut self.state else {
+        let Some(l) = self.state.as_leader_mut() else {
             return;
         };
         let now = ctx.now;
@@ -181,7 +181,7 @@ impl Replica {
         if self.handled_by_epoch(ctx, error, hint, from) {
             return;
         }
-        let EpochState::Follower(f) = &mut self.state else {
+        let Some(f) = self.state.as_follower_mut() else {
             return;
         };
         if f.leader != from {
@@ -264,7 +264,7 @@ impl Replica {
             return;
         }
         let Some(done) = self.awaiting_flush.take() else { return };
-        if let (EpochState::Follower(_), Some(h)) = (&self.state, done.leader_hw) {
+        if let (Some(_), Some(h)) = (self.state.as_follower(), done.leader_hw) {
             let new = h.min(self.log.end_offset());
             self.set_hw(ctx, new);
         }

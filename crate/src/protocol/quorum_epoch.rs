@@ -9,7 +9,6 @@ use super::rpc::{
     BeginQuorumEpochRequest, BeginQuorumEpochResponse, EndQuorumEpochRequest, EndQuorumEpochResponse, ErrorCode,
     LeaderHint, Message,
 };
-use super::state::EpochState;
 
 impl Replica {
     /// Kafka's handleBeginQuorumEpochRequest: follow the leader that announces itself.
@@ -42,7 +41,7 @@ impl Replica {
         self.maybe_transition(ctx, LeaderHint { epoch, leader: Some(from) });
         let me = self.id;
         let max = self.config.election_backoff_max_ms;
-        if let EpochState::Follower(f) = &mut self.state {
+        if let Some(f) = self.state.as_follower_mut() {
             if f.leader == from {
                 // FollowerState.overrideFetchTimeout: the timer is *set* to the backoff, even
                 // when it was due sooner.
@@ -65,7 +64,7 @@ impl Replica {
         if self.handled_by_epoch(ctx, error, hint, from) {
             return;
         }
-        if let EpochState::Resigned(r) = &mut self.state {
+        if let Some(r) = self.state.as_resigned_mut() {
             r.unacked.retain(|v| *v != from);
         }
     }
@@ -75,7 +74,7 @@ impl Replica {
     pub(crate) fn send_begin_quorum_epoch(&mut self, ctx: &mut Ctx) {
         let interval = self.config.begin_quorum_epoch_interval_ms();
         let now = ctx.now;
-        let EpochState::Leader(l) = &mut self.state else {
+        let Some(l) = self.state.as_leader_mut() else {
             return;
         };
         l.begin_quorum_deadline = now + interval;

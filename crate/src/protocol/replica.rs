@@ -135,10 +135,7 @@ impl Replica {
         self.election
     }
     pub fn leader_state(&self) -> Option<&LeaderState> {
-        match &self.state {
-            EpochState::Leader(l) => Some(l),
-            _ => None,
-        }
+        self.state.as_leader()
     }
     pub fn durable(&self) -> Durable {
         Durable { election: self.election, log: self.log.durable_copy() }
@@ -155,15 +152,9 @@ impl Replica {
     /// (deadline, total) of the timer that ends this state, for the UI's progress bars.
     pub fn state_timer(&self) -> Option<(u64, u64)> {
         match &self.state {
-            EpochState::Unattached(s) if s.election_deadline != u64::MAX => {
-                Some((s.election_deadline, self.config.election_timeout_ms))
-            }
-            EpochState::Prospective(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
-            EpochState::Candidate(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
-            EpochState::Follower(s) if self.is_voter() => Some((s.fetch_deadline, self.config.fetch_timeout_ms)),
-            EpochState::Resigned(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
+            EpochState::Follower(s) => self.is_voter().then_some((s.fetch_deadline, self.config.fetch_timeout_ms)),
             EpochState::Leader(l) => Some((l.check_quorum_deadline, self.config.check_quorum_timeout_ms())),
-            _ => None,
+            s => s.election_deadline().map(|d| (d, self.config.election_timeout_ms)),
         }
     }
 
@@ -173,13 +164,8 @@ impl Replica {
             return Some(now); // back from the flush: set the HW and fetch again
         }
         let state = match &self.state {
-            EpochState::Unattached(s) => Some(s.election_deadline).filter(|d| *d != u64::MAX),
-            EpochState::Prospective(s) => Some(s.election_deadline),
-            EpochState::Candidate(s) => Some(s.election_deadline),
             // An observer has no fetch timeout (Kafka's pollFollowerAsObserver).
-            EpochState::Follower(s) if self.is_voter() => Some(s.fetch_deadline),
-            EpochState::Follower(_) => None,
-            EpochState::Resigned(s) => Some(s.election_deadline),
+            EpochState::Follower(s) => self.is_voter().then_some(s.fetch_deadline),
             EpochState::Leader(l) => {
                 let mut d = if l.resign_requested { now } else { l.begin_quorum_deadline };
                 if self.checks_quorum() {
@@ -193,6 +179,7 @@ impl Replica {
                 }
                 Some(d)
             }
+            s => s.election_deadline(),
         };
         let requests = self.requests.next_deadline(now);
         let timers = match (state, requests) {
@@ -279,7 +266,7 @@ impl Replica {
     pub fn write(&mut self, ctx: &mut Ctx, body: RecordBody) -> Result<Offset, String> {
         let leo = self.log.end_offset();
         let linger = self.config.append_linger_ms;
-        let EpochState::Leader(l) = &mut self.state else {
+        let Some(l) = self.state.as_leader_mut() else {
             return Err(format!("node {} is {}, not the leader", self.id, self.state.name().name()));
         };
         let offset = leo + l.pending_writes.len() as u64;
@@ -296,7 +283,7 @@ impl Replica {
     /// Graceful resignation (what a controller does on shutdown): the raft thread
     /// resigns at its next poll and sends EndQuorumEpoch.
     pub fn resign(&mut self) -> Result<(), String> {
-        let EpochState::Leader(l) = &mut self.state else {
+        let Some(l) = self.state.as_leader_mut() else {
             return Err(format!("node {} is {}, only a leader can resign", self.id, self.state.name().name()));
         };
         l.resign_requested = true;
@@ -376,7 +363,7 @@ impl Replica {
                     let batch = std::mem::take(&mut l.pending_writes);
                     self.append_as_leader(ctx, batch);
                 }
-                let EpochState::Leader(l) = &mut self.state else {
+                let Some(l) = self.state.as_leader_mut() else {
                     return false;
                 };
                 if l.begin_quorum_deadline <= now {

@@ -6,7 +6,6 @@ use super::log::Retention;
 use super::record::NodeId;
 use super::replica::Replica;
 use super::rpc::{ErrorCode, FetchSnapshotRequest, FetchSnapshotResponse, Snapshot, SnapshotId};
-use super::state::EpochState;
 use std::sync::Arc;
 
 /// How often the log cleaner runs: KafkaRaftClient's RaftMetadataLogCleanerManager
@@ -42,7 +41,7 @@ impl Replica {
         }
         let majority = self.majority();
         let is_voter = self.voters.binary_search(&from).is_ok();
-        if let EpochState::Leader(l) = &mut self.state {
+        if let Some(l) = self.state.as_leader_mut() {
             if is_voter {
                 l.record_voter_fetch(from, majority, ctx.now, &self.config);
             }
@@ -66,7 +65,7 @@ impl Replica {
             response;
         if error == ErrorCode::SnapshotNotFound {
             // Drop the partial snapshot and go back to fetching (counts as success).
-            if let EpochState::Follower(f) = &mut self.state {
+            if let Some(f) = self.state.as_follower_mut() {
                 f.snapshot_download = None;
                 f.fetch_deadline = ctx.now + self.config.fetch_timeout_ms;
                 f.has_fetched = true;
@@ -76,7 +75,7 @@ impl Replica {
         if self.handled_by_epoch(ctx, error, hint, from) {
             return;
         }
-        let EpochState::Follower(f) = &mut self.state else {
+        let Some(f) = self.state.as_follower_mut() else {
             return;
         };
         f.fetch_deadline = ctx.now + self.config.fetch_timeout_ms;

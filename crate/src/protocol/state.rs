@@ -175,6 +175,63 @@ impl EpochState {
         }
     }
 
+    /// When the election timer of Unattached, Prospective, Candidate or Resigned fires
+    /// (None for the other states, and for an observer's Unattached, which never elects).
+    pub fn election_deadline(&self) -> Option<u64> {
+        match self {
+            EpochState::Unattached(s) => Some(s.election_deadline).filter(|d| *d != u64::MAX),
+            EpochState::Prospective(s) => Some(s.election_deadline),
+            EpochState::Candidate(s) => Some(s.election_deadline),
+            EpochState::Resigned(s) => Some(s.election_deadline),
+            EpochState::Leader(_) | EpochState::Follower(_) => None,
+        }
+    }
+
+    /// The state's own data when the replica is in that state (Kafka's QuorumState.
+    /// maybeLeaderState, followerStateOrThrow and the like).
+    pub fn as_leader(&self) -> Option<&LeaderState> {
+        match self {
+            EpochState::Leader(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn as_leader_mut(&mut self) -> Option<&mut LeaderState> {
+        match self {
+            EpochState::Leader(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn as_follower(&self) -> Option<&FollowerState> {
+        match self {
+            EpochState::Follower(f) => Some(f),
+            _ => None,
+        }
+    }
+    pub fn as_follower_mut(&mut self) -> Option<&mut FollowerState> {
+        match self {
+            EpochState::Follower(f) => Some(f),
+            _ => None,
+        }
+    }
+    pub fn as_prospective(&self) -> Option<&ProspectiveState> {
+        match self {
+            EpochState::Prospective(p) => Some(p),
+            _ => None,
+        }
+    }
+    pub fn as_prospective_mut(&mut self) -> Option<&mut ProspectiveState> {
+        match self {
+            EpochState::Prospective(p) => Some(p),
+            _ => None,
+        }
+    }
+    pub fn as_resigned_mut(&mut self) -> Option<&mut ResignedState> {
+        match self {
+            EpochState::Resigned(r) => Some(r),
+            _ => None,
+        }
+    }
+
     /// The leader this replica knows for its epoch (itself when leading or resigned).
     pub fn leader(&self, me: NodeId) -> Option<NodeId> {
         match self {
@@ -275,17 +332,10 @@ impl Replica {
         voted: Option<NodeId>,
         reason: Reason,
     ) {
-        let inherited = match &self.state {
-            EpochState::Candidate(s) => Some(s.election_deadline),
-            EpochState::Prospective(s) => Some(s.election_deadline),
-            EpochState::Unattached(s) => Some(s.election_deadline),
-            EpochState::Resigned(s) => Some(s.election_deadline),
-            _ => None,
-        };
-        let deadline = match inherited {
+        let deadline = match self.state.election_deadline() {
             _ if !self.is_voter() => u64::MAX,
-            Some(d) if d != u64::MAX => d,
-            _ => self.random_election_deadline(ctx),
+            Some(d) => d,
+            None => self.random_election_deadline(ctx),
         };
         self.transition_to_unattached_with_deadline(ctx, epoch, voted, deadline, reason);
     }
@@ -307,7 +357,7 @@ impl Replica {
         let epoch = self.epoch();
         self.persist(ctx, ElectionState { epoch, leader: None, voted: Some(candidate) });
         let deadline = self.random_election_deadline(ctx);
-        if let EpochState::Prospective(p) = &mut self.state {
+        if let Some(p) = self.state.as_prospective_mut() {
             p.voted = Some(candidate);
             p.election_deadline = deadline;
         }
@@ -400,11 +450,8 @@ impl Replica {
     /// successors ordered by how far they have replicated. Persists nothing.
     pub(crate) fn transition_to_resigned(&mut self, ctx: &mut Ctx, reason: Reason) {
         let epoch = self.epoch();
-        let preferred_successors = match &self.state {
-            EpochState::Leader(l) => l.preferred_successors(self.id),
-            // A leader restarted into Resigned sends an empty list: everyone may start.
-            _ => Vec::new(),
-        };
+        // A leader restarted into Resigned sends an empty list: everyone may start.
+        let preferred_successors = self.state.as_leader().map_or_else(Vec::new, |l| l.preferred_successors(self.id));
         let unacked = self.voters.iter().copied().filter(|v| *v != self.id).collect();
         let next = ResignedState {
             epoch,
@@ -452,7 +499,7 @@ impl Replica {
     /// Unattached (fresh timer after a rejection; the time left, i.e. none, after a
     /// timeout, so the next pre-vote starts at once).
     pub(crate) fn prospective_lost(&mut self, ctx: &mut Ctx, rejected: bool) {
-        let EpochState::Prospective(p) = &self.state else {
+        let Some(p) = self.state.as_prospective() else {
             return;
         };
         let (epoch, voted, leader) = (p.epoch, p.voted, p.leader);

@@ -37,9 +37,10 @@ impl Replica {
         if granted && !pre_vote && decision != VoteDecision::GrantedAgain {
             // Persisted before we answer: one vote per epoch, even across a crash.
             let epoch = self.epoch();
-            match self.state {
-                EpochState::Prospective(_) => self.prospective_add_vote(ctx, from),
-                _ => self.transition_to_unattached_fresh_timer(ctx, epoch, Some(from), Reason::VotedForCandidate),
+            if self.state.as_prospective().is_some() {
+                self.prospective_add_vote(ctx, from);
+            } else {
+                self.transition_to_unattached_fresh_timer(ctx, epoch, Some(from), Reason::VotedForCandidate);
             }
         }
         self.vote_response(ErrorCode::None, granted, pre_vote)
