@@ -22,6 +22,8 @@ pub struct AwaitingFlush {
 }
 
 impl Replica {
+    // ---- at the follower: the request -------------------------------------------------
+
     pub(super) fn fetch_request(&self, epoch: Epoch) -> Message {
         Message::Fetch(FetchRequest {
             current_leader_epoch: epoch,
@@ -32,6 +34,8 @@ impl Replica {
             max_bytes: self.config.fetch_max_bytes,
         })
     }
+
+    // ---- at the leader ------------------------------------------------------------------
 
     /// Epoch checks shared by Fetch and FetchSnapshot; Err is the error to answer with.
     pub(super) fn check_leader_request(&self, epoch: Epoch) -> Result<(), ErrorCode> {
@@ -172,6 +176,8 @@ impl Replica {
             ctx.send(me, to, corr, Message::FetchResponse(response));
         }
     }
+
+    // ---- at the follower: the response ------------------------------------------------
 
     /// Kafka's handleFetchResponse: truncate, start a snapshot download, or append (and
     /// for a voter flush before the leader's HW takes effect).

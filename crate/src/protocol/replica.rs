@@ -13,7 +13,7 @@ use super::record::{Epoch, MetadataImage, NodeId, Offset, RecordBody};
 use super::requests::Requests;
 use super::rpc::{
     BeginQuorumEpochResponse, EndQuorumEpochRequest, EndQuorumEpochResponse, Envelope, ErrorCode, FetchSnapshotRequest,
-    LeaderHint, Message, RpcKind, VoteRequest,
+    LeaderHint, Message, RpcKind,
 };
 use super::snapshot::LOG_CLEANER_INTERVAL_MS;
 use super::state::{ElectionState, EpochState, Reason, StateName};
@@ -480,15 +480,6 @@ impl Replica {
             return None;
         }
         Some(ready[ctx.rng.below(ready.len() as u64) as usize])
-    }
-
-    fn vote_request(&self, epoch: Epoch, pre_vote: bool) -> Message {
-        Message::Vote(VoteRequest {
-            replica_epoch: epoch,
-            last_offset_epoch: self.log.last_epoch(),
-            last_offset: self.log.end_offset(),
-            pre_vote,
-        })
     }
 
     pub(super) fn hint(&self) -> LeaderHint {

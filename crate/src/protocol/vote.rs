@@ -4,12 +4,22 @@
 use super::config::SafetySwitch;
 use super::election::{vote_decision, VoteDecision};
 use super::io::{Ctx, Note};
+use super::record::Epoch;
 use super::record::NodeId;
 use super::replica::Replica;
-use super::rpc::{ErrorCode, VoteRequest, VoteResponse};
+use super::rpc::{ErrorCode, Message, VoteRequest, VoteResponse};
 use super::state::{EpochState, Reason};
 
 impl Replica {
+    pub(super) fn vote_request(&self, epoch: Epoch, pre_vote: bool) -> Message {
+        Message::Vote(VoteRequest {
+            replica_epoch: epoch,
+            last_offset_epoch: self.log.last_epoch(),
+            last_offset: self.log.end_offset(),
+            pre_vote,
+        })
+    }
+
     /// Kafka's handleVoteRequest.
     pub(super) fn handle_vote_request(&mut self, ctx: &mut Ctx, from: NodeId, req: VoteRequest) -> VoteResponse {
         let VoteRequest { replica_epoch: epoch, last_offset_epoch: last_epoch, last_offset, pre_vote } = req;
