@@ -949,4 +949,17 @@ mod tests {
             assert_eq!(m["detail"], f.to_string());
         }
     }
+
+    // The issue-10 drift: events carry `evidence` (and messages `msg`) but the parser's
+    // hand-written table refused patterns naming them.
+    #[test]
+    fn event_patterns_may_name_every_emitted_field() {
+        for pattern in [r#"{"type": "violation", "evidence": [1]}"#, r#"{"type": "send", "msg": 7}"#] {
+            let text = format!(
+                r#"{{"id": "x", "title": "t", "summary": "s", "cluster": {{"voters": 3}}, "durationMs": 1000,
+                    "expect": [{{"noEvent": {{"match": {pattern}}}}}]}}"#
+            );
+            crate::scenario::parse(&text).unwrap_or_else(|e| panic!("{pattern}: {}: {}", e.path, e.message));
+        }
+    }
 }
