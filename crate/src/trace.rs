@@ -610,7 +610,7 @@ impl std::hash::Hasher for Digest {
 /// The JSON form of an event: `seq`, `t`, its kind's fields (`type` first), then `text`.
 #[derive(Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename = "TraceEvent"))]
-struct EventJson<'a> {
+pub(crate) struct EventJson<'a> {
     /// Sequence number, from 1, strictly increasing.
     seq: u64,
     /// Simulated time in ms.
@@ -638,7 +638,7 @@ fn as_text<T: fmt::Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Erro
 /// The fields a vote decision adds to a `vote` event.
 #[derive(Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
-struct VoteOutcome {
+pub(crate) struct VoteOutcome {
     granted: bool,
     #[cfg_attr(test, ts(type = "VoteReason"))]
     reason: &'static str,
@@ -652,7 +652,7 @@ fn vote_outcome<S: Serializer>(d: &VoteDecision, s: S) -> Result<S::Ok, S::Error
 /// The fields a fault adds to a `fault` event.
 #[derive(Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename = "FaultFields"))]
-struct FaultJson<'a> {
+pub(crate) struct FaultJson<'a> {
     #[cfg_attr(test, ts(type = "FaultName"))]
     fault: &'static str,
     /// The nodes it names (a partition: every node of every group).

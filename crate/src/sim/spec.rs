@@ -12,6 +12,7 @@ pub const MAX_OBSERVERS: u32 = 8;
 /// The cluster: voters are nodes 0..voters, observers follow them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ClusterSpec {
     pub voters: u32,
     #[serde(default)]
@@ -43,6 +44,7 @@ pub struct ClusterSpec {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum NetworkSpec {
     Preset(String),
     Profile(LinkProfileSpec),
@@ -51,6 +53,7 @@ pub enum NetworkSpec {
 /// The JSON form of a link profile: latency range in ms and rates in [0, 1].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct LinkProfileSpec {
     pub latency_ms: [u64; 2],
     #[serde(default)]
@@ -181,6 +184,7 @@ impl ResolvedSpec {
 /// Something a user (or a scenario, or the chaos generator) does to the cluster.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Action {
     Crash {
         node: NodeId,
@@ -324,6 +328,7 @@ pub fn validate_latency(latency_ms: [u64; 2]) -> Result<(), (String, String)> {
 
 /// An action at a simulated time.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TimedAction {
     pub t: u64,
     #[serde(flatten)]
