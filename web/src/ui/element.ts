@@ -14,10 +14,10 @@ import { renderCaption } from './markup.js';
 import { FaultsPanel, InvariantsPanel, QuorumPanel, type NetworkProfile } from './panels.js';
 import { Ring } from './ring.js';
 import { findScenario, loadBundledScenarios, scenarioList, loadScenario, variantsOf, type LoadedScenario, type ScenarioStep } from './scenarios.js';
-import { Store } from './store.js';
+import { Store, type Mark } from './store.js';
 import { readTheme, type Theme } from './theme.js';
 import { Timeline } from './timeline.js';
-import { STATES, SWITCHES, type NodeInfo, type QuorumInfo, type UiEvent } from './types.js';
+import { STATES, SWITCHES, type NodeInfo, type QuorumInfo, type UiEvent, type UiEventOf } from './types.js';
 
 const DEFAULTS: Settings = { seed: 1, network: 'teaching', voters: 3, observers: 2 };
 const NETWORK_NAMES = ['teaching', 'datacenter', 'wan'];
@@ -324,7 +324,7 @@ export class KraftPlayground extends HTMLElement {
         if (sc) void this.#loadScenario(sc.id, sc.variant, { seed: sc.seed, unsafe: list });
         else void this.#newRun();
       },
-      showViolation: (v: UiEvent) => this.#showViolation(v),
+      showViolation: (v: UiEventOf<'violation'>) => this.#showViolation(v),
     };
     this.#quorumPanel = new QuorumPanel(panelHost);
     this.#invPanel = new InvariantsPanel(this.#store, panelHost);
@@ -919,7 +919,7 @@ export class KraftPlayground extends HTMLElement {
     if (this.#timeline.follow) this.#timeline.invalidate();
   }
 
-  #showViolation(v: UiEvent): void {
+  #showViolation(v: UiEventOf<'violation'>): void {
     this.#setPlaying(false);
     this.#seek(v.t);
     this.#timeline.highlight = new Set([v.seq, ...(v.evidence ?? [])]);
@@ -1181,12 +1181,12 @@ export class KraftPlayground extends HTMLElement {
       S.marks.replaceChildren(
         ...marks.map((i) => {
           const m = this.#store.marks[i];
-          return h('li', { 'data-kind': m.kind, 'data-t': String(m.t) }, `${fmtT(m.t)} ${describeMark(m.kind, m.ev)}`);
+          return h('li', { 'data-kind': m.kind, 'data-t': String(m.t) }, `${fmtT(m.t)} ${describeMark(m)}`);
         }),
       );
     }
     const [ea, eb] = this.#store.eventRange(Math.max(0, t0), Math.min(t1, now));
-    const st: UiEvent[] = [];
+    const st: UiEventOf<'state'>[] = [];
     for (let i = eb - 1; i >= ea && st.length < 40; i--) {
       const e = this.#store.events[i];
       if (e.type === 'state') st.push(e);
@@ -1539,24 +1539,24 @@ function copyButton(input: HTMLInputElement, label: string): HTMLButtonElement {
   return copy;
 }
 
-function describeMark(kind: string, e: UiEvent): string {
-  switch (kind) {
+function describeMark(m: Mark): string {
+  switch (m.kind) {
     case 'leader':
-      return `n${e.node} became leader of epoch ${e.epoch}`;
+      return `n${m.ev.node} became leader of epoch ${m.ev.epoch}`;
     case 'crash':
-      return `n${e.node} crashed${e.lostRecords ? `, losing ${e.lostRecords} unflushed record(s)` : ''}`;
+      return `n${m.ev.node} crashed${m.ev.lostRecords ? `, losing ${m.ev.lostRecords} unflushed record(s)` : ''}`;
     case 'restart':
-      return `n${e.node} restarted`;
+      return `n${m.ev.node} restarted`;
     case 'truncate':
-      return `n${e.node} truncated its log from ${e.fromLeo} to ${e.to}`;
+      return `n${m.ev.node} truncated its log from ${m.ev.fromLeo} to ${m.ev.to}`;
     case 'snapshot':
-      return `n${e.node} snapshot ${e.action} (end ${e.endOffset}, epoch ${e.epoch})`;
+      return `n${m.ev.node} snapshot ${m.ev.action} (end ${m.ev.endOffset}, epoch ${m.ev.epoch})`;
     case 'fault':
-      return `fault: ${e.detail ?? e.text}`;
+      return `fault: ${m.ev.detail ?? m.ev.text}`;
     case 'violation':
-      return `VIOLATION of ${e.invariant}: ${e.detail}`;
+      return `VIOLATION of ${m.ev.invariant}: ${m.ev.detail}`;
     default:
-      return e.text;
+      return m.ev.text;
   }
 }
 
