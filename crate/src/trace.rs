@@ -630,7 +630,7 @@ impl Serialize for Event {
     }
 }
 
-/// A value as its `Display` text (written straight into the output, no string built).
+/// A value as its `Display` text (serde_json writes it straight into the output).
 fn as_text<T: fmt::Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(v)
 }
@@ -960,6 +960,24 @@ mod tests {
                     "expect": [{{"noEvent": {{"match": {pattern}}}}}]}}"#
             );
             crate::scenario::parse(&text).unwrap_or_else(|e| panic!("{pattern}: {}: {}", e.path, e.message));
+        }
+    }
+
+    // The text form uses `name()`, the JSON form serde's renames: they must agree.
+    #[test]
+    fn names_are_the_json_names() {
+        let json = |v: serde_json::Value| v.as_str().expect("a name").to_string();
+        for i in Invariant::ALL {
+            assert_eq!(json(serde_json::to_value(i).unwrap()), i.name());
+        }
+        for s in crate::protocol::SafetySwitch::ALL {
+            assert_eq!(json(serde_json::to_value(s).unwrap()), s.name());
+        }
+        for d in [DropReason::Loss, DropReason::Partition, DropReason::NodeDown] {
+            assert_eq!(json(serde_json::to_value(d).unwrap()), d.name());
+        }
+        for a in [SnapshotAction::Taken, SnapshotAction::Fetched, SnapshotAction::Loaded, SnapshotAction::Deleted] {
+            assert_eq!(json(serde_json::to_value(a).unwrap()), a.name());
         }
     }
 }
