@@ -6,7 +6,7 @@ use super::NodeRef;
 use crate::protocol::{Epoch, NodeId};
 use crate::sim::World;
 use crate::trace::Event;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 /// Which nodes an expectation or condition is about.
@@ -16,17 +16,6 @@ pub enum NodeSel {
     All,
     Voters,
     Observers,
-}
-
-impl NodeSel {
-    pub fn to_json(&self) -> Value {
-        match self {
-            NodeSel::Node(r) => r.to_json(),
-            NodeSel::All => json!("all"),
-            NodeSel::Voters => json!("voters"),
-            NodeSel::Observers => json!("observers"),
-        }
-    }
 }
 
 impl std::fmt::Display for NodeSel {
@@ -49,10 +38,6 @@ pub struct EventMatch {
 }
 
 impl EventMatch {
-    pub fn to_json(&self) -> Value {
-        Value::Object(self.fields.clone().into_iter().collect::<Map<String, Value>>())
-    }
-
     fn type_names(&self) -> Option<Vec<&str>> {
         match self.fields.get("type")? {
             Value::String(s) => Some(vec![s.as_str()]),
@@ -152,39 +137,6 @@ pub enum Condition {
 }
 
 impl Condition {
-    pub fn to_json(&self) -> Value {
-        match self {
-            Condition::LeaderElected { other_than: None, min_epoch: None } => json!({"leaderElected": true}),
-            Condition::LeaderElected { other_than, min_epoch } => {
-                let mut m = Map::new();
-                if let Some(o) = other_than {
-                    m.insert("otherThan".into(), o.to_json());
-                }
-                if let Some(e) = min_epoch {
-                    m.insert("minEpoch".into(), json!(e));
-                }
-                json!({ "leaderElected": m })
-            }
-            Condition::LeaderIs(n) => json!({"leaderIs": n.to_json()}),
-            Condition::State { node, is } => {
-                json!({"state": {"node": node.to_json(), "is": is}})
-            }
-            Condition::Hw { nodes, at_least } => {
-                json!({"hw": {"node": nodes.to_json(), "atLeast": at_least}})
-            }
-            Condition::CaughtUp { nodes } => json!({"caughtUp": {"node": nodes.to_json()}}),
-            Condition::Converged => json!({"converged": true}),
-            Condition::Event(m) => json!({"event": m.to_json()}),
-            Condition::AllOf(v) => {
-                json!({"allOf": v.iter().map(Condition::to_json).collect::<Vec<_>>()})
-            }
-            Condition::AnyOf(v) => {
-                json!({"anyOf": v.iter().map(Condition::to_json).collect::<Vec<_>>()})
-            }
-            Condition::Not(c) => json!({"not": c.to_json()}),
-        }
-    }
-
     /// The node a satisfied condition is about (what `$label` of an `until` step means).
     pub(crate) fn subject(&self, env: &Env) -> Option<NodeId> {
         match self {

@@ -24,7 +24,7 @@ use crate::protocol::{NodeId, RecordBody, SafetySwitch};
 use crate::sim::{ClusterSpec, Simulation};
 use crate::trace::{Event, Invariant};
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// An error in a scenario file: where (`steps[3].node`) and why.
@@ -151,17 +151,6 @@ pub enum NodeRef {
     Label(String),
 }
 
-impl NodeRef {
-    pub fn to_json(&self) -> Value {
-        match self {
-            NodeRef::Id(n) => json!(n),
-            NodeRef::Leader => json!("leader"),
-            NodeRef::Follower => json!("follower"),
-            NodeRef::Label(l) => json!(format!("${l}")),
-        }
-    }
-}
-
 impl std::fmt::Display for NodeRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -251,57 +240,6 @@ impl ActionSpec {
             ActionSpec::Write { .. } => "write",
         }
     }
-
-    /// The action's fields (without `action`), as in the file.
-    pub fn fields_json(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        match self {
-            ActionSpec::Crash { node }
-            | ActionSpec::Wipe { node }
-            | ActionSpec::Restart { node }
-            | ActionSpec::Isolate { node } => {
-                m.insert("node".into(), node.to_json());
-            }
-            ActionSpec::Partition { groups } => {
-                let g: Vec<Value> = groups
-                    .iter()
-                    .map(|g| match g {
-                        Group::Nodes(g) => Value::Array(g.iter().map(NodeRef::to_json).collect()),
-                        Group::Rest => json!("rest"),
-                    })
-                    .collect();
-                m.insert("groups".into(), Value::Array(g));
-            }
-            ActionSpec::SlowLink { from, to, latency_ms } => {
-                m.insert("from".into(), from.to_json());
-                m.insert("to".into(), to.to_json());
-                m.insert("latencyMs".into(), json!(latency_ms));
-            }
-            ActionSpec::Cut { from, to } | ActionSpec::Uncut { from, to } => {
-                m.insert("from".into(), from.to_json());
-                m.insert("to".into(), to.to_json());
-            }
-            ActionSpec::Heal | ActionSpec::Resign => {}
-            ActionSpec::Network { latency_ms, loss, duplicate } => {
-                m.insert("latencyMs".into(), json!(latency_ms));
-                m.insert("loss".into(), json!(loss));
-                m.insert("duplicate".into(), json!(duplicate));
-            }
-            ActionSpec::SlowDisk { node, flush_ms } => {
-                m.insert("node".into(), node.to_json());
-                m.insert("flushMs".into(), json!(flush_ms));
-            }
-            ActionSpec::Workload { writes_per_second } => {
-                m.insert("writesPerSecond".into(), json!(writes_per_second));
-            }
-            ActionSpec::Write { record } => {
-                if let Some(r) = record {
-                    m.insert("record".into(), serde_json::to_value(r).unwrap_or(Value::Null));
-                }
-            }
-        }
-        m
-    }
 }
 
 /// A point in simulated time: absolute ms, when a labelled step happened (plus an
@@ -311,17 +249,6 @@ pub enum TimeRef {
     Ms(u64),
     Step { label: String, plus: u64 },
     End,
-}
-
-impl TimeRef {
-    pub fn to_json(&self) -> Value {
-        match self {
-            TimeRef::Ms(t) => json!(t),
-            TimeRef::Step { label, plus: 0 } => json!(label),
-            TimeRef::Step { label, plus } => json!(format!("{label}+{plus}")),
-            TimeRef::End => json!("end"),
-        }
-    }
 }
 
 impl std::fmt::Display for TimeRef {
@@ -495,17 +422,6 @@ impl Scenario {
         }
         s.variants = Vec::new();
         Ok(s)
-    }
-
-    /// The JSON form (what `parse` reads), with defaults made explicit.
-    pub fn to_json(&self) -> Value {
-        parse::scenario_to_json(self)
-    }
-}
-
-impl Serialize for Scenario {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.to_json().serialize(s)
     }
 }
 
