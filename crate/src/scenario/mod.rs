@@ -15,13 +15,16 @@ pub mod markup;
 mod parse;
 mod report;
 mod runner;
+pub mod vocab;
 
 pub use cond::{Condition, EventMatch, NodeSel};
 pub use markup::{caption_spans, Span, SpanStyle};
 pub use report::{ExpectationReport, Measurement, MeasurementPart, Report, StepReport, ViolationReport};
 
-use crate::protocol::{NodeId, RecordBody, SafetySwitch};
-use crate::sim::{ClusterSpec, Simulation};
+use crate::protocol::{NodeId, SafetySwitch};
+use crate::sim::{Action, ClusterSpec, Simulation};
+use vocab::{ActionKind, ExpectKind, MeasureKind};
+
 use crate::trace::{Event, Invariant};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -116,7 +119,7 @@ pub struct Scenario {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {
     pub when: When,
-    pub action: Option<ActionSpec>,
+    pub action: Option<StepAction>,
     /// A name other steps, expectations and measurements refer to (`"crash"`).
     pub label: Option<String>,
     pub caption: Option<String>,
@@ -169,75 +172,49 @@ pub enum Group {
     Rest,
 }
 
-/// The sim's [`crate::sim::Action`] with node references that are resolved when the
-/// step runs.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ActionSpec {
-    Crash {
-        node: NodeRef,
-    },
-    /// Crash and lose the whole disk.
-    Wipe {
-        node: NodeRef,
-    },
-    Restart {
-        node: NodeRef,
-    },
-    Isolate {
-        node: NodeRef,
-    },
-    Partition {
-        groups: Vec<Group>,
-    },
-    Cut {
-        from: NodeRef,
-        to: NodeRef,
-    },
-    Uncut {
-        from: NodeRef,
-        to: NodeRef,
-    },
-    SlowLink {
-        from: NodeRef,
-        to: NodeRef,
-        latency_ms: [u64; 2],
-    },
-    Heal,
-    Network {
-        latency_ms: [u64; 2],
-        loss: f64,
-        duplicate: f64,
-    },
-    SlowDisk {
-        node: NodeRef,
-        flush_ms: u64,
-    },
-    Resign,
-    Workload {
-        writes_per_second: u32,
-    },
-    Write {
-        record: Option<RecordBody>,
-    },
-}
+/// A step's action: the sim's [`Action`] with node references, resolved when the step
+/// runs.
+pub type StepAction = Action<NodeRef, Group>;
 
-impl ActionSpec {
-    pub fn name(&self) -> &'static str {
+impl StepAction {
+    /// The key it is written with.
+    pub fn kind(&self) -> ActionKind {
         match self {
-            ActionSpec::Crash { .. } => "crash",
-            ActionSpec::Wipe { .. } => "wipe",
-            ActionSpec::Restart { .. } => "restart",
-            ActionSpec::Isolate { .. } => "isolate",
-            ActionSpec::Partition { .. } => "partition",
-            ActionSpec::Cut { .. } => "cut",
-            ActionSpec::Uncut { .. } => "uncut",
-            ActionSpec::SlowLink { .. } => "slowLink",
-            ActionSpec::Heal => "heal",
-            ActionSpec::Network { .. } => "network",
-            ActionSpec::SlowDisk { .. } => "slowDisk",
-            ActionSpec::Resign => "resign",
-            ActionSpec::Workload { .. } => "workload",
-            ActionSpec::Write { .. } => "write",
+            Action::Crash { .. } => ActionKind::Crash,
+            Action::Wipe { .. } => ActionKind::Wipe,
+            Action::Restart { .. } => ActionKind::Restart,
+            Action::Isolate { .. } => ActionKind::Isolate,
+            Action::Partition { .. } => ActionKind::Partition,
+            Action::Cut { .. } => ActionKind::Cut,
+            Action::Uncut { .. } => ActionKind::Uncut,
+            Action::SlowLink { .. } => ActionKind::SlowLink,
+            Action::Heal => ActionKind::Heal,
+            Action::Network { .. } => ActionKind::Network,
+            Action::SlowDisk { .. } => ActionKind::SlowDisk,
+            Action::Resign => ActionKind::Resign,
+            Action::Workload { .. } => ActionKind::Workload,
+            Action::Write { .. } => ActionKind::Write,
+        }
+    }
+
+    /// The node a step with this action is about (what its `$label` names): the node
+    /// it crashes, wipes, restarts, isolates or slows, or the leader that resigns.
+    pub fn subject(&self) -> Option<&NodeRef> {
+        match self {
+            Action::Crash { node }
+            | Action::Wipe { node }
+            | Action::Restart { node }
+            | Action::Isolate { node }
+            | Action::SlowDisk { node, .. } => Some(node),
+            Action::Resign => Some(&NodeRef::Leader),
+            Action::Partition { .. }
+            | Action::Cut { .. }
+            | Action::Uncut { .. }
+            | Action::SlowLink { .. }
+            | Action::Heal
+            | Action::Network { .. }
+            | Action::Workload { .. }
+            | Action::Write { .. } => None,
         }
     }
 }
@@ -307,22 +284,22 @@ pub enum Expectation {
 
 impl Expectation {
     /// The key it is written with.
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> ExpectKind {
         match self {
-            Expectation::LeaderElectedBy(_) => "leaderElectedBy",
-            Expectation::HwAtLeast { .. } => "hwAtLeast",
-            Expectation::Truncation { .. } => "truncation",
-            Expectation::NoTruncation { .. } => "noTruncation",
-            Expectation::Failover { .. } => "failover",
-            Expectation::NoViolations => "noViolations",
-            Expectation::Violated(_) => "violated",
-            Expectation::Eventually { .. } => "eventually",
-            Expectation::Always { .. } => "always",
-            Expectation::Holds { .. } => "holds",
-            Expectation::Event { at_most: Some(0), .. } => "noEvent",
-            Expectation::Event { .. } => "event",
-            Expectation::Progress { .. } => "progress",
-            Expectation::Metadata { .. } => "metadata",
+            Expectation::LeaderElectedBy(_) => ExpectKind::LeaderElectedBy,
+            Expectation::HwAtLeast { .. } => ExpectKind::HwAtLeast,
+            Expectation::Truncation { .. } => ExpectKind::Truncation,
+            Expectation::NoTruncation { .. } => ExpectKind::NoTruncation,
+            Expectation::Failover { .. } => ExpectKind::Failover,
+            Expectation::NoViolations => ExpectKind::NoViolations,
+            Expectation::Violated(_) => ExpectKind::Violated,
+            Expectation::Eventually { .. } => ExpectKind::Eventually,
+            Expectation::Always { .. } => ExpectKind::Always,
+            Expectation::Holds { .. } => ExpectKind::Holds,
+            Expectation::Event { at_most: Some(0), .. } => ExpectKind::NoEvent,
+            Expectation::Event { .. } => ExpectKind::Event,
+            Expectation::Progress { .. } => ExpectKind::Progress,
+            Expectation::Metadata { .. } => ExpectKind::Metadata,
         }
     }
 }
@@ -346,14 +323,14 @@ pub enum Measure {
 }
 
 impl Measure {
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> MeasureKind {
         match self {
-            Measure::FirstElection => "firstElection",
-            Measure::Failover { .. } => "failover",
-            Measure::HwReached { .. } => "hwReached",
-            Measure::Count { .. } => "count",
-            Measure::Interval { .. } => "interval",
-            Measure::Nodes => "nodes",
+            Measure::FirstElection => MeasureKind::FirstElection,
+            Measure::Failover { .. } => MeasureKind::Failover,
+            Measure::HwReached { .. } => MeasureKind::HwReached,
+            Measure::Count { .. } => MeasureKind::Count,
+            Measure::Interval { .. } => MeasureKind::Interval,
+            Measure::Nodes => MeasureKind::Nodes,
         }
     }
 }
@@ -425,11 +402,8 @@ impl Scenario {
     }
 }
 
-/// The keys the parser accepts for each object of the format (the schema test checks
-/// `scenarios/schema.json` against these).
+/// What the parser accepts, for the schema and its test.
 pub mod fields {
-    pub use super::parse::{
-        cluster_fields, ACTIONS, CONDITIONS, EVENT_FIELDS, EXPECTATIONS, MAX_DURATION_MS, MEASURES, RECORDS, SCENARIO,
-        STEP, VARIANT,
-    };
+    pub use super::parse::{cluster_fields, EVENT_FIELDS, MAX_DURATION_MS, RECORDS};
+    pub use super::vocab::*;
 }

@@ -5,84 +5,18 @@
 
 use super::cond::{Condition, EventMatch, NodeSel};
 use super::markup;
+use super::vocab::{keys_of, ActionKind, Kind, SCENARIO, STEP, VARIANT};
 use super::*;
 use crate::messages::{cap, plain_serde, MAX_ECHO_CHARS};
 use crate::protocol::SafetySwitch;
-use crate::sim::spec::{validate_latency, MAX_OBSERVERS, MAX_VOTERS};
-use crate::sim::Action;
+use crate::sim::spec::{MAX_OBSERVERS, MAX_VOTERS};
 use serde::de::DeserializeOwned;
-use std::collections::BTreeSet;
 
 type R<T> = Result<T, ScenarioError>;
 
 /// Longest run a scenario may ask for (a story, not a soak test).
 pub const MAX_DURATION_MS: u64 = 600_000;
 
-/// Top-level keys.
-pub const SCENARIO: &[&str] =
-    &["id", "title", "summary", "cluster", "durationMs", "steps", "expect", "report", "variants"];
-/// Keys of a step besides the fields of its action.
-pub const STEP: &[&str] = &["at", "after", "until", "timeoutMs", "action", "label", "caption", "pause", "optional"];
-pub const VARIANT: &[&str] = &["name", "title", "summary", "unsafe", "seed", "expect", "report", "captions"];
-/// Each action and its fields.
-pub const ACTIONS: &[(&str, &[&str])] = &[
-    ("crash", &["node"]),
-    ("wipe", &["node"]),
-    ("restart", &["node"]),
-    ("isolate", &["node"]),
-    ("partition", &["groups"]),
-    ("cut", &["from", "to"]),
-    ("uncut", &["from", "to"]),
-    ("slowLink", &["from", "to", "latencyMs"]),
-    ("heal", &[]),
-    ("network", &["latencyMs", "loss", "duplicate"]),
-    ("slowDisk", &["node", "flushMs"]),
-    ("resign", &[]),
-    ("workload", &["writesPerSecond"]),
-    ("write", &["record"]),
-];
-/// Each condition and, when its value is an object, that object's fields.
-pub const CONDITIONS: &[(&str, &[&str])] = &[
-    ("leaderElected", &["otherThan", "minEpoch"]),
-    ("leaderIs", &[]),
-    ("state", &["node", "is"]),
-    ("hw", &["node", "atLeast"]),
-    ("caughtUp", &["node"]),
-    ("converged", &[]),
-    ("event", &[]),
-    ("allOf", &[]),
-    ("anyOf", &[]),
-    ("not", &[]),
-];
-/// Each expectation and, when its value is an object, that object's fields. Every
-/// expectation object may also carry a `note`.
-pub const EXPECTATIONS: &[(&str, &[&str])] = &[
-    ("leaderElectedBy", &[]),
-    ("hwAtLeast", &["node", "offset", "by"]),
-    ("truncation", &["node", "rounds", "from", "to"]),
-    ("noTruncation", &["node", "from", "to"]),
-    ("failoverWithin", &[]),
-    ("failover", &["from", "within", "atLeast"]),
-    ("noViolations", &[]),
-    ("violated", &[]),
-    ("eventually", &["condition", "from", "by"]),
-    ("always", &["condition", "from", "to"]),
-    ("holds", &["condition", "at"]),
-    ("stateAt", &["at", "node", "state"]),
-    ("event", &["match", "from", "to", "atLeast", "atMost"]),
-    ("noEvent", &["match", "from", "to"]),
-    ("progress", &["from", "to", "atLeast"]),
-    ("metadata", &["node", "brokers", "topics"]),
-];
-/// Each measurement and, when its value is an object, that object's fields.
-pub const MEASURES: &[(&str, &[&str])] = &[
-    ("firstElection", &[]),
-    ("failover", &[]),
-    ("hwReached", &["offset", "node", "from"]),
-    ("count", &["name", "match", "from", "to"]),
-    ("interval", &["name", "from", "to"]),
-    ("nodes", &[]),
-];
 /// The fields an event pattern may name, per event type (the JSON form of events).
 pub const EVENT_FIELDS: &[(&str, &[&str])] = &[
     ("send", &["from", "to", "rpc", "epoch", "summary", "arrives", "dropped"]),
@@ -101,7 +35,7 @@ pub const EVENT_FIELDS: &[(&str, &[&str])] = &[
     ("restart", &["node"]),
     ("fault", &["fault", "nodes", "detail"]),
     ("write", &["node", "accepted", "offset", "kind"]),
-    ("violation", &["invariant", "node", "detail"]),
+    ("violation", &["invariant", "node", "detail", "evidence"]),
 ];
 /// Fields every event has (besides those of its type).
 const EVENT_COMMON: &[&str] = &["type", "text"];
@@ -131,7 +65,7 @@ pub fn parse(text: &str) -> R<Scenario> {
     let root: Value = serde_json::from_str(text)
         .map_err(|e| ScenarioError::new("", format!("the scenario {}", plain_serde(&e.to_string()))))?;
     let o = Obj::new(&root, "", "a scenario")?;
-    o.allow(SCENARIO)?;
+    o.allow(&keys_of(SCENARIO))?;
     let id = o.req_string("id")?;
     check_kebab(&id, "id", "id")?;
     let title = o.req_string("title")?;
@@ -172,7 +106,7 @@ pub fn parse(text: &str) -> R<Scenario> {
             if let Some(prev) = cx.labels.get(&l) {
                 return err(lp, format!("label '{}' is already used by steps[{}]", cap(&l), prev.step));
             }
-            cx.labels.insert(l, LabelDecl { step: i, has_subject: step_has_subject(s) });
+            cx.labels.insert(l, LabelDecl { step: i, has_subject: false });
         }
     }
     let mut steps = Vec::new();
@@ -181,6 +115,13 @@ pub fn parse(text: &str) -> R<Scenario> {
     for (i, s) in step_values.iter().enumerate() {
         cx.in_step = Some(i);
         let step = parse_step(s, &idx("steps", i), &cx, duration_ms)?;
+        if let Some(decl) = step.label.as_ref().and_then(|l| cx.labels.get_mut(l)) {
+            decl.has_subject = match (&step.action, &step.when) {
+                (Some(a), _) => a.subject().is_some(),
+                (None, When::Until { condition, .. }) => condition.has_subject(),
+                (None, _) => false,
+            };
+        }
         let path = idx("steps", i);
         match &step.when {
             When::At(t) => {
@@ -322,33 +263,15 @@ pub fn cluster_fields() -> Vec<&'static str> {
     ]
 }
 
-fn step_has_subject(v: &Value) -> bool {
-    let Some(o) = v.as_object() else { return false };
-    match o.get("action").and_then(|a| a.as_str()) {
-        Some("crash" | "wipe" | "restart" | "isolate" | "slowDisk" | "resign") => return true,
-        Some(_) => return false,
-        None => {}
-    }
-    // A wait for a leader or a node's state finds a node.
-    fn cond_subject(c: &Value) -> bool {
-        let Some(o) = c.as_object() else { return false };
-        o.contains_key("leaderElected")
-            || o.contains_key("leaderIs")
-            || o.contains_key("state")
-            || o.get("allOf").and_then(|a| a.as_array()).map(|a| a.iter().any(cond_subject)).unwrap_or(false)
-    }
-    o.get("until").map(cond_subject).unwrap_or(false)
-}
-
 fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
     let o = Obj::new(v, path, "a step")?;
     let action_name = o.string("action")?;
-    let action_fields: &[&str] = match &action_name {
-        None => &[],
-        Some(a) => match ACTIONS.iter().find(|(n, _)| n == a) {
-            Some((_, f)) => f,
+    let action_kind = match &action_name {
+        None => None,
+        Some(a) => match ActionKind::find(a) {
+            Some(k) => Some(k),
             None => {
-                let names: Vec<&str> = ACTIONS.iter().map(|(n, _)| *n).collect();
+                let names = ActionKind::keys();
                 return err(
                     o.p("action"),
                     format!("unknown action '{}'{}; actions: {}", cap(a), suggest(a, &names), names.join(", ")),
@@ -356,11 +279,14 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
             }
         },
     };
+    let step_keys = keys_of(STEP);
+    let action_fields = action_kind.map(|k| keys_of(k.fields())).unwrap_or_default();
     for k in o.map.keys() {
-        if STEP.contains(&k.as_str()) || action_fields.contains(&k.as_str()) {
+        if step_keys.contains(&k.as_str()) || action_fields.contains(&k.as_str()) {
             continue;
         }
-        let owner = ACTIONS.iter().filter(|(_, f)| f.contains(&k.as_str())).map(|(n, _)| *n).collect::<Vec<_>>();
+        let owner: Vec<&str> =
+            ActionKind::ALL.iter().filter(|a| a.fields().iter().any(|f| f.key == k)).map(|a| a.key()).collect();
         let msg = match (&action_name, owner.is_empty()) {
             (Some(a), false) => format!(
                 "'{}' is not a field of action '{}' (it belongs to {}); '{}' takes: {}",
@@ -374,8 +300,8 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
                 format!("'{}' is a field of action {}, but this step has no \"action\"", cap(k), owner.join(", "))
             }
             _ => {
-                let mut allowed: Vec<&str> = STEP.to_vec();
-                allowed.extend_from_slice(action_fields);
+                let mut allowed = step_keys.clone();
+                allowed.extend_from_slice(&action_fields);
                 format!("unknown field '{}'{}; allowed here: {}", cap(k), suggest(k, &allowed), allowed.join(", "))
             }
         };
@@ -407,10 +333,7 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
     } else {
         When::Next
     };
-    let action = match &action_name {
-        None => None,
-        Some(a) => Some(parse_action(a, &o, cx)?),
-    };
+    let action = action_kind.map(|k| parse_action(k, &o, cx)).transpose()?;
     let caption = o.string("caption")?;
     if let Some(c) = &caption {
         check_markup(c, &o.p("caption"))?;
@@ -423,14 +346,14 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
     Ok(Step { when, action, label: o.string("label")?, caption, pause, optional })
 }
 
-fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
+fn parse_action(kind: ActionKind, o: &Obj, cx: &Cx) -> R<StepAction> {
     let node = |key: &str| -> R<NodeRef> { cx.node_ref(o.req_value(key)?, &o.p(key), true) };
-    let spec = match name {
-        "crash" => ActionSpec::Crash { node: node("node")? },
-        "wipe" => ActionSpec::Wipe { node: node("node")? },
-        "restart" => ActionSpec::Restart { node: node("node")? },
-        "isolate" => ActionSpec::Isolate { node: node("node")? },
-        "partition" => {
+    let action = match kind {
+        ActionKind::Crash => Action::Crash { node: node("node")? },
+        ActionKind::Wipe => Action::Wipe { node: node("node")? },
+        ActionKind::Restart => Action::Restart { node: node("node")? },
+        ActionKind::Isolate => Action::Isolate { node: node("node")? },
+        ActionKind::Partition => {
             let gv = o.req_value("groups")?;
             let gp = o.p("groups");
             let Value::Array(groups) = gv else {
@@ -476,35 +399,23 @@ fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
                 }
                 out.push(Group::Nodes(group));
             }
-            ActionSpec::Partition { groups: out }
+            Action::Partition { groups: out }
         }
-        "cut" => {
-            let from = node("from")?;
-            let to = node("to")?;
-            if from == to {
-                return err(o.p("to"), "a cut needs two different nodes");
-            }
-            ActionSpec::Cut { from, to }
+        ActionKind::Cut => Action::Cut { from: node("from")?, to: node("to")? },
+        ActionKind::Uncut => Action::Uncut { from: node("from")?, to: node("to")? },
+        ActionKind::SlowLink => {
+            Action::SlowLink { from: node("from")?, to: node("to")?, latency_ms: o.req("latencyMs")? }
         }
-        "uncut" => ActionSpec::Uncut { from: node("from")?, to: node("to")? },
-        "slowLink" => {
-            let from = node("from")?;
-            let to = node("to")?;
-            if from == to {
-                return err(o.p("to"), "a link joins two different nodes");
-            }
-            ActionSpec::SlowLink { from, to, latency_ms: o.req("latencyMs")? }
-        }
-        "heal" => ActionSpec::Heal,
-        "resign" => ActionSpec::Resign,
-        "network" => ActionSpec::Network {
+        ActionKind::Heal => Action::Heal,
+        ActionKind::Resign => Action::Resign,
+        ActionKind::Network => Action::Network {
             latency_ms: o.req("latencyMs")?,
             loss: o.opt("loss")?.unwrap_or(0.0),
             duplicate: o.opt("duplicate")?.unwrap_or(0.0),
         },
-        "slowDisk" => ActionSpec::SlowDisk { node: node("node")?, flush_ms: o.req("flushMs")? },
-        "workload" => ActionSpec::Workload { writes_per_second: o.req("writesPerSecond")? },
-        "write" => ActionSpec::Write {
+        ActionKind::SlowDisk => Action::SlowDisk { node: node("node")?, flush_ms: o.req("flushMs")? },
+        ActionKind::Workload => Action::Workload { writes_per_second: o.req("writesPerSecond")? },
+        ActionKind::Write => Action::Write {
             record: match o.get("record") {
                 Some(r) => {
                     check_record(r, &o.p("record"))?;
@@ -513,25 +424,10 @@ fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
                 None => None,
             },
         },
-        _ => unreachable!("checked by the caller"),
     };
-    // Value checks of the sim (ranges, record contents), with node references as 0.
-    let concrete = match &spec {
-        ActionSpec::Network { latency_ms, loss, duplicate } => {
-            Some(Action::Network { latency_ms: *latency_ms, loss: *loss, duplicate: *duplicate })
-        }
-        ActionSpec::SlowDisk { flush_ms, .. } => Some(Action::SlowDisk { node: 0, flush_ms: *flush_ms }),
-        ActionSpec::Workload { writes_per_second } => Some(Action::Workload { writes_per_second: *writes_per_second }),
-        ActionSpec::Write { record } => Some(Action::Write { record: record.clone() }),
-        _ => None,
-    };
-    if let Some(a) = concrete {
-        a.validate(cx.nodes()).map_err(|(f, m)| ScenarioError::new(o.p(&f), m))?;
-    }
-    if let ActionSpec::SlowLink { latency_ms, .. } = &spec {
-        validate_latency(*latency_ms).map_err(|(f, m)| ScenarioError::new(o.p(&f), m))?;
-    }
-    Ok(spec)
+    // The sim's own value checks (ranges, records, a link's two ends).
+    action.check_values().map_err(|(f, m)| ScenarioError::new(o.p(&f), m))?;
+    Ok(action)
 }
 
 /// The metadata records a scenario may write, with their fields (the JSON form of the
@@ -589,7 +485,7 @@ fn check_record(v: &Value, path: &str) -> R<()> {
 
 fn parse_variant(v: &Value, path: &str, cx: &Cx) -> R<Variant> {
     let o = Obj::new(v, path, "a variant")?;
-    o.allow(VARIANT)?;
+    o.allow(&keys_of(VARIANT))?;
     let name = o.req_string("name")?;
     check_kebab(&name, &o.p("name"), "variant name")?;
     let title = o.string("title")?;
@@ -625,4 +521,3 @@ fn parse_variant(v: &Value, path: &str, cx: &Cx) -> R<Variant> {
     }
     Ok(Variant { name, title, summary, unsafe_switches, seed: o.opt("seed")?, expect, report, captions })
 }
-

@@ -10,6 +10,7 @@
 use super::cond::{Env, LabelInfo, Labels, LiveCondition, NodeSel};
 use super::markup::caption_spans;
 use super::report::*;
+use super::vocab::Kind;
 use super::*;
 use crate::protocol::{Epoch, NodeId, StateName};
 use crate::sim::Action;
@@ -403,13 +404,13 @@ impl Runner<'_> {
                             }
                             Err(e) => {
                                 ok = false;
-                                notes.push(format!("{} failed: {e}", spec.name()));
+                                notes.push(format!("{} failed: {e}", spec.kind().key()));
                             }
                         }
                     }
                     Err(m) => {
                         ok = false;
-                        notes.push(format!("{} not done: {m}", spec.name()));
+                        notes.push(format!("{} not done: {m}", spec.kind().key()));
                     }
                 }
             }
@@ -464,93 +465,36 @@ impl Runner<'_> {
         }
     }
 
-    fn resolve_node(&self, r: &NodeRef) -> Result<NodeId, String> {
-        match r {
-            NodeRef::Id(n) => Ok(*n),
-            NodeRef::Leader => self
-                .sim
-                .world()
-                .leader()
-                .map(|(id, _)| id)
-                .ok_or_else(|| format!("there is no leader at {}", Seconds(self.sim.now()))),
-            NodeRef::Follower => super::cond::follower(self.sim.world())
-                .ok_or_else(|| format!("no voter follows a leader at {}", Seconds(self.sim.now()))),
-            NodeRef::Label(l) => {
-                self.labels.get(l).and_then(|i| i.subject).ok_or_else(|| format!("step '{l}' named no node"))
+    /// The concrete action and the node it is about.
+    fn resolve(&self, spec: &StepAction) -> Result<(Action, Option<NodeId>), String> {
+        let env = self.env();
+        let action = spec.try_map(|r| env.resolve(r), |groups| resolve_groups(&env, groups))?;
+        let subject = spec.subject().map(|r| env.resolve(r)).transpose()?;
+        Ok((action, subject))
+    }
+}
+
+/// A partition's groups as node ids: `"rest"` is every node not named in another group,
+/// and a group left empty is dropped.
+fn resolve_groups(env: &Env, groups: &[Group]) -> Result<Vec<Vec<NodeId>>, String> {
+    let mut out: Vec<Vec<NodeId>> = Vec::new();
+    let mut rest_at = None;
+    for g in groups {
+        match g {
+            Group::Nodes(g) => out.push(g.iter().map(|r| env.resolve(r)).collect::<Result<_, _>>()?),
+            Group::Rest => {
+                rest_at = Some(out.len());
+                out.push(Vec::new());
             }
         }
     }
-
-    /// The concrete action and the node it is about.
-    fn resolve(&self, spec: &ActionSpec) -> Result<(Action, Option<NodeId>), String> {
-        let n = |r: &NodeRef| self.resolve_node(r);
-        Ok(match spec {
-            ActionSpec::Crash { node } => {
-                let id = n(node)?;
-                (Action::Crash { node: id }, Some(id))
-            }
-            ActionSpec::Wipe { node } => {
-                let id = n(node)?;
-                (Action::Wipe { node: id }, Some(id))
-            }
-            ActionSpec::Restart { node } => {
-                let id = n(node)?;
-                (Action::Restart { node: id }, Some(id))
-            }
-            ActionSpec::Isolate { node } => {
-                let id = n(node)?;
-                (Action::Isolate { node: id }, Some(id))
-            }
-            ActionSpec::Partition { groups } => {
-                let mut out: Vec<Vec<NodeId>> = Vec::new();
-                let mut rest_at = None;
-                for g in groups {
-                    match g {
-                        Group::Nodes(g) => {
-                            let mut group = Vec::new();
-                            for r in g {
-                                group.push(n(r)?);
-                            }
-                            out.push(group);
-                        }
-                        Group::Rest => {
-                            rest_at = Some(out.len());
-                            out.push(Vec::new());
-                        }
-                    }
-                }
-                if let Some(i) = rest_at {
-                    let total = self.sim.world().nodes.len() as NodeId;
-                    let named: Vec<NodeId> = out.iter().flatten().copied().collect();
-                    out[i] = (0..total).filter(|x| !named.contains(x)).collect();
-                }
-                out.retain(|g| !g.is_empty());
-                (Action::Partition { groups: out }, None)
-            }
-            ActionSpec::Uncut { from, to } => (Action::Uncut { from: n(from)?, to: n(to)? }, None),
-            ActionSpec::SlowLink { from, to, latency_ms } => {
-                (Action::SlowLink { from: n(from)?, to: n(to)?, latency_ms: *latency_ms }, None)
-            }
-            ActionSpec::Cut { from, to } => (Action::Cut { from: n(from)?, to: n(to)? }, None),
-            ActionSpec::Heal => (Action::Heal, None),
-            ActionSpec::Network { latency_ms, loss, duplicate } => {
-                (Action::Network { latency_ms: *latency_ms, loss: *loss, duplicate: *duplicate }, None)
-            }
-            ActionSpec::SlowDisk { node, flush_ms } => {
-                let id = n(node)?;
-                (Action::SlowDisk { node: id, flush_ms: *flush_ms }, Some(id))
-            }
-            ActionSpec::Resign => {
-                let id = n(&NodeRef::Leader)?;
-                (Action::Resign, Some(id))
-            }
-            ActionSpec::Workload { writes_per_second } => {
-                (Action::Workload { writes_per_second: *writes_per_second }, None)
-            }
-            ActionSpec::Write { record } => (Action::Write { record: record.clone() }, None),
-        })
+    if let Some(i) = rest_at {
+        let total = env.world.nodes.len() as NodeId;
+        let named: Vec<NodeId> = out.iter().flatten().copied().collect();
+        out[i] = (0..total).filter(|x| !named.contains(x)).collect();
     }
-
+    out.retain(|g| !g.is_empty());
+    Ok(out)
 }
 
 fn from_index_fallback(events: &[crate::trace::Event], from: u64) -> usize {
@@ -568,7 +512,6 @@ fn takes_leader_away(d: &StepDone) -> bool {
         _ => false,
     }
 }
-
 
 fn describe_action(a: &Action, leader: Option<(NodeId, Epoch)>, outcome: Option<crate::sim::WriteOutcome>) -> String {
     let role = |n: NodeId| match leader {
@@ -640,4 +583,3 @@ fn max_hw(trace: &[crate::trace::Event]) -> Option<u64> {
         })
         .max()
 }
-

@@ -2,24 +2,25 @@
 
 use super::reader::*;
 use super::*;
+use crate::scenario::vocab::{keys_of, ConditionKind, ExpectKind, MeasureKind};
+use std::collections::BTreeSet;
 
 // ---- conditions ---------------------------------------------------------------------
 
-pub(super) fn names(table: &[(&'static str, &'static [&'static str])]) -> Vec<&'static str> {
+fn names(table: &[(&'static str, &'static [&'static str])]) -> Vec<&'static str> {
     table.iter().map(|(n, _)| *n).collect()
 }
 
-pub(super) fn fields_of(table: &[(&'static str, &'static [&'static str])], key: &str) -> &'static [&'static str] {
+fn fields_of(table: &[(&'static str, &'static [&'static str])], key: &str) -> &'static [&'static str] {
     table.iter().find(|(n, _)| *n == key).map(|(_, f)| *f).unwrap_or(&[])
 }
 
 pub(super) fn parse_condition(v: &Value, path: &str, cx: &Cx) -> R<Condition> {
     let o = Obj::new(v, path, "a condition")?;
-    let known = names(CONDITIONS);
-    let (key, val, p) = o.single(&known, &[], "condition")?;
-    let fields = fields_of(CONDITIONS, key);
-    Ok(match key {
-        "leaderElected" => match val {
+    let (kind, val, p): (ConditionKind, _, _) = o.single(&[], "condition")?;
+    let fields = &keys_of(kind.spec().0.fields());
+    Ok(match kind {
+        ConditionKind::LeaderElected => match val {
             Value::Bool(_) => {
                 expect_true(val, &p, "to wait for no leader, use {\"not\": {\"leaderElected\": true}}")?;
                 Condition::LeaderElected { other_than: None, min_epoch: None }
@@ -33,8 +34,8 @@ pub(super) fn parse_condition(v: &Value, path: &str, cx: &Cx) -> R<Condition> {
                 }
             }
         },
-        "leaderIs" => Condition::LeaderIs(cx.node_ref(val, &p, false)?),
-        "state" => {
+        ConditionKind::LeaderIs => Condition::LeaderIs(cx.node_ref(val, &p, false)?),
+        ConditionKind::State => {
             let c = Obj::new(val, &p, "{\"node\": n, \"is\": state}")?;
             c.allow(fields)?;
             Condition::State {
@@ -42,22 +43,22 @@ pub(super) fn parse_condition(v: &Value, path: &str, cx: &Cx) -> R<Condition> {
                 is: parse_states(c.req_value("is")?, &c.p("is"))?,
             }
         }
-        "hw" => {
+        ConditionKind::Hw => {
             let c = Obj::new(val, &p, "{\"node\": n, \"atLeast\": offset}")?;
             c.allow(fields)?;
             Condition::Hw { nodes: cx.node_sel(c.req_value("node")?, &c.p("node"), true)?, at_least: c.req("atLeast")? }
         }
-        "caughtUp" => {
+        ConditionKind::CaughtUp => {
             let c = Obj::new(val, &p, "{\"node\": n}")?;
             c.allow(fields)?;
             Condition::CaughtUp { nodes: cx.node_sel(c.req_value("node")?, &c.p("node"), true)? }
         }
-        "converged" => {
+        ConditionKind::Converged => {
             expect_true(val, &p, "use {\"not\": {\"converged\": true}}")?;
             Condition::Converged
         }
-        "event" => Condition::Event(parse_event_match(val, &p, cx)?),
-        "allOf" | "anyOf" => {
+        ConditionKind::Event => Condition::Event(parse_event_match(val, &p, cx)?),
+        ConditionKind::AllOf => {
             let Value::Array(items) = val else {
                 return err(p, format!("expected an array of conditions, got {}", json_kind(val)));
             };
@@ -68,14 +69,9 @@ pub(super) fn parse_condition(v: &Value, path: &str, cx: &Cx) -> R<Condition> {
             for (i, c) in items.iter().enumerate() {
                 out.push(parse_condition(c, &idx(&p, i), cx)?);
             }
-            if key == "allOf" {
-                Condition::AllOf(out)
-            } else {
-                Condition::AnyOf(out)
-            }
+            Condition::AllOf(out)
         }
-        "not" => Condition::Not(Box::new(parse_condition(val, &p, cx)?)),
-        _ => unreachable!("single() checked the key"),
+        ConditionKind::Not => Condition::Not(Box::new(parse_condition(val, &p, cx)?)),
     })
 }
 
@@ -189,21 +185,20 @@ pub(super) fn parse_expect_list(v: &Value, path: &str, cx: &Cx) -> R<Vec<Expect>
 
 pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
     let o = Obj::new(v, path, "an expectation like {\"leaderElectedBy\": 5000}")?;
-    let known = names(EXPECTATIONS);
-    let (key, val, p) = o.single(&known, &["note"], "expectation")?;
+    let (kind, val, p): (ExpectKind, _, _) = o.single(&["note"], "expectation")?;
     let note = o.string("note")?;
     if let Some(n) = &note {
         check_markup(n, &o.p("note"))?;
     }
-    let fields = fields_of(EXPECTATIONS, key);
+    let fields = &keys_of(kind.spec().0.fields());
     let obj = |what: &str| -> R<Obj> {
         let c = Obj::new(val, &p, what)?;
         c.allow(fields)?;
         Ok(c)
     };
-    let expectation = match key {
-        "leaderElectedBy" => Expectation::LeaderElectedBy(u64_of(val, &p)?),
-        "hwAtLeast" => {
+    let expectation = match kind {
+        ExpectKind::LeaderElectedBy => Expectation::LeaderElectedBy(u64_of(val, &p)?),
+        ExpectKind::HwAtLeast => {
             let c = obj("{\"node\": n, \"offset\": x, \"by\": ms}")?;
             Expectation::HwAtLeast {
                 nodes: cx.node_sel(c.req_value("node")?, &c.p("node"), false)?,
@@ -211,7 +206,7 @@ pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
                 by: cx.time_ref(c.req_value("by")?, &c.p("by"))?,
             }
         }
-        "truncation" => {
+        ExpectKind::Truncation => {
             let c = obj("{\"node\": n}")?;
             let rounds: u64 = c.opt("rounds")?.unwrap_or(1);
             if rounds == 0 {
@@ -224,7 +219,7 @@ pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
                 to: cx.opt_time(&c, "to")?,
             }
         }
-        "noTruncation" => {
+        ExpectKind::NoTruncation => {
             let c = obj("{\"node\": n}")?;
             Expectation::NoTruncation {
                 nodes: match c.get("node") {
@@ -235,8 +230,7 @@ pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
                 to: cx.opt_time(&c, "to")?,
             }
         }
-        "failoverWithin" => Expectation::Failover { from: None, within: Some(u64_of(val, &p)?), at_least: None },
-        "failover" => {
+        ExpectKind::Failover => {
             let c = obj("{\"from\": label, \"within\": ms}")?;
             let from = c.string("from")?;
             if let Some(l) = &from {
@@ -249,11 +243,11 @@ pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
             }
             Expectation::Failover { from, within, at_least }
         }
-        "noViolations" => {
+        ExpectKind::NoViolations => {
             expect_true(val, &p, "to expect a violation use {\"violated\": \"InvariantName\"}")?;
             Expectation::NoViolations
         }
-        "violated" => {
+        ExpectKind::Violated => {
             let list: Vec<(&Value, String)> = match val {
                 Value::Array(a) if !a.is_empty() => a.iter().enumerate().map(|(i, x)| (x, idx(&p, i))).collect(),
                 Value::Array(_) => return err(p, "name at least one invariant"),
@@ -282,7 +276,7 @@ pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
             }
             Expectation::Violated(out)
         }
-        "eventually" => {
+        ExpectKind::Eventually => {
             let c = obj("{\"condition\": ..., \"by\": ms}")?;
             Expectation::Eventually {
                 condition: parse_condition(c.req_value("condition")?, &c.p("condition"), cx)?,
@@ -290,7 +284,7 @@ pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
                 by: cx.time_ref(c.req_value("by")?, &c.p("by"))?,
             }
         }
-        "always" => {
+        ExpectKind::Always => {
             let c = obj("{\"condition\": ..., \"from\": t, \"to\": t}")?;
             Expectation::Always {
                 condition: parse_condition(c.req_value("condition")?, &c.p("condition"), cx)?,
@@ -298,27 +292,17 @@ pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
                 to: cx.opt_time(&c, "to")?,
             }
         }
-        "holds" => {
+        ExpectKind::Holds => {
             let c = obj("{\"condition\": ..., \"at\": t}")?;
             Expectation::Holds {
                 condition: parse_condition(c.req_value("condition")?, &c.p("condition"), cx)?,
                 at: cx.time_ref(c.req_value("at")?, &c.p("at"))?,
             }
         }
-        "stateAt" => {
-            let c = obj("{\"at\": t, \"node\": n, \"state\": s}")?;
-            Expectation::Holds {
-                condition: Condition::State {
-                    node: cx.node_ref(c.req_value("node")?, &c.p("node"), true)?,
-                    is: parse_states(c.req_value("state")?, &c.p("state"))?,
-                },
-                at: cx.time_ref(c.req_value("at")?, &c.p("at"))?,
-            }
-        }
-        "event" | "noEvent" => {
+        ExpectKind::Event | ExpectKind::NoEvent => {
             let c = obj("{\"match\": {\"type\": ...}}")?;
             let matcher = parse_event_match(c.req_value("match")?, &c.p("match"), cx)?;
-            let (at_least, at_most) = if key == "noEvent" {
+            let (at_least, at_most) = if kind == ExpectKind::NoEvent {
                 (0, Some(0))
             } else {
                 let at_least: u64 = c.opt("atLeast")?.unwrap_or(1);
@@ -338,7 +322,7 @@ pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
                 at_most,
             }
         }
-        "progress" => {
+        ExpectKind::Progress => {
             let c = obj("{\"from\": t, \"atLeast\": records}")?;
             Expectation::Progress {
                 from: cx.time_ref(c.req_value("from")?, &c.p("from"))?,
@@ -346,7 +330,7 @@ pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
                 at_least: c.req("atLeast")?,
             }
         }
-        "metadata" => {
+        ExpectKind::Metadata => {
             let c = obj("{\"node\": n, \"brokers\": [...], \"topics\": [...]}")?;
             Expectation::Metadata {
                 nodes: match c.get("node") {
@@ -357,7 +341,6 @@ pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
                 topics: c.opt("topics")?,
             }
         }
-        _ => unreachable!("single() checked the key"),
     };
     Ok(Expect { expectation, note })
 }
@@ -372,20 +355,19 @@ pub(super) fn parse_measures(v: &Value, path: &str, cx: &Cx) -> R<Vec<Measure>> 
     for (i, m) in items.iter().enumerate() {
         let mp = idx(path, i);
         let o = Obj::new(m, &mp, "a measurement like {\"failover\": \"crash\"}")?;
-        let known = names(MEASURES);
-        let (key, val, p) = o.single(&known, &[], "measurement")?;
-        let fields = fields_of(MEASURES, key);
+        let (kind, val, p): (MeasureKind, _, _) = o.single(&[], "measurement")?;
+        let fields = &keys_of(kind.spec().0.fields());
         let obj = |what: &str| -> R<Obj> {
             let c = Obj::new(val, &p, what)?;
             c.allow(fields)?;
             Ok(c)
         };
-        out.push(match key {
-            "firstElection" => {
+        out.push(match kind {
+            MeasureKind::FirstElection => {
                 expect_true(val, &p, "leave it out instead")?;
                 Measure::FirstElection
             }
-            "failover" => match val {
+            MeasureKind::Failover => match val {
                 Value::Bool(_) => {
                     expect_true(val, &p, "leave it out instead")?;
                     Measure::Failover { from: None }
@@ -396,7 +378,7 @@ pub(super) fn parse_measures(v: &Value, path: &str, cx: &Cx) -> R<Vec<Measure>> 
                 }
                 other => return err(p, format!("expected a step label or true, got {}", json_kind(other))),
             },
-            "hwReached" => {
+            MeasureKind::HwReached => {
                 let c = obj("{\"offset\": x}")?;
                 Measure::HwReached {
                     offset: c.req("offset")?,
@@ -407,7 +389,7 @@ pub(super) fn parse_measures(v: &Value, path: &str, cx: &Cx) -> R<Vec<Measure>> 
                     from: cx.opt_time(&c, "from")?,
                 }
             }
-            "count" => {
+            MeasureKind::Count => {
                 let c = obj("{\"match\": {...}}")?;
                 let matcher = parse_event_match(c.req_value("match")?, &c.p("match"), cx)?;
                 Measure::Count {
@@ -417,7 +399,7 @@ pub(super) fn parse_measures(v: &Value, path: &str, cx: &Cx) -> R<Vec<Measure>> 
                     to: cx.opt_time(&c, "to")?,
                 }
             }
-            "interval" => {
+            MeasureKind::Interval => {
                 let c = obj("{\"from\": t, \"to\": t}")?;
                 let from = cx.time_ref(c.req_value("from")?, &c.p("from"))?;
                 let to = cx.time_ref(c.req_value("to")?, &c.p("to"))?;
@@ -427,13 +409,11 @@ pub(super) fn parse_measures(v: &Value, path: &str, cx: &Cx) -> R<Vec<Measure>> 
                     to,
                 }
             }
-            "nodes" => {
+            MeasureKind::Nodes => {
                 expect_true(val, &p, "leave it out instead")?;
                 Measure::Nodes
             }
-            _ => unreachable!("single() checked the key"),
         });
     }
     Ok(out)
 }
-

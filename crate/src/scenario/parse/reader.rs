@@ -2,6 +2,7 @@
 //! it, "did you mean", and the context that checks node references, labels and times.
 
 use super::*;
+use crate::scenario::vocab::Kind;
 
 // ---- small JSON helpers -------------------------------------------------------------
 
@@ -145,26 +146,27 @@ impl<'a> Obj<'a> {
     }
 
     /// For objects with exactly one key naming what they are (`{"crash": ...}`), plus
-    /// the optional extra keys: the key, its value and its path.
-    pub(super) fn single(&self, known: &[&str], extra: &[&str], what: &str) -> R<(&'a str, &'a Value, String)> {
-        let mut found: Option<(&'a str, &'a Value)> = None;
+    /// the optional extra keys: the kind, its value and its path.
+    pub(super) fn single<K: Kind>(&self, extra: &[&str], what: &str) -> R<(K, &'a Value, String)> {
+        let known = K::keys();
+        let mut found: Option<(&'a str, K, &'a Value)> = None;
         for (k, v) in self.map.iter() {
             if extra.contains(&k.as_str()) {
                 continue;
             }
-            if !known.contains(&k.as_str()) {
+            let Some(kind) = K::find(k) else {
                 return err(
                     self.p(k),
-                    format!("unknown {what} '{}'{}; known: {}", cap(k), suggest(k, known), known.join(", ")),
+                    format!("unknown {what} '{}'{}; known: {}", cap(k), suggest(k, &known), known.join(", ")),
                 );
-            }
-            if let Some((first, _)) = found {
+            };
+            if let Some((first, _, _)) = found {
                 return err(self.p(k), format!("one {what} per object: found both '{}' and '{}'", cap(first), cap(k)));
             }
-            found = Some((k.as_str(), v));
+            found = Some((k.as_str(), kind, v));
         }
         match found {
-            Some((k, v)) => Ok((k, v, self.p(k))),
+            Some((k, kind, v)) => Ok((kind, v, self.p(k))),
             None => err(self.path.clone(), format!("expected one {what}: {}", known.join(", "))),
         }
     }
@@ -370,4 +372,3 @@ pub(super) fn check_kebab(s: &str, path: &str, what: &str) -> R<()> {
         )
     }
 }
-

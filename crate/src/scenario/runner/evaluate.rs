@@ -39,7 +39,13 @@ impl Runner<'_> {
             .enumerate()
             .map(|(i, e)| {
                 let (passed, explanation) = self.evaluate(i, &e.expectation, &violations);
-                ExpectationReport { index: i, kind: e.expectation.kind(), passed, explanation, note: e.note.clone() }
+                ExpectationReport {
+                    index: i,
+                    kind: e.expectation.kind().key(),
+                    passed,
+                    explanation,
+                    note: e.note.clone(),
+                }
             })
             .collect();
         if let Some(why) = &self.stopped {
@@ -77,28 +83,14 @@ impl Runner<'_> {
     }
 
     pub(super) fn nodes_of(&self, sel: &NodeSel) -> Result<Vec<NodeId>, String> {
-        let total = self.sim.world().nodes.len() as NodeId;
-        let voters = self.sim.world().spec.voters;
-        Ok(match sel {
-            NodeSel::All => (0..total).collect(),
-            NodeSel::Voters => (0..voters).collect(),
-            NodeSel::Observers => (voters..total).collect(),
-            NodeSel::Node(NodeRef::Id(n)) => vec![*n],
-            NodeSel::Node(NodeRef::Label(l)) => vec![self
-                .labels
-                .get(l)
-                .and_then(|i| i.subject)
-                .ok_or_else(|| format!("step '{l}' did not happen or named no node"))?],
-            NodeSel::Node(NodeRef::Follower) => {
-                vec![super::cond::follower(self.sim.world()).ok_or("no voter follows a leader at the end")?]
-            }
-            NodeSel::Node(NodeRef::Leader) => {
-                vec![self.sim.world().leader().map(|(id, _)| id).ok_or("there is no leader at the end")?]
-            }
-        })
+        self.env().select(sel)
     }
 
-    pub(super) fn window(&self, from: Option<&TimeRef>, to: Option<&TimeRef>) -> Result<(usize, usize, String), String> {
+    pub(super) fn window(
+        &self,
+        from: Option<&TimeRef>,
+        to: Option<&TimeRef>,
+    ) -> Result<(usize, usize, String), String> {
         let never = |t: &TimeRef| format!("{t} never happened");
         let a = match from {
             None => 0,
@@ -119,10 +111,6 @@ impl Runner<'_> {
             ),
         };
         Ok((a, b.max(a), text))
-    }
-
-    pub(super) fn matcher_resolve(&self) -> impl Fn(&str) -> Option<NodeId> + '_ {
-        move |l: &str| self.labels.get(l).and_then(|i| i.subject)
     }
 
     fn evaluate(&self, index: usize, e: &Expectation, violations: &[ViolationReport]) -> (bool, String) {
@@ -324,7 +312,8 @@ impl Runner<'_> {
                     Ok(w) => w,
                     Err(m) => return (false, m),
                 };
-                let resolve = self.matcher_resolve();
+                let env = self.env();
+                let resolve = |l: &str| env.label_node(l);
                 let found: Vec<&crate::trace::Event> =
                     trace[a..b].iter().filter(|e| matcher.matches(e, &resolve)).collect();
                 let count = found.len() as u64;
@@ -481,5 +470,4 @@ impl Runner<'_> {
             (false, format!("{}; ({summary})", problems.join("; ")))
         }
     }
-
 }

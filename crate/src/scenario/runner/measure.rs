@@ -65,7 +65,7 @@ impl Runner<'_> {
     pub(super) fn measure(&self, m: &Measure) -> Measurement {
         let trace = &self.events;
         let mut out = Measurement {
-            kind: m.kind(),
+            kind: m.kind().key(),
             name: String::new(),
             text: String::new(),
             value_ms: None,
@@ -157,7 +157,8 @@ impl Runner<'_> {
                 out.name = name.clone();
                 match self.window(from.as_ref(), to.as_ref()) {
                     Ok((a, b, wtext)) => {
-                        let resolve = self.matcher_resolve();
+                        let env = self.env();
+                        let resolve = |l: &str| env.label_node(l);
                         let found: Vec<&crate::trace::Event> =
                             trace[a..b].iter().filter(|e| matcher.matches(e, &resolve)).collect();
                         out.count = Some(found.len() as u64);
@@ -191,7 +192,6 @@ impl Runner<'_> {
         out
     }
 }
-
 
 pub(super) struct FailoverInfo {
     what: String,
