@@ -30,8 +30,10 @@ impl std::fmt::Display for NodeSel {
 }
 
 /// A pattern over the JSON form of a trace event (`{"type": "truncate", "node": 2}`):
-/// every field given must match; an array means "any of these"; `text`, `summary` and
-/// `detail` match as substrings; `"$label"` stands for the node of a labelled step.
+/// every field given must match; an array means "any of these", except on an array-valued
+/// field (`evidence`, `nodes`), where the event's array must contain the value (or every
+/// value of the array given); `text`, `summary` and `detail` match as substrings;
+/// `"$label"` stands for the node of a labelled step.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EventMatch {
     pub fields: BTreeMap<String, Value>,
@@ -72,9 +74,13 @@ impl EventMatch {
                     w => have == w,
                 }
             };
-            match want {
-                Value::Array(options) if !have.is_array() => options.iter().any(one),
-                w => one(w),
+            match (want, have) {
+                // An array-valued field (a violation's evidence, a fault's nodes): the
+                // event's array contains the value, or every value given.
+                (Value::Array(wanted), Value::Array(items)) => wanted.iter().all(|w| items.iter().any(|h| h == w)),
+                (w, Value::Array(items)) => items.iter().any(|h| h == w),
+                (Value::Array(options), _) => options.iter().any(one),
+                (w, _) => one(w),
             }
         })
     }

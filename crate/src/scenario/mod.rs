@@ -15,11 +15,13 @@ pub mod markup;
 mod parse;
 mod report;
 mod runner;
+mod schema;
 pub mod vocab;
 
 pub use cond::{Condition, EventMatch, NodeSel};
 pub use markup::{caption_spans, Span, SpanStyle};
 pub use report::{ExpectationReport, Measurement, MeasurementPart, Report, StepReport, ViolationReport};
+pub use schema::json_schema;
 
 use crate::protocol::{NodeId, SafetySwitch};
 use crate::sim::{Action, ClusterSpec, Simulation};
