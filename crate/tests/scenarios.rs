@@ -3,8 +3,8 @@
 //! parser accepts; a report's input log replays to the same trace.
 
 use kraft_playground::protocol::SafetySwitch;
-use kraft_playground::scenario::{self, fields, RunOptions, Scenario};
-use kraft_playground::sim::{ClusterSpec, Simulation};
+use kraft_playground::scenario::{self, RunOptions, Scenario};
+use kraft_playground::sim::Simulation;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -444,32 +444,7 @@ fn unknown_variants_are_refused() {
     assert!(e.message.contains("hw-before-own-epoch"), "{e}");
 }
 
-// ---- the schema ---------------------------------------------------------------------
-
-/// `scenarios/schema.json` is generated from the parser's vocabulary; `UPDATE=1` rewrites it.
-#[test]
-fn the_schema_is_generated_from_the_parser_vocabulary() {
-    let path = dir().join("schema.json");
-    let want = serde_json::to_string_pretty(&scenario::json_schema()).unwrap() + "\n";
-    if std::env::var_os("UPDATE").is_some() {
-        std::fs::write(&path, &want).expect("write scenarios/schema.json");
-        return;
-    }
-    let have = std::fs::read_to_string(&path).expect("scenarios/schema.json");
-    assert!(have == want, "scenarios/schema.json is stale: run UPDATE=1 cargo test --release --test scenarios");
-}
-
-#[test]
-fn the_schema_knows_every_cluster_field() {
-    let schema = scenario::json_schema();
-    let spec_keys: BTreeSet<String> =
-        serde_json::to_value(ClusterSpec::default()).unwrap().as_object().unwrap().keys().cloned().collect();
-    let listed: BTreeSet<String> = fields::cluster_fields().iter().map(|s| s.to_string()).collect();
-    assert_eq!(spec_keys, listed, "ClusterSpec fields");
-    let in_schema: BTreeSet<String> =
-        schema["$defs"]["cluster"]["properties"].as_object().unwrap().keys().cloned().collect();
-    assert_eq!(in_schema, spec_keys, "cluster");
-}
+// ---- event patterns ---------------------------------------------------------------
 
 /// Events carry `evidence` (a violation's offsets); a pattern may name it, and on an
 /// array-valued field it matches when the event's array contains the value(s).

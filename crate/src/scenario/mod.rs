@@ -15,13 +15,11 @@ pub mod markup;
 mod parse;
 mod report;
 mod runner;
-mod schema;
 pub mod vocab;
 
 pub use cond::{Condition, EventMatch, NodeSel};
 pub use markup::{caption_spans, Span, SpanStyle};
 pub use report::{ExpectationReport, Measurement, MeasurementPart, Report, StepReport, ViolationReport};
-pub use schema::json_schema;
 
 use crate::protocol::{NodeId, SafetySwitch};
 use crate::sim::{Action, ClusterSpec, Simulation};
@@ -406,6 +404,6 @@ impl Scenario {
 
 /// What the parser accepts, for the schema and its test.
 pub mod fields {
-    pub use super::parse::{cluster_fields, EVENT_FIELDS, MAX_DURATION_MS, RECORDS};
+    pub use super::parse::{cluster_fields, EVENT_FIELDS, MAX_DURATION_MS, RECORDS, STATES};
     pub use super::vocab::*;
 }

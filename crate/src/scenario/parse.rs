@@ -50,8 +50,7 @@ fn node_fields(ty: Option<&str>) -> &'static [&'static str] {
         None => &["node", "from", "to", "candidate", "leader", "votedFor", "peer"],
     }
 }
-pub(crate) const STATES: &[&str] =
-    &["unattached", "prospective", "candidate", "leader", "follower", "resigned", "crashed"];
+pub const STATES: &[&str] = &["unattached", "prospective", "candidate", "leader", "follower", "resigned", "crashed"];
 const RESERVED_LABELS: &[&str] = &["leader", "follower", "rest", "end", "all", "voters", "observers"];
 
 mod expect;

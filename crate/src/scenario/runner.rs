@@ -44,8 +44,6 @@ struct Monitor {
     checks: u64,
     /// Eventually: when it first held. Holds: when it was evaluated.
     hit: Option<u64>,
-    /// Holds: the value. Always: false once it failed.
-    value: bool,
     /// Always/holds: when it failed and what the cluster looked like.
     failed: Option<(u64, String)>,
     done: bool,
@@ -95,7 +93,6 @@ pub fn execute(scenario: &Scenario, options: &RunOptions) -> Run {
             };
             Some(Monitor {
                 expect_index: i,
-                value: !matches!(kind, MonitorKind::Eventually | MonitorKind::Holds),
                 kind,
                 condition: condition.clone(),
                 from,
@@ -299,20 +296,17 @@ impl Runner<'_> {
                 MonitorKind::Eventually => {
                     if holds {
                         m.hit = Some(now);
-                        m.value = true;
                         m.done = true;
                     }
                 }
                 MonitorKind::Always => {
                     if !holds {
-                        m.value = false;
                         m.failed = Some((now, describe_world(&self.sim)));
                         m.done = true;
                     }
                 }
                 MonitorKind::Holds => {
                     m.hit = Some(now);
-                    m.value = holds;
                     if !holds {
                         m.failed = Some((now, describe_world(&self.sim)));
                     }

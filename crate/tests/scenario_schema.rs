@@ -1,14 +1,16 @@
-//! `scenarios/schema.json`, generated from what the parser reads: the kinds and fields of
-//! [`super::vocab`], the event fields, the records, the cluster's limits and names. A
-//! test compares the checked-in file with [`json_schema`] (`UPDATE=1` rewrites it).
+//! `scenarios/schema.json` is generated from what the parser reads: the kinds and fields
+//! of `scenario::vocab`, the event fields, the records, the cluster's limits and names.
+//! This test fails when the checked-in file is stale; `UPDATE=1` rewrites it.
 
-use super::parse::{EVENT_FIELDS, MAX_DURATION_MS, RECORDS, STATES};
-use super::vocab::*;
-use crate::protocol::config::CONFIG_KEYS;
-use crate::protocol::SafetySwitch;
-use crate::sim::spec::{MAX_OBSERVERS, MAX_VOTERS};
-use crate::trace::Invariant;
+use kraft_playground::protocol::config::CONFIG_KEYS;
+use kraft_playground::protocol::SafetySwitch;
+use kraft_playground::scenario::fields::*;
+use kraft_playground::sim::spec::{MAX_OBSERVERS, MAX_VOTERS};
+use kraft_playground::sim::ClusterSpec;
+use kraft_playground::trace::Invariant;
 use serde_json::{json, Map, Value};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
 
 const MARKUP: &str = "Plain text with **bold**, *em* and `code`; raw HTML is refused.";
 const LABEL: &str = "^[A-Za-z][A-Za-z0-9_-]*$";
@@ -235,7 +237,7 @@ fn record() -> Value {
 }
 
 /// The JSON Schema of the scenario format.
-pub fn json_schema() -> Value {
+fn json_schema() -> Value {
     let mut top = properties(SCENARIO);
     top["durationMs"]["minimum"] = json!(1);
     top["durationMs"]["maximum"] = json!(MAX_DURATION_MS);
@@ -284,4 +286,29 @@ pub fn json_schema() -> Value {
             "variant": variant,
         }
     })
+}
+
+/// `scenarios/schema.json` is generated from the parser's vocabulary; `UPDATE=1` rewrites it.
+#[test]
+fn the_schema_is_generated_from_the_parser_vocabulary() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenarios/schema.json");
+    let want = serde_json::to_string_pretty(&json_schema()).unwrap() + "\n";
+    if std::env::var_os("UPDATE").is_some() {
+        std::fs::write(&path, &want).expect("write scenarios/schema.json");
+        return;
+    }
+    let have = std::fs::read_to_string(&path).expect("scenarios/schema.json");
+    assert!(have == want, "scenarios/schema.json is stale: run UPDATE=1 cargo test --release --test scenario_schema");
+}
+
+#[test]
+fn the_schema_knows_every_cluster_field() {
+    let schema = json_schema();
+    let spec_keys: BTreeSet<String> =
+        serde_json::to_value(ClusterSpec::default()).unwrap().as_object().unwrap().keys().cloned().collect();
+    let listed: BTreeSet<String> = cluster_fields().iter().map(|s| s.to_string()).collect();
+    assert_eq!(spec_keys, listed, "ClusterSpec fields");
+    let in_schema: BTreeSet<String> =
+        schema["$defs"]["cluster"]["properties"].as_object().unwrap().keys().cloned().collect();
+    assert_eq!(in_schema, spec_keys, "cluster");
 }
