@@ -38,7 +38,8 @@ impl Runner<'_> {
             .iter()
             .enumerate()
             .map(|(i, e)| {
-                let (passed, explanation) = self.evaluate(i, &e.expectation, &violations);
+                let (passed, explanation) =
+                    self.evaluate(i, &e.expectation, &violations).unwrap_or_else(|m| (false, m));
                 ExpectationReport {
                     index: i,
                     kind: e.expectation.kind().key(),
@@ -113,9 +114,14 @@ impl Runner<'_> {
         Ok((a, b.max(a), text))
     }
 
-    fn evaluate(&self, index: usize, e: &Expectation, violations: &[ViolationReport]) -> (bool, String) {
+    fn evaluate(
+        &self,
+        index: usize,
+        e: &Expectation,
+        violations: &[ViolationReport],
+    ) -> Result<(bool, String), String> {
         let trace = &self.events;
-        match e {
+        Ok(match e {
             Expectation::LeaderElectedBy(by) => match first_leader(trace) {
                 Some((t, node, epoch)) => (
                     t <= *by,
@@ -124,12 +130,9 @@ impl Runner<'_> {
                 None => (false, format!("no leader was elected (expected by {})", Seconds(*by))),
             },
             Expectation::HwAtLeast { nodes, offset, by } => {
-                let nodes = match self.nodes_of(nodes) {
-                    Ok(n) => n,
-                    Err(m) => return (false, m),
-                };
+                let nodes = self.nodes_of(nodes)?;
                 let Some(by_t) = self.time_of(by) else {
-                    return (false, format!("{by} never happened"));
+                    return Err(format!("{by} never happened"));
                 };
                 let mut ok = true;
                 let mut parts = Vec::new();
@@ -162,14 +165,8 @@ impl Runner<'_> {
                 (ok, format!("HW >= {offset}: {} (expected by {})", parts.join(", "), Seconds(by_t)))
             }
             Expectation::Truncation { nodes, rounds, from, to } => {
-                let nodes = match self.nodes_of(nodes) {
-                    Ok(n) => n,
-                    Err(m) => return (false, m),
-                };
-                let (a, b, wtext) = match self.window(from.as_ref(), to.as_ref()) {
-                    Ok(w) => w,
-                    Err(m) => return (false, m),
-                };
+                let nodes = self.nodes_of(nodes)?;
+                let (a, b, wtext) = self.window(from.as_ref(), to.as_ref())?;
                 let mut ok = true;
                 let mut parts = Vec::new();
                 for n in nodes {
@@ -203,14 +200,8 @@ impl Runner<'_> {
                 (ok, format!("{} {wtext} (expected at least {rounds} each)", parts.join("; ")))
             }
             Expectation::NoTruncation { nodes, from, to } => {
-                let nodes = match self.nodes_of(nodes) {
-                    Ok(n) => n,
-                    Err(m) => return (false, m),
-                };
-                let (a, b, wtext) = match self.window(from.as_ref(), to.as_ref()) {
-                    Ok(w) => w,
-                    Err(m) => return (false, m),
-                };
+                let nodes = self.nodes_of(nodes)?;
+                let (a, b, wtext) = self.window(from.as_ref(), to.as_ref())?;
                 let found: Vec<String> = trace[a..b]
                     .iter()
                     .filter(|e| matches!(&e.kind, EventKind::Truncate { node, .. } if nodes.contains(node)))
@@ -223,22 +214,10 @@ impl Runner<'_> {
                 }
             }
             Expectation::Failover { from, within, at_least } => {
-                let f = match self.failover(from.as_deref()) {
-                    Ok(f) => f,
-                    Err(m) => return (false, m),
-                };
+                let f = self.failover(from.as_deref())?;
                 let Some(total) = f.total() else {
-                    return (
-                        false,
-                        format!(
-                            "{} (expected a new leader{})",
-                            f.text(),
-                            match within {
-                                Some(w) => format!(" within {}", Seconds(*w)),
-                                None => String::new(),
-                            }
-                        ),
-                    );
+                    let within = within.map(|w| format!(" within {}", Seconds(w))).unwrap_or_default();
+                    return Err(format!("{} (expected a new leader{within})", f.text()));
                 };
                 let mut ok = true;
                 let mut want = Vec::new();
@@ -308,10 +287,7 @@ impl Runner<'_> {
             | Expectation::Holds { condition, at: by } => self.monitor_result(index, condition, Some(by)),
             Expectation::Always { condition, to: None, .. } => self.monitor_result(index, condition, None),
             Expectation::Event { matcher, from, to, at_least, at_most } => {
-                let (a, b, wtext) = match self.window(from.as_ref(), to.as_ref()) {
-                    Ok(w) => w,
-                    Err(m) => return (false, m),
-                };
+                let (a, b, wtext) = self.window(from.as_ref(), to.as_ref())?;
                 let env = self.env();
                 let resolve = |l: &str| env.label_node(l);
                 let found: Vec<&crate::trace::Event> =
@@ -328,10 +304,7 @@ impl Runner<'_> {
                 (ok, format!("{count} event(s) {matcher} {wtext} ({want}){first}"))
             }
             Expectation::Progress { from, to, at_least } => {
-                let (a, b, wtext) = match self.window(Some(from), to.as_ref()) {
-                    Ok(w) => w,
-                    Err(m) => return (false, m),
-                };
+                let (a, b, wtext) = self.window(Some(from), to.as_ref())?;
                 let before = max_hw(&trace[..a]);
                 let after = max_hw(&trace[..b]);
                 let gained = after.unwrap_or(0).saturating_sub(before.unwrap_or(0));
@@ -345,9 +318,9 @@ impl Runner<'_> {
                 )
             }
             Expectation::Metadata { nodes, brokers, topics } => {
-                self.metadata(nodes, brokers.as_deref(), topics.as_deref())
+                self.metadata(nodes, brokers.as_deref(), topics.as_deref())?
             }
-        }
+        })
     }
 
     fn monitor_result(&self, index: usize, condition: &Condition, until: Option<&TimeRef>) -> (bool, String) {
@@ -405,11 +378,13 @@ impl Runner<'_> {
         }
     }
 
-    fn metadata(&self, sel: &NodeSel, brokers: Option<&[u32]>, topics: Option<&[String]>) -> (bool, String) {
-        let nodes = match self.nodes_of(sel) {
-            Ok(n) => n,
-            Err(m) => return (false, m),
-        };
+    fn metadata(
+        &self,
+        sel: &NodeSel,
+        brokers: Option<&[u32]>,
+        topics: Option<&[String]>,
+    ) -> Result<(bool, String), String> {
+        let nodes = self.nodes_of(sel)?;
         let w = self.sim.world();
         let mut ok = true;
         let mut problems = Vec::new();
@@ -454,7 +429,7 @@ impl Runner<'_> {
             }
         }
         let Some((_, img)) = first else {
-            return (false, problems.join("; "));
+            return Ok((false, problems.join("; ")));
         };
         let topics_have: Vec<&str> = img.topics.keys().map(|k| &**k).collect();
         let summary = format!(
@@ -464,10 +439,10 @@ impl Runner<'_> {
             topics_have,
             img.applied_offset
         );
-        if ok {
+        Ok(if ok {
             (true, format!("at the end: {summary}, all alike"))
         } else {
             (false, format!("{}; ({summary})", problems.join("; ")))
-        }
+        })
     }
 }
