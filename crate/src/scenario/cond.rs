@@ -148,7 +148,11 @@ impl Condition {
             Condition::LeaderElected { other_than, min_epoch } => env.find_leader(other_than.as_ref(), *min_epoch),
             Condition::LeaderIs(n) | Condition::State { node: n, .. } => env.resolve(n).ok(),
             Condition::AllOf(v) => v.iter().find_map(|c| c.subject(env)),
-            _ => None,
+            Condition::Hw { .. }
+            | Condition::CaughtUp { .. }
+            | Condition::Converged
+            | Condition::Event(_)
+            | Condition::Not(_) => None,
         }
     }
 

@@ -9,7 +9,6 @@ use super::vocab::{keys_of, ActionKind, Kind, SCENARIO, STEP, VARIANT};
 use super::*;
 use crate::messages::{cap, plain_serde, MAX_ECHO_CHARS};
 use crate::protocol::SafetySwitch;
-use crate::sim::spec::{MAX_OBSERVERS, MAX_VOTERS};
 use serde::de::DeserializeOwned;
 
 type R<T> = Result<T, ScenarioError>;
@@ -229,20 +228,8 @@ fn parse_cluster(v: &Value) -> R<ClusterSpec> {
             }
         }
     }
-    let known = cluster_fields();
-    if let Some(k) = o.map.keys().find(|k| !known.contains(&k.as_str())) {
-        return err(
-            o.p(k),
-            format!("unknown field '{}'{}; allowed here: {}", cap(k), suggest(k, &known), known.join(", ")),
-        );
-    }
+    o.allow(&cluster_fields())?;
     let spec: ClusterSpec = de(v, "cluster")?;
-    if spec.voters == 0 || spec.voters > MAX_VOTERS {
-        return err("cluster.voters", format!("must be between 1 and {MAX_VOTERS}, got {}", spec.voters));
-    }
-    if spec.observers > MAX_OBSERVERS {
-        return err("cluster.observers", format!("must be between 0 and {MAX_OBSERVERS}, got {}", spec.observers));
-    }
     spec.resolve().map_err(|(f, m)| ScenarioError::new(join("cluster", &f), m))?;
     Ok(spec)
 }

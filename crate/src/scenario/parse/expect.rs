@@ -222,10 +222,7 @@ pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
         ExpectKind::NoTruncation => {
             let c = obj("{\"node\": n}")?;
             Expectation::NoTruncation {
-                nodes: match c.get("node") {
-                    Some(n) => cx.node_sel(n, &c.p("node"), false)?,
-                    None => NodeSel::All,
-                },
+                nodes: cx.sel_or_all(&c, "node")?,
                 from: cx.opt_time(&c, "from")?,
                 to: cx.opt_time(&c, "to")?,
             }
@@ -333,10 +330,7 @@ pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
         ExpectKind::Metadata => {
             let c = obj("{\"node\": n, \"brokers\": [...], \"topics\": [...]}")?;
             Expectation::Metadata {
-                nodes: match c.get("node") {
-                    Some(n) => cx.node_sel(n, &c.p("node"), false)?,
-                    None => NodeSel::All,
-                },
+                nodes: cx.sel_or_all(&c, "node")?,
                 brokers: c.opt("brokers")?,
                 topics: c.opt("topics")?,
             }
@@ -382,10 +376,7 @@ pub(super) fn parse_measures(v: &Value, path: &str, cx: &Cx) -> R<Vec<Measure>> 
                 let c = obj("{\"offset\": x}")?;
                 Measure::HwReached {
                     offset: c.req("offset")?,
-                    nodes: match c.get("node") {
-                        Some(n) => cx.node_sel(n, &c.p("node"), false)?,
-                        None => NodeSel::All,
-                    },
+                    nodes: cx.sel_or_all(&c, "node")?,
                     from: cx.opt_time(&c, "from")?,
                 }
             }

@@ -348,6 +348,11 @@ impl Cx {
         }
     }
 
+    /// An optional node selection (known after the run); absent means every node.
+    pub(super) fn sel_or_all(&self, o: &Obj, key: &str) -> R<NodeSel> {
+        o.get(key).map(|v| self.node_sel(v, &o.p(key), false)).transpose().map(|s| s.unwrap_or(NodeSel::All))
+    }
+
     pub(super) fn opt_time(&self, o: &Obj, key: &str) -> R<Option<TimeRef>> {
         o.get(key).map(|v| self.time_ref(v, &o.p(key))).transpose()
     }
