@@ -64,7 +64,7 @@ pub fn parse(text: &str) -> R<Scenario> {
     let root: Value = serde_json::from_str(text)
         .map_err(|e| ScenarioError::new("", format!("the scenario {}", plain_serde(&e.to_string()))))?;
     let o = Obj::new(&root, "", "a scenario")?;
-    o.allow(&keys_of(SCENARIO))?;
+    o.fields(SCENARIO)?;
     let id = o.req_string("id")?;
     check_kebab(&id, "id", "id")?;
     let title = o.req_string("title")?;
@@ -472,7 +472,7 @@ fn check_record(v: &Value, path: &str) -> R<()> {
 
 fn parse_variant(v: &Value, path: &str, cx: &Cx) -> R<Variant> {
     let o = Obj::new(v, path, "a variant")?;
-    o.allow(&keys_of(VARIANT))?;
+    o.fields(VARIANT)?;
     let name = o.req_string("name")?;
     check_kebab(&name, &o.p("name"), "variant name")?;
     let title = o.string("title")?;

@@ -2,7 +2,7 @@
 
 use super::reader::*;
 use super::*;
-use crate::scenario::vocab::{keys_of, ConditionKind, ExpectKind, MeasureKind};
+use crate::scenario::vocab::{ConditionKind, ExpectKind, MeasureKind};
 use std::collections::BTreeSet;
 
 // ---- conditions ---------------------------------------------------------------------
@@ -18,7 +18,7 @@ fn fields_of(table: &[(&'static str, &'static [&'static str])], key: &str) -> &'
 pub(super) fn parse_condition(v: &Value, path: &str, cx: &Cx) -> R<Condition> {
     let o = Obj::new(v, path, "a condition")?;
     let (kind, val, p): (ConditionKind, _, _) = o.single(&[], "condition")?;
-    let fields = &keys_of(kind.spec().0.fields());
+    let fields = kind.spec().0.fields();
     Ok(match kind {
         ConditionKind::LeaderElected => match val {
             Value::Bool(_) => {
@@ -27,7 +27,7 @@ pub(super) fn parse_condition(v: &Value, path: &str, cx: &Cx) -> R<Condition> {
             }
             _ => {
                 let c = Obj::new(val, &p, "true or {\"otherThan\": node, \"minEpoch\": n}")?;
-                c.allow(fields)?;
+                c.fields(fields)?;
                 Condition::LeaderElected {
                     other_than: c.get("otherThan").map(|v| cx.node_ref(v, &c.p("otherThan"), true)).transpose()?,
                     min_epoch: c.opt("minEpoch")?,
@@ -37,7 +37,7 @@ pub(super) fn parse_condition(v: &Value, path: &str, cx: &Cx) -> R<Condition> {
         ConditionKind::LeaderIs => Condition::LeaderIs(cx.node_ref(val, &p, false)?),
         ConditionKind::State => {
             let c = Obj::new(val, &p, "{\"node\": n, \"is\": state}")?;
-            c.allow(fields)?;
+            c.fields(fields)?;
             Condition::State {
                 node: cx.node_ref(c.req_value("node")?, &c.p("node"), true)?,
                 is: parse_states(c.req_value("is")?, &c.p("is"))?,
@@ -45,12 +45,12 @@ pub(super) fn parse_condition(v: &Value, path: &str, cx: &Cx) -> R<Condition> {
         }
         ConditionKind::Hw => {
             let c = Obj::new(val, &p, "{\"node\": n, \"atLeast\": offset}")?;
-            c.allow(fields)?;
+            c.fields(fields)?;
             Condition::Hw { nodes: cx.node_sel(c.req_value("node")?, &c.p("node"), true)?, at_least: c.req("atLeast")? }
         }
         ConditionKind::CaughtUp => {
             let c = Obj::new(val, &p, "{\"node\": n}")?;
-            c.allow(fields)?;
+            c.fields(fields)?;
             Condition::CaughtUp { nodes: cx.node_sel(c.req_value("node")?, &c.p("node"), true)? }
         }
         ConditionKind::Converged => {
@@ -190,10 +190,10 @@ pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
     if let Some(n) = &note {
         check_markup(n, &o.p("note"))?;
     }
-    let fields = &keys_of(kind.spec().0.fields());
+    let fields = kind.spec().0.fields();
     let obj = |what: &str| -> R<Obj> {
         let c = Obj::new(val, &p, what)?;
-        c.allow(fields)?;
+        c.fields(fields)?;
         Ok(c)
     };
     let expectation = match kind {
@@ -350,10 +350,10 @@ pub(super) fn parse_measures(v: &Value, path: &str, cx: &Cx) -> R<Vec<Measure>> 
         let mp = idx(path, i);
         let o = Obj::new(m, &mp, "a measurement like {\"failover\": \"crash\"}")?;
         let (kind, val, p): (MeasureKind, _, _) = o.single(&[], "measurement")?;
-        let fields = &keys_of(kind.spec().0.fields());
+        let fields = kind.spec().0.fields();
         let obj = |what: &str| -> R<Obj> {
             let c = Obj::new(val, &p, what)?;
-            c.allow(fields)?;
+            c.fields(fields)?;
             Ok(c)
         };
         out.push(match kind {

@@ -2,7 +2,7 @@
 //! it, "did you mean", and the context that checks node references, labels and times.
 
 use super::*;
-use crate::scenario::vocab::Kind;
+use crate::scenario::vocab::{keys_of, Field, Kind};
 
 // ---- small JSON helpers -------------------------------------------------------------
 
@@ -130,6 +130,12 @@ impl<'a> Obj<'a> {
 
     pub(super) fn req_string(&self, key: &str) -> R<String> {
         self.string(key)?.ok_or_else(|| ScenarioError::new(self.p(key), "missing required field"))
+    }
+
+    /// Checks the keys against the vocabulary's fields: each known, each required one there.
+    pub(super) fn fields(&self, fields: &[Field]) -> R<()> {
+        self.allow(&keys_of(fields))?;
+        fields.iter().filter(|f| f.required).try_for_each(|f| self.req_value(f.key).map(|_| ()))
     }
 
     /// Refuses keys not in `allowed`.
