@@ -1,10 +1,10 @@
 #!/usr/bin/env node
+import { readFile, stat } from 'node:fs/promises';
 // A tiny static server for the built site (www/dist), with node:http only.
 //   node scripts/serve.mjs [dir]      PORT=8080 by default; PORT=0 picks a free port
 // Prints the address it listens on. Sends a strict Content-Security-Policy, so the
 // site is tested the way strict-CSP documentation pages would embed it.
 import { createServer } from 'node:http';
-import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,7 +32,7 @@ const CSP = [
   "style-src 'self'",
   "img-src 'self' data: blob:",
   "connect-src 'self'",
-  "frame-ancestors *",
+  'frame-ancestors *',
   "base-uri 'none'",
   "form-action 'none'",
   "object-src 'none'",
@@ -67,7 +67,7 @@ const server = createServer(async (req, res) => {
       return;
     }
     let target = file;
-    if (!(await exists(target)) && (await exists(target + '.html'))) target += '.html';
+    if (!(await exists(target)) && (await exists(`${target}.html`))) target += '.html';
     if (!(await exists(target))) {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');
       return;

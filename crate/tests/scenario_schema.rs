@@ -2,10 +2,10 @@
 //! of `scenario::vocab`, the event fields, the records, the cluster's limits and names.
 //! This test fails when the checked-in file is stale; `UPDATE=1` rewrites it.
 
+use kraft_playground::limits::{self as limits_table, Limit};
 use kraft_playground::protocol::config::CONFIG_KEYS;
 use kraft_playground::protocol::SafetySwitch;
 use kraft_playground::scenario::fields::*;
-use kraft_playground::sim::spec::{MAX_OBSERVERS, MAX_VOTERS};
 use kraft_playground::sim::ClusterSpec;
 use kraft_playground::trace::Invariant;
 use serde_json::{json, Map, Value};
@@ -30,15 +30,36 @@ fn one_or_more(names: Vec<&str>) -> Value {
     json!({"anyOf": [{"enum": names}, {"type": "array", "minItems": 1, "items": {"enum": names}}]})
 }
 
+/// An integer within a limit of the core (0 where 0 turns it off).
+fn bounded(l: &Limit) -> Value {
+    let mut v = json!({"type": "integer", "minimum": if l.zero_turns_off { 0 } else { l.min }});
+    if let Some(max) = l.max {
+        v["maximum"] = json!(max);
+    }
+    v
+}
+
+fn described(mut v: Value, doc: &str) -> Value {
+    v["description"] = json!(doc);
+    v
+}
+
+/// A probability (the limit is in parts per million).
+fn rate(l: &Limit) -> Value {
+    let unit = |ppm: u64| if ppm % 1_000_000 == 0 { json!(ppm / 1_000_000) } else { json!(ppm as f64 / 1e6) };
+    json!({"type": "number", "minimum": unit(l.min), "maximum": unit(l.upper())})
+}
+
 fn ty(t: Ty) -> Value {
     match t {
         Ty::Int => json!({"type": "integer", "minimum": 0}),
         Ty::Positive => json!({"type": "integer", "minimum": 1}),
-        Ty::Rate => json!({"type": "number", "minimum": 0, "maximum": 1}),
-        Ty::Latency => json!({"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 60000},
-            "minItems": 2, "maxItems": 2}),
-        Ty::FlushMs => json!({"type": "integer", "minimum": 0, "maximum": 60000}),
-        Ty::WritesPerSecond => json!({"type": "integer", "minimum": 0, "maximum": 1000}),
+        Ty::Rate => rate(&limits_table::LOSS),
+        Ty::Latency => {
+            json!({"type": "array", "items": bounded(&limits_table::LATENCY_MS), "minItems": 2, "maxItems": 2})
+        }
+        Ty::FlushMs => bounded(&limits_table::FLUSH_MS),
+        Ty::WritesPerSecond => bounded(&limits_table::WRITES_PER_SECOND),
         Ty::Bool => json!({"type": "boolean"}),
         Ty::Text => json!({"type": "string", "description": MARKUP, "not": {"pattern": "<[A-Za-z/!?]"}}),
         Ty::Str => json!({"type": "string"}),
@@ -156,15 +177,15 @@ fn step() -> Value {
 }
 
 fn cluster() -> Value {
-    let config: Vec<&str> = CONFIG_KEYS.iter().map(|(k, _)| *k).collect();
+    let config: Vec<&str> = CONFIG_KEYS.iter().map(|k| k.limit.key).collect();
     json!({
         "type": "object",
         "additionalProperties": false,
         "required": ["voters"],
         "description": "The cluster, as the npm API's Cluster.create takes it.",
         "properties": {
-            "voters": {"type": "integer", "minimum": 1, "maximum": MAX_VOTERS, "description": "Voters are nodes 0..voters-1."},
-            "observers": {"type": "integer", "minimum": 0, "maximum": MAX_OBSERVERS, "description": "Observers (brokers) follow the voters' ids."},
+            "voters": described(bounded(&limits_table::VOTERS), "Voters are nodes 0..voters-1."),
+            "observers": described(bounded(&limits_table::OBSERVERS), "Observers (brokers) follow the voters' ids."),
             "seed": {"type": "integer", "minimum": 0, "description": "The run's seed (RunOptions / --seed override it)."},
             "network": {
                 "anyOf": [{"enum": ["datacenter", "teaching", "wan"]},
@@ -180,9 +201,9 @@ fn cluster() -> Value {
                 "description": "Kafka's controller.quorum.* settings (ms, or bytes for the *.max.bytes limits); sim.fetchMaxWaitMs, a simulator-only knob for Kafka's fixed 500 ms Fetch wait; and Kafka's snapshot and retention keys metadata.log.max.snapshot.interval.ms, metadata.max.retention.bytes and metadata.max.retention.ms, whose defaults are scaled down for a playground (1 min, 256 KiB, 5 min; Kafka: 1 h, 100 MiB, 7 days)."
             },
             "unsafe": {"type": "array", "items": {"enum": SafetySwitch::all_names()}, "description": "Safety rules switched off."},
-            "flushMs": {"type": "integer", "minimum": 0, "maximum": 60000, "description": "Disk flush latency of every node (default 1)."},
-            "snapshotInterval": {"type": "integer", "minimum": 0, "description": "Snapshot every this many applied records (the simulator's stand-in for Kafka's byte trigger metadata.log.max.record.bytes.between.snapshots; the time trigger is metadata.log.max.snapshot.interval.ms); 0 never; else at least 10 (default 1000). Taking a snapshot keeps the log; retention cleans it."},
-            "writesPerSecond": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Client writes per second from the start (default 0)."},
+            "flushMs": described(bounded(&limits_table::FLUSH_MS), "Disk flush latency of every node (default 1)."),
+            "snapshotInterval": described(bounded(&limits_table::SNAPSHOT_INTERVAL), "Snapshot every this many applied records (the simulator's stand-in for Kafka's byte trigger metadata.log.max.record.bytes.between.snapshots; the time trigger is metadata.log.max.snapshot.interval.ms); 0 never; else at least 10 (default 1000). Taking a snapshot keeps the log; retention cleans it."),
+            "writesPerSecond": described(bounded(&limits_table::WRITES_PER_SECOND), "Client writes per second from the start (default 0)."),
             "stableLeadership": {"type": "boolean", "description": "Also check StableLeadership (for pre-vote stories)."}
         }
     })
@@ -224,7 +245,7 @@ fn record() -> Value {
             for (f, kind) in fields.iter() {
                 let v = match (*kind, *f) {
                     ("name", _) => json!({"type": "string", "pattern": "^[a-zA-Z0-9._-]{1,249}$"}),
-                    (_, "partitions") => json!({"type": "integer", "minimum": 1, "maximum": 10000}),
+                    (_, "partitions") => bounded(&limits_table::PARTITIONS),
                     _ => ty(Ty::Int),
                 };
                 props.insert(f.to_string(), v);
@@ -239,8 +260,7 @@ fn record() -> Value {
 /// The JSON Schema of the scenario format.
 fn json_schema() -> Value {
     let mut top = properties(SCENARIO);
-    top["durationMs"]["minimum"] = json!(1);
-    top["durationMs"]["maximum"] = json!(MAX_DURATION_MS);
+    top["durationMs"] = described(bounded(&limits_table::SCENARIO_DURATION_MS), "The run ends at this simulated time.");
     let mut variant = object(VARIANT);
     variant["description"] =
         json!("A variation of the story, usually with a safety rule off; its expectations replace the scenario's.");
@@ -311,4 +331,40 @@ fn the_schema_knows_every_cluster_field() {
     let in_schema: BTreeSet<String> =
         schema["$defs"]["cluster"]["properties"].as_object().unwrap().keys().cloned().collect();
     assert_eq!(in_schema, spec_keys, "cluster");
+}
+
+/// The schema's bounds are the core's limits (`kraft_playground::limits`), so an editor
+/// that checks a scenario against the schema refuses what the parser refuses.
+#[test]
+fn schema_bounds_are_the_cores_limits() {
+    use kraft_playground::limits;
+    let s = json_schema();
+    let cluster = &s["$defs"]["cluster"]["properties"];
+    let step = &s["$defs"]["step"]["properties"];
+    let check = |what: &str, v: &Value, l: &Limit| {
+        assert!(v.is_object(), "{what}: the schema has no {}", l.key);
+        assert_eq!(
+            v["minimum"].as_u64(),
+            Some(if l.zero_turns_off { 0 } else { l.min }),
+            "{what}: minimum of {}",
+            l.key
+        );
+        assert_eq!(v["maximum"].as_u64(), l.max, "{what}: maximum of {}", l.key);
+    };
+    check("scenario", &s["properties"]["durationMs"], &limits::SCENARIO_DURATION_MS);
+    for l in [limits::VOTERS, limits::OBSERVERS, limits::FLUSH_MS, limits::WRITES_PER_SECOND, limits::SNAPSHOT_INTERVAL]
+    {
+        check("cluster", &cluster[l.key], &l);
+    }
+    check("cluster.network", &cluster["network"]["anyOf"][1]["properties"]["latencyMs"]["items"], &limits::LATENCY_MS);
+    for l in [limits::FLUSH_MS, limits::WRITES_PER_SECOND] {
+        check("step", &step[l.key], &l);
+    }
+    check("step", &step["latencyMs"]["items"], &limits::LATENCY_MS);
+    for (what, v) in [("cluster.network", &cluster["network"]["anyOf"][1]["properties"]), ("step", step)] {
+        for l in [limits::LOSS, limits::DUPLICATE] {
+            assert_eq!(v[l.key]["minimum"].as_f64(), Some(l.min as f64 / 1e6), "{what}: minimum of {}", l.key);
+            assert_eq!(v[l.key]["maximum"].as_f64(), Some(l.upper() as f64 / 1e6), "{what}: maximum of {}", l.key);
+        }
+    }
 }

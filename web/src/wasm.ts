@@ -6,7 +6,7 @@
  * @module
  */
 import { createGlue, type Glue } from '../pkg/kraft_playground_factory.js';
-import type { Catalog } from './types.js';
+import type { Catalog, Limit } from './types.js';
 
 /** Where the wasm comes from: a URL, a fetch Response, the bytes, or a compiled module. */
 export type WasmSource = URL | string | Response | BufferSource | WebAssembly.Module;
@@ -102,4 +102,11 @@ export function isRetired(glue: Glue): boolean {
 export function catalog(): Catalog {
   ensureReady();
   return catalogCache as Catalog;
+}
+
+/** The core's limit named `key` (`voters`, `latencyMs`, `advanceMs`, ...), from the catalog. */
+export function limit(key: string): Limit & { max: number } {
+  const found = catalog().limits.find((l) => l.key === key);
+  if (found === undefined) throw new Error(`the core's catalog has no limit '${key}' (a bug in kraft-playground)`);
+  return { ...found, max: found.max ?? Number.MAX_SAFE_INTEGER };
 }

@@ -13,8 +13,8 @@ use serde::de::DeserializeOwned;
 
 type R<T> = Result<T, ScenarioError>;
 
-/// Longest run a scenario may ask for (a story, not a soak test).
-pub const MAX_DURATION_MS: u64 = 600_000;
+/// Longest run a scenario may ask for (a story, not a soak test): `limits::SCENARIO_DURATION_MS`.
+pub const MAX_DURATION_MS: u64 = crate::limits::SCENARIO_DURATION_MS.upper();
 
 /// The fields an event pattern may name, per event type (the JSON form of events).
 pub const EVENT_FIELDS: &[(&str, &[&str])] = &[
