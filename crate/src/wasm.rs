@@ -567,15 +567,6 @@ struct ScenarioOptions {
     variant: Option<String>,
 }
 
-/// Reads and checks a scenario (JSON text); returns its JSON form with defaults made
-/// explicit. Errors name the path (`steps[3].node`) in `field`.
-#[wasm_bindgen(js_name = parseScenario)]
-pub fn parse_scenario(text: &str) -> Result<JsValue, JsValue> {
-    hook();
-    let s = scenario::parse(text).map_err(scenario_error)?;
-    to_js(&s.to_json())
-}
-
 /// A finished scenario run: its report and its simulation (at the end of the run).
 #[wasm_bindgen]
 pub struct WasmScenarioRun {

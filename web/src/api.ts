@@ -2,7 +2,7 @@
  * Everything the package exports (both entry points re-export this).
  * @module
  */
-export { Cluster, MAX_ADVANCE_MS, ScenarioError, parseScenario, runScenario, runScenarioSync } from './cluster.js';
+export { Cluster, MAX_ADVANCE_MS, ScenarioError, runScenario, runScenarioSync } from './cluster.js';
 export type { ScenarioRun } from './cluster.js';
 export { Player } from './player.js';
 export type { FrameScheduler, PlayerFrame, PlayerListener, PlayerOptions } from './player.js';

@@ -897,20 +897,6 @@ function toScenarioError(e: unknown): unknown {
   return e;
 }
 
-/**
- * Reads and checks a scenario; returns its JSON form with defaults made explicit.
- * Throws a {@link ScenarioError} naming the path of anything wrong.
- */
-export async function parseScenario(scenario: string | object): Promise<Record<string, unknown>> {
-  await init();
-  try {
-    return withCore((G) => G.parseScenario(scenarioText(scenario))) as Record<string, unknown>;
-  } catch (e) {
-    if (e instanceof CoreFailure) throw e;
-    throw toScenarioError(e);
-  }
-}
-
 /** Runs a scenario to its end: the same as {@link Cluster.fromScenario}. */
 export function runScenario(scenario: string | object, options: ScenarioOptions = {}): Promise<ScenarioRun> {
   return Cluster.fromScenario(scenario, options);

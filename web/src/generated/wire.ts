@@ -250,9 +250,11 @@ export type LinkProfileSpec = { latencyMs: [number, number], loss: number, dupli
 export type SafetySwitch = "hw-before-own-epoch" | "vote-ignores-log" | "no-pre-vote" | "no-check-quorum" | "no-resign-on-restart" | "ack-before-flush";
 
 /**
- * Something a user (or a scenario, or the chaos generator) does to the cluster.
+ * Something a user (or a scenario, or the chaos generator) does to the cluster. Generic
+ * in how it names nodes: the sim takes ids (`Action`), a scenario step names them by
+ * reference (`Action<NodeRef, Group>`) and resolves them when the step runs.
  */
-export type Action = { "action": "crash", node: number, } | { "action": "wipe", node: number, } | { "action": "restart", node: number, } | { "action": "isolate", node: number, } | { "action": "partition", groups: Array<Array<number>>, } | { "action": "cut", from: number, to: number, } | { "action": "uncut", from: number, to: number, } | { "action": "slowLink", from: number, to: number, latencyMs: [number, number], } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: number, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, };
+export type Action<N = number, G = Array<N>> = { "action": "crash", node: N, } | { "action": "wipe", node: N, } | { "action": "restart", node: N, } | { "action": "isolate", node: N, } | { "action": "partition", groups: Array<G>, } | { "action": "cut", from: N, to: N, } | { "action": "uncut", from: N, to: N, } | { "action": "slowLink", from: N, to: N, latencyMs: [number, number], } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: N, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, };
 
 /**
  * An action at a simulated time.
@@ -306,7 +308,7 @@ t: number | null,
 /**
  * The action with its nodes resolved (what went into the input log).
  */
-action: Action | null, caption: string | null, 
+action: Action<number, Array<number>> | null, caption: string | null, 
 /**
  * The caption as styled runs of text (render each as a text node).
  */
