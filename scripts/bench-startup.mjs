@@ -9,9 +9,11 @@
 //      applied), the bytes transferred until then, and how often and how early the wasm
 //      was requested.
 //   node scripts/bench-startup.mjs [--node-runs 15] [--runs 5] [--mbps 10] [--rtt 40] [--json FILE]
+//     [--site DIR] [--node-entry FILE]   (another build to compare with, e.g. main's)
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { root, serve } from '../test/browser/harness.mjs';
 
@@ -24,6 +26,8 @@ const runs = Number(arg('runs', 5));
 const mbps = Number(arg('mbps', 10));
 const rtt = Number(arg('rtt', 40));
 const jsonOut = arg('json', null);
+const site = arg('site', undefined);
+const nodeEntry = arg('node-entry', join(root, 'web/dist/node.js'));
 
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -32,7 +36,7 @@ const stats = (xs) => {
 const ms = (o) => `median ${o.median.toFixed(1)} ms (best ${o.best.toFixed(1)}, worst ${o.worst.toFixed(1)}, ${o.runs} runs)`;
 
 // ---- 1. Node init -------------------------------------------------------------------------
-const entry = new URL(`file://${join(root, 'web/dist/node.js')}`).href;
+const entry = pathToFileURL(nodeEntry).href;
 const probe = `const m = await import(${JSON.stringify(entry)}); const t = performance.now(); await m.init(); console.log(performance.now() - t);`;
 const initMs = [];
 for (let i = 0; i < nodeRuns; i++) {
@@ -41,7 +45,7 @@ for (let i = 0; i < nodeRuns; i++) {
   initMs.push(Number(r.stdout.trim()));
 }
 const node = stats(initMs);
-console.log(`bench-startup: Node init() (web/dist/node.js, fresh process each): ${ms(node)}`);
+console.log(`bench-startup: Node init() (${nodeEntry}, fresh process each): ${ms(node)}`);
 
 // ---- 2. Chromium, throttled -----------------------------------------------------------------
 // Installed before the page's scripts: after each animation frame (a task queued from
@@ -77,7 +81,7 @@ function firstFrameProbe() {
   requestAnimationFrame(() => setTimeout(check, 0));
 }
 
-const server = await serve();
+const server = await serve(site);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   headless: true,
@@ -120,7 +124,7 @@ try {
 const frame = stats(loads.map((l) => l.ms));
 const bytes = stats(loads.map((l) => l.bytes));
 const last = loads[loads.length - 1];
-console.log(`bench-startup: Chromium at ${mbps} Mbps / ${rtt} ms RTT, main page, empty cache:`);
+console.log(`bench-startup: Chromium at ${mbps} Mbps / ${rtt} ms RTT, main page (${site ?? 'www/dist'}), empty cache:`);
 console.log(`  first frame (ring drawn, cluster running): ${ms(frame)}`);
 console.log(`  transferred until then: median ${(bytes.median / 1000).toFixed(1)} kB (${last.files} responses, encodings ${JSON.stringify(last.encodings)})`);
 console.log(
