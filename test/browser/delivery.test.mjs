@@ -52,13 +52,13 @@ describe('the built site ships precompressed files', () => {
   });
 });
 
-describe('scripts/serve.mjs', () => {
-  let server;
-  before(async () => {
-    server = await serve();
-  });
-  after(() => server?.stop());
+let server;
+before(async () => {
+  server = await serve();
+});
+after(() => server?.stop());
 
+describe('scripts/serve.mjs', () => {
   const wasm = () => readFileSync(join(dist, 'kraft_playground_bg.wasm'));
 
   test('sends brotli when the client accepts it, as application/wasm, varying on Accept-Encoding', async () => {
@@ -178,16 +178,11 @@ describe('scripts/serve.mjs', () => {
 });
 
 describe('the wasm is fetched with the page', () => {
-  let server;
   let browser;
   before(async () => {
-    server = await serve();
     browser = await launch();
   });
-  after(async () => {
-    await browser?.close();
-    server?.stop();
-  });
+  after(() => browser?.close());
 
   for (const path of ['', 'embed.html']) {
     test(`${path || 'index.html'}: one request for the wasm, compressed, started before the element's script arrived`, async () => {
