@@ -72,6 +72,7 @@ function firstFrameProbe() {
         files: done.length,
         wasmEntries: wasm.length,
         wasmStart: wasm[0]?.startTime ?? null,
+        wasmEnd: wasm[0]?.responseEnd ?? null,
         scriptEnd: script?.responseEnd ?? null,
       };
       return;
@@ -129,19 +130,21 @@ console.log(`  first frame (ring drawn, cluster running): ${ms(frame)}`);
 console.log(`  transferred until then: median ${(bytes.median / 1000).toFixed(1)} kB (${last.files} responses, encodings ${JSON.stringify(last.encodings)})`);
 console.log(
   `  wasm requests per load: ${[...new Set(loads.map((l) => l.wasmRequests))].join(', ')}; wasm requested at ${stats(loads.map((l) => l.wasmStart)).median.toFixed(0)} ms ` +
-    `(kraft-playground.js arrived at ${stats(loads.map((l) => l.scriptEnd)).median.toFixed(0)} ms)`,
+    `and arrived at ${stats(loads.map((l) => l.wasmEnd)).median.toFixed(0)} ms (kraft-playground.js arrived at ${stats(loads.map((l) => l.scriptEnd)).median.toFixed(0)} ms)`,
 );
 if (jsonOut) {
   writeFileSync(
     jsonOut,
     JSON.stringify(
       {
+        targets: { nodeInitMs: 10, firstFrameMs: 450 },
         nodeInitMs: node,
         network: { mbps, rttMs: rtt },
         firstFrameMs: frame,
         bytesUntilFirstFrame: bytes,
         wasmRequestsPerLoad: loads.map((l) => l.wasmRequests),
         wasmStartMs: loads.map((l) => l.wasmStart),
+        wasmEndMs: loads.map((l) => l.wasmEnd),
         scriptEndMs: loads.map((l) => l.scriptEnd),
       },
       null,
