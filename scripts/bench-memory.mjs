@@ -49,6 +49,4 @@ try {
   outcome = `stopped: ${e.message}`;
 }
 const wall = (performance.now() - started) / 1000;
-console.log(
-  `${which} (wasm): ${Math.round(c.now / 1000)} simulated s in ${wall.toFixed(1)} s wall, peak wasm memory ${Math.round(peak / 2 ** 20)} MiB, ${outcome}`,
-);
+console.log(`${which} (wasm): ${Math.round(c.now / 1000)} simulated s in ${wall.toFixed(1)} s wall, peak wasm memory ${Math.round(peak / 2 ** 20)} MiB, ${outcome}`);

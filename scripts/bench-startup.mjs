@@ -103,7 +103,7 @@ try {
     });
     // The network log: every request the page made for the wasm, and what was sent.
     const wasmRequests = [];
-    let encodings = {};
+    const encodings = {};
     cdp.on('Network.requestWillBeSent', (e) => {
       if (e.request.url.endsWith('.wasm')) wasmRequests.push(e.request.url);
     });
@@ -135,7 +135,7 @@ console.log(
 if (jsonOut) {
   writeFileSync(
     jsonOut,
-    JSON.stringify(
+    `${JSON.stringify(
       {
         targets: { nodeInitMs: 10, firstFrameMs: 450 },
         nodeInitMs: node,
@@ -149,6 +149,6 @@ if (jsonOut) {
       },
       null,
       2,
-    ) + '\n',
+    )}\n`,
   );
 }

@@ -29,7 +29,7 @@ function timed(fn) {
 function heavyScenario(ms) {
   const steps = [];
   for (let t = 30_000; t + 20_000 <= ms; t += 60_000) {
-    const node = (t / 60_000) % 5 | 0;
+    const node = ((t / 60_000) % 5) | 0;
     steps.push({ at: t, action: 'crash', node }, { at: t + 15_000, action: 'restart', node });
   }
   const s = { id: 'bench-heavy', title: 'bench: heavy', summary: 'heavy', cluster: heavy, durationMs: ms, steps, expect: [] };
@@ -42,7 +42,7 @@ try {
   await kp.init();
 
   // 1. Only the last star is not half of a `**`: the worst case of the first (quadratic) rule.
-  const caption = '**b** '.repeat(100_000 / 6) + '*em*';
+  const caption = `${'**b** '.repeat(100_000 / 6)}*em*`;
   const scenario = (c) => JSON.stringify({ id: 'cap', title: 't', summary: 's', cluster: { voters: 1 }, durationMs: 10, steps: [{ after: 0, caption: c }], expect: [] });
   const base = timed(() => kp.runScenarioSync(scenario('x'), {}).cluster.dispose()).ms;
   const core = timed(() => kp.runScenarioSync(scenario(caption), {}).cluster.dispose()).ms;
@@ -50,9 +50,7 @@ try {
   await build({ entryPoints: [join(root, 'web/src/ui/markup.ts')], outfile, bundle: true, format: 'esm', logLevel: 'warning' });
   const { spans } = await import(pathToFileURL(outfile).href);
   const element = timed(() => spans(caption));
-  console.log(
-    `100 KB caption: core (scenario report) ${(core - base).toFixed(1)} ms, element ${element.ms.toFixed(1)} ms (${element.value.length} runs)`,
-  );
+  console.log(`100 KB caption: core (scenario report) ${(core - base).toFixed(1)} ms, element ${element.ms.toFixed(1)} ms (${element.value.length} runs)`);
 
   // 2. A short page of old events after a long run.
   const c = kp.Cluster.createSync(heavy);
@@ -65,7 +63,10 @@ try {
   });
   const page = (since) => {
     const times = [1, 2, 3].map(() => timed(() => c.events({ since, limit: 10 })));
-    return `${times.map((t) => t.ms).sort((a, b) => a - b)[1].toFixed(1)} ms`;
+    return `${times
+      .map((t) => t.ms)
+      .sort((a, b) => a - b)[1]
+      .toFixed(1)} ms`;
   };
   console.log(
     `ten heavy minutes (${c.lastSeq} events) in ${(run.ms / 1000).toFixed(1)} s; events({ since, limit: 10 }) median of 3: ` +
@@ -78,7 +79,11 @@ try {
     const file = heavyScenario(seconds * 1000);
     const parts = [];
     let events = '?';
-    for (const [name, args] of [['--quiet', ['--quiet']], ['text', []], ['json', ['--format', 'json']]]) {
+    for (const [name, args] of [
+      ['--quiet', ['--quiet']],
+      ['text', []],
+      ['json', ['--format', 'json']],
+    ]) {
       const fd = openSync('/dev/null', 'w');
       const r = timed(() => spawnSync(process.execPath, [bin, 'run', file, ...args], { stdio: ['ignore', name === '--quiet' ? 'pipe' : fd, 'pipe'], encoding: 'utf8' }));
       closeSync(fd);

@@ -9,8 +9,8 @@
 // `no-cache` (always revalidate) except for content-hashed names (`name-<hash>.ext` or
 // `name.<hash>.ext`), which never change and are cached for a year as immutable.
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMPRESSIBLE } from './precompress.mjs';
@@ -40,7 +40,7 @@ const CSP = [
   "style-src 'self'",
   "img-src 'self' data: blob:",
   "connect-src 'self'",
-  "frame-ancestors *",
+  'frame-ancestors *',
   "base-uri 'none'",
   "form-action 'none'",
   "object-src 'none'",
@@ -134,7 +134,7 @@ const server = createServer(async (req, res) => {
     }
     let target = file;
     let original = await fileStat(target);
-    if (!original && (await fileStat(target + '.html'))) {
+    if (!original && (await fileStat(`${target}.html`))) {
       target += '.html';
       original = await fileStat(target);
     }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the build and the tests need, idempotently; quick when all is there.
-#   scripts/setup.sh          Rust wasm target, pinned wasm-bindgen CLI, npm packages
+#   scripts/setup.sh          Rust wasm target, pinned wasm-bindgen CLI, npm packages (esbuild,
+#                             TypeScript, Biome, binaryen, playwright-core: package-lock.json)
 #   scripts/setup.sh browser  ... and Debian's chromium for the browser tests
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,27 +1,31 @@
 #!/usr/bin/env node
-// Builds the static site into www/dist: the <kraft-playground> element with the package
-// API (one bundle, also usable by any page), the scenario library (scenarios/*.json,
-// bundled as a module), the two pages and their small scripts, the stylesheets, the
-// wasm. No CDN, no inline script or style: works offline and under a strict CSP.
-//   node www/build.mjs
-import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// Builds the static site into www/dist: the <kraft-playground> element with the package
+// API (one bundle, also usable by any page), the scenario library (scenarios/*.json,
+// bundled as a module), the two pages and their small scripts, the stylesheets, the
+// wasm. No CDN, no inline script or style: works offline and under a strict CSP.
+// The site uses the npm package as a user would: its `kraft-playground/element` entry,
+// stylesheet and wasm, from the built package (web/dist, `node web/build.mjs`).
+//   node www/build.mjs
+import { build } from 'esbuild';
 import { precompress } from '../scripts/precompress.mjs';
 
 const www = dirname(fileURLToPath(import.meta.url));
 const root = join(www, '..');
 const dist = join(www, 'dist');
-const wasm = join(root, 'web', 'pkg', 'kraft_playground_bg.wasm');
+// The package's files, resolved through its exports as any dependent resolves them.
+const fromPackage = (name) => fileURLToPath(import.meta.resolve(`kraft-playground/${name}`));
+const wasm = fromPackage('kraft_playground_bg.wasm');
 
 if (!existsSync(wasm)) {
-  console.error('www/build.mjs: web/pkg is missing; run scripts/build-wasm.sh first');
+  console.error('www/build.mjs: the package is not built (web/dist); run node web/build.mjs first');
   process.exit(1);
 }
 
-// Type-check the UI and the page scripts (esbuild only strips types).
+// Type-check the page scripts against the package's declarations (esbuild only strips types).
 execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(www, 'tsconfig.json')], { stdio: 'inherit' });
 
 rmSync(dist, { recursive: true, force: true });
@@ -62,7 +66,7 @@ const common = {
 //    import; loads ./scenarios.js beside it when a scenario is asked for)
 await build({
   ...common,
-  entryPoints: { 'kraft-playground': join(root, 'web/src/ui/define.ts') },
+  entryPoints: { 'kraft-playground': fromPackage('element') },
   outdir: dist,
   platform: 'browser',
 });
@@ -71,11 +75,11 @@ await build({
 const { list, code } = scenarioModule();
 writeFileSync(join(dist, 'scenarios.js'), code);
 
-// 3. the pages' scripts, importing the element module at run time
+// 3. the pages' scripts, importing the element module (1.) at run time
 const shared = {
   name: 'site-externals',
   setup(b) {
-    b.onResolve({ filter: /web\/src\/ui\/index\.js$/ }, () => ({ path: './kraft-playground.js', external: true }));
+    b.onResolve({ filter: /^kraft-playground\/element$/ }, () => ({ path: './kraft-playground.js', external: true }));
   },
 };
 await build({
@@ -88,7 +92,7 @@ await build({
 
 // 4. static files
 for (const f of readdirSync(join(www, 'public'))) copyFileSync(join(www, 'public', f), join(dist, f));
-copyFileSync(join(root, 'web/src/ui/kraft-playground.css'), join(dist, 'kraft-playground.css'));
+copyFileSync(fromPackage('kraft-playground.css'), join(dist, 'kraft-playground.css'));
 copyFileSync(wasm, join(dist, 'kraft_playground_bg.wasm'));
 
 // 5. precompressed copies (.br, .gz) beside each text file and the wasm, for static

@@ -242,8 +242,8 @@ impl Corpus {
         for w in ["spec", "inputs", "t", "v", "action", "unsafe", "latencyMs", "seed", "network"] {
             words.insert(w.into());
         }
-        CONFIG_KEYS.iter().for_each(|(k, _)| {
-            words.insert(k.to_string());
+        CONFIG_KEYS.iter().for_each(|k| {
+            words.insert(k.limit.key.to_string());
         });
         SafetySwitch::ALL.iter().for_each(|s| {
             words.insert(s.name().to_string());
@@ -584,7 +584,7 @@ fn random_spec(rng: &mut Rng) -> ClusterSpec {
         spec.config.insert("controller.quorum.append.linger.ms".into(), 0);
     }
     for _ in 0..rng.range(0, 2) {
-        let (key, _) = pick(rng, &CONFIG_KEYS);
+        let key = pick(rng, &CONFIG_KEYS).limit.key;
         spec.config.insert(key.into(), pick(rng, &[10, 50, 500, 5000]));
     }
     for s in SafetySwitch::ALL {
@@ -602,7 +602,7 @@ fn random_spec(rng: &mut Rng) -> ClusterSpec {
             4 => spec.writes_per_second = 1001,
             5 => spec.snapshot_interval = 5,
             6 => {
-                let (key, _) = pick(rng, &CONFIG_KEYS);
+                let key = pick(rng, &CONFIG_KEYS).limit.key;
                 spec.config.insert(key.into(), pick(rng, &[0, 700_000]));
             }
             _ => {

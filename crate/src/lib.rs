@@ -5,6 +5,7 @@
 //! whatever renders the trace.
 
 pub mod check;
+pub mod limits;
 pub mod messages;
 pub mod protocol;
 pub mod rng;

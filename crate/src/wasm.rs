@@ -6,12 +6,13 @@
 //! `field` property naming the offending field. Outputs are plain JSON-compatible JS
 //! values (`serde_wasm_bindgen::Serializer::json_compatible`).
 
+use crate::limits::{Limit, CHAOS_SECONDS, LIMITS, OBSERVERS, VOTERS};
 use crate::messages::plain_serde;
-use crate::protocol::{QuorumConfig, SafetySwitch};
+use crate::protocol::config::CONFIG_KEYS;
+use crate::protocol::SafetySwitch;
 use crate::sim::chaos::{self, ChaosOptions};
-use crate::sim::network::{LinkProfile, MIN_LATENCY_MS};
+use crate::sim::network::LinkProfile;
 use crate::sim::simulation::{TraceCursor, MAX_ADVANCE_MS};
-use crate::sim::spec::{MAX_OBSERVERS, MAX_VOTERS};
 use crate::sim::{Action, ClusterSpec, SimError, Simulation, TimedAction, WriteOutcome};
 use crate::trace::Invariant;
 use serde::de::DeserializeOwned;
@@ -20,8 +21,6 @@ use wasm_bindgen::prelude::*;
 
 /// Largest integer a JS number holds exactly.
 const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
-/// Longest chaos run one call may ask for, in simulated seconds.
-const MAX_CHAOS_SECONDS: f64 = 86_400.0;
 
 thread_local! {
     /// The message of the last panic, for the JS layer to show after the trap.
@@ -562,14 +561,6 @@ struct Named {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct ConfigKey {
-    key: &'static str,
-    description: &'static str,
-    default: u64,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 struct Preset {
     name: &'static str,
     #[serde(flatten)]
@@ -580,58 +571,41 @@ struct Preset {
 #[serde(rename_all = "camelCase")]
 struct Catalog {
     version: &'static str,
-    config_keys: Vec<ConfigKey>,
+    /// The quorum config keys with their defaults and ranges.
+    config_keys: Vec<Limit>,
+    /// The cluster's other settings and the bounds on calls (`limits::LIMITS`).
+    limits: Vec<Limit>,
     switches: Vec<Named>,
     invariants: Vec<Named>,
     presets: Vec<Preset>,
-    max_voters: u32,
-    max_observers: u32,
-    max_advance_ms: u64,
-    min_latency_ms: u64,
     default_spec: ClusterSpec,
 }
 
-/// Names and limits the JS layer validates against: config keys with defaults, safety
-/// switches, invariants, network presets, size limits.
+/// Names and limits the JS layer reads: config keys and limits with defaults and ranges,
+/// safety switches, invariants, network presets.
 #[wasm_bindgen]
 pub fn catalog() -> Result<JsValue, JsValue> {
     hook();
-    let d = QuorumConfig::default();
     let presets = ["datacenter", "teaching", "wan"]
         .into_iter()
         .filter_map(|name| LinkProfile::preset(name).ok().map(|p| Preset { name, profile: network_out(&p) }))
         .collect();
     to_js(&Catalog {
         version: env!("CARGO_PKG_VERSION"),
-        config_keys: crate::protocol::config::CONFIG_KEYS
-            .iter()
-            .map(|(key, description)| ConfigKey { key, description, default: d.get(key).unwrap_or(0) })
-            .collect(),
+        config_keys: CONFIG_KEYS.iter().map(|k| k.limit).collect(),
+        limits: LIMITS.to_vec(),
         switches: SafetySwitch::ALL.iter().map(|s| Named { name: s.name(), explanation: s.explanation() }).collect(),
         invariants: Invariant::ALL.iter().map(|i| Named { name: i.name(), explanation: i.explanation() }).collect(),
         presets,
-        max_voters: MAX_VOTERS,
-        max_observers: MAX_OBSERVERS,
-        max_advance_ms: MAX_ADVANCE_MS,
-        min_latency_ms: MIN_LATENCY_MS,
         default_spec: ClusterSpec::default(),
     })
 }
 
 fn chaos_options(seconds: f64, voters: u32, observers: u32, unsafe_json: &str) -> Result<ChaosOptions, JsValue> {
     let seconds_n = whole("seconds", seconds)?;
-    if !(20.0..=MAX_CHAOS_SECONDS).contains(&seconds) {
-        return Err(range_error(
-            "seconds",
-            &format!("must be between 20 (the calm tail alone is 15 s) and {MAX_CHAOS_SECONDS}, got {seconds}"),
-        ));
-    }
-    if voters == 0 || voters > MAX_VOTERS {
-        return Err(range_error("voters", &format!("must be between 1 and {MAX_VOTERS}, got {voters}")));
-    }
-    if observers > MAX_OBSERVERS {
-        return Err(range_error("observers", &format!("must be between 0 and {MAX_OBSERVERS}, got {observers}")));
-    }
+    CHAOS_SECONDS.check(seconds_n).map_err(|e| range_error("seconds", &e))?;
+    let voters = VOTERS.check(voters.into()).map_err(|e| range_error("voters", &e))? as u32;
+    let observers = OBSERVERS.check(observers.into()).map_err(|e| range_error("observers", &e))? as u32;
     let unsafe_switches: Vec<SafetySwitch> = parse("unsafe", unsafe_json)?;
     Ok(ChaosOptions { seconds: seconds_n, voters, observers, unsafe_switches })
 }

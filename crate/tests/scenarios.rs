@@ -602,6 +602,42 @@ fn schema_lists_every_field_the_parser_accepts() {
         .iter()
         .map(|v| v.as_str().unwrap())
         .collect();
-    let known: Vec<&str> = kraft_playground::protocol::config::CONFIG_KEYS.iter().map(|(k, _)| *k).collect();
+    let known: Vec<&str> = kraft_playground::protocol::config::CONFIG_KEYS.iter().map(|k| k.limit.key).collect();
     assert_eq!(config, known, "config keys");
+}
+
+/// The schema's bounds are the core's limits (`kraft_playground::limits`), so an editor
+/// that checks a scenario against the schema refuses what the parser refuses.
+#[test]
+fn schema_bounds_are_the_cores_limits() {
+    use kraft_playground::limits::{self, Limit};
+    let s = schema();
+    let cluster = &s["$defs"]["cluster"]["properties"];
+    let step = &s["$defs"]["step"]["properties"];
+    let check = |what: &str, v: &Value, l: &Limit| {
+        assert!(v.is_object(), "{what}: the schema has no {}", l.key);
+        assert_eq!(
+            v["minimum"].as_u64(),
+            Some(if l.zero_turns_off { 0 } else { l.min }),
+            "{what}: minimum of {}",
+            l.key
+        );
+        assert_eq!(v["maximum"].as_u64(), l.max, "{what}: maximum of {}", l.key);
+    };
+    check("scenario", &s["properties"]["durationMs"], &limits::SCENARIO_DURATION_MS);
+    for l in [limits::VOTERS, limits::OBSERVERS, limits::FLUSH_MS, limits::WRITES_PER_SECOND, limits::SNAPSHOT_INTERVAL]
+    {
+        check("cluster", &cluster[l.key], &l);
+    }
+    check("cluster.network", &cluster["network"]["anyOf"][1]["properties"]["latencyMs"]["items"], &limits::LATENCY_MS);
+    for l in [limits::FLUSH_MS, limits::WRITES_PER_SECOND] {
+        check("step", &step[l.key], &l);
+    }
+    check("step", &step["latencyMs"]["items"], &limits::LATENCY_MS);
+    for (what, v) in [("cluster.network", &cluster["network"]["anyOf"][1]["properties"]), ("step", step)] {
+        for l in [limits::LOSS, limits::DUPLICATE] {
+            assert_eq!(v[l.key]["minimum"].as_f64(), Some(l.min as f64 / 1e6), "{what}: minimum of {}", l.key);
+            assert_eq!(v[l.key]["maximum"].as_f64(), Some(l.upper() as f64 / 1e6), "{what}: maximum of {}", l.key);
+        }
+    }
 }

@@ -130,7 +130,7 @@ describe('scripts/serve.mjs', () => {
     const gz = await get(server.url, 'kraft_playground_bg.wasm', { 'Accept-Encoding': 'gzip' });
     assert.notEqual(br.headers.etag, gz.headers.etag, 'each encoding is its own representation');
     const cross = await get(server.url, 'kraft_playground_bg.wasm', { 'Accept-Encoding': 'gzip', 'If-None-Match': br.headers.etag });
-    assert.equal(cross.status, 200, "the brotli ETag does not validate the gzip body");
+    assert.equal(cross.status, 200, 'the brotli ETag does not validate the gzip body');
     const stale = await get(server.url, 'kraft_playground_bg.wasm', { 'Accept-Encoding': 'br', 'If-None-Match': '"something-else"', 'If-Modified-Since': br.headers['last-modified'] });
     assert.equal(stale.status, 200, 'If-None-Match wins over If-Modified-Since');
   });

@@ -157,7 +157,15 @@ describe('the main page', () => {
   test('a partition made in the UI stops the minority from committing', async () => {
     const { page, errors } = await open('/?seed=11&speed=10');
     const old = await waitLeader(page);
-    await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.nodes({ records: false }).every((n) => n.hw !== null && n.hw >= 1), null, { timeout: 20_000 });
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('kraft-playground')
+          .cluster.nodes({ records: false })
+          .every((n) => n.hw !== null && n.hw >= 1),
+      null,
+      { timeout: 20_000 },
+    );
     await pause(page);
     // Faults panel: the leader alone in group A, everyone else in B
     const chips = page.locator(`${EL} .kp-chip`);
@@ -259,24 +267,47 @@ describe('the main page', () => {
       for (let i = 0; i < 1000; i++) {
         c.advance(20 + ((i * 7919) % 300));
         switch (i % 8) {
-          case 0: c.crash(i % 5); break;
-          case 1: c.restart(i % 5); break;
-          case 2: c.setNetwork({ loss: (i % 30) / 100 }); break;
-          case 3: c.write({ type: 'CreateTopic', name: `t-${i}`, partitions: 1 + (i % 5) }); break;
-          case 4: c.partition([[0, 1], [2, 3, 4]]); break;
-          case 5: c.heal(); break;
-          case 6: c.slowDisk(i % 6, i % 200); break;
-          default: c.write();
+          case 0:
+            c.crash(i % 5);
+            break;
+          case 1:
+            c.restart(i % 5);
+            break;
+          case 2:
+            c.setNetwork({ loss: (i % 30) / 100 });
+            break;
+          case 3:
+            c.write({ type: 'CreateTopic', name: `t-${i}`, partitions: 1 + (i % 5) });
+            break;
+          case 4:
+            c.partition([
+              [0, 1],
+              [2, 3, 4],
+            ]);
+            break;
+          case 5:
+            c.heal();
+            break;
+          case 6:
+            c.slowDisk(i % 6, i % 200);
+            break;
+          default:
+            c.write();
         }
       }
       const el = document.querySelector('kraft-playground');
-      return { url: el.shareUrl(), digest: c.digest(), now: c.now, actions: c.inputs().length, nodes: c.nodes({ records: false }).map((n) => ({ state: n.state, epoch: n.epoch, leo: n.leo, hw: n.hw })) };
+      return {
+        url: el.shareUrl(),
+        digest: c.digest(),
+        now: c.now,
+        actions: c.inputs().length,
+        nodes: c.nodes({ records: false }).map((n) => ({ state: n.state, epoch: n.epoch, leo: n.leo, hw: n.hw })),
+      };
     });
     assert.equal(made.actions, 1000);
     assert.match(made.url, /^[^?]*(\?scenario=[^#]*)?#run=k2\./);
     assert.ok(made.url.length < 16_000, `a ${made.url.length}-character link`);
-    const expectSummary = (nodes) =>
-      Object.fromEntries(nodes.map((n, i) => [`n${i}`, { role: i < 5 ? 'voter' : 'observer', state: n.state, epoch: n.epoch, leo: n.leo, hw: n.hw }]));
+    const expectSummary = (nodes) => Object.fromEntries(nodes.map((n, i) => [`n${i}`, { role: i < 5 ? 'voter' : 'observer', state: n.state, epoch: n.epoch, leo: n.leo, hw: n.hw }]));
     const opened = async (path) => {
       const other = await open(path);
       assert.equal(await nowOf(other.page), made.now);
@@ -296,10 +327,16 @@ describe('the main page', () => {
     await opened(`/embed.html#run=${made.url.split('#run=')[1]}`);
     // the same run as an old uncompressed k1 link: 8x longer, too long for a query string...
     const link = made.url.split('#run=')[1];
-    const k1 = await page.evaluate(async (l) => {
+    const k1 = await page.evaluate(async (_l) => {
       const el = document.querySelector('kraft-playground');
       const c = el.cluster;
-      return 'k1.' + btoa(JSON.stringify({ v: 'old', spec: c.options, inputs: c.inputs(), t: c.now })).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      return (
+        'k1.' +
+        btoa(JSON.stringify({ v: 'old', spec: c.options, inputs: c.inputs(), t: c.now }))
+          .replace(/\+/g, '-')
+          .replace(/\//g, '_')
+          .replace(/=+$/, '')
+      );
     }, link);
     assert.ok(k1.length > 16 * 1024, `${k1.length}`);
     assert.equal((await fetch(`${server.url}?run=${k1}`)).status, 431, 'a server refuses it in the query string');
@@ -537,7 +574,14 @@ describe('scenarios', () => {
     const seq = Number(await btn.getAttribute('data-seek-violation'));
     // (from the trace: cluster.violations() forgets violations after a forward seek
     // that jumps to a checkpoint, a core bug reported separately)
-    const v = await page.evaluate((s) => document.querySelector('kraft-playground').cluster.events({ from: 0, to: 1e9 }).find((x) => x.seq === s), seq);
+    const v = await page.evaluate(
+      (s) =>
+        document
+          .querySelector('kraft-playground')
+          .cluster.events({ from: 0, to: 1e9 })
+          .find((x) => x.seq === s),
+      seq,
+    );
     assert.equal(v.type, 'violation');
     await btn.click();
     await page.waitForFunction((t) => document.querySelector('kraft-playground').cluster.now === t, v.t);
@@ -583,14 +627,19 @@ describe('embedding', () => {
     assert.equal(info.seed, 99);
     assert.equal(info.quorum, info.leader.id);
     // a scripted change shows in the element: the write appears in the leader's log
-    await page.waitForFunction(() => document.getElementById('second').cluster.nodes().some((n) => n.records.some((r) => r.record.type === 'CreateTopic' && r.record.name === 'orders')));
+    await page.waitForFunction(() =>
+      document
+        .getElementById('second')
+        .cluster.nodes()
+        .some((n) => n.records.some((r) => r.record.type === 'CreateTopic' && r.record.name === 'orders')),
+    );
     assert.deepEqual(errors, []);
     await page.close();
   });
 });
 
 describe('phone width, touch', () => {
-  test('taps open a node\'s actions and crash it; the layout fits the width', async () => {
+  test("taps open a node's actions and crash it; the layout fits the width", async () => {
     const phone = await launch({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
     try {
       const { page, errors } = await openPage(phone.context, `${server.url}?seed=42&speed=10`);

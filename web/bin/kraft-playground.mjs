@@ -178,9 +178,9 @@ async function sweep(args) {
   if (values.seconds === undefined) throw new UsageError('sweep needs --seconds S');
   const seeds = wholeArg(values.seeds, '--seeds', 1, 1_000_000);
   const opts = {
-    seconds: wholeArg(values.seconds, '--seconds', 20, 86_400),
-    voters: values.voters === undefined ? 3 : wholeArg(values.voters, '--voters', 1, kp.catalog().maxVoters),
-    observers: values.observers === undefined ? 1 : wholeArg(values.observers, '--observers', 0, kp.catalog().maxObservers),
+    seconds: wholeArg(values.seconds, '--seconds', kp.limit('chaosSeconds').min, kp.limit('chaosSeconds').max),
+    voters: values.voters === undefined ? 3 : wholeArg(values.voters, '--voters', kp.limit('voters').min, kp.limit('voters').max),
+    observers: values.observers === undefined ? 1 : wholeArg(values.observers, '--observers', kp.limit('observers').min, kp.limit('observers').max),
     unsafe: switches(values.unsafe),
   };
   const first = values['first-seed'] === undefined ? 1 : wholeArg(values['first-seed'], '--first-seed', 0, Number.MAX_SAFE_INTEGER - seeds);

@@ -6,7 +6,7 @@ export { Cluster, MAX_ADVANCE_MS, ScenarioError, parseScenario, runScenario, run
 export type { ScenarioRun } from './cluster.js';
 export { Player } from './player.js';
 export type { FrameScheduler, PlayerFrame, PlayerListener, PlayerOptions } from './player.js';
-export { init, catalog, isReady } from './wasm.js';
+export { init, catalog, isReady, limit } from './wasm.js';
 export type { WasmSource } from './wasm.js';
 export { chaosDigest, runChaosSeed, runChaosSeedSync } from './chaos.js';
 export { LINK_FORMAT } from './link.js';

@@ -6,22 +6,25 @@
 import * as check from './check.js';
 import type { SafetySwitch, SeedOutcome, SweepOptions } from './types.js';
 import { withCore } from './core.js';
-import { catalog, init } from './wasm.js';
+import { catalog, init, limit } from './wasm.js';
 
 function options(o: unknown): { seconds: number; voters: number; observers: number; unsafe: SafetySwitch[] } {
   const opts = check.object(o, 'sweep options');
   check.keys(opts, ['seconds', 'voters', 'observers', 'unsafe'], 'sweep option');
   const cat = catalog();
-  if (opts.seconds === undefined) throw new TypeError('sweep options need seconds (at least 20)');
+  const seconds = limit('chaosSeconds');
+  const voters = limit('voters');
+  const observers = limit('observers');
+  if (opts.seconds === undefined) throw new TypeError(`sweep options need seconds (at least ${seconds.min})`);
   const names = cat.switches.map((s) => s.name);
   const unsafe =
     opts.unsafe === undefined
       ? []
       : check.array(opts.unsafe, 'unsafe').map((s, i) => check.oneOf(s, names, `unsafe[${i}] (a safety switch)`));
   return {
-    seconds: check.whole(opts.seconds, 'seconds', 20, 86_400),
-    voters: opts.voters === undefined ? 3 : check.whole(opts.voters, 'voters', 1, cat.maxVoters),
-    observers: opts.observers === undefined ? 1 : check.whole(opts.observers, 'observers', 0, cat.maxObservers),
+    seconds: check.whole(opts.seconds, 'seconds', seconds.min, seconds.max),
+    voters: opts.voters === undefined ? 3 : check.whole(opts.voters, 'voters', voters.min, voters.max),
+    observers: opts.observers === undefined ? 1 : check.whole(opts.observers, 'observers', observers.min, observers.max),
     unsafe,
   };
 }

@@ -26,13 +26,13 @@ import type {
   WriteResult,
 } from './types.js';
 import { CORE_CRASHED as CRASHED, CoreFailure, describeFailure, isInternalFailure, withCore, type Glue, type WasmSim } from './core.js';
-import { catalog, init, retire } from './wasm.js';
+import { catalog, init, limit, retire } from './wasm.js';
 
-/** Longest single advance/seek step the core allows: a day of simulated time. */
+/**
+ * Longest single advance/seek step the core allows: a day of simulated time (the core's
+ * limit `advanceMs`, which the calls read from the catalog; this copy is for importers).
+ */
 export const MAX_ADVANCE_MS = 86_400_000;
-const MAX_LATENCY_MS = 60_000;
-const MAX_FLUSH_MS = 60_000;
-const MAX_WRITES_PER_SECOND = 1000;
 const U32 = 0xffff_ffff;
 
 const OPTION_NAMES = [
@@ -75,12 +75,13 @@ function normaliseNetwork(v: unknown, what: string): string | NetworkState {
   };
 }
 
-/** One latency in whole ms, from the core's least (zero would let replicas answer each other forever within one millisecond) to a minute. */
+/** One latency in whole ms, within the core's limit `latencyMs` (zero would let replicas answer each other forever within one millisecond). */
 function latencyMs(v: unknown, what: string): number {
+  const { min, max } = limit('latencyMs');
   if (typeof v === 'number' && v < 0) {
-    throw new RangeError(`${what} must not be negative (whole milliseconds, ${catalog().minLatencyMs} to ${MAX_LATENCY_MS}), got ${v}`);
+    throw new RangeError(`${what} must not be negative (whole milliseconds, ${min} to ${max}), got ${v}`);
   }
-  return check.whole(v, what, catalog().minLatencyMs, MAX_LATENCY_MS);
+  return check.whole(v, what, min, max);
 }
 
 function latency(v: unknown, what: string): [number, number] {
@@ -113,11 +114,14 @@ function normaliseOptions(options: unknown, what: string, seed?: number): Spec {
   const o = check.object(options ?? {}, what);
   check.keys(o, OPTION_NAMES, `option in ${what}`);
   const cat = catalog();
+  const voters = limit('voters');
   const spec: Spec = {
-    voters: o.voters === undefined ? 3 : check.whole(o.voters, 'voters', 1, cat.maxVoters),
+    voters: o.voters === undefined ? (voters.default as number) : check.whole(o.voters, 'voters', voters.min, voters.max),
     seed: 0,
   };
-  if (o.observers !== undefined) spec.observers = check.whole(o.observers, 'observers', 0, cat.maxObservers);
+  if (o.observers !== undefined) {
+    spec.observers = check.whole(o.observers, 'observers', limit('observers').min, limit('observers').max);
+  }
   if (o.seed !== undefined) {
     if (typeof o.seed === 'bigint') {
       throw new TypeError('seed must be a number (a safe integer), not a bigint');
@@ -140,15 +144,10 @@ function normaliseOptions(options: unknown, what: string, seed?: number): Spec {
     spec.config = config;
   }
   if (o.unsafe !== undefined) spec.unsafe = normaliseSwitches(o.unsafe, 'unsafe');
-  if (o.flushMs !== undefined) spec.flushMs = check.duration(o.flushMs, 'flushMs', MAX_FLUSH_MS);
-  if (o.snapshotInterval !== undefined) {
-    const n = check.whole(o.snapshotInterval, 'snapshotInterval');
-    if (n !== 0 && n < 10) throw new RangeError(`snapshotInterval must be 0 (never) or at least 10, got ${n}`);
-    spec.snapshotInterval = n;
-  }
-  if (o.writesPerSecond !== undefined) {
-    spec.writesPerSecond = check.whole(o.writesPerSecond, 'writesPerSecond', 0, MAX_WRITES_PER_SECOND);
-  }
+  if (o.flushMs !== undefined) spec.flushMs = check.duration(o.flushMs, 'flushMs', limit('flushMs').max);
+  // The core checks the ranges of these against its limits.
+  if (o.snapshotInterval !== undefined) spec.snapshotInterval = check.whole(o.snapshotInterval, 'snapshotInterval');
+  if (o.writesPerSecond !== undefined) spec.writesPerSecond = check.whole(o.writesPerSecond, 'writesPerSecond', 0, U32);
   if (o.stableLeadership !== undefined) spec.stableLeadership = check.boolean(o.stableLeadership, 'stableLeadership');
   return spec;
 }
@@ -175,8 +174,6 @@ function checkRecord(v: unknown): WritableRecord {
       if (!/^[A-Za-z0-9._-]{1,249}$/.test(s)) {
         throw new RangeError(`record.${f} '${check.cap(s)}' is invalid: use 1-249 characters of [a-zA-Z0-9._-]`);
       }
-    } else if (f === 'partitions') {
-      check.whole(r[f], 'record.partitions', 1, 10_000);
     } else {
       check.whole(r[f], `record.${f}`, 0, U32);
     }
@@ -429,7 +426,7 @@ export class Cluster {
 
   /** Advances simulated time by `ms` (a whole number, 0 to a day). Returns the cluster. */
   advance(ms: number): this {
-    const d = check.duration(ms, 'advance(ms)', MAX_ADVANCE_MS);
+    const d = check.duration(ms, 'advance(ms)', limit('advanceMs').max);
     this.#move((s) => s.advance(d));
     return this;
   }
@@ -460,7 +457,7 @@ export class Cluster {
     }
     const o = check.object(options, 'runUntil options');
     check.keys(o, ['timeoutMs'], 'runUntil option');
-    const timeout = o.timeoutMs === undefined ? 60_000 : check.duration(o.timeoutMs, 'timeoutMs', MAX_ADVANCE_MS);
+    const timeout = o.timeoutMs === undefined ? 60_000 : check.duration(o.timeoutMs, 'timeoutMs', limit('advanceMs').max);
     const deadline = this.now + timeout;
     let advanced = 0;
     let stillChecks = 0;
@@ -807,7 +804,7 @@ export class Cluster {
   /** Sets a node's disk flush latency (0 to 60000 ms); its replica thread blocks while flushing. */
   slowDisk(id: number, flushMs: number): this {
     const node = this.#node(id);
-    const ms = check.duration(flushMs, 'flushMs', MAX_FLUSH_MS);
+    const ms = check.duration(flushMs, 'flushMs', limit('flushMs').max);
     this.#act({ action: 'slowDisk', node, flushMs: ms });
     return this;
   }
@@ -827,7 +824,7 @@ export class Cluster {
     const w = check.object(workload, 'setWorkload(workload)');
     check.keys(w, ['writesPerSecond'], 'workload field');
     if (w.writesPerSecond === undefined) throw new TypeError('setWorkload needs { writesPerSecond }');
-    const n = check.whole(w.writesPerSecond, 'writesPerSecond', 0, MAX_WRITES_PER_SECOND);
+    const n = check.whole(w.writesPerSecond, 'writesPerSecond', 0, U32);
     this.#act({ action: 'workload', writesPerSecond: n });
     return this;
   }

@@ -551,18 +551,31 @@ export interface RunUntilOptions {
   timeoutMs?: number;
 }
 
-/** Names and limits the package validates against (from the core). */
+/** One bounded number (a config key, a cluster option or a bound on a call) from the core's table of limits. */
+export interface Limit {
+  /** The option, field or config key it bounds (`voters`, `controller.quorum.fetch.timeout.ms`). */
+  key: string;
+  /** What it means, in one line. */
+  description: string;
+  /** The value when none is given (absent for a bound on a call). */
+  default?: number;
+  min: number;
+  /** null: no upper bound. */
+  max: number | null;
+  unit?: 'ms' | 's' | 'bytes' | 'ppm';
+  /** 0 is accepted too, below `min`: it turns the thing off. */
+  zeroTurnsOff: boolean;
+}
+
+/** Names and limits of the core: the package reads its bounds from here. */
 export interface Catalog {
   version: string;
-  configKeys: { key: QuorumConfigKey; description: string; default: number }[];
+  configKeys: (Limit & { key: QuorumConfigKey; default: number; max: number })[];
+  /** The cluster's other options and the bounds on calls: voters, observers, flushMs, latencyMs, advanceMs, ... */
+  limits: Limit[];
   switches: { name: SafetySwitch; explanation: string }[];
   invariants: { name: InvariantName; explanation: string }[];
   presets: ({ name: NetworkPreset } & NetworkState)[];
-  maxVoters: number;
-  maxObservers: number;
-  maxAdvanceMs: number;
-  /** The least one-way latency of a link, ms (at zero, replicas could answer each other forever within one millisecond). */
-  minLatencyMs: number;
 }
 
 /** The outcome of one chaos-sweep seed. */

@@ -9,7 +9,7 @@
  * @module
  */
 import { createGlue, type Glue } from '../pkg/kraft_playground_factory.js';
-import type { Catalog } from './types.js';
+import type { Catalog, Limit } from './types.js';
 
 /** Where the wasm comes from: a URL, a fetch Response, the bytes, or a compiled module. */
 export type WasmSource = URL | string | Response | BufferSource | WebAssembly.Module;
@@ -78,9 +78,7 @@ export function isReady(): boolean {
 /** @internal Throws when the wasm is not loaded yet. */
 export function ensureReady(): void {
   if (compiled === null) {
-    throw new Error(
-      'kraft-playground: the wasm core is not loaded yet; await Cluster.create(...) or await init() first',
-    );
+    throw new Error('kraft-playground: the wasm core is not loaded yet; await Cluster.create(...) or await init() first');
   }
 }
 
@@ -110,4 +108,11 @@ export function isRetired(glue: Glue): boolean {
 export function catalog(): Catalog {
   ensureReady();
   return catalogCache as Catalog;
+}
+
+/** The core's limit named `key` (`voters`, `latencyMs`, `advanceMs`, ...), from the catalog. */
+export function limit(key: string): Limit & { max: number } {
+  const found = catalog().limits.find((l) => l.key === key);
+  if (found === undefined) throw new Error(`the core's catalog has no limit '${key}' (a bug in kraft-playground)`);
+  return { ...found, max: found.max ?? Number.MAX_SAFE_INTEGER };
 }

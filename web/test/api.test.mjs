@@ -1,7 +1,8 @@
 // Every API call of the package, against the built package (dist/node.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Cluster, Player, catalog, init, isReady, MAX_ADVANCE_MS, LINK_FORMAT } from '../dist/node.js';
+import { readFileSync } from 'node:fs';
+import { Cluster, Player, catalog, init, isReady, limit, MAX_ADVANCE_MS, LINK_FORMAT } from '../dist/node.js';
 
 const STATES = ['unattached', 'prospective', 'candidate', 'leader', 'follower', 'resigned', 'crashed'];
 
@@ -25,6 +26,31 @@ test('init and catalog', async () => {
   assert.deepEqual(cat.presets.map((p) => p.name), ['datacenter', 'teaching', 'wan']);
   assert.equal(MAX_ADVANCE_MS, 86_400_000);
   assert.equal(LINK_FORMAT, 2);
+});
+
+test('the catalog carries the core\'s table of config keys and limits', async () => {
+  await init();
+  const cat = catalog();
+  const fetchTimeout = cat.configKeys.find((k) => k.key === 'controller.quorum.fetch.timeout.ms');
+  assert.deepEqual(
+    { min: fetchTimeout.min, max: fetchTimeout.max, unit: fetchTimeout.unit },
+    { min: 10, max: 600_000, unit: 'ms' },
+  );
+  assert.deepEqual(
+    { min: limit('voters').min, max: limit('voters').max, default: limit('voters').default },
+    { min: 1, max: 7, default: 3 },
+  );
+  assert.equal(limit('advanceMs').max, MAX_ADVANCE_MS, 'the exported MAX_ADVANCE_MS is the core\'s limit');
+  assert.equal(limit('snapshotInterval').zeroTurnsOff, true);
+  assert.equal(limit('snapshotInterval').max, Number.MAX_SAFE_INTEGER, 'no upper bound');
+  assert.throws(() => limit('nope'), /no limit 'nope'/);
+  // The TS union of config keys names exactly the core's keys.
+  const types = readFileSync(new URL('../src/types.ts', import.meta.url), 'utf8');
+  const union = /export type QuorumConfigKey =([^;]*);/.exec(types)[1];
+  assert.deepEqual([...union.matchAll(/'([^']+)'/g)].map((m) => m[1]), cat.configKeys.map((k) => k.key));
+  // Options the core alone checks still name the field, the value and the limit.
+  await assert.rejects(Cluster.create({ writesPerSecond: 1001 }), /writesPerSecond: must be between 0 and 1000, got 1001/);
+  await assert.rejects(Cluster.create({ flushMs: 60_001 }), /flushMs must be between 0 and 60000, got 60001/);
 });
 
 test('create: defaults, given seed, random seed', async () => {

@@ -2,9 +2,10 @@
 // WebAssembly.Module + new WebAssembly.Instance), a quarter of the time of the
 // asynchronous WebAssembly.compile + instantiate, which wait on background compile
 // tasks. The time itself is measured by scripts/bench-startup.mjs; this checks the path.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
 
 test('init() in Node uses neither WebAssembly.compile nor WebAssembly.instantiate', () => {
   const entry = new URL('../dist/node.js', import.meta.url).href;

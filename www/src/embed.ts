@@ -1,6 +1,6 @@
 // The iframe page: the same options as URL parameters; minimal controls unless
 // controls=full. Share links open the main page.
-import { defineElement, type KraftPlayground } from '../../web/src/ui/index.js';
+import { defineElement, type KraftPlayground } from 'kraft-playground/element';
 import { applyParams, followFragment } from './params.js';
 
 const el = document.querySelector('kraft-playground') as KraftPlayground;

@@ -1,6 +1,6 @@
 // The main page: <kraft-playground> driven by the URL, and the URL kept in step with
 // the run (a scenario link, or the seed and sizes of free play).
-import { defineElement, type KraftPlayground } from '../../web/src/ui/index.js';
+import { type ChangeDetail, defineElement, type KraftPlayground } from 'kraft-playground/element';
 import { applyParams, followFragment } from './params.js';
 
 const el = document.querySelector('kraft-playground') as KraftPlayground;
@@ -8,20 +8,8 @@ const problems = applyParams(el, location.search, location.hash);
 followFragment(el);
 el.setAttribute('share-base', new URL('./', location.href).href);
 
-interface Change {
-  scenario: string | null;
-  variant: string | null;
-  scenarioSeed: number | null;
-  seed: number;
-  voters: number;
-  observers: number;
-  network: string;
-  unsafe: string[];
-  actions: number;
-}
-
 el.addEventListener('kraft-playground:change', (e) => {
-  const d = (e as CustomEvent<Change>).detail;
+  const d = (e as CustomEvent<ChangeDetail>).detail;
   if (d.actions > 0) return; // a run in progress: the share button makes its link
   const url = new URL(location.href);
   url.search = '';

@@ -2,7 +2,7 @@
 // ones become a message in the page and a default); this only forwards them and flags
 // parameter names it does not know. A share link carries its run in the fragment
 // (`#run=k2...`): no server sees or caps it. `?run=` links of earlier versions still work.
-import type { KraftPlayground } from '../../web/src/ui/index.js';
+import type { KraftPlayground } from 'kraft-playground/element';
 
 export const PARAMS = ['scenario', 'variant', 'voters', 'observers', 'seed', 'network', 'speed', 'autoplay', 'controls', 'height', 'run', 'theme'] as const;
 

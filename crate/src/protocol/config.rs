@@ -3,6 +3,7 @@
 //! scaled-down defaults; plus one `sim.` knob for a constant Kafka does not let you change) and
 //! the safety switches that let a user turn off one of KRaft's rules to watch what breaks.
 
+use crate::limits::{Limit, Unit};
 use crate::messages::cap;
 use serde::{Deserialize, Serialize};
 
@@ -43,50 +44,8 @@ pub struct QuorumConfig {
     pub retention_max_ms: u64,
 }
 
-/// The simulator's defaults for the three `metadata.*` keys, scaled down from Kafka's
-/// (1 hour, 100 MiB, 7 days) so a playground run sees snapshots and cleaning; their
-/// shape stays Kafka's: the log keeps a few snapshot intervals of records before cleaning.
-pub const SIM_SNAPSHOT_MAX_INTERVAL_MS: u64 = 60_000;
-pub const SIM_RETENTION_MAX_BYTES: u64 = 256 * 1024;
-pub const SIM_RETENTION_MAX_MS: u64 = 300_000;
-
 /// Kafka's default for both byte limits (QuorumConfig: 1 MiB).
 pub const DEFAULT_FETCH_MAX_BYTES: u64 = 1024 * 1024;
-
-impl Default for QuorumConfig {
-    fn default() -> Self {
-        QuorumConfig {
-            fetch_timeout_ms: 2000,
-            election_timeout_ms: 1000,
-            election_backoff_max_ms: 1000,
-            request_timeout_ms: 2000,
-            retry_backoff_ms: 20,
-            append_linger_ms: 25,
-            fetch_max_bytes: DEFAULT_FETCH_MAX_BYTES,
-            fetch_snapshot_max_bytes: DEFAULT_FETCH_MAX_BYTES,
-            fetch_max_wait_ms: 500,
-            snapshot_max_interval_ms: SIM_SNAPSHOT_MAX_INTERVAL_MS,
-            retention_max_bytes: SIM_RETENTION_MAX_BYTES,
-            retention_max_ms: SIM_RETENTION_MAX_MS,
-        }
-    }
-}
-
-/// The accepted config keys, with what each means (shown in errors and in the UI).
-pub const CONFIG_KEYS: [(&str, &str); 12] = [
-    ("controller.quorum.fetch.timeout.ms", "follower fetch timeout before it starts an election"),
-    ("controller.quorum.election.timeout.ms", "base election timeout, randomised in [T, 2T)"),
-    ("controller.quorum.election.backoff.max.ms", "cap of the EndQuorumEpoch successor backoff"),
-    ("controller.quorum.request.timeout.ms", "how long a request may stay unanswered"),
-    ("controller.quorum.retry.backoff.ms", "wait after an error response"),
-    ("controller.quorum.append.linger.ms", "how long the leader batches writes"),
-    ("controller.quorum.fetch.max.bytes", "most bytes of records one Fetch response carries"),
-    ("controller.quorum.fetch.snapshot.max.bytes", "most bytes of snapshot one FetchSnapshot response carries"),
-    ("sim.fetchMaxWaitMs", "simulator only: how long the leader parks an empty Fetch (Kafka: a fixed 500 ms)"),
-    ("metadata.log.max.snapshot.interval.ms", "snapshot at least this often while records arrive (sim default 1 min)"),
-    ("metadata.max.retention.bytes", "clean old snapshots and records above this size (sim default 256 KiB)"),
-    ("metadata.max.retention.ms", "clean snapshots whose last record is older than this (sim default 5 min)"),
-];
 
 /// The most a byte limit may be set to, so one response stays a bounded amount of work.
 pub const MAX_BYTES_LIMIT: u64 = 64 * 1024 * 1024;
@@ -94,44 +53,180 @@ pub const MAX_BYTES_LIMIT: u64 = 64 * 1024 * 1024;
 /// The most `metadata.max.retention.bytes` may be, so the kept log fits the memory budget.
 pub const MAX_RETENTION_BYTES: u64 = 64 * 1024 * 1024;
 
+/// One config key: its limit (default, range, unit, doc) and the field it sets.
+#[derive(Clone, Copy)]
+pub struct ConfigKey {
+    pub limit: Limit,
+    slot: fn(&mut QuorumConfig) -> &mut u64,
+}
+
+const fn key(
+    key: &'static str,
+    default: u64,
+    min: u64,
+    max: u64,
+    unit: Unit,
+    description: &'static str,
+    slot: fn(&mut QuorumConfig) -> &mut u64,
+) -> ConfigKey {
+    ConfigKey {
+        limit: Limit {
+            key,
+            description,
+            default: Some(default),
+            min,
+            max: Some(max),
+            unit: Some(unit),
+            zero_turns_off: false,
+        },
+        slot,
+    }
+}
+
+/// The accepted config keys. Kafka's defaults, except the three `metadata.*` keys, scaled
+/// down from Kafka's (1 hour, 100 MiB, 7 days) so a playground run sees snapshots and
+/// cleaning; their shape stays Kafka's: the log keeps a few snapshot intervals of records.
+pub const CONFIG_KEYS: [ConfigKey; 12] = [
+    key(
+        "controller.quorum.fetch.timeout.ms",
+        2000,
+        10,
+        600_000,
+        Unit::Ms,
+        "follower fetch timeout before it starts an election",
+        |c| &mut c.fetch_timeout_ms,
+    ),
+    key(
+        "controller.quorum.election.timeout.ms",
+        1000,
+        10,
+        600_000,
+        Unit::Ms,
+        "base election timeout, randomised in [T, 2T)",
+        |c| &mut c.election_timeout_ms,
+    ),
+    key(
+        "controller.quorum.election.backoff.max.ms",
+        1000,
+        1,
+        600_000,
+        Unit::Ms,
+        "cap of the EndQuorumEpoch successor backoff",
+        |c| &mut c.election_backoff_max_ms,
+    ),
+    key(
+        "controller.quorum.request.timeout.ms",
+        2000,
+        10,
+        600_000,
+        Unit::Ms,
+        "how long a request may stay unanswered",
+        |c| &mut c.request_timeout_ms,
+    ),
+    key("controller.quorum.retry.backoff.ms", 20, 0, 60_000, Unit::Ms, "wait after an error response", |c| {
+        &mut c.retry_backoff_ms
+    }),
+    key("controller.quorum.append.linger.ms", 25, 0, 60_000, Unit::Ms, "how long the leader batches writes", |c| {
+        &mut c.append_linger_ms
+    }),
+    key(
+        "controller.quorum.fetch.max.bytes",
+        DEFAULT_FETCH_MAX_BYTES,
+        1,
+        MAX_BYTES_LIMIT,
+        Unit::Bytes,
+        "most bytes of records one Fetch response carries",
+        |c| &mut c.fetch_max_bytes,
+    ),
+    key(
+        "controller.quorum.fetch.snapshot.max.bytes",
+        DEFAULT_FETCH_MAX_BYTES,
+        1,
+        MAX_BYTES_LIMIT,
+        Unit::Bytes,
+        "most bytes of snapshot one FetchSnapshot response carries",
+        |c| &mut c.fetch_snapshot_max_bytes,
+    ),
+    key(
+        "sim.fetchMaxWaitMs",
+        500,
+        0,
+        60_000,
+        Unit::Ms,
+        "simulator only: how long the leader parks an empty Fetch (Kafka: a fixed 500 ms)",
+        |c| &mut c.fetch_max_wait_ms,
+    ),
+    key(
+        "metadata.log.max.snapshot.interval.ms",
+        60_000,
+        0,
+        86_400_000,
+        Unit::Ms,
+        "snapshot at least this often while records arrive (sim default 1 min)",
+        |c| &mut c.snapshot_max_interval_ms,
+    ),
+    key(
+        "metadata.max.retention.bytes",
+        256 * 1024,
+        0,
+        MAX_RETENTION_BYTES,
+        Unit::Bytes,
+        "clean old snapshots and records above this size (sim default 256 KiB)",
+        |c| &mut c.retention_max_bytes,
+    ),
+    key(
+        "metadata.max.retention.ms",
+        300_000,
+        0,
+        7 * 86_400_000,
+        Unit::Ms,
+        "clean snapshots whose last record is older than this (sim default 5 min)",
+        |c| &mut c.retention_max_ms,
+    ),
+];
+
+impl Default for QuorumConfig {
+    /// Every key at its table default.
+    fn default() -> Self {
+        let mut c = QuorumConfig {
+            fetch_timeout_ms: 0,
+            election_timeout_ms: 0,
+            election_backoff_max_ms: 0,
+            request_timeout_ms: 0,
+            retry_backoff_ms: 0,
+            append_linger_ms: 0,
+            fetch_max_bytes: 0,
+            fetch_snapshot_max_bytes: 0,
+            fetch_max_wait_ms: 0,
+            snapshot_max_interval_ms: 0,
+            retention_max_bytes: 0,
+            retention_max_ms: 0,
+        };
+        for k in &CONFIG_KEYS {
+            *(k.slot)(&mut c) = k.limit.default.unwrap_or(0);
+        }
+        c
+    }
+}
+
 impl QuorumConfig {
-    /// The field a key names, with its allowed range and unit.
-    fn slot(&mut self, key: &str) -> Option<(&mut u64, u64, u64, &'static str)> {
-        Some(match key {
-            "controller.quorum.fetch.timeout.ms" => (&mut self.fetch_timeout_ms, 10, 600_000, "ms"),
-            "controller.quorum.election.timeout.ms" => (&mut self.election_timeout_ms, 10, 600_000, "ms"),
-            "controller.quorum.election.backoff.max.ms" => (&mut self.election_backoff_max_ms, 1, 600_000, "ms"),
-            "controller.quorum.request.timeout.ms" => (&mut self.request_timeout_ms, 10, 600_000, "ms"),
-            "controller.quorum.retry.backoff.ms" => (&mut self.retry_backoff_ms, 0, 60_000, "ms"),
-            "controller.quorum.append.linger.ms" => (&mut self.append_linger_ms, 0, 60_000, "ms"),
-            "controller.quorum.fetch.max.bytes" => (&mut self.fetch_max_bytes, 1, MAX_BYTES_LIMIT, "bytes"),
-            "controller.quorum.fetch.snapshot.max.bytes" => {
-                (&mut self.fetch_snapshot_max_bytes, 1, MAX_BYTES_LIMIT, "bytes")
-            }
-            "sim.fetchMaxWaitMs" => (&mut self.fetch_max_wait_ms, 0, 60_000, "ms"),
-            "metadata.log.max.snapshot.interval.ms" => (&mut self.snapshot_max_interval_ms, 0, 86_400_000, "ms"),
-            "metadata.max.retention.bytes" => (&mut self.retention_max_bytes, 0, MAX_RETENTION_BYTES, "bytes"),
-            "metadata.max.retention.ms" => (&mut self.retention_max_ms, 0, 7 * 86_400_000, "ms"),
-            _ => return None,
-        })
+    fn key(name: &str) -> Option<&'static ConfigKey> {
+        CONFIG_KEYS.iter().find(|k| k.limit.key == name)
     }
 
     /// Sets one value by its name. Errors name the key and the allowed range.
     pub fn set(&mut self, key: &str, value: u64) -> Result<(), String> {
-        let Some((slot, min, max, unit)) = self.slot(key) else {
-            let known: Vec<&str> = CONFIG_KEYS.iter().map(|(k, _)| *k).collect();
+        let Some(k) = Self::key(key) else {
+            let known: Vec<&str> = CONFIG_KEYS.iter().map(|k| k.limit.key).collect();
             return Err(format!("unknown config key '{}'; known keys: {}", cap(key), known.join(", ")));
         };
-        if value < min || value > max {
-            return Err(format!("{key} must be between {min} and {max} {unit}, got {value}"));
-        }
-        *slot = value;
+        *(k.slot)(self) = k.limit.check(value).map_err(|e| format!("{key} {e}"))?;
         Ok(())
     }
 
     /// The value of one key (None for an unknown key).
     pub fn get(&self, key: &str) -> Option<u64> {
-        self.clone().slot(key).map(|(slot, ..)| *slot)
+        Self::key(key).map(|k| *(k.slot)(&mut self.clone()))
     }
 
     /// Check-quorum window: 1.5 x fetch timeout, as in Kafka's LeaderState.
@@ -256,7 +351,7 @@ mod tests {
             "metadata.max.retention.bytes",
             "metadata.max.retention.ms",
         ];
-        for (key, _) in CONFIG_KEYS {
+        for key in CONFIG_KEYS.iter().map(|k| k.limit.key) {
             assert!(kafka.contains(&key) || key.starts_with("sim."), "{key} looks like a Kafka key but is not one");
         }
         let mut c = QuorumConfig::default();

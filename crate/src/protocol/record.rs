@@ -69,10 +69,8 @@ impl RecordBody {
                         cap(name)
                     ));
                 }
-                if *partitions == 0 || *partitions > 10_000 {
-                    return Err(format!("partitions must be between 1 and 10000, got {partitions}"));
-                }
-                Ok(())
+                let limit = crate::limits::PARTITIONS;
+                limit.check((*partitions).into()).map(|_| ()).map_err(|e| format!("{} {e}", limit.key))
             }
             RecordBody::DeleteTopic { name } | RecordBody::PartitionChange { topic: name, .. } => {
                 if name_ok(name) {

@@ -8,15 +8,15 @@ use super::markup;
 use super::*;
 use crate::messages::{cap, plain_serde, MAX_ECHO_CHARS};
 use crate::protocol::SafetySwitch;
-use crate::sim::spec::{validate_latency, MAX_OBSERVERS, MAX_VOTERS};
+use crate::sim::spec::validate_latency;
 use crate::sim::Action;
 use serde::de::DeserializeOwned;
 use std::collections::BTreeSet;
 
 type R<T> = Result<T, ScenarioError>;
 
-/// Longest run a scenario may ask for (a story, not a soak test).
-pub const MAX_DURATION_MS: u64 = 600_000;
+/// Longest run a scenario may ask for (a story, not a soak test): `limits::SCENARIO_DURATION_MS`.
+pub const MAX_DURATION_MS: u64 = crate::limits::SCENARIO_DURATION_MS.upper();
 
 /// Top-level keys.
 pub const SCENARIO: &[&str] =
@@ -658,12 +658,6 @@ fn parse_cluster(v: &Value) -> R<ClusterSpec> {
         );
     }
     let spec: ClusterSpec = de(v, "cluster")?;
-    if spec.voters == 0 || spec.voters > MAX_VOTERS {
-        return err("cluster.voters", format!("must be between 1 and {MAX_VOTERS}, got {}", spec.voters));
-    }
-    if spec.observers > MAX_OBSERVERS {
-        return err("cluster.observers", format!("must be between 0 and {MAX_OBSERVERS}, got {}", spec.observers));
-    }
     spec.resolve().map_err(|(f, m)| ScenarioError::new(join("cluster", &f), m))?;
     Ok(spec)
 }

@@ -1,17 +1,12 @@
 //! The network: per-link latency, loss, duplication, partitions and one-way cuts.
 //! Links are FIFO like TCP: a message never overtakes an earlier one on the same link.
 
+use crate::limits::{DUPLICATE, LATENCY_MS, LOSS};
 use crate::messages::cap;
 use crate::protocol::NodeId;
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// The least one-way latency of any link. Kafka's timers have millisecond resolution
-/// and a real network never delivers in zero time; at zero, leaderless voters bounce
-/// Fetch and NOT_LEADER_OR_FOLLOWER (which Kafka handles without backoff) inside one
-/// millisecond forever, and simulated time stops.
-pub const MIN_LATENCY_MS: u64 = 1;
 
 /// Latency range and fault rates. Rates are parts per million (integers keep native and
 /// wasm runs identical).
@@ -36,20 +31,20 @@ impl LinkProfile {
     }
 
     pub fn validate(&self) -> Result<(), String> {
-        if self.latency_min_ms < MIN_LATENCY_MS {
+        if self.latency_min_ms < LATENCY_MS.min {
             return Err(format!(
-                "latency must be at least {MIN_LATENCY_MS} ms (at zero latency replicas can answer each other \
+                "latency must be at least {} ms (at zero latency replicas can answer each other \
                  forever within one millisecond), got {} ms",
-                self.latency_min_ms
+                LATENCY_MS.min, self.latency_min_ms
             ));
         }
-        if self.latency_max_ms > 60_000 {
-            return Err(format!("latency must be at most 60000 ms, got {}", self.latency_max_ms));
+        if self.latency_max_ms > LATENCY_MS.upper() {
+            return Err(format!("latency must be at most {} ms, got {}", LATENCY_MS.upper(), self.latency_max_ms));
         }
         if self.latency_min_ms > self.latency_max_ms {
             return Err(format!("latency min {} ms is above max {} ms", self.latency_min_ms, self.latency_max_ms));
         }
-        if self.loss_ppm > 1_000_000 || self.duplicate_ppm > 1_000_000 {
+        if !LOSS.accepts(self.loss_ppm.into()) || !DUPLICATE.accepts(self.duplicate_ppm.into()) {
             return Err("loss and duplicate must be between 0 and 1".into());
         }
         Ok(())

@@ -26,8 +26,8 @@ const MAX_CHECKPOINTS: usize = 200;
 const WINDOW_MAX_EVENTS: usize = 200_000;
 /// Most events one regeneration returns.
 pub const MAX_EVENTS_PER_QUERY: usize = 100_000;
-/// Longest a single advance may span, in simulated ms (a day).
-pub const MAX_ADVANCE_MS: u64 = 86_400_000;
+/// Longest a single advance may span, in simulated ms (a day): `limits::ADVANCE_MS`.
+pub const MAX_ADVANCE_MS: u64 = crate::limits::ADVANCE_MS.upper();
 
 /// An error that names the offending field.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -639,7 +639,7 @@ mod tests {
         assert!(e.message.starts_with("the run changed since this cursor was opened"), "{}", e.message);
     }
 
-    /// Zero latency, which validation refuses (`MIN_LATENCY_MS`): a recorded input is
+    /// Zero latency, which validation refuses (`limits::LATENCY_MS`): a recorded input is
     /// the one way past it, to stand for any zero-time loop the detector must stop.
     fn zero_latency(t: u64) -> TimedAction {
         TimedAction { t, action: Action::Network { latency_ms: [0, 0], loss: 0.0, duplicate: 0.0 } }

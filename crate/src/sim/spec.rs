@@ -2,12 +2,10 @@
 //! seed they describe a run completely (links and scenarios store exactly these).
 
 use super::network::LinkProfile;
+use crate::limits::{self, DUPLICATE, FLUSH_MS, LOSS, OBSERVERS, SNAPSHOT_INTERVAL, VOTERS, WRITES_PER_SECOND};
 use crate::protocol::{NodeId, QuorumConfig, RecordBody, SafetySwitch, Unsafe};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-pub const MAX_VOTERS: u32 = 7;
-pub const MAX_OBSERVERS: u32 = 8;
 
 /// The cluster: voters are nodes 0..voters, observers follow them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -63,35 +61,27 @@ fn default_network() -> NetworkSpec {
     NetworkSpec::Preset("datacenter".into())
 }
 fn default_flush_ms() -> u64 {
-    1
+    FLUSH_MS.default.unwrap_or(0)
 }
 fn default_snapshot_interval() -> u64 {
-    1000
+    SNAPSHOT_INTERVAL.default.unwrap_or(0)
 }
 
 impl Default for ClusterSpec {
     fn default() -> Self {
         ClusterSpec {
-            voters: 3,
-            observers: 0,
+            voters: VOTERS.default.unwrap_or(1) as u32,
+            observers: OBSERVERS.default.unwrap_or(0) as u32,
             seed: 0,
             network: default_network(),
             config: BTreeMap::new(),
             unsafe_switches: Vec::new(),
             flush_ms: default_flush_ms(),
             snapshot_interval: default_snapshot_interval(),
-            writes_per_second: 0,
+            writes_per_second: WRITES_PER_SECOND.default.unwrap_or(0) as u32,
             stable_leadership: false,
         }
     }
-}
-
-/// A rate in [0, 1] as parts per million; errors name the field.
-pub fn rate_ppm(field: &str, v: f64) -> Result<u32, String> {
-    if !v.is_finite() || !(0.0..=1.0).contains(&v) {
-        return Err(format!("{field} must be a number between 0 and 1, got {v}"));
-    }
-    Ok((v * 1_000_000.0).round() as u32)
 }
 
 impl NetworkSpec {
@@ -102,8 +92,8 @@ impl NetworkSpec {
                 let profile = LinkProfile {
                     latency_min_ms: p.latency_ms[0],
                     latency_max_ms: p.latency_ms[1],
-                    loss_ppm: rate_ppm("loss", p.loss)?,
-                    duplicate_ppm: rate_ppm("duplicate", p.duplicate)?,
+                    loss_ppm: limits::rate_ppm(&LOSS, p.loss)?,
+                    duplicate_ppm: limits::rate_ppm(&DUPLICATE, p.duplicate)?,
                 };
                 profile.validate()?;
                 Ok(profile)
@@ -130,33 +120,17 @@ pub struct ResolvedSpec {
 impl ClusterSpec {
     /// Checks every field; the error names the field (`voters`, `config.<key>`, ...).
     pub fn resolve(&self) -> Result<ResolvedSpec, (String, String)> {
-        if self.voters == 0 || self.voters > MAX_VOTERS {
-            return Err(("voters".into(), format!("must be between 1 and {MAX_VOTERS}, got {}", self.voters)));
-        }
-        if self.observers > MAX_OBSERVERS {
-            return Err(("observers".into(), format!("must be between 0 and {MAX_OBSERVERS}, got {}", self.observers)));
-        }
+        VOTERS.check_field(self.voters.into())?;
+        OBSERVERS.check_field(self.observers.into())?;
         let network = self.network.profile().map_err(|e| ("network".to_string(), e))?;
         let mut quorum = QuorumConfig::default();
         for (k, v) in &self.config {
             quorum.set(k, *v).map_err(|e| (format!("config.{k}"), e))?;
         }
         let switches = self.unsafe_switches.iter().fold(Unsafe::default(), |u, s| u.with(*s));
-        if self.flush_ms > 60_000 {
-            return Err(("flushMs".into(), format!("must be at most 60000, got {}", self.flush_ms)));
-        }
-        if self.writes_per_second > 1000 {
-            return Err((
-                "writesPerSecond".into(),
-                format!("must be between 0 and 1000, got {}", self.writes_per_second),
-            ));
-        }
-        if self.snapshot_interval != 0 && self.snapshot_interval < 10 {
-            return Err((
-                "snapshotInterval".into(),
-                format!("must be 0 (never) or at least 10, got {}", self.snapshot_interval),
-            ));
-        }
+        FLUSH_MS.check_field(self.flush_ms)?;
+        WRITES_PER_SECOND.check_field(self.writes_per_second.into())?;
+        SNAPSHOT_INTERVAL.check_field(self.snapshot_interval)?;
         Ok(ResolvedSpec {
             voters: self.voters,
             observers: self.observers,
@@ -290,25 +264,16 @@ impl Action {
                 Ok(())
             }
             Action::Network { latency_ms, loss, duplicate } => {
-                rate_ppm("loss", *loss).map_err(|e| ("loss".to_string(), e))?;
-                rate_ppm("duplicate", *duplicate).map_err(|e| ("duplicate".to_string(), e))?;
+                limits::rate_ppm(&LOSS, *loss).map_err(|e| (LOSS.key.to_string(), e))?;
+                limits::rate_ppm(&DUPLICATE, *duplicate).map_err(|e| (DUPLICATE.key.to_string(), e))?;
                 validate_latency(*latency_ms)
             }
             Action::SlowDisk { node, flush_ms } => {
                 node_ok("node", *node)?;
-                if *flush_ms > 60_000 {
-                    return Err(("flushMs".into(), format!("must be at most 60000, got {flush_ms}")));
-                }
-                Ok(())
+                FLUSH_MS.check_field(*flush_ms).map(|_| ())
             }
             Action::Workload { writes_per_second } => {
-                if *writes_per_second > 1000 {
-                    return Err((
-                        "writesPerSecond".into(),
-                        format!("must be between 0 and 1000, got {writes_per_second}"),
-                    ));
-                }
-                Ok(())
+                WRITES_PER_SECOND.check_field((*writes_per_second).into()).map(|_| ())
             }
             Action::Write { record: Some(r) } => r.validate().map_err(|e| ("record".to_string(), e)),
             Action::Heal | Action::Resign | Action::Write { record: None } => Ok(()),
@@ -316,10 +281,10 @@ impl Action {
     }
 }
 
-/// Checks an action's `latencyMs` range (at least `MIN_LATENCY_MS`, at most a minute).
+/// Checks an action's `latencyMs` range (`limits::LATENCY_MS`).
 pub fn validate_latency(latency_ms: [u64; 2]) -> Result<(), (String, String)> {
     let p = LinkProfile { latency_min_ms: latency_ms[0], latency_max_ms: latency_ms[1], loss_ppm: 0, duplicate_ppm: 0 };
-    p.validate().map_err(|e| ("latencyMs".to_string(), e))
+    p.validate().map_err(|e| (crate::limits::LATENCY_MS.key.to_string(), e))
 }
 
 /// An action at a simulated time.

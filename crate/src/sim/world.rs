@@ -19,7 +19,7 @@
 //!
 //! # Zero-time loops
 //!
-//! Every message takes at least [`super::network::MIN_LATENCY_MS`], so replicas cannot
+//! Every message takes at least [`crate::limits::LATENCY_MS`], so replicas cannot
 //! answer each other forever inside one millisecond. As defence in depth against any
 //! other zero-time loop, a millisecond that runs more than [`MAX_EVENTS_PER_MS`] queued
 //! events stops the run with a [`Livelock`] instead of spinning until memory runs out.
@@ -722,8 +722,8 @@ impl World {
                 let p = &mut self.network.profile;
                 p.latency_min_ms = latency_ms[0];
                 p.latency_max_ms = latency_ms[1];
-                p.loss_ppm = super::spec::rate_ppm("loss", *loss).unwrap_or(0);
-                p.duplicate_ppm = super::spec::rate_ppm("duplicate", *duplicate).unwrap_or(0);
+                p.loss_ppm = crate::limits::rate_ppm(&crate::limits::LOSS, *loss).unwrap_or(0);
+                p.duplicate_ppm = crate::limits::rate_ppm(&crate::limits::DUPLICATE, *duplicate).unwrap_or(0);
                 let p = *p;
                 self.emit(EventKind::Fault(FaultKind::Network {
                     latency_min_ms: p.latency_min_ms,
@@ -908,7 +908,7 @@ mod tests {
 
     #[test]
     fn a_zero_time_loop_is_stopped_as_a_livelock() {
-        // Validation refuses zero latency (MIN_LATENCY_MS); built past it, the unattached
+        // Validation refuses zero latency (limits::LATENCY_MS); built past it, the unattached
         // voters' leader-discovery Fetches bounce at t = 0 forever: NOT_LEADER_OR_FOLLOWER
         // counts as handled (KafkaRaftClient.maybeHandleCommonResponse), so no backoff.
         let mut spec = ClusterSpec { voters: 3, seed: 1, ..ClusterSpec::default() }.resolve().unwrap();

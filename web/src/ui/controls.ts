@@ -70,7 +70,7 @@ export class Controls {
       title: 'Speed, log scale ([ and ])',
     });
     this.speedOut = h('output', { class: 'kp-speed-out' }, '1×');
-    this.speedIn.addEventListener('input', () => this.host.setSpeed(Math.pow(10, Number(this.speedIn.value))));
+    this.speedIn.addEventListener('input', () => this.host.setSpeed(10 ** Number(this.speedIn.value)));
     this.scrub = h('input', { type: 'range', class: 'kp-scrub', min: '0', max: '1000', step: '1', value: '0', 'aria-label': 'Time: drag to travel back and forth' });
     this.scrub.addEventListener('pointerdown', () => (this.scrubbing = true));
     this.scrub.addEventListener('input', () => {

@@ -5,4 +5,5 @@
 import { defineElement } from './index.js';
 
 export * from './index.js';
+
 defineElement();

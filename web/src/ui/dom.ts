@@ -14,11 +14,7 @@ export interface Props {
 }
 
 /** `h('button', { class: 'x', onclick: fn }, 'Play')` */
-export function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props?: Props | null,
-  ...children: Child[]
-): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props?: Props | null, ...children: Child[]): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (props) {
     for (const [k, v] of Object.entries(props)) {
@@ -68,14 +64,14 @@ export function fmtShort(ms: number): string {
   if (ms >= 60_000) {
     const m = Math.floor(ms / 60_000);
     const s = (ms % 60_000) / 1000;
-    return `${m}m${s ? String(Math.round(s * 10) / 10).padStart(2, '0') + 's' : ''}`;
+    return `${m}m${s ? `${String(Math.round(s * 10) / 10).padStart(2, '0')}s` : ''}`;
   }
   if (ms >= 1000 || ms === 0) return `${Math.round(ms) / 1000}s`;
   return `${Math.round(ms)}ms`;
 }
 
 export function clamp(v: number, lo: number, hi: number): number {
-  return v < lo ? lo : v > hi ? hi : v;
+  return v < lo ? lo : Math.min(v, hi);
 }
 
 /** Downloads a Blob under a file name, without touching the page's markup. */

@@ -7,7 +7,8 @@ import { KraftPlayground } from './element.js';
 
 export * from '../api.js';
 export { KraftPlayground } from './element.js';
-export { registerScenarios, scenarioList, type ScenarioEntry } from './scenarios.js';
+export { registerScenarios, type ScenarioEntry, scenarioList } from './scenarios.js';
+export type { ChangeDetail } from './share.js';
 
 /** Registers `<kraft-playground>` (once). */
 export function defineElement(name = 'kraft-playground'): void {

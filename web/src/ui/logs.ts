@@ -176,7 +176,7 @@ export class Logs {
         }
       }
       const recs = this.rows[n.id] ?? [];
-      const hw = n.hw ?? (n.state === 'crashed' ? this.host.lastHw(n.id) ?? -1 : -1);
+      const hw = n.hw ?? (n.state === 'crashed' ? (this.host.lastHw(n.id) ?? -1) : -1);
       const flushed = n.flushed ?? n.leo;
       let runStart = -1;
       let runEpoch = -1;
@@ -365,4 +365,3 @@ export function describeRecord(r: LogRecord): string {
       return String(b.type);
   }
 }
-

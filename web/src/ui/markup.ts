@@ -38,11 +38,7 @@ export function spans(text: string): { style: Style; text: string }[] {
  * a time from `pos` on: `**` is tried at the run's start, +2, ... (all but the last
  * would close at once, empty), `*` only as the lone star ending an odd run.
  */
-function nextOpening(
-  text: string,
-  pos: number,
-  last: { tick: number; star: number; double: number },
-): { at: number; marker: '`' | '**' | '*'; style: Style } | null {
+function nextOpening(text: string, pos: number, last: { tick: number; star: number; double: number }): { at: number; marker: '`' | '**' | '*'; style: Style } | null {
   for (let i = pos; i < text.length; ) {
     const c = text[i];
     if (c === '`') {

@@ -1,9 +1,10 @@
 // The DOM panels: `kafka-metadata-quorum describe`, the invariants, and the faults.
 
 import { clamp, fmtT, h, setText, toggleClass } from './dom.js';
+import { limit } from '../api.js';
 import { linkGroups } from './ring.js';
 import type { Store } from './store.js';
-import { INVARIANTS, SWITCHES, type NodeInfo, type QuorumInfo, type UiEvent } from './types.js';
+import { INVARIANTS, type NodeInfo, type QuorumInfo, SWITCHES, type UiEvent } from './types.js';
 
 export interface NetworkProfile {
   latencyMs: [number, number];
@@ -76,13 +77,23 @@ export class QuorumPanel {
         ['CurrentVoters', `[${s.currentVoters.join(',')}]`],
         ['CurrentObservers', `[${s.currentObservers.join(',')}]`],
       ]
-        .map(([k, v]) => `${(k + ':').padEnd(24)}${v}`)
+        .map(([k, v]) => `${(`${k}:`).padEnd(24)}${v}`)
         .join('\n'),
     );
     const head = ['NodeId', 'LogEndOffset', 'Lag', 'LastFetchTimestamp', 'LastCaughtUpTimestamp', 'Status'];
     const rows = q.replication.map((r) => [r.nodeId, r.logEndOffset, r.lag, r.lastFetchTimestamp, r.lastCaughtUpTimestamp, r.status].map(String));
     const widths = head.map((hd, i) => Math.max(hd.length, ...rows.map((r) => r[i].length)) + 2);
-    setText(this.repl, [head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join('').trimEnd()).join('\n'));
+    setText(
+      this.repl,
+      [head, ...rows]
+        .map((r) =>
+          r
+            .map((c, i) => c.padEnd(widths[i]))
+            .join('')
+            .trimEnd(),
+        )
+        .join('\n'),
+    );
   }
 }
 
@@ -108,7 +119,13 @@ export class InvariantsPanel {
       this.items.set(name, { li, state, body });
     }
     this.summary = h('p', { class: 'kp-inv-summary', 'data-invariants': 'ok', role: 'status' }, 'All invariants hold.');
-    this.el = h('section', { class: 'kp-panel kp-invariants', 'aria-label': 'Invariants' }, h('h3', null, 'Invariants ', h('span', { class: 'kp-sub' }, 'checked after every event')), this.summary, ul);
+    this.el = h(
+      'section',
+      { class: 'kp-panel kp-invariants', 'aria-label': 'Invariants' },
+      h('h3', null, 'Invariants ', h('span', { class: 'kp-sub' }, 'checked after every event')),
+      this.summary,
+      ul,
+    );
   }
 
   frame(): void {
@@ -182,7 +199,9 @@ export class FaultsPanel {
     const applyPartition = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'partition' }, 'Partition');
     applyPartition.addEventListener('click', () => {
       const groups: number[][] = GROUPS.map(() => []);
-      this.groupOf.forEach((g, n) => groups[g].push(n));
+      this.groupOf.forEach((g, n) => {
+        groups[g].push(n);
+      });
       const used = groups.filter((g) => g.length);
       if (used.length > 1) this.host.partition(used);
     });
@@ -203,10 +222,11 @@ export class FaultsPanel {
     this.latMin = h('input', { type: 'number', min: '1', max: '5000', step: '1', value: '60', 'aria-label': 'Latency minimum ms', class: 'kp-num' });
     this.latMax = h('input', { type: 'number', min: '1', max: '5000', step: '1', value: '140', 'aria-label': 'Latency maximum ms', class: 'kp-num' });
     const applyNet = () => {
-      // 1 ms is the core's least latency (MIN_LATENCY_MS): at zero, replicas could
-      // answer each other forever within one millisecond.
-      let lo = clamp(Math.round(Number(this.latMin.value) || 1), 1, 60_000);
-      let hi = clamp(Math.round(Number(this.latMax.value) || 1), 1, 60_000);
+      // The core's latency limit (at zero, replicas could answer each other forever
+      // within one millisecond).
+      const { min, max } = limit('latencyMs');
+      let lo = clamp(Math.round(Number(this.latMin.value) || min), min, max);
+      let hi = clamp(Math.round(Number(this.latMax.value) || min), min, max);
       if (lo > hi) [lo, hi] = [hi, lo];
       this.latMin.value = String(lo);
       this.latMax.value = String(hi);
@@ -262,7 +282,13 @@ export class FaultsPanel {
         h('div', null, h('span', { class: 'kp-label' }, 'Latency (ms)'), h('span', { class: 'kp-row' }, this.latMin, '–', this.latMax)),
         h('label', null, h('span', { class: 'kp-label' }, 'Client workload'), this.workload),
       ),
-      h('details', { class: 'kp-unsafe', open: true }, h('summary', null, 'Safety switches (unsafe mode)'), h('p', { class: 'kp-note' }, "Turn off one of KRaft's rules and watch the checker catch what breaks. Changing a switch starts the run again with the same seed."), sw),
+      h(
+        'details',
+        { class: 'kp-unsafe', open: true },
+        h('summary', null, 'Safety switches (unsafe mode)'),
+        h('p', { class: 'kp-note' }, "Turn off one of KRaft's rules and watch the checker catch what breaks. Changing a switch starts the run again with the same seed."),
+        sw,
+      ),
     );
   }
 

@@ -5,7 +5,7 @@
 import { clamp, h } from './dom.js';
 import type { Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
-import { isResponse, RPC_KINDS, STATES, type NodeInfo } from './types.js';
+import { isResponse, type NodeInfo, RPC_KINDS, STATES } from './types.js';
 
 export interface RingHost {
   now(): number;
@@ -22,7 +22,10 @@ export function linkGroups(n: number, down: [number, number][]): { groups: numbe
   const m = new Uint8Array(n * n);
   for (const [a, b] of down) if (a < n && b < n) m[a * n + b] = 1;
   const parent = Array.from({ length: n }, (_, i) => i);
-  const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x])));
+  const find = (x: number): number => {
+    if (parent[x] !== x) parent[x] = find(parent[x]);
+    return parent[x];
+  };
   for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) if (!m[a * n + b] && !m[b * n + a]) parent[find(a)] = find(b);
   const roots = new Map<number, number>();
   const groups = parent.map((_, i) => {
@@ -365,7 +368,7 @@ export function inkFor(fill: string): string {
   if (!m) return '#0f172a';
   const lin = (hex: string) => {
     const c = parseInt(hex, 16) / 255;
-    return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   };
   const l = 0.2126 * lin(m[1]) + 0.7152 * lin(m[2]) + 0.0722 * lin(m[3]);
   ink = l > 0.4 ? '#0f172a' : '#ffffff';
@@ -386,4 +389,3 @@ function cross(ctx: CanvasRenderingContext2D, x: number, y: number, k: number, c
   ctx.lineWidth = 2;
   ctx.stroke();
 }
-

@@ -104,10 +104,7 @@ export function variantsOf(entry: ScenarioEntry): Variant[] {
  * Runs the scenario to its end, keeps every event, and rewinds to the start: playing
  * forward replays the recorded steps, event for event.
  */
-export async function loadScenario(
-  entry: ScenarioEntry,
-  opts: { variant?: string | null; seed?: number | null; unsafe?: string[] } = {},
-): Promise<LoadedScenario> {
+export async function loadScenario(entry: ScenarioEntry, opts: { variant?: string | null; seed?: number | null; unsafe?: string[] } = {}): Promise<LoadedScenario> {
   const file = obj(entry.file);
   const variant = opts.variant ? variantsOf(entry).find((v) => v.name === opts.variant) : undefined;
   if (opts.variant && !variant) {

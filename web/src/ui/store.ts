@@ -182,6 +182,22 @@ export class Store {
     return fresh;
   }
 
+  /**
+   * Takes the events the player just made. After a seek back the store already holds
+   * them (the recorded future): if the first differs from what is held there, the run
+   * forked and what was held from there on goes first. Compacts afterwards.
+   */
+  merge(events: readonly UiEvent[]): void {
+    if (!events.length) return;
+    const first = events[0];
+    if (first.seq <= this.lastSeq) {
+      const held = this.events[this.events.length - 1 - (this.lastSeq - first.seq)];
+      if (!held || held.seq !== first.seq || held.text !== first.text) this.truncateAfter(first.seq - 1);
+    }
+    this.add(events);
+    this.compact();
+  }
+
   /** Forgets every event after `seq` (the run forked there). */
   truncateAfter(seq: number): void {
     if (seq >= this.lastSeq) return;
@@ -411,7 +427,10 @@ export class Store {
   private pushState(n: number, seg: StateSeg): void {
     const arr = this.states[n];
     const last = arr[arr.length - 1];
-    if (last && last.t === seg.t) arr.pop(), this.stateT[n].pop();
+    if (last && last.t === seg.t) {
+      arr.pop();
+      this.stateT[n].pop();
+    }
     arr.push(seg);
     this.stateT[n].push(seg.t);
   }

@@ -1,0 +1,77 @@
+// The element's page structure: the top bar, the stage (the cluster ring and the
+// timeline), the controls, the panels, and the overlays; and the resizing of the
+// canvases when their boxes change size.
+
+import { h } from './dom.js';
+import { icon } from './icons.js';
+import type { Logs } from './logs.js';
+import type { Ring } from './ring.js';
+import type { Timeline } from './timeline.js';
+
+export interface LayoutParts {
+  /** The scenario picker and the status line, at the left of the top bar. */
+  picker: HTMLElement;
+  status: HTMLElement;
+  /** The export button with its menu, between Share and Help. */
+  exportMenu: HTMLElement;
+  onShare(): void;
+  onHelp(): void;
+  /** Between the top bar and the stage: the crash banner, notices, the caption. */
+  banners: HTMLElement[];
+  ring: Ring;
+  timeline: Timeline;
+  /** Below the stage: the playback controls and the settings row. */
+  controls: HTMLElement[];
+  logs: Logs;
+  /** Beside the logs: quorum, invariants, faults. */
+  panels: HTMLElement[];
+  /** Last: the node menu, the live region, the accessible summary. */
+  overlays: HTMLElement[];
+}
+
+/** Fills `root` with the parts, and resizes the canvases whenever their boxes change. */
+export function layOut(root: HTMLElement, p: LayoutParts): ResizeObserver {
+  const share = h(
+    'button',
+    { class: 'kp-btn', type: 'button', 'data-action': 'share', title: 'A link that reproduces this exact run', 'aria-label': 'Share' },
+    icon('link'),
+    h('span', { class: 'kp-btn-label' }, 'Share'),
+  );
+  share.addEventListener('click', () => p.onShare());
+  const help = h('button', { class: 'kp-btn', type: 'button', 'aria-label': 'Help and keyboard shortcuts', title: 'Help (?)', 'data-action': 'help' }, '?');
+  help.addEventListener('click', () => p.onHelp());
+  const top = h('div', { class: 'kp-top' }, p.picker, p.status, h('div', { class: 'kp-spacer' }), share, p.exportMenu, help);
+
+  const ringCard = h('section', { class: 'kp-card', 'aria-label': 'Cluster' }, h('div', { class: 'kp-card-h' }, h('b', null, 'Cluster'), h('span', null, 'tap a node for actions')), p.ring.el);
+  const tlCard = h(
+    'section',
+    { class: 'kp-card', 'aria-label': 'Timeline' },
+    h('div', { class: 'kp-card-h' }, h('b', null, 'Timeline'), h('span', null, 'drag to pan · wheel or pinch to zoom · tap an arrow for details')),
+    p.timeline.legend(() => p.ring.invalidate()),
+    p.timeline.el,
+  );
+  const stage = h('div', { class: 'kp-stage' }, ringCard, tlCard);
+  const logsPanel = h(
+    'section',
+    { class: 'kp-panel kp-logs-panel', 'aria-label': 'Logs' },
+    h('h3', null, 'Logs ', h('span', { class: 'kp-sub' }, 'colour = epoch · ★ LeaderChange · faded = above the HW · red underline = not flushed · ▲ LEO · cyan bar = HW')),
+    p.logs.el,
+  );
+  const panels = h('div', { class: 'kp-panels' }, logsPanel, ...p.panels);
+  root.append(top, ...p.banners, stage, ...p.controls, panels, ...p.overlays);
+
+  const resize = () => {
+    const ring = p.ring.el.getBoundingClientRect();
+    p.ring.resize(Math.floor(ring.width), Math.floor(ring.height));
+    const tl = p.timeline.el.getBoundingClientRect();
+    p.timeline.resize(Math.floor(tl.width), Math.floor(tl.height));
+    const lw = p.logs.el.getBoundingClientRect();
+    p.logs.resize(Math.floor(lw.width));
+    p.ring.invalidate();
+  };
+  const obs = new ResizeObserver(resize);
+  obs.observe(ringCard);
+  obs.observe(tlCard);
+  obs.observe(logsPanel);
+  return obs;
+}

@@ -1,0 +1,559 @@
+// Drawing the timeline, one layer at a time: the axis, the gutter of node names, the
+// state bands, the HW and LEO step lines, the message arrows, the marks and their flags.
+// Each function draws what the window shows of the store onto the layer's canvas.
+
+import { clamp, fmtShort } from './dom.js';
+import { type Steps, type Store, upperBound as upper } from './store.js';
+import type { Theme } from './theme.js';
+import { AXIS_H, GUTTER, type TimelineGeometry } from './timeline-geometry.js';
+import type { Flag, HitArrow, HitMark } from './timeline-hits.js';
+import { isResponse, RPC_KINDS, STATES, type UiEvent } from './types.js';
+
+/** line widths per RPC group (PreVote, Vote, Begin, End, Fetch, FetchSnapshot) */
+const REQ_W = [2, 2.2, 1.9, 2, 1.1, 1.6];
+const RESP_W = [1.3, 1.4, 1.1, 1.3, 0.9, 1.1];
+
+/** What one frame draws with. */
+export interface Layer {
+  ctx: CanvasRenderingContext2D;
+  th: Theme;
+  g: TimelineGeometry;
+  store: Store;
+  /** the window [t0, t1] and the present, simulated ms */
+  t0: number;
+  t1: number;
+  now: number;
+  hatch: CanvasPattern | null;
+  hiddenGroups: ReadonlySet<number>;
+  /** seqs drawn highlighted (a violation's evidence) */
+  highlight: ReadonlySet<number>;
+  /** seq of the message under the pointer (drawn bold) */
+  hoverSeq: number;
+  nodeLabel(n: number): string;
+  isObserver(n: number): boolean;
+}
+
+/** The diagonal hatching of crashed spans and of forgotten history. */
+export function makeHatch(ctx: CanvasRenderingContext2D, dark: boolean): CanvasPattern | null {
+  const c = document.createElement('canvas');
+  c.width = c.height = 8;
+  const x = c.getContext('2d')!;
+  x.strokeStyle = dark ? 'rgba(148,163,184,0.55)' : 'rgba(71,85,105,0.5)';
+  x.lineWidth = 1.5;
+  x.beginPath();
+  x.moveTo(0, 8);
+  x.lineTo(8, 0);
+  x.moveTo(-2, 2);
+  x.lineTo(2, -2);
+  x.moveTo(6, 10);
+  x.lineTo(10, 6);
+  x.stroke();
+  return ctx.createPattern(c, 'repeat');
+}
+
+export function drawAxis(L: Layer): void {
+  const { ctx, th, t0, t1 } = L;
+  ctx.fillStyle = th.bg;
+  ctx.fillRect(0, 0, L.g.w, AXIS_H);
+  const span = t1 - t0;
+  const target = span / Math.max(1, L.g.plotW / 90);
+  const pow = 10 ** Math.floor(Math.log10(Math.max(target, 0.001)));
+  let step = pow;
+  for (const m of [1, 2, 5, 10]) {
+    if (pow * m >= target) {
+      step = pow * m;
+      break;
+    }
+  }
+  step = Math.max(step, 1);
+  ctx.font = `11px ${th.font}`;
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'center';
+  for (let t = Math.ceil(Math.max(0, t0) / step) * step; t <= t1; t += step) {
+    const x = L.g.xOf(t);
+    if (x < GUTTER) continue;
+    ctx.fillStyle = th.grid;
+    ctx.fillRect(Math.round(x), AXIS_H, 1, L.g.hgt - AXIS_H);
+    ctx.fillStyle = th.muted;
+    ctx.fillText(fmtShort(t), x, 8);
+  }
+  if (L.store.firstT > 0 && t0 < L.store.firstT) {
+    // history no longer held in the page (long runs keep the recent part)
+    const xe = Math.min(L.g.w, L.g.xOf(L.store.firstT));
+    ctx.fillStyle = L.hatch ?? th.lane;
+    ctx.globalAlpha = 0.35;
+    ctx.fillRect(GUTTER, AXIS_H, xe - GUTTER, L.g.hgt - AXIS_H);
+    ctx.globalAlpha = 1;
+    if (xe - GUTTER > 150) {
+      ctx.fillStyle = th.muted;
+      ctx.font = `11px ${th.font}`;
+      ctx.textAlign = 'center';
+      ctx.fillText('older history not kept in the page', (GUTTER + xe) / 2, AXIS_H + 12);
+    }
+  }
+  if (t0 < 0) {
+    // before the run started
+    ctx.fillStyle = th.dark ? 'rgba(255,255,255,0.03)' : 'rgba(15,23,42,0.03)';
+    ctx.fillRect(GUTTER, AXIS_H, L.g.xOf(0) - GUTTER, L.g.hgt);
+  }
+}
+
+export function drawGutter(L: Layer): void {
+  const { ctx, th, now } = L;
+  ctx.fillStyle = th.bg;
+  ctx.fillRect(0, AXIS_H, GUTTER, L.g.hgt - AXIS_H);
+  ctx.fillRect(0, 0, GUTTER, AXIS_H);
+  const lh = L.g.laneH();
+  for (let n = 0; n < L.store.nodes; n++) {
+    const mid = L.g.laneMid(n);
+    const s = L.store.stateAt(n, now);
+    const st = s ? s.state : 0;
+    ctx.fillStyle = th.state[st];
+    ctx.beginPath();
+    ctx.arc(10, mid, 5, 0, Math.PI * 2);
+    ctx.fill();
+    if (st === 3) {
+      ctx.strokeStyle = th.fg;
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      ctx.arc(10, mid, 7.5, 0, Math.PI * 2);
+      ctx.stroke();
+    }
+    ctx.fillStyle = th.fg;
+    ctx.font = `600 12px ${th.font}`;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(L.nodeLabel(n), 20, mid);
+    if (lh > 30) {
+      ctx.fillStyle = th.muted;
+      ctx.font = `10px ${th.font}`;
+      ctx.fillText(L.isObserver(n) ? 'obs' : 'voter', 20, mid + 13);
+    }
+  }
+  ctx.strokeStyle = th.grid;
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  ctx.moveTo(GUTTER - 0.5, AXIS_H);
+  ctx.lineTo(GUTTER - 0.5, L.g.hgt);
+  ctx.stroke();
+}
+
+export function drawBands(L: Layer): void {
+  const { ctx, th, t0, t1, now } = L;
+  const bandH = Math.max(5, Math.min(10, L.g.laneH() * 0.22));
+  ctx.textBaseline = 'alphabetic';
+  ctx.textAlign = 'left';
+  const horizon = Math.max(now, L.store.lastT);
+  for (let n = 0; n < L.store.nodes; n++) {
+    const segs = L.store.states[n];
+    const ts = L.store.stateT[n];
+    const mid = L.g.laneMid(n);
+    let i = Math.max(0, upper(ts, t0) - 1);
+    for (; i < segs.length; i++) {
+      const s = segs[i];
+      if (s.t > t1) break;
+      const end = i + 1 < segs.length ? segs[i + 1].t : horizon;
+      const xa = Math.max(GUTTER - 2, L.g.xOf(s.t));
+      const xb = Math.min(L.g.w + 2, L.g.xOf(end));
+      if (xb < GUTTER) continue;
+      const leader = s.state === 3;
+      const bh = leader ? bandH + 3 : bandH;
+      if (s.state === 6) {
+        ctx.fillStyle = L.hatch ?? th.state[6];
+        ctx.fillRect(xa, mid - bh / 2 - 2, Math.max(1, xb - xa), bh + 4);
+      } else {
+        ctx.fillStyle = th.state[s.state];
+        ctx.fillRect(xa, mid - bh / 2, Math.max(1, xb - xa), bh);
+      }
+      const prev = i > 0 ? segs[i - 1] : undefined;
+      if (prev && prev.epoch !== s.epoch && s.state !== 6) {
+        // epoch change: a tick across the lane
+        ctx.fillStyle = th.fg;
+        ctx.fillRect(Math.round(xa), mid - bh / 2 - 5, 1.5, bh + 10);
+      }
+      const lx = Math.max(xa, GUTTER) + 3;
+      const wpx = xb - lx;
+      if (wpx > 16) {
+        ctx.font = `${leader ? '600 ' : ''}10px ${th.font}`;
+        for (const label of [`${STATES[s.state]} e${s.epoch}`, `${short(STATES[s.state])} e${s.epoch}`, `e${s.epoch}`]) {
+          if (ctx.measureText(label).width + 4 <= wpx) {
+            ctx.fillStyle = leader ? th.fg : th.muted;
+            ctx.fillText(label, lx, mid - bh / 2 - 3);
+            break;
+          }
+        }
+      }
+    }
+  }
+}
+
+/** Each node's HW (solid, labelled) and LEO (dashed) as step lines on one scale. */
+export function drawHw(L: Layer): void {
+  const { th, t0, t1, now } = L;
+  const lh = L.g.laneH();
+  if (lh < 26) return;
+  // one scale for every lane and both lines, over the visible window
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const series of [L.store.hw, L.store.leo]) {
+    for (let n = 0; n < L.store.nodes; n++) {
+      const s = series[n];
+      const a = Math.max(0, upper(s.t, t0) - 1);
+      const b = upper(s.t, t1);
+      for (let i = a; i < b; i++) {
+        const v = s.v[i];
+        if (Number.isNaN(v)) continue;
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+    }
+  }
+  if (lo === Infinity) return;
+  const scale = { lo, hi, t0, t1, horizon: Math.max(now, L.store.lastT) };
+  L.ctx.font = `9px ${th.mono}`;
+  L.ctx.textBaseline = 'bottom';
+  L.ctx.textAlign = 'left';
+  const hwColor = th.dark ? '#22d3ee' : '#0e7490';
+  const leoColor = th.dark ? 'rgba(148, 163, 184, 0.7)' : 'rgba(71, 85, 105, 0.55)';
+  drawSteps(L, L.store.leo, scale, leoColor, [3, 3], false);
+  drawSteps(L, L.store.hw, scale, hwColor, [], true);
+}
+
+function drawSteps(L: Layer, series: Steps[], sc: { lo: number; hi: number; t0: number; t1: number; horizon: number }, color: string, dash: number[], labels: boolean): void {
+  const ctx = L.ctx;
+  const lh = L.g.laneH();
+  ctx.lineWidth = labels ? 1.5 : 1;
+  ctx.setLineDash(dash);
+  for (let n = 0; n < L.store.nodes; n++) {
+    const s = series[n];
+    const mid = L.g.laneMid(n);
+    const bot = L.g.laneTop(n) + lh - 3;
+    const top = mid + 9;
+    if (bot - top < 6) continue;
+    const y = (v: number) => (sc.hi === sc.lo ? (top + bot) / 2 : bot - ((v - sc.lo) / (sc.hi - sc.lo)) * (bot - top));
+    const a = Math.max(0, upper(s.t, sc.t0) - 1);
+    ctx.strokeStyle = color;
+    ctx.beginPath();
+    let open = false;
+    let lastLabelX = -1e9;
+    for (let i = a; i < s.t.length; i++) {
+      const t = s.t[i];
+      if (t > sc.t1) break;
+      const v = s.v[i];
+      const xa = Math.max(GUTTER - 2, L.g.xOf(t));
+      const xb = Math.min(L.g.w + 2, L.g.xOf(i + 1 < s.t.length ? s.t[i + 1] : sc.horizon));
+      if (Number.isNaN(v)) {
+        open = false;
+        continue;
+      }
+      const yy = y(v);
+      if (!open) ctx.moveTo(xa, yy);
+      else ctx.lineTo(xa, yy);
+      ctx.lineTo(xb, yy);
+      open = true;
+      if (labels && xb - xa > 18 && xa - lastLabelX > 22 && xa >= GUTTER) {
+        ctx.fillStyle = color;
+        ctx.fillText(String(v), xa + 2, yy - 1);
+        lastLabelX = xa;
+      }
+    }
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+}
+
+/** The message arrows in view (dense ones collapsed per pixel column, link and kind); returns them for hit-testing. */
+export function drawMessages(L: Layer): HitArrow[] {
+  const { ctx, th, t0, t1, now, store } = L;
+  const [a, b] = store.msgRange(t0, t1);
+  const N = store.nodes;
+  const K = RPC_KINDS.length;
+  const lastX = new Float64Array(N * N * K).fill(-1e9);
+  const arrows: HitArrow[] = [];
+  const headLen = 6;
+  let lastNoteX = -1e9;
+  let budget = 6000;
+  for (let i = a; i < b && budget > 0; i++) {
+    const m = store.msgs[i];
+    if (m.from >= N || m.to >= N) continue;
+    const group = m.rpc >> 1;
+    if (L.hiddenGroups.has(group)) continue;
+    const endT = m.end === Infinity ? m.arrives : m.end;
+    if (endT < t0) continue;
+    const x1 = L.g.xOf(m.sent);
+    const key = (m.from * N + m.to) * K + m.rpc;
+    if (x1 - lastX[key] < 1.5 && !L.highlight.has(m.seq)) continue;
+    lastX[key] = x1;
+    budget--;
+    const y1 = L.g.laneMid(m.from);
+    const yTo = L.g.laneMid(m.to);
+    const xArr = L.g.xOf(m.arrives);
+    const future = m.sent > now;
+    const inFlight = !future && endT > now;
+    let x2: number;
+    let y2: number;
+    const dropped = m.dropped !== '' && m.end <= now;
+    if (inFlight) {
+      const f = m.arrives > m.sent ? clamp((now - m.sent) / (m.arrives - m.sent), 0, 1) : 1;
+      x2 = x1 + (xArr - x1) * f;
+      y2 = y1 + (yTo - y1) * f;
+    } else if (m.dropped !== '') {
+      // where it died: on the way (loss), at once (partition at send), or at arrival
+      const span = m.arrives - m.sent;
+      let f = span > 0 ? clamp((m.end - m.sent) / span, 0, 1) : 1;
+      if (f === 0) f = Math.min(0.25, 14 / Math.max(1, Math.hypot(xArr - x1, yTo - y1)));
+      x2 = x1 + (xArr - x1) * f;
+      y2 = y1 + (yTo - y1) * f;
+    } else {
+      x2 = L.g.xOf(endT);
+      y2 = yTo;
+    }
+    const color = m.failed ? th.danger : (th.rpc[group] ?? th.muted);
+    const resp = isResponse(RPC_KINDS[m.rpc]);
+    const hi = L.highlight.has(m.seq) || L.highlight.has(m.endSeq) || m.seq === L.hoverSeq;
+    const quiet = group === 4 ? (resp && m.summary.startsWith('error') ? 0.3 : 0.62) : 1;
+    ctx.globalAlpha = (future ? 0.22 : 1) * (hi ? 1 : quiet);
+    ctx.strokeStyle = color;
+    ctx.fillStyle = color;
+    ctx.lineWidth = hi ? 3 : ((resp ? RESP_W : REQ_W)[group] ?? 1.2);
+    if (resp) ctx.setLineDash([4, 3]);
+    ctx.beginPath();
+    ctx.moveTo(x1, y1);
+    ctx.lineTo(x2, y2);
+    ctx.stroke();
+    if (resp) ctx.setLineDash([]);
+    if (inFlight) {
+      ctx.beginPath();
+      ctx.arc(x2, y2, 3.2, 0, Math.PI * 2);
+      ctx.fill();
+    } else if (dropped) {
+      ctx.strokeStyle = th.danger;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.moveTo(x2 - 4, y2 - 4);
+      ctx.lineTo(x2 + 4, y2 + 4);
+      ctx.moveTo(x2 + 4, y2 - 4);
+      ctx.lineTo(x2 - 4, y2 + 4);
+      ctx.stroke();
+    } else if (!future || m.end !== Infinity) {
+      const ang = Math.atan2(y2 - y1, x2 - x1);
+      ctx.beginPath();
+      ctx.moveTo(x2, y2);
+      ctx.lineTo(x2 - headLen * Math.cos(ang - 0.42), y2 - headLen * Math.sin(ang - 0.42));
+      ctx.lineTo(x2 - headLen * Math.cos(ang + 0.42), y2 - headLen * Math.sin(ang + 0.42));
+      ctx.closePath();
+      ctx.fill();
+      if ((m.rpc === 1 || m.rpc === 3) && Math.abs(x2 - x1) + Math.abs(y2 - y1) > 24) {
+        const granted = m.summary.startsWith('granted=true');
+        ctx.font = `bold 10px ${th.font}`;
+        ctx.textAlign = 'center';
+        ctx.textBaseline = 'middle';
+        ctx.fillStyle = granted ? th.ok : th.danger;
+        ctx.fillText(granted ? '✓' : '✗', x2 + 7, y2 + (y2 > y1 ? 7 : -7));
+      } else if (m.rpc === 9 && /diverging|snapshot=/.test(m.summary) && Math.abs(x2 - x1) > 10 && x2 - lastNoteX > 70) {
+        lastNoteX = x2;
+        ctx.font = `bold 9px ${th.font}`;
+        ctx.textAlign = 'left';
+        ctx.textBaseline = 'middle';
+        ctx.fillStyle = th.danger;
+        ctx.fillText(m.summary.includes('diverging') ? '↶ diverging' : '⇩ snapshot', x2 + 4, y2 + (y2 > y1 ? 8 : -8));
+      }
+    }
+    ctx.globalAlpha = 1;
+    arrows.push({ m, x1, y1, x2, y2 });
+  }
+  return arrows;
+}
+
+/** Leaders, faults, crashes, truncations, snapshots, violations, writes and the highlighted evidence; returns the marks' hit points and the flags for the axis row. */
+export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
+  const { ctx, th, t0, t1, now, store } = L;
+  const [a, b] = store.markRange(t0 - 1, t1 + 1);
+  const hits: HitMark[] = [];
+  const flags: Flag[] = [];
+  let lastWriteX = -1e9;
+  const top = AXIS_H;
+  for (let i = a; i < b; i++) {
+    const mk = store.marks[i];
+    const x = L.g.xOf(mk.t);
+    const future = mk.t > now;
+    ctx.globalAlpha = future ? 0.3 : 1;
+    const y = mk.node >= 0 && mk.node < store.nodes ? L.g.laneMid(mk.node) : top + 8;
+    const hi = L.highlight.has(mk.seq);
+    switch (mk.kind) {
+      case 'leader': {
+        acrossLanes(L, x, th.state[3], 1, [2, 3]);
+        flags.push({ x, label: `★ n${mk.ev.node} leads e${mk.ev.epoch}`, mk, color: th.state[3] });
+        break;
+      }
+      case 'fault': {
+        const heal = mk.ev.fault === 'heal';
+        const color = heal ? th.ok : th.danger;
+        acrossLanes(L, x, color, 1.2, [5, 4]);
+        const lbl = (mk.ev.detail ?? mk.ev.text ?? '').replace(/^fault /, '');
+        flags.push({ x, label: lbl.length > 44 ? `${lbl.slice(0, 43)}…` : lbl, mk, color });
+        const affected = mk.ev.nodes ?? [];
+        for (const n of affected) if (n < store.nodes) hits.push({ mk, x, y: L.g.laneMid(n) });
+        break;
+      }
+      case 'crash':
+        glyph(ctx, '✕', x, y, th.danger, 15, hi);
+        hits.push({ mk, x, y });
+        break;
+      case 'restart':
+        glyph(ctx, '↻', x, y, th.ok, 15, hi);
+        hits.push({ mk, x, y });
+        break;
+      case 'truncate': {
+        ctx.fillStyle = th.danger;
+        ctx.fillRect(x - 1, y - 11, 2.5, 22);
+        ctx.font = `bold 10px ${th.font}`;
+        ctx.textAlign = 'left';
+        ctx.textBaseline = 'middle';
+        ctx.fillText(`✂ ${mk.ev.fromLeo}→${mk.ev.to}`, x + 4, y + 11);
+        hits.push({ mk, x, y });
+        if (hi) ring(ctx, x, y, th.danger);
+        break;
+      }
+      case 'snapshot':
+        ctx.fillStyle = th.rpc[5];
+        ctx.fillRect(x - 4, y - 4, 8, 8);
+        ctx.fillStyle = '#fff';
+        ctx.font = `bold 7px ${th.font}`;
+        ctx.textAlign = 'center';
+        ctx.textBaseline = 'middle';
+        ctx.fillText('S', x, y + 0.5);
+        hits.push({ mk, x, y });
+        break;
+      case 'violation': {
+        acrossLanes(L, x, th.danger, 2, []);
+        const yy = mk.node >= 0 ? y : top + 10;
+        ctx.fillStyle = th.danger;
+        ctx.beginPath();
+        ctx.moveTo(x, yy - 9);
+        ctx.lineTo(x + 8, yy + 6);
+        ctx.lineTo(x - 8, yy + 6);
+        ctx.closePath();
+        ctx.fill();
+        ctx.fillStyle = '#fff';
+        ctx.font = `bold 10px ${th.font}`;
+        ctx.textAlign = 'center';
+        ctx.textBaseline = 'middle';
+        ctx.fillText('!', x, yy + 1);
+        hits.push({ mk, x, y: yy });
+        break;
+      }
+      case 'write': {
+        if (mk.node < 0 || x - lastWriteX < 3) break;
+        lastWriteX = x;
+        ctx.fillStyle = mk.ev.accepted ? th.fg : th.danger;
+        ctx.fillRect(x - 0.5, y - 15, 1.5, 5);
+        if (mk.ev.accepted === false) hits.push({ mk, x, y: y - 12 });
+        break;
+      }
+      case 'vote':
+        if (hi) ring(ctx, x, y, th.danger);
+        break;
+    }
+    if (hi && mk.kind !== 'truncate' && mk.kind !== 'vote') ring(ctx, x, y, th.danger);
+    ctx.globalAlpha = 1;
+  }
+  // evidence events that are not marks (appends, hw moves): rings on their lanes
+  if (L.highlight.size) {
+    for (const seq of L.highlight) {
+      const e = findEvent(L.store, seq);
+      if (!e || e.t < t0 || e.t > t1) continue;
+      const n = typeof e.node === 'number' ? e.node : -1;
+      if (n < 0 || n >= store.nodes) continue;
+      ring(ctx, L.g.xOf(e.t), L.g.laneMid(n), th.danger);
+    }
+  }
+  return { hits, flags };
+}
+
+/** A vertical line through every lane at x (a new leader, a fault, a violation). */
+function acrossLanes(L: Layer, x: number, color: string, width: number, dash: number[]): void {
+  const ctx = L.ctx;
+  ctx.strokeStyle = color;
+  ctx.lineWidth = width;
+  ctx.setLineDash(dash);
+  ctx.beginPath();
+  ctx.moveTo(x, AXIS_H);
+  ctx.lineTo(x, L.g.hgt);
+  ctx.stroke();
+  ctx.setLineDash([]);
+}
+
+/** New-leader flags in the axis row, left to right, never overlapping. */
+export function drawFlags(L: Layer, flags: Flag[], hits: HitMark[]): void {
+  const { ctx, th } = L;
+  ctx.font = `600 10px ${th.font}`;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  let end = -1e9;
+  for (const f of flags) {
+    if (f.x < GUTTER - 2 || f.x > L.g.w) continue;
+    const w = ctx.measureText(f.label).width + 10;
+    const x = Math.max(f.x, end + 3);
+    if (x > L.g.w) break;
+    ctx.fillStyle = f.color;
+    roundRect(ctx, x, AXIS_H - 17, w, 15, 4);
+    ctx.fill();
+    ctx.fillStyle = th.dark ? '#0b1220' : '#fff';
+    ctx.fillText(f.label, x + 5, AXIS_H - 9.5);
+    ctx.fillStyle = f.color;
+    ctx.fillRect(Math.round(f.x), AXIS_H - 3, 1.5, 3);
+    end = x + w;
+    hits.push({ mk: f.mk, x: x + w / 2, y: AXIS_H - 9 });
+  }
+}
+
+function findEvent(store: Store, seq: number): UiEvent | undefined {
+  const evs = store.events;
+  let lo = 0;
+  let hi = evs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (evs[mid].seq < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return evs[lo] && evs[lo].seq === seq ? evs[lo] : undefined;
+}
+
+function short(s: string): string {
+  return s === 'prospective' ? 'prosp.' : s === 'unattached' ? 'unatt.' : s === 'candidate' ? 'cand.' : s;
+}
+
+function glyph(ctx: CanvasRenderingContext2D, g: string, x: number, y: number, color: string, size: number, bold: boolean): void {
+  ctx.font = `bold ${size}px system-ui, sans-serif`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.lineWidth = 3;
+  ctx.strokeStyle = 'rgba(255,255,255,0.8)';
+  ctx.strokeText(g, x, y);
+  ctx.fillStyle = color;
+  ctx.fillText(g, x, y);
+  if (bold) ring(ctx, x, y, color);
+}
+
+function ring(ctx: CanvasRenderingContext2D, x: number, y: number, color: string): void {
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  ctx.arc(x, y, 10, 0, Math.PI * 2);
+  ctx.stroke();
+}
+
+function roundRect(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, hh: number, r: number): void {
+  ctx.beginPath();
+  ctx.moveTo(x + r, y);
+  ctx.lineTo(x + w - r, y);
+  ctx.quadraticCurveTo(x + w, y, x + w, y + r);
+  ctx.lineTo(x + w, y + hh - r);
+  ctx.quadraticCurveTo(x + w, y + hh, x + w - r, y + hh);
+  ctx.lineTo(x + r, y + hh);
+  ctx.quadraticCurveTo(x, y + hh, x, y + hh - r);
+  ctx.lineTo(x, y + r);
+  ctx.quadraticCurveTo(x, y, x + r, y);
+  ctx.closePath();
+}

@@ -1,0 +1,127 @@
+// The element's views (the timeline, the cluster ring, the logs, the quorum, invariants
+// and faults panels, the playback controls), each built with the narrow host it needs
+// from one host the element provides.
+
+import type { Cluster } from '../api.js';
+import { Controls, type Settings } from './controls.js';
+import { Logs } from './logs.js';
+import { FaultsPanel, InvariantsPanel, type NetworkProfile, QuorumPanel } from './panels.js';
+import type { Playback } from './playback.js';
+import { Ring } from './ring.js';
+import type { Store } from './store.js';
+import type { Theme } from './theme.js';
+import { Timeline } from './timeline.js';
+import type { NodeInfo, QuorumInfo, UiEvent } from './types.js';
+
+export interface ViewsHost {
+  now(): number;
+  theme(): Theme;
+  cluster(): Cluster | null;
+  nodes(): NodeInfo[];
+  quorum(): QuorumInfo | null;
+  downLinks(): [number, number][];
+  /** Runs an action on the cluster (see the element's `act`). */
+  act(what: string, fn: (c: Cluster) => unknown): unknown;
+  /** A node's button on the ring was tapped. */
+  openNode(id: number, anchor: HTMLElement): void;
+  unsafe(): string[];
+  setUnsafe(list: string[]): void;
+  showViolation(v: UiEvent): void;
+  settings(): Settings;
+  applySettings(s: Settings): void;
+  reset(): void;
+}
+
+export interface Views {
+  timeline: Timeline;
+  ring: Ring;
+  logs: Logs;
+  quorum: QuorumPanel;
+  invariants: InvariantsPanel;
+  faults: FaultsPanel;
+  controls: Controls;
+}
+
+export function buildViews(store: Store, play: Playback, host: ViewsHost): Views {
+  const drawing = { now: () => host.now(), theme: () => host.theme() };
+  const timeline = new Timeline(store, {
+    ...drawing,
+    seek: (t) => play.seek(t),
+    nodeLabel: (n) => `n${n}`,
+    isObserver: (n) => host.nodes()[n]?.role === 'observer',
+  });
+  const ring = new Ring(store, {
+    ...drawing,
+    nodes: () => host.nodes(),
+    openNode: (id, anchor) => host.openNode(id, anchor),
+    hiddenGroups: () => timeline.hiddenGroups,
+    downLinks: () => host.downLinks(),
+  });
+  const logs = new Logs({
+    ...drawing,
+    nodes: () => host.nodes(),
+    lastHw: (id) => {
+      const st = store.hw[id];
+      if (!st) return null;
+      const now = host.now();
+      for (let i = st.t.length - 1; i >= 0; i--) if (st.t[i] <= now && !Number.isNaN(st.v[i])) return st.v[i];
+      return null;
+    },
+    records: (id, from, limit) => {
+      try {
+        const c = host.cluster();
+        return c ? c.log(id, { from, limit }) : [];
+      } catch {
+        return [];
+      }
+    },
+  });
+  const panelHost = {
+    now: () => host.now(),
+    nodes: () => host.nodes(),
+    quorum: () => host.quorum(),
+    downLinks: () => host.downLinks(),
+    partition: (groups: number[][]) => host.act('partition', (c) => c.partition(groups)),
+    cut: (a: number, b: number) => host.act('cut', (c) => c.cut(a, b)),
+    heal: () => host.act('heal', (c) => c.heal()),
+    network: (): NetworkProfile => {
+      const c = host.cluster();
+      return c ? c.network() : { latencyMs: [60, 140], loss: 0, duplicate: 0 };
+    },
+    setNetwork: (p: NetworkProfile) => host.act('network', (c) => c.setNetwork(p)),
+    workload: () => {
+      const c = host.cluster();
+      return c ? c.writesPerSecond : 0;
+    },
+    setWorkload: (w: number) => host.act('workload', (c) => c.setWorkload({ writesPerSecond: w })),
+    unsafe: () => host.unsafe(),
+    setUnsafe: (list: string[]) => host.setUnsafe(list),
+    showViolation: (v: UiEvent) => host.showViolation(v),
+  };
+  const controls = new Controls(
+    {
+      playing: () => play.playing,
+      setPlaying: (on) => play.setPlaying(on),
+      step: () => play.step(),
+      speed: () => play.speed,
+      setSpeed: (s) => play.setSpeed(s),
+      now: () => host.now(),
+      horizon: () => play.horizon,
+      seek: (t) => play.seek(t),
+      reset: () => host.reset(),
+      settings: () => host.settings(),
+      applySettings: (s) => host.applySettings(s),
+      randomSeed: () => Math.floor(Math.random() * 1_000_000),
+    },
+    false,
+  );
+  return {
+    timeline,
+    ring,
+    logs,
+    quorum: new QuorumPanel(panelHost),
+    invariants: new InvariantsPanel(store, panelHost),
+    faults: new FaultsPanel(panelHost),
+    controls,
+  };
+}
