@@ -282,12 +282,16 @@ export class KraftPlayground extends HTMLElement {
     this.#play.initialSpeed(p.speed);
     document.removeEventListener('keydown', this.#docKeyHandler);
     if (!p.minimal) document.addEventListener('keydown', this.#docKeyHandler);
+    // The core loads while the scenario library does.
+    const core = init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url)).then(
+      () => null,
+      (e: Error) => e,
+    );
     await loadBundledScenarios();
     this.#picker.fill();
-    try {
-      await init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url));
-    } catch (e) {
-      this.#notices.problems.push(`The simulation core could not be loaded: ${(e as Error).message}`);
+    const failed = await core;
+    if (failed) {
+      this.#notices.problems.push(`The simulation core could not be loaded: ${failed.message}`);
       this.#notices.show();
       return;
     }
