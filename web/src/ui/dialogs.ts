@@ -2,6 +2,7 @@
 // page does); the help dialog; the copy-a-link button the share and crash views use.
 
 import { h, setText } from './dom.js';
+import { glossaryTable } from './glossary.js';
 import { KEY_HELP } from './keys.js';
 import { STATES, SWITCHES } from './types.js';
 
@@ -54,6 +55,9 @@ export function openHelp(dialogs: Dialogs): void {
       null,
       'A KRaft controller quorum: voters elect a leader; followers pull the log from it with Fetch; a record is committed once a majority has it (the high watermark, HW). Observers (brokers) replicate but never vote.',
     ),
+    h('h3', null, 'Raft words, KRaft words'),
+    h('p', null, "KRaft is Raft with Kafka's names and a few changes of its own. The same entries show as tooltips on the words where the playground uses them."),
+    glossaryTable(),
     h('h3', null, 'States'),
     h('div', { class: 'kp-states' }, ...STATES.map((s) => h('span', { class: `kp-st-${s}` }, s))),
     h('h3', null, 'Timeline'),

@@ -3,7 +3,9 @@
 //
 // Attributes: scenario, voters, observers, seed, network, autoplay, speed,
 // controls=full|minimal, height, run (a share link), theme=light|dark, share-base,
-// frameless. Property: `cluster` (the live Cluster), `player`.
+// frameless. Property: `cluster` (the live Cluster), `player`. Methods: play(), pause().
+// Events: `kraft-playground:change` (the run on screen), `kraft-playground:story` (the
+// reader's place in a story's script).
 
 import { type Cluster, init, Player } from '../api.js';
 import { DEFAULTS, type Parsed, parseAttributes, show } from './attributes.js';
@@ -23,6 +25,7 @@ import { findScenario, type LoadedScenario, loadBundledScenarios, loadScenario }
 import { changeDetail, ExportMenu, openShare, runUrl } from './share.js';
 import { ClusterSnapshot } from './snapshot.js';
 import { Store } from './store.js';
+import { StoryProgress } from './story-progress.js';
 import { Summary } from './summary.js';
 import { readTheme, type Theme } from './theme.js';
 import type { UiEvent } from './types.js';
@@ -63,6 +66,7 @@ export class KraftPlayground extends HTMLElement {
   #live = new Announcer();
   #summary!: Summary;
   #summaryAt = 0;
+  #progress = new StoryProgress();
   #loop = new FrameLoop((elapsed) => this.#frame(elapsed));
   #play = new Playback({
     player: () => this.#player,
@@ -117,6 +121,16 @@ export class KraftPlayground extends HTMLElement {
   addNotice(text: string): void {
     this.#notices.add(String(text));
     if (this.#built) this.#notices.show();
+  }
+
+  /** Plays from here (past a pause the story waits at, as its Continue button does). */
+  play(): void {
+    this.#play.setPlaying(true);
+  }
+
+  /** Pauses. */
+  pause(): void {
+    this.#play.setPlaying(false);
   }
 
   /** Frame times (ms of work per frame) recorded while playing, for benchmarks. */
@@ -415,6 +429,7 @@ export class KraftPlayground extends HTMLElement {
     this.#views.logs.clearGhosts();
     this.#live.clear();
     this.#caption.reset();
+    this.#progress.reset(this.#scenario);
     // a story that asks to pause at its very start waits there for "Continue"
     this.#play.pausedAtStep = this.#scenario?.steps.find((st) => st.pause && st.t === c.now)?.index ?? -1;
     this.#views.timeline.highlight.clear();
@@ -620,6 +635,8 @@ export class KraftPlayground extends HTMLElement {
 
   #updateCaption(force: boolean): void {
     this.#caption.update(this.#scenario, this.#now(), this.#play.playing, this.#play.pausedAtStep, force);
+    const story = this.#progress.update(this.#scenario, this.#now());
+    if (story) this.dispatchEvent(new CustomEvent('kraft-playground:story', { bubbles: true, composed: true, detail: story }));
   }
 
   #write(): void {
