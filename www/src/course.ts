@@ -70,8 +70,9 @@ export class Course {
       else card.removeAttribute('aria-current');
     }
     this.#freePlay.setAttribute('aria-pressed', String(id === null));
-    // the part of the story on screen is open
-    const part = COURSE.find((p) => p.stories.some((s) => s.id === id));
+    // the part of the story on screen is open (in free play, the part of the next story)
+    const shown = id ?? this.next();
+    const part = COURSE.find((p) => p.stories.some((s) => s.id === shown));
     if (part) {
       const d = this.#parts.get(part.id)?.details;
       if (d) d.open = true;
@@ -131,7 +132,7 @@ export class Course {
       this.#parts.set(part.id, { details, count });
       return details;
     });
-    const free = el('div', { class: 'course-free-row' }, this.#freePlay, el('span', { class: 'course-free-note' }, 'a cluster of your own to break'));
+    const free = el('div', { class: 'course-free-row' }, this.#freePlay, el('span', { class: 'course-free-note' }, 'break your own cluster'));
     const foot = el('div', { class: 'course-foot' }, reset);
     const body = el('div', { class: 'course-body' }, head, free, ...parts, foot);
     this.#root.replaceChildren(this.#unfold, body);
