@@ -39,7 +39,7 @@ export class Course {
   readonly #bar = el('span', { class: 'course-bar-fill' });
   readonly #freePlay = el('button', { class: 'course-free', type: 'button', 'data-course-action': 'free-play' }, 'Free play');
   readonly #unfold = el('button', { class: 'course-unfold', type: 'button', 'data-course-action': 'unfold', 'aria-expanded': 'false' });
-  #current: string | null = null;
+  #current: string | null | undefined = undefined;
   #folded = false;
 
   constructor(root: HTMLElement, progress: Progress, host: CourseHost) {
@@ -70,11 +70,10 @@ export class Course {
       else card.removeAttribute('aria-current');
     }
     this.#freePlay.setAttribute('aria-pressed', String(id === null));
-    // the part of the story on screen is open (in free play, the part of the next story)
-    const shown = id ?? this.next();
-    const part = COURSE.find((p) => p.stories.some((s) => s.id === shown));
-    if (part) {
-      const d = this.#parts.get(part.id)?.details;
+    // open: the part of the story on screen, and the part of the next story of the path
+    for (const shown of [id, this.next()]) {
+      const part = COURSE.find((p) => p.stories.some((s) => s.id === shown));
+      const d = part && this.#parts.get(part.id)?.details;
       if (d) d.open = true;
     }
   }
