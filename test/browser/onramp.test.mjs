@@ -12,10 +12,15 @@ import { launch, openPage, root, serve } from './harness.mjs';
 const EL = 'kraft-playground';
 const COURSE = '.site-course';
 
+/** The README's screenshot: in test-results/, or in docs/ with UPDATE_SCREENSHOTS=1. */
 function shotPath(name) {
-  const dir = join(root, process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : 'test-results');
-  mkdirSync(dir, { recursive: true });
-  return join(dir, name);
+  return resultPath(name, process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : 'test-results');
+}
+
+/** Other screenshots, to look at: test-results/. */
+function resultPath(name, dir = 'test-results') {
+  mkdirSync(join(root, dir), { recursive: true });
+  return join(root, dir, name);
 }
 
 /** Every scenario id of the library (scenarios/*.json). */
@@ -76,7 +81,7 @@ describe('the on-ramp', () => {
     assert.ok(await page.locator(`${COURSE} [data-course-action="free-play"]`).isVisible());
     assert.equal(await page.locator(`${EL} .kp-scenario`).isVisible(), false);
     await page.mouse.move(0, 0);
-    await page.screenshot({ path: shotPath('onramp-1440x900.png') });
+    await page.screenshot({ path: shotPath('screenshot-onramp.png') });
     for (const [w, hgt, scheme] of [
       [1280, 720, 'light'],
       [1440, 900, 'dark'],
@@ -85,7 +90,7 @@ describe('the on-ramp', () => {
       await page.setViewportSize({ width: w, height: hgt });
       await page.emulateMedia({ colorScheme: scheme });
       await page.waitForTimeout(250);
-      await page.screenshot({ path: shotPath(`onramp-${w}x${hgt}${scheme === 'dark' ? '-dark' : ''}.png`) });
+      await page.screenshot({ path: resultPath(`onramp-${w}x${hgt}${scheme === 'dark' ? '-dark' : ''}.png`) });
     }
     assert.deepEqual(errors, []);
     await page.close();

@@ -6,6 +6,8 @@ import { COURSE, type CourseStory, courseStories } from 'kraft-playground/elemen
 import type { Progress, StoryState } from './progress.js';
 
 const FOLDED_KEY = 'kraft-playground:course-folded';
+/** Too narrow for the course beside the playground (site.css puts it above, folded). */
+const NARROW = '(max-width: 1099px)';
 
 export interface CourseHost {
   openStory(id: string): void;
@@ -46,11 +48,15 @@ export class Course {
     this.#root = root;
     this.#progress = progress;
     this.#host = host;
+    // folded as the reader left it; at first beside the playground where there is room
+    // for it, and folded to one line above it where there is not (a phone)
+    let saved: string | null = null;
     try {
-      this.#folded = localStorage.getItem(FOLDED_KEY) === '1';
+      saved = localStorage.getItem(FOLDED_KEY);
     } catch {
-      // storage refused: open
+      // storage refused
     }
+    this.#folded = saved === null ? matchMedia(NARROW).matches : saved === '1';
     this.#build();
     this.refresh();
     this.#applyFold();
@@ -97,7 +103,7 @@ export class Course {
       card.querySelector('.course-mark')!.textContent = MARK[st];
       card.querySelector('.course-said')!.textContent = `, ${SAID[st]}`;
     }
-    this.#unfold.textContent = `Stories · ${completed}/${all.length}`;
+    this.#unfold.textContent = `Guided tour · ${completed}/${all.length} completed`;
   }
 
   #build(): void {
