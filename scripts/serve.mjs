@@ -3,14 +3,20 @@ import { readFile, stat } from 'node:fs/promises';
 // A tiny static server for the built site (www/dist), with node:http only.
 //   node scripts/serve.mjs [dir]      PORT=8080 by default; PORT=0 picks a free port
 // Prints the address it listens on. Sends a strict Content-Security-Policy, so the
-// site is tested the way strict-CSP documentation pages would embed it.
+// site is tested the way strict-CSP documentation pages would embed it. With GZIP=1 it
+// answers in gzip when the client accepts it (as a docs site would; the bench measures
+// transfers and load times that way).
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const root = resolve(process.argv[2] ?? join(fileURLToPath(new URL('.', import.meta.url)), '..', 'www', 'dist'));
 const port = process.env.PORT === undefined ? 8080 : Number(process.env.PORT);
 const host = process.env.HOST ?? '127.0.0.1';
+const gzip = process.env.GZIP === '1';
+/** Path -> gzip body, made once per file. */
+const gzipped = new Map();
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -72,10 +78,13 @@ const server = createServer(async (req, res) => {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');
       return;
     }
-    const body = await readFile(target);
+    const zip = gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+    if (zip && !gzipped.has(target)) gzipped.set(target, gzipSync(await readFile(target), { level: 9 }));
+    const body = zip ? gzipped.get(target) : await readFile(target);
     res.writeHead(200, {
       'Content-Type': TYPES[extname(target)] ?? 'application/octet-stream',
       'Content-Length': body.length,
+      ...(zip ? { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : {}),
       'Content-Security-Policy': CSP,
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-cache',
