@@ -107,6 +107,7 @@ describe('the on-ramp', () => {
     assert.equal(await card(page, 'first-election').getAttribute('data-progress'), 'completed');
     assert.equal(await page.locator(`${COURSE} [data-course-count]`).textContent(), `1 of ${library.length} completed`);
     assert.equal(await page.locator(`${COURSE} [data-part="basics"] .course-part-count`).textContent(), '1/3');
+    assert.equal(await card(page, 'metadata-state-machine').getAttribute('data-next'), '', 'the next story of the path is tagged');
     await page.reload();
     await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
     assert.equal(await card(page, 'first-election').getAttribute('data-progress'), 'completed', 'remembered across a reload');

@@ -76,6 +76,7 @@ export class Course {
       else card.removeAttribute('aria-current');
     }
     this.#freePlay.setAttribute('aria-pressed', String(id === null));
+    this.#markNext();
     // open: the part of the story on screen, and the part of the next story of the path
     for (const shown of [id, this.next()]) {
       const part = COURSE.find((p) => p.stories.some((s) => s.id === shown));
@@ -104,6 +105,13 @@ export class Course {
       card.querySelector('.course-said')!.textContent = `, ${SAID[st]}`;
     }
     this.#unfold.textContent = `Guided tour · ${completed}/${all.length} completed`;
+    this.#markNext();
+  }
+
+  /** The next story of the path, when it is not the one on screen, carries a "next" tag. */
+  #markNext(): void {
+    const next = this.next();
+    for (const [id, card] of this.#cards) card.toggleAttribute('data-next', id === next && id !== this.#current);
   }
 
   #build(): void {
