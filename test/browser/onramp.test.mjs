@@ -195,6 +195,12 @@ describe('the on-ramp', () => {
     const hwTip = await shadow('.kp-logs-panel h3 .kp-term[data-term="hw"]', 'title');
     assert.ok(hwTip.includes(hwRow.slice(0, 60)), 'the tooltip and the table share one entry');
     await page.keyboard.press('Escape');
+    // without hover (a phone), a tap on a dotted word opens its entry in the help
+    await page.locator(`${EL} .kp-logs-panel h3 .kp-term[data-term="leo"]`).click();
+    const hit = page.locator(`${EL} .kp-dialog tr.kp-glossary-hit`);
+    assert.equal(await hit.getAttribute('data-term'), 'leo');
+    assert.ok(await hit.isVisible());
+    await page.keyboard.press('Escape');
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -271,6 +271,11 @@ export class KraftPlayground extends HTMLElement {
       overlays: [this.#menu.el, this.#live.el, this.#summary.el],
     });
 
+    // a glossary word: its entry in the help
+    this.#root.addEventListener('click', (e) => {
+      const word = e.composedPath().find((n): n is HTMLElement => n instanceof HTMLElement && n.classList.contains('kp-term'));
+      if (word) openHelp(this.#dialogs, word.dataset.term);
+    });
     this.#root.addEventListener('pointerdown', (e) => {
       const path = e.composedPath();
       if (!this.#menu.el.hidden && !path.includes(this.#menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) this.#menu.close();

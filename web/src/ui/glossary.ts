@@ -150,9 +150,9 @@ export function nodeTip(role: string, state: string): string {
   return lines.join('\n\n');
 }
 
-/** A word with its glossary entry as a tooltip (`text` defaults to the entry's KRaft word). */
-export function term(key: Term, text: string = GLOSSARY[key].kraft): HTMLSpanElement {
-  return h('span', { class: 'kp-term', title: tip(key), 'data-term': key }, text);
+/** A word with its glossary entry as a tooltip (`text` defaults to the entry's KRaft word); a tap opens the entry in the help, for screens without hover. */
+export function term(key: Term, text: string = GLOSSARY[key].kraft): HTMLButtonElement {
+  return h('button', { class: 'kp-term', type: 'button', title: tip(key), 'data-term': key }, text);
 }
 
 /** The whole glossary as a table, for the help dialog. */
