@@ -84,25 +84,7 @@ pub const MEASURES: &[(&str, &[&str])] = &[
     ("nodes", &[]),
 ];
 /// The fields an event pattern may name, per event type (the JSON form of events).
-pub const EVENT_FIELDS: &[(&str, &[&str])] = &[
-    ("send", &["from", "to", "rpc", "epoch", "summary", "arrives", "dropped"]),
-    ("deliver", &["from", "to", "rpc", "epoch", "summary", "sent", "duplicate"]),
-    ("drop", &["from", "to", "rpc", "epoch", "sent", "reason"]),
-    ("disconnect", &["node", "peer", "rpc", "sent"]),
-    ("state", &["node", "from", "to", "epoch", "leader", "votedFor", "reason"]),
-    ("persist", &["node", "epoch", "leader", "votedFor"]),
-    ("vote", &["node", "candidate", "epoch", "preVote", "granted", "reason", "detail"]),
-    ("append", &["node", "first", "last", "epoch", "kind"]),
-    ("flush", &["node", "offset"]),
-    ("hw", &["node", "old", "new"]),
-    ("truncate", &["node", "fromLeo", "to", "divergingEpoch", "hw"]),
-    ("snapshot", &["node", "action", "endOffset", "epoch"]),
-    ("crash", &["node", "lostRecords"]),
-    ("restart", &["node"]),
-    ("fault", &["fault", "nodes", "detail"]),
-    ("write", &["node", "accepted", "offset", "kind"]),
-    ("violation", &["invariant", "node", "detail"]),
-];
+pub use crate::trace::EVENT_FIELDS;
 /// Fields every event has (besides those of its type).
 const EVENT_COMMON: &[&str] = &["type", "text"];
 /// Node-valued event fields, per event type (where `"$label"` may stand).

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 /// The cluster: voters are nodes 0..voters, observers follow them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ClusterSpec {
     pub voters: u32,
     #[serde(default)]
@@ -41,6 +42,7 @@ pub struct ClusterSpec {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum NetworkSpec {
     Preset(String),
     Profile(LinkProfileSpec),
@@ -49,6 +51,7 @@ pub enum NetworkSpec {
 /// The JSON form of a link profile: latency range in ms and rates in [0, 1].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct LinkProfileSpec {
     pub latency_ms: [u64; 2],
     #[serde(default)]
@@ -155,6 +158,7 @@ impl ResolvedSpec {
 /// Something a user (or a scenario, or the chaos generator) does to the cluster.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Action {
     Crash {
         node: NodeId,
@@ -289,6 +293,7 @@ pub fn validate_latency(latency_ms: [u64; 2]) -> Result<(), (String, String)> {
 
 /// An action at a simulated time.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TimedAction {
     pub t: u64,
     #[serde(flatten)]

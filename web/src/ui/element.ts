@@ -28,7 +28,7 @@ import { Store } from './store.js';
 import { StoryProgress } from './story-progress.js';
 import { Summary } from './summary.js';
 import { readTheme, type Theme } from './theme.js';
-import type { UiEvent } from './types.js';
+import type { UiEvent, UiEventOf } from './types.js';
 import { buildViews, type Views } from './views.js';
 
 function cssUrl(): string {
@@ -602,7 +602,7 @@ export class KraftPlayground extends HTMLElement {
     return this.#loop.profile(on);
   }
 
-  #showViolation(v: UiEvent): void {
+  #showViolation(v: UiEventOf<'violation'>): void {
     this.#play.setPlaying(false);
     this.#play.seek(v.t);
     this.#views.timeline.highlight = new Set([v.seq, ...(v.evidence ?? [])]);

@@ -5,7 +5,7 @@ import { clamp, fmtT, h, setText, toggleClass } from './dom.js';
 import { term } from './glossary.js';
 import { linkGroups } from './ring.js';
 import type { Store } from './store.js';
-import { INVARIANTS, type NodeInfo, type QuorumInfo, SWITCHES, type UiEvent } from './types.js';
+import { INVARIANTS, type NodeInfo, type QuorumInfo, SWITCHES, type UiEventOf } from './types.js';
 
 export interface NetworkProfile {
   latencyMs: [number, number];
@@ -28,7 +28,7 @@ export interface PanelHost {
   unsafe(): string[];
   setUnsafe(list: string[]): void;
   /** seek to a violation and highlight its evidence */
-  showViolation(v: UiEvent): void;
+  showViolation(v: UiEventOf<'violation'>): void;
 }
 
 // ---- quorum ----------------------------------------------------------------------------
@@ -135,7 +135,7 @@ export class InvariantsPanel {
     if (vs.length === this.lastCount && (vs.length === 0 || now === this.lastNow)) return;
     this.lastCount = vs.length;
     this.lastNow = now;
-    const by = new Map<string, UiEvent[]>();
+    const by = new Map<string, UiEventOf<'violation'>[]>();
     for (const v of vs) {
       const k = v.invariant ?? '?';
       if (!by.has(k)) by.set(k, []);
