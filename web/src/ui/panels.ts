@@ -1,7 +1,8 @@
 // The DOM panels: `kafka-metadata-quorum describe`, the invariants, and the faults.
 
-import { clamp, fmtT, h, setText, toggleClass } from './dom.js';
 import { limit } from '../api.js';
+import { clamp, fmtT, h, setText, toggleClass } from './dom.js';
+import { term } from './glossary.js';
 import { linkGroups } from './ring.js';
 import type { Store } from './store.js';
 import { INVARIANTS, type NodeInfo, type QuorumInfo, SWITCHES, type UiEventOf } from './types.js';
@@ -44,7 +45,7 @@ export class QuorumPanel {
     this.el = h(
       'section',
       { class: 'kp-panel kp-quorum', 'aria-label': 'kafka-metadata-quorum describe' },
-      h('h3', null, 'Quorum ', h('span', { class: 'kp-sub' }, 'as kafka-metadata-quorum prints it')),
+      h('h3', null, 'Quorum ', h('span', { class: 'kp-sub' }, 'as kafka-metadata-quorum prints it · ', term('epoch', 'LeaderEpoch'), ' · ', term('hw', 'HighWatermark'))),
       h('div', { class: 'kp-cmd' }, '$ kafka-metadata-quorum describe --status'),
       this.status,
       h('div', { class: 'kp-cmd' }, '$ kafka-metadata-quorum describe --replication'),
