@@ -14,8 +14,8 @@ import type { RecordBody, SafetySwitch, TraceEvent } from './generated/wire.js';
 
 export type {
   Action,
-  Catalog,
   CaptionSpan,
+  Catalog,
   ClusterSpec,
   DropReason,
   FaultName,
@@ -129,9 +129,7 @@ export type WritableRecord =
 export type RecordKind = RecordBody['type'];
 
 /** The result of {@link Cluster.write}: the precise form of the core's `WriteOutput`. A rejection is not an exception. */
-export type WriteResult =
-  | { accepted: true; offset: number; node: number }
-  | { accepted: false; reason: string };
+export type WriteResult = { accepted: true; offset: number; node: number } | { accepted: false; reason: string };
 
 /** Fields every event has. */
 export type EventBase = Pick<TraceEvent, 'seq' | 't' | 'text'>;

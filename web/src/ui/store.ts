@@ -35,10 +35,7 @@ export type Mark = {
   seq: number;
   /** -1: the whole cluster */
   node: number;
-} & (
-  | { kind: 'leader'; ev: UiEventOf<'state'> }
-  | { [K in MarkedType]: { kind: K; ev: UiEventOf<K> } }[MarkedType]
-);
+} & ({ kind: 'leader'; ev: UiEventOf<'state'> } | { [K in MarkedType]: { kind: K; ev: UiEventOf<K> } }[MarkedType]);
 type MarkedType = 'truncate' | 'crash' | 'restart' | 'snapshot' | 'violation' | 'fault' | 'write' | 'vote';
 
 /** A step series per node: times and values (NaN = no value, the line breaks). */

@@ -80,18 +80,10 @@ export function isResponse(rpc: string): boolean {
   return (rpcIndex(rpc) & 1) === 1;
 }
 
-export const STATES: StateName[] = [
-  'unattached',
-  'prospective',
-  'candidate',
-  'leader',
-  'follower',
-  'resigned',
-  'crashed',
-];
+export const STATES: StateName[] = ['unattached', 'prospective', 'candidate', 'leader', 'follower', 'resigned', 'crashed'];
 export function stateIndex(s: string): number {
   const i = STATES.indexOf(s as StateName);
-  return i < 0 ? 0 : i;
+  return Math.max(i, 0);
 }
 
 /** The invariants the checker watches, with what each protects (crate/src/trace.rs). */

@@ -11,7 +11,7 @@ import { Ring } from './ring.js';
 import type { Store } from './store.js';
 import type { Theme } from './theme.js';
 import { Timeline } from './timeline.js';
-import type { NodeInfo, QuorumInfo, UiEvent, UiEventOf } from './types.js';
+import type { NodeInfo, QuorumInfo, UiEventOf } from './types.js';
 
 export interface ViewsHost {
   now(): number;
