@@ -85,10 +85,9 @@ export class KraftPlayground extends HTMLElement {
   #bootSeq = 0;
   #rebootTimer = 0;
   #bootTimer = 0;
+  // Keys act only while focus is inside this element (never the page's, so Space still
+  // scrolls it, and of two elements only the focused one acts).
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
-  #docKeyHandler = (e: KeyboardEvent) => {
-    if (e.target === document.body || e.target === document.documentElement) onKey(e, this.#keyHost);
-  };
   #schemeQuery: MediaQueryList | null = null;
   #onScheme = () => {
     this.#theme = null;
@@ -127,7 +126,6 @@ export class KraftPlayground extends HTMLElement {
   connectedCallback(): void {
     if (!this.#built) this.#build();
     this.addEventListener('keydown', this.#keyHandler);
-    if (this.#parsed && !this.#parsed.minimal) document.addEventListener('keydown', this.#docKeyHandler);
     this.#schemeQuery = window.matchMedia('(prefers-color-scheme: dark)');
     this.#schemeQuery.addEventListener('change', this.#onScheme);
     // Boot in a later task: a page script that imported this module may still be
@@ -143,7 +141,6 @@ export class KraftPlayground extends HTMLElement {
 
   disconnectedCallback(): void {
     this.removeEventListener('keydown', this.#keyHandler);
-    document.removeEventListener('keydown', this.#docKeyHandler);
     this.#schemeQuery?.removeEventListener('change', this.#onScheme);
     this.#loop.stop();
   }
@@ -170,7 +167,8 @@ export class KraftPlayground extends HTMLElement {
   #build(): void {
     this.#built = true;
     const link = h('link', { rel: 'stylesheet', href: KraftPlayground.stylesheet ?? cssUrl() });
-    this.#root = h('div', { class: 'kp-root' });
+    // focusable (not in the tab order) so a click on the ring or the timeline puts focus inside, for the keys
+    this.#root = h('div', { class: 'kp-root', tabindex: '-1' });
     link.addEventListener('load', () => {
       this.#root.classList.add('kp-ready');
       this.#theme = null;
@@ -239,7 +237,7 @@ export class KraftPlayground extends HTMLElement {
       reset: () => void this.#reset(),
       help: () => openHelp(this.#dialogs),
       closeDialog: () => this.#dialogs.close(),
-      closeMenu: () => this.#menu.close(),
+      closeMenu: () => this.#menu.close(true),
     };
     this.#summary = new Summary(this.#store, this.#views.timeline, this.#views.logs);
     layOut(this.#root, {
@@ -257,11 +255,24 @@ export class KraftPlayground extends HTMLElement {
       overlays: [this.#menu.el, this.#live.el, this.#summary.el],
     });
 
+    this.#setLoading(true);
+
     this.#root.addEventListener('pointerdown', (e) => {
       const path = e.composedPath();
       if (!this.#menu.el.hidden && !path.includes(this.#menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) this.#menu.close();
       exportMenu.pointerDown(path);
     });
+  }
+
+  /**
+   * Until the first run is on screen (the wasm core is still loading) nothing that
+   * would act on a cluster takes input: a choice made then would be dropped.
+   */
+  #setLoading(on: boolean): void {
+    this.#root.toggleAttribute('data-loading', on);
+    this.#picker.el.disabled = on;
+    for (const el of [this.#views.controls.el, this.#views.controls.settingsEl, this.#views.ring.el, this.#views.faults.el]) el.inert = on;
+    if (on) this.#status.loading();
   }
 
   #getTheme(): Theme {
@@ -280,8 +291,6 @@ export class KraftPlayground extends HTMLElement {
     this.#settings = { ...p.settings };
     if (!p.seedGiven) this.#settings.seed = Math.floor(Math.random() * 1_000_000);
     this.#play.initialSpeed(p.speed);
-    document.removeEventListener('keydown', this.#docKeyHandler);
-    if (!p.minimal) document.addEventListener('keydown', this.#docKeyHandler);
     await loadBundledScenarios();
     this.#picker.fill();
     try {
@@ -404,6 +413,7 @@ export class KraftPlayground extends HTMLElement {
   /** Puts a cluster on screen. */
   #install(c: Cluster): void {
     this.#clearCrash();
+    this.#setLoading(false);
     const wasPlaying = this.#play.playing;
     this.#play.setPlaying(false);
     this.#unsub?.();

@@ -113,9 +113,16 @@ export class StatusLine {
     if (vs) text += ` · ⚠ ${vs} violation${vs > 1 ? 's' : ''}`;
     if (unsafe.length) text += ` · unsafe: ${unsafe.join(', ')}`;
     setText(this.el.lastChild!, text);
+    delete this.el.dataset.loading;
     if (this.el.dataset.leader !== leaderAttr) this.el.dataset.leader = leaderAttr;
     this.el.dataset.epoch = String(leader?.epoch ?? '');
     toggleClass(this.el, 'kp-bad', vs > 0);
+  }
+
+  /** The wasm core is not loaded yet: the controls wait for it. */
+  loading(): void {
+    setText(this.el.lastChild!, 'Loading the simulation core…');
+    this.el.dataset.loading = '';
   }
 
   crashed(): void {

@@ -1,0 +1,179 @@
+// Regression tests for the bugs a learner met (issue 12): the loading window, keys on a
+// page with several elements, focus after Escape, the phone menu, the logs' truncation
+// boxes, the timeline's fault labels, axe-core, and smaller ones.
+//   node --test test/browser/learner-bugs.test.mjs   (the site must be built)
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { launch, openPage, root, serve } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+const EL = 'kraft-playground';
+
+function shotPath(name) {
+  const dir = join(root, 'test-results');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
+}
+
+async function open(path, opts) {
+  const { page, errors } = await openPage(browser.context, server.url + path.replace(/^\//, ''), opts);
+  await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
+  await page.evaluate(() => document.querySelector('kraft-playground').ready);
+  return { page, errors };
+}
+
+/** What has focus, looking through the element's shadow root. */
+const focused = (page) =>
+  page.evaluate(() => {
+    let a = document.activeElement;
+    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+    return a ? { tag: a.tagName, node: a.dataset?.node ?? null, action: a.dataset?.action ?? null, cls: a.className } : null;
+  });
+
+/** A documentation page with two full-control elements, the second below the fold. */
+const DOCS = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>docs</title><link rel="icon" href="data:,">
+<script type="module">import { defineElement } from './kraft-playground.js'; defineElement();</script></head>
+<body><main><h1>Docs</h1>
+<kraft-playground id="a" controls="full" seed="1" speed="10"></kraft-playground>
+<div style="height:3000px">text</div>
+<kraft-playground id="b" controls="full" seed="2" speed="10"></kraft-playground>
+<div style="height:2000px">more</div></main></body></html>`;
+
+async function openDocs() {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.route('**/docs-two.html', (r) => r.fulfill({ contentType: 'text/html', body: DOCS }));
+  await page.goto(`${server.url}docs-two.html`);
+  await page.waitForFunction(() => ['a', 'b'].every((id) => document.getElementById(id)?.cluster != null), null, { timeout: 30_000 });
+  return { page, errors };
+}
+
+describe('the loading window', () => {
+  test('until the wasm core arrives the controls are disabled and say so; then a picked story loads', async () => {
+    const page = await browser.context.newPage();
+    let release;
+    const held = new Promise((r) => (release = r));
+    await page.route('**/kraft_playground_bg.wasm', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${server.url}?seed=5`);
+    const picker = page.locator(`${EL} .kp-scenario`);
+    await picker.waitFor({ state: 'attached' });
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelectorAll('.kp-scenario option').length > 1);
+    assert.equal(await page.evaluate(() => document.querySelector('kraft-playground').cluster), null);
+    assert.match(await page.locator(`${EL} .kp-status`).textContent(), /loading the simulation core/i);
+    assert.equal(await picker.isDisabled(), true, 'the story picker waits for the core');
+    const inert = await page.evaluate(() => {
+      const s = document.querySelector('kraft-playground').shadowRoot;
+      return ['.kp-controls', '.kp-settings', '.kp-ring', '.kp-faults'].map((q) => s.querySelector(q).inert);
+    });
+    assert.deepEqual(inert, [true, true, true, true]);
+    await page.screenshot({ path: shotPath('loading-core.png') });
+    release();
+    await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
+    await page.evaluate(() => document.querySelector('kraft-playground').ready);
+    assert.equal(await picker.isDisabled(), false);
+    await picker.selectOption('first-election');
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]')?.textContent.length > 0);
+    assert.equal(await picker.inputValue(), 'first-election');
+    await page.close();
+  });
+});
+
+describe('keys on a page with two elements', () => {
+  test('keys act only on the focused element; Space scrolls the page when focus is outside; ? opens one dialog', async () => {
+    const { page, errors } = await openDocs();
+    const playing = () => page.evaluate(() => ['a', 'b'].map((id) => document.getElementById(id).hasAttribute('data-playing')));
+    const nows = () => page.evaluate(() => ['a', 'b'].map((id) => document.getElementById(id).cluster.now));
+    // focus outside (the page's body): Space scrolls and starts nothing
+    await page.mouse.click(5, 5);
+    const y0 = await page.evaluate(() => scrollY);
+    await page.keyboard.press(' ');
+    await page.waitForTimeout(300);
+    assert.deepEqual(await playing(), [false, false]);
+    assert.ok((await page.evaluate(() => scrollY)) > y0, 'Space scrolled the page');
+    const t0 = await nows();
+    await page.keyboard.press('ArrowRight');
+    assert.deepEqual(await nows(), t0, 'ArrowRight seeks no element while focus is outside');
+    // focus inside the first element (a click on its timeline): keys act on it only
+    await page.evaluate(() => scrollTo(0, 0));
+    await page.locator('#a .kp-ring').click({ position: { x: 5, y: 5 } });
+    const ta = await nows();
+    await page.keyboard.press('ArrowRight');
+    const t1 = await nows();
+    assert.ok(t1[0] >= ta[0] + 1000, 'the focused element travelled');
+    assert.equal(t1[1], ta[1], 'the other did not');
+    await page.keyboard.press('?');
+    await page.waitForTimeout(200);
+    const dialogs = await page.evaluate(() => ['a', 'b'].map((id) => document.getElementById(id).shadowRoot.querySelectorAll('dialog[open]').length));
+    assert.deepEqual(dialogs, [1, 0]);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+describe('focus after Escape', () => {
+  test('Escape on the node menu returns focus to its node button', async () => {
+    const { page } = await open('/?seed=42');
+    await page.locator(`${EL} .kp-node-btn[data-node="1"]`).click();
+    await page.locator(`${EL} .kp-menu`).waitFor({ state: 'visible' });
+    assert.equal((await focused(page)).tag, 'BUTTON');
+    await page.keyboard.press('Escape');
+    await page.locator(`${EL} .kp-menu`).waitFor({ state: 'hidden' });
+    const f = await focused(page);
+    assert.equal(f?.node, '1', `focus is on ${JSON.stringify(f)}`);
+    await page.close();
+  });
+
+  test('Escape on the help dialog returns focus to the Help button', async () => {
+    const { page } = await open('/?seed=42');
+    await page.locator(`${EL} [data-action="help"]`).click();
+    await page.locator(`${EL} dialog.kp-dialog`).waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    await page.locator(`${EL} dialog.kp-dialog`).waitFor({ state: 'detached' });
+    const f = await focused(page);
+    assert.equal(f?.action, 'help', `focus is on ${JSON.stringify(f)}`);
+    await page.close();
+  });
+});
+
+describe('phone', () => {
+  test('the node menu stays inside the viewport at 390x844, whichever node', async () => {
+    const phone = await launch({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+    try {
+      const { page } = await openPage(phone.context, `${server.url}?scenario=first-election`);
+      await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
+      const n = await page.locator(`${EL} .kp-node-btn`).count();
+      for (let i = 0; i < n; i++) {
+        await page.locator(`${EL} .kp-node-btn[data-node="${i}"]`).tap();
+        const menu = page.locator(`${EL} .kp-menu`);
+        await menu.waitFor({ state: 'visible' });
+        for (const b of await menu.locator('button').all()) {
+          const r = await b.boundingBox();
+          assert.ok(r.y >= 0 && r.y + r.height <= 844, `n${i}: ${await b.textContent()} is at y ${r.y}..${r.y + r.height}`);
+        }
+        if (i === n - 1) await page.screenshot({ path: shotPath('phone-menu.png') });
+        await page.keyboard.press('Escape');
+        await menu.waitFor({ state: 'hidden' });
+      }
+      await page.close();
+    } finally {
+      await phone.close();
+    }
+  });
+});
