@@ -67,6 +67,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
       for (let i = st.t.length - 1; i >= 0; i--) if (st.t[i] <= now && !Number.isNaN(st.v[i])) return st.v[i];
       return null;
     },
+    truncated: (id, t0, t1) => store.truncated(id, t0, t1),
     records: (id, from, limit) => {
       try {
         const c = host.cluster();
