@@ -278,3 +278,46 @@ describe('the logs panel', () => {
     await page.close();
   });
 });
+
+/** Columns and rows of the timeline canvas holding fault-red pixels, in the axis row and below it. */
+const redFlagBox = (page) =>
+  page.evaluate(() => {
+    const c = document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-tl-canvas');
+    const k = c.width / c.clientWidth;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const AXIS_H = 38;
+    const cols = new Set();
+    const rows = new Set();
+    for (let y = Math.round((AXIS_H - 16) * k); y < c.height; y++) {
+      for (let x = 0; x < c.width; x++) {
+        const i = (y * c.width + x) * 4;
+        // #dc2626 (--kp-danger), solid: the flags' fill (the dashed fault line is one column)
+        if (Math.abs(d[i] - 220) < 12 && Math.abs(d[i + 1] - 38) < 12 && Math.abs(d[i + 2] - 38) < 12) {
+          cols.add(Math.floor(x / k));
+          rows.add(Math.floor(y / k));
+        }
+      }
+    }
+    const xs = [...cols];
+    return { cols: cols.size, minX: Math.min(...xs), maxX: Math.max(...xs), rows: rows.size };
+  });
+
+describe('timeline fault labels', () => {
+  test('ten cuts at t=0 are labelled at t=0, stacked, not spread over the next seconds', async () => {
+    const { page } = await open('/?seed=3&voters=5&observers=0&autoplay=0');
+    await page.evaluate(async () => {
+      const el = document.querySelector('kraft-playground');
+      const c = el.cluster;
+      let k = 0;
+      for (let a = 0; a < 5 && k < 10; a++) for (let b = 0; b < 5 && k < 10; b++) if (a !== b && k++ < 10) c.cut(a, b);
+      el.player.refresh();
+      await new Promise((r) => setTimeout(r, 300));
+    });
+    const box = await redFlagBox(page);
+    // one label's width (about 60-130 px) and ten rows of them; spread in time, they would cover 10 widths
+    assert.ok(box.maxX - box.minX < 200, `the labels span ${box.minX}..${box.maxX} px`);
+    assert.ok(box.rows > 5 * 15, `stacked: red in ${box.rows} pixel rows`);
+    await page.locator(`${EL} .kp-tl`).screenshot({ path: shotPath('timeline-stacked-flags.png') });
+    await page.close();
+  });
+});
