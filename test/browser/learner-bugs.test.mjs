@@ -3,7 +3,7 @@
 // boxes, the timeline's fault labels, axe-core, and smaller ones.
 //   node --test test/browser/learner-bugs.test.mjs   (the site must be built)
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launch, openPage, root, serve } from './harness.mjs';
@@ -320,4 +320,35 @@ describe('timeline fault labels', () => {
     await page.locator(`${EL} .kp-tl`).screenshot({ path: shotPath('timeline-stacked-flags.png') });
     await page.close();
   });
+});
+
+const AXE = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page now (inside shadow roots too). */
+async function axeSerious(page) {
+  await page.evaluate(AXE); // not a <script>: the pages' CSP refuses inline scripts
+  const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations);
+  return v
+    .filter((x) => x.impact === 'serious' || x.impact === 'critical')
+    .map((x) => `${x.impact} ${x.id}: ${x.nodes.length} × ${x.nodes[0]?.target.join(' ')} ${x.nodes[0]?.failureSummary?.split('\n')[1] ?? ''}`);
+}
+
+describe('axe-core', () => {
+  const pages = readdirSync(join(root, 'www/dist')).filter((f) => f.endsWith('.html'));
+  for (const scheme of ['light', 'dark']) {
+    for (const f of pages) {
+      test(`${f} in ${scheme}: no serious or critical issues`, async () => {
+        const { page } = await open(`/${f}?seed=42&speed=10&autoplay=1`, { colorScheme: scheme });
+        await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.leader() != null, null, { timeout: 30_000 });
+        await page.waitForTimeout(600);
+        assert.deepEqual(await axeSerious(page), []);
+        // a story with its caption, paused
+        await page.goto(`${server.url}${f}?scenario=figure-8&autoplay=0`);
+        await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
+        await page.waitForTimeout(600);
+        assert.deepEqual(await axeSerious(page), []);
+        await page.close();
+      });
+    }
+  }
 });

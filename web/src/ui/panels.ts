@@ -1,7 +1,7 @@
 // The DOM panels: `kafka-metadata-quorum describe`, the invariants, and the faults.
 
-import { clamp, fmtT, h, setText, toggleClass } from './dom.js';
 import { limit } from '../api.js';
+import { clamp, fmtT, h, setText, toggleClass } from './dom.js';
 import { linkGroups } from './ring.js';
 import type { Store } from './store.js';
 import { INVARIANTS, type NodeInfo, type QuorumInfo, SWITCHES, type UiEvent } from './types.js';
@@ -39,8 +39,9 @@ export class QuorumPanel {
   private last = '';
 
   constructor(private host: PanelHost) {
-    this.status = h('pre', { class: 'kp-pre', 'data-quorum': 'status', 'aria-live': 'off' });
-    this.repl = h('pre', { class: 'kp-pre', 'data-quorum': 'replication' });
+    // focusable: a keyboard can scroll them when their lines are wider than the panel
+    this.status = h('pre', { class: 'kp-pre', 'data-quorum': 'status', 'aria-live': 'off', tabindex: '0' });
+    this.repl = h('pre', { class: 'kp-pre', 'data-quorum': 'replication', tabindex: '0' });
     this.el = h(
       'section',
       { class: 'kp-panel kp-quorum', 'aria-label': 'kafka-metadata-quorum describe' },
@@ -332,7 +333,7 @@ export class FaultsPanel {
   private renderChips(): void {
     this.chips.replaceChildren(
       ...this.groupOf.map((g, n) => {
-        const b = h('button', { class: `kp-chip kp-g${g}`, type: 'button', 'data-chip': String(n), 'aria-label': `n${n} in group ${GROUPS[g]}` }, `n${n} `, h('b', null, GROUPS[g]));
+        const b = h('button', { class: `kp-chip kp-g${g}`, type: 'button', 'data-chip': String(n), 'aria-label': `n${n} ${GROUPS[g]}: in group ${GROUPS[g]}` }, `n${n} `, h('b', null, GROUPS[g]));
         b.addEventListener('click', () => {
           this.groupOf[n] = (this.groupOf[n] + 1) % GROUPS.length;
           this.renderChips();
