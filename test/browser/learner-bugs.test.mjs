@@ -352,3 +352,110 @@ describe('axe-core', () => {
     }
   }
 });
+
+describe('smaller ones', () => {
+  test("inline code in a caption has a background that stands out from the caption's", async () => {
+    const { page } = await open('/?scenario=first-election&autoplay=0');
+    const diff = await page.evaluate(() => {
+      const s = document.querySelector('kraft-playground').shadowRoot;
+      const code = s.querySelector('[data-caption] code');
+      const paint = (...colors) => {
+        const ctx = document.createElement('canvas').getContext('2d');
+        for (const c of colors) {
+          ctx.fillStyle = c;
+          ctx.fillRect(0, 0, 1, 1);
+        }
+        return [...ctx.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+      };
+      const panel = getComputedStyle(s.querySelector('[data-caption]')).backgroundColor;
+      const a = paint(panel);
+      const b = paint(panel, getComputedStyle(code).backgroundColor);
+      return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+    });
+    assert.ok(diff > 15, `code background differs from the caption's by ${diff.toFixed(1)}`);
+    await page.close();
+  });
+
+  test('StableLeadership shows no ✓ where the run does not check it (free play), and ✓ where a story does', async () => {
+    const inv = (page) =>
+      page.evaluate(() => {
+        const li = document.querySelector('kraft-playground').shadowRoot.querySelector('[data-invariant="StableLeadership"]');
+        return { state: li.dataset.state, mark: li.querySelector('.kp-inv-state').textContent };
+      });
+    const free = await open('/?seed=42');
+    await free.page.waitForTimeout(300);
+    assert.deepEqual(await inv(free.page), { state: 'unchecked', mark: '–' });
+    await free.page.close();
+    const story = await open('/?scenario=disruptive-rejoin&autoplay=0');
+    await story.page.waitForTimeout(300);
+    assert.deepEqual(await inv(story.page), { state: 'ok', mark: '✓' });
+    await story.page.close();
+  });
+
+  test('the status pill names both leaders while two act as leader (partitioned leader, no check-quorum)', async () => {
+    const { page } = await open('/?scenario=partitioned-leader&variant=no-check-quorum&autoplay=0');
+    const t = await page.evaluate(async () => {
+      const el = document.querySelector('kraft-playground');
+      for (let t = 500; t < 40_000; t += 250) {
+        el.player.seek(t);
+        if (el.cluster.nodes({ records: false }).filter((n) => n.state === 'leader').length === 2) return t;
+      }
+      return -1;
+    });
+    assert.ok(t > 0, 'two leaders at some moment');
+    await page.waitForTimeout(200);
+    const text = await page.locator(`${EL} .kp-status`).textContent();
+    assert.match(text, /2 nodes act as leader: n\d \(epoch \d+\), n\d \(epoch \d+\)/, text);
+    await page.close();
+  });
+
+  test('the stage stays put when the caption changes', async () => {
+    const { page } = await open('/?scenario=figure-8&autoplay=0');
+    const tops = await page.evaluate(async () => {
+      const el = document.querySelector('kraft-playground');
+      const stage = el.shadowRoot.querySelector('.kp-stage');
+      const out = [];
+      for (let t = 0; t <= 30_000; t += 1000) {
+        el.player.seek(t);
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        out.push(stage.getBoundingClientRect().top);
+      }
+      return out;
+    });
+    assert.equal(new Set(tops).size, 1, `the stage's top moved: ${[...new Set(tops)].join(', ')}`);
+    await page.close();
+  });
+
+  test('the PNG export is the whole timeline at 2x (or the screen density), not the visible window', async () => {
+    const { page } = await open('/?seed=3&speed=10&autoplay=1');
+    await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.now > 15_000, null, { timeout: 30_000 });
+    await page.locator(`${EL} [data-action="play"]`).click();
+    const view = await page.evaluate(() => {
+      const el = document.querySelector('kraft-playground');
+      const c = el.shadowRoot.querySelector('.kp-tl-canvas');
+      return { w: c.clientWidth, h: c.clientHeight, now: el.cluster.now };
+    });
+    await page.locator(`${EL} [data-action="export"]`).click();
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(`${EL} .kp-export-menu button`, { hasText: 'Timeline as PNG' }).click()]);
+    const chunks = [];
+    for await (const c of await dl.createReadStream()) chunks.push(c);
+    const png = Buffer.concat(chunks);
+    const width = png.readUInt32BE(16);
+    const height = png.readUInt32BE(20);
+    assert.equal(height, view.h * 2, `height ${height} for a ${view.h} px tall timeline`);
+    // the visible window shows about 3.5 s of a run of more than 15 s
+    assert.ok(width > view.w * 2 * 3, `width ${width} for a ${view.w} px window`);
+    await page.close();
+  });
+
+  test('the speed is in the share link and comes back from it', async () => {
+    const { page } = await open('/?seed=42&speed=4');
+    await page.locator(`${EL} [data-action="share"]`).click();
+    const url = await page.locator(`${EL} .kp-share-url`).inputValue();
+    assert.equal(new URL(url).searchParams.get('speed'), '4', url);
+    await page.goto(url);
+    await page.waitForFunction(() => document.querySelector('kraft-playground')?.player != null, null, { timeout: 30_000 });
+    assert.equal(await page.evaluate(() => document.querySelector('kraft-playground').player.speed), 4);
+    await page.close();
+  });
+});

@@ -651,7 +651,7 @@ export class KraftPlayground extends HTMLElement {
   }
 
   #runUrl(link: string): string {
-    return runUrl(this.getAttribute('share-base'), this.#scenario, link);
+    return runUrl(this.getAttribute('share-base'), this.#scenario, link, this.#play.speed);
   }
 
   // ---- when something fails ------------------------------------------------------------------

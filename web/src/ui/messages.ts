@@ -101,7 +101,12 @@ export class StatusLine {
     } catch {
       /* broken */
     }
-    if (leader) {
+    // an old leader that has not heard of the new epoch still acts as leader (no check-quorum)
+    const leading = nodes.filter((n) => n.state === 'leader');
+    if (leading.length > 1) {
+      text = `${leading.length} nodes act as leader: ${leading.map((n) => `n${n.id} (epoch ${n.epoch})`).join(', ')}`;
+      leaderAttr = String(leader?.id ?? '');
+    } else if (leader) {
       const ln = nodes[leader.id];
       text = `Leader n${leader.id} · epoch ${leader.epoch} · HW ${ln?.hw ?? '–'}`;
       leaderAttr = String(leader.id);

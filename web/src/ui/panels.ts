@@ -28,6 +28,8 @@ export interface PanelHost {
   setUnsafe(list: string[]): void;
   /** seek to a violation and highlight its evidence */
   showViolation(v: UiEvent): void;
+  /** whether this run checks StableLeadership (a scenario option; off in free play) */
+  checksStableLeadership(): boolean;
 }
 
 // ---- quorum ----------------------------------------------------------------------------
@@ -106,6 +108,7 @@ export class InvariantsPanel {
   private summary: HTMLParagraphElement;
   private lastCount = -1;
   private lastNow = -1;
+  private lastStable: boolean | null = null;
 
   constructor(
     private store: Store,
@@ -132,7 +135,9 @@ export class InvariantsPanel {
   frame(): void {
     const now = this.host.now();
     const vs = this.store.violations.filter((v) => v.t <= now);
-    if (vs.length === this.lastCount && (vs.length === 0 || now === this.lastNow)) return;
+    const stable = this.host.checksStableLeadership();
+    if (vs.length === this.lastCount && (vs.length === 0 || now === this.lastNow) && stable === this.lastStable) return;
+    this.lastStable = stable;
     this.lastCount = vs.length;
     this.lastNow = now;
     const by = new Map<string, UiEvent[]>();
@@ -145,8 +150,11 @@ export class InvariantsPanel {
       const list = by.get(name) ?? [];
       const bad = list.length > 0;
       toggleClass(it.li, 'kp-bad', bad);
-      setText(it.state, bad ? '✗' : '✓');
-      it.li.dataset.state = bad ? 'violated' : 'ok';
+      // not checked in this run: no ✓ that would claim it holds
+      const unchecked = name === 'StableLeadership' && !stable && !bad;
+      setText(it.state, bad ? '✗' : unchecked ? '–' : '✓');
+      it.li.dataset.state = bad ? 'violated' : unchecked ? 'unchecked' : 'ok';
+      toggleClass(it.li, 'kp-unchecked', unchecked);
       if (!bad) {
         if (it.body.firstChild) it.body.replaceChildren();
         continue;

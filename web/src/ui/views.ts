@@ -77,6 +77,8 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
       }
     },
   });
+  // a cluster's options never change: read once per cluster
+  const stableChecked = new WeakMap<object, boolean>();
   const panelHost = {
     now: () => host.now(),
     nodes: () => host.nodes(),
@@ -98,6 +100,13 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     unsafe: () => host.unsafe(),
     setUnsafe: (list: string[]) => host.setUnsafe(list),
     showViolation: (v: UiEvent) => host.showViolation(v),
+    checksStableLeadership: () => {
+      const c = host.cluster();
+      if (!c) return false;
+      let on = stableChecked.get(c);
+      if (on === undefined) stableChecked.set(c, (on = !!c.options.stableLeadership));
+      return on;
+    },
   };
   const controls = new Controls(
     {
