@@ -104,7 +104,10 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
       const c = host.cluster();
       if (!c) return false;
       let on = stableChecked.get(c);
-      if (on === undefined) stableChecked.set(c, (on = !!c.options.stableLeadership));
+      if (on === undefined) {
+        on = !!c.options.stableLeadership;
+        stableChecked.set(c, on);
+      }
       return on;
     },
   };
