@@ -95,6 +95,18 @@ describe('the loading window', () => {
   });
 });
 
+describe('a core that cannot load', () => {
+  test('the status says so and the controls stay disabled', async () => {
+    const page = await browser.context.newPage();
+    await page.route('**/kraft_playground_bg.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+    await page.goto(`${server.url}?seed=5`);
+    await page.waitForFunction(() => /not loaded/.test(document.querySelector('kraft-playground')?.shadowRoot?.querySelector('.kp-status')?.textContent ?? ''), null, { timeout: 30_000 });
+    assert.equal(await page.locator(`${EL} .kp-scenario`).isDisabled(), true);
+    assert.match(await page.locator(`${EL} .kp-notice`).textContent(), /could not be loaded/);
+    await page.close();
+  });
+});
+
 describe('keys on a page with two elements', () => {
   test('keys act only on the focused element; Space scrolls the page when focus is outside; ? opens one dialog', async () => {
     const { page, errors } = await openDocs();
@@ -346,6 +358,12 @@ describe('axe-core', () => {
         await page.goto(`${server.url}${f}?scenario=figure-8&autoplay=0`);
         await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
         await page.waitForTimeout(600);
+        assert.deepEqual(await axeSerious(page), []);
+        // with the node menu open, then the help dialog
+        await page.locator(`${EL} .kp-node-btn[data-node="0"]`).click();
+        assert.deepEqual(await axeSerious(page), []);
+        await page.keyboard.press('Escape');
+        await page.locator(`${EL} [data-action="help"]`).click();
         assert.deepEqual(await axeSerious(page), []);
         await page.close();
       });

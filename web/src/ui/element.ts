@@ -298,6 +298,7 @@ export class KraftPlayground extends HTMLElement {
     } catch (e) {
       this.#notices.problems.push(`The simulation core could not be loaded: ${(e as Error).message}`);
       this.#notices.show();
+      this.#status.unavailable();
       return;
     }
     let loaded = false;

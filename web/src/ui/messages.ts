@@ -130,6 +130,13 @@ export class StatusLine {
     this.el.dataset.loading = '';
   }
 
+  /** The wasm core could not be loaded: the controls stay disabled. */
+  unavailable(): void {
+    setText(this.el.lastChild!, 'Simulation core not loaded');
+    delete this.el.dataset.loading;
+    toggleClass(this.el, 'kp-bad', true);
+  }
+
   crashed(): void {
     setText(this.el.lastChild!, 'Core crashed · start again');
     this.el.dataset.leader = '';
