@@ -305,7 +305,8 @@ describe('the main page', () => {
       };
     });
     assert.equal(made.actions, 1000);
-    assert.match(made.url, /^[^?]*(\?scenario=[^#]*)?#run=k2\./);
+    // the run in the fragment; the query holds only the scenario and the playback speed
+    assert.match(made.url, /^[^?]*(\?(scenario=[^#&]*&?)?(speed=[\d.]+)?)?#run=k2\./);
     assert.ok(made.url.length < 16_000, `a ${made.url.length}-character link`);
     const expectSummary = (nodes) => Object.fromEntries(nodes.map((n, i) => [`n${i}`, { role: i < 5 ? 'voter' : 'observer', state: n.state, epoch: n.epoch, leo: n.leo, hw: n.hw }]));
     const opened = async (path) => {

@@ -89,10 +89,9 @@ export class KraftPlayground extends HTMLElement {
   #bootSeq = 0;
   #rebootTimer = 0;
   #bootTimer = 0;
+  // Keys act only while focus is inside this element (never the page's, so Space still
+  // scrolls it, and of two elements only the focused one acts).
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
-  #docKeyHandler = (e: KeyboardEvent) => {
-    if (e.target === document.body || e.target === document.documentElement) onKey(e, this.#keyHost);
-  };
   #schemeQuery: MediaQueryList | null = null;
   #onScheme = () => {
     this.#theme = null;
@@ -141,7 +140,6 @@ export class KraftPlayground extends HTMLElement {
   connectedCallback(): void {
     if (!this.#built) this.#build();
     this.addEventListener('keydown', this.#keyHandler);
-    if (this.#parsed && !this.#parsed.minimal) document.addEventListener('keydown', this.#docKeyHandler);
     this.#schemeQuery = window.matchMedia('(prefers-color-scheme: dark)');
     this.#schemeQuery.addEventListener('change', this.#onScheme);
     // Boot in a later task: a page script that imported this module may still be
@@ -157,7 +155,6 @@ export class KraftPlayground extends HTMLElement {
 
   disconnectedCallback(): void {
     this.removeEventListener('keydown', this.#keyHandler);
-    document.removeEventListener('keydown', this.#docKeyHandler);
     this.#schemeQuery?.removeEventListener('change', this.#onScheme);
     this.#loop.stop();
   }
@@ -184,7 +181,8 @@ export class KraftPlayground extends HTMLElement {
   #build(): void {
     this.#built = true;
     const link = h('link', { rel: 'stylesheet', href: KraftPlayground.stylesheet ?? cssUrl() });
-    this.#root = h('div', { class: 'kp-root' });
+    // focusable (not in the tab order) so a click on the ring or the timeline puts focus inside, for the keys
+    this.#root = h('div', { class: 'kp-root', tabindex: '-1' });
     link.addEventListener('load', () => {
       this.#root.classList.add('kp-ready');
       this.#theme = null;
@@ -253,7 +251,7 @@ export class KraftPlayground extends HTMLElement {
       reset: () => void this.#reset(),
       help: () => openHelp(this.#dialogs),
       closeDialog: () => this.#dialogs.close(),
-      closeMenu: () => this.#menu.close(),
+      closeMenu: () => this.#menu.close(true),
     };
     this.#summary = new Summary(this.#store, this.#views.timeline, this.#views.logs);
     layOut(this.#root, {
@@ -276,11 +274,24 @@ export class KraftPlayground extends HTMLElement {
       const word = e.composedPath().find((n): n is HTMLElement => n instanceof HTMLElement && n.classList.contains('kp-term'));
       if (word) openHelp(this.#dialogs, word.dataset.term);
     });
+    this.#setLoading(true);
+
     this.#root.addEventListener('pointerdown', (e) => {
       const path = e.composedPath();
       if (!this.#menu.el.hidden && !path.includes(this.#menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) this.#menu.close();
       exportMenu.pointerDown(path);
     });
+  }
+
+  /**
+   * Until the first run is on screen (the wasm core is still loading) nothing that
+   * would act on a cluster takes input: a choice made then would be dropped.
+   */
+  #setLoading(on: boolean): void {
+    this.#root.toggleAttribute('data-loading', on);
+    this.#picker.el.disabled = on;
+    for (const el of [this.#views.controls.el, this.#views.controls.settingsEl, this.#views.ring.el, this.#views.faults.el]) el.inert = on;
+    if (on) this.#status.loading();
   }
 
   #getTheme(): Theme {
@@ -299,8 +310,6 @@ export class KraftPlayground extends HTMLElement {
     this.#settings = { ...p.settings };
     if (!p.seedGiven) this.#settings.seed = Math.floor(Math.random() * 1_000_000);
     this.#play.initialSpeed(p.speed);
-    document.removeEventListener('keydown', this.#docKeyHandler);
-    if (!p.minimal) document.addEventListener('keydown', this.#docKeyHandler);
     // The core loads while the scenario library does.
     const core = init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url)).then(
       () => null,
@@ -312,6 +321,7 @@ export class KraftPlayground extends HTMLElement {
     if (failed) {
       this.#notices.problems.push(`The simulation core could not be loaded: ${failed.message}`);
       this.#notices.show();
+      this.#status.unavailable();
       return;
     }
     let loaded = false;
@@ -427,6 +437,7 @@ export class KraftPlayground extends HTMLElement {
   /** Puts a cluster on screen. */
   #install(c: Cluster): void {
     this.#clearCrash();
+    this.#setLoading(false);
     const wasPlaying = this.#play.playing;
     this.#play.setPlaying(false);
     this.#unsub?.();
@@ -435,7 +446,7 @@ export class KraftPlayground extends HTMLElement {
     this.#cluster = c;
     this.#player = new Player(c, { speed: this.#play.speed });
     this.#store.reset(c.nodeCount);
-    this.#views.logs.clearGhosts();
+    this.#views.logs.reload();
     this.#live.clear();
     this.#caption.reset();
     this.#progress.reset(this.#scenario);
@@ -522,7 +533,7 @@ export class KraftPlayground extends HTMLElement {
 
   #onFrameInner(c: Cluster, events: UiEvent[], reset: boolean): void {
     if (reset) {
-      this.#views.logs.clearGhosts();
+      this.#views.logs.reload();
       if (c.now < this.#store.firstT) {
         // travelled back before the history the store still holds (a long run): start
         // again from the last minute before here, regenerated by the cluster
@@ -543,9 +554,6 @@ export class KraftPlayground extends HTMLElement {
     const drops: number[] = [];
     for (const e of events) {
       switch (e.type) {
-        case 'truncate':
-          if (typeof e.node === 'number') this.#views.logs.noteTruncate(e.node, Number(e.to ?? 0), e.t);
-          break;
         case 'drop':
           drops.push(e.msg ?? -1);
           break;
@@ -670,7 +678,7 @@ export class KraftPlayground extends HTMLElement {
   }
 
   #runUrl(link: string): string {
-    return runUrl(this.getAttribute('share-base'), this.#scenario, link);
+    return runUrl(this.getAttribute('share-base'), this.#scenario, link, this.#play.speed);
   }
 
   // ---- when something fails ------------------------------------------------------------------

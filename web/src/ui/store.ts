@@ -68,6 +68,11 @@ export interface StateSeg {
   reason: string;
 }
 
+/** At most this many removed records of one truncation are shown (a snapshot can replace a whole log). */
+const MAX_GHOSTS = 1000;
+/** How far back (events) to look for the appends that wrote the removed records. */
+const MAX_GHOST_SCAN = 200_000;
+
 export function upperBound(a: ArrayLike<number>, x: number): number {
   let lo = 0;
   let hi = a.length;
@@ -121,6 +126,8 @@ export class Store {
   /** bumped on every change that needs a redraw of history */
   version = 0;
   private leoNow: number[] = [];
+  /** per truncation event (seq): the epochs of the records it removed */
+  private removed = new Map<number, (number | null)[]>();
 
   /** Events before this time are no longer held (see compact). */
   firstT = 0;
@@ -167,6 +174,7 @@ export class Store {
     this.violations = [];
     this.faults = [];
     this.lastSeq = -1;
+    this.removed.clear();
     this.version++;
   }
 
@@ -458,6 +466,49 @@ export class Store {
 
   eventRange(t0: number, t1: number): [number, number] {
     return [lowerBound(this.eventT, t0), upperBound(this.eventT, t1)];
+  }
+
+  /**
+   * The records node `n` removed by its truncations in [t0, t1]: offset, the epoch it
+   * had (from the append that wrote it, null when that is no longer held) and when it
+   * was removed; a later truncation of an offset wins. Derived from history only, so
+   * the same at a moment however it was reached.
+   */
+  truncated(n: number, t0: number, t1: number): { offset: number; epoch: number | null; t: number }[] {
+    const [a, b] = this.markRange(t0, t1);
+    const byOffset = new Map<number, { offset: number; epoch: number | null; t: number }>();
+    for (let i = a; i < b; i++) {
+      const m = this.marks[i];
+      if (m.kind !== 'truncate' || m.node !== n) continue;
+      const to = Number(m.ev.to ?? 0);
+      const epochs = this.removedEpochs(m.ev, n, to, Math.min(Number(m.ev.fromLeo ?? to), to + MAX_GHOSTS));
+      epochs.forEach((epoch, k) => {
+        byOffset.set(to + k, { offset: to + k, epoch, t: m.t });
+      });
+    }
+    return [...byOffset.values()].sort((x, y) => x.offset - y.offset);
+  }
+
+  /** Epochs of node `n`'s offsets [from, to) just before truncation event `ev` (cached: history does not change). */
+  private removedEpochs(ev: UiEvent, n: number, from: number, to: number): (number | null)[] {
+    const hit = this.removed.get(ev.seq);
+    if (hit) return hit;
+    const out: (number | null)[] = Array.from({ length: Math.max(0, to - from) }, () => null);
+    let left = out.length;
+    let end = this.events.length - 1 - (this.lastSeq - ev.seq);
+    if (this.events[end] !== ev) end = this.events.indexOf(ev);
+    for (let i = end - 1; i >= 0 && left > 0 && end - i <= MAX_GHOST_SCAN; i--) {
+      const e = this.events[i];
+      if (e.type !== 'append' || e.node !== n) continue;
+      for (let o = Math.max(from, Number(e.first)); o <= Math.min(to - 1, Number(e.last)); o++) {
+        if (out[o - from] === null) {
+          out[o - from] = Number(e.epoch);
+          left--;
+        }
+      }
+    }
+    this.removed.set(ev.seq, out);
+    return out;
   }
 
   /** The leader (highest epoch) as of time t, from the state history. */

@@ -20,6 +20,9 @@ export interface TimelineHost {
   isObserver(n: number): boolean;
 }
 
+/** The widest PNG export, in device pixels (browsers refuse much larger canvases). */
+const MAX_EXPORT_PX = 16_000;
+
 export class Timeline {
   readonly el: HTMLDivElement;
   readonly canvas: HTMLCanvasElement;
@@ -144,10 +147,31 @@ export class Timeline {
     return true;
   }
 
-  private draw(now: number): void {
+  /**
+   * The whole run (t = 0 to its end) on a canvas of its own, `scale` device px per CSS
+   * px: at the current zoom where that fits in MAX_EXPORT_PX, else zoomed out to fit.
+   */
+  exportCanvas(scale: number): HTMLCanvasElement {
+    const g = this.geo;
+    const saved = { w: g.w, t0: g.t0, msPerPx: g.msPerPx };
+    const span = Math.max(this.store.lastT, this.host.now(), 1000) * 1.02;
+    const out = document.createElement('canvas');
+    try {
+      g.msPerPx = Math.max(g.msPerPx, span / (Math.floor(MAX_EXPORT_PX / scale) - GUTTER));
+      g.t0 = 0;
+      g.w = GUTTER + Math.ceil(span / g.msPerPx);
+      this.draw(this.host.now(), out, scale);
+    } finally {
+      Object.assign(g, saved);
+      this.dirty = true;
+    }
+    return out;
+  }
+
+  private draw(now: number, target = this.canvas, dpr?: number): void {
     const th = this.host.theme();
     const g = this.geo;
-    const ctx = fitCanvas(this.canvas, g.w, g.hgt);
+    const ctx = fitCanvas(target, g.w, g.hgt, dpr);
     const [t0, t1] = g.window();
     const N = this.store.nodes;
     const lh = g.laneH();
@@ -190,7 +214,7 @@ export class Timeline {
     const xNow = g.xOf(now);
     drawBands(L);
     drawHw(L);
-    this.arrows = drawMessages(L);
+    const arrows = drawMessages(L);
     const { hits, flags } = drawMarks(L);
     // Recorded future (after a seek back): a veil.
     if (xNow < g.w) {
@@ -216,7 +240,6 @@ export class Timeline {
     }
     ctx.restore();
     drawFlags(L, flags, hits);
-    this.markHits = hits;
     if (xNow >= GUTTER && xNow <= g.w) {
       ctx.fillStyle = th.now;
       ctx.beginPath();
@@ -226,6 +249,9 @@ export class Timeline {
       ctx.fill();
     }
     drawGutter(L);
+    if (target !== this.canvas) return; // an export: what is on screen keeps its hit points
+    this.arrows = arrows;
+    this.markHits = hits;
     this.updateTip();
   }
 

@@ -67,6 +67,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
       for (let i = st.t.length - 1; i >= 0; i--) if (st.t[i] <= now && !Number.isNaN(st.v[i])) return st.v[i];
       return null;
     },
+    truncated: (id, t0, t1) => store.truncated(id, t0, t1),
     records: (id, from, limit) => {
       try {
         const c = host.cluster();
@@ -76,6 +77,8 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
       }
     },
   });
+  // a cluster's options never change: read once per cluster
+  const stableChecked = new WeakMap<object, boolean>();
   const panelHost = {
     now: () => host.now(),
     nodes: () => host.nodes(),
@@ -97,6 +100,16 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     unsafe: () => host.unsafe(),
     setUnsafe: (list: string[]) => host.setUnsafe(list),
     showViolation: (v: UiEventOf<'violation'>) => host.showViolation(v),
+    checksStableLeadership: () => {
+      const c = host.cluster();
+      if (!c) return false;
+      let on = stableChecked.get(c);
+      if (on === undefined) {
+        on = !!c.options.stableLeadership;
+        stableChecked.set(c, on);
+      }
+      return on;
+    },
   };
   const controls = new Controls(
     {
