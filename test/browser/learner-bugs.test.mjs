@@ -71,7 +71,8 @@ describe('the loading window', () => {
       await held;
       await route.continue();
     });
-    await page.goto(`${server.url}?seed=5`);
+    // the embed: the main page picks stories from the tour panel, the embed from its picker
+    await page.goto(`${server.url}embed.html?seed=5`);
     const picker = page.locator(`${EL} .kp-scenario`);
     await picker.waitFor({ state: 'attached' });
     await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelectorAll('.kp-scenario option').length > 1);
