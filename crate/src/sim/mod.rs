@@ -7,6 +7,7 @@ pub mod network;
 pub mod simulation;
 pub mod spec;
 pub mod view;
+pub mod wire;
 pub mod world;
 
 pub use simulation::{SimError, Simulation};

@@ -26,6 +26,7 @@
 
 use super::network::Network;
 use super::spec::{Action, ResolvedSpec, TimedAction};
+use super::wire::Wire;
 use crate::check::{Checker, ClusterView};
 use crate::protocol::log::{ReplicaLog, RECORD_BYTES};
 use crate::protocol::rpc::{Envelope, Message, RpcKind};
@@ -36,7 +37,7 @@ use crate::rng::Rng;
 use crate::shared::Meter;
 use crate::trace::{DropReason, Event, EventKind, FaultKind, SnapshotAction};
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BinaryHeap, VecDeque};
+use std::collections::{BinaryHeap, VecDeque};
 use std::sync::Arc;
 
 /// Random stream ids: one per purpose, so adding draws in one place never shifts another.
@@ -195,7 +196,7 @@ pub struct World {
     pub nodes: Vec<Node>,
     pub voters: Vec<NodeId>,
     pub network: Network,
-    pub in_flight: BTreeMap<u64, InFlight>,
+    pub in_flight: Wire,
     queue: BinaryHeap<Queued>,
     queue_seq: u64,
     /// Queued events run so far at `now` (the livelock detector's count).
@@ -265,7 +266,7 @@ impl World {
             now: 0,
             nodes,
             voters,
-            in_flight: BTreeMap::new(),
+            in_flight: Wire::default(),
             queue: BinaryHeap::new(),
             queue_seq: 0,
             moment_events: 0,
@@ -349,7 +350,7 @@ impl World {
         match what {
             Pending::Deliver { msg } => self.deliver(msg),
             Pending::DropInFlight { msg } => {
-                if let Some(m) = self.in_flight.remove(&msg) {
+                if let Some(m) = self.in_flight.remove(msg) {
                     self.emit_drop(&m, DropReason::Loss);
                 }
             }
@@ -511,8 +512,12 @@ impl World {
         let (from, to) = (env.from, env.to);
         let (plan, dup) = self.network.plan(now, from, to);
         let link_up = self.network.link_up(from, to);
+        let (rpc, epoch, summary) = (env.message.kind(), env.message.epoch(), env.message.summary());
+        // The envelope moves into its last copy; only a duplicate costs a clone.
+        let mut env = Some(env);
+        let last = dup.is_some() as usize;
         let copies = std::iter::once((plan, false)).chain(dup.map(|d| (d, true)));
-        for (p, duplicate) in copies {
+        for (i, (p, duplicate)) in copies.enumerate() {
             self.next_msg += 1;
             let id = self.next_msg;
             let dropped = if !link_up {
@@ -522,14 +527,15 @@ impl World {
             } else {
                 None
             };
-            let m = InFlight { id, envelope: env.clone(), sent: now, arrives: p.arrives, duplicate };
+            let envelope = if i == last { env.take() } else { env.clone() }.expect("one envelope per copy");
+            let m = InFlight { id, envelope, sent: now, arrives: p.arrives, duplicate };
             self.emit(EventKind::Send {
                 msg: id,
                 from,
                 to,
-                rpc: env.message.kind(),
-                epoch: env.message.epoch(),
-                summary: env.message.summary(),
+                rpc,
+                epoch,
+                summary: summary.clone(),
                 arrives: p.arrives,
                 dropped,
             });
@@ -538,11 +544,11 @@ impl World {
                 Some(_) => {
                     // Lost somewhere on the way: it dies halfway.
                     let die = now + (p.arrives - now) / 2;
-                    self.in_flight.insert(id, m);
+                    self.in_flight.insert(m);
                     self.schedule(die, Pending::DropInFlight { msg: id });
                 }
                 None => {
-                    self.in_flight.insert(id, m);
+                    self.in_flight.insert(m);
                     self.schedule(p.arrives, Pending::Deliver { msg: id });
                 }
             }
@@ -563,7 +569,7 @@ impl World {
     }
 
     fn deliver(&mut self, msg: u64) {
-        let Some(m) = self.in_flight.remove(&msg) else {
+        let Some(m) = self.in_flight.remove(msg) else {
             return;
         };
         let (from, to) = (m.envelope.from, m.envelope.to);
