@@ -4,6 +4,7 @@
 pub mod budget;
 pub mod chaos;
 pub mod network;
+pub mod queue;
 pub mod simulation;
 pub mod spec;
 pub mod view;

@@ -25,6 +25,7 @@
 //! events stops the run with a [`Livelock`] instead of spinning until memory runs out.
 
 use super::network::Network;
+use super::queue::EventQueue;
 use super::spec::{Action, ResolvedSpec, TimedAction};
 use super::wire::Wire;
 use crate::check::{Checker, ClusterView};
@@ -36,8 +37,7 @@ use crate::protocol::{
 use crate::rng::Rng;
 use crate::shared::Meter;
 use crate::trace::{DropReason, Event, EventKind, FaultKind, SnapshotAction};
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// Random stream ids: one per purpose, so adding draws in one place never shifts another.
@@ -75,30 +75,6 @@ enum Pending {
     Workload {
         gen: u64,
     },
-}
-
-#[derive(Clone, Debug)]
-struct Queued {
-    t: u64,
-    seq: u64,
-    what: Pending,
-}
-impl PartialEq for Queued {
-    fn eq(&self, o: &Self) -> bool {
-        self.t == o.t && self.seq == o.seq
-    }
-}
-impl Eq for Queued {}
-impl PartialOrd for Queued {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Queued {
-    // BinaryHeap is a max-heap: reverse so the earliest (t, seq) pops first.
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.t.cmp(&self.t).then(o.seq.cmp(&self.seq))
-    }
 }
 
 /// A message on the wire, visible to the UI while in flight.
@@ -197,8 +173,7 @@ pub struct World {
     pub voters: Vec<NodeId>,
     pub network: Network,
     pub in_flight: Wire,
-    queue: BinaryHeap<Queued>,
-    queue_seq: u64,
+    queue: EventQueue<Pending>,
     /// Queued events run so far at `now` (the livelock detector's count).
     moment_events: u64,
     event_seq: u64,
@@ -267,8 +242,7 @@ impl World {
             nodes,
             voters,
             in_flight: Wire::default(),
-            queue: BinaryHeap::new(),
-            queue_seq: 0,
+            queue: EventQueue::default(),
             moment_events: 0,
             event_seq: 0,
             next_msg: 0,
@@ -288,13 +262,12 @@ impl World {
     // ---- time ----------------------------------------------------------------------
 
     fn schedule(&mut self, t: u64, what: Pending) {
-        self.queue_seq += 1;
-        self.queue.push(Queued { t, seq: self.queue_seq, what });
+        self.queue.push(t, what);
     }
 
     /// The time of the next queued event, if any.
     pub fn next_event_time(&self) -> Option<u64> {
-        self.queue.peek().map(|q| q.t)
+        self.queue.next_time()
     }
 
     /// One step of the run loop toward `stop`, by the ordering rule (module doc): the
@@ -328,13 +301,12 @@ impl World {
     /// they schedule for `t`.
     fn run_moment(&mut self, t: u64) -> Result<(), Livelock> {
         self.set_clock(t);
-        while self.queue.peek().map(|q| q.t <= t).unwrap_or(false) {
-            let q = self.queue.pop().expect("peeked");
+        while let Some(what) = self.queue.pop_due(t) {
             self.moment_events += 1;
             if self.moment_events > MAX_EVENTS_PER_MS {
                 return Err(Livelock { t });
             }
-            self.dispatch(q.what);
+            self.dispatch(what);
         }
         Ok(())
     }
