@@ -187,6 +187,8 @@ pub struct World {
     meter: Meter,
     /// Events not yet collected by the owner (`Simulation`).
     pub(crate) events: Vec<Event>,
+    /// An empty buffer for a replica step's outputs, kept for its capacity.
+    outputs: Vec<Output>,
 }
 
 struct NodesView<'a> {
@@ -248,6 +250,7 @@ impl World {
             next_msg: 0,
             ids: IdSource::default(),
             events: Vec::new(),
+            outputs: Vec::new(),
         };
         for id in 0..n {
             w.start_node(id, Reason::Startup);
@@ -354,8 +357,8 @@ impl World {
                 n.busy_until = 0;
                 n.replica.as_mut().expect("running").flushed(up_to);
                 self.emit(EventKind::Flush { node, offset: up_to });
-                let deferred = std::mem::take(&mut self.nodes[node as usize].deferred);
-                self.process_outputs(node, deferred);
+                let mut deferred = std::mem::take(&mut self.nodes[node as usize].deferred);
+                self.process_outputs(node, &mut deferred);
                 self.drain_inbox(node);
                 self.reschedule_wake(node);
             }
@@ -390,28 +393,28 @@ impl World {
             Replica::start(&mut ctx, setup, durable, reason)
         };
         n.replica = Some(replica);
-        self.process_outputs(id, out);
+        self.process_outputs(id, &mut out);
         self.reschedule_wake(id);
     }
 
     /// Runs one input through a replica and routes what comes out.
     fn run_replica(&mut self, id: NodeId, f: impl FnOnce(&mut Replica, &mut Ctx)) {
         let now = self.now;
-        let mut out = Vec::new();
-        {
-            let n = &mut self.nodes[id as usize];
-            let Some(replica) = n.replica.as_mut() else {
-                return;
-            };
-            let mut ctx = Ctx { now, rng: &mut n.rng, ids: &mut self.ids, out: &mut out };
-            f(replica, &mut ctx);
-        }
-        self.process_outputs(id, out);
+        let n = &mut self.nodes[id as usize];
+        let Some(replica) = n.replica.as_mut() else {
+            return;
+        };
+        let mut out = std::mem::take(&mut self.outputs);
+        let mut ctx = Ctx { now, rng: &mut n.rng, ids: &mut self.ids, out: &mut out };
+        f(replica, &mut ctx);
+        self.process_outputs(id, &mut out);
+        self.outputs = out;
         self.reschedule_wake(id);
     }
 
-    fn process_outputs(&mut self, id: NodeId, outputs: Vec<Output>) {
-        let mut rest = outputs.into_iter();
+    /// Routes `outputs` (left empty, its capacity kept).
+    fn process_outputs(&mut self, id: NodeId, outputs: &mut Vec<Output>) {
+        let mut rest = outputs.drain(..);
         while let Some(o) = rest.next() {
             match o {
                 Output::Send(env) => self.send(env),
