@@ -1,46 +1,71 @@
 //! The messages on the wire, by id. Ids are handed out in increasing order and a message
-//! leaves the wire within its latency, so the live ones are a short run of ids: a deque
-//! indexed by `id - first` replaces an ordered map (same iteration order, no tree
-//! rebalancing on every send and delivery).
+//! leaves the wire within its latency, so the live ones are a run of ids: a deque indexed
+//! by `id - first` replaces an ordered map (same iteration order, no tree rebalancing on
+//! every send and delivery). The deque holds 4-byte slot numbers, the messages live in a
+//! slab whose slots are reused, so a message held up on a slow link costs 4 bytes per
+//! later id, not a message's size.
 
 use super::world::InFlight;
 use std::collections::VecDeque;
 
+/// The deque's mark for an id that is not (or no longer) on the wire.
+const GONE: u32 = u32::MAX;
+
 #[derive(Clone, Debug, Default)]
 pub struct Wire {
-    /// The id of `slots[0]`.
+    /// The id of `ids[0]`.
     first: u64,
-    /// A slot per id from `first` on; None once the message left the wire (or never
-    /// went on it). The front slot is always occupied.
-    slots: VecDeque<Option<InFlight>>,
+    /// The slab slot of each id from `first` on, or GONE; the front is never GONE.
+    ids: VecDeque<u32>,
+    slab: Vec<Option<InFlight>>,
+    free: Vec<u32>,
 }
 
 impl Wire {
     /// Puts message `m` on the wire; its id is above every id put on it before.
     pub fn insert(&mut self, m: InFlight) {
-        if self.slots.is_empty() {
+        if self.ids.is_empty() {
             self.first = m.id;
         }
         let i = (m.id - self.first) as usize;
-        debug_assert!(i >= self.slots.len(), "ids increase");
-        self.slots.resize_with(i, || None);
-        self.slots.push_back(Some(m));
+        debug_assert!(i >= self.ids.len(), "ids increase");
+        self.ids.resize(i, GONE);
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.slab[slot as usize] = Some(m);
+                slot
+            }
+            None => {
+                self.slab.push(Some(m));
+                (self.slab.len() - 1) as u32
+            }
+        };
+        self.ids.push_back(slot);
     }
 
     /// Takes message `id` off the wire, if it is on it.
     pub fn remove(&mut self, id: u64) -> Option<InFlight> {
         let i = id.checked_sub(self.first)? as usize;
-        let m = self.slots.get_mut(i)?.take();
-        while matches!(self.slots.front(), Some(None)) {
-            self.slots.pop_front();
+        let slot = std::mem::replace(self.ids.get_mut(i)?, GONE);
+        if slot == GONE {
+            return None;
+        }
+        while self.ids.front() == Some(&GONE) {
+            self.ids.pop_front();
             self.first += 1;
         }
-        m
+        self.free.push(slot);
+        self.slab[slot as usize].take()
     }
 
     /// The messages on the wire, by id.
     pub fn values(&self) -> impl Iterator<Item = &InFlight> {
-        self.slots.iter().flatten()
+        self.ids.iter().filter(|s| **s != GONE).filter_map(|s| self.slab[*s as usize].as_ref())
+    }
+
+    /// Bytes of bookkeeping beyond the messages themselves.
+    pub fn index_bytes(&self) -> u64 {
+        (self.ids.len() * 4 + self.free.len() * 4) as u64
     }
 }
 
