@@ -75,6 +75,11 @@ impl<T> EventQueue<T> {
         self.in_ring + self.far.len()
     }
 
+    /// Bytes of the ring itself, beyond the events it holds.
+    pub fn ring_bytes(&self) -> u64 {
+        (self.ring.len() * std::mem::size_of::<VecDeque<T>>()) as u64
+    }
+
     /// Moves the ring's start to `t` (the earliest queued time) and brings the far events
     /// now within the horizon into their slots, in (time, seq) order.
     fn advance_base(&mut self, t: u64) {

@@ -865,7 +865,11 @@ impl World {
                 NODE_BYTES + inbox + n.deferred.len() as u64 * MESSAGE_BYTES + epochs
             })
             .sum();
-        nodes + in_flight + self.in_flight.index_bytes() + self.queue.len() as u64 * QUEUED_BYTES
+        nodes
+            + in_flight
+            + self.in_flight.index_bytes()
+            + self.queue.ring_bytes()
+            + self.queue.len() as u64 * QUEUED_BYTES
     }
 
     /// The bytes held by every version of this world's logs, images and checker.
