@@ -182,7 +182,7 @@ fn records_exposed_and_compacted_in_one_step_are_still_compared() {
         let records: Vec<Record> = (0..10)
             .map(|o| Record { offset: o, epoch: 1, id: id_base + o, body: RecordBody::RegisterBroker { broker_id: 0 } })
             .collect();
-        assert!(log.append(&records));
+        assert!(log.append(records));
         log
     };
     let snapshot = |end: Offset| Snapshot {

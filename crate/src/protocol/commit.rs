@@ -26,7 +26,7 @@ impl Replica {
             .collect();
         let kind = records[0].body.kind();
         let last = first + records.len() as u64 - 1;
-        self.log.append(&records);
+        self.log.append(records);
         ctx.note(Note::Appended { first, last, epoch, kind });
         let leo = self.log.end_offset();
         let me = self.id;

@@ -4,9 +4,11 @@
 pub mod budget;
 pub mod chaos;
 pub mod network;
+pub mod queue;
 pub mod simulation;
 pub mod spec;
 pub mod view;
+pub mod wire;
 pub mod world;
 
 pub use simulation::{SimError, Simulation};

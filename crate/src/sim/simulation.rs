@@ -240,18 +240,23 @@ impl Simulation {
         self.checkpoints.len()
     }
 
-    fn record(&mut self, e: Event) {
-        self.digest.add(&e);
-        if matches!(e.kind, EventKind::Violation { .. }) {
-            self.violations.push(e.clone());
+    /// Records the events from `window[from..]` on: the world emitted them straight into
+    /// the window (`run_step_into_window`). The window drops its older half whenever it
+    /// passes its size, exactly as if it were checked after every event.
+    fn record_from(&mut self, from: usize) {
+        if from == 0 {
+            if let Some(e) = self.window.first() {
+                self.window_first_seq = e.seq;
+            }
         }
-        if self.window.is_empty() {
-            self.window_first_seq = e.seq;
+        for e in &self.window[from..] {
+            self.digest.add(e);
+            if matches!(e.kind, EventKind::Violation { .. }) {
+                self.violations.push(e.clone());
+            }
         }
-        self.window.push(e);
-        if self.window.len() > WINDOW_MAX_EVENTS {
-            let drop = self.window.len() / 2;
-            self.window.drain(..drop);
+        while self.window.len() > WINDOW_MAX_EVENTS {
+            self.window.drain(..(WINDOW_MAX_EVENTS + 1) / 2);
             self.window_first_seq = self.window[0].seq;
         }
     }
@@ -331,9 +336,7 @@ impl Simulation {
             let every = self.checkpoint_every;
             let boundary = (last_checkpoint / every + 1).saturating_mul(every);
             let stop = boundary.min(target);
-            let step = self.world.run_step(&self.inputs, &mut self.applied_inputs, stop);
-            self.collect_events();
-            match step? {
+            match self.run_step_into_window(stop)? {
                 RunStep::Ran => {}
                 RunStep::Applied(o) => outcome = o,
                 RunStep::Reached => {
@@ -348,14 +351,18 @@ impl Simulation {
         }
     }
 
-    /// Records the events the world emitted since the last look (a checkpoint's digest
-    /// then covers exactly the events emitted before it).
-    fn collect_events(&mut self) {
-        let mut events = std::mem::take(&mut self.world.events);
-        for e in events.drain(..) {
-            self.record(e);
-        }
-        self.world.events = events; // keeps its capacity
+    /// One `World::run_step` whose events go straight into the window (no staging
+    /// vector), then are recorded; a checkpoint's digest then covers exactly the events
+    /// emitted before it.
+    fn run_step_into_window(&mut self, stop: u64) -> Result<RunStep, Livelock> {
+        let mut window = std::mem::take(&mut self.window);
+        let from = window.len();
+        window.append(&mut self.world.events); // the startup events, emitted by World::new
+        let staging = std::mem::replace(&mut self.world.events, window);
+        let step = self.world.run_step(&self.inputs, &mut self.applied_inputs, stop);
+        self.window = std::mem::replace(&mut self.world.events, staging);
+        self.record_from(from);
+        step
     }
 
     fn take_checkpoint(&mut self) {
