@@ -132,10 +132,13 @@ impl Invariant {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FaultKind {
     Isolate(NodeId),
+    Reconnect(NodeId),
     Partition(Vec<Vec<NodeId>>),
+    HealPartition,
     Cut { from: NodeId, to: NodeId },
     Uncut { from: NodeId, to: NodeId },
     SlowLink { from: NodeId, to: NodeId, min_ms: u64, max_ms: u64 },
+    ClearSlowLink { from: NodeId, to: NodeId },
     Heal,
     Network { latency_min_ms: u64, latency_max_ms: u64, loss_ppm: u32, duplicate_ppm: u32 },
     SlowDisk { node: NodeId, flush_ms: u64 },
@@ -346,6 +349,9 @@ impl fmt::Display for FaultKind {
             FaultKind::SlowLink { from, to, min_ms, max_ms } => {
                 write!(f, "link n{from} -> n{to} latency={min_ms}..{max_ms}ms")
             }
+            FaultKind::ClearSlowLink { from, to } => write!(f, "link n{from} -> n{to} latency=network"),
+            FaultKind::Reconnect(n) => write!(f, "reconnect n{n}"),
+            FaultKind::HealPartition => f.write_str("heal partition"),
             FaultKind::Heal => f.write_str("heal"),
             FaultKind::Network { latency_min_ms, latency_max_ms, loss_ppm, duplicate_ppm } => write!(
                 f,
@@ -661,6 +667,9 @@ impl Serialize for Event {
                     FaultKind::Cut { from, to } => ("cut", vec![*from, *to]),
                     FaultKind::Uncut { from, to } => ("uncut", vec![*from, *to]),
                     FaultKind::SlowLink { from, to, .. } => ("slowLink", vec![*from, *to]),
+                    FaultKind::ClearSlowLink { from, to } => ("clearSlowLink", vec![*from, *to]),
+                    FaultKind::Reconnect(n) => ("reconnect", vec![*n]),
+                    FaultKind::HealPartition => ("healPartition", vec![]),
                     FaultKind::Heal => ("heal", vec![]),
                     FaultKind::Network { .. } => ("network", vec![]),
                     FaultKind::SlowDisk { node, .. } => ("slowDisk", vec![*node]),

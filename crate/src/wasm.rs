@@ -478,6 +478,26 @@ impl WasmSim {
         to_js(&self.sim.world().network.down_links())
     }
 
+    /// Each link fault in force: `{groups, isolated, cuts, slowLinks}` (see `LinkFaults`).
+    #[wasm_bindgen(js_name = linkFaults)]
+    pub fn link_faults(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.sim.world().network.link_faults())
+    }
+
+    /// What undoing every fault restores: the network profile and the disk flush latency
+    /// the cluster was created with, `{network: {latencyMs, loss, duplicate}, flushMs}`.
+    pub fn baseline(&self) -> Result<JsValue, JsValue> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Baseline {
+            network: NetworkOut,
+            flush_ms: u64,
+        }
+        let spec = self.sim.spec();
+        let profile = spec.network.profile().map_err(|e| JsValue::from(js_sys::Error::new(&e)))?;
+        to_js(&Baseline { network: network_out(&profile), flush_ms: spec.flush_ms })
+    }
+
     /// The current network profile `{latencyMs: [min, max], loss, duplicate}`.
     pub fn network(&self) -> Result<JsValue, JsValue> {
         to_js(&network_out(&self.sim.world().network.profile))

@@ -66,6 +66,24 @@ export interface NetworkState {
   duplicate: number;
 }
 
+/** Each link fault in force, as it was made (see {@link Cluster.linkFaults}). */
+export interface LinkFaults {
+  /** The partition's groups (every node in one), or empty when the network is not partitioned. */
+  groups: number[][];
+  /** Isolated nodes (cut off from every other node until reconnected). */
+  isolated: number[];
+  /** One-way cuts `[from, to]`, oldest first. */
+  cuts: [number, number][];
+  /** One-way links with their own latency. */
+  slowLinks: { from: number; to: number; latencyMs: [number, number] }[];
+}
+
+/** What undoing every fault restores: the cluster's network and disk flush latency as created. */
+export interface Baseline {
+  network: NetworkState;
+  flushMs: number;
+}
+
 /** Options of {@link Cluster.create}. Every field is optional. */
 export interface ClusterOptions {
   /** Number of voters (the controller quorum), 1 to 7. Default 3. */
@@ -302,10 +320,13 @@ export type InvariantName =
 /** Fault and operator action kinds as the trace records them. */
 export type FaultName =
   | 'isolate'
+  | 'reconnect'
   | 'partition'
+  | 'healPartition'
   | 'cut'
   | 'uncut'
   | 'slowLink'
+  | 'clearSlowLink'
   | 'heal'
   | 'network'
   | 'slowDisk'
@@ -531,10 +552,13 @@ export type Action =
   | { action: 'wipe'; node: number }
   | { action: 'restart'; node: number }
   | { action: 'isolate'; node: number }
+  | { action: 'reconnect'; node: number }
   | { action: 'partition'; groups: number[][] }
+  | { action: 'healPartition' }
   | { action: 'cut'; from: number; to: number }
   | { action: 'uncut'; from: number; to: number }
   | { action: 'slowLink'; from: number; to: number; latencyMs: [number, number] }
+  | { action: 'clearSlowLink'; from: number; to: number }
   | { action: 'heal' }
   | { action: 'network'; latencyMs: [number, number]; loss?: number; duplicate?: number }
   | { action: 'slowDisk'; node: number; flushMs: number }

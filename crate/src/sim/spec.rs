@@ -170,6 +170,11 @@ pub enum Action {
     Isolate {
         node: NodeId,
     },
+    /// Undoes `isolate`: the node's links are as they were before it (its partition
+    /// group and cuts still apply).
+    Reconnect {
+        node: NodeId,
+    },
     Partition {
         groups: Vec<Vec<NodeId>>,
     },
@@ -189,6 +194,13 @@ pub enum Action {
         to: NodeId,
         latency_ms: [u64; 2],
     },
+    /// Undoes `slowLink`: the link is back at the network's latency.
+    ClearSlowLink {
+        from: NodeId,
+        to: NodeId,
+    },
+    /// Undoes the partition only (isolations, cuts and slow links stay).
+    HealPartition,
     Heal,
     #[serde(rename_all = "camelCase")]
     Network {
@@ -225,9 +237,11 @@ impl Action {
             Ok(())
         };
         match self {
-            Action::Crash { node } | Action::Restart { node } | Action::Isolate { node } | Action::Wipe { node } => {
-                node_ok("node", *node)
-            }
+            Action::Crash { node }
+            | Action::Restart { node }
+            | Action::Isolate { node }
+            | Action::Reconnect { node }
+            | Action::Wipe { node } => node_ok("node", *node),
             Action::Partition { groups } => {
                 let mut seen = Vec::new();
                 for (i, g) in groups.iter().enumerate() {
@@ -255,7 +269,7 @@ impl Action {
                 }
                 validate_latency(*latency_ms)
             }
-            Action::Cut { from, to } | Action::Uncut { from, to } => {
+            Action::Cut { from, to } | Action::Uncut { from, to } | Action::ClearSlowLink { from, to } => {
                 node_ok("from", *from)?;
                 node_ok("to", *to)?;
                 if from == to {
@@ -276,7 +290,7 @@ impl Action {
                 WRITES_PER_SECOND.check_field((*writes_per_second).into()).map(|_| ())
             }
             Action::Write { record: Some(r) } => r.validate().map_err(|e| ("record".to_string(), e)),
-            Action::Heal | Action::Resign | Action::Write { record: None } => Ok(()),
+            Action::Heal | Action::HealPartition | Action::Resign | Action::Write { record: None } => Ok(()),
         }
     }
 }
