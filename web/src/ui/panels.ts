@@ -385,7 +385,7 @@ export class FaultsPanel {
       h(
         'div',
         { class: 'kp-dock-body' },
-        h('div', { class: 'kp-dock-row' }, this.target, this.nodeButtons.crash, this.nodeButtons.isolate, this.nodeButtons.disk),
+        h('div', { class: 'kp-dock-row kp-dock-node' }, this.target, this.nodeButtons.crash, this.nodeButtons.isolate, this.nodeButtons.disk),
         h('div', { class: 'kp-dock-row' }, h('span', { class: 'kp-label' }, 'Leader'), this.resign, write),
         h('div', { class: 'kp-dock-row kp-dock-part' }, this.chips, applyPartition),
         h('div', { class: 'kp-dock-row' }, h('span', { class: 'kp-label' }, 'One-way cut'), this.cutFrom, h('span', { 'aria-hidden': 'true' }, '→'), this.cutTo, cut),
