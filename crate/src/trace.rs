@@ -132,19 +132,20 @@ impl Invariant {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FaultKind {
     Isolate(NodeId),
-    Reconnect(NodeId),
     Partition(Vec<Vec<NodeId>>),
-    HealPartition,
     Cut { from: NodeId, to: NodeId },
     Uncut { from: NodeId, to: NodeId },
     SlowLink { from: NodeId, to: NodeId, min_ms: u64, max_ms: u64 },
-    ClearSlowLink { from: NodeId, to: NodeId },
     Heal,
     Network { latency_min_ms: u64, latency_max_ms: u64, loss_ppm: u32, duplicate_ppm: u32 },
     SlowDisk { node: NodeId, flush_ms: u64 },
     Workload { writes_per_second: u32 },
     Resign(NodeId),
     Wipe(NodeId),
+    // The undo actions come last: the trace digest hashes the variant's position.
+    Reconnect(NodeId),
+    HealPartition,
+    ClearSlowLink { from: NodeId, to: NodeId },
 }
 
 #[derive(Clone, Debug, PartialEq, Hash)]
