@@ -4,16 +4,8 @@
 // dock says is what the cluster holds; an embed gets the compact layout.
 //   node --test test/browser/      (the site must be built: node scripts/build.mjs)
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launch, openPage, root, serve } from './harness.mjs';
-
-function shotPath(name) {
-  const dir = join(root, process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : 'test-results');
-  mkdirSync(dir, { recursive: true });
-  return join(dir, name);
-}
+import { launch, openReady, serve, shotPath } from './harness.mjs';
 
 let server;
 let browser;
@@ -29,12 +21,7 @@ after(async () => {
 
 const EL = 'kraft-playground';
 
-async function open(path, opts) {
-  const { page, errors } = await openPage(browser.context, server.url + path.replace(/^\//, ''), opts);
-  await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
-  await page.evaluate(() => document.querySelector('kraft-playground').ready);
-  return { page, errors };
-}
+const open = (path, opts) => openReady(browser.context, server, path, opts);
 
 async function pause(page) {
   const btn = page.locator(`${EL} [data-action="play"]`);

@@ -387,7 +387,7 @@ export class FaultsPanel {
         { class: 'kp-dock-body' },
         h('div', { class: 'kp-dock-row kp-dock-node' }, this.target, this.nodeButtons.crash, this.nodeButtons.isolate, this.nodeButtons.disk),
         h('div', { class: 'kp-dock-row' }, h('span', { class: 'kp-label' }, 'Leader'), this.resign, write),
-        h('div', { class: 'kp-dock-row kp-dock-part' }, this.chips, applyPartition),
+        h('div', { class: 'kp-dock-row kp-dock-part' }, h('span', { class: 'kp-label' }, 'Groups'), this.chips, applyPartition),
         h('div', { class: 'kp-dock-row' }, h('span', { class: 'kp-label' }, 'One-way cut'), this.cutFrom, h('span', { 'aria-hidden': 'true' }, '→'), this.cutTo, cut),
         h('label', { class: 'kp-dock-row kp-dock-loss' }, h('span', { class: 'kp-label' }, 'Loss'), this.loss, this.lossOut),
         h('div', { class: 'kp-dock-active' }, h('span', { class: 'kp-label kp-dock-active-h' }, 'In force'), this.clearAll, this.linkState),
