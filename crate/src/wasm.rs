@@ -478,15 +478,16 @@ impl WasmSim {
         to_js(&self.sim.world().network.down_links())
     }
 
-    /// Each link fault in force: `{groups, isolated, cuts, slowLinks}` (see `LinkFaults`).
-    #[wasm_bindgen(js_name = linkFaults)]
-    pub fn link_faults(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.sim.world().network.link_faults())
+    /// Each link fault in force as JSON: `{groups, isolated, cuts, slowLinks}` (see `LinkFaults`).
+    #[wasm_bindgen(js_name = linkFaultsJson)]
+    pub fn link_faults_json(&self) -> String {
+        serde_json::to_string(&self.sim.world().network.link_faults()).unwrap_or_else(|_| "null".into())
     }
 
-    /// What undoing every fault restores: the network profile and the disk flush latency
-    /// the cluster was created with, `{network: {latencyMs, loss, duplicate}, flushMs}`.
-    pub fn baseline(&self) -> Result<JsValue, JsValue> {
+    /// What undoing every fault restores, as JSON: the network profile and the disk flush
+    /// latency the cluster was created with, `{network: {latencyMs, loss, duplicate}, flushMs}`.
+    #[wasm_bindgen(js_name = baselineJson)]
+    pub fn baseline_json(&self) -> String {
         #[derive(Serialize)]
         #[serde(rename_all = "camelCase")]
         struct Baseline {
@@ -494,8 +495,10 @@ impl WasmSim {
             flush_ms: u64,
         }
         let spec = self.sim.spec();
-        let profile = spec.network.profile().map_err(|e| JsValue::from(js_sys::Error::new(&e)))?;
-        to_js(&Baseline { network: network_out(&profile), flush_ms: spec.flush_ms })
+        // the spec was checked when the cluster was made, so its network has a profile
+        let profile = spec.network.profile().unwrap_or(self.sim.world().network.profile);
+        serde_json::to_string(&Baseline { network: network_out(&profile), flush_ms: spec.flush_ms })
+            .unwrap_or_else(|_| "null".into())
     }
 
     /// The current network profile `{latencyMs: [min, max], loss, duplicate}`.

@@ -554,12 +554,12 @@ export class Cluster {
 
   /** Each link fault in force (partition groups, isolated nodes, cuts, slow links), to undo one by one. */
   linkFaults(): LinkFaults {
-    return this.#call((s) => s.linkFaults()) as LinkFaults;
+    return JSON.parse(this.#call((s) => s.linkFaultsJson())) as LinkFaults;
   }
 
   /** The network profile and disk flush latency this cluster was created with (what {@link clearFaults} restores). */
   baseline(): Baseline {
-    return this.#call((s) => s.baseline()) as Baseline;
+    return JSON.parse(this.#call((s) => s.baselineJson())) as Baseline;
   }
 
   /** The network profile now. */

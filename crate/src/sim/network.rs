@@ -6,7 +6,7 @@ use crate::messages::cap;
 use crate::protocol::NodeId;
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Latency range and fault rates. Rates are parts per million (integers keep native and
 /// wasm runs identical).
@@ -83,8 +83,9 @@ pub struct Network {
     pub profile: LinkProfile,
     /// Partition group of each node; nodes talk only within their group.
     groups: Vec<u32>,
-    /// Isolated nodes: cut off from every other node whatever their group, until reconnected.
-    isolated: BTreeSet<NodeId>,
+    /// Isolated nodes, ascending: cut off from every other node whatever their group, until
+    /// reconnected (a Vec, like `cuts`: a handful of nodes, and less wasm than a set).
+    isolated: Vec<NodeId>,
     /// One-way cuts (from, to).
     cuts: Vec<(NodeId, NodeId)>,
     /// One-way links with their own latency range (min, max) ms.
@@ -99,7 +100,7 @@ impl Network {
         Network {
             profile,
             groups: vec![0; nodes],
-            isolated: BTreeSet::new(),
+            isolated: Vec::new(),
             cuts: Vec::new(),
             slow_links: BTreeMap::new(),
             last_arrival: BTreeMap::new(),
@@ -124,15 +125,19 @@ impl Network {
 
     /// Each link fault on its own, so each can be undone on its own.
     pub fn link_faults(&self) -> LinkFaults {
-        let mut by_group: BTreeMap<u32, Vec<NodeId>> = BTreeMap::new();
+        // groups in the order of their first node
+        let mut groups: Vec<(u32, Vec<NodeId>)> = Vec::new();
         if self.is_partitioned() {
             for (n, g) in self.groups.iter().enumerate() {
-                by_group.entry(*g).or_default().push(n as NodeId);
+                match groups.iter_mut().find(|(id, _)| id == g) {
+                    Some((_, members)) => members.push(n as NodeId),
+                    None => groups.push((*g, vec![n as NodeId])),
+                }
             }
         }
         LinkFaults {
-            groups: by_group.into_values().collect(),
-            isolated: self.isolated.iter().copied().collect(),
+            groups: groups.into_iter().map(|(_, members)| members).collect(),
+            isolated: self.isolated.clone(),
             cuts: self.cuts.clone(),
             slow_links: self
                 .slow_links
@@ -157,13 +162,15 @@ impl Network {
     }
 
     pub fn isolate(&mut self, node: NodeId) {
-        self.isolated.insert(node);
+        if let Err(at) = self.isolated.binary_search(&node) {
+            self.isolated.insert(at, node);
+        }
     }
 
     /// Undoes `isolate`: the node's links are as they were before (its partition group
     /// and its cuts still apply).
     pub fn reconnect(&mut self, node: NodeId) {
-        self.isolated.remove(&node);
+        self.isolated.retain(|n| *n != node);
     }
 
     /// Nodes in the same listed group talk; unlisted nodes form one more group. A new
