@@ -2,8 +2,9 @@
 // UI frame-time benchmark (not a test): the built site in headless Chromium, 7 nodes,
 // 20,000 events in history, playing at 10x for a while. Reports the work per frame
 // (advance + draw, measured inside the page) and the interval between animation
-// frames, median / p95 / worst.
+// frames, median / p95 / p99 / worst; --json prints them as one JSON object instead.
 //   node scripts/bench-ui.mjs [--seconds 10] [--events 20000] [--network teaching|datacenter] [--writes 20]
+//                             [--voters 5] [--observers 2] [--speed 10] [--json]
 import { launch, openPage, serve } from '../test/browser/harness.mjs';
 
 const arg = (name, d) => {
@@ -16,11 +17,13 @@ const network = arg('network', 'teaching');
 const writes = Number(arg('writes', 20));
 const voters = Number(arg('voters', 5));
 const observers = Number(arg('observers', 2));
+const speed = Number(arg('speed', 10));
+const json = process.argv.includes('--json');
 
 const server = await serve();
 const { context, close } = await launch({ viewport: { width: 1440, height: 1000 } });
 try {
-  const { page, errors } = await openPage(context, `${server.url}?voters=${voters}&observers=${observers}&seed=1&network=${network}&speed=10`);
+  const { page, errors } = await openPage(context, `${server.url}?voters=${voters}&observers=${observers}&seed=1&network=${network}&speed=${speed}`);
   await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
   await page.evaluate(() => document.querySelector('kraft-playground').ready);
   // Build up history through the UI's player (so the element holds it all).
@@ -37,48 +40,56 @@ try {
     },
     [events, writes],
   );
-  // Play at 10x and record.
-  const result = await page.evaluate(async (secs) => {
-    const el = document.querySelector('kraft-playground');
-    el.player.speed = 10;
-    const intervals = [];
-    let last = 0;
-    let running = true;
-    const tick = (t) => {
-      if (last) intervals.push(t - last);
-      last = t;
-      if (running) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-    const play = el.shadowRoot.querySelector('[data-action="play"]');
-    if (play.getAttribute('aria-label') === 'Play') play.click();
-    el.takeFrameTimes();
-    el.profile(true);
-    const startSim = el.cluster.now;
-    await new Promise((r) => setTimeout(r, secs * 1000));
-    running = false;
-    const work = el.takeFrameTimes();
-    const parts = el.profile(false);
-    return { work, intervals, parts, simulated: el.cluster.now - startSim, eventsEnd: el.cluster.eventCount };
-  }, seconds);
+  // Play at the speed asked and record.
+  const result = await page.evaluate(
+    async ([secs, speed]) => {
+      const el = document.querySelector('kraft-playground');
+      el.player.speed = speed;
+      const intervals = [];
+      let last = 0;
+      let running = true;
+      const tick = (t) => {
+        if (last) intervals.push(t - last);
+        last = t;
+        if (running) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      const play = el.shadowRoot.querySelector('[data-action="play"]');
+      if (play.getAttribute('aria-label') === 'Play') play.click();
+      el.takeFrameTimes();
+      el.profile(true);
+      const startSim = el.cluster.now;
+      await new Promise((r) => setTimeout(r, secs * 1000));
+      running = false;
+      const work = el.takeFrameTimes();
+      const parts = el.profile(false);
+      return { work, intervals, parts, simulated: el.cluster.now - startSim, eventsEnd: el.cluster.eventCount };
+    },
+    [seconds, speed],
+  );
   const stats = (xs) => {
     const s = [...xs].sort((a, b) => a - b);
     const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-    return { n: s.length, median: q(0.5), p95: q(0.95), worst: s[s.length - 1] };
+    return { n: s.length, median: q(0.5), p95: q(0.95), p99: q(0.99), worst: s[s.length - 1] };
   };
-  const fmt = (o) => `median ${o.median.toFixed(2)} ms, p95 ${o.p95.toFixed(2)} ms, worst ${o.worst.toFixed(2)} ms (${o.n} frames)`;
+  const fmt = (o) => `median ${o.median.toFixed(2)} ms, p95 ${o.p95.toFixed(2)} ms, p99 ${o.p99.toFixed(2)} ms, worst ${o.worst.toFixed(2)} ms (${o.n} frames)`;
   const w = stats(result.work);
   const iv = stats(result.intervals);
-  console.log(`bench-ui: ${voters} voters + ${observers} observers, network ${network}, ${writes} writes/s, 10x speed, ${seconds} s wall`);
-  console.log(`  history before playing: ${setup.events} events over ${(setup.simulatedMs / 1000).toFixed(1)} simulated s (built in ${setup.setupMs.toFixed(0)} ms)`);
-  console.log(`  played ${(result.simulated / 1000).toFixed(1)} simulated s; ${result.eventsEnd} events at the end`);
-  console.log(`  work per frame (advance + draw): ${fmt(w)}`);
-  console.log(`  frame interval (requestAnimationFrame): ${fmt(iv)}`);
-  console.log(`  frames over 16.7 ms of work: ${result.work.filter((x) => x > 16.7).length}`);
-  if (process.argv.includes('--parts')) {
-    for (const [k, v] of Object.entries(result.parts ?? {})) console.log(`    ${k.padEnd(10)} ${fmt(stats(v))}`);
+  const achievedSpeed = result.simulated / (seconds * 1000);
+  if (json) {
+    console.log(JSON.stringify({ work: w, interval: iv, frames: w.n, achievedSpeed, errors }));
+  } else {
+    console.log(`bench-ui: ${voters} voters + ${observers} observers, network ${network}, ${writes} writes/s, ${speed}x speed, ${seconds} s wall`);
+    console.log(`  history before playing: ${setup.events} events over ${(setup.simulatedMs / 1000).toFixed(1)} simulated s (built in ${setup.setupMs.toFixed(0)} ms)`);
+    console.log(`  played ${(result.simulated / 1000).toFixed(1)} simulated s (${achievedSpeed.toFixed(1)}x); ${result.eventsEnd} events at the end`);
+    console.log(`  work per frame (advance + draw): ${fmt(w)}`);
+    console.log(`  frame interval (requestAnimationFrame): ${fmt(iv)}`);
+    console.log(`  frames over 16.7 ms of work: ${result.work.filter((x) => x > 16.7).length}`);
+    if (process.argv.includes('--parts')) {
+      for (const [k, v] of Object.entries(result.parts ?? {})) console.log(`    ${k.padEnd(10)} ${fmt(stats(v))}`);
+    }
+    if (errors.length) console.log(`  console errors: ${errors.join(' | ')}`);
   }
-  if (errors.length) console.log(`  console errors: ${errors.join(' | ')}`);
 } finally {
   await close();
   server.stop();

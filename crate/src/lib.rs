@@ -1,8 +1,10 @@
 //! KRaft Playground: a faithful, deterministic simulation of Kafka's Raft (KRaft).
 //!
-//! Data flows one way: `protocol` (one replica, sans-IO) -> `sim` (the world: time,
-//! network, disks, faults) -> `trace` (typed events) -> `check` (invariants) and
-//! whatever renders the trace.
+//! `protocol` is one replica, sans-IO. `sim` (the world: time, network, disks, faults)
+//! drives the replicas, turns what they output into typed `trace` events and hands each
+//! event, with a view of the nodes, to the invariant checker (`check`) it owns. `scenario`
+//! runs simulations and judges their traces; `wasm` and every renderer read what the sim
+//! recorded. Nothing downstream reaches back up: the protocol knows none of the others.
 
 pub mod check;
 pub mod limits;
@@ -13,6 +15,7 @@ pub mod scenario;
 pub mod shared;
 pub mod sim;
 pub mod trace;
+pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -175,6 +175,17 @@ impl<T: Clone> SharedVec<T> {
         self.len.checked_sub(1).and_then(|i| self.get(i))
     }
 
+    /// Copies the page and chunk of item `i` first if a clone still shares them.
+    pub fn get_mut(&mut self, i: usize) -> Option<&mut T> {
+        if i >= self.len {
+            return None;
+        }
+        let slot = self.skip + i;
+        let page = Arc::make_mut(&mut self.pages[slot / PAGE_ITEMS]);
+        let chunk = Arc::make_mut(&mut page.chunks[slot / CHUNK % PAGE]);
+        Some(&mut chunk.items[slot % CHUNK])
+    }
+
     pub fn push(&mut self, item: T) {
         let slot = self.skip + self.len;
         if slot % PAGE_ITEMS == 0 {
@@ -623,6 +634,16 @@ mod tests {
                     let n = rng.below(theirs.len() as u64 / 2 + 1) as usize;
                     ours.drop_front(n);
                     theirs.drain(..n);
+                }
+                90..=94 => {
+                    let i = rng.below(theirs.len() as u64 + 1) as usize;
+                    if let (Some(a), Some(b)) = (ours.get_mut(i), theirs.get_mut(i)) {
+                        *a += 1_000_000;
+                        *b += 1_000_000;
+                    } else {
+                        assert_eq!(i, theirs.len());
+                        assert!(ours.get_mut(i).is_none());
+                    }
                 }
                 _ => kept.push((ours.clone(), theirs.clone())),
             }

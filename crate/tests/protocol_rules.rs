@@ -5,7 +5,9 @@ mod support;
 
 use kraft_playground::protocol::config::SafetySwitch;
 use kraft_playground::protocol::log::ReplicaLog;
-use kraft_playground::protocol::rpc::{Envelope, Message};
+use kraft_playground::protocol::rpc::{
+    BeginQuorumEpochRequest, EndQuorumEpochRequest, Envelope, FetchRequest, FetchResponse, Message, VoteRequest,
+};
 use kraft_playground::protocol::state::{ElectionState, EpochState};
 use kraft_playground::protocol::{Ctx, IdSource, NodeId, Note, Output, QuorumConfig, RecordBody, StateName, Unsafe};
 use kraft_playground::rng::Rng;
@@ -153,12 +155,7 @@ fn a_vote_is_granted_once_per_epoch_and_persisted_before_the_answer() {
         from,
         to: 2,
         correlation: 99,
-        message: kraft_playground::protocol::rpc::Message::Vote {
-            replica_epoch: 1,
-            last_offset_epoch: 0,
-            last_offset: 0,
-            pre_vote: false,
-        },
+        message: Message::Vote(VoteRequest { replica_epoch: 1, last_offset_epoch: 0, last_offset: 0, pre_vote: false }),
     };
     net.with(2, |r, ctx| r.handle(ctx, vote(0)));
     assert_eq!(net.replica(2).election_state().voted, Some(0));
@@ -530,7 +527,9 @@ fn from_leader_0(to: NodeId, message: Message) -> Envelope {
 #[test]
 fn prospective_that_knows_its_leader_stays_prospective_on_its_begin_quorum_epoch() {
     let mut net = n2_prospective_knowing_leader_0();
-    net.with(2, |r, ctx| r.handle(ctx, from_leader_0(2, Message::BeginQuorumEpoch { leader_epoch: 1 })));
+    net.with(2, |r, ctx| {
+        r.handle(ctx, from_leader_0(2, Message::BeginQuorumEpoch(BeginQuorumEpochRequest { leader_epoch: 1 })))
+    });
     assert_eq!(net.state(2), "prospective", "its pre-vote goes on");
     assert_eq!(net.take_transcript(), lines(&["n2 -> n0 BeginQuorumEpochResponse e1 error=NONE leader=0"]));
 }
@@ -540,7 +539,7 @@ fn prospective_that_knows_its_leader_stays_prospective_on_its_begin_quorum_epoch
 #[test]
 fn prospective_that_knows_its_leader_stays_prospective_on_its_end_quorum_epoch() {
     let mut net = n2_prospective_knowing_leader_0();
-    let end = Message::EndQuorumEpoch { leader_epoch: 1, preferred_successors: vec![1, 2] };
+    let end = Message::EndQuorumEpoch(EndQuorumEpochRequest { leader_epoch: 1, preferred_successors: vec![1, 2] });
     net.with(2, |r, ctx| r.handle(ctx, from_leader_0(2, end)));
     assert_eq!(net.state(2), "prospective");
     assert_eq!(net.take_transcript(), lines(&["n2 -> n0 EndQuorumEpochResponse e1 error=NONE leader=0"]));
@@ -553,7 +552,7 @@ fn end_quorum_epoch_sets_the_fetch_timer_even_when_it_was_due_sooner() {
     let mut net = settled_leader_0();
     net.now = fetch_deadline(&net, 2) - 100;
     // n2 is second of two successors: (1000 >> 1) << 0 = 500 ms.
-    let end = Message::EndQuorumEpoch { leader_epoch: 1, preferred_successors: vec![1, 2] };
+    let end = Message::EndQuorumEpoch(EndQuorumEpochRequest { leader_epoch: 1, preferred_successors: vec![1, 2] });
     net.with(2, |r, ctx| r.handle(ctx, from_leader_0(2, end)));
     assert_eq!(fetch_deadline(&net, 2) - net.now, 500, "not the 100 ms that were left");
 }
@@ -676,14 +675,14 @@ fn lagging_fetch_response(net: &mut Net, to: NodeId) -> Envelope {
     net.deliver_all();
     net.settle(3);
     assert_eq!(net.replica(0).high_watermark(), Some(3));
-    let fetch = Message::Fetch {
+    let fetch = Message::Fetch(FetchRequest {
         current_leader_epoch: 1,
         fetch_offset: 1,
         last_fetched_epoch: 1,
         high_watermark: Some(1),
         max_wait_ms: 500,
         max_bytes: 1 << 20,
-    };
+    });
     net.with(0, |r, ctx| r.handle(ctx, Envelope { from: to, to: 0, correlation: 77, message: fetch }));
     let answer = net.queue.pop_back().expect("the leader answers at once");
     net.drop_all();
@@ -706,7 +705,7 @@ fn a_voter_sets_its_hw_after_flushing_the_appended_records() {
     });
     assert_eq!(kinds(&out), lines(&["hw Some(1) -> 3", "send Fetch"]));
     match out.iter().find_map(|o| if let Output::Send(e) = o { Some(&e.message) } else { None }) {
-        Some(Message::Fetch { fetch_offset: 3, high_watermark: Some(3), .. }) => {}
+        Some(Message::Fetch(FetchRequest { fetch_offset: 3, high_watermark: Some(3), .. })) => {}
         other => panic!("the next Fetch reports offset 3 and HW 3: {other:?}"),
     }
 }
@@ -741,13 +740,15 @@ fn fetch_responses_are_limited_by_fetch_max_bytes() {
     assert_eq!(net.replica(0).log().get(1).unwrap().size_bytes(), 128);
     net.cut.clear();
     net.take_transcript();
-    let fetch = |max_bytes| Message::Fetch {
-        current_leader_epoch: 1,
-        fetch_offset: 1,
-        last_fetched_epoch: 1,
-        high_watermark: Some(1),
-        max_wait_ms: 500,
-        max_bytes,
+    let fetch = |max_bytes| {
+        Message::Fetch(FetchRequest {
+            current_leader_epoch: 1,
+            fetch_offset: 1,
+            last_fetched_epoch: 1,
+            high_watermark: Some(1),
+            max_wait_ms: 500,
+            max_bytes,
+        })
     };
     net.with(0, |r, ctx| r.handle(ctx, Envelope { from: 2, to: 0, correlation: 9, message: fetch(300) }));
     net.with(0, |r, ctx| r.handle(ctx, Envelope { from: 2, to: 0, correlation: 10, message: fetch(1) }));
@@ -783,7 +784,7 @@ fn a_lone_voter_exposes_its_hw_before_its_flush() {
         "HW and the observer's answer go out before the flush"
     );
     match out.iter().find_map(|o| if let Output::Send(e) = o { Some(&e.message) } else { None }) {
-        Some(Message::FetchResponse { high_watermark: Some(2), .. }) => {}
+        Some(Message::FetchResponse(FetchResponse { high_watermark: Some(2), .. })) => {}
         other => panic!("the parked Fetch is answered with HW 2: {other:?}"),
     }
     assert_eq!(net.replica(0).log().flushed_offset(), 1, "record 1 is committed but not yet on disk");

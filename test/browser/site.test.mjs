@@ -526,8 +526,8 @@ describe('scenarios', () => {
     assert.match(faults, /fault: isolate n\d/);
     await cont.click();
     await page.waitForFunction((x) => document.querySelector('kraft-playground').cluster.now > x, t);
-    // picking another scenario from the picker
-    await page.locator(`${EL} .kp-scenario`).selectOption('first-election');
+    // picking another story from its card
+    await page.locator('.site-course [data-story="first-election"]').click();
     await page.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'first-election');
     assert.match(await caption.textContent(), /First election/);
     assert.deepEqual(errors, []);

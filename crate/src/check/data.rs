@@ -1,11 +1,12 @@
 //! ConsistentCommittedData, LogMatching, LeaderCompleteness and
 //! NoTruncationBelowHighWatermark: the invariants about the records themselves.
 //!
-//! Two maps shared by all nodes remember what was seen: the first record committed at
+//! Notes shared by all nodes remember what was seen: the first record committed at
 //! each offset, and the first record appended at each (offset, epoch) with its
-//! predecessor. Entries below every node's log start can never be compared again and
+//! predecessor. Notes below every node's log start can never be compared again and
 //! are pruned when snapshots move the log starts up.
 
+use super::by_offset::ByOffset;
 use super::{ClusterView, Found};
 use crate::protocol::log::ReplicaLog;
 use crate::protocol::{Epoch, NodeId, Offset, Record, StateName};
@@ -15,13 +16,20 @@ use crate::trace::{Event, EventKind, Invariant};
 /// A record's identity: (epoch, unique id).
 type RecordKey = (Epoch, u64);
 
-/// The maps are shared (see `shared`) so checkpoints of the world do not copy them.
+/// The first record appended at an (offset, epoch): its id, its predecessor and the
+/// event that appended it.
+type Appended = (u64, Option<RecordKey>, u64);
+
+/// The notes are shared (see `shared`) so checkpoints of the world do not copy them.
 #[derive(Clone, Debug)]
 pub struct Data {
     /// offset -> (record, event that first exposed it below a HW)
-    committed: SharedMap<Offset, (RecordKey, u64)>,
-    /// (offset, epoch) -> (record id, predecessor, event that first appended it)
-    appended: SharedMap<(Offset, Epoch), (u64, Option<RecordKey>, u64)>,
+    committed: ByOffset<(RecordKey, u64)>,
+    /// offset -> (epoch, what was appended) for the first epoch appended at the offset
+    appended: ByOffset<(Epoch, Appended)>,
+    /// (offset, epoch) -> what was appended, for the other epochs (appended after a
+    /// truncation: few)
+    appended_later: SharedMap<(Offset, Epoch), Appended>,
     pruned_below: Offset,
 }
 
@@ -46,14 +54,15 @@ fn key_at(log: &ReplicaLog, offset: Offset) -> Option<RecordKey> {
 
 impl Data {
     pub fn new() -> Self {
-        Data { committed: SharedMap::default(), appended: SharedMap::default(), pruned_below: 0 }
+        Data::metered(&Meter::default())
     }
 
-    /// Bytes per entry are what the memory budget counts for them.
+    /// Bytes per slot or entry are what the memory budget counts for them.
     pub fn metered(meter: &Meter) -> Self {
         Data {
-            committed: SharedMap::new(Metering::new(meter, Holder::Checker, 40)),
-            appended: SharedMap::new(Metering::new(meter, Holder::Checker, 56)),
+            committed: ByOffset::new(meter),
+            appended: ByOffset::new(meter),
+            appended_later: SharedMap::new(Metering::new(meter, Holder::Checker, 56)),
             pruned_below: 0,
         }
     }
@@ -106,10 +115,8 @@ impl Data {
             let Some(mine) = key_at(log, offset) else {
                 continue;
             };
-            match self.committed.get(&offset) {
-                None => {
-                    self.committed.insert(offset, (mine, seq));
-                }
+            match self.committed.get_or_note(offset, || (mine, seq)) {
+                None => {}
                 Some((theirs, first)) if *theirs != mine => {
                     found.push(Found {
                         invariant: Invariant::ConsistentCommittedData,
@@ -149,10 +156,19 @@ impl Data {
             } else {
                 key_at(log, offset - 1).or_else(|| log.epoch_at(offset - 1).map(|e| (e, 0)))
             };
-            match self.appended.get(&(offset, r.epoch)) {
-                None => {
-                    self.appended.insert((offset, r.epoch), (r.id, prev, seq));
-                }
+            let noted = match self.appended.get_or_note(offset, || (r.epoch, (r.id, prev, seq))) {
+                None => None,
+                Some((epoch, noted)) if *epoch == r.epoch => Some(noted),
+                Some(_) => match self.appended_later.get(&(offset, r.epoch)) {
+                    None => {
+                        self.appended_later.insert((offset, r.epoch), (r.id, prev, seq));
+                        None
+                    }
+                    noted => noted,
+                },
+            };
+            match noted {
+                None => {}
                 Some((id, p, at)) => {
                     let prefix_differs = match (p, prev) {
                         (Some(a), Some(b)) => a.1 != 0 && b.1 != 0 && a != &b,
@@ -182,9 +198,9 @@ impl Data {
     /// A new leader must hold every record committed so far.
     fn on_new_leader(&mut self, view: &dyn ClusterView, node: NodeId, epoch: Epoch, seq: u64, found: &mut Vec<Found>) {
         let Some(log) = view.log(node) else { return };
-        for (offset, (key, at)) in self.committed.range_from(&first_held(log)) {
-            if key_at(log, *offset) != Some(*key) {
-                let has = match key_at(log, *offset) {
+        for (offset, (key, at)) in self.committed.iter_from(first_held(log)) {
+            if key_at(log, offset) != Some(*key) {
+                let has = match key_at(log, offset) {
                     Some((e, id)) => format!("record {id}@e{e}"),
                     None => "nothing".into(),
                 };
@@ -207,8 +223,9 @@ impl Data {
         let min_start =
             (0..view.node_count() as NodeId).filter_map(|id| view.log(id)).map(first_held).min().unwrap_or(0);
         if min_start > self.pruned_below {
-            self.committed.remove_below(&min_start);
-            self.appended.remove_below(&(min_start, 0));
+            self.committed.forget_below(min_start);
+            self.appended.forget_below(min_start);
+            self.appended_later.remove_below(&(min_start, 0));
             self.pruned_below = min_start;
         }
     }

@@ -3,7 +3,7 @@
 
 use super::config::QuorumConfig;
 use super::record::{Epoch, NodeId, Offset, RecordBody};
-use super::rpc::Message;
+use super::rpc::FetchResponse;
 use serde::Serialize;
 
 /// What the leader knows of one replica (the rows of DescribeQuorum).
@@ -35,7 +35,7 @@ pub struct ParkedFetch {
     pub max_bytes: u64,
     pub deadline: u64,
     /// The answer the expiry timer sends: as of when the fetch was parked.
-    pub expiry_response: Message,
+    pub expiry_response: FetchResponse,
 }
 
 #[derive(Clone, Debug)]

@@ -1,7 +1,16 @@
 //! One KRaft replica, sans-IO: states, RPCs, the log, elections, the leader's rules.
+//!
+//! Read top-down: `io` (the boundary: what a replica is given and what it answers),
+//! `replica` (the replica, its inputs and its poll loop), `state` (the epoch states and
+//! every transition between them, start and restart included), then one file per RPC
+//! concern: `vote`, `quorum_epoch`, `fetch`, `snapshot`, and `commit` (the HW and
+//! applying). The rules they consult: `election` (who may grant a vote), `leader` (the
+//! leader's bookkeeping), `log`, `requests` (one request in flight per connection);
+//! `rpc` and `record` are the data on the wire and in the log; `config` the settings.
 
 pub mod config;
 pub mod election;
+pub mod io;
 pub mod leader;
 pub mod log;
 pub mod record;
@@ -9,7 +18,15 @@ pub mod replica;
 pub mod rpc;
 pub mod state;
 
+mod commit;
+mod fetch;
+mod quorum_epoch;
+mod requests;
+mod snapshot;
+mod vote;
+
 pub use config::{QuorumConfig, SafetySwitch, Unsafe};
+pub use io::{Ctx, IdSource, Note, Output};
 pub use record::{Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
-pub use replica::{Ctx, Durable, IdSource, Note, Output, Replica};
+pub use replica::{Durable, Replica, ReplicaSetup};
 pub use state::{ElectionState, Reason, StateName};

@@ -1,203 +1,32 @@
-//! One KRaft replica, sans-IO: it is given the time, a random stream and one input at a
-//! time, and answers with outputs (messages, flushes, trace notes). Handlers are grouped
-//! by RPC; the per-state rules they consult live in `election.rs` and `leader.rs`, the
-//! transitions in `state.rs`.
+//! One KRaft replica (Kafka's KafkaRaftClient), sans-IO: it is given the time, a random
+//! stream and one input at a time (`io.rs`), and answers with outputs. This file holds the
+//! replica, its queries, its inputs (a message is dispatched to its RPC's handler, whose
+//! response is sent back) and its poll loop (timers, then the sends its state calls for).
+//! The handlers live one file per RPC concern, the transitions in `state.rs`.
 
 use super::config::{QuorumConfig, SafetySwitch, Unsafe};
-use super::election::{end_quorum_backoff_ms, vote_decision, VoteDecision};
-use super::leader::{LeaderState, ParkedFetch};
-use super::log::{FetchPosition, ReplicaLog, Retention};
-use super::record::{Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
-use super::rpc::{DivergingEpoch, Envelope, ErrorCode, LeaderHint, Message, RpcKind, Snapshot, SnapshotId};
-use super::state::{ElectionState, EpochState, Reason, SnapshotDownload, StateName};
-use crate::rng::Rng;
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use super::fetch::AwaitingFlush;
+use super::io::{Ctx, Note};
+use super::leader::LeaderState;
+use super::log::ReplicaLog;
+use super::record::{Epoch, MetadataImage, NodeId, Offset, RecordBody};
+use super::requests::Requests;
+use super::rpc::{
+    BeginQuorumEpochResponse, EndQuorumEpochRequest, EndQuorumEpochResponse, Envelope, ErrorCode, FetchSnapshotRequest,
+    LeaderHint, Message, RpcKind,
+};
+use super::snapshot::LOG_CLEANER_INTERVAL_MS;
+use super::state::{ElectionState, EpochState, Reason, StateName};
 
-/// What a replica asks of the world.
+/// What a node's process is started with besides its disk.
 #[derive(Clone, Debug)]
-pub enum Output {
-    Send(Envelope),
-    /// Make the log durable up to this offset; the replica's thread is busy meanwhile.
-    Flush {
-        up_to: Offset,
-    },
-    Note(Note),
-}
-
-/// Things worth a trace event, as the replica sees them.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Note {
-    StateChanged {
-        from: StateName,
-        to: StateName,
-        epoch: Epoch,
-        leader: Option<NodeId>,
-        voted: Option<NodeId>,
-        reason: Reason,
-    },
-    Persisted {
-        election: ElectionState,
-    },
-    VoteDecided {
-        candidate: NodeId,
-        epoch: Epoch,
-        pre_vote: bool,
-        decision: VoteDecision,
-    },
-    Appended {
-        first: Offset,
-        last: Offset,
-        epoch: Epoch,
-        kind: &'static str,
-    },
-    HighWatermark {
-        old: Option<Offset>,
-        new: Offset,
-    },
-    Truncated {
-        from_leo: Offset,
-        to: Offset,
-        diverging_epoch: Option<Epoch>,
-        hw: Option<Offset>,
-    },
-    SnapshotTaken {
-        id: SnapshotId,
-    },
-    SnapshotFetched {
-        id: SnapshotId,
-    },
-    SnapshotLoaded {
-        id: SnapshotId,
-        as_leader: bool,
-    },
-    /// The cleaner deleted this snapshot and moved the log start to the next one.
-    SnapshotDeleted {
-        id: SnapshotId,
-    },
-    Applied {
-        up_to: Offset,
-    },
-}
-
-/// Record ids are unique across a whole simulation; the world hands them out.
-#[derive(Clone, Debug, Default)]
-pub struct IdSource {
-    next_record: u64,
-}
-
-impl IdSource {
-    pub fn next_record_id(&mut self) -> u64 {
-        self.next_record += 1;
-        self.next_record
-    }
-}
-
-/// Everything a replica may touch while handling one input.
-pub struct Ctx<'a> {
-    pub now: u64,
-    pub rng: &'a mut Rng,
-    pub ids: &'a mut IdSource,
-    pub out: &'a mut Vec<Output>,
-}
-
-impl Ctx<'_> {
-    pub fn note(&mut self, n: Note) {
-        self.out.push(Output::Note(n));
-    }
-    fn send(&mut self, from: NodeId, to: NodeId, correlation: u64, message: Message) {
-        self.out.push(Output::Send(Envelope { from, to, correlation, message }));
-    }
-}
-
-/// Which requests are out, per destination (Kafka's RequestManager).
-#[derive(Clone, Debug, Default)]
-pub struct Requests {
-    /// Per destination: (correlation id, request.timeout.ms deadline, what was asked).
-    in_flight: BTreeMap<NodeId, (u64, u64, RpcKind)>,
-    backoff_until: BTreeMap<NodeId, u64>,
-    /// Destinations whose request expired unanswered since the follower last looked.
-    timed_out: Vec<NodeId>,
-}
-
-impl Requests {
-    pub fn reset(&mut self) {
-        self.in_flight.clear();
-        self.backoff_until.clear();
-        self.timed_out.clear();
-    }
-    fn is_ready(&self, to: NodeId, now: u64) -> bool {
-        !self.in_flight.contains_key(&to) && self.backoff_until.get(&to).map(|t| *t <= now).unwrap_or(true)
-    }
-    fn any_in_flight(&self) -> bool {
-        !self.in_flight.is_empty()
-    }
-    fn is_backing_off(&self, to: NodeId, now: u64) -> bool {
-        self.backoff_until.get(&to).map(|t| *t > now).unwrap_or(false)
-    }
-    fn start(&mut self, to: NodeId, correlation: u64, deadline: u64, rpc: RpcKind) {
-        self.in_flight.insert(to, (correlation, deadline, rpc));
-        self.backoff_until.remove(&to);
-    }
-    /// The request waiting on `to`, if any: its correlation id and kind.
-    fn awaiting(&self, to: NodeId) -> Option<(u64, RpcKind)> {
-        self.in_flight.get(&to).map(|(c, _, rpc)| (*c, *rpc))
-    }
-    /// Matches a response to its request; stale or unknown responses are refused.
-    fn complete(&mut self, from: NodeId, correlation: u64) -> bool {
-        match self.in_flight.get(&from) {
-            Some((c, ..)) if *c == correlation => {
-                self.in_flight.remove(&from);
-                true
-            }
-            _ => false,
-        }
-    }
-    fn backoff(&mut self, to: NodeId, until: u64) {
-        self.backoff_until.insert(to, until);
-    }
-    /// Frees the connections whose request has waited `request.timeout.ms`.
-    fn expire(&mut self, now: u64) {
-        let timed_out = &mut self.timed_out;
-        self.in_flight.retain(|to, (_, deadline, _)| {
-            let alive = *deadline > now;
-            if !alive {
-                timed_out.push(*to);
-            }
-            alive
-        });
-    }
-    /// Whether the request to `to` timed out since the last call; forgets every timeout.
-    fn take_timed_out(&mut self, to: NodeId) -> bool {
-        let hit = self.timed_out.contains(&to);
-        self.timed_out.clear();
-        hit
-    }
-    fn next_deadline(&self, now: u64) -> Option<u64> {
-        let a = self.in_flight.values().map(|(_, d, _)| *d).min();
-        let b = self.backoff_until.values().copied().filter(|t| *t > now).min();
-        match (a, b) {
-            (Some(x), Some(y)) => Some(x.min(y)),
-            (x, y) => x.or(y),
-        }
-    }
-}
-
-/// A voter's append as follower whose flush is still running: its HW is set only once
-/// the records are on disk (Kafka's appendAsFollower flushes before the HW moves).
-#[derive(Clone, Copy, Debug)]
-pub struct AwaitingFlush {
-    pub up_to: Offset,
-    /// The HW the leader's Fetch response carried.
-    pub leader_hw: Option<Offset>,
-}
-
-/// Where a Fetch asks to read from, and how much it takes.
-#[derive(Clone, Copy, Debug)]
-struct FetchAt {
-    offset: Offset,
-    last_epoch: Epoch,
-    max_bytes: u64,
+pub struct ReplicaSetup {
+    pub id: NodeId,
+    pub voters: Vec<NodeId>,
+    pub config: QuorumConfig,
+    pub switches: Unsafe,
+    /// Records applied between two snapshots (0: no snapshots).
+    pub snapshot_interval: u64,
 }
 
 /// What a crash leaves on disk.
@@ -222,44 +51,17 @@ pub struct Replica {
     pub(crate) image: MetadataImage,
     pub(crate) requests: Requests,
     pub(crate) awaiting_flush: Option<AwaitingFlush>,
-    next_correlation: u64,
+    pub(super) next_correlation: u64,
     /// When the last snapshot was taken (or the node started), for the time trigger.
-    last_snapshot_ms: u64,
+    pub(super) last_snapshot_ms: u64,
     /// When the log cleaner runs next (KafkaRaftClient's RaftMetadataLogCleanerManager).
-    clean_deadline: u64,
+    pub(super) clean_deadline: u64,
 }
 
-/// How often the log cleaner runs: KafkaRaftClient's RaftMetadataLogCleanerManager
-/// delay, a constant (60 s) in Kafka.
-pub const LOG_CLEANER_INTERVAL_MS: u64 = 60_000;
-
 impl Replica {
-    /// A brand-new node: writes its initial quorum state and starts Unattached.
-    pub fn new(
-        ctx: &mut Ctx,
-        id: NodeId,
-        voters: &[NodeId],
-        config: QuorumConfig,
-        switches: Unsafe,
-        snapshot_interval: u64,
-    ) -> Replica {
-        let durable = Durable { election: ElectionState::default(), log: ReplicaLog::default() };
-        Replica::start(ctx, id, voters, config, switches, snapshot_interval, durable, Reason::Startup)
-    }
-
     /// Starts from what is on disk, by Kafka's rules (QuorumState.initialize).
-    #[allow(clippy::too_many_arguments)]
-    pub fn start(
-        ctx: &mut Ctx,
-        id: NodeId,
-        voters: &[NodeId],
-        config: QuorumConfig,
-        switches: Unsafe,
-        snapshot_interval: u64,
-        durable: Durable,
-        reason: Reason,
-    ) -> Replica {
-        let mut voters = voters.to_vec();
+    pub fn start(ctx: &mut Ctx, setup: ReplicaSetup, durable: Durable, reason: Reason) -> Replica {
+        let ReplicaSetup { id, mut voters, config, switches, snapshot_interval } = setup;
         voters.sort_unstable();
         let image = durable
             .log
@@ -290,55 +92,11 @@ impl Replica {
             clean_deadline: ctx.now + LOG_CLEANER_INTERVAL_MS,
         };
         if let Some(s) = r.log.snapshot() {
-            ctx.note(Note::SnapshotLoaded { id: s.id, as_leader: false });
+            ctx.note(Note::SnapshotLoaded { id: s.id });
         }
-        let log_epoch = r.log.last_epoch();
-        if e == ElectionState::default() {
-            ctx.note(Note::Persisted { election: e });
-        }
-        if e.epoch < log_epoch {
-            r.transition_to_unattached_fresh_timer(ctx, log_epoch, None, reason);
-        } else if e.leader == Some(id) {
-            if switches.has(SafetySwitch::NoResignOnRestart) {
-                r.transition_to_leader(ctx, reason);
-            } else {
-                r.transition_to_resigned(ctx, reason);
-            }
-        } else if e.voted == Some(id) && r.is_voter() {
-            r.resume_candidacy(ctx, reason);
-        } else if let Some(l) = e.leader {
-            r.transition_to_follower(ctx, e.epoch, l, reason);
-        } else {
-            r.transition_to_unattached_fresh_timer(ctx, e.epoch, e.voted, reason);
-        }
-        // A lone voter elects itself at once, at every start.
-        let lone = r.voters.len() == 1 && r.is_voter();
-        if lone && matches!(r.state, EpochState::Unattached(_) | EpochState::Follower(_) | EpochState::Resigned(_)) {
-            r.transition_to_prospective(ctx, reason);
-        }
+        r.initialize(ctx, reason);
         r.poll(ctx);
         r
-    }
-
-    fn resume_candidacy(&mut self, ctx: &mut Ctx, reason: Reason) {
-        // Kafka restores a candidate in the same epoch, voted for itself.
-        let deadline = ctx.now + self.config.election_timeout_ms + ctx.rng.below(self.config.election_timeout_ms);
-        let from = self.state.name();
-        self.state = EpochState::Candidate(super::state::CandidateState {
-            epoch: self.election.epoch,
-            granted: vec![self.id],
-            rejected: Vec::new(),
-            election_deadline: deadline,
-        });
-        ctx.note(Note::StateChanged {
-            from,
-            to: StateName::Candidate,
-            epoch: self.election.epoch,
-            leader: None,
-            voted: Some(self.id),
-            reason,
-        });
-        self.maybe_finish_election(ctx);
     }
 
     // ---- queries -------------------------------------------------------------------
@@ -377,13 +135,15 @@ impl Replica {
         self.election
     }
     pub fn leader_state(&self) -> Option<&LeaderState> {
-        match &self.state {
-            EpochState::Leader(l) => Some(l),
-            _ => None,
-        }
+        self.state.as_leader()
     }
     pub fn durable(&self) -> Durable {
         Durable { election: self.election, log: self.log.durable_copy() }
+    }
+    /// A leader of more than one voter resigns when a majority stops fetching (Kafka's
+    /// LeaderState.timeUntilCheckQuorumExpires); a lone voter is its own majority.
+    fn checks_quorum(&self) -> bool {
+        self.voters.len() > 1 && !self.switches.has(SafetySwitch::NoCheckQuorum)
     }
     pub fn voted_for(&self) -> Option<NodeId> {
         self.voted_in_state()
@@ -392,15 +152,9 @@ impl Replica {
     /// (deadline, total) of the timer that ends this state, for the UI's progress bars.
     pub fn state_timer(&self) -> Option<(u64, u64)> {
         match &self.state {
-            EpochState::Unattached(s) if s.election_deadline != u64::MAX => {
-                Some((s.election_deadline, self.config.election_timeout_ms))
-            }
-            EpochState::Prospective(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
-            EpochState::Candidate(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
-            EpochState::Follower(s) if self.is_voter() => Some((s.fetch_deadline, self.config.fetch_timeout_ms)),
-            EpochState::Resigned(s) => Some((s.election_deadline, self.config.election_timeout_ms)),
+            EpochState::Follower(s) => self.is_voter().then_some((s.fetch_deadline, self.config.fetch_timeout_ms)),
             EpochState::Leader(l) => Some((l.check_quorum_deadline, self.config.check_quorum_timeout_ms())),
-            _ => None,
+            s => s.election_deadline().map(|d| (d, self.config.election_timeout_ms)),
         }
     }
 
@@ -410,16 +164,11 @@ impl Replica {
             return Some(now); // back from the flush: set the HW and fetch again
         }
         let state = match &self.state {
-            EpochState::Unattached(s) => Some(s.election_deadline).filter(|d| *d != u64::MAX),
-            EpochState::Prospective(s) => Some(s.election_deadline),
-            EpochState::Candidate(s) => Some(s.election_deadline),
             // An observer has no fetch timeout (Kafka's pollFollowerAsObserver).
-            EpochState::Follower(s) if self.is_voter() => Some(s.fetch_deadline),
-            EpochState::Follower(_) => None,
-            EpochState::Resigned(s) => Some(s.election_deadline),
+            EpochState::Follower(s) => self.is_voter().then_some(s.fetch_deadline),
             EpochState::Leader(l) => {
                 let mut d = if l.resign_requested { now } else { l.begin_quorum_deadline };
-                if self.voters.len() > 1 && !self.switches.has(SafetySwitch::NoCheckQuorum) {
+                if self.checks_quorum() {
                     d = d.min(l.check_quorum_deadline);
                 }
                 if let Some(t) = l.linger_deadline {
@@ -430,6 +179,7 @@ impl Replica {
                 }
                 Some(d)
             }
+            s => s.election_deadline(),
         };
         let requests = self.requests.next_deadline(now);
         let timers = match (state, requests) {
@@ -446,81 +196,48 @@ impl Replica {
 
     // ---- inputs --------------------------------------------------------------------
 
-    /// Handles one message, then polls (as Kafka's single raft thread does).
+    /// Handles one message, then polls (as Kafka's single raft thread does). A request is
+    /// answered with what its handler returns; a response is handled only when it answers
+    /// the request still out to its sender (KafkaRaftClient.handleResponse asks
+    /// RequestManager.isResponseExpected), otherwise it is dropped.
     pub fn handle(&mut self, ctx: &mut Ctx, env: Envelope) {
         self.finish_follower_append(ctx);
         let Envelope { from, to: _, correlation, message } = env;
-        match message {
-            Message::Vote { replica_epoch, last_offset_epoch, last_offset, pre_vote } => {
-                self.on_vote(ctx, from, correlation, replica_epoch, last_offset_epoch, last_offset, pre_vote)
+        if !message.kind().is_request() && !self.requests.complete(from, correlation) {
+            return self.poll(ctx);
+        }
+        let response = match message {
+            Message::Vote(r) => Some(Message::VoteResponse(self.handle_vote_request(ctx, from, r))),
+            Message::BeginQuorumEpoch(r) => {
+                Some(Message::BeginQuorumEpochResponse(self.handle_begin_quorum_epoch_request(ctx, from, r)))
             }
-            Message::VoteResponse { error, hint, granted, pre_vote } => {
-                self.on_vote_response(ctx, from, correlation, error, hint, granted, pre_vote)
+            Message::EndQuorumEpoch(r) => {
+                Some(Message::EndQuorumEpochResponse(self.handle_end_quorum_epoch_request(ctx, from, r)))
             }
-            Message::BeginQuorumEpoch { leader_epoch } => {
-                self.on_begin_quorum_epoch(ctx, from, correlation, leader_epoch)
+            Message::Fetch(r) => self.handle_fetch_request(ctx, from, correlation, r).map(Message::FetchResponse),
+            Message::FetchSnapshot(r) => {
+                Some(Message::FetchSnapshotResponse(self.handle_fetch_snapshot_request(ctx, from, r)))
             }
-            Message::EndQuorumEpoch { leader_epoch, preferred_successors } => {
-                self.on_end_quorum_epoch(ctx, from, correlation, leader_epoch, &preferred_successors)
+            Message::VoteResponse(r) => {
+                self.handle_vote_response(ctx, from, r);
+                None
             }
-            Message::BeginQuorumEpochResponse { error, hint } | Message::EndQuorumEpochResponse { error, hint } => {
-                if self.requests.complete(from, correlation) && !self.handled_by_epoch(ctx, error, hint, from) {
-                    if let EpochState::Resigned(r) = &mut self.state {
-                        r.unacked.retain(|v| *v != from);
-                    }
-                }
+            Message::BeginQuorumEpochResponse(BeginQuorumEpochResponse { error, hint })
+            | Message::EndQuorumEpochResponse(EndQuorumEpochResponse { error, hint }) => {
+                self.handle_quorum_epoch_response(ctx, from, error, hint);
+                None
             }
-            Message::Fetch {
-                current_leader_epoch,
-                fetch_offset,
-                last_fetched_epoch,
-                high_watermark,
-                max_wait_ms,
-                max_bytes,
-            } => self.on_fetch(
-                ctx,
-                from,
-                correlation,
-                current_leader_epoch,
-                FetchAt { offset: fetch_offset, last_epoch: last_fetched_epoch, max_bytes },
-                high_watermark,
-                max_wait_ms,
-            ),
-            Message::FetchResponse {
-                error,
-                hint,
-                high_watermark,
-                log_start_offset: _,
-                records,
-                diverging_epoch,
-                snapshot_id,
-            } => self.on_fetch_response(
-                ctx,
-                from,
-                correlation,
-                error,
-                hint,
-                high_watermark,
-                records,
-                diverging_epoch,
-                snapshot_id,
-            ),
-            Message::FetchSnapshot { current_leader_epoch, snapshot_id, position, max_bytes } => {
-                self.on_fetch_snapshot(ctx, from, correlation, current_leader_epoch, snapshot_id, position, max_bytes)
+            Message::FetchResponse(r) => {
+                self.handle_fetch_response(ctx, from, r);
+                None
             }
-            Message::FetchSnapshotResponse { error, hint, snapshot_id, size, position, chunk_bytes, snapshot } => self
-                .on_fetch_snapshot_response(
-                    ctx,
-                    from,
-                    correlation,
-                    error,
-                    hint,
-                    snapshot_id,
-                    size,
-                    position,
-                    chunk_bytes,
-                    snapshot,
-                ),
+            Message::FetchSnapshotResponse(r) => {
+                self.handle_fetch_snapshot_response(ctx, from, r);
+                None
+            }
+        };
+        if let Some(m) = response {
+            ctx.send(self.id, from, correlation, m);
         }
         self.poll(ctx);
     }
@@ -530,7 +247,7 @@ impl Replica {
         self.requests.awaiting(peer)
     }
 
-    /// The connection to `peer` failed under the request `correlation` (refused, or reset
+    /// The connection to `peer` failed under the request `correlation` (base, or reset
     /// because the peer's process died). Kafka's KafkaNetworkChannel.sendOnComplete turns a
     /// disconnected ClientResponse into a BROKER_NOT_AVAILABLE response; every response
     /// handler passes it to handleTopLevelError, which reports it as not handled, so
@@ -549,7 +266,7 @@ impl Replica {
     pub fn write(&mut self, ctx: &mut Ctx, body: RecordBody) -> Result<Offset, String> {
         let leo = self.log.end_offset();
         let linger = self.config.append_linger_ms;
-        let EpochState::Leader(l) = &mut self.state else {
+        let Some(l) = self.state.as_leader_mut() else {
             return Err(format!("node {} is {}, not the leader", self.id, self.state.name().name()));
         };
         let offset = leo + l.pending_writes.len() as u64;
@@ -566,7 +283,7 @@ impl Replica {
     /// Graceful resignation (what a controller does on shutdown): the raft thread
     /// resigns at its next poll and sends EndQuorumEpoch.
     pub fn resign(&mut self) -> Result<(), String> {
-        let EpochState::Leader(l) = &mut self.state else {
+        let Some(l) = self.state.as_leader_mut() else {
             return Err(format!("node {} is {}, only a leader can resign", self.id, self.state.name().name()));
         };
         l.resign_requested = true;
@@ -576,46 +293,6 @@ impl Replica {
     /// The disk finished a flush the replica asked for.
     pub fn flushed(&mut self, up_to: Offset) {
         self.log.mark_flushed(up_to);
-    }
-
-    fn flush_done(&self) -> bool {
-        self.awaiting_flush.map(|a| self.log.flushed_offset() >= a.up_to).unwrap_or(false)
-    }
-
-    /// The raft thread returns from a follower append's flush: only now does the HW the
-    /// leader sent take effect (KafkaRaftClient.handleFetchResponse: appendAsFollower,
-    /// which flushes for a voter, then updateFollowerHighWatermark).
-    fn finish_follower_append(&mut self, ctx: &mut Ctx) {
-        if !self.flush_done() {
-            return;
-        }
-        let Some(done) = self.awaiting_flush.take() else { return };
-        if let (EpochState::Follower(_), Some(h)) = (&self.state, done.leader_hw) {
-            let new = h.min(self.log.end_offset());
-            self.set_hw(ctx, new);
-        }
-    }
-
-    /// The expiry timer of parked fetches: answers with what was true when parked. It
-    /// runs on its own thread in Kafka, so the world calls it even while we are busy.
-    pub fn expire_parked_fetches(&mut self, ctx: &mut Ctx) {
-        let me = self.id;
-        let EpochState::Leader(l) = &mut self.state else {
-            return;
-        };
-        let now = ctx.now;
-        let mut expired = Vec::new();
-        l.parked.retain(|p| {
-            if p.deadline <= now {
-                expired.push((p.from, p.correlation, p.expiry_response.clone()));
-                false
-            } else {
-                true
-            }
-        });
-        for (to, corr, msg) in expired {
-            ctx.send(me, to, corr, msg);
-        }
     }
 
     // ---- timers --------------------------------------------------------------------
@@ -637,6 +314,7 @@ impl Replica {
     /// Returns true when it changed state (so timers are checked again).
     fn poll_state_timer(&mut self, ctx: &mut Ctx) -> bool {
         let now = ctx.now;
+        let check_quorum = self.checks_quorum();
         match &mut self.state {
             EpochState::Unattached(s) => {
                 if self.voters.binary_search(&self.id).is_ok() && s.election_deadline <= now {
@@ -672,7 +350,6 @@ impl Replica {
                 }
             }
             EpochState::Leader(l) => {
-                let check_quorum = self.voters.len() > 1 && !self.switches.has(SafetySwitch::NoCheckQuorum);
                 if l.resign_requested {
                     self.transition_to_resigned(ctx, Reason::Resign);
                     return true;
@@ -686,7 +363,7 @@ impl Replica {
                     let batch = std::mem::take(&mut l.pending_writes);
                     self.append_as_leader(ctx, batch);
                 }
-                let EpochState::Leader(l) = &mut self.state else {
+                let Some(l) = self.state.as_leader_mut() else {
                     return false;
                 };
                 if l.begin_quorum_deadline <= now {
@@ -702,14 +379,14 @@ impl Replica {
         self.next_correlation
     }
 
-    fn request(&mut self, ctx: &mut Ctx, to: NodeId, message: Message) {
+    pub(super) fn request(&mut self, ctx: &mut Ctx, to: NodeId, message: Message) {
         let corr = self.next_correlation();
         self.requests.start(to, corr, ctx.now + self.config.request_timeout_ms, message.kind());
         ctx.send(self.id, to, corr, message);
     }
 
     /// The sends each state makes when its connections are ready.
-    fn send_requests(&mut self, ctx: &mut Ctx) {
+    pub(super) fn send_requests(&mut self, ctx: &mut Ctx) {
         let now = ctx.now;
         match &self.state {
             EpochState::Prospective(p) => {
@@ -751,12 +428,12 @@ impl Replica {
                     return;
                 }
                 let message = match download {
-                    Some(d) => Message::FetchSnapshot {
+                    Some(d) => Message::FetchSnapshot(FetchSnapshotRequest {
                         current_leader_epoch: epoch,
                         snapshot_id: d.id,
                         position: d.position,
                         max_bytes: self.config.fetch_snapshot_max_bytes,
-                    },
+                    }),
                     None => self.fetch_request(epoch),
                 };
                 self.request(ctx, leader, message);
@@ -773,10 +450,10 @@ impl Replica {
                 }
             }
             EpochState::Resigned(r) => {
-                let m = Message::EndQuorumEpoch {
+                let m = Message::EndQuorumEpoch(EndQuorumEpochRequest {
                     leader_epoch: r.epoch,
                     preferred_successors: r.preferred_successors.clone(),
-                };
+                });
                 let ask: Vec<NodeId> = r.unacked.iter().copied().filter(|v| self.requests.is_ready(*v, now)).collect();
                 for v in ask {
                     self.request(ctx, v, m.clone());
@@ -805,57 +482,13 @@ impl Replica {
         Some(ready[ctx.rng.below(ready.len() as u64) as usize])
     }
 
-    fn vote_request(&self, epoch: Epoch, pre_vote: bool) -> Message {
-        Message::Vote {
-            replica_epoch: epoch,
-            last_offset_epoch: self.log.last_epoch(),
-            last_offset: self.log.end_offset(),
-            pre_vote,
-        }
-    }
-
-    fn fetch_request(&self, epoch: Epoch) -> Message {
-        Message::Fetch {
-            current_leader_epoch: epoch,
-            fetch_offset: self.log.end_offset(),
-            last_fetched_epoch: self.log.last_epoch(),
-            high_watermark: self.hw,
-            max_wait_ms: self.config.fetch_max_wait_ms,
-            max_bytes: self.config.fetch_max_bytes,
-        }
-    }
-
-    /// The leader's heartbeat: BeginQuorumEpoch to every voter that has not fetched
-    /// for half a fetch timeout (all of them right after the election).
-    pub(crate) fn send_begin_quorum_epoch(&mut self, ctx: &mut Ctx) {
-        let interval = self.config.begin_quorum_epoch_interval_ms();
-        let now = ctx.now;
-        let EpochState::Leader(l) = &mut self.state else {
-            return;
-        };
-        l.begin_quorum_deadline = now + interval;
-        let epoch = l.epoch;
-        let quiet: Vec<NodeId> = l
-            .replicas
-            .iter()
-            .filter(|r| r.is_voter && r.id != self.id)
-            .filter(|r| r.last_fetch_ms.map(|t| now - t >= interval).unwrap_or(true))
-            .map(|r| r.id)
-            .collect();
-        for v in quiet {
-            if self.requests.is_ready(v, now) {
-                self.request(ctx, v, Message::BeginQuorumEpoch { leader_epoch: epoch });
-            }
-        }
-    }
-
-    fn hint(&self) -> LeaderHint {
+    pub(super) fn hint(&self) -> LeaderHint {
         LeaderHint { epoch: self.epoch(), leader: self.leader_id() }
     }
 
     /// Common response handling (Kafka's maybeHandleCommonResponse). True when the
     /// response is fully handled; false when its body is still to be processed.
-    fn handled_by_epoch(&mut self, ctx: &mut Ctx, error: ErrorCode, hint: LeaderHint, from: NodeId) -> bool {
+    pub(super) fn handled_by_epoch(&mut self, ctx: &mut Ctx, error: ErrorCode, hint: LeaderHint, from: NodeId) -> bool {
         let epoch = self.epoch();
         if hint.epoch < epoch || error == ErrorCode::UnknownLeaderEpoch {
             return true; // stale: ignored
@@ -881,7 +514,7 @@ impl Replica {
     /// Kafka's maybeTransition: follow a newer leader, or a leader of our epoch when we
     /// know none (so a Prospective that knows its leader stays Prospective); a newer
     /// epoch without a leader makes us Unattached.
-    fn maybe_transition(&mut self, ctx: &mut Ctx, hint: LeaderHint) {
+    pub(super) fn maybe_transition(&mut self, ctx: &mut Ctx, hint: LeaderHint) {
         let epoch = self.epoch();
         let leader = hint.leader.filter(|l| *l != self.id);
         if hint.epoch > epoch {
@@ -890,596 +523,6 @@ impl Replica {
             if let Some(l) = leader {
                 self.transition_to_follower(ctx, epoch, l, Reason::LeaderDiscovered);
             }
-        }
-    }
-
-    // ---- Vote ----------------------------------------------------------------------
-
-    #[allow(clippy::too_many_arguments)]
-    fn on_vote(
-        &mut self,
-        ctx: &mut Ctx,
-        from: NodeId,
-        corr: u64,
-        epoch: Epoch,
-        last_epoch: Epoch,
-        last_offset: Offset,
-        pre_vote: bool,
-    ) {
-        let respond = |r: &Replica, ctx: &mut Ctx, error: ErrorCode, granted: bool| {
-            ctx.send(r.id, from, corr, Message::VoteResponse { error, hint: r.hint(), granted, pre_vote });
-        };
-        if !self.is_voter() || self.voters.binary_search(&from).is_err() {
-            ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::NotAVoter });
-            return respond(self, ctx, ErrorCode::InvalidRequest, false);
-        }
-        let illegal = if pre_vote { last_epoch > epoch } else { last_epoch >= epoch };
-        if illegal {
-            ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::InvalidRequest });
-            return respond(self, ctx, ErrorCode::InvalidRequest, false);
-        }
-        if epoch < self.epoch() {
-            ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::StaleEpoch });
-            return respond(self, ctx, ErrorCode::FencedLeaderEpoch, false);
-        }
-        if epoch > self.epoch() {
-            self.transition_to_unattached(ctx, epoch, None, Reason::HigherEpoch);
-        }
-        let up_to_date = (last_epoch, last_offset) >= (self.log.last_epoch(), self.log.end_offset())
-            || self.switches.has(SafetySwitch::VoteIgnoresLog);
-        let decision = vote_decision(&self.state, from, up_to_date, pre_vote);
-        ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision });
-        let granted = decision.granted();
-        if granted && !pre_vote && decision != VoteDecision::GrantedAgain {
-            // Persisted before we answer: one vote per epoch, even across a crash.
-            let epoch = self.epoch();
-            match self.state {
-                EpochState::Prospective(_) => self.prospective_add_vote(ctx, from),
-                _ => self.transition_to_unattached_fresh_timer(ctx, epoch, Some(from), Reason::VotedForCandidate),
-            }
-        }
-        respond(self, ctx, ErrorCode::None, granted);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn on_vote_response(
-        &mut self,
-        ctx: &mut Ctx,
-        from: NodeId,
-        corr: u64,
-        error: ErrorCode,
-        hint: LeaderHint,
-        granted: bool,
-        pre_vote: bool,
-    ) {
-        if !self.requests.complete(from, corr) || self.handled_by_epoch(ctx, error, hint, from) {
-            return;
-        }
-        match &mut self.state {
-            EpochState::Prospective(p) if pre_vote => {
-                let set = if granted { &mut p.granted } else { &mut p.rejected };
-                if !set.contains(&from) {
-                    set.push(from);
-                }
-            }
-            EpochState::Candidate(c) if !pre_vote => {
-                let set = if granted { &mut c.granted } else { &mut c.rejected };
-                if !set.contains(&from) {
-                    set.push(from);
-                }
-            }
-            _ => return,
-        }
-        self.maybe_finish_election(ctx);
-    }
-
-    // ---- BeginQuorumEpoch / EndQuorumEpoch ----------------------------------------------
-
-    fn on_begin_quorum_epoch(&mut self, ctx: &mut Ctx, from: NodeId, corr: u64, epoch: Epoch) {
-        if epoch < self.epoch() {
-            let (error, hint) = (ErrorCode::FencedLeaderEpoch, self.hint());
-            return ctx.send(self.id, from, corr, Message::BeginQuorumEpochResponse { error, hint });
-        }
-        self.maybe_transition(ctx, LeaderHint { epoch, leader: Some(from) });
-        let hint = self.hint();
-        ctx.send(self.id, from, corr, Message::BeginQuorumEpochResponse { error: ErrorCode::None, hint });
-    }
-
-    fn on_end_quorum_epoch(&mut self, ctx: &mut Ctx, from: NodeId, corr: u64, epoch: Epoch, successors: &[NodeId]) {
-        if epoch < self.epoch() {
-            let (error, hint) = (ErrorCode::FencedLeaderEpoch, self.hint());
-            return ctx.send(self.id, from, corr, Message::EndQuorumEpochResponse { error, hint });
-        }
-        self.maybe_transition(ctx, LeaderHint { epoch, leader: Some(from) });
-        let me = self.id;
-        let max = self.config.election_backoff_max_ms;
-        if let EpochState::Follower(f) = &mut self.state {
-            if f.leader == from {
-                // FollowerState.overrideFetchTimeout: the timer is *set* to the backoff, even
-                // when it was due sooner.
-                let backoff = end_quorum_backoff_ms(successors, me, max);
-                f.fetch_deadline = ctx.now + backoff;
-            }
-        }
-        let hint = self.hint();
-        ctx.send(self.id, from, corr, Message::EndQuorumEpochResponse { error: ErrorCode::None, hint });
-    }
-
-    // ---- Fetch at the leader ---------------------------------------------------------
-
-    /// Epoch checks shared by Fetch and FetchSnapshot; Err is the error to answer with.
-    fn check_leader_request(&mut self, ctx: &mut Ctx, epoch: Epoch) -> Result<(), ErrorCode> {
-        if epoch < self.epoch() {
-            return Err(ErrorCode::FencedLeaderEpoch);
-        }
-        if epoch > self.epoch() {
-            // The fetcher knows a newer epoch than we do; we learn it from it only through
-            // the responses of the real leader, so just refuse.
-            return Err(ErrorCode::UnknownLeaderEpoch);
-        }
-        if !matches!(self.state, EpochState::Leader(_)) {
-            return Err(ErrorCode::NotLeaderOrFollower);
-        }
-        let _ = ctx;
-        Ok(())
-    }
-
-    pub(crate) fn fetch_error_response(&self, error: ErrorCode) -> Message {
-        Message::FetchResponse {
-            error,
-            hint: self.hint(),
-            high_watermark: None,
-            log_start_offset: self.log.start_offset(),
-            records: Vec::new(),
-            diverging_epoch: None,
-            snapshot_id: None,
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn on_fetch(
-        &mut self,
-        ctx: &mut Ctx,
-        from: NodeId,
-        corr: u64,
-        epoch: Epoch,
-        at: FetchAt,
-        follower_hw: Option<Offset>,
-        max_wait_ms: u64,
-    ) {
-        if let Err(error) = self.check_leader_request(ctx, epoch) {
-            let m = self.fetch_error_response(error);
-            return ctx.send(self.id, from, corr, m);
-        }
-        let fetch_offset = at.offset;
-        let position = self.log.validate_fetch(fetch_offset, at.last_epoch);
-        let hint = self.hint();
-        let log_start = self.log.start_offset();
-        let leo = self.log.end_offset();
-        let majority = self.majority();
-        let is_voter = self.voters.binary_search(&from).is_ok();
-        let EpochState::Leader(l) = &mut self.state else { unreachable!("checked above") };
-        let hw = l.high_watermark;
-        match position {
-            FetchPosition::Diverging { epoch: de, end_offset } => {
-                let m = Message::FetchResponse {
-                    error: ErrorCode::None,
-                    hint,
-                    high_watermark: hw,
-                    log_start_offset: log_start,
-                    records: Vec::new(),
-                    diverging_epoch: Some(DivergingEpoch { epoch: de, end_offset }),
-                    snapshot_id: None,
-                };
-                return ctx.send(self.id, from, corr, m);
-            }
-            FetchPosition::Snapshot(id) => {
-                let m = Message::FetchResponse {
-                    error: ErrorCode::None,
-                    hint,
-                    high_watermark: hw,
-                    log_start_offset: log_start,
-                    records: Vec::new(),
-                    diverging_epoch: None,
-                    snapshot_id: Some(id),
-                };
-                return ctx.send(self.id, from, corr, m);
-            }
-            FetchPosition::Valid => {}
-        }
-        l.update_follower(from, fetch_offset, leo, ctx.now);
-        if is_voter {
-            l.record_voter_fetch(from, majority, ctx.now, &self.config);
-        }
-        // A fetch already in the purgatory for this replica is superseded.
-        l.parked.retain(|p| p.from != from);
-        self.maybe_advance_leader_hw(ctx);
-        let EpochState::Leader(l) = &mut self.state else {
-            return;
-        };
-        let hw = l.high_watermark;
-        let behind_hw = match (follower_hw, hw) {
-            (_, None) => false,
-            (None, Some(_)) => true,
-            (Some(f), Some(h)) => f < h,
-        };
-        if fetch_offset < leo || max_wait_ms == 0 || behind_hw {
-            let m = self.fetch_records_response(fetch_offset, at.max_bytes);
-            return ctx.send(self.id, from, corr, m);
-        }
-        let expiry_response = self.fetch_records_response(fetch_offset, at.max_bytes);
-        let EpochState::Leader(l) = &mut self.state else {
-            return;
-        };
-        l.parked.push(ParkedFetch {
-            from,
-            correlation: corr,
-            fetch_offset,
-            max_bytes: at.max_bytes,
-            deadline: ctx.now + max_wait_ms,
-            expiry_response,
-        });
-    }
-
-    fn fetch_records_response(&self, fetch_offset: Offset, max_bytes: u64) -> Message {
-        let hw = self.leader_state().and_then(|l| l.high_watermark);
-        Message::FetchResponse {
-            error: ErrorCode::None,
-            hint: self.hint(),
-            high_watermark: hw,
-            log_start_offset: self.log.start_offset(),
-            records: self.read_records(fetch_offset, max_bytes),
-            diverging_epoch: None,
-            snapshot_id: None,
-        }
-    }
-
-    /// Records from `offset` on, as many as fit in `max_bytes` but at least one (Kafka's
-    /// log read returns at least one batch, however large).
-    fn read_records(&self, offset: Offset, max_bytes: u64) -> Vec<Record> {
-        let (mut count, mut bytes) = (0u64, 0u64);
-        while let Some(r) = self.log.get(offset + count) {
-            bytes += r.size_bytes();
-            if count > 0 && bytes > max_bytes {
-                break;
-            }
-            count += 1;
-        }
-        self.log.read(offset, count as usize)
-    }
-
-    /// Answers every parked fetch now (new records arrived or the HW moved).
-    fn complete_parked_fetches(&mut self, ctx: &mut Ctx) {
-        let EpochState::Leader(l) = &mut self.state else {
-            return;
-        };
-        let parked = std::mem::take(&mut l.parked);
-        for p in parked {
-            let m = self.fetch_records_response(p.fetch_offset, p.max_bytes);
-            ctx.send(self.id, p.from, p.correlation, m);
-        }
-    }
-
-    /// The leader's HW is what its Fetch responses carry, so every move of it is traced,
-    /// even one that stays below the HW this node exposed as a follower (only
-    /// `hw-before-own-epoch` allows that). Before its first move the HW this node exposed
-    /// is its own.
-    fn maybe_advance_leader_hw(&mut self, ctx: &mut Ctx) {
-        let allow = self.switches.has(SafetySwitch::HwBeforeOwnEpoch);
-        let EpochState::Leader(l) = &mut self.state else {
-            return;
-        };
-        let old = l.high_watermark.or(self.hw);
-        if let Some(new) = l.maybe_advance_hw(allow) {
-            ctx.note(Note::HighWatermark { old, new });
-            if self.raise_hw(new) {
-                self.apply_committed(ctx);
-            }
-            self.complete_parked_fetches(ctx);
-        }
-    }
-
-    /// Appends a batch as leader: LEO moves (the leader's own progress with it, so
-    /// parked fetches are answered), then the flush blocks this replica's thread.
-    /// KafkaRaftClient.flushLeaderLog updates the leader's end offset (LeaderState.
-    /// updateLocalState, unflushed) and the HW before log.flush, so a lone voter, whose own
-    /// offset is the majority, commits and answers parked fetches before its flush: a crash
-    /// inside that flush loses committed records (scenario one-voter-flush-window).
-    pub(crate) fn append_as_leader(&mut self, ctx: &mut Ctx, batch: Vec<(u64, RecordBody)>) {
-        if batch.is_empty() {
-            return;
-        }
-        let epoch = self.epoch();
-        let first = self.log.end_offset();
-        let records: Vec<Record> = batch
-            .into_iter()
-            .enumerate()
-            .map(|(i, (id, body))| Record { offset: first + i as u64, epoch, id, body })
-            .collect();
-        let kind = records[0].body.kind();
-        let last = first + records.len() as u64 - 1;
-        self.log.append(&records);
-        ctx.note(Note::Appended { first, last, epoch, kind });
-        let leo = self.log.end_offset();
-        let me = self.id;
-        if let EpochState::Leader(l) = &mut self.state {
-            l.update_local(me, leo, ctx.now);
-        }
-        self.maybe_advance_leader_hw(ctx);
-        self.complete_parked_fetches(ctx);
-        ctx.out.push(Output::Flush { up_to: leo });
-    }
-
-    // ---- Fetch at the follower -------------------------------------------------------
-
-    #[allow(clippy::too_many_arguments)]
-    fn on_fetch_response(
-        &mut self,
-        ctx: &mut Ctx,
-        from: NodeId,
-        corr: u64,
-        error: ErrorCode,
-        hint: LeaderHint,
-        leader_hw: Option<Offset>,
-        records: Vec<Record>,
-        diverging: Option<DivergingEpoch>,
-        snapshot: Option<SnapshotId>,
-    ) {
-        if !self.requests.complete(from, corr) || self.handled_by_epoch(ctx, error, hint, from) {
-            return;
-        }
-        let EpochState::Follower(f) = &mut self.state else {
-            return;
-        };
-        if f.leader != from {
-            return;
-        }
-        f.fetch_deadline = ctx.now + self.config.fetch_timeout_ms;
-        f.has_fetched = true;
-        if let Some(d) = diverging {
-            self.truncate_on_divergence(ctx, d);
-            return;
-        }
-        if let Some(id) = snapshot {
-            f.snapshot_download = Some(SnapshotDownload { id, position: 0 });
-            return;
-        }
-        let appended = if !records.is_empty() && self.log.append(&records) {
-            let first = records[0].offset;
-            let last = records[records.len() - 1].offset;
-            let kind = records[0].body.kind();
-            ctx.note(Note::Appended { first, last, epoch: records[records.len() - 1].epoch, kind });
-            true
-        } else {
-            false
-        };
-        let leo = self.log.end_offset();
-        // appendAsFollower flushes only for a voter: the leader counts a voter's fetch offset
-        // toward the HW. An observer's appends stay unflushed (a crash loses them).
-        let flush = appended && self.is_voter();
-        if flush && !self.switches.has(SafetySwitch::AckBeforeFlush) {
-            self.awaiting_flush = Some(AwaitingFlush { up_to: leo, leader_hw });
-            ctx.out.push(Output::Flush { up_to: leo });
-            return;
-        }
-        if let Some(h) = leader_hw {
-            self.set_hw(ctx, h.min(leo));
-        }
-        if flush {
-            // Unsafe: report the offset first, flush afterwards.
-            self.send_requests(ctx);
-            ctx.out.push(Output::Flush { up_to: leo });
-        }
-    }
-
-    /// Truncates to where our log and the leader's agree, as far as this round can tell.
-    fn truncate_on_divergence(&mut self, ctx: &mut Ctx, d: DivergingEpoch) {
-        let to = if d.epoch == 0 {
-            d.end_offset.min(self.log.end_offset())
-        } else {
-            match self.log.end_offset_for_epoch(d.epoch) {
-                (own_end, e) if e == d.epoch => own_end.min(d.end_offset),
-                (own_end, _) => own_end,
-            }
-        };
-        let from_leo = self.log.end_offset();
-        if self.log.truncate_to(to) > 0 {
-            // The log never truncates into its snapshot: it stops at the snapshot's end.
-            let to = self.log.end_offset();
-            if self.image.applied_offset > to {
-                // Applied state past the truncation point was built from records now gone;
-                // only possible when a record below our HW was truncated (reported).
-                self.image = self
-                    .log
-                    .snapshot()
-                    .map(|s| (*s.image).clone())
-                    .unwrap_or_else(|| MetadataImage::new(self.log.meter()));
-            }
-            ctx.note(Note::Truncated { from_leo, to, diverging_epoch: Some(d.epoch), hw: self.hw });
-        }
-    }
-
-    // ---- snapshots -------------------------------------------------------------------
-
-    #[allow(clippy::too_many_arguments)]
-    fn on_fetch_snapshot(
-        &mut self,
-        ctx: &mut Ctx,
-        from: NodeId,
-        corr: u64,
-        epoch: Epoch,
-        id: SnapshotId,
-        position: u64,
-        max_bytes: u64,
-    ) {
-        let reply =
-            |r: &Replica, ctx: &mut Ctx, error: ErrorCode, size: u64, chunk: u64, snapshot: Option<Snapshot>| {
-                let m = Message::FetchSnapshotResponse {
-                    error,
-                    hint: r.hint(),
-                    snapshot_id: id,
-                    size,
-                    position,
-                    chunk_bytes: chunk,
-                    snapshot,
-                };
-                ctx.send(r.id, from, corr, m);
-            };
-        if let Err(e) = self.check_leader_request(ctx, epoch) {
-            return reply(self, ctx, e, 0, 0, None);
-        }
-        let Some(snap) = self.log.snapshot_by_id(id).cloned() else {
-            return reply(self, ctx, ErrorCode::SnapshotNotFound, 0, 0, None);
-        };
-        if position > snap.size_bytes {
-            return reply(self, ctx, ErrorCode::InvalidRequest, snap.size_bytes, 0, None);
-        }
-        let majority = self.majority();
-        let is_voter = self.voters.binary_search(&from).is_ok();
-        if let EpochState::Leader(l) = &mut self.state {
-            if is_voter {
-                l.record_voter_fetch(from, majority, ctx.now, &self.config);
-            }
-        }
-        // The fetcher's fetch.snapshot.max.bytes bounds the chunk (handleFetchSnapshotRequest).
-        let chunk = (snap.size_bytes - position).min(max_bytes);
-        let last = position + chunk >= snap.size_bytes;
-        let size = snap.size_bytes;
-        reply(self, ctx, ErrorCode::None, size, chunk, if last { Some(snap) } else { None });
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn on_fetch_snapshot_response(
-        &mut self,
-        ctx: &mut Ctx,
-        from: NodeId,
-        corr: u64,
-        error: ErrorCode,
-        hint: LeaderHint,
-        id: SnapshotId,
-        size: u64,
-        position: u64,
-        chunk: u64,
-        snapshot: Option<Snapshot>,
-    ) {
-        if !self.requests.complete(from, corr) {
-            return;
-        }
-        if error == ErrorCode::SnapshotNotFound {
-            // Drop the partial snapshot and go back to fetching (counts as success).
-            if let EpochState::Follower(f) = &mut self.state {
-                f.snapshot_download = None;
-                f.fetch_deadline = ctx.now + self.config.fetch_timeout_ms;
-                f.has_fetched = true;
-            }
-            return;
-        }
-        if self.handled_by_epoch(ctx, error, hint, from) {
-            return;
-        }
-        let EpochState::Follower(f) = &mut self.state else {
-            return;
-        };
-        f.fetch_deadline = ctx.now + self.config.fetch_timeout_ms;
-        f.has_fetched = true;
-        let Some(download) = f.snapshot_download.as_mut().filter(|d| d.id == id && d.position == position) else {
-            return;
-        };
-        download.position = position + chunk;
-        if download.position < size {
-            return;
-        }
-        f.snapshot_download = None;
-        let Some(snapshot) = snapshot else { return };
-        let from_leo = self.log.end_offset();
-        self.image = (*snapshot.image).clone();
-        self.log.reset_to_snapshot(snapshot);
-        ctx.note(Note::SnapshotFetched { id });
-        ctx.note(Note::SnapshotLoaded { id, as_leader: false });
-        if from_leo > id.end_offset {
-            ctx.note(Note::Truncated { from_leo, to: id.end_offset, diverging_epoch: None, hw: self.hw });
-        }
-        self.set_hw(ctx, id.end_offset);
-    }
-
-    // ---- high watermark, state machine, local snapshots ---------------------------------
-
-    /// Raises this node's HW (never lowers it), applies newly committed records and
-    /// takes a snapshot when enough have been applied since the last one.
-    fn set_hw(&mut self, ctx: &mut Ctx, new: Offset) {
-        let old = self.hw;
-        if self.raise_hw(new) {
-            ctx.note(Note::HighWatermark { old, new });
-            self.apply_committed(ctx);
-        }
-    }
-
-    /// True when `new` is above this node's HW (which then becomes `new`).
-    fn raise_hw(&mut self, new: Offset) -> bool {
-        if self.hw.map(|h| new <= h).unwrap_or(false) {
-            return false;
-        }
-        self.hw = Some(new);
-        true
-    }
-
-    fn apply_committed(&mut self, ctx: &mut Ctx) {
-        let Some(hw) = self.hw else { return };
-        let target = hw.min(self.log.end_offset());
-        let before = self.image.applied_offset;
-        while self.image.applied_offset < target {
-            let Some(r) = self.log.get(self.image.applied_offset) else {
-                break;
-            };
-            self.image.apply(r);
-        }
-        if self.image.applied_offset > before {
-            ctx.note(Note::Applied { up_to: self.image.applied_offset });
-        }
-        self.maybe_snapshot(ctx);
-    }
-
-    /// Kafka's SnapshotGenerator.publishLogDelta, checked as committed records are
-    /// applied: a snapshot once `snapshot_interval` records were applied since the last
-    /// one (the simulator's stand-in for `metadata.log.max.record.bytes.between.snapshots`),
-    /// or once `metadata.log.max.snapshot.interval.ms` has passed. Taking it leaves the log
-    /// start where it is; only the cleaner moves it.
-    fn maybe_snapshot(&mut self, ctx: &mut Ctx) {
-        if self.snapshot_interval == 0 {
-            return;
-        }
-        let last_end = self.log.snapshot().map(|s| s.id.end_offset).unwrap_or(0);
-        let end = self.image.applied_offset;
-        if end <= last_end {
-            return;
-        }
-        let interval_ms = self.config.snapshot_max_interval_ms;
-        let by_size = end - last_end >= self.snapshot_interval;
-        let by_time = interval_ms > 0 && ctx.now - self.last_snapshot_ms >= interval_ms;
-        if !by_size && !by_time {
-            return;
-        }
-        let Some(epoch) = self.log.epoch_at(end - 1) else {
-            return;
-        };
-        let image = Arc::new(self.image.clone());
-        let size_bytes = image.size_bytes();
-        let id = SnapshotId { end_offset: end, epoch };
-        self.log.add_snapshot(Snapshot { id, image, size_bytes, last_contained_log_ms: ctx.now });
-        self.last_snapshot_ms = ctx.now;
-        ctx.note(Note::SnapshotTaken { id });
-    }
-
-    /// The periodic log cleaner (KafkaRaftClient.poll runs RaftMetadataLogCleanerManager,
-    /// which calls KafkaMetadataLog.maybeClean every 60 s).
-    fn maybe_clean(&mut self, ctx: &mut Ctx) {
-        if ctx.now < self.clean_deadline {
-            return;
-        }
-        self.clean_deadline = ctx.now + LOG_CLEANER_INTERVAL_MS;
-        let retention = Retention { max_bytes: self.config.retention_max_bytes, max_ms: self.config.retention_max_ms };
-        for id in self.log.clean(ctx.now, &retention) {
-            ctx.note(Note::SnapshotDeleted { id });
         }
     }
 }

@@ -40,6 +40,7 @@ impl ErrorCode {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SnapshotId {
     #[serde(rename = "endOffset")]
     pub end_offset: Offset,
@@ -72,71 +73,112 @@ pub struct LeaderHint {
     pub leader: Option<NodeId>,
 }
 
+/// VoteRequestData: a candidate asks for a vote, or a prospective for a pre-vote (KIP-996).
+#[derive(Clone, Debug, PartialEq)]
+pub struct VoteRequest {
+    pub replica_epoch: Epoch,
+    pub last_offset_epoch: Epoch,
+    pub last_offset: Offset,
+    pub pre_vote: bool,
+}
+
+/// VoteResponseData.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VoteResponse {
+    pub error: ErrorCode,
+    pub hint: LeaderHint,
+    pub granted: bool,
+    pub pre_vote: bool,
+}
+
+/// BeginQuorumEpochRequestData: a new leader announces itself (and later its heartbeat).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BeginQuorumEpochRequest {
+    pub leader_epoch: Epoch,
+}
+
+/// BeginQuorumEpochResponseData.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BeginQuorumEpochResponse {
+    pub error: ErrorCode,
+    pub hint: LeaderHint,
+}
+
+/// EndQuorumEpochRequestData: a resigning leader names who should follow it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndQuorumEpochRequest {
+    pub leader_epoch: Epoch,
+    pub preferred_successors: Vec<NodeId>,
+}
+
+/// EndQuorumEpochResponseData.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndQuorumEpochResponse {
+    pub error: ErrorCode,
+    pub hint: LeaderHint,
+}
+
+/// FetchRequestData, for the one partition of the metadata log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FetchRequest {
+    pub current_leader_epoch: Epoch,
+    pub fetch_offset: Offset,
+    pub last_fetched_epoch: Epoch,
+    /// The follower's HW (KIP-1166), so the leader answers at once when it is behind.
+    pub high_watermark: Option<Offset>,
+    pub max_wait_ms: u64,
+    /// `controller.quorum.fetch.max.bytes` of the fetcher.
+    pub max_bytes: u64,
+}
+
+/// FetchResponseData: records, or where the logs diverge, or the snapshot to fetch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FetchResponse {
+    pub error: ErrorCode,
+    pub hint: LeaderHint,
+    pub high_watermark: Option<Offset>,
+    pub log_start_offset: Offset,
+    pub records: Vec<Record>,
+    pub diverging_epoch: Option<DivergingEpoch>,
+    pub snapshot_id: Option<SnapshotId>,
+}
+
+/// FetchSnapshotRequestData: the next chunk of a snapshot, from `position`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FetchSnapshotRequest {
+    pub current_leader_epoch: Epoch,
+    pub snapshot_id: SnapshotId,
+    pub position: u64,
+    /// `controller.quorum.fetch.snapshot.max.bytes` of the fetcher.
+    pub max_bytes: u64,
+}
+
+/// FetchSnapshotResponseData.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FetchSnapshotResponse {
+    pub error: ErrorCode,
+    pub hint: LeaderHint,
+    pub snapshot_id: SnapshotId,
+    pub size: u64,
+    pub position: u64,
+    /// Bytes in this chunk; the last chunk carries the snapshot itself.
+    pub chunk_bytes: u64,
+    pub snapshot: Option<Snapshot>,
+}
+
+/// Every RPC of the quorum, request or response.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Message {
-    Vote {
-        replica_epoch: Epoch,
-        last_offset_epoch: Epoch,
-        last_offset: Offset,
-        pre_vote: bool,
-    },
-    VoteResponse {
-        error: ErrorCode,
-        hint: LeaderHint,
-        granted: bool,
-        pre_vote: bool,
-    },
-    BeginQuorumEpoch {
-        leader_epoch: Epoch,
-    },
-    BeginQuorumEpochResponse {
-        error: ErrorCode,
-        hint: LeaderHint,
-    },
-    EndQuorumEpoch {
-        leader_epoch: Epoch,
-        preferred_successors: Vec<NodeId>,
-    },
-    EndQuorumEpochResponse {
-        error: ErrorCode,
-        hint: LeaderHint,
-    },
-    Fetch {
-        current_leader_epoch: Epoch,
-        fetch_offset: Offset,
-        last_fetched_epoch: Epoch,
-        /// The follower's HW (KIP-1166), so the leader answers at once when it is behind.
-        high_watermark: Option<Offset>,
-        max_wait_ms: u64,
-        /// `controller.quorum.fetch.max.bytes` of the fetcher.
-        max_bytes: u64,
-    },
-    FetchResponse {
-        error: ErrorCode,
-        hint: LeaderHint,
-        high_watermark: Option<Offset>,
-        log_start_offset: Offset,
-        records: Vec<Record>,
-        diverging_epoch: Option<DivergingEpoch>,
-        snapshot_id: Option<SnapshotId>,
-    },
-    FetchSnapshot {
-        current_leader_epoch: Epoch,
-        snapshot_id: SnapshotId,
-        position: u64,
-        /// `controller.quorum.fetch.snapshot.max.bytes` of the fetcher.
-        max_bytes: u64,
-    },
-    FetchSnapshotResponse {
-        error: ErrorCode,
-        hint: LeaderHint,
-        snapshot_id: SnapshotId,
-        size: u64,
-        position: u64,
-        /// Bytes in this chunk; the last chunk carries the snapshot itself.
-        chunk_bytes: u64,
-        snapshot: Option<Snapshot>,
-    },
+    Vote(VoteRequest),
+    VoteResponse(VoteResponse),
+    BeginQuorumEpoch(BeginQuorumEpochRequest),
+    BeginQuorumEpochResponse(BeginQuorumEpochResponse),
+    EndQuorumEpoch(EndQuorumEpochRequest),
+    EndQuorumEpochResponse(EndQuorumEpochResponse),
+    Fetch(FetchRequest),
+    FetchResponse(FetchResponse),
+    FetchSnapshot(FetchSnapshotRequest),
+    FetchSnapshotResponse(FetchSnapshotResponse),
 }
 
 /// A message on the wire. `correlation` pairs a response with its request.
@@ -150,6 +192,7 @@ pub struct Envelope {
 
 /// The RPC kinds the timeline colours differently.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum RpcKind {
     Vote,
     VoteResponse,
@@ -246,77 +289,72 @@ pub enum MessageSummary {
 impl Message {
     pub fn kind(&self) -> RpcKind {
         match self {
-            Message::Vote { pre_vote: false, .. } => RpcKind::Vote,
-            Message::Vote { pre_vote: true, .. } => RpcKind::PreVote,
-            Message::VoteResponse { pre_vote: false, .. } => RpcKind::VoteResponse,
-            Message::VoteResponse { pre_vote: true, .. } => RpcKind::PreVoteResponse,
-            Message::BeginQuorumEpoch { .. } => RpcKind::BeginQuorumEpoch,
-            Message::BeginQuorumEpochResponse { .. } => RpcKind::BeginQuorumEpochResponse,
-            Message::EndQuorumEpoch { .. } => RpcKind::EndQuorumEpoch,
-            Message::EndQuorumEpochResponse { .. } => RpcKind::EndQuorumEpochResponse,
-            Message::Fetch { .. } => RpcKind::Fetch,
-            Message::FetchResponse { .. } => RpcKind::FetchResponse,
-            Message::FetchSnapshot { .. } => RpcKind::FetchSnapshot,
-            Message::FetchSnapshotResponse { .. } => RpcKind::FetchSnapshotResponse,
+            Message::Vote(r) if r.pre_vote => RpcKind::PreVote,
+            Message::Vote(_) => RpcKind::Vote,
+            Message::VoteResponse(r) if r.pre_vote => RpcKind::PreVoteResponse,
+            Message::VoteResponse(_) => RpcKind::VoteResponse,
+            Message::BeginQuorumEpoch(_) => RpcKind::BeginQuorumEpoch,
+            Message::BeginQuorumEpochResponse(_) => RpcKind::BeginQuorumEpochResponse,
+            Message::EndQuorumEpoch(_) => RpcKind::EndQuorumEpoch,
+            Message::EndQuorumEpochResponse(_) => RpcKind::EndQuorumEpochResponse,
+            Message::Fetch(_) => RpcKind::Fetch,
+            Message::FetchResponse(_) => RpcKind::FetchResponse,
+            Message::FetchSnapshot(_) => RpcKind::FetchSnapshot,
+            Message::FetchSnapshotResponse(_) => RpcKind::FetchSnapshotResponse,
         }
     }
 
     /// The epoch the message speaks for (the request's epoch, the responder's epoch).
     pub fn epoch(&self) -> Epoch {
         match self {
-            Message::Vote { replica_epoch, .. } => *replica_epoch,
-            Message::BeginQuorumEpoch { leader_epoch } => *leader_epoch,
-            Message::EndQuorumEpoch { leader_epoch, .. } => *leader_epoch,
-            Message::Fetch { current_leader_epoch, .. } => *current_leader_epoch,
-            Message::FetchSnapshot { current_leader_epoch, .. } => *current_leader_epoch,
-            Message::VoteResponse { hint, .. }
-            | Message::BeginQuorumEpochResponse { hint, .. }
-            | Message::EndQuorumEpochResponse { hint, .. }
-            | Message::FetchResponse { hint, .. }
-            | Message::FetchSnapshotResponse { hint, .. } => hint.epoch,
+            Message::Vote(r) => r.replica_epoch,
+            Message::BeginQuorumEpoch(r) => r.leader_epoch,
+            Message::EndQuorumEpoch(r) => r.leader_epoch,
+            Message::Fetch(r) => r.current_leader_epoch,
+            Message::FetchSnapshot(r) => r.current_leader_epoch,
+            Message::VoteResponse(VoteResponse { hint, .. })
+            | Message::BeginQuorumEpochResponse(BeginQuorumEpochResponse { hint, .. })
+            | Message::EndQuorumEpochResponse(EndQuorumEpochResponse { hint, .. })
+            | Message::FetchResponse(FetchResponse { hint, .. })
+            | Message::FetchSnapshotResponse(FetchSnapshotResponse { hint, .. }) => hint.epoch,
         }
     }
 
     pub fn summary(&self) -> MessageSummary {
         match self {
-            Message::Vote { last_offset_epoch, last_offset, .. } => {
-                MessageSummary::Vote { last_epoch: *last_offset_epoch, last_offset: *last_offset }
+            Message::Vote(r) => MessageSummary::Vote { last_epoch: r.last_offset_epoch, last_offset: r.last_offset },
+            Message::VoteResponse(r) => {
+                MessageSummary::VoteResponse { granted: r.granted, error: r.error, leader: r.hint.leader }
             }
-            Message::VoteResponse { error, hint, granted, .. } => {
-                MessageSummary::VoteResponse { granted: *granted, error: *error, leader: hint.leader }
-            }
-            Message::BeginQuorumEpoch { .. } => MessageSummary::BeginQuorumEpoch,
-            Message::EndQuorumEpoch { preferred_successors, .. } => MessageSummary::EndQuorumEpoch {
-                first_successor: preferred_successors.first().copied(),
-                successors: preferred_successors.len().min(255) as u8,
+            Message::BeginQuorumEpoch(_) => MessageSummary::BeginQuorumEpoch,
+            Message::EndQuorumEpoch(r) => MessageSummary::EndQuorumEpoch {
+                first_successor: r.preferred_successors.first().copied(),
+                successors: r.preferred_successors.len().min(255) as u8,
             },
-            Message::BeginQuorumEpochResponse { error, hint } | Message::EndQuorumEpochResponse { error, hint } => {
+            Message::BeginQuorumEpochResponse(BeginQuorumEpochResponse { error, hint })
+            | Message::EndQuorumEpochResponse(EndQuorumEpochResponse { error, hint }) => {
                 MessageSummary::Ack { error: *error, leader: hint.leader }
             }
-            Message::Fetch { fetch_offset, last_fetched_epoch, high_watermark, .. } => {
-                MessageSummary::Fetch { offset: *fetch_offset, last_epoch: *last_fetched_epoch, hw: *high_watermark }
+            Message::Fetch(r) => {
+                MessageSummary::Fetch { offset: r.fetch_offset, last_epoch: r.last_fetched_epoch, hw: r.high_watermark }
             }
-            Message::FetchResponse { error, high_watermark, records, diverging_epoch, snapshot_id, .. } => {
-                MessageSummary::FetchResponse {
-                    error: *error,
-                    hw: *high_watermark,
-                    records: records.len() as u32,
-                    first_offset: records.first().map(|r| r.offset).unwrap_or(0),
-                    diverging: *diverging_epoch,
-                    snapshot: *snapshot_id,
-                }
+            Message::FetchResponse(r) => MessageSummary::FetchResponse {
+                error: r.error,
+                hw: r.high_watermark,
+                records: r.records.len() as u32,
+                first_offset: r.records.first().map(|r| r.offset).unwrap_or(0),
+                diverging: r.diverging_epoch,
+                snapshot: r.snapshot_id,
+            },
+            Message::FetchSnapshot(r) => {
+                MessageSummary::FetchSnapshot { snapshot: r.snapshot_id, position: r.position }
             }
-            Message::FetchSnapshot { snapshot_id, position, .. } => {
-                MessageSummary::FetchSnapshot { snapshot: *snapshot_id, position: *position }
-            }
-            Message::FetchSnapshotResponse { error, position, chunk_bytes, size, .. } => {
-                MessageSummary::FetchSnapshotResponse {
-                    error: *error,
-                    position: *position,
-                    chunk: *chunk_bytes,
-                    size: *size,
-                }
-            }
+            Message::FetchSnapshotResponse(r) => MessageSummary::FetchSnapshotResponse {
+                error: r.error,
+                position: r.position,
+                chunk: r.chunk_bytes,
+                size: r.size,
+            },
         }
     }
 }

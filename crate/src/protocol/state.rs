@@ -2,9 +2,12 @@
 //! the persisted election state, and every transition between them in one place
 //! (Kafka's QuorumState): each transition persists first when Kafka does, then moves.
 
+use super::config::SafetySwitch;
+use super::io::{Ctx, Note};
 use super::leader::LeaderState;
 use super::record::{Epoch, NodeId, RecordBody};
-use super::replica::{Ctx, Note, Replica};
+use super::replica::Replica;
+use super::rpc::{ErrorCode, Message};
 use serde::Serialize;
 
 /// The "quorum-state" file: what survives a crash besides the flushed log.
@@ -18,6 +21,7 @@ pub struct ElectionState {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum StateName {
     Unattached,
     Prospective,
@@ -45,6 +49,7 @@ impl StateName {
 /// Why a replica changed state; shown on the timeline and in the text trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "TransitionReason"))]
 pub enum Reason {
     Startup,
     Restart,
@@ -172,6 +177,63 @@ impl EpochState {
         }
     }
 
+    /// When the election timer of Unattached, Prospective, Candidate or Resigned fires
+    /// (None for the other states, and for an observer's Unattached, which never elects).
+    pub fn election_deadline(&self) -> Option<u64> {
+        match self {
+            EpochState::Unattached(s) => Some(s.election_deadline).filter(|d| *d != u64::MAX),
+            EpochState::Prospective(s) => Some(s.election_deadline),
+            EpochState::Candidate(s) => Some(s.election_deadline),
+            EpochState::Resigned(s) => Some(s.election_deadline),
+            EpochState::Leader(_) | EpochState::Follower(_) => None,
+        }
+    }
+
+    /// The state's own data when the replica is in that state (Kafka's QuorumState.
+    /// maybeLeaderState, followerStateOrThrow and the like).
+    pub fn as_leader(&self) -> Option<&LeaderState> {
+        match self {
+            EpochState::Leader(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn as_leader_mut(&mut self) -> Option<&mut LeaderState> {
+        match self {
+            EpochState::Leader(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn as_follower(&self) -> Option<&FollowerState> {
+        match self {
+            EpochState::Follower(f) => Some(f),
+            _ => None,
+        }
+    }
+    pub fn as_follower_mut(&mut self) -> Option<&mut FollowerState> {
+        match self {
+            EpochState::Follower(f) => Some(f),
+            _ => None,
+        }
+    }
+    pub fn as_prospective(&self) -> Option<&ProspectiveState> {
+        match self {
+            EpochState::Prospective(p) => Some(p),
+            _ => None,
+        }
+    }
+    pub fn as_prospective_mut(&mut self) -> Option<&mut ProspectiveState> {
+        match self {
+            EpochState::Prospective(p) => Some(p),
+            _ => None,
+        }
+    }
+    pub fn as_resigned_mut(&mut self) -> Option<&mut ResignedState> {
+        match self {
+            EpochState::Resigned(r) => Some(r),
+            _ => None,
+        }
+    }
+
     /// The leader this replica knows for its epoch (itself when leading or resigned).
     pub fn leader(&self, me: NodeId) -> Option<NodeId> {
         match self {
@@ -214,15 +276,53 @@ impl Replica {
         if let EpochState::Leader(l) = previous {
             // Parked fetches of a leader that steps down are answered with an error.
             for p in l.parked {
-                let m = self.fetch_error_response(super::rpc::ErrorCode::NotLeaderOrFollower);
-                ctx.out.push(super::replica::Output::Send(super::rpc::Envelope {
-                    from: self.id,
-                    to: p.from,
-                    correlation: p.correlation,
-                    message: m,
-                }));
+                let m = self.fetch_error_response(ErrorCode::NotLeaderOrFollower);
+                ctx.send(self.id, p.from, p.correlation, Message::FetchResponse(m));
             }
         }
+    }
+
+    /// The state a (re)started node enters, from its quorum-state file and its log (Kafka's
+    /// QuorumState.initialize). The replica is built Unattached in its persisted epoch, so
+    /// the first state change reads from there; a lone voter elects itself at once.
+    pub(crate) fn initialize(&mut self, ctx: &mut Ctx, reason: Reason) {
+        let (e, me) = (self.election, self.id);
+        let log_epoch = self.log.last_epoch();
+        if e == ElectionState::default() {
+            ctx.note(Note::Persisted { election: e });
+        }
+        if e.epoch < log_epoch {
+            self.transition_to_unattached_fresh_timer(ctx, log_epoch, None, reason);
+        } else if e.leader == Some(me) {
+            if self.switches.has(SafetySwitch::NoResignOnRestart) {
+                self.transition_to_leader(ctx, reason);
+            } else {
+                self.transition_to_resigned(ctx, reason);
+            }
+        } else if e.voted == Some(me) && self.is_voter() {
+            self.resume_candidacy(ctx, reason);
+        } else if let Some(l) = e.leader {
+            self.transition_to_follower(ctx, e.epoch, l, reason);
+        } else {
+            self.transition_to_unattached_fresh_timer(ctx, e.epoch, e.voted, reason);
+        }
+        let lone = self.voters.len() == 1 && self.is_voter();
+        if lone && matches!(self.state, EpochState::Unattached(_) | EpochState::Follower(_) | EpochState::Resigned(_)) {
+            self.transition_to_prospective(ctx, reason);
+        }
+    }
+
+    /// A candidate that restarts is a candidate again in the same epoch, voted for itself
+    /// (QuorumState.initialize); its vote is on disk already, so nothing is persisted.
+    fn resume_candidacy(&mut self, ctx: &mut Ctx, reason: Reason) {
+        let next = CandidateState {
+            epoch: self.election.epoch,
+            granted: vec![self.id],
+            rejected: Vec::new(),
+            election_deadline: self.random_election_deadline(ctx),
+        };
+        self.enter(ctx, EpochState::Candidate(next), reason);
+        self.maybe_finish_election(ctx);
     }
 
     /// Unattached keeps the election time left from Candidate, Prospective, Unattached
@@ -234,17 +334,10 @@ impl Replica {
         voted: Option<NodeId>,
         reason: Reason,
     ) {
-        let inherited = match &self.state {
-            EpochState::Candidate(s) => Some(s.election_deadline),
-            EpochState::Prospective(s) => Some(s.election_deadline),
-            EpochState::Unattached(s) => Some(s.election_deadline),
-            EpochState::Resigned(s) => Some(s.election_deadline),
-            _ => None,
-        };
-        let deadline = match inherited {
+        let deadline = match self.state.election_deadline() {
             _ if !self.is_voter() => u64::MAX,
-            Some(d) if d != u64::MAX => d,
-            _ => self.random_election_deadline(ctx),
+            Some(d) => d,
+            None => self.random_election_deadline(ctx),
         };
         self.transition_to_unattached_with_deadline(ctx, epoch, voted, deadline, reason);
     }
@@ -266,7 +359,7 @@ impl Replica {
         let epoch = self.epoch();
         self.persist(ctx, ElectionState { epoch, leader: None, voted: Some(candidate) });
         let deadline = self.random_election_deadline(ctx);
-        if let EpochState::Prospective(p) = &mut self.state {
+        if let Some(p) = self.state.as_prospective_mut() {
             p.voted = Some(candidate);
             p.election_deadline = deadline;
         }
@@ -297,7 +390,7 @@ impl Replica {
     /// straight to Candidate, as KRaft did before 4.0.
     pub(crate) fn transition_to_prospective(&mut self, ctx: &mut Ctx, reason: Reason) {
         debug_assert!(self.is_voter());
-        if self.switches.has(super::config::SafetySwitch::NoPreVote) {
+        if self.switches.has(SafetySwitch::NoPreVote) {
             return self.transition_to_candidate(ctx, reason);
         }
         let leader = self.state.leader(self.id).filter(|l| *l != self.id);
@@ -359,11 +452,8 @@ impl Replica {
     /// successors ordered by how far they have replicated. Persists nothing.
     pub(crate) fn transition_to_resigned(&mut self, ctx: &mut Ctx, reason: Reason) {
         let epoch = self.epoch();
-        let preferred_successors = match &self.state {
-            EpochState::Leader(l) => l.preferred_successors(self.id),
-            // A leader restarted into Resigned sends an empty list: everyone may start.
-            _ => Vec::new(),
-        };
+        // A leader restarted into Resigned sends an empty list: everyone may start.
+        let preferred_successors = self.state.as_leader().map_or_else(Vec::new, |l| l.preferred_successors(self.id));
         let unacked = self.voters.iter().copied().filter(|v| *v != self.id).collect();
         let next = ResignedState {
             epoch,
@@ -411,7 +501,7 @@ impl Replica {
     /// Unattached (fresh timer after a rejection; the time left, i.e. none, after a
     /// timeout, so the next pre-vote starts at once).
     pub(crate) fn prospective_lost(&mut self, ctx: &mut Ctx, rejected: bool) {
-        let EpochState::Prospective(p) = &self.state else {
+        let Some(p) = self.state.as_prospective() else {
             return;
         };
         let (epoch, voted, leader) = (p.epoch, p.voted, p.leader);

@@ -54,17 +54,21 @@ impl LinkProfile {
 /// The link faults in force, each as it was made (what `Network::link_faults` returns).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct LinkFaults {
     /// The partition's groups (every node in one of them), or empty when not partitioned.
     pub groups: Vec<Vec<NodeId>>,
+    /// Isolated nodes, ascending (cut off from every other node until reconnected).
     pub isolated: Vec<NodeId>,
     /// One-way cuts `[from, to]`, oldest first.
     pub cuts: Vec<(NodeId, NodeId)>,
     pub slow_links: Vec<SlowLinkFault>,
 }
 
+/// One one-way link with its own latency range.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SlowLinkFault {
     pub from: NodeId,
     pub to: NodeId,

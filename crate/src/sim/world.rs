@@ -29,7 +29,9 @@ use super::spec::{Action, ResolvedSpec, TimedAction};
 use crate::check::{Checker, ClusterView};
 use crate::protocol::log::{ReplicaLog, RECORD_BYTES};
 use crate::protocol::rpc::{Envelope, Message, RpcKind};
-use crate::protocol::{Ctx, Durable, IdSource, NodeId, Note, Offset, Output, Reason, RecordBody, Replica};
+use crate::protocol::{
+    Ctx, Durable, IdSource, NodeId, Note, Offset, Output, Reason, RecordBody, Replica, ReplicaSetup,
+};
 use crate::rng::Rng;
 use crate::shared::Meter;
 use crate::trace::{DropReason, Event, EventKind, FaultKind, SnapshotAction};
@@ -400,14 +402,19 @@ impl World {
 
     fn start_node(&mut self, id: NodeId, reason: Reason) {
         let durable = self.nodes[id as usize].durable.take().expect("a stopped node has its disk");
-        let voters = self.voters.clone();
-        let (config, switches, interval) = (self.spec.quorum.clone(), self.spec.switches, self.spec.snapshot_interval);
+        let setup = ReplicaSetup {
+            id,
+            voters: self.voters.clone(),
+            config: self.spec.quorum.clone(),
+            switches: self.spec.switches,
+            snapshot_interval: self.spec.snapshot_interval,
+        };
         let mut out = Vec::new();
         let now = self.now;
         let n = &mut self.nodes[id as usize];
         let replica = {
             let mut ctx = Ctx { now, rng: &mut n.rng, ids: &mut self.ids, out: &mut out };
-            Replica::start(&mut ctx, id, &voters, config, switches, interval, durable, reason)
+            Replica::start(&mut ctx, setup, durable, reason)
         };
         n.replica = Some(replica);
         self.process_outputs(id, out);
@@ -663,9 +670,8 @@ impl World {
             }
             Note::SnapshotTaken { id } => EventKind::Snapshot { node, action: SnapshotAction::Taken, id },
             Note::SnapshotFetched { id } => EventKind::Snapshot { node, action: SnapshotAction::Fetched, id },
-            Note::SnapshotLoaded { id, .. } => EventKind::Snapshot { node, action: SnapshotAction::Loaded, id },
+            Note::SnapshotLoaded { id } => EventKind::Snapshot { node, action: SnapshotAction::Loaded, id },
             Note::SnapshotDeleted { id } => EventKind::Snapshot { node, action: SnapshotAction::Deleted, id },
-            Note::Applied { .. } => return,
         };
         self.emit(kind);
     }
@@ -870,7 +876,7 @@ impl World {
         const QUEUED_BYTES: u64 = 40;
         const MESSAGE_BYTES: u64 = 256;
         let message = |env: &Envelope| match &env.message {
-            Message::FetchResponse { records, .. } => MESSAGE_BYTES + records.len() as u64 * RECORD_BYTES,
+            Message::FetchResponse(r) => MESSAGE_BYTES + r.records.len() as u64 * RECORD_BYTES,
             _ => MESSAGE_BYTES,
         };
         let in_flight: u64 = self.in_flight.values().map(|m| message(&m.envelope)).sum();

@@ -8,7 +8,8 @@ use kraft_playground::protocol::log::ReplicaLog;
 use kraft_playground::protocol::rpc::Envelope;
 use kraft_playground::protocol::state::ElectionState;
 use kraft_playground::protocol::{
-    Ctx, Durable, Epoch, IdSource, NodeId, Note, Output, QuorumConfig, Reason, Record, RecordBody, Replica, Unsafe,
+    Ctx, Durable, Epoch, IdSource, NodeId, Note, Output, QuorumConfig, Reason, Record, RecordBody, Replica,
+    ReplicaSetup, Unsafe,
 };
 use kraft_playground::rng::Rng;
 use std::collections::{BTreeMap, VecDeque};
@@ -93,11 +94,16 @@ impl Net {
 
     pub fn start(&mut self, id: NodeId, election: ElectionState, log: ReplicaLog) {
         let mut out = Vec::new();
-        let voters = self.voters.clone();
-        let (config, switches) = (self.config_for(id), self.switches);
+        let setup = ReplicaSetup {
+            id,
+            voters: self.voters.clone(),
+            config: self.config_for(id),
+            switches: self.switches,
+            snapshot_interval: 0,
+        };
         let r = {
             let mut ctx = Ctx { now: self.now, rng: &mut self.rng, ids: &mut self.ids, out: &mut out };
-            Replica::start(&mut ctx, id, &voters, config, switches, 0, Durable { election, log }, Reason::Startup)
+            Replica::start(&mut ctx, setup, Durable { election, log }, Reason::Startup)
         };
         self.replicas.insert(id, r);
         self.route(id, out);

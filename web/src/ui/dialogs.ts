@@ -2,6 +2,7 @@
 // page does); the help dialog; the copy-a-link button the share and crash views use.
 
 import { h, setText } from './dom.js';
+import { glossaryTable } from './glossary.js';
 import { KEY_HELP } from './keys.js';
 import { STATES, SWITCHES } from './types.js';
 
@@ -43,8 +44,9 @@ export class Dialogs {
   }
 }
 
-/** The help dialog: how to read the views, the keys, the safety switches. */
-export function openHelp(dialogs: Dialogs): void {
+/** The help dialog: how to read the views, the glossary, the keys, the safety switches; `term` scrolls to and marks that glossary entry. */
+export function openHelp(dialogs: Dialogs, term?: string): void {
+  const glossary = glossaryTable();
   const dl = h('dl', { class: 'kp-keys' });
   for (const [k, d] of KEY_HELP) dl.append(h('dt', null, ...k.split(' ').flatMap((x, i) => [i ? ' ' : '', h('kbd', null, x)])), h('dd', null, d));
   dialogs.open(
@@ -54,6 +56,9 @@ export function openHelp(dialogs: Dialogs): void {
       null,
       'A KRaft controller quorum: voters elect a leader; followers pull the log from it with Fetch; a record is committed once a majority has it (the high watermark, HW). Observers (brokers) replicate but never vote.',
     ),
+    h('h3', null, 'Raft words, KRaft words'),
+    h('p', null, "KRaft is Raft with Kafka's names and a few changes of its own. The same entries show as tooltips on the words where the playground uses them; tap a dotted word to come here."),
+    glossary,
     h('h3', null, 'States'),
     h('div', { class: 'kp-states' }, ...STATES.map((s) => h('span', { class: `kp-st-${s}` }, s))),
     h('h3', null, 'Timeline'),
@@ -67,6 +72,11 @@ export function openHelp(dialogs: Dialogs): void {
     h('h3', null, 'Safety switches'),
     h('ul', null, ...SWITCHES.map(([n, e]) => h('li', null, h('code', null, n), `: ${e}`))),
   );
+  if (term) {
+    const row = glossary.querySelector(`tr[data-term="${CSS.escape(term)}"]`);
+    row?.classList.add('kp-glossary-hit');
+    row?.scrollIntoView({ block: 'center' });
+  }
 }
 
 /** A button that copies the link in `input` (selecting it, for copying by hand where the clipboard is refused). */

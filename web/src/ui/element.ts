@@ -4,7 +4,10 @@
 // Attributes: scenario, voters, observers, seed, network, autoplay, speed,
 // controls=full|minimal, layout=compact|full (compact, the default: the ring, the
 // timeline, the faults and the controls; full adds the logs, quorum, invariants and
-// network panels), height, run (a share link), theme=light|dark, share-base, frameless. Property: `cluster` (the live Cluster), `player`.
+// network panels), height, run (a share link), theme=light|dark, share-base,
+// frameless. Property: `cluster` (the live Cluster), `player`. Methods: play(), pause().
+// Events: `kraft-playground:change` (the run on screen), `kraft-playground:story` (the
+// reader's place in a story's script).
 
 import { type Cluster, init, Player } from '../api.js';
 import { DEFAULTS, type Parsed, parseAttributes, show } from './attributes.js';
@@ -24,9 +27,10 @@ import { findScenario, type LoadedScenario, loadBundledScenarios, loadScenario }
 import { changeDetail, ExportMenu, openShare, runUrl } from './share.js';
 import { ClusterSnapshot } from './snapshot.js';
 import { Store } from './store.js';
+import { StoryProgress } from './story-progress.js';
 import { Summary } from './summary.js';
 import { readTheme, type Theme } from './theme.js';
-import type { UiEvent } from './types.js';
+import type { UiEvent, UiEventOf } from './types.js';
 import { buildViews, type Views } from './views.js';
 
 function cssUrl(): string {
@@ -64,6 +68,7 @@ export class KraftPlayground extends HTMLElement {
   #live = new Announcer();
   #summary!: Summary;
   #summaryAt = 0;
+  #progress = new StoryProgress();
   #loop = new FrameLoop((elapsed) => this.#frame(elapsed));
   #play = new Playback({
     player: () => this.#player,
@@ -118,6 +123,16 @@ export class KraftPlayground extends HTMLElement {
   addNotice(text: string): void {
     this.#notices.add(String(text));
     if (this.#built) this.#notices.show();
+  }
+
+  /** Plays from here (past a pause the story waits at, as its Continue button does). */
+  play(): void {
+    this.#play.setPlaying(true);
+  }
+
+  /** Pauses. */
+  pause(): void {
+    this.#play.setPlaying(false);
   }
 
   /** Frame times (ms of work per frame) recorded while playing, for benchmarks. */
@@ -267,6 +282,11 @@ export class KraftPlayground extends HTMLElement {
       overlays: [this.#menu.el, this.#live.el, this.#summary.el],
     });
 
+    // a glossary word: its entry in the help
+    this.#root.addEventListener('click', (e) => {
+      const word = e.composedPath().find((n): n is HTMLElement => n instanceof HTMLElement && n.classList.contains('kp-term'));
+      if (word) openHelp(this.#dialogs, word.dataset.term);
+    });
     this.#root.addEventListener('pointerdown', (e) => {
       const path = e.composedPath();
       if (!this.#menu.el.hidden && !path.includes(this.#menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) this.#menu.close();
@@ -293,12 +313,16 @@ export class KraftPlayground extends HTMLElement {
     this.#play.initialSpeed(p.speed);
     document.removeEventListener('keydown', this.#docKeyHandler);
     if (!p.minimal) document.addEventListener('keydown', this.#docKeyHandler);
+    // The core loads while the scenario library does.
+    const core = init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url)).then(
+      () => null,
+      (e: Error) => e,
+    );
     await loadBundledScenarios();
     this.#picker.fill();
-    try {
-      await init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url));
-    } catch (e) {
-      this.#notices.problems.push(`The simulation core could not be loaded: ${(e as Error).message}`);
+    const failed = await core;
+    if (failed) {
+      this.#notices.problems.push(`The simulation core could not be loaded: ${failed.message}`);
       this.#notices.show();
       return;
     }
@@ -426,6 +450,7 @@ export class KraftPlayground extends HTMLElement {
     this.#views.logs.clearGhosts();
     this.#live.clear();
     this.#caption.reset();
+    this.#progress.reset(this.#scenario);
     // a story that asks to pause at its very start waits there for "Continue"
     this.#play.pausedAtStep = this.#scenario?.steps.find((st) => st.pause && st.t === c.now)?.index ?? -1;
     this.#views.timeline.highlight.clear();
@@ -593,7 +618,7 @@ export class KraftPlayground extends HTMLElement {
     return this.#loop.profile(on);
   }
 
-  #showViolation(v: UiEvent): void {
+  #showViolation(v: UiEventOf<'violation'>): void {
     this.#play.setPlaying(false);
     this.#play.seek(v.t);
     this.#views.timeline.highlight = new Set([v.seq, ...(v.evidence ?? [])]);
@@ -631,6 +656,8 @@ export class KraftPlayground extends HTMLElement {
 
   #updateCaption(force: boolean): void {
     this.#caption.update(this.#scenario, this.#now(), this.#play.playing, this.#play.pausedAtStep, force);
+    const story = this.#progress.update(this.#scenario, this.#now());
+    if (story) this.dispatchEvent(new CustomEvent('kraft-playground:story', { bubbles: true, composed: true, detail: story }));
   }
 
   #write(): void {

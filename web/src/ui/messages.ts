@@ -5,6 +5,7 @@
 import type { Cluster } from '../api.js';
 import { copyButton } from './dialogs.js';
 import { fmtT, h, setText, toggleClass } from './dom.js';
+import { tip } from './glossary.js';
 import type { Store } from './store.js';
 import type { NodeInfo, UiEvent } from './types.js';
 
@@ -88,9 +89,12 @@ export function announcement(e: UiEvent): string | null {
   }
 }
 
+/** What the status line's words mean (the Raft names of epoch and HW), as its tooltip. */
+const STATUS_TIP = [tip('epoch'), tip('hw')].join('\n\n');
+
 /** The status line of the top bar: the leader, its epoch and HW, violations, unsafe switches. */
 export class StatusLine {
-  readonly el = h('div', { class: 'kp-status', role: 'status', 'data-leader': '' }, h('span', { class: 'kp-dot' }), h('span', { class: 'kp-status-text' }, 'Starting…'));
+  readonly el = h('div', { class: 'kp-status', role: 'status', 'data-leader': '', title: STATUS_TIP }, h('span', { class: 'kp-dot' }), h('span', { class: 'kp-status-text' }, 'Starting…'));
 
   update(c: Cluster, nodes: NodeInfo[], store: Store, unsafe: string[]): void {
     let text: string;

@@ -5,8 +5,9 @@
 import type { Baseline, Cluster, LinkFaults } from '../api.js';
 import { limit } from '../api.js';
 import { clamp, fmtT, h, setText, toggleClass } from './dom.js';
+import { term } from './glossary.js';
 import type { Store } from './store.js';
-import { INVARIANTS, type NodeInfo, type QuorumInfo, SWITCHES, type UiEvent } from './types.js';
+import { INVARIANTS, type NodeInfo, type QuorumInfo, SWITCHES, type UiEventOf } from './types.js';
 
 export interface NetworkProfile {
   latencyMs: [number, number];
@@ -33,7 +34,7 @@ export interface PanelHost {
   unsafe(): string[];
   setUnsafe(list: string[]): void;
   /** seek to a violation and highlight its evidence */
-  showViolation(v: UiEvent): void;
+  showViolation(v: UiEventOf<'violation'>): void;
 }
 
 // ---- quorum ----------------------------------------------------------------------------
@@ -50,7 +51,7 @@ export class QuorumPanel {
     this.el = h(
       'section',
       { class: 'kp-panel kp-quorum', 'aria-label': 'kafka-metadata-quorum describe' },
-      h('h3', null, 'Quorum ', h('span', { class: 'kp-sub' }, 'as kafka-metadata-quorum prints it')),
+      h('h3', null, 'Quorum ', h('span', { class: 'kp-sub' }, 'as kafka-metadata-quorum prints it · ', term('epoch', 'LeaderEpoch'), ' · ', term('hw', 'HighWatermark'))),
       h('div', { class: 'kp-cmd' }, '$ kafka-metadata-quorum describe --status'),
       this.status,
       h('div', { class: 'kp-cmd' }, '$ kafka-metadata-quorum describe --replication'),
@@ -140,7 +141,7 @@ export class InvariantsPanel {
     if (vs.length === this.lastCount && (vs.length === 0 || now === this.lastNow)) return;
     this.lastCount = vs.length;
     this.lastNow = now;
-    const by = new Map<string, UiEvent[]>();
+    const by = new Map<string, UiEventOf<'violation'>[]>();
     for (const v of vs) {
       const k = v.invariant ?? '?';
       if (!by.has(k)) by.set(k, []);

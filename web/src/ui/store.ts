@@ -4,7 +4,7 @@
 // faded. A new action while seeked back forks the run: the store drops everything after
 // the cluster's last event.
 
-import { rpcIndex, stateIndex, type UiEvent } from './types.js';
+import { rpcIndex, stateIndex, type UiEvent, type UiEventOf } from './types.js';
 
 export interface Msg {
   id: number;
@@ -29,14 +29,14 @@ export interface Msg {
   endSeq: number;
 }
 
-export interface Mark {
+/** A marked event: its kind says which event it is (a `leader` mark is a `state` event). */
+export type Mark = {
   t: number;
   seq: number;
   /** -1: the whole cluster */
   node: number;
-  kind: 'truncate' | 'crash' | 'restart' | 'snapshot' | 'violation' | 'fault' | 'leader' | 'write' | 'vote';
-  ev: UiEvent;
-}
+} & ({ kind: 'leader'; ev: UiEventOf<'state'> } | { [K in MarkedType]: { kind: K; ev: UiEventOf<K> } }[MarkedType]);
+type MarkedType = 'truncate' | 'crash' | 'restart' | 'snapshot' | 'violation' | 'fault' | 'write' | 'vote';
 
 /** A step series per node: times and values (NaN = no value, the line breaks). */
 export class Steps {
@@ -114,9 +114,9 @@ export class Store {
   marks: Mark[] = [];
   markT: number[] = [];
   leaders: { t: number; node: number; epoch: number; seq: number }[] = [];
-  violations: UiEvent[] = [];
+  violations: UiEventOf<'violation'>[] = [];
   /** faults as applied, for the network view */
-  faults: UiEvent[] = [];
+  faults: UiEventOf<'fault'>[] = [];
   lastSeq = -1;
   /** bumped on every change that needs a redraw of history */
   version = 0;
@@ -130,8 +130,8 @@ export class Store {
     hw: number[];
     leo: number[];
     t: number;
-    faults: UiEvent[];
-    violations: UiEvent[];
+    faults: UiEventOf<'fault'>[];
+    violations: UiEventOf<'violation'>[];
     leaders: { t: number; node: number; epoch: number; seq: number }[];
   } | null = null;
 
@@ -310,7 +310,7 @@ export class Store {
           this.open.delete(m.id);
           m.end = t;
           m.endSeq = e.seq;
-          m.dup = !!e.duplicate;
+          m.dup = e.type === 'deliver' && e.duplicate;
           if (e.type === 'drop') m.dropped = e.reason ?? 'dropped';
           this.maxSpan = Math.max(this.maxSpan, t - m.sent);
         }
@@ -435,8 +435,9 @@ export class Store {
     this.stateT[n].push(seg.t);
   }
 
-  private mark(t: number, ev: UiEvent, node: number, kind: Mark['kind']): void {
-    this.marks.push({ t, seq: ev.seq, node, kind, ev });
+  private mark<K extends Mark['kind']>(t: number, ev: Extract<Mark, { kind: K }>['ev'], node: number, kind: K): void {
+    // The signature pairs `kind` with its event type; TS cannot correlate them in the literal.
+    this.marks.push({ t, seq: ev.seq, node, kind, ev } as Mark);
     this.markT.push(t);
   }
 

@@ -467,7 +467,7 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
     for (const seq of L.highlight) {
       const e = findEvent(L.store, seq);
       if (!e || e.t < t0 || e.t > t1) continue;
-      const n = typeof e.node === 'number' ? e.node : -1;
+      const n = 'node' in e && typeof e.node === 'number' ? e.node : -1;
       if (n < 0 || n >= store.nodes) continue;
       ring(ctx, L.g.xOf(e.t), L.g.laneMid(n), th.danger);
     }

@@ -3,6 +3,7 @@
 // dense arrows collapse to one per pixel column per link and kind.
 
 import { clamp, fmtT, h } from './dom.js';
+import { RPC_TERMS, term, tip } from './glossary.js';
 import type { Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
 import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, type Layer, makeHatch } from './timeline-draw.js';
@@ -365,7 +366,7 @@ export class Timeline {
     const items = RPC_GROUPS.map((g, i) => {
       const b = h(
         'button',
-        { class: 'kp-legend-item', type: 'button', 'aria-pressed': 'true', title: `Show or hide ${g} arrows`, 'data-rpc': g },
+        { class: 'kp-legend-item', type: 'button', 'aria-pressed': 'true', title: `${tip(RPC_TERMS[g])}\n\nClick to show or hide ${g} arrows.`, 'data-rpc': g },
         h('span', { class: `kp-swatch kp-rpc-${g}` }),
         label(g),
       );
@@ -383,7 +384,16 @@ export class Timeline {
       'div',
       { class: 'kp-legend', role: 'group', 'aria-label': 'Message kinds' },
       ...items,
-      h('span', { class: 'kp-legend-note' }, 'dashed: response · ✕ dropped · red: refused, the peer is down · ✂ truncation · — HW · ┄ LEO'),
+      h(
+        'span',
+        { class: 'kp-legend-note' },
+        'dashed: response · ✕ dropped · red: refused, the peer is down · ',
+        term('divergingEpoch', '✂ truncation'),
+        ' · ',
+        term('hw', '— HW'),
+        ' · ',
+        term('leo', '┄ LEO'),
+      ),
     );
   }
 }

@@ -11,7 +11,7 @@ import { Ring } from './ring.js';
 import type { Store } from './store.js';
 import type { Theme } from './theme.js';
 import { Timeline } from './timeline.js';
-import type { NodeInfo, QuorumInfo, UiEvent } from './types.js';
+import type { NodeInfo, QuorumInfo, UiEventOf } from './types.js';
 
 export interface ViewsHost {
   now(): number;
@@ -28,7 +28,7 @@ export interface ViewsHost {
   openNode(id: number, anchor: HTMLElement): void;
   unsafe(): string[];
   setUnsafe(list: string[]): void;
-  showViolation(v: UiEvent): void;
+  showViolation(v: UiEventOf<'violation'>): void;
   settings(): Settings;
   applySettings(s: Settings): void;
   reset(): void;
@@ -106,7 +106,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     setWorkload: (w: number) => host.act('workload', (c) => c.setWorkload({ writesPerSecond: w })),
     unsafe: () => host.unsafe(),
     setUnsafe: (list: string[]) => host.setUnsafe(list),
-    showViolation: (v: UiEvent) => host.showViolation(v),
+    showViolation: (v: UiEventOf<'violation'>) => host.showViolation(v),
   };
   const controls = new Controls(
     {

@@ -1,0 +1,90 @@
+//! How records become committed: the leader appends a batch and moves its HW by the
+//! majority rule; every node raises its own HW and applies what is committed.
+
+use super::config::SafetySwitch;
+use super::io::{Ctx, Note, Output};
+use super::record::{Offset, Record, RecordBody};
+use super::replica::Replica;
+
+impl Replica {
+    /// Appends a batch as leader: LEO moves (the leader's own progress with it, so
+    /// parked fetches are answered), then the flush blocks this replica's thread.
+    /// KafkaRaftClient.flushLeaderLog updates the leader's end offset (LeaderState.
+    /// updateLocalState, unflushed) and the HW before log.flush, so a lone voter, whose own
+    /// offset is the majority, commits and answers parked fetches before its flush: a crash
+    /// inside that flush loses committed records (scenario one-voter-flush-window).
+    pub(crate) fn append_as_leader(&mut self, ctx: &mut Ctx, batch: Vec<(u64, RecordBody)>) {
+        if batch.is_empty() {
+            return;
+        }
+        let epoch = self.epoch();
+        let first = self.log.end_offset();
+        let records: Vec<Record> = batch
+            .into_iter()
+            .enumerate()
+            .map(|(i, (id, body))| Record { offset: first + i as u64, epoch, id, body })
+            .collect();
+        let kind = records[0].body.kind();
+        let last = first + records.len() as u64 - 1;
+        self.log.append(&records);
+        ctx.note(Note::Appended { first, last, epoch, kind });
+        let leo = self.log.end_offset();
+        let me = self.id;
+        if let Some(l) = self.state.as_leader_mut() {
+            l.update_local(me, leo, ctx.now);
+        }
+        self.maybe_advance_leader_hw(ctx);
+        self.complete_parked_fetches(ctx);
+        ctx.out.push(Output::Flush { up_to: leo });
+    }
+
+    /// The leader's HW is what its Fetch responses carry, so every move of it is traced,
+    /// even one that stays below the HW this node exposed as a follower (only
+    /// `hw-before-own-epoch` allows that). Before its first move the HW this node exposed
+    /// is its own.
+    pub(super) fn maybe_advance_leader_hw(&mut self, ctx: &mut Ctx) {
+        let allow = self.switches.has(SafetySwitch::HwBeforeOwnEpoch);
+        let Some(l) = self.state.as_leader_mut() else {
+            return;
+        };
+        let old = l.high_watermark.or(self.hw);
+        if let Some(new) = l.maybe_advance_hw(allow) {
+            ctx.note(Note::HighWatermark { old, new });
+            if self.raise_hw(new) {
+                self.apply_committed(ctx);
+            }
+            self.complete_parked_fetches(ctx);
+        }
+    }
+
+    /// Raises this node's HW (never lowers it), applies newly committed records and
+    /// takes a snapshot when enough have been applied since the last one.
+    pub(super) fn set_hw(&mut self, ctx: &mut Ctx, new: Offset) {
+        let old = self.hw;
+        if self.raise_hw(new) {
+            ctx.note(Note::HighWatermark { old, new });
+            self.apply_committed(ctx);
+        }
+    }
+
+    /// True when `new` is above this node's HW (which then becomes `new`).
+    fn raise_hw(&mut self, new: Offset) -> bool {
+        if self.hw.map(|h| new <= h).unwrap_or(false) {
+            return false;
+        }
+        self.hw = Some(new);
+        true
+    }
+
+    fn apply_committed(&mut self, ctx: &mut Ctx) {
+        let Some(hw) = self.hw else { return };
+        let target = hw.min(self.log.end_offset());
+        while self.image.applied_offset < target {
+            let Some(r) = self.log.get(self.image.applied_offset) else {
+                break;
+            };
+            self.image.apply(r);
+        }
+        self.maybe_snapshot(ctx);
+    }
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// Startup benchmark (not a test): the main page in headless Chromium throttled to
+// 10 Mbps down and up with 40 ms round trips (CDP network emulation), served in gzip.
+// Measures, per cold load (empty cache), the time from navigation until the first
+// animation frame in which a running cluster is drawn (the element holds a cluster and
+// has drawn its nodes; the main page autoplays), and the bytes transferred until then;
+// reports the median load.
+//   node scripts/bench-load.mjs [--loads 3] [--json]
+import { launch, serve } from '../test/browser/harness.mjs';
+
+const arg = (name, d) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : d;
+};
+const loads = Number(arg('loads', 3));
+const json = process.argv.includes('--json');
+
+// Runs in the page before its scripts: notes the first frame with a running cluster.
+function watchFirstFrame() {
+  const tick = () => {
+    const el = document.querySelector('kraft-playground');
+    if (el?.cluster && el.shadowRoot?.querySelector('[data-node]')) {
+      window.__firstFrameMs = performance.now();
+      return;
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+const server = await serve();
+try {
+  const results = [];
+  // One load first to warm the server's file cache (not part of a measurement).
+  for (let i = 0; i <= loads; i++) {
+    const { context, close } = await launch();
+    try {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 40,
+        downloadThroughput: 10e6 / 8,
+        uploadThroughput: 10e6 / 8,
+      });
+      const requests = new Map();
+      cdp.on('Network.responseReceived', (e) => requests.set(e.requestId, { url: e.response.url, bytes: 0, done: null }));
+      cdp.on('Network.loadingFinished', (e) => {
+        const r = requests.get(e.requestId);
+        if (r) Object.assign(r, { bytes: e.encodedDataLength, done: e.timestamp });
+      });
+      await page.addInitScript(watchFirstFrame);
+      let navigatedAt = null;
+      cdp.on('Network.requestWillBeSent', (e) => {
+        if (navigatedAt === null) navigatedAt = e.timestamp;
+      });
+      await page.goto(`${server.url}`);
+      await page.waitForFunction(() => window.__firstFrameMs !== undefined, null, { timeout: 60_000 });
+      const firstFrameMs = await page.evaluate(() => window.__firstFrameMs);
+      // Bytes of every response finished before the first frame (CDP times are seconds).
+      const drawnAt = navigatedAt + firstFrameMs / 1000;
+      const before = [...requests.values()].filter((r) => r.done !== null && r.done <= drawnAt);
+      const wasm = before.find((r) => r.url.endsWith('.wasm'));
+      if (i > 0) {
+        results.push({
+          firstFrameMs,
+          transferBytes: before.reduce((s, r) => s + r.bytes, 0),
+          requests: before.length,
+          wasmGzipBytes: wasm?.bytes ?? null,
+          wasmFile: wasm ? new URL(wasm.url).pathname.slice(1) : null,
+          timeline: before.map((r) => `${new URL(r.url).pathname} ${Math.round((r.done - navigatedAt) * 1000)} ms`),
+        });
+      }
+    } finally {
+      await close();
+    }
+  }
+  results.sort((a, b) => a.firstFrameMs - b.firstFrameMs);
+  const mid = results[Math.floor(results.length / 2)];
+  if (json) console.log(JSON.stringify({ ...mid, loads: results.map((r) => Math.round(r.firstFrameMs)) }));
+  else {
+    console.log(`bench-load: 10 Mbps / 40 ms RTT, gzip, ${loads} cold loads`);
+    console.log(`  first frame of a running cluster: ${results.map((r) => `${Math.round(r.firstFrameMs)} ms`).join(', ')}`);
+    console.log(`  transferred until then (median load): ${mid.transferBytes} B in ${mid.requests} requests; ${mid.wasmFile}: ${mid.wasmGzipBytes} B`);
+    console.log(`  finished (median load): ${mid.timeline.join(', ')}`);
+  }
+} finally {
+  server.stop();
+}

@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+// `npm run bench`: every number issue 11 sets a target for, measured on the built package
+// and site, printed as one table (each number beside its target, met or not) and written
+// as JSON to target/bench.json. Speed is measured here, never asserted in tests.
+//   node scripts/bench.mjs [--raftscope DIR]     (or RAFTSCOPE=DIR; without it the
+//                                                  RaftScope row is skipped)
+//   node scripts/bench.mjs --case NAME           one measurement, as JSON (run in its own
+//                                                  process: a wasm instance never shrinks)
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadRaftScope } from './bench-raftscope.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const here = fileURLToPath(import.meta.url);
+const arg = (name) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const quantile = (xs, p) => {
+  const s = sorted(xs);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+};
+const median = (xs) => quantile(xs, 0.5);
+const MIB = 2 ** 20;
+
+/** The reference workload of the throughput target. */
+const REFERENCE = { voters: 5, observers: 2, writesPerSecond: 100, network: 'datacenter', stableLeadership: true };
+
+async function pkg() {
+  const kp = await import(new URL('../web/dist/node.js', import.meta.url).href);
+  await kp.init();
+  return kp;
+}
+
+/** The busy hour of the scrubbing target: 7 voters, 20 writes/s, a crash a minute. */
+function busyHour(Cluster) {
+  const c = Cluster.createSync({ voters: 7, seed: 42, writesPerSecond: 20 });
+  for (let minute = 0; minute < 60; minute++) {
+    c.advance(30_000);
+    c.crash(minute % 7);
+    c.advance(30_000);
+    c.restart(minute % 7);
+  }
+  return c;
+}
+
+/** Wasm memory after one `advance(ms)` (an instance never shrinks: this is its peak). */
+async function peakMemory(options, ms) {
+  const { Cluster } = await pkg();
+  const t = performance.now();
+  const c = Cluster.createSync(options);
+  c.advance(ms);
+  return { peakBytes: c.__wasmMemoryBytes(), wallS: (performance.now() - t) / 1000 };
+}
+
+const cases = {
+  /** Ours in wasm vs RaftScope's model, interleaved repetitions in one process. */
+  async throughput() {
+    const { Cluster } = await pkg();
+    const dir = arg('raftscope') ?? process.env.RAFTSCOPE;
+    const raftscope = dir ? loadRaftScope(dir) : null;
+    const ours = [];
+    const theirs = [];
+    const ratios = [];
+    let events = 0;
+    for (let rep = 0; rep < 7; rep++) {
+      const t = performance.now();
+      const c = Cluster.createSync({ ...REFERENCE, seed: rep + 1 });
+      c.advance(60_000);
+      const wall = (performance.now() - t) / 1000;
+      if (c.violations().length) throw new Error(`the reference run broke an invariant: ${c.violations()[0].text}`);
+      events = c.eventCount;
+      c.dispose();
+      ours.push(60 / wall);
+      if (raftscope) {
+        const r = raftscope(60);
+        if (r.commits < 5_400) throw new Error(`RaftScope's model committed ${r.commits} of 6,000 requests: not the workload`);
+        theirs.push(r.simulatedS / (r.wallMs / 1000));
+        ratios.push(ours.at(-1) / theirs.at(-1));
+      }
+    }
+    // The first repetition of each warms the JIT and the wasm instance up.
+    const drop = (xs) => xs.slice(1);
+    return {
+      wasm: median(drop(ours)),
+      events,
+      raftscope: raftscope ? median(drop(theirs)) : null,
+      ratio: raftscope ? median(drop(ratios)) : null,
+    };
+  },
+
+  /** Seek anywhere in the busy hour, then read the 10 s window before it. */
+  async seek() {
+    const { Cluster } = await pkg();
+    const c = busyHour(Cluster);
+    const end = c.now;
+    const seeks = [];
+    const windows = [];
+    let t = 7_919;
+    let events = 0;
+    for (let i = 0; i < 40; i++) {
+      t = (t * 7_919 + 104_729) % end;
+      const a = performance.now();
+      c.seek(t);
+      const b = performance.now();
+      events += c.events({ from: Math.max(0, t - 10_000), to: t }).length;
+      const d = performance.now();
+      seeks.push(b - a);
+      windows.push(d - a);
+    }
+    return { median: median(windows), worst: Math.max(...windows), seekMedian: median(seeks), eventsPerWindow: Math.round(events / 40) };
+  },
+
+  /** `init()` in a fresh process (compiling and instantiating the wasm). */
+  async init() {
+    const t = performance.now();
+    const { init } = await import(new URL('../web/dist/node.js', import.meta.url).href);
+    const imported = performance.now();
+    await init();
+    return { init: performance.now() - imported, importMs: imported - t };
+  },
+
+  /** Peak wasm memory: an hour of 7 voters at 20 writes/s in one advance. */
+  hour: () => peakMemory({ voters: 7, seed: 42, writesPerSecond: 20 }, 3_600_000),
+
+  /** Peak wasm memory: a 24-hour run in one advance (3 voters at 10 writes/s). */
+  day: () => peakMemory({ voters: 3, seed: 42, writesPerSecond: 10 }, 86_400_000),
+};
+
+const only = arg('case');
+if (only) {
+  process.stdout.write(JSON.stringify(await cases[only]()));
+  process.exit(0);
+}
+
+/** One measurement in its own process. */
+const run = (name, script = here, args = ['--case', name]) => {
+  const extra = arg('raftscope') ? ['--raftscope', arg('raftscope')] : [];
+  const out = execFileSync(process.execPath, [script, ...args, ...extra], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.trim().split('\n').at(-1));
+};
+const say = (s) => process.stderr.write(`bench: ${s}\n`);
+
+const rows = [];
+/** A row: what, the number, its unit, the target (`<=`, `<` or `>=` a bound; none: reported). */
+const row = (what, value, unit, op = null, bound = null, note = '') => {
+  const met = value === null || op === null ? null : op === '<=' ? value <= bound : op === '<' ? value < bound : value >= bound;
+  rows.push({ what, value, unit, target: op ? `${op} ${bound}` : 'reported', met, note });
+};
+const round = (x, digits = 1) => (x === null ? null : Number(x.toFixed(digits)));
+
+say('throughput, wasm vs RaftScope (interleaved)');
+const tp = run('throughput');
+row(
+  'wasm throughput, reference workload (sim s per wall s)',
+  round(tp.wasm, 0),
+  'sim s/s',
+  null,
+  null,
+  `${tp.events} events per 60 s run; 5 voters + 2 observers, 100 writes/s, datacenter, all checks, trace`,
+);
+if (tp.ratio === null) {
+  rows.push({
+    what: 'RaftScope ratio (ours in wasm / RaftScope model)',
+    value: null,
+    unit: 'x',
+    target: '>= 6',
+    met: null,
+    note: 'skipped: set RAFTSCOPE=DIR or --raftscope DIR (a checkout of ongardie/raftscope)',
+  });
+} else {
+  row('RaftScope ratio (ours in wasm / RaftScope model)', round(tp.ratio, 2), 'x', '>=', 6, `RaftScope ${round(tp.raftscope, 0)} sim s/s; median of interleaved pairs`);
+}
+
+say('seek + 10 s window in the busy hour');
+const sk = run('seek');
+row('seek + 10 s window, busy hour: median', round(sk.median), 'ms', '<=', 20, `seek alone ${round(sk.seekMedian, 2)} ms; ${sk.eventsPerWindow} events per window`);
+row('seek + 10 s window, busy hour: worst', round(sk.worst), 'ms', '<=', 40);
+
+say('frame work at 100x (Chromium)');
+const ui = run('ui', join(root, 'scripts/bench-ui.mjs'), ['--voters', '7', '--observers', '4', '--writes', '20', '--speed', '100', '--seconds', '8', '--json']);
+row('frame work at 100x, 7 voters + 4 observers, 20 writes/s: p95', round(ui.work.p95), 'ms', '<=', 8, `median ${round(ui.work.median)} ms; ${ui.frames} frames`);
+row('frame work at 100x: p99', round(ui.work.p99), 'ms', '<=', 16, `kept ${round(ui.achievedSpeed)}x of 100x`);
+
+say('Node init');
+const inits = [];
+for (let i = 0; i < 5; i++) inits.push(run('init').init);
+row('Node init()', round(median(inits)), 'ms', '<=', 10, 'median of 5 fresh processes');
+
+say('first frame and transfer at 10 Mbps / 40 ms RTT (Chromium)');
+const load = run('load', join(root, 'scripts/bench-load.mjs'), ['--json']);
+row('first frame, 10 Mbps / 40 ms RTT, throttled Chromium', round(load.firstFrameMs, 0), 'ms', '<=', 450, 'median of 3 cold loads, gzip served');
+row('main page transfer until a running cluster is drawn', round(load.transferBytes / 1000), 'KB gzip', '<=', 250, `${load.requests} requests`);
+row('core wasm the main page loads', round(load.wasmGzipBytes / 1000), 'KB gzip', '<=', 190, load.wasmFile);
+
+say('peak wasm memory');
+const hour = run('hour');
+row('peak wasm memory, 1 h of 7 voters at 20 writes/s in one advance', round(hour.peakBytes / MIB), 'MiB', '<', 128, `${round(hour.wallS)} s wall`);
+const day = run('day');
+row('peak wasm memory, 24 h run in one advance (3 voters, 10 writes/s)', round(day.peakBytes / MIB), 'MiB', null, null, `${round(day.wallS)} s wall`);
+
+const native = execFileSync('cargo', ['run', '--release', '-q', '-p', 'kraft-playground', '--example', 'reference', '--', '5'], { cwd: root, encoding: 'utf8' });
+const nativeRate = Number(/median (\d+)/.exec(native)?.[1]);
+row('native throughput, reference workload (sim s per wall s)', nativeRate, 'sim s/s', null, null, 'cargo run --example reference');
+
+const results = { date: new Date().toISOString(), rows };
+mkdirSync(join(root, 'target'), { recursive: true });
+writeFileSync(join(root, 'target/bench.json'), `${JSON.stringify(results, null, 1)}\n`);
+
+const cells = rows.map((r) => [
+  r.what,
+  r.value === null ? '-' : `${r.value} ${r.unit}`,
+  r.target === 'reported' ? 'reported' : `${r.target} ${r.unit}`,
+  r.met === null ? (r.value === null ? 'skipped' : '') : r.met ? 'met' : 'NOT MET',
+  r.note,
+]);
+const head = ['measurement', 'value', 'target', '', 'notes'];
+const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => String(c[i]).length)));
+const line = (c) =>
+  c
+    .map((x, i) => String(x).padEnd(widths[i]))
+    .join(' | ')
+    .trimEnd();
+console.log(line(head));
+console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+for (const c of cells) console.log(line(c));
+console.log(`(also in target/bench.json)`);
