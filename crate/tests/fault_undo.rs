@@ -134,3 +134,27 @@ fn undo_actions_name_a_bad_node() {
     let e = s.act(Action::ClearSlowLink { from: 1, to: 1 }).unwrap_err().to_string();
     assert!(e.contains("two different nodes"), "{e}");
 }
+
+// A scenario may use the undo actions by their names, with node references like any
+// other step; they resolve to the sim's actions and run through the input log.
+#[test]
+fn scenarios_name_the_undo_actions() {
+    use kraft_playground::scenario::{self, RunOptions};
+    let text = r#"{"id": "undo", "title": "t", "summary": "s", "cluster": {"voters": 3, "seed": 4}, "durationMs": 6000,
+        "steps": [
+            {"at": 2000, "action": "isolate", "node": 2, "caption": "c"},
+            {"at": 2100, "action": "slowLink", "from": 0, "to": 1, "latencyMs": [40, 50]},
+            {"at": 2200, "action": "partition", "groups": [[0], [1, 2]]},
+            {"at": 3000, "action": "reconnect", "node": 2},
+            {"at": 3100, "action": "clearSlowLink", "from": 0, "to": 1},
+            {"at": 3200, "action": "healPartition"}
+        ],
+        "expect": [{"leaderElectedBy": 2000}]}"#;
+    let s = scenario::parse(text).unwrap_or_else(|e| panic!("{}: {}", e.path, e.message));
+    let report = scenario::run(&s, &RunOptions::default());
+    let names: Vec<_> =
+        report.inputs.iter().map(|a| serde_json::to_value(&a.action).unwrap()["action"].clone()).collect();
+    assert_eq!(names, ["isolate", "slowLink", "partition", "reconnect", "clearSlowLink", "healPartition"]);
+    let e = scenario::parse(&text.replace(r#""from": 0, "to": 1}"#, r#""from": 1, "to": 1}"#)).unwrap_err();
+    assert!(e.message.contains("two different nodes"), "{}", e.message);
+}
