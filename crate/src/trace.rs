@@ -148,6 +148,10 @@ pub enum FaultKind {
     Workload { writes_per_second: u32 },
     Resign(NodeId),
     Wipe(NodeId),
+    // The undo actions come last: the trace digest hashes the variant's position.
+    Reconnect(NodeId),
+    HealPartition,
+    ClearSlowLink { from: NodeId, to: NodeId },
 }
 
 /// What happened; its JSON form is tagged by `type` (see `EventJson` and `EVENT_FIELDS`).
@@ -361,19 +365,25 @@ impl FaultKind {
             FaultKind::Workload { .. } => "workload",
             FaultKind::Resign(_) => "resign",
             FaultKind::Wipe(_) => "wipe",
+            FaultKind::Reconnect(_) => "reconnect",
+            FaultKind::HealPartition => "healPartition",
+            FaultKind::ClearSlowLink { .. } => "clearSlowLink",
         }
     }
 
     /// The nodes it names, in order.
     pub fn nodes(&self) -> Vec<NodeId> {
         match self {
-            FaultKind::Isolate(n) | FaultKind::Resign(n) | FaultKind::Wipe(n) => vec![*n],
+            FaultKind::Isolate(n) | FaultKind::Resign(n) | FaultKind::Wipe(n) | FaultKind::Reconnect(n) => vec![*n],
             FaultKind::Partition(g) => g.iter().flatten().copied().collect(),
-            FaultKind::Cut { from, to } | FaultKind::Uncut { from, to } | FaultKind::SlowLink { from, to, .. } => {
-                vec![*from, *to]
-            }
+            FaultKind::Cut { from, to }
+            | FaultKind::Uncut { from, to }
+            | FaultKind::SlowLink { from, to, .. }
+            | FaultKind::ClearSlowLink { from, to } => vec![*from, *to],
             FaultKind::SlowDisk { node, .. } => vec![*node],
-            FaultKind::Heal | FaultKind::Network { .. } | FaultKind::Workload { .. } => vec![],
+            FaultKind::Heal | FaultKind::HealPartition | FaultKind::Network { .. } | FaultKind::Workload { .. } => {
+                vec![]
+            }
         }
     }
 }
@@ -401,6 +411,9 @@ impl fmt::Display for FaultKind {
             FaultKind::SlowLink { from, to, min_ms, max_ms } => {
                 write!(f, "link n{from} -> n{to} latency={min_ms}..{max_ms}ms")
             }
+            FaultKind::ClearSlowLink { from, to } => write!(f, "link n{from} -> n{to} latency=network"),
+            FaultKind::Reconnect(n) => write!(f, "reconnect n{n}"),
+            FaultKind::HealPartition => f.write_str("heal partition"),
             FaultKind::Heal => f.write_str("heal"),
             FaultKind::Network { latency_min_ms, latency_max_ms, loss_ppm, duplicate_ppm } => write!(
                 f,
@@ -726,6 +739,9 @@ pub(crate) mod samples {
             FaultKind::Workload { writes_per_second: 10 },
             FaultKind::Resign(0),
             FaultKind::Wipe(2),
+            FaultKind::Reconnect(1),
+            FaultKind::HealPartition,
+            FaultKind::ClearSlowLink { from: 0, to: 2 },
         ];
         let arm = |k: &FaultKind| match k {
             FaultKind::Isolate(_) => 0,
@@ -739,6 +755,9 @@ pub(crate) mod samples {
             FaultKind::Workload { .. } => 8,
             FaultKind::Resign(_) => 9,
             FaultKind::Wipe(_) => 10,
+            FaultKind::Reconnect(_) => 11,
+            FaultKind::HealPartition => 12,
+            FaultKind::ClearSlowLink { .. } => 13,
         };
         assert!(all.iter().map(arm).eq(0..all.len()), "one fault sample per variant, in order");
         all

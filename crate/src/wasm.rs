@@ -6,13 +6,13 @@
 //! `field` property naming the offending field. Outputs are plain JSON-compatible JS
 //! values (`serde_wasm_bindgen::Serializer::json_compatible`).
 
-use crate::limits::{Limit, CHAOS_SECONDS, LIMITS, OBSERVERS, VOTERS};
+use crate::limits::{CHAOS_SECONDS, OBSERVERS, VOTERS};
 use crate::messages::plain_serde;
 use crate::protocol::SafetySwitch;
 use crate::sim::chaos::{self, ChaosOptions};
 use crate::sim::simulation::{TraceCursor, MAX_ADVANCE_MS};
 use crate::sim::{Action, ClusterSpec, SimError, Simulation, TimedAction, WriteOutcome};
-use crate::wire::{Catalog, InFlightOut, LeaderOut, NetworkOut, NodeOut, SeedOut, ViolationOut, WriteOut};
+use crate::wire::{BaselineOut, Catalog, InFlightOut, LeaderOut, NetworkOut, NodeOut, SeedOut, ViolationOut, WriteOut};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -416,6 +416,22 @@ impl WasmSim {
     #[wasm_bindgen(js_name = downLinks)]
     pub fn down_links(&self) -> Result<JsValue, JsValue> {
         to_js(&self.sim.world().network.down_links())
+    }
+
+    /// Each link fault in force as JSON: `{groups, isolated, cuts, slowLinks}` (see `LinkFaults`).
+    #[wasm_bindgen(js_name = linkFaultsJson)]
+    pub fn link_faults_json(&self) -> String {
+        serde_json::to_string(&self.sim.world().network.link_faults()).unwrap_or_else(|_| "null".into())
+    }
+
+    /// What undoing every fault restores, as JSON (see `BaselineOut`).
+    #[wasm_bindgen(js_name = baselineJson)]
+    pub fn baseline_json(&self) -> String {
+        let spec = self.sim.spec();
+        // the spec was checked when the cluster was made, so its network has a profile
+        let profile = spec.network.profile().unwrap_or(self.sim.world().network.profile);
+        serde_json::to_string(&BaselineOut { network: NetworkOut::from(&profile), flush_ms: spec.flush_ms })
+            .unwrap_or_else(|_| "null".into())
     }
 
     /// The current network profile `{latencyMs: [min, max], loss, duplicate}`.

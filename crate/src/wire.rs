@@ -71,6 +71,16 @@ impl From<&LinkProfile> for NetworkOut {
     }
 }
 
+/// What undoing every fault restores: the network and the disk flush latency the cluster
+/// was created with (what `Cluster.baseline` returns).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "Baseline"))]
+pub struct BaselineOut {
+    pub network: NetworkOut,
+    pub flush_ms: u64,
+}
+
 /// A message on the wire right now.
 #[derive(Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename = "InFlightMessage"))]
@@ -240,6 +250,9 @@ mod tests {
         decl::<ReplicaStatus>(&cfg, o);
         decl::<WriteOut>(&cfg, o);
         decl::<NetworkOut>(&cfg, o);
+        decl::<BaselineOut>(&cfg, o);
+        decl::<crate::sim::network::LinkFaults>(&cfg, o);
+        decl::<crate::sim::network::SlowLinkFault>(&cfg, o);
         decl::<InFlightOut>(&cfg, o);
         // Runs: the spec and the input log.
         decl::<ClusterSpec>(&cfg, o);

@@ -7,10 +7,12 @@ import { CoreFailure, CORE_CRASHED as CRASHED, describeFailure, type Glue, isInt
 import { decodeLink, encodeLink } from './link.js';
 import type {
   Action,
+  Baseline,
   ClusterOptions,
   EventQuery,
   InFlightMessage,
   LeaderInfo,
+  LinkFaults,
   LogRecord,
   NetworkProfile,
   NetworkState,
@@ -537,6 +539,16 @@ export class Cluster {
     return this.#call((s) => s.downLinks()) as [number, number][];
   }
 
+  /** Each link fault in force (partition groups, isolated nodes, cuts, slow links), to undo one by one. */
+  linkFaults(): LinkFaults {
+    return JSON.parse(this.#call((s) => s.linkFaultsJson())) as LinkFaults;
+  }
+
+  /** The network profile and disk flush latency this cluster was created with (what {@link clearFaults} restores). */
+  baseline(): Baseline {
+    return JSON.parse(this.#call((s) => s.baselineJson())) as Baseline;
+  }
+
   /** The network profile now. */
   network(): NetworkState {
     return this.#call((s) => s.network()) as NetworkState;
@@ -692,9 +704,21 @@ export class Cluster {
     return this;
   }
 
-  /** Cuts a node off from every other node (both directions), until {@link Cluster.heal}. */
+  /** Cuts a node off from every other node (both directions), until {@link Cluster.reconnect} or {@link Cluster.heal}. */
   isolate(id: number): this {
     this.#act({ action: 'isolate', node: this.#node(id) });
+    return this;
+  }
+
+  /** Undoes {@link isolate}: the node's links are as they were before (a partition or cuts still apply). */
+  reconnect(id: number): this {
+    this.#act({ action: 'reconnect', node: this.#node(id) });
+    return this;
+  }
+
+  /** Undoes the partition only: isolations, cuts and slow links stay. */
+  healPartition(): this {
+    this.#act({ action: 'healPartition' });
     return this;
   }
 
@@ -752,9 +776,39 @@ export class Cluster {
     return this;
   }
 
-  /** Restores every link (partitions, isolations, cuts and slow links). */
+  /** Undoes {@link slowLink}: the link `from -> to` is back at the network's latency. */
+  clearSlowLink(from: number, to: number): this {
+    const a = this.#node(from, 'from node id');
+    const b = this.#node(to, 'to node id');
+    if (a === b) throw new RangeError(`clearSlowLink needs two different nodes, got ${a} -> ${b}`);
+    this.#act({ action: 'clearSlowLink', from: a, to: b });
+    return this;
+  }
+
+  /** Restores every link (partitions, isolations, cuts and slow links); loss, latency and disks stay as they are. */
   heal(): this {
     this.#act({ action: 'heal' });
+    return this;
+  }
+
+  /**
+   * Undoes every fault: heals every link, puts the network (latency, loss, duplication)
+   * and every disk back as the cluster was created ({@link baseline}) and restarts
+   * crashed nodes. Only what differs is changed, each as one recorded action.
+   */
+  clearFaults(): this {
+    const base = this.baseline();
+    const f = this.linkFaults();
+    if (f.groups.length || f.isolated.length || f.cuts.length || f.slowLinks.length) this.heal();
+    const net = this.network();
+    const same = net.loss === base.network.loss && net.duplicate === base.network.duplicate;
+    if (!same || net.latencyMs[0] !== base.network.latencyMs[0] || net.latencyMs[1] !== base.network.latencyMs[1]) {
+      this.setNetwork(base.network);
+    }
+    for (const n of this.nodes({ records: false })) {
+      if (n.flushMs !== base.flushMs) this.slowDisk(n.id, base.flushMs);
+    }
+    for (const n of this.nodes({ records: false })) if (n.state === 'crashed') this.restart(n.id);
     return this;
   }
 

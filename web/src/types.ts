@@ -14,6 +14,7 @@ import type { RecordBody, SafetySwitch, TraceEvent } from './generated/wire.js';
 
 export type {
   Action,
+  Baseline,
   CaptionSpan,
   Catalog,
   ClusterSpec,
@@ -23,6 +24,7 @@ export type {
   InvariantName,
   LeaderInfo,
   Limit,
+  LinkFaults,
   LogRecord,
   NetworkState,
   NodeInfo,

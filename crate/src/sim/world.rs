@@ -684,6 +684,18 @@ impl World {
                 self.network.isolate(*node);
                 self.emit(EventKind::Fault(FaultKind::Isolate(*node)));
             }
+            Action::Reconnect { node } => {
+                self.network.reconnect(*node);
+                self.emit(EventKind::Fault(FaultKind::Reconnect(*node)));
+            }
+            Action::HealPartition => {
+                self.network.heal_partition();
+                self.emit(EventKind::Fault(FaultKind::HealPartition));
+            }
+            Action::ClearSlowLink { from, to } => {
+                self.network.clear_slow_link(*from, *to);
+                self.emit(EventKind::Fault(FaultKind::ClearSlowLink { from: *from, to: *to }));
+            }
             Action::Partition { groups } => {
                 self.network.partition(groups);
                 self.emit(EventKind::Fault(FaultKind::Partition(groups.clone())));

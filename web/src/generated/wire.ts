@@ -36,7 +36,7 @@ nodes: Array<number>, detail: string, };
 /**
  * Fault and operator action kinds as the trace records them.
  */
-export type FaultName = "isolate" | "partition" | "cut" | "uncut" | "slowLink" | "heal" | "network" | "slowDisk" | "workload" | "resign" | "wipe";
+export type FaultName = "isolate" | "partition" | "cut" | "uncut" | "slowLink" | "heal" | "network" | "slowDisk" | "workload" | "resign" | "wipe" | "reconnect" | "healPartition" | "clearSlowLink";
 
 /**
  * A voter's decision on a (pre-)vote request.
@@ -200,6 +200,34 @@ loss: number,
 duplicate: number, };
 
 /**
+ * What undoing every fault restores: the network and the disk flush latency the cluster
+ * was created with (what `Cluster.baseline` returns).
+ */
+export type Baseline = { network: NetworkState, flushMs: number, };
+
+/**
+ * The link faults in force, each as it was made (what `Network::link_faults` returns).
+ */
+export type LinkFaults = { 
+/**
+ * The partition's groups (every node in one of them), or empty when not partitioned.
+ */
+groups: Array<Array<number>>, 
+/**
+ * Isolated nodes, ascending (cut off from every other node until reconnected).
+ */
+isolated: Array<number>, 
+/**
+ * One-way cuts `[from, to]`, oldest first.
+ */
+cuts: Array<[number, number]>, slowLinks: Array<SlowLinkFault>, };
+
+/**
+ * One one-way link with its own latency range.
+ */
+export type SlowLinkFault = { from: number, to: number, latencyMs: [number, number], };
+
+/**
  * A message on the wire right now.
  */
 export type InFlightMessage = { id: number, from: number, to: number, rpc: RpcKind, epoch: number, summary: string, sent: number, arrives: number, duplicate: boolean, };
@@ -254,12 +282,12 @@ export type SafetySwitch = "hw-before-own-epoch" | "vote-ignores-log" | "no-pre-
  * in how it names nodes: the sim takes ids (`Action`), a scenario step names them by
  * reference (`Action<NodeRef, Group>`) and resolves them when the step runs.
  */
-export type Action<N = number, G = Array<N>> = { "action": "crash", node: N, } | { "action": "wipe", node: N, } | { "action": "restart", node: N, } | { "action": "isolate", node: N, } | { "action": "partition", groups: Array<G>, } | { "action": "cut", from: N, to: N, } | { "action": "uncut", from: N, to: N, } | { "action": "slowLink", from: N, to: N, latencyMs: [number, number], } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: N, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, };
+export type Action<N = number, G = Array<N>> = { "action": "crash", node: N, } | { "action": "wipe", node: N, } | { "action": "restart", node: N, } | { "action": "isolate", node: N, } | { "action": "reconnect", node: N, } | { "action": "partition", groups: Array<G>, } | { "action": "cut", from: N, to: N, } | { "action": "uncut", from: N, to: N, } | { "action": "slowLink", from: N, to: N, latencyMs: [number, number], } | { "action": "clearSlowLink", from: N, to: N, } | { "action": "healPartition" } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: N, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, };
 
 /**
  * An action at a simulated time.
  */
-export type TimedAction = { t: number, } & ({ "action": "crash", node: number, } | { "action": "wipe", node: number, } | { "action": "restart", node: number, } | { "action": "isolate", node: number, } | { "action": "partition", groups: Array<Array<number>>, } | { "action": "cut", from: number, to: number, } | { "action": "uncut", from: number, to: number, } | { "action": "slowLink", from: number, to: number, latencyMs: [number, number], } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: number, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, });
+export type TimedAction = { t: number, } & ({ "action": "crash", node: number, } | { "action": "wipe", node: number, } | { "action": "restart", node: number, } | { "action": "isolate", node: number, } | { "action": "reconnect", node: number, } | { "action": "partition", groups: Array<Array<number>>, } | { "action": "cut", from: number, to: number, } | { "action": "uncut", from: number, to: number, } | { "action": "slowLink", from: number, to: number, latencyMs: [number, number], } | { "action": "clearSlowLink", from: number, to: number, } | { "action": "healPartition" } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: number, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, });
 
 export type ScenarioReport = { id: string, title: string, 
 /**

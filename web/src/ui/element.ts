@@ -2,7 +2,9 @@
 // its embed page and any documentation page use this same element.
 //
 // Attributes: scenario, voters, observers, seed, network, autoplay, speed,
-// controls=full|minimal, height, run (a share link), theme=light|dark, share-base,
+// controls=full|minimal, layout=compact|full (compact, the default: the ring, the
+// timeline, the faults and the controls; full adds the logs, quorum, invariants and
+// network panels), height, run (a share link), theme=light|dark, share-base,
 // frameless. Property: `cluster` (the live Cluster), `player`. Methods: play(), pause().
 // Events: `kraft-playground:change` (the run on screen), `kraft-playground:story` (the
 // reader's place in a story's script).
@@ -36,7 +38,7 @@ function cssUrl(): string {
 }
 
 export class KraftPlayground extends HTMLElement {
-  static observedAttributes = ['scenario', 'variant', 'voters', 'observers', 'seed', 'network', 'speed', 'controls', 'height', 'run', 'autoplay', 'theme'];
+  static observedAttributes = ['scenario', 'variant', 'voters', 'observers', 'seed', 'network', 'speed', 'controls', 'layout', 'height', 'run', 'autoplay', 'theme'];
   /** Where the element's stylesheet is (override before the element is created). */
   static stylesheet: string | null = null;
   /** Where the wasm core is (default: kraft_playground_bg.wasm next to this module). */
@@ -165,6 +167,13 @@ export class KraftPlayground extends HTMLElement {
       this.#onScheme();
       return;
     }
+    if (name === 'layout') {
+      // only what is shown changes, not the run
+      if (this.#parsed) this.#parsed.full = val === 'full';
+      this.#root.dataset.layout = val === 'full' ? 'full' : 'compact';
+      this.#views.logs.invalidate();
+      return;
+    }
     if (!this.#cluster) return;
     if (name === 'speed') {
       const v = Number(val);
@@ -201,6 +210,7 @@ export class KraftPlayground extends HTMLElement {
       quorum: () => this.#snap.quorum,
       downLinks: () => this.#snap.down,
       act: (what, fn) => this.#act(what, fn),
+      write: () => this.#write(),
       openNode: (id, anchor) => this.#menu.open(id, anchor, this.#root),
       unsafe: () => this.#unsafe,
       setUnsafe: (list) => {
@@ -234,7 +244,7 @@ export class KraftPlayground extends HTMLElement {
 
     this.#menu = new NodeMenu({
       nodes: () => this.#snap.nodes,
-      downLinks: () => this.#snap.down,
+      isolated: () => this.#cluster?.linkFaults().isolated ?? [],
       now: () => this.#now(),
       act: (what, fn) => this.#act(what, fn),
       write: () => this.#write(),
@@ -263,6 +273,7 @@ export class KraftPlayground extends HTMLElement {
       banners: [this.#crashBanner.el, this.#notices.el, this.#caption.el],
       ring: this.#views.ring,
       timeline: this.#views.timeline,
+      dock: this.#views.faults.dock,
       controls: [this.#views.controls.el, this.#views.controls.settingsEl],
       logs: this.#views.logs,
       panels: [this.#views.quorum.el, this.#views.invariants.el, this.#views.faults.el],
@@ -306,6 +317,7 @@ export class KraftPlayground extends HTMLElement {
     this.#parsed = p;
     this.#notices.problems = [...p.problems];
     this.#root.dataset.controls = p.minimal ? 'minimal' : 'full';
+    this.#root.dataset.layout = p.full ? 'full' : 'compact';
     if (p.height) this.style.setProperty('--kp-stage-h', `${p.height}px`);
     this.#settings = { ...p.settings };
     if (!p.seedGiven) this.#settings.seed = Math.floor(Math.random() * 1_000_000);
@@ -588,12 +600,12 @@ export class KraftPlayground extends HTMLElement {
     lap('timeline');
     this.#views.ring.frame();
     lap('ring');
-    if (!this.#parsed?.minimal) {
+    this.#views.faults.frame();
+    if (this.#parsed?.full) {
       this.#views.logs.frame();
       lap('logs');
       this.#views.quorum.frame();
       this.#views.invariants.frame();
-      this.#views.faults.frame();
       lap('panels');
     }
     this.#views.controls.frame(this.#scenario?.endMs ?? 0);

@@ -7,7 +7,8 @@ import type { NodeInfo } from './types.js';
 
 export interface NodeMenuHost {
   nodes(): NodeInfo[];
-  downLinks(): [number, number][];
+  /** Nodes isolated now (each undone by its own reconnect). */
+  isolated(): number[];
   now(): number;
   /** Runs an action on the cluster (see the element's `act`). */
   act(what: string, fn: (c: Cluster) => unknown): unknown;
@@ -76,8 +77,7 @@ export class NodeMenu {
     const nodes = this.#host.nodes();
     const n = nodes[this.#node];
     if (!n) return;
-    const others = nodes.length - 1;
-    const isolated = others > 0 && this.#host.downLinks().filter(([a, b]) => a === n.id || b === n.id).length === 2 * others;
+    const isolated = this.#host.isolated().includes(n.id);
     const crashed = n.state === 'crashed';
     const leader = n.state === 'leader';
     const slow = (n.flushMs ?? 1) >= 100;
@@ -106,7 +106,7 @@ export class NodeMenu {
           { class: 'kp-menu-actions' },
           crashed ? btn('↻ Restart', 'restart', () => this.#host.act('restart', (c) => c.restart(id))) : btn('✕ Crash', 'crash', () => this.#host.act('crash', (c) => c.crash(id)), { danger: true }),
           isolated
-            ? btn('Reconnect all', 'heal', () => this.#host.act('heal', (c) => c.heal()))
+            ? btn('Reconnect', 'reconnect', () => this.#host.act('reconnect', (c) => c.reconnect(id)), { title: "Undo the isolation: only this node's links come back" })
             : btn('Isolate', 'isolate', () => this.#host.act('isolate', (c) => c.isolate(id)), { disabled: crashed }),
           btn('Resign', 'resign', () => this.#host.act('resign', (c) => c.resign()), { disabled: !leader, title: leader ? 'Graceful resignation: EndQuorumEpoch' : 'Only the leader can resign' }),
           btn('Write', 'write', () => this.#host.write(), { disabled: !leader, title: leader ? 'A client writes a metadata record' : 'Writes go to the leader' }),

@@ -9,6 +9,10 @@ import { AXIS_H, GUTTER, type TimelineGeometry } from './timeline-geometry.js';
 import type { Flag, HitArrow, HitMark } from './timeline-hits.js';
 import { isResponse, RPC_KINDS, STATES, type UiEvent } from './types.js';
 
+/** Fault events that undo faults (drawn green, not red). */
+const REPAIRS = new Set(['heal', 'healPartition', 'reconnect', 'uncut', 'clearSlowLink']);
+export const isRepair = (fault: string | undefined): boolean => REPAIRS.has(fault ?? '');
+
 /** line widths per RPC group (PreVote, Vote, Begin, End, Fetch, FetchSnapshot) */
 const REQ_W = [2, 2.2, 1.9, 2, 1.1, 1.6];
 const RESP_W = [1.3, 1.4, 1.1, 1.3, 0.9, 1.1];
@@ -387,7 +391,7 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
         break;
       }
       case 'fault': {
-        const heal = mk.ev.fault === 'heal';
+        const heal = isRepair(mk.ev.fault);
         const color = heal ? th.ok : th.danger;
         acrossLanes(L, x, color, 1.2, [5, 4]);
         const lbl = (mk.ev.detail ?? mk.ev.text ?? '').replace(/^fault /, '');

@@ -3,6 +3,7 @@
 
 import { clamp, fmtT } from './dom.js';
 import type { Mark, Msg } from './store.js';
+import { isRepair } from './timeline-draw.js';
 import { RPC_KINDS } from './types.js';
 
 /** A message arrow as drawn (CSS px). */
@@ -73,7 +74,7 @@ function markLines(mk: Mark): string[] {
   const e = mk.ev;
   const title: Record<Mark['kind'], string> = {
     leader: 'New leader',
-    fault: mk.kind === 'fault' && mk.ev.fault === 'heal' ? 'Network healed' : 'Fault',
+    fault: mk.kind !== 'fault' ? 'Fault' : mk.ev.fault === 'heal' ? 'Network healed' : isRepair(mk.ev.fault) ? 'Fault undone' : 'Fault',
     crash: 'Crash',
     restart: 'Restart',
     truncate: 'Truncation',
