@@ -134,6 +134,9 @@ export type WriteResult = { accepted: true; offset: number; node: number } | { a
 /** Fields every event has. */
 export type EventBase = Pick<TraceEvent, 'seq' | 't' | 'text'>;
 
+/** A trace event that may lack `text` (`events({ text: false })` or `'except-messages'`). */
+export type TraceEventMaybeText = { [T in EventType]: Omit<EventOf<T>, 'text'> & { text?: string } }[EventType];
+
 /** The `type` names of trace events. */
 export type EventType = TraceEvent['type'];
 
@@ -185,6 +188,12 @@ export interface EventQuery {
   to?: number;
   /** At most this many (the earliest). */
   limit?: number;
+  /**
+   * Which events carry their one-line `text`: all (`true`, the default), none (`false`),
+   * or all but message traffic (`'except-messages'`: `send`, `deliver`, `drop`,
+   * `disconnect`). Leaving it out makes large windows several times cheaper.
+   */
+  text?: boolean | 'except-messages';
 }
 
 /** Options of {@link Cluster.runUntil}. */

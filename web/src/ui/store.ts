@@ -89,6 +89,13 @@ export function lowerBound(a: ArrayLike<number>, x: number): number {
   return lo;
 }
 
+/**
+ * The text the store asks for: the UI shows the text of marks, violations and faults
+ * (tooltips, labels, the accessible summary) but draws messages from their fields, and
+ * formatting message text would be most of the cost of a window.
+ */
+export const STORE_TEXT = 'except-messages';
+
 function num(v: unknown): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'string') {
@@ -96,6 +103,19 @@ function num(v: unknown): number {
     return m ? Number(m[0]) : -1;
   }
   return -1;
+}
+
+/**
+ * The same event, whether or not either carries `text` (the UI fetches message traffic
+ * without it): every other field equal. Fields are flat values or arrays of them.
+ */
+export function sameEvent(a: UiEvent, b: UiEvent): boolean {
+  if (a.seq !== b.seq || a.type !== b.type) return false;
+  const x = a as unknown as Record<string, unknown>;
+  const y = b as unknown as Record<string, unknown>;
+  const keys = Object.keys(x).filter((k) => k !== 'text');
+  if (keys.length !== Object.keys(y).filter((k) => k !== 'text').length) return false;
+  return keys.every((k) => x[k] === y[k] || (Array.isArray(x[k]) && JSON.stringify(x[k]) === JSON.stringify(y[k])));
 }
 
 export class Store {
@@ -192,7 +212,7 @@ export class Store {
     const first = events[0];
     if (first.seq <= this.lastSeq) {
       const held = this.events[this.events.length - 1 - (this.lastSeq - first.seq)];
-      if (!held || held.seq !== first.seq || held.text !== first.text) this.truncateAfter(first.seq - 1);
+      if (!held || !sameEvent(held, first)) this.truncateAfter(first.seq - 1);
     }
     this.add(events);
     this.compact();
