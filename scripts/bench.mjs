@@ -194,7 +194,14 @@ if (tp.ratio === null) {
 
 say('seek + 10 s window in the busy hour');
 const sk = run('seek');
-row('seek + 10 s window, busy hour: median', round(sk.median), 'ms', '<=', 20, `seek alone ${round(sk.seekMedian, 2)} ms; ${sk.eventsPerWindow} events per window, ${round(sk.usPerEvent, 2)} µs each; the window with every text ${round(sk.withTextMedian)} ms`);
+row(
+  'seek + 10 s window, busy hour: median',
+  round(sk.median),
+  'ms',
+  '<=',
+  20,
+  `seek alone ${round(sk.seekMedian, 2)} ms; ${sk.eventsPerWindow} events per window, ${round(sk.usPerEvent, 2)} µs each; the window with every text ${round(sk.withTextMedian)} ms`,
+);
 row('seek + 10 s window, busy hour: worst', round(sk.worst), 'ms', '<=', 40);
 
 say('frame work at 100x (Chromium)');
