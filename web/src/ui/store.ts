@@ -107,7 +107,7 @@ function num(v: unknown): number {
 
 /**
  * The same event, whether or not either carries `text` (the UI fetches message traffic
- * without it): every other field equal. Fields are flat values or arrays of them.
+ * without it): every other field equal (arrays and objects by their JSON).
  */
 export function sameEvent(a: UiEvent, b: UiEvent): boolean {
   if (a.seq !== b.seq || a.type !== b.type) return false;
@@ -115,7 +115,7 @@ export function sameEvent(a: UiEvent, b: UiEvent): boolean {
   const y = b as unknown as Record<string, unknown>;
   const keys = Object.keys(x).filter((k) => k !== 'text');
   if (keys.length !== Object.keys(y).filter((k) => k !== 'text').length) return false;
-  return keys.every((k) => x[k] === y[k] || (Array.isArray(x[k]) && JSON.stringify(x[k]) === JSON.stringify(y[k])));
+  return keys.every((k) => x[k] === y[k] || (typeof x[k] === 'object' && x[k] !== null && JSON.stringify(x[k]) === JSON.stringify(y[k])));
 }
 
 export class Store {
