@@ -12,7 +12,7 @@ use crate::protocol::SafetySwitch;
 use crate::sim::chaos::{self, ChaosOptions};
 use crate::sim::simulation::{TraceCursor, MAX_ADVANCE_MS};
 use crate::sim::{Action, ClusterSpec, SimError, Simulation, TimedAction, WriteOutcome};
-use crate::trace::{Event, EventKind};
+use crate::trace::{Event, EventKind, EVENT_FIELDS};
 use crate::wire::{Catalog, InFlightOut, LeaderOut, NetworkOut, NodeOut, SeedOut, ViolationOut, WriteOut};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -281,20 +281,26 @@ impl WasmSim {
 
     /// Events with seq > `since`, at most `limit`, as one JSON array (one `JSON.parse` in
     /// JS is about twice as fast as building the objects across the boundary); `text`
-    /// says which of them carry their one-line text (see [`TextFor`]).
+    /// says which of them carry their one-line text (see [`TextFor::parse`]).
     #[wasm_bindgen(js_name = eventsSinceJson)]
-    pub fn events_since_json(&self, since: f64, limit: Option<u32>, text: u8) -> Result<String, JsValue> {
+    pub fn events_since_json(&self, since: f64, limit: Option<u32>, text: Option<String>) -> Result<String, JsValue> {
         let since = whole("since", since)?;
-        let text = TextFor::from_code(text)?;
+        let text = TextFor::parse(text)?;
         events_json(&self.sim.events_since_at_most(since, limit_of(limit)), text)
     }
 
     /// Events with from <= t <= to, at most `limit`, as one JSON array (as `eventsSinceJson`).
     #[wasm_bindgen(js_name = eventsBetweenJson)]
-    pub fn events_between_json(&self, from: f64, to: f64, limit: Option<u32>, text: u8) -> Result<String, JsValue> {
+    pub fn events_between_json(
+        &self,
+        from: f64,
+        to: f64,
+        limit: Option<u32>,
+        text: Option<String>,
+    ) -> Result<String, JsValue> {
         let from = whole("from", from)?;
         let to = whole("to", to)?;
-        let text = TextFor::from_code(text)?;
+        let text = TextFor::parse(text)?;
         let ev = self.sim.events_between(from, to);
         events_json(&ev[..ev.len().min(limit_of(limit))], text)
     }
@@ -443,37 +449,31 @@ impl WasmSim {
 }
 
 /// Which events' JSON carries `text`: formatting it costs more than the rest of the event.
-#[derive(Clone, Copy, PartialEq)]
-enum TextFor {
-    None,
-    All,
-    /// Every event but message traffic (send, deliver, drop, disconnect): what the UI
-    /// shows as text (marks, tooltips, the summary); messages it draws from their fields.
-    NonMessages,
-}
+/// A set of event types, one bit per entry of `EVENT_FIELDS`.
+#[derive(Clone, Copy)]
+struct TextFor(u32);
 
 impl TextFor {
-    /// The JS layer's code: 0 none, 1 all, 2 all but messages.
-    fn from_code(code: u8) -> Result<TextFor, JsValue> {
-        match code {
-            0 => Ok(TextFor::None),
-            1 => Ok(TextFor::All),
-            2 => Ok(TextFor::NonMessages),
-            _ => Err(range_error("text", &format!("text mode must be 0, 1 or 2, got {code}"))),
+    /// From the JS layer: absent, every event; else a comma-separated list of event types
+    /// (empty: none).
+    fn parse(types: Option<String>) -> Result<TextFor, JsValue> {
+        let Some(types) = types else { return Ok(TextFor(u32::MAX)) };
+        let mut bits = 0;
+        for name in types.split(',').filter(|n| !n.is_empty()) {
+            let i = EVENT_FIELDS.iter().position(|(n, _)| *n == name).ok_or_else(|| {
+                let known: Vec<&str> = EVENT_FIELDS.iter().map(|(n, _)| *n).collect();
+                range_error("text", &format!("{name:?} is not an event type; types are {}", known.join(", ")))
+            })?;
+            bits |= 1 << i;
         }
+        Ok(TextFor(bits))
     }
 
     fn wants(self, kind: &EventKind) -> bool {
-        match self {
-            TextFor::None => false,
-            TextFor::All => true,
-            TextFor::NonMessages => !matches!(
-                kind,
-                EventKind::Send { .. }
-                    | EventKind::Deliver { .. }
-                    | EventKind::Drop { .. }
-                    | EventKind::Disconnect { .. }
-            ),
+        match self.0 {
+            0 => false,
+            u32::MAX => true,
+            bits => EVENT_FIELDS.iter().position(|(n, _)| *n == kind.type_name()).is_some_and(|i| bits >> i & 1 == 1),
         }
     }
 }

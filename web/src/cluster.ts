@@ -36,12 +36,12 @@ import { catalog, init, limit, retire } from './wasm.js';
 export const MAX_ADVANCE_MS = 86_400_000;
 const U32 = 0xffff_ffff;
 
-/** The core's code for which events carry `text` (`EventQuery.text`; default all). */
-function textCode(text: unknown): number {
-  if (text === undefined || text === true) return 1;
-  if (text === false) return 0;
-  if (typeof text === 'string') return check.oneOf(text, ['except-messages'] as const, 'text') && 2;
-  throw new TypeError(`text must be true, false or 'except-messages', got ${check.show(text)}`);
+/** Which events carry `text` as the core takes it (`EventQuery.text`): all, none, or a list of types. */
+function textTypes(text: unknown): string | undefined {
+  if (text === undefined || text === true) return undefined;
+  if (text === false) return '';
+  const types = check.array(text, 'text');
+  return types.map((t, i) => check.string(t, `text[${i}]`)).join(',');
 }
 
 const OPTION_NAMES = ['voters', 'observers', 'seed', 'network', 'config', 'unsafe', 'flushMs', 'snapshotInterval', 'writesPerSecond', 'stableLeadership'] as const;
@@ -563,9 +563,9 @@ export class Cluster {
    * `from <= t <= to`; at most `limit`, and at most 100,000 per call (page through long
    * runs with `since`: seqs are contiguous from 1). Old events are regenerated on demand
    * from checkpoints, so asking for any window of a long run is fine. Each event has its
-   * one-line `text` unless `text` says otherwise: `false` leaves it out of every event,
-   * `'except-messages'` out of message traffic (`send`, `deliver`, `drop`, `disconnect`);
-   * formatting it is most of the cost of a large window.
+   * one-line `text` unless `text` says otherwise: `false` leaves it out of every event, a
+   * list of event types keeps it on those only (formatting it is most of the cost of a
+   * large window).
    */
   events(query?: EventQuery & { text?: true }): TraceEvent[];
   events(query: EventQuery): TraceEventMaybeText[];
@@ -576,7 +576,7 @@ export class Cluster {
     const from = q.from === undefined ? undefined : check.whole(q.from, 'from');
     const to = q.to === undefined ? undefined : check.whole(q.to, 'to');
     const limit = q.limit === undefined ? undefined : check.whole(q.limit, 'limit', 0, U32);
-    const text = textCode(q.text);
+    const text = textTypes(q.text);
     if (from !== undefined && to !== undefined && from > to) {
       throw new RangeError(`from (${from}) must not be after to (${to})`);
     }

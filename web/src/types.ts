@@ -134,7 +134,7 @@ export type WriteResult = { accepted: true; offset: number; node: number } | { a
 /** Fields every event has. */
 export type EventBase = Pick<TraceEvent, 'seq' | 't' | 'text'>;
 
-/** A trace event that may lack `text` (`events({ text: false })` or `'except-messages'`). */
+/** A trace event that may lack `text` (`events({ text: false })` or a list of types). */
 export type TraceEventMaybeText = { [T in EventType]: Omit<EventOf<T>, 'text'> & { text?: string } }[EventType];
 
 /** The `type` names of trace events. */
@@ -190,10 +190,10 @@ export interface EventQuery {
   limit?: number;
   /**
    * Which events carry their one-line `text`: all (`true`, the default), none (`false`),
-   * or all but message traffic (`'except-messages'`: `send`, `deliver`, `drop`,
-   * `disconnect`). Leaving it out makes large windows several times cheaper.
+   * or those of the types listed (e.g. `['state', 'fault']`). Leaving it out of message
+   * traffic makes large windows several times cheaper.
    */
-  text?: boolean | 'except-messages';
+  text?: boolean | EventType[];
 }
 
 /** Options of {@link Cluster.runUntil}. */

@@ -4,6 +4,7 @@
 // faded. A new action while seeked back forks the run: the store drops everything after
 // the cluster's last event.
 
+import type { EventType } from '../types.js';
 import { rpcIndex, stateIndex, type UiEvent, type UiEventOf } from './types.js';
 
 export interface Msg {
@@ -90,11 +91,11 @@ export function lowerBound(a: ArrayLike<number>, x: number): number {
 }
 
 /**
- * The text the store asks for: the UI shows the text of marks, violations and faults
- * (tooltips, labels, the accessible summary) but draws messages from their fields, and
- * formatting message text would be most of the cost of a window.
+ * The events whose text the UI shows (marks and leader changes in tooltips, labels and
+ * the accessible summary; violations, faults): it draws messages, appends, flushes and
+ * HW from their fields, and formatting their text would be most of a window's cost.
  */
-export const STORE_TEXT = 'except-messages';
+export const STORE_TEXT: EventType[] = ['state', 'truncate', 'crash', 'restart', 'snapshot', 'violation', 'fault', 'write', 'vote'];
 
 function num(v: unknown): number {
   if (typeof v === 'number') return v;
