@@ -136,6 +136,9 @@ export type WriteResult = { accepted: true; offset: number; node: number } | { a
 /** Fields every event has. */
 export type EventBase = Pick<TraceEvent, 'seq' | 't' | 'text'>;
 
+/** A trace event that may lack `text` (`events({ text: false })` or a list of types). */
+export type TraceEventMaybeText = { [T in EventType]: Omit<EventOf<T>, 'text'> & { text?: string } }[EventType];
+
 /** The `type` names of trace events. */
 export type EventType = TraceEvent['type'];
 
@@ -187,6 +190,12 @@ export interface EventQuery {
   to?: number;
   /** At most this many (the earliest). */
   limit?: number;
+  /**
+   * Which events carry their one-line `text`: all (`true`, the default), none (`false`),
+   * or those of the types listed (e.g. `['state', 'fault']`). Leaving it out of message
+   * traffic makes large windows several times cheaper.
+   */
+  text?: boolean | EventType[];
 }
 
 /** Options of {@link Cluster.runUntil}. */

@@ -284,6 +284,28 @@ test('events: all, since, from/to, limit, typed fields', async () => {
   assert.ok(c.text({ since: all.length - 1 }).includes(all.at(-1).text));
 });
 
+test('events: text on request (false, or a list of types), every other field the same', async () => {
+  const c = await elected();
+  c.advance(2_000);
+  const all = c.events();
+  const strip = ({ text, ...rest }) => rest;
+  const bare = c.events({ text: false });
+  assert.ok(bare.every((e) => !('text' in e)));
+  assert.deepEqual(bare, all.map(strip));
+  const some = c.events({ from: 0, to: c.now, text: ['state', 'vote'] });
+  assert.deepEqual(
+    some,
+    all.map((e) => (['state', 'vote'].includes(e.type) ? e : strip(e))),
+  );
+  assert.ok(some.some((e) => e.type === 'state' && typeof e.text === 'string'));
+  assert.ok(some.some((e) => e.type === 'send' && !('text' in e)));
+  assert.deepEqual(c.events({ since: 5, limit: 3, text: true }), all.slice(5, 8));
+  assert.deepEqual(c.events({ since: 5, limit: 3, text: [] }), all.slice(5, 8).map(strip));
+  assert.throws(() => c.events({ text: ['state', 'message'] }), { name: 'RangeError', field: 'text', message: /"message" is not an event type; types are send, deliver/ });
+  assert.throws(() => c.events({ text: 'state' }), { name: 'TypeError', message: /text must be an array/ });
+  assert.throws(() => c.events({ text: [1] }), { name: 'TypeError', message: /text\[0\] must be a string, got 1/ });
+});
+
 test('pages: a whole run past the in-memory window as events, text and JSON; refused once the cluster moves', async () => {
   const c = await Cluster.create({ seed: 2, voters: 5, observers: 3, writesPerSecond: 1000 });
   const live = [];

@@ -7,6 +7,7 @@
 import { Cluster } from '../api.js';
 import type { ScenarioOptions } from '../types.js';
 import type { Settings } from './controls.js';
+import { STORE_TEXT } from './store.js';
 import type { UiEvent } from './types.js';
 
 export interface ScenarioEntry {
@@ -122,7 +123,7 @@ export async function loadScenario(entry: ScenarioEntry, opts: { variant?: strin
   const run = await Cluster.fromScenario(entry.file as object, base);
   const cluster = run.cluster;
   const report = run.report;
-  const futureEvents = cluster.events() as unknown as UiEvent[];
+  const futureEvents = cluster.events({ text: STORE_TEXT }) as unknown as UiEvent[];
   cluster.seek(0);
   const spec = report.spec as { voters?: number; observers?: number; seed?: number; network?: unknown };
   const summary = typeof vfile.summary === 'string' ? vfile.summary : typeof file.summary === 'string' ? file.summary : '';

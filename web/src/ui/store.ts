@@ -4,6 +4,7 @@
 // faded. A new action while seeked back forks the run: the store drops everything after
 // the cluster's last event.
 
+import type { EventType } from '../types.js';
 import { rpcIndex, stateIndex, type UiEvent, type UiEventOf } from './types.js';
 
 export interface Msg {
@@ -94,6 +95,13 @@ export function lowerBound(a: ArrayLike<number>, x: number): number {
   return lo;
 }
 
+/**
+ * The events whose text the UI shows (marks and leader changes in tooltips, labels and
+ * the accessible summary; violations, faults): it draws messages, appends, flushes and
+ * HW from their fields, and formatting their text would be most of a window's cost.
+ */
+export const STORE_TEXT: EventType[] = ['state', 'truncate', 'crash', 'restart', 'snapshot', 'violation', 'fault', 'write', 'vote'];
+
 function num(v: unknown): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'string') {
@@ -101,6 +109,19 @@ function num(v: unknown): number {
     return m ? Number(m[0]) : -1;
   }
   return -1;
+}
+
+/**
+ * The same event, whether or not either carries `text` (the UI fetches message traffic
+ * without it): every other field equal (arrays and objects by their JSON).
+ */
+export function sameEvent(a: UiEvent, b: UiEvent): boolean {
+  if (a.seq !== b.seq || a.type !== b.type) return false;
+  const x = a as unknown as Record<string, unknown>;
+  const y = b as unknown as Record<string, unknown>;
+  const keys = Object.keys(x).filter((k) => k !== 'text');
+  if (keys.length !== Object.keys(y).filter((k) => k !== 'text').length) return false;
+  return keys.every((k) => x[k] === y[k] || (typeof x[k] === 'object' && x[k] !== null && JSON.stringify(x[k]) === JSON.stringify(y[k])));
 }
 
 export class Store {
@@ -200,7 +221,7 @@ export class Store {
     const first = events[0];
     if (first.seq <= this.lastSeq) {
       const held = this.events[this.events.length - 1 - (this.lastSeq - first.seq)];
-      if (!held || held.seq !== first.seq || held.text !== first.text) this.truncateAfter(first.seq - 1);
+      if (!held || !sameEvent(held, first)) this.truncateAfter(first.seq - 1);
     }
     this.add(events);
     this.compact();
