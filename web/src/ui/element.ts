@@ -8,10 +8,10 @@
 import { type Cluster, init, Player } from '../api.js';
 import { DEFAULTS, type Parsed, parseAttributes, show } from './attributes.js';
 import { Caption } from './caption.js';
-import { MAX_SPEED, MIN_SPEED, type Settings } from './controls.js';
+import { MAX_SPEED, MIN_SPEED, type Settings, speedLabel } from './controls.js';
 import { Dialogs, openHelp } from './dialogs.js';
 import { h } from './dom.js';
-import { FrameLoop, stopWithin } from './frame-loop.js';
+import { FrameLoop, Pacer, stopWithin } from './frame-loop.js';
 import { type KeyHost, onKey } from './keys.js';
 import { layOut } from './layout.js';
 import { Announcer, announcement, CrashBanner, Notices, StatusLine, Toaster } from './messages.js';
@@ -64,6 +64,11 @@ export class KraftPlayground extends HTMLElement {
   #summary!: Summary;
   #summaryAt = 0;
   #loop = new FrameLoop((elapsed) => this.#frame(elapsed));
+  #pacer = new Pacer();
+  #cappedBadge = h('span', { class: 'kp-capped', role: 'status', hidden: true });
+  #cappedText = '';
+  /** The accessible summary waits for its next turn (it is refreshed a few times a second). */
+  #summaryDue = false;
   #play = new Playback({
     player: () => this.#player,
     scenario: () => this.#scenario,
@@ -71,7 +76,9 @@ export class KraftPlayground extends HTMLElement {
     canPlay: () => !!this.#cluster && !this.#crashed,
     playingChanged: (on) => {
       this.#loop.restartClock();
+      this.#pacer.reset();
       this.toggleAttribute('data-playing', on);
+      this.#loop.request();
     },
     seeked: () => {
       if (this.#views.timeline.follow) this.#views.timeline.invalidate();
@@ -93,6 +100,7 @@ export class KraftPlayground extends HTMLElement {
   #onScheme = () => {
     this.#theme = null;
     this.#views?.timeline.invalidate();
+    this.#views?.ring.invalidate();
     this.#views?.logs.invalidate();
   };
 
@@ -138,14 +146,14 @@ export class KraftPlayground extends HTMLElement {
         void this.#boot();
       }, 0);
     }
-    this.#loop.start();
+    this.#loop.connect(this);
   }
 
   disconnectedCallback(): void {
     this.removeEventListener('keydown', this.#keyHandler);
     document.removeEventListener('keydown', this.#docKeyHandler);
     this.#schemeQuery?.removeEventListener('change', this.#onScheme);
-    this.#loop.stop();
+    this.#loop.disconnect();
   }
 
   attributeChangedCallback(name: string, old: string | null, val: string | null): void {
@@ -175,6 +183,7 @@ export class KraftPlayground extends HTMLElement {
       this.#root.classList.add('kp-ready');
       this.#theme = null;
       this.#views.timeline.invalidate();
+      this.#views.ring.invalidate();
     });
     link.addEventListener('error', () => this.#root.classList.add('kp-ready'));
     this.#shadow.append(link, this.#root);
@@ -216,9 +225,18 @@ export class KraftPlayground extends HTMLElement {
       reset: () => void this.#reset(),
     });
     this.#views = views;
+    // paused, a frame is drawn only when something asks for one
+    const redraw = () => this.#loop.request();
+    views.timeline.onChange = redraw;
+    views.ring.onChange = redraw;
+    views.logs.onChange = redraw;
+    for (const type of ['pointerdown', 'pointermove', 'pointerup', 'pointerleave', 'wheel', 'click', 'keydown', 'input', 'change', 'focusin']) {
+      this.#root.addEventListener(type, redraw, { capture: true, passive: true });
+    }
 
     const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#scenario?.id ?? null, timeline: this.#views.timeline });
     this.#caption = new Caption(() => this.#play.setPlaying(true));
+    this.#views.controls.el.querySelector('.kp-speed-wrap')?.after(this.#cappedBadge);
 
     this.#menu = new NodeMenu({
       nodes: () => this.#snap.nodes,
@@ -454,26 +472,31 @@ export class KraftPlayground extends HTMLElement {
     return this.#lastNow;
   }
 
-  /** One frame: play for `elapsed` wall ms (if playing), then draw. */
-  #frame(elapsed: number): void {
+  /** One frame: play for `elapsed` wall ms (if playing), then draw. Returns whether the next frame is wanted too. */
+  #frame(elapsed: number): boolean {
     const p = this.#player;
     const c = this.#cluster;
-    if (!p || !c) return;
+    if (!p || !c) return false;
     if (c.broken) {
       this.#showCrash(c);
-      return;
+      return false;
     }
     const t0 = performance.now();
-    if (this.#play.playing) {
+    const playing = this.#play.playing;
+    let wanted = 0;
+    let played = 0;
+    if (playing) {
       const now = c.now;
-      const stop = stopWithin(this.#scenario, this.#play.pausedAtStep, now, now + elapsed * p.speed);
+      wanted = elapsed * p.speed;
+      const allowed = this.#pacer.allowance(wanted);
+      const stop = stopWithin(this.#scenario, this.#play.pausedAtStep, now, now + allowed);
       try {
         if (stop) {
           p.seek(stop.t);
           if (stop.step) this.#play.pausedAtStep = stop.step.index;
           this.#play.setPlaying(false);
         } else {
-          const f = this.#loop.timed('tick', () => p.tick(elapsed));
+          const f = this.#loop.timed('tick', () => p.tick(allowed / p.speed));
           if (f.error) throw f.error;
         }
       } catch (e) {
@@ -482,17 +505,37 @@ export class KraftPlayground extends HTMLElement {
       }
       if (c.broken) {
         this.#showCrash(c);
-        return;
+        return false;
       }
+      played = c.now - now;
     }
-    this.#draw();
-    if (this.#play.playing) this.#loop.recordFrame(performance.now() - t0);
+    const t1 = performance.now();
+    const more = this.#draw();
+    if (playing) {
+      const t2 = performance.now();
+      this.#loop.recordFrame(t2 - t0);
+      this.#pacer.record(elapsed, wanted, played, t1 - t0, t2 - t1);
+    }
+    this.#showCapped();
+    return this.#play.playing || more;
+  }
+
+  /** Says so when the core cannot keep up with the speed asked for (the pacer caps each frame's advance). */
+  #showCapped(): void {
+    const capped = this.#play.playing ? this.#pacer.capped : null;
+    const text = capped === null ? '' : `capped at ${speedLabel(capped)}`;
+    if (text === this.#cappedText) return;
+    this.#cappedText = text;
+    this.#cappedBadge.textContent = text;
+    this.#cappedBadge.title = text ? `The simulation cannot keep up with ${speedLabel(this.#play.speed)} here: it plays at about ${speedLabel(capped ?? 0)}` : '';
+    this.#cappedBadge.hidden = !text;
   }
 
   /** The player's listener: new events (or a rewind). */
   #onFrame(events: UiEvent[], reset: boolean): void {
     const c = this.#cluster;
     if (!c) return;
+    this.#loop.request();
     this.#loop.timed('onFrame', () => this.#onFrameInner(c, events, reset));
   }
 
@@ -549,15 +592,16 @@ export class KraftPlayground extends HTMLElement {
     }
   }
 
-  #draw(): void {
-    if (!this.#cluster) return;
+  /** Draws what changed; returns whether something still animates (and wants the next frame). */
+  #draw(): boolean {
+    if (!this.#cluster) return false;
     const lap = this.#loop.laps();
     this.#views.timeline.frame();
     lap('timeline');
-    this.#views.ring.frame();
+    let more = this.#views.ring.frame();
     lap('ring');
     if (!this.#parsed?.minimal) {
-      this.#views.logs.frame();
+      more = this.#views.logs.frame() || more;
       lap('logs');
       this.#views.quorum.frame();
       this.#views.invariants.frame();
@@ -570,11 +614,14 @@ export class KraftPlayground extends HTMLElement {
     this.#menu.frame();
     lap('controls');
     const wall = performance.now();
+    this.#summaryDue = true;
     if (wall - this.#summaryAt > (this.#play.playing ? 500 : 250)) {
       this.#summaryAt = wall;
+      this.#summaryDue = false;
       this.#summary.update(this.#cluster, this.#snap.nodes);
       lap('summary');
     }
+    return more || this.#summaryDue;
   }
 
   /** Starts (true) or stops (false) timing each part of a frame; returns what was timed. */

@@ -49,6 +49,8 @@ export class Logs {
   private hover: { x: number; y: number } | null = null;
   private drag: { x: number; lo: number } | null = null;
   private stale = true;
+  /** Called when the logs need drawing again (the element then asks for a frame). */
+  onChange: () => void = () => {};
 
   constructor(private host: LogsHost) {
     this.canvas = h('canvas', { class: 'kp-logs-canvas', 'aria-hidden': 'true' });
@@ -61,12 +63,17 @@ export class Logs {
   setTail(on: boolean): void {
     this.tail = on;
     this.tailBtn.hidden = on;
-    this.stale = true;
+    this.markStale();
   }
 
   /** Call when events arrived (the logs may have changed). */
   invalidate(): void {
+    this.markStale();
+  }
+
+  private markStale(): void {
     this.stale = true;
+    this.onChange();
   }
 
   /** A truncation happened: keep the removed records on screen for a moment. */
@@ -85,16 +92,17 @@ export class Logs {
   resize(w: number): void {
     if (w !== this.w) {
       this.w = w;
-      this.stale = true;
+      this.markStale();
     }
   }
 
-  frame(): void {
+  /** Draws if anything changed; returns whether it animates (a truncated suffix fading) and wants the next frame. */
+  frame(): boolean {
     const nodes = this.host.nodes();
     const wall = performance.now();
     const hadGhosts = this.ghosts.length > 0;
     this.ghosts = this.ghosts.filter((g) => g.until > wall);
-    if (!this.stale && !hadGhosts && !this.hover) return;
+    if (!this.stale && !hadGhosts && !this.hover) return false;
     const N = nodes.length;
     this.rowH = N > 8 ? 20 : 24;
     const hgt = HEAD_H + N * this.rowH + 6;
@@ -121,6 +129,7 @@ export class Logs {
     }
     this.stale = false;
     this.draw(nodes, hgt, wall);
+    return this.ghosts.length > 0;
   }
 
   private draw(nodes: NodeInfo[], hgt: number, wall: number): void {
@@ -311,7 +320,7 @@ export class Logs {
       c.setPointerCapture(e.pointerId);
       this.drag = { x: e.offsetX, lo: this.lo };
       this.hover = { x: e.offsetX, y: e.offsetY };
-      this.stale = true;
+      this.markStale();
     });
     c.addEventListener('pointermove', (e) => {
       if (this.drag && e.buttons) {
@@ -324,13 +333,13 @@ export class Logs {
         }
       }
       this.hover = { x: e.offsetX, y: e.offsetY };
-      this.stale = true;
+      this.markStale();
     });
     c.addEventListener('pointerup', () => (this.drag = null));
     c.addEventListener('pointerleave', (e) => {
       if (e.pointerType === 'mouse') {
         this.hover = null;
-        this.stale = true;
+        this.markStale();
       }
     });
   }
