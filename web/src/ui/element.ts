@@ -28,6 +28,9 @@ import { readTheme, type Theme } from './theme.js';
 import type { UiEvent } from './types.js';
 import { buildViews, type Views } from './views.js';
 
+/** How often the panels beside the picture are redrawn while playing (wall ms). */
+const PLAYING_PANELS_MS = 100;
+
 function cssUrl(): string {
   return new URL('./kraft-playground.css', import.meta.url).href;
 }
@@ -67,8 +70,11 @@ export class KraftPlayground extends HTMLElement {
   #pacer = new Pacer();
   #cappedBadge = h('span', { class: 'kp-capped', role: 'status', hidden: true });
   #cappedText = '';
+  #cappedAt = 0;
   /** The accessible summary waits for its next turn (it is refreshed a few times a second). */
   #summaryDue = false;
+  /** When the panels beside the picture were last drawn while playing (wall ms). */
+  #panelsAt = 0;
   #play = new Playback({
     player: () => this.#player,
     scenario: () => this.#scenario,
@@ -483,12 +489,17 @@ export class KraftPlayground extends HTMLElement {
     }
     const t0 = performance.now();
     const playing = this.#play.playing;
+    // While playing, the panels beside the picture follow a few times a second (at speed
+    // they are a blur anyway, and reading the logs from the core is a large part of a
+    // frame); paused, every frame shows the moment exactly.
+    const panels = !playing || t0 - this.#panelsAt >= PLAYING_PANELS_MS;
+    if (playing && panels) this.#panelsAt = t0;
     let wanted = 0;
     let played = 0;
     if (playing) {
       const now = c.now;
       wanted = elapsed * p.speed;
-      const allowed = this.#pacer.allowance(wanted);
+      const allowed = this.#pacer.allowance(wanted, panels);
       const stop = stopWithin(this.#scenario, this.#play.pausedAtStep, now, now + allowed);
       try {
         if (stop) {
@@ -510,11 +521,11 @@ export class KraftPlayground extends HTMLElement {
       played = c.now - now;
     }
     const t1 = performance.now();
-    const more = this.#draw();
+    const more = this.#draw(panels || !this.#play.playing);
     if (playing) {
       const t2 = performance.now();
       this.#loop.recordFrame(t2 - t0);
-      this.#pacer.record(elapsed, wanted, played, t1 - t0, t2 - t1);
+      this.#pacer.record(elapsed, wanted, played, t1 - t0, t2 - t1, panels);
     }
     this.#showCapped();
     return this.#play.playing || more;
@@ -525,6 +536,10 @@ export class KraftPlayground extends HTMLElement {
     const capped = this.#play.playing ? this.#pacer.capped : null;
     const text = capped === null ? '' : `capped at ${speedLabel(capped)}`;
     if (text === this.#cappedText) return;
+    // the figure changes at most once a second (appearing and going away at once)
+    const wall = performance.now();
+    if (text && this.#cappedText && wall - this.#cappedAt < 1000) return;
+    this.#cappedAt = wall;
     this.#cappedText = text;
     this.#cappedBadge.textContent = text;
     this.#cappedBadge.title = text ? `The simulation cannot keep up with ${speedLabel(this.#play.speed)} here: it plays at about ${speedLabel(capped ?? 0)}` : '';
@@ -592,15 +607,15 @@ export class KraftPlayground extends HTMLElement {
     }
   }
 
-  /** Draws what changed; returns whether something still animates (and wants the next frame). */
-  #draw(): boolean {
+  /** Draws what changed (`panels`: the panels beside the picture too); returns whether something still animates (and wants the next frame). */
+  #draw(panels: boolean): boolean {
     if (!this.#cluster) return false;
     const lap = this.#loop.laps();
     this.#views.timeline.frame();
     lap('timeline');
     let more = this.#views.ring.frame();
     lap('ring');
-    if (!this.#parsed?.minimal) {
+    if (!this.#parsed?.minimal && panels) {
       more = this.#views.logs.frame() || more;
       lap('logs');
       this.#views.quorum.frame();
