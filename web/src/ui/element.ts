@@ -11,7 +11,7 @@ import { Caption } from './caption.js';
 import { MAX_SPEED, MIN_SPEED, type Settings, speedLabel } from './controls.js';
 import { Dialogs, openHelp } from './dialogs.js';
 import { h } from './dom.js';
-import { FrameLoop, Pacer, stopWithin } from './frame-loop.js';
+import { Drawing, FrameLoop, Pacer, stopWithin } from './frame-loop.js';
 import { type KeyHost, onKey } from './keys.js';
 import { layOut } from './layout.js';
 import { Announcer, announcement, CrashBanner, Notices, StatusLine, Toaster } from './messages.js';
@@ -30,6 +30,8 @@ import { buildViews, type Views } from './views.js';
 
 /** How often the panels beside the picture are redrawn while playing (wall ms). */
 const PLAYING_PANELS_MS = 100;
+/** How often the picture is redrawn while playing at a capped speed (wall ms): the frames between go to the simulation. */
+const CAPPED_PICTURE_MS = 30;
 
 function cssUrl(): string {
   return new URL('./kraft-playground.css', import.meta.url).href;
@@ -75,6 +77,8 @@ export class KraftPlayground extends HTMLElement {
   #summaryDue = false;
   /** When the panels beside the picture were last drawn while playing (wall ms). */
   #panelsAt = 0;
+  /** When the picture was last drawn while playing (wall ms). */
+  #pictureAt = 0;
   #play = new Playback({
     player: () => this.#player,
     scenario: () => this.#scenario,
@@ -492,14 +496,18 @@ export class KraftPlayground extends HTMLElement {
     // While playing, the panels beside the picture follow a few times a second (at speed
     // they are a blur anyway, and reading the logs from the core is a large part of a
     // frame); paused, every frame shows the moment exactly.
-    const panels = !playing || t0 - this.#panelsAt >= PLAYING_PANELS_MS;
+    // When the core cannot keep up, every other frame or so advances only.
+    const picture = !playing || this.#pacer.capped === null || t0 - this.#pictureAt >= CAPPED_PICTURE_MS;
+    const panels = picture && (!playing || t0 - this.#panelsAt >= PLAYING_PANELS_MS);
+    if (playing && picture) this.#pictureAt = t0;
     if (playing && panels) this.#panelsAt = t0;
+    const drawing = panels ? Drawing.Panels : picture ? Drawing.Picture : Drawing.None;
     let wanted = 0;
     let played = 0;
     if (playing) {
       const now = c.now;
       wanted = elapsed * p.speed;
-      const allowed = this.#pacer.allowance(wanted, panels);
+      const allowed = this.#pacer.allowance(wanted, drawing);
       const stop = stopWithin(this.#scenario, this.#play.pausedAtStep, now, now + allowed);
       try {
         if (stop) {
@@ -521,11 +529,12 @@ export class KraftPlayground extends HTMLElement {
       played = c.now - now;
     }
     const t1 = performance.now();
-    const more = this.#draw(panels || !this.#play.playing);
+    // play that just stopped draws everything at once
+    const more = picture || !this.#play.playing ? this.#draw(panels || !this.#play.playing) : false;
     if (playing) {
       const t2 = performance.now();
       this.#loop.recordFrame(t2 - t0);
-      this.#pacer.record(elapsed, wanted, played, t1 - t0, t2 - t1, panels);
+      this.#pacer.record(elapsed, wanted, played, t1 - t0, t2 - t1, drawing);
     }
     this.#showCapped();
     return this.#play.playing || more;

@@ -141,6 +141,13 @@ function record(profile: Record<string, number[]>, name: string, ms: number): vo
   else profile[name] = [ms];
 }
 
+/** What a frame of play draws besides advancing: nothing, the picture (ring and timeline), or the panels beside it too. */
+export enum Drawing {
+  None = 0,
+  Picture = 1,
+  Panels = 2,
+}
+
 /** Wall ms a whole frame may take (advance + draw) so that frames stay smooth. */
 const FRAME_BUDGET_MS = 5;
 /** The least wall time the advance always gets, however long drawing took. */
@@ -157,28 +164,27 @@ const SPEED_WINDOW_MS = 1000;
 export class Pacer {
   /** Wall ms per simulated ms of advancing (smoothed); 0 until measured. */
   #costPerSimMs = 0;
-  /** Wall ms of drawing a frame (smoothed): the picture only, and with the panels beside it. */
-  #drawMs = [0, 0];
+  /** Wall ms of drawing a frame (smoothed), by what it draws (Drawing). */
+  #drawMs = [0, 0, 0];
   #window: { wall: number; wanted: number; played: number }[] = [];
   #capped: number | null = null;
 
-  /** Simulated ms this frame may advance, of the `wantedSimMs` asked for (`panels`: it draws the panels too). */
-  allowance(wantedSimMs: number, panels: boolean): number {
+  /** Simulated ms this frame may advance, of the `wantedSimMs` asked for, before `drawing`. */
+  allowance(wantedSimMs: number, drawing: Drawing): number {
     if (this.#costPerSimMs <= 0) return Math.min(wantedSimMs, 100);
-    const budget = Math.max(MIN_ADVANCE_MS, FRAME_BUDGET_MS - this.#drawMs[panels ? 1 : 0]);
+    const budget = Math.max(MIN_ADVANCE_MS, FRAME_BUDGET_MS - this.#drawMs[drawing]);
     return Math.min(wantedSimMs, Math.max(1, budget / this.#costPerSimMs));
   }
 
-  /** What a frame of play did: `wallMs` elapsed, `wantedSimMs` asked for, `playedSimMs` advanced in `advanceMs` of work, then `drawMs` of drawing (`panels`: with the panels). */
-  record(wallMs: number, wantedSimMs: number, playedSimMs: number, advanceMs: number, drawMs: number, panels: boolean): void {
+  /** What a frame of play did: `wallMs` elapsed, `wantedSimMs` asked for, `playedSimMs` advanced in `advanceMs` of work, then `drawMs` of `drawing`. */
+  record(wallMs: number, wantedSimMs: number, playedSimMs: number, advanceMs: number, drawMs: number, drawing: Drawing): void {
     if (playedSimMs >= 1) {
       // one frame stalled by something else (a collection, another tab) counts as at most 3x the usual
       const est = this.#costPerSimMs;
       const c = advanceMs / playedSimMs;
       this.#costPerSimMs = est <= 0 ? c : est * 0.7 + Math.min(c, 3 * est) * 0.3;
     }
-    const i = panels ? 1 : 0;
-    this.#drawMs[i] = this.#drawMs[i] * 0.8 + drawMs * 0.2;
+    this.#drawMs[drawing] = this.#drawMs[drawing] * 0.8 + drawMs * 0.2;
     const w = this.#window;
     w.push({ wall: wallMs, wanted: wantedSimMs, played: playedSimMs });
     let wall = 0;
