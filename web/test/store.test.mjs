@@ -2,11 +2,12 @@
 // half in place (slicing the indexes) and must hold exactly what taking the kept events
 // in again from the remembered state would. Bundled from source with esbuild; fed with a
 // real run's events (crashes, partitions, writes: messages, disconnects, truncations).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { Cluster } from '../dist/node.js';
@@ -32,7 +33,11 @@ async function busyRun() {
     c.advance(2_500);
     if (i % 4 === 1) c.crash(i % 5);
     if (i % 4 === 2) c.restart((i - 1) % 5);
-    if (i % 6 === 3) c.partition([[0, 1], [2, 3, 4, 5, 6]]);
+    if (i % 6 === 3)
+      c.partition([
+        [0, 1],
+        [2, 3, 4, 5, 6],
+      ]);
     if (i % 6 === 5) c.heal();
   }
   return c;
@@ -67,10 +72,7 @@ test('compacting in place holds what taking the kept events in again would', asy
   const events = c.events();
   const more = events.length;
   assert.ok(more > 6_000, `a busy run: ${more} events`);
-  assert.ok(
-    events.some((e) => e.type === 'disconnect') && events.some((e) => e.type === 'truncate' || e.type === 'crash'),
-    'the run has disconnects and crashes',
-  );
+  assert.ok(events.some((e) => e.type === 'disconnect') && events.some((e) => e.type === 'truncate' || e.type === 'crash'), 'the run has disconnects and crashes');
   const split = Math.floor(events.length * 0.8);
   const max = Math.floor(split * 0.6);
 

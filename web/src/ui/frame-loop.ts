@@ -10,10 +10,16 @@ import type { LoadedScenario, ScenarioStep } from './scenarios.js';
 
 /** The longest stretch of wall time one frame plays (ms). */
 const MAX_FRAME_MS = 100;
+/** The longest gap between frames that counts as falling behind (a longer one is a suspended machine). */
+const MAX_GAP_MS = 1000;
 
 export class FrameLoop {
-  /** Draws one frame of `elapsedMs` wall time; returns whether it wants the next frame too. */
-  readonly #onFrame: (elapsedMs: number) => boolean;
+  /**
+   * Draws one frame that plays `elapsedMs` of wall time (capped); `gapMs` is the wall time
+   * since the last frame in fact (what real time asked for). Returns whether it wants the
+   * next frame too.
+   */
+  readonly #onFrame: (elapsedMs: number, gapMs: number) => boolean;
   #raf = 0;
   #lastWall = 0;
   #connected = false;
@@ -27,7 +33,7 @@ export class FrameLoop {
     this.#wakeOrSleep();
   };
 
-  constructor(onFrame: (elapsedMs: number) => boolean) {
+  constructor(onFrame: (elapsedMs: number, gapMs: number) => boolean) {
     this.#onFrame = onFrame;
   }
 
@@ -71,9 +77,9 @@ export class FrameLoop {
 
   #loop = (wall: number): void => {
     this.#raf = 0;
-    const elapsed = Math.max(0, Math.min(MAX_FRAME_MS, wall - this.#lastWall));
+    const gap = Math.max(0, Math.min(MAX_GAP_MS, wall - this.#lastWall));
     this.#lastWall = wall;
-    const more = this.#onFrame(elapsed);
+    const more = this.#onFrame(Math.min(MAX_FRAME_MS, gap), gap);
     if (more && this.visible && !this.#raf) this.#raf = requestAnimationFrame(this.#loop);
   };
 
@@ -176,13 +182,16 @@ export class Pacer {
     return Math.min(wantedSimMs, Math.max(1, budget / this.#costPerSimMs));
   }
 
-  /** What a frame of play did: `wallMs` elapsed, `wantedSimMs` asked for, `playedSimMs` advanced in `advanceMs` of work, then `drawMs` of `drawing`. */
+  /** What a frame of play did: `wallMs` elapsed since the last, `wantedSimMs` real time asked for in it, `playedSimMs` advanced in `advanceMs` of work, then `drawMs` of `drawing`. */
   record(wallMs: number, wantedSimMs: number, playedSimMs: number, advanceMs: number, drawMs: number, drawing: Drawing): void {
     if (playedSimMs >= 1) {
-      // one frame stalled by something else (a collection, another tab) counts as at most 3x the usual
+      // One frame stalled by something else (a collection, another tab) counts as at most
+      // 3x the usual. Cheaper is believed sooner: a frame's fixed costs make small advances
+      // look dear, and believing that slowly would keep the advances small.
       const est = this.#costPerSimMs;
       const c = advanceMs / playedSimMs;
-      this.#costPerSimMs = est <= 0 ? c : est * 0.7 + Math.min(c, 3 * est) * 0.3;
+      const k = c < est ? 0.6 : 0.3;
+      this.#costPerSimMs = est <= 0 ? c : est * (1 - k) + Math.min(c, 3 * est) * k;
     }
     this.#drawMs[drawing] = this.#drawMs[drawing] * 0.8 + drawMs * 0.2;
     const w = this.#window;
