@@ -146,8 +146,17 @@ test('a story played to its end: no frames and no DOM changes', async () => {
   });
   const end = await storyEnd(page);
   for (let i = 0; i < 40 && (await nowOf(page)) < end; i++) {
-    await setPlaying(page, true);
-    await page.waitForFunction(() => !document.querySelector('kraft-playground').hasAttribute('data-playing'), null, { timeout: 30_000 });
+    // Continue, and wait until it stopped again further on (a close pause may stop it within a frame)
+    const from = await nowOf(page);
+    await playButton(page).click();
+    await page.waitForFunction(
+      (from) => {
+        const el = document.querySelector('kraft-playground');
+        return !el.hasAttribute('data-playing') && el.cluster.now > from;
+      },
+      from,
+      { timeout: 30_000 },
+    );
   }
   assert.equal(await nowOf(page), end, 'the story did not stop at its end');
   const a = await activity(page);
