@@ -28,11 +28,10 @@ function watchFirstFrame() {
   requestAnimationFrame(tick);
 }
 
-process.env.GZIP = '1';
 const server = await serve();
 try {
   const results = [];
-  // One load first to make the server compress each file once (not part of a measurement).
+  // One load first to warm the server's file cache (not part of a measurement).
   for (let i = 0; i <= loads; i++) {
     const { context, close } = await launch();
     try {

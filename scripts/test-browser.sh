@@ -5,5 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then bash scripts/setup.sh browser; fi
-if [ ! -f www/dist/index.html ] || [ ! -f www/dist/kraft_playground_bg.wasm ]; then node scripts/build.mjs; fi
+if [ ! -f www/dist/index.html ] || [ ! -f www/dist/kraft_playground_bg.wasm.br ]; then node scripts/build.mjs; fi
 node --test --test-concurrency=1 test/browser/

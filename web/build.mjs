@@ -2,11 +2,12 @@
 // scripts/build-wasm.sh) -> web/dist: ESM bundles for the browser (index.js) and Node
 // (node.js), the wasm beside them, and .d.ts declarations.
 //   node web/build.mjs
-import { build } from 'esbuild';
+
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = join(web, '..');

@@ -3,7 +3,6 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 // Builds the static site into www/dist: the <kraft-playground> element with the package
 // API (one bundle, also usable by any page), the scenario library (scenarios/*.json,
 // bundled as a module), the two pages and their small scripts, the stylesheets, the
@@ -12,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 // stylesheet and wasm, from the built package (web/dist, `node web/build.mjs`).
 //   node www/build.mjs
 import { build } from 'esbuild';
+import { precompress } from '../scripts/precompress.mjs';
 
 const www = dirname(fileURLToPath(import.meta.url));
 const root = join(www, '..');
@@ -95,16 +95,19 @@ for (const f of readdirSync(join(www, 'public'))) copyFileSync(join(www, 'public
 copyFileSync(fromPackage('kraft-playground.css'), join(dist, 'kraft-playground.css'));
 copyFileSync(wasm, join(dist, 'kraft_playground_bg.wasm'));
 
-// Sizes: what a visitor downloads for the main page (gzip, as static hosts serve it).
+// 5. precompressed copies (.br, .gz) beside each text file and the wasm, for static
+//    hosts and scripts/serve.mjs
+const sizes = new Map(precompress(dist).map((r) => [r.file, r]));
+
+// Sizes: what a visitor downloads for the main page (brotli, as browsers ask for it;
+// gzip where brotli is not offered).
 const page = ['index.html', 'site.css', 'page.js', 'kraft-playground.js', 'scenarios.js', 'kraft-playground.css', 'kraft_playground_bg.wasm', 'favicon.svg'];
-let raw = 0;
-let gz = 0;
+const total = { raw: 0, gz: 0, br: 0 };
 const rows = [];
+const row = (name, r) => `  ${name.padEnd(26)} ${String(r.raw).padStart(8)} B  ${String(r.gz).padStart(7)} B gzip  ${String(r.br).padStart(7)} B br`;
 for (const f of page) {
-  const b = readFileSync(join(dist, f));
-  const g = gzipSync(b, { level: 9 }).length;
-  raw += b.length;
-  gz += g;
-  rows.push(`  ${f.padEnd(26)} ${String(b.length).padStart(8)} B  ${String(g).padStart(7)} B gzip`);
+  const r = sizes.get(f);
+  for (const k of ['raw', 'gz', 'br']) total[k] += r[k];
+  rows.push(row(f, r));
 }
-console.log(`www/build.mjs: www/dist with ${list.length} scenario(s)\n${rows.join('\n')}\n  ${'main page total'.padEnd(26)} ${String(raw).padStart(8)} B  ${String(gz).padStart(7)} B gzip`);
+console.log(`www/build.mjs: www/dist with ${list.length} scenario(s)\n${rows.join('\n')}\n${row('main page total', total)}`);

@@ -15,6 +15,7 @@ pub mod scenario;
 pub mod shared;
 pub mod sim;
 pub mod trace;
+pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 /// What a limited number counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Unit {
     #[serde(rename = "ms")]
     Ms,
@@ -34,6 +35,7 @@ impl Unit {
 /// One bounded number: a config key, a cluster setting or a bound on a call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Limit {
     /// The key or field that carries it (`voters`, `controller.quorum.fetch.timeout.ms`).
     pub key: &'static str,
@@ -41,11 +43,13 @@ pub struct Limit {
     pub description: &'static str,
     /// The value when none is given (none for a bound on a call).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub default: Option<u64>,
     pub min: u64,
     /// None: no upper bound.
     pub max: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     pub unit: Option<Unit>,
     /// 0 is accepted too, below `min`: it turns the thing off.
     pub zero_turns_off: bool,

@@ -5,6 +5,7 @@
 use crate::protocol::election::VoteDecision;
 use crate::protocol::rpc::{MessageSummary, RpcKind, SnapshotId};
 use crate::protocol::{Epoch, NodeId, Offset, Reason, StateName};
+use serde::{Serialize, Serializer};
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -15,7 +16,9 @@ pub struct Event {
     pub kind: EventKind,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum DropReason {
     /// Lost by the network (the loss probability).
     Loss,
@@ -35,7 +38,9 @@ impl DropReason {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum SnapshotAction {
     Taken,
     Fetched,
@@ -56,7 +61,8 @@ impl SnapshotAction {
 }
 
 /// The named safety properties the checker watches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "InvariantName"))]
 pub enum Invariant {
     SingleLeader,
     MonotonicEpoch,
@@ -144,7 +150,10 @@ pub enum FaultKind {
     Wipe(NodeId),
 }
 
-#[derive(Clone, Debug, PartialEq, Hash)]
+/// What happened; its JSON form is tagged by `type` (see `EventJson` and `EVENT_FIELDS`).
+#[derive(Clone, Debug, PartialEq, Hash, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase", rename_all_fields = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum EventKind {
     Send {
         msg: u64,
@@ -152,6 +161,8 @@ pub enum EventKind {
         to: NodeId,
         rpc: RpcKind,
         epoch: Epoch,
+        #[serde(serialize_with = "as_text")]
+        #[cfg_attr(test, ts(type = "string"))]
         summary: MessageSummary,
         arrives: u64,
         dropped: Option<DropReason>,
@@ -162,6 +173,8 @@ pub enum EventKind {
         to: NodeId,
         rpc: RpcKind,
         epoch: Epoch,
+        #[serde(serialize_with = "as_text")]
+        #[cfg_attr(test, ts(type = "string"))]
         summary: MessageSummary,
         sent: u64,
         duplicate: bool,
@@ -190,6 +203,7 @@ pub enum EventKind {
         to: StateName,
         epoch: Epoch,
         leader: Option<NodeId>,
+        #[serde(rename = "votedFor")]
         voted: Option<NodeId>,
         reason: Reason,
     },
@@ -197,6 +211,7 @@ pub enum EventKind {
         node: NodeId,
         epoch: Epoch,
         leader: Option<NodeId>,
+        #[serde(rename = "votedFor")]
         voted: Option<NodeId>,
     },
     Vote {
@@ -204,6 +219,8 @@ pub enum EventKind {
         candidate: NodeId,
         epoch: Epoch,
         pre_vote: bool,
+        /// Serialized as `granted`, `reason` and `detail`.
+        #[serde(flatten, serialize_with = "vote_outcome")]
         decision: VoteDecision,
     },
     Append {
@@ -217,6 +234,7 @@ pub enum EventKind {
         node: NodeId,
         offset: Offset,
     },
+    #[serde(rename = "hw")]
     HighWatermark {
         node: NodeId,
         old: Option<Offset>,
@@ -232,6 +250,7 @@ pub enum EventKind {
     Snapshot {
         node: NodeId,
         action: SnapshotAction,
+        #[serde(flatten)]
         id: SnapshotId,
     },
     Crash {
@@ -241,7 +260,11 @@ pub enum EventKind {
     Restart {
         node: NodeId,
     },
-    Fault(FaultKind),
+    Fault(
+        #[serde(serialize_with = "fault_json")]
+        #[cfg_attr(test, ts(as = "FaultJson<'static>"))]
+        FaultKind,
+    ),
     Write {
         node: Option<NodeId>,
         accepted: bool,
@@ -320,6 +343,38 @@ pub struct Seconds(pub u64);
 impl fmt::Display for Seconds {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}.{:03}s", self.0 / 1000, self.0 % 1000)
+    }
+}
+
+impl FaultKind {
+    /// The `fault` field of its JSON form (an `Action`'s name).
+    pub fn name(&self) -> &'static str {
+        match self {
+            FaultKind::Isolate(_) => "isolate",
+            FaultKind::Partition(_) => "partition",
+            FaultKind::Cut { .. } => "cut",
+            FaultKind::Uncut { .. } => "uncut",
+            FaultKind::SlowLink { .. } => "slowLink",
+            FaultKind::Heal => "heal",
+            FaultKind::Network { .. } => "network",
+            FaultKind::SlowDisk { .. } => "slowDisk",
+            FaultKind::Workload { .. } => "workload",
+            FaultKind::Resign(_) => "resign",
+            FaultKind::Wipe(_) => "wipe",
+        }
+    }
+
+    /// The nodes it names, in order.
+    pub fn nodes(&self) -> Vec<NodeId> {
+        match self {
+            FaultKind::Isolate(n) | FaultKind::Resign(n) | FaultKind::Wipe(n) => vec![*n],
+            FaultKind::Partition(g) => g.iter().flatten().copied().collect(),
+            FaultKind::Cut { from, to } | FaultKind::Uncut { from, to } | FaultKind::SlowLink { from, to, .. } => {
+                vec![*from, *to]
+            }
+            FaultKind::SlowDisk { node, .. } => vec![*node],
+            FaultKind::Heal | FaultKind::Network { .. } | FaultKind::Workload { .. } => vec![],
+        }
     }
 }
 
@@ -552,140 +607,377 @@ impl std::hash::Hasher for Digest {
 
 // ---- JSON form (what the npm package and `--format json` give) -------------------------
 
-use serde::ser::{Serialize, SerializeMap, Serializer};
+/// The JSON form of an event: `seq`, `t`, its kind's fields (`type` first), then `text`.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "TraceEvent"))]
+pub(crate) struct EventJson<'a> {
+    /// Sequence number, from 1, strictly increasing.
+    seq: u64,
+    /// Simulated time in ms.
+    t: u64,
+    #[serde(flatten)]
+    kind: &'a EventKind,
+    /// The one-line text form (what the CLI prints). The digest hashes the events' binary
+    /// form, not this text.
+    #[serde(serialize_with = "as_text")]
+    #[cfg_attr(test, ts(type = "string"))]
+    text: &'a EventKind,
+}
 
 impl Serialize for Event {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("seq", &self.seq)?;
-        m.serialize_entry("t", &self.t)?;
-        m.serialize_entry("type", self.kind.type_name())?;
-        match &self.kind {
-            EventKind::Send { msg, from, to, rpc, epoch, summary, arrives, dropped } => {
-                m.serialize_entry("msg", msg)?;
-                m.serialize_entry("from", from)?;
-                m.serialize_entry("to", to)?;
-                m.serialize_entry("rpc", rpc.name())?;
-                m.serialize_entry("epoch", epoch)?;
-                m.serialize_entry("summary", &summary.to_string())?;
-                m.serialize_entry("arrives", arrives)?;
-                m.serialize_entry("dropped", &dropped.map(|d| d.name()))?;
-            }
-            EventKind::Deliver { msg, from, to, rpc, epoch, summary, sent, duplicate } => {
-                m.serialize_entry("msg", msg)?;
-                m.serialize_entry("from", from)?;
-                m.serialize_entry("to", to)?;
-                m.serialize_entry("rpc", rpc.name())?;
-                m.serialize_entry("epoch", epoch)?;
-                m.serialize_entry("summary", &summary.to_string())?;
-                m.serialize_entry("sent", sent)?;
-                m.serialize_entry("duplicate", duplicate)?;
-            }
-            EventKind::Drop { msg, from, to, rpc, epoch, sent, reason } => {
-                m.serialize_entry("msg", msg)?;
-                m.serialize_entry("from", from)?;
-                m.serialize_entry("to", to)?;
-                m.serialize_entry("rpc", rpc.name())?;
-                m.serialize_entry("epoch", epoch)?;
-                m.serialize_entry("sent", sent)?;
-                m.serialize_entry("reason", reason.name())?;
-            }
-            EventKind::Disconnect { node, peer, rpc, sent } => {
-                m.serialize_entry("node", node)?;
-                m.serialize_entry("peer", peer)?;
-                m.serialize_entry("rpc", rpc.name())?;
-                m.serialize_entry("sent", sent)?;
-            }
-            EventKind::State { node, from, to, epoch, leader, voted, reason } => {
-                m.serialize_entry("node", node)?;
-                m.serialize_entry("from", from.name())?;
-                m.serialize_entry("to", to.name())?;
-                m.serialize_entry("epoch", epoch)?;
-                m.serialize_entry("leader", leader)?;
-                m.serialize_entry("votedFor", voted)?;
-                m.serialize_entry("reason", reason.name())?;
-            }
-            EventKind::Persist { node, epoch, leader, voted } => {
-                m.serialize_entry("node", node)?;
-                m.serialize_entry("epoch", epoch)?;
-                m.serialize_entry("leader", leader)?;
-                m.serialize_entry("votedFor", voted)?;
-            }
-            EventKind::Vote { node, candidate, epoch, pre_vote, decision } => {
-                m.serialize_entry("node", node)?;
-                m.serialize_entry("candidate", candidate)?;
-                m.serialize_entry("epoch", epoch)?;
-                m.serialize_entry("preVote", pre_vote)?;
-                m.serialize_entry("granted", &decision.granted())?;
-                m.serialize_entry("reason", decision.name())?;
-                m.serialize_entry("detail", &decision.describe())?;
-            }
-            EventKind::Append { node, first, last, epoch, kind } => {
-                m.serialize_entry("node", node)?;
-                m.serialize_entry("first", first)?;
-                m.serialize_entry("last", last)?;
-                m.serialize_entry("epoch", epoch)?;
-                m.serialize_entry("kind", kind)?;
-            }
-            EventKind::Flush { node, offset } => {
-                m.serialize_entry("node", node)?;
-                m.serialize_entry("offset", offset)?;
-            }
-            EventKind::HighWatermark { node, old, new } => {
-                m.serialize_entry("node", node)?;
-                m.serialize_entry("old", old)?;
-                m.serialize_entry("new", new)?;
-            }
-            EventKind::Truncate { node, from_leo, to, diverging_epoch, hw } => {
-                m.serialize_entry("node", node)?;
-                m.serialize_entry("fromLeo", from_leo)?;
-                m.serialize_entry("to", to)?;
-                m.serialize_entry("divergingEpoch", diverging_epoch)?;
-                m.serialize_entry("hw", hw)?;
-            }
-            EventKind::Snapshot { node, action, id } => {
-                m.serialize_entry("node", node)?;
-                m.serialize_entry("action", action.name())?;
-                m.serialize_entry("endOffset", &id.end_offset)?;
-                m.serialize_entry("epoch", &id.epoch)?;
-            }
-            EventKind::Crash { node, lost_records } => {
-                m.serialize_entry("node", node)?;
-                m.serialize_entry("lostRecords", lost_records)?;
-            }
-            EventKind::Restart { node } => m.serialize_entry("node", node)?,
-            EventKind::Fault(k) => {
-                let (name, nodes): (&str, Vec<NodeId>) = match k {
-                    FaultKind::Isolate(n) => ("isolate", vec![*n]),
-                    FaultKind::Partition(g) => ("partition", g.iter().flatten().copied().collect()),
-                    FaultKind::Cut { from, to } => ("cut", vec![*from, *to]),
-                    FaultKind::Uncut { from, to } => ("uncut", vec![*from, *to]),
-                    FaultKind::SlowLink { from, to, .. } => ("slowLink", vec![*from, *to]),
-                    FaultKind::Heal => ("heal", vec![]),
-                    FaultKind::Network { .. } => ("network", vec![]),
-                    FaultKind::SlowDisk { node, .. } => ("slowDisk", vec![*node]),
-                    FaultKind::Workload { .. } => ("workload", vec![]),
-                    FaultKind::Resign(n) => ("resign", vec![*n]),
-                    FaultKind::Wipe(n) => ("wipe", vec![*n]),
-                };
-                m.serialize_entry("fault", name)?;
-                m.serialize_entry("nodes", &nodes)?;
-                m.serialize_entry("detail", &k.to_string())?;
-            }
-            EventKind::Write { node, accepted, offset, kind } => {
-                m.serialize_entry("node", node)?;
-                m.serialize_entry("accepted", accepted)?;
-                m.serialize_entry("offset", offset)?;
-                m.serialize_entry("kind", kind)?;
-            }
-            EventKind::Violation { invariant, node, detail, evidence } => {
-                m.serialize_entry("invariant", invariant.name())?;
-                m.serialize_entry("node", node)?;
-                m.serialize_entry("detail", detail)?;
-                m.serialize_entry("evidence", evidence)?;
+        EventJson { seq: self.seq, t: self.t, kind: &self.kind, text: &self.kind }.serialize(s)
+    }
+}
+
+/// A value as its `Display` text (serde_json writes it straight into the output).
+fn as_text<T: fmt::Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
+
+/// The fields a vote decision adds to a `vote` event.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub(crate) struct VoteOutcome {
+    granted: bool,
+    #[cfg_attr(test, ts(type = "VoteReason"))]
+    reason: &'static str,
+    detail: String,
+}
+
+fn vote_outcome<S: Serializer>(d: &VoteDecision, s: S) -> Result<S::Ok, S::Error> {
+    VoteOutcome { granted: d.granted(), reason: d.name(), detail: d.describe() }.serialize(s)
+}
+
+/// The fields a fault adds to a `fault` event.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "FaultFields"))]
+pub(crate) struct FaultJson<'a> {
+    #[cfg_attr(test, ts(type = "FaultName"))]
+    fault: &'static str,
+    /// The nodes it names (a partition: every node of every group).
+    nodes: Vec<NodeId>,
+    #[serde(serialize_with = "as_text")]
+    #[cfg_attr(test, ts(type = "string"))]
+    detail: &'a FaultKind,
+}
+
+fn fault_json<S: Serializer>(k: &FaultKind, s: S) -> Result<S::Ok, S::Error> {
+    FaultJson { fault: k.name(), nodes: k.nodes(), detail: k }.serialize(s)
+}
+
+/// The fields of each event type's JSON form besides `seq`, `t`, `type` and `text`, in
+/// the order they are written: what event patterns in scenarios may name. A test checks
+/// it against what serialization emits.
+pub const EVENT_FIELDS: &[(&str, &[&str])] = &[
+    ("send", &["msg", "from", "to", "rpc", "epoch", "summary", "arrives", "dropped"]),
+    ("deliver", &["msg", "from", "to", "rpc", "epoch", "summary", "sent", "duplicate"]),
+    ("drop", &["msg", "from", "to", "rpc", "epoch", "sent", "reason"]),
+    ("disconnect", &["node", "peer", "rpc", "sent"]),
+    ("state", &["node", "from", "to", "epoch", "leader", "votedFor", "reason"]),
+    ("persist", &["node", "epoch", "leader", "votedFor"]),
+    ("vote", &["node", "candidate", "epoch", "preVote", "granted", "reason", "detail"]),
+    ("append", &["node", "first", "last", "epoch", "kind"]),
+    ("flush", &["node", "offset"]),
+    ("hw", &["node", "old", "new"]),
+    ("truncate", &["node", "fromLeo", "to", "divergingEpoch", "hw"]),
+    ("snapshot", &["node", "action", "endOffset", "epoch"]),
+    ("crash", &["node", "lostRecords"]),
+    ("restart", &["node"]),
+    ("fault", &["fault", "nodes", "detail"]),
+    ("write", &["node", "accepted", "offset", "kind"]),
+    ("violation", &["invariant", "node", "detail", "evidence"]),
+];
+
+// A vote decision's JSON form is `VoteOutcome`'s, flattened into the `vote` event.
+#[cfg(test)]
+impl ts_rs::TS for VoteDecision {
+    type WithoutGenerics = Self;
+    type OptionInnerType = Self;
+    fn name(cfg: &ts_rs::Config) -> String {
+        VoteOutcome::name(cfg)
+    }
+    fn inline(cfg: &ts_rs::Config) -> String {
+        VoteOutcome::inline(cfg)
+    }
+    fn inline_flattened(cfg: &ts_rs::Config) -> String {
+        VoteOutcome::inline_flattened(cfg)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod samples {
+    //! One value of every variant of the event vocabulary, for the tests that check the
+    //! JSON form and for the generated TypeScript name unions. Each list is guarded by an
+    //! exhaustive match, so a new variant fails to compile until it has a sample here.
+    use super::*;
+    use crate::protocol::rpc::ErrorCode;
+
+    pub fn faults() -> Vec<FaultKind> {
+        let all = vec![
+            FaultKind::Isolate(1),
+            FaultKind::Partition(vec![vec![0, 1], vec![2]]),
+            FaultKind::Cut { from: 0, to: 1 },
+            FaultKind::Uncut { from: 0, to: 1 },
+            FaultKind::SlowLink { from: 0, to: 2, min_ms: 5, max_ms: 9 },
+            FaultKind::Heal,
+            FaultKind::Network { latency_min_ms: 1, latency_max_ms: 5, loss_ppm: 12_500, duplicate_ppm: 0 },
+            FaultKind::SlowDisk { node: 2, flush_ms: 40 },
+            FaultKind::Workload { writes_per_second: 10 },
+            FaultKind::Resign(0),
+            FaultKind::Wipe(2),
+        ];
+        let arm = |k: &FaultKind| match k {
+            FaultKind::Isolate(_) => 0,
+            FaultKind::Partition(_) => 1,
+            FaultKind::Cut { .. } => 2,
+            FaultKind::Uncut { .. } => 3,
+            FaultKind::SlowLink { .. } => 4,
+            FaultKind::Heal => 5,
+            FaultKind::Network { .. } => 6,
+            FaultKind::SlowDisk { .. } => 7,
+            FaultKind::Workload { .. } => 8,
+            FaultKind::Resign(_) => 9,
+            FaultKind::Wipe(_) => 10,
+        };
+        assert!(all.iter().map(arm).eq(0..all.len()), "one fault sample per variant, in order");
+        all
+    }
+
+    pub fn decisions() -> Vec<VoteDecision> {
+        use VoteDecision::*;
+        let all = vec![
+            Granted,
+            GrantedAgain,
+            LogNotUpToDate,
+            AlreadyVoted(2),
+            KnowsLeader(1),
+            IsLeader,
+            IsCandidate,
+            IsResigned,
+            FollowerHasFetched,
+            IsFollower,
+            StaleEpoch,
+            NotAVoter,
+            InvalidRequest,
+        ];
+        let arm = |d: &VoteDecision| match d {
+            Granted => 0,
+            GrantedAgain => 1,
+            LogNotUpToDate => 2,
+            AlreadyVoted(_) => 3,
+            KnowsLeader(_) => 4,
+            IsLeader => 5,
+            IsCandidate => 6,
+            IsResigned => 7,
+            FollowerHasFetched => 8,
+            IsFollower => 9,
+            StaleEpoch => 10,
+            NotAVoter => 11,
+            InvalidRequest => 12,
+        };
+        assert!(all.iter().map(arm).eq(0..all.len()), "one decision sample per variant, in order");
+        all
+    }
+
+    pub fn events() -> Vec<EventKind> {
+        let summary = MessageSummary::Ack { error: ErrorCode::None, leader: Some(0) };
+        let all = vec![
+            EventKind::Send {
+                msg: 7,
+                from: 0,
+                to: 1,
+                rpc: RpcKind::Fetch,
+                epoch: 2,
+                summary,
+                arrives: 12,
+                dropped: Some(DropReason::Loss),
+            },
+            EventKind::Deliver {
+                msg: 7,
+                from: 0,
+                to: 1,
+                rpc: RpcKind::Fetch,
+                epoch: 2,
+                summary,
+                sent: 9,
+                duplicate: false,
+            },
+            EventKind::Drop {
+                msg: 7,
+                from: 0,
+                to: 1,
+                rpc: RpcKind::Vote,
+                epoch: 2,
+                sent: 9,
+                reason: DropReason::NodeDown,
+            },
+            EventKind::Disconnect { node: 0, peer: 1, rpc: RpcKind::Fetch, sent: 9 },
+            EventKind::State {
+                node: 1,
+                from: StateName::Follower,
+                to: StateName::Prospective,
+                epoch: 2,
+                leader: None,
+                voted: Some(1),
+                reason: Reason::FetchTimeout,
+            },
+            EventKind::Persist { node: 1, epoch: 3, leader: None, voted: Some(1) },
+            EventKind::Vote {
+                node: 0,
+                candidate: 1,
+                epoch: 3,
+                pre_vote: true,
+                decision: VoteDecision::AlreadyVoted(2),
+            },
+            EventKind::Append { node: 0, first: 4, last: 6, epoch: 3, kind: "CreateTopic" },
+            EventKind::Flush { node: 0, offset: 7 },
+            EventKind::HighWatermark { node: 0, old: None, new: 7 },
+            EventKind::Truncate { node: 2, from_leo: 9, to: 7, diverging_epoch: Some(2), hw: Some(5) },
+            EventKind::Snapshot {
+                node: 1,
+                action: SnapshotAction::Deleted,
+                id: SnapshotId { end_offset: 1000, epoch: 2 },
+            },
+            EventKind::Crash { node: 2, lost_records: 3 },
+            EventKind::Restart { node: 2 },
+            EventKind::Fault(FaultKind::Partition(vec![vec![0, 1], vec![2]])),
+            EventKind::Write { node: Some(0), accepted: true, offset: Some(8), kind: "RegisterBroker" },
+            EventKind::Violation {
+                invariant: Invariant::LogMatching,
+                node: Some(1),
+                detail: "two records at offset 4".into(),
+                evidence: vec![3, 5].into(),
+            },
+        ];
+        let arm = |k: &EventKind| match k {
+            EventKind::Send { .. } => 0,
+            EventKind::Deliver { .. } => 1,
+            EventKind::Drop { .. } => 2,
+            EventKind::Disconnect { .. } => 3,
+            EventKind::State { .. } => 4,
+            EventKind::Persist { .. } => 5,
+            EventKind::Vote { .. } => 6,
+            EventKind::Append { .. } => 7,
+            EventKind::Flush { .. } => 8,
+            EventKind::HighWatermark { .. } => 9,
+            EventKind::Truncate { .. } => 10,
+            EventKind::Snapshot { .. } => 11,
+            EventKind::Crash { .. } => 12,
+            EventKind::Restart { .. } => 13,
+            EventKind::Fault(_) => 14,
+            EventKind::Write { .. } => 15,
+            EventKind::Violation { .. } => 16,
+        };
+        assert!(all.iter().map(arm).eq(0..all.len()), "one event sample per variant, in order");
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn json(kind: EventKind) -> serde_json::Map<String, Value> {
+        match serde_json::to_value(Event { seq: 3, t: 1234, kind }).unwrap() {
+            Value::Object(m) => m,
+            other => panic!("an event serializes as an object, got {other}"),
+        }
+    }
+
+    /// The keys of a JSON object in the order they are written.
+    fn keys_in_order(json: &str) -> Vec<String> {
+        struct Keys(Vec<String>);
+        impl<'de> serde::Deserialize<'de> for Keys {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct Visit;
+                impl<'de> serde::de::Visitor<'de> for Visit {
+                    type Value = Keys;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("an object")
+                    }
+                    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Keys, A::Error> {
+                        let mut keys = Vec::new();
+                        while let Some((k, _)) = map.next_entry::<String, serde::de::IgnoredAny>()? {
+                            keys.push(k);
+                        }
+                        Ok(Keys(keys))
+                    }
+                }
+                d.deserialize_map(Visit)
             }
         }
-        m.serialize_entry("text", &self.kind.to_string())?;
-        m.end()
+        serde_json::from_str::<Keys>(json).unwrap().0
+    }
+
+    #[test]
+    fn event_fields_are_what_serialization_emits() {
+        let events = samples::events();
+        assert_eq!(events.len(), EVENT_FIELDS.len(), "one EVENT_FIELDS row per event type");
+        for (kind, (name, fields)) in events.into_iter().zip(EVENT_FIELDS) {
+            assert_eq!(kind.type_name(), *name, "EVENT_FIELDS is in variant order");
+            let text = kind.to_string();
+            let keys = keys_in_order(&serde_json::to_string(&Event { seq: 3, t: 1234, kind: kind.clone() }).unwrap());
+            let m = json(kind);
+            let mut want = vec!["seq", "t", "type"];
+            want.extend_from_slice(fields);
+            want.push("text");
+            assert_eq!(keys, want, "fields of {name} events, in order");
+            assert_eq!(m["type"], *name);
+            assert_eq!(m["text"], text);
+        }
+    }
+
+    #[test]
+    fn computed_fields_are_the_names_and_texts() {
+        let m = json(samples::events().swap_remove(0));
+        assert_eq!(
+            (&m["rpc"], &m["summary"], &m["dropped"]),
+            (&Value::from("Fetch"), &Value::from("error=NONE leader=0"), &Value::from("loss"))
+        );
+        for d in samples::decisions() {
+            let m = json(EventKind::Vote { node: 0, candidate: 1, epoch: 3, pre_vote: false, decision: d });
+            assert_eq!(m["granted"], d.granted());
+            assert_eq!(m["reason"], d.name());
+            assert_eq!(m["detail"], d.describe());
+        }
+        for f in samples::faults() {
+            let m = json(EventKind::Fault(f.clone()));
+            assert_eq!(m["fault"], f.name());
+            assert_eq!(m["nodes"], serde_json::to_value(f.nodes()).unwrap());
+            assert_eq!(m["detail"], f.to_string());
+        }
+    }
+
+    // The issue-10 drift: events carry `evidence` (and messages `msg`) but the parser's
+    // hand-written table refused patterns naming them.
+    #[test]
+    fn event_patterns_may_name_every_emitted_field() {
+        for pattern in [r#"{"type": "violation", "evidence": [1]}"#, r#"{"type": "send", "msg": 7}"#] {
+            let text = format!(
+                r#"{{"id": "x", "title": "t", "summary": "s", "cluster": {{"voters": 3}}, "durationMs": 1000,
+                    "expect": [{{"noEvent": {{"match": {pattern}}}}}]}}"#
+            );
+            crate::scenario::parse(&text).unwrap_or_else(|e| panic!("{pattern}: {}: {}", e.path, e.message));
+        }
+    }
+
+    // The text form uses `name()`, the JSON form serde's renames: they must agree.
+    #[test]
+    fn names_are_the_json_names() {
+        let json = |v: serde_json::Value| v.as_str().expect("a name").to_string();
+        for i in Invariant::ALL {
+            assert_eq!(json(serde_json::to_value(i).unwrap()), i.name());
+        }
+        for s in crate::protocol::SafetySwitch::ALL {
+            assert_eq!(json(serde_json::to_value(s).unwrap()), s.name());
+        }
+        for d in [DropReason::Loss, DropReason::Partition, DropReason::NodeDown] {
+            assert_eq!(json(serde_json::to_value(d).unwrap()), d.name());
+        }
+        for a in [SnapshotAction::Taken, SnapshotAction::Fetched, SnapshotAction::Loaded, SnapshotAction::Deleted] {
+            assert_eq!(json(serde_json::to_value(a).unwrap()), a.name());
+        }
     }
 }

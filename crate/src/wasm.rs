@@ -8,13 +8,11 @@
 
 use crate::limits::{Limit, CHAOS_SECONDS, LIMITS, OBSERVERS, VOTERS};
 use crate::messages::plain_serde;
-use crate::protocol::config::CONFIG_KEYS;
 use crate::protocol::SafetySwitch;
 use crate::sim::chaos::{self, ChaosOptions};
-use crate::sim::network::LinkProfile;
 use crate::sim::simulation::{TraceCursor, MAX_ADVANCE_MS};
 use crate::sim::{Action, ClusterSpec, SimError, Simulation, TimedAction, WriteOutcome};
-use crate::trace::Invariant;
+use crate::wire::{Catalog, InFlightOut, LeaderOut, NetworkOut, NodeOut, SeedOut, ViolationOut, WriteOut};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -169,64 +167,6 @@ fn check_spec(spec: &ClusterSpec) -> Result<(), JsValue> {
 #[wasm_bindgen]
 pub struct WasmSim {
     sim: Simulation,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct NodeOut {
-    #[serde(flatten)]
-    view: crate::sim::view::NodeView,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    records: Option<Vec<crate::sim::view::RecordView>>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct InFlightOut {
-    id: u64,
-    from: u32,
-    to: u32,
-    rpc: &'static str,
-    epoch: u32,
-    summary: String,
-    sent: u64,
-    arrives: u64,
-    duplicate: bool,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LeaderOut {
-    id: u32,
-    epoch: u32,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct WriteOut {
-    accepted: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    node: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    offset: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<String>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct NetworkOut {
-    latency_ms: [u64; 2],
-    loss: f64,
-    duplicate: f64,
-}
-
-fn network_out(p: &LinkProfile) -> NetworkOut {
-    NetworkOut {
-        latency_ms: [p.latency_min_ms, p.latency_max_ms],
-        loss: p.loss_ppm as f64 / 1_000_000.0,
-        duplicate: p.duplicate_ppm as f64 / 1_000_000.0,
-    }
 }
 
 fn limit_of(limit: Option<u32>) -> usize {
@@ -461,7 +401,7 @@ impl WasmSim {
                 id: m.id,
                 from: m.envelope.from,
                 to: m.envelope.to,
-                rpc: m.envelope.message.kind().name(),
+                rpc: m.envelope.message.kind(),
                 epoch: m.envelope.message.epoch(),
                 summary: m.envelope.message.summary().to_string(),
                 sent: m.sent,
@@ -480,7 +420,7 @@ impl WasmSim {
 
     /// The current network profile `{latencyMs: [min, max], loss, duplicate}`.
     pub fn network(&self) -> Result<JsValue, JsValue> {
-        to_js(&network_out(&self.sim.world().network.profile))
+        to_js(&NetworkOut::from(&self.sim.world().network.profile))
     }
 
     /// Client writes per second of the running workload.
@@ -552,53 +492,12 @@ pub fn random_seed() -> Result<f64, JsValue> {
     Ok((v >> 11) as f64)
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Named {
-    name: &'static str,
-    explanation: &'static str,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Preset {
-    name: &'static str,
-    #[serde(flatten)]
-    profile: NetworkOut,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Catalog {
-    version: &'static str,
-    /// The quorum config keys with their defaults and ranges.
-    config_keys: Vec<Limit>,
-    /// The cluster's other settings and the bounds on calls (`limits::LIMITS`).
-    limits: Vec<Limit>,
-    switches: Vec<Named>,
-    invariants: Vec<Named>,
-    presets: Vec<Preset>,
-    default_spec: ClusterSpec,
-}
-
-/// Names and limits the JS layer reads: config keys and limits with defaults and ranges,
-/// safety switches, invariants, network presets.
+/// Names and limits the JS layer validates against: config keys with defaults, safety
+/// switches, invariants, network presets, size limits.
 #[wasm_bindgen]
 pub fn catalog() -> Result<JsValue, JsValue> {
     hook();
-    let presets = ["datacenter", "teaching", "wan"]
-        .into_iter()
-        .filter_map(|name| LinkProfile::preset(name).ok().map(|p| Preset { name, profile: network_out(&p) }))
-        .collect();
-    to_js(&Catalog {
-        version: env!("CARGO_PKG_VERSION"),
-        config_keys: CONFIG_KEYS.iter().map(|k| k.limit).collect(),
-        limits: LIMITS.to_vec(),
-        switches: SafetySwitch::ALL.iter().map(|s| Named { name: s.name(), explanation: s.explanation() }).collect(),
-        invariants: Invariant::ALL.iter().map(|i| Named { name: i.name(), explanation: i.explanation() }).collect(),
-        presets,
-        default_spec: ClusterSpec::default(),
-    })
+    to_js(&Catalog::new())
 }
 
 fn chaos_options(seconds: f64, voters: u32, observers: u32, unsafe_json: &str) -> Result<ChaosOptions, JsValue> {
@@ -608,25 +507,6 @@ fn chaos_options(seconds: f64, voters: u32, observers: u32, unsafe_json: &str) -
     let observers = OBSERVERS.check(observers.into()).map_err(|e| range_error("observers", &e))? as u32;
     let unsafe_switches: Vec<SafetySwitch> = parse("unsafe", unsafe_json)?;
     Ok(ChaosOptions { seconds: seconds_n, voters, observers, unsafe_switches })
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ViolationOut {
-    invariant: &'static str,
-    detail: String,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SeedOut {
-    seed: u64,
-    passed: bool,
-    made_progress: bool,
-    violations: Vec<ViolationOut>,
-    events: u64,
-    simulated_ms: u64,
-    reproduce: String,
 }
 
 /// One seed of the chaos sweep (random faults, every invariant checked after every
@@ -685,15 +565,6 @@ struct ScenarioOptions {
     unsafe_switches: Vec<SafetySwitch>,
     #[serde(default)]
     variant: Option<String>,
-}
-
-/// Reads and checks a scenario (JSON text); returns its JSON form with defaults made
-/// explicit. Errors name the path (`steps[3].node`) in `field`.
-#[wasm_bindgen(js_name = parseScenario)]
-pub fn parse_scenario(text: &str) -> Result<JsValue, JsValue> {
-    hook();
-    let s = scenario::parse(text).map_err(scenario_error)?;
-    to_js(&s.to_json())
 }
 
 /// A finished scenario run: its report and its simulation (at the end of the run).

@@ -3,8 +3,8 @@
 //! parser accepts; a report's input log replays to the same trace.
 
 use kraft_playground::protocol::SafetySwitch;
-use kraft_playground::scenario::{self, fields, RunOptions, Scenario};
-use kraft_playground::sim::{ClusterSpec, Simulation};
+use kraft_playground::scenario::{self, RunOptions, Scenario};
+use kraft_playground::sim::Simulation;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -167,16 +167,6 @@ fn reports_explain_with_numbers() {
     let step = &json["steps"][1];
     assert!(step.get("captionSpans").is_some());
     assert!(step["t"].is_u64());
-}
-
-#[test]
-fn scenarios_serialize_back_to_the_same_scenario() {
-    for (id, text) in files() {
-        let s = scenario::parse(&text).unwrap();
-        let again = serde_json::to_string(&s).unwrap();
-        let back = scenario::parse(&again).unwrap_or_else(|e| panic!("{id}: {e}\n{again}"));
-        assert_eq!(back, s, "{id}");
-    }
 }
 
 #[test]
@@ -454,190 +444,45 @@ fn unknown_variants_are_refused() {
     assert!(e.message.contains("hw-before-own-epoch"), "{e}");
 }
 
-// ---- the schema ---------------------------------------------------------------------
+// ---- event patterns ---------------------------------------------------------------
 
-fn schema() -> Value {
-    let text = std::fs::read_to_string(dir().join("schema.json")).expect("scenarios/schema.json");
-    serde_json::from_str(&text).expect("schema.json is valid JSON")
-}
-
-fn keys(v: &Value) -> BTreeSet<String> {
-    v.as_object().unwrap_or_else(|| panic!("expected an object: {v}")).keys().cloned().collect()
-}
-
-fn set(items: &[&str]) -> BTreeSet<String> {
-    items.iter().map(|s| s.to_string()).collect()
-}
-
-/// The `oneOf` alternatives of a definition: each an object with one main key.
-fn alternatives(def: &Value, extra: &[&str]) -> Vec<(String, Value)> {
-    def["oneOf"]
-        .as_array()
-        .expect("oneOf")
-        .iter()
-        .map(|alt| {
-            let props = &alt["properties"];
-            let main: Vec<String> = keys(props).into_iter().filter(|k| !extra.contains(&k.as_str())).collect();
-            assert_eq!(main.len(), 1, "{alt}");
-            (main[0].clone(), props[&main[0]].clone())
-        })
-        .collect()
-}
-
-/// The fields of an object-valued alternative (wherever the object sits in anyOf).
-fn object_fields(v: &Value) -> BTreeSet<String> {
-    if let Some(p) = v.get("properties") {
-        return keys(p);
-    }
-    if let Some(any) = v.get("anyOf").and_then(|a| a.as_array()) {
-        for a in any {
-            if a.get("properties").is_some() {
-                return keys(&a["properties"]);
-            }
-        }
-    }
-    BTreeSet::new()
-}
-
+/// Events carry `evidence` (a violation's offsets); a pattern may name it, and on an
+/// array-valued field it matches when the event's array contains the value(s).
 #[test]
-fn schema_lists_every_field_the_parser_accepts() {
-    let s = schema();
-    let defs = &s["$defs"];
-    assert_eq!(keys(&s["properties"]), set(fields::SCENARIO), "top level");
-    assert_eq!(keys(&defs["variant"]["properties"]), set(fields::VARIANT), "variant");
-
-    // The cluster: the sim's ClusterSpec, the parser's list and the schema agree.
-    let spec_keys = keys(&serde_json::to_value(ClusterSpec::default()).unwrap());
-    assert_eq!(spec_keys, set(&fields::cluster_fields()), "ClusterSpec fields");
-    assert_eq!(keys(&defs["cluster"]["properties"]), spec_keys, "cluster");
-
-    // Steps: the step keys plus every action's fields; each action's allowed keys.
-    let step = &defs["step"];
-    let mut all: BTreeSet<String> = set(fields::STEP);
-    for (_, f) in fields::ACTIONS {
-        all.extend(f.iter().map(|s| s.to_string()));
-    }
-    assert_eq!(keys(&step["properties"]), all, "step properties");
-    let actions: Vec<&str> = fields::ACTIONS.iter().map(|(a, _)| *a).collect();
-    let schema_actions: Vec<&str> =
-        step["properties"]["action"]["enum"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
-    assert_eq!(schema_actions, actions, "action names");
-    for (action, f) in fields::ACTIONS {
-        let rule = step["allOf"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["if"]["properties"]["action"]["const"] == *action)
-            .unwrap_or_else(|| panic!("no schema rule for action {action}"));
-        let allowed: BTreeSet<String> = rule["then"]["propertyNames"]["enum"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|k| k.as_str().unwrap().to_string())
-            .collect();
-        let mut want = set(fields::STEP);
-        want.extend(f.iter().map(|s| s.to_string()));
-        assert_eq!(allowed, want, "fields of action {action}");
-    }
-
-    // Conditions, expectations, measurements: names and object fields.
-    for (def, table, extra) in [
-        ("condition", fields::CONDITIONS, &[][..]),
-        ("expectation", fields::EXPECTATIONS, &["note"][..]),
-        ("measure", fields::MEASURES, &[][..]),
-    ] {
-        let alts = alternatives(&defs[def], extra);
-        let names: Vec<&str> = alts.iter().map(|(n, _)| n.as_str()).collect();
-        let want: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
-        assert_eq!(names, want, "{def} names");
-        for ((name, value), (_, f)) in alts.iter().zip(table.iter()) {
-            if !f.is_empty() {
-                assert_eq!(object_fields(value), set(f), "{def} {name} fields");
-            }
-        }
-    }
-
-    // Event patterns: every field of every event type.
-    let em = &defs["eventMatch"];
-    let mut all: BTreeSet<String> = set(&["type", "text"]);
-    for (t, f) in fields::EVENT_FIELDS {
-        all.extend(f.iter().map(|s| s.to_string()));
-        let listed: Vec<&str> = em["x-fieldsByType"][*t]
-            .as_array()
-            .unwrap_or_else(|| panic!("schema lacks the fields of '{t}' events"))
-            .iter()
-            .map(|v| v.as_str().unwrap())
-            .collect();
-        assert_eq!(listed, f.to_vec(), "fields of {t} events");
-    }
-    assert_eq!(keys(&em["properties"]), all, "event pattern fields");
-
-    // Records a scenario can write.
-    let records = defs["record"]["oneOf"].as_array().unwrap();
-    assert_eq!(records.len(), fields::RECORDS.len(), "record types");
-    for (alt, (name, f)) in records.iter().zip(fields::RECORDS.iter()) {
-        assert_eq!(alt["properties"]["type"]["const"], *name, "record type");
-        let mut want = set(&["type"]);
-        want.extend(f.iter().map(|(k, _)| k.to_string()));
-        assert_eq!(keys(&alt["properties"]), want, "fields of {name} records");
-    }
-
-    // Names the parser knows: invariants and switches.
-    let invariants: Vec<&str> = kraft_playground::trace::Invariant::ALL.iter().map(|i| i.name()).collect();
-    let violated = alternatives(&defs["expectation"], &["note"]).into_iter().find(|(n, _)| n == "violated").unwrap().1;
-    let listed: Vec<&str> =
-        violated["anyOf"][0]["enum"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
-    assert_eq!(listed, invariants, "invariant names");
-    let switches: Vec<&str> = SafetySwitch::ALL.iter().map(|s| s.name()).collect();
-    let listed: Vec<&str> = defs["cluster"]["properties"]["unsafe"]["items"]["enum"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
-    assert_eq!(listed, switches, "safety switch names");
-    let config: Vec<&str> = defs["cluster"]["properties"]["config"]["propertyNames"]["enum"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
-    let known: Vec<&str> = kraft_playground::protocol::config::CONFIG_KEYS.iter().map(|k| k.limit.key).collect();
-    assert_eq!(config, known, "config keys");
-}
-
-/// The schema's bounds are the core's limits (`kraft_playground::limits`), so an editor
-/// that checks a scenario against the schema refuses what the parser refuses.
-#[test]
-fn schema_bounds_are_the_cores_limits() {
-    use kraft_playground::limits::{self, Limit};
-    let s = schema();
-    let cluster = &s["$defs"]["cluster"]["properties"];
-    let step = &s["$defs"]["step"]["properties"];
-    let check = |what: &str, v: &Value, l: &Limit| {
-        assert!(v.is_object(), "{what}: the schema has no {}", l.key);
-        assert_eq!(
-            v["minimum"].as_u64(),
-            Some(if l.zero_turns_off { 0 } else { l.min }),
-            "{what}: minimum of {}",
-            l.key
-        );
-        assert_eq!(v["maximum"].as_u64(), l.max, "{what}: maximum of {}", l.key);
+fn event_patterns_match_array_fields_by_containment() {
+    let with = |pattern: Value| {
+        let mut v = base();
+        v["expect"] = serde_json::json!([{"noEvent": {"match": pattern}}]);
+        scenario::parse(&v.to_string())
     };
-    check("scenario", &s["properties"]["durationMs"], &limits::SCENARIO_DURATION_MS);
-    for l in [limits::VOTERS, limits::OBSERVERS, limits::FLUSH_MS, limits::WRITES_PER_SECOND, limits::SNAPSHOT_INTERVAL]
-    {
-        check("cluster", &cluster[l.key], &l);
+    with(serde_json::json!({"type": "violation", "evidence": [1]})).expect("evidence is a field of violations");
+    with(serde_json::json!({"type": "fault", "nodes": 1})).expect("nodes is a field of faults");
+    // A run that isolates node 1: its fault event's nodes contain 1, not 2.
+    let count = |pattern: Value| {
+        let mut v = base();
+        v["report"] = serde_json::json!([{"count": {"match": pattern}}]);
+        let s = scenario::parse(&v.to_string()).unwrap();
+        scenario::run(&s, &RunOptions::default()).measurements[0].count.unwrap()
+    };
+    assert_eq!(count(serde_json::json!({"type": "fault", "fault": "isolate", "nodes": 1})), 1);
+    assert_eq!(count(serde_json::json!({"type": "fault", "fault": "isolate", "nodes": [1]})), 1);
+    assert_eq!(count(serde_json::json!({"type": "fault", "fault": "isolate", "nodes": 2})), 0);
+    assert_eq!(count(serde_json::json!({"type": "fault", "fault": "isolate", "nodes": [1, 2]})), 0);
+}
+
+/// Kinds no scenario used are gone (each had a general form: `holds` + `state`,
+/// `failover` with `within`, `not`/`allOf`).
+#[test]
+fn removed_kinds_are_refused_with_the_known_ones() {
+    for (edit, path, known) in [
+        (serde_json::json!({"stateAt": {"at": 1, "node": 0, "state": "leader"}}), "expect[0].stateAt", "holds"),
+        (serde_json::json!({"failoverWithin": 100}), "expect[0].failoverWithin", "failover"),
+    ] {
+        let e = broken(|v| v["expect"][0] = edit);
+        assert_eq!(e.path, path);
+        assert!(e.message.contains("unknown expectation") && e.message.contains(known), "{e}");
     }
-    check("cluster.network", &cluster["network"]["anyOf"][1]["properties"]["latencyMs"]["items"], &limits::LATENCY_MS);
-    for l in [limits::FLUSH_MS, limits::WRITES_PER_SECOND] {
-        check("step", &step[l.key], &l);
-    }
-    check("step", &step["latencyMs"]["items"], &limits::LATENCY_MS);
-    for (what, v) in [("cluster.network", &cluster["network"]["anyOf"][1]["properties"]), ("step", step)] {
-        for l in [limits::LOSS, limits::DUPLICATE] {
-            assert_eq!(v[l.key]["minimum"].as_f64(), Some(l.min as f64 / 1e6), "{what}: minimum of {}", l.key);
-            assert_eq!(v[l.key]["maximum"].as_f64(), Some(l.upper() as f64 / 1e6), "{what}: maximum of {}", l.key);
-        }
-    }
+    let e = broken(|v| v["steps"][0]["until"] = serde_json::json!({"anyOf": [{"converged": true}]}));
+    assert_eq!(e.path, "steps[0].until.anyOf");
+    assert!(e.message.contains("unknown condition"), "{e}");
 }

@@ -305,7 +305,8 @@ describe('the main page', () => {
       };
     });
     assert.equal(made.actions, 1000);
-    assert.match(made.url, /^[^?]*(\?scenario=[^#]*)?#run=k2\./);
+    // the run in the fragment; the query holds only the scenario and the playback speed
+    assert.match(made.url, /^[^?]*(\?(scenario=[^#&]*&?)?(speed=[\d.]+)?)?#run=k2\./);
     assert.ok(made.url.length < 16_000, `a ${made.url.length}-character link`);
     const expectSummary = (nodes) => Object.fromEntries(nodes.map((n, i) => [`n${i}`, { role: i < 5 ? 'voter' : 'observer', state: n.state, epoch: n.epoch, leo: n.leo, hw: n.hw }]));
     const opened = async (path) => {
@@ -526,8 +527,8 @@ describe('scenarios', () => {
     assert.match(faults, /fault: isolate n\d/);
     await cont.click();
     await page.waitForFunction((x) => document.querySelector('kraft-playground').cluster.now > x, t);
-    // picking another scenario from the picker
-    await page.locator(`${EL} .kp-scenario`).selectOption('first-election');
+    // picking another story from its card
+    await page.locator('.site-course [data-story="first-election"]').click();
     await page.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'first-election');
     assert.match(await caption.textContent(), /First election/);
     assert.deepEqual(errors, []);

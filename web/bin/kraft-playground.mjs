@@ -147,7 +147,7 @@ async function run(args) {
         for (const page of cluster.pages({ limit: 20_000, format: 'text' })) await write(page);
         await write('\n');
       }
-      await write(summary.endsWith('\n') ? summary : summary + '\n');
+      await write(summary.endsWith('\n') ? summary : `${summary}\n`);
     }
   } finally {
     cluster.dispose();
@@ -194,10 +194,7 @@ async function sweep(args) {
     simulatedMs += o.simulatedMs;
     if (!o.passed) {
       failed++;
-      const why =
-        o.violations.length > 0
-          ? `${o.violations.length} violation(s), first ${o.violations[0].invariant}: ${o.violations[0].detail}`
-          : 'no progress in the calm tail after healing';
+      const why = o.violations.length > 0 ? `${o.violations.length} violation(s), first ${o.violations[0].invariant}: ${o.violations[0].detail}` : 'no progress in the calm tail after healing';
       console.log(`seed ${seed} FAILED: ${why}\n  reproduce: ${o.reproduce}`);
     }
   }

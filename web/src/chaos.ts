@@ -4,8 +4,8 @@
  * @module
  */
 import * as check from './check.js';
-import type { SafetySwitch, SeedOutcome, SweepOptions } from './types.js';
 import { withCore } from './core.js';
+import type { SafetySwitch, SeedOutcome, SweepOptions } from './types.js';
 import { catalog, init, limit } from './wasm.js';
 
 function options(o: unknown): { seconds: number; voters: number; observers: number; unsafe: SafetySwitch[] } {
@@ -17,10 +17,7 @@ function options(o: unknown): { seconds: number; voters: number; observers: numb
   const observers = limit('observers');
   if (opts.seconds === undefined) throw new TypeError(`sweep options need seconds (at least ${seconds.min})`);
   const names = cat.switches.map((s) => s.name);
-  const unsafe =
-    opts.unsafe === undefined
-      ? []
-      : check.array(opts.unsafe, 'unsafe').map((s, i) => check.oneOf(s, names, `unsafe[${i}] (a safety switch)`));
+  const unsafe = opts.unsafe === undefined ? [] : check.array(opts.unsafe, 'unsafe').map((s, i) => check.oneOf(s, names, `unsafe[${i}] (a safety switch)`));
   return {
     seconds: check.whole(opts.seconds, 'seconds', seconds.min, seconds.max),
     voters: opts.voters === undefined ? 3 : check.whole(opts.voters, 'voters', voters.min, voters.max),

@@ -14,7 +14,7 @@ export function cap(text: string): string {
   let end = MAX_ECHO_CHARS;
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1; // do not split a surrogate pair
-  return text.slice(0, end) + '…';
+  return `${text.slice(0, end)}…`;
 }
 
 /** A short, safe rendering of a value for error messages. */
@@ -65,11 +65,7 @@ export function whole(v: unknown, what: string, min = 0, max = Number.MAX_SAFE_I
   if (!Number.isInteger(v)) throw new RangeError(`${what} must be a whole number, got ${v}`);
   if (v < min || v > max) {
     const range =
-      max === Number.MAX_SAFE_INTEGER
-        ? v < min
-          ? `at least ${min}`
-          : `at most ${max} (Number.MAX_SAFE_INTEGER, the largest whole number a JS number holds exactly)`
-        : `between ${min} and ${max}`;
+      max === Number.MAX_SAFE_INTEGER ? (v < min ? `at least ${min}` : `at most ${max} (Number.MAX_SAFE_INTEGER, the largest whole number a JS number holds exactly)`) : `between ${min} and ${max}`;
     throw new RangeError(`${what} must be ${range}, got ${v}`);
   }
   return v;
@@ -105,9 +101,7 @@ export function string(v: unknown, what: string): string {
 /** One of a fixed set of names. */
 export function oneOf<T extends string>(v: unknown, allowed: readonly T[], what: string): T {
   if (typeof v !== 'string' || !allowed.includes(v as T)) {
-    throw new (typeof v === 'string' ? RangeError : TypeError)(
-      `${what} must be one of ${allowed.join(', ')}; got ${show(v)}`,
-    );
+    throw new (typeof v === 'string' ? RangeError : TypeError)(`${what} must be one of ${allowed.join(', ')}; got ${show(v)}`);
   }
   return v as T;
 }

@@ -3,6 +3,7 @@
  * @module
  */
 import * as check from './check.js';
+import { CoreFailure, CORE_CRASHED as CRASHED, describeFailure, type Glue, isInternalFailure, type WasmSim, withCore } from './core.js';
 import { decodeLink, encodeLink } from './link.js';
 import type {
   Action,
@@ -25,7 +26,6 @@ import type {
   WritableRecord,
   WriteResult,
 } from './types.js';
-import { CORE_CRASHED as CRASHED, CoreFailure, describeFailure, isInternalFailure, withCore, type Glue, type WasmSim } from './core.js';
 import { catalog, init, limit, retire } from './wasm.js';
 
 /**
@@ -35,18 +35,7 @@ import { catalog, init, limit, retire } from './wasm.js';
 export const MAX_ADVANCE_MS = 86_400_000;
 const U32 = 0xffff_ffff;
 
-const OPTION_NAMES = [
-  'voters',
-  'observers',
-  'seed',
-  'network',
-  'config',
-  'unsafe',
-  'flushMs',
-  'snapshotInterval',
-  'writesPerSecond',
-  'stableLeadership',
-] as const;
+const OPTION_NAMES = ['voters', 'observers', 'seed', 'network', 'config', 'unsafe', 'flushMs', 'snapshotInterval', 'writesPerSecond', 'stableLeadership'] as const;
 
 /** The JSON the core gets (a `ClusterSpec`): only what was given, plus voters and seed. */
 type Spec = Record<string, unknown> & { voters: number; seed: number; observers?: number };
@@ -156,7 +145,7 @@ function checkRecord(v: unknown): WritableRecord {
   const r = check.object(v, 'record');
   const kinds = ['RegisterBroker', 'UnregisterBroker', 'CreateTopic', 'DeleteTopic', 'PartitionChange'] as const;
   if (r.type === 'LeaderChange') {
-    throw new RangeError('record.type LeaderChange is a control record only a new leader writes; ' + `writable types: ${kinds.join(', ')}`);
+    throw new RangeError(`record.type LeaderChange is a control record only a new leader writes; writable types: ${kinds.join(', ')}`);
   }
   const type = check.oneOf(r.type, kinds, 'record.type');
   const fields: Record<(typeof kinds)[number], string[]> = {
@@ -289,7 +278,7 @@ export class Cluster {
     if (o.seed !== undefined) opts.seed = check.whole(o.seed, 'seed');
     if (o.unsafe !== undefined) opts.unsafe = normaliseSwitches(o.unsafe, 'unsafe');
     if (o.variant !== undefined) opts.variant = check.string(o.variant, 'variant');
-    let run;
+    let run: ReturnType<Glue['runScenario']>;
     let G: Glue | undefined;
     try {
       run = withCore((g) => {
@@ -368,9 +357,7 @@ export class Cluster {
     if (typeof id !== 'number') throw new TypeError(`${what} must be a number, got ${check.show(id)}`);
     if (!Number.isInteger(id) || id < 0 || id >= n) {
       const obs = this.#observers > 0 ? `, observers ${this.#voters}..${n - 1}` : '';
-      throw new RangeError(
-        `unknown ${what} ${id}: this cluster has nodes 0..${n - 1} (voters 0..${this.#voters - 1}${obs})`,
-      );
+      throw new RangeError(`unknown ${what} ${id}: this cluster has nodes 0..${n - 1} (voters 0..${this.#voters - 1}${obs})`);
     }
     return id;
   }
@@ -581,9 +568,7 @@ export class Cluster {
     if (from === undefined && to === undefined) {
       return this.#call((s) => s.eventsSince(since ?? 0, limit)) as TraceEvent[];
     }
-    let ev = this.#call((s) =>
-      s.eventsBetween(from ?? 0, to ?? Number.MAX_SAFE_INTEGER, since === undefined ? limit : undefined),
-    ) as TraceEvent[];
+    let ev = this.#call((s) => s.eventsBetween(from ?? 0, to ?? Number.MAX_SAFE_INTEGER, since === undefined ? limit : undefined)) as TraceEvent[];
     if (since !== undefined) {
       ev = ev.filter((e) => e.seq > since);
       if (limit !== undefined) ev = ev.slice(0, limit);
@@ -614,9 +599,7 @@ export class Cluster {
    */
   pages(query?: { since?: number; limit?: number; format?: 'events' }): Generator<TraceEvent[], void, undefined>;
   pages(query: { since?: number; limit?: number; format: 'text' | 'json' }): Generator<string, void, undefined>;
-  pages(
-    query: { since?: number; limit?: number; format?: 'events' | 'text' | 'json' } = {},
-  ): Generator<TraceEvent[] | string, void, undefined> {
+  pages(query: { since?: number; limit?: number; format?: 'events' | 'text' | 'json' } = {}): Generator<TraceEvent[] | string, void, undefined> {
     const q = check.object(query, 'pages query');
     check.keys(q, ['since', 'limit', 'format'], 'pages query field');
     const since = q.since === undefined ? 0 : check.whole(q.since, 'since');
@@ -624,13 +607,7 @@ export class Cluster {
     const format = q.format === undefined ? 'events' : check.oneOf(q.format, ['events', 'text', 'json'] as const, 'format');
     const cursor = this.#call((s) => s.traceCursor(since));
     const next = (): TraceEvent[] | string =>
-      this.#call((s) =>
-        format === 'text'
-          ? s.traceTextPage(cursor, limit)
-          : format === 'json'
-            ? s.traceJsonPage(cursor, limit)
-            : (s.tracePage(cursor, limit) as TraceEvent[]),
-      );
+      this.#call((s) => (format === 'text' ? s.traceTextPage(cursor, limit) : format === 'json' ? s.traceJsonPage(cursor, limit) : (s.tracePage(cursor, limit) as TraceEvent[])));
     return (function* () {
       try {
         // An empty page ([], '' or, in JSON, '[]') is the end.
@@ -735,9 +712,7 @@ export class Cluster {
         const n = this.#node(id, `node id at groups[${i}][${j}]`);
         const before = seen.get(n);
         if (before !== undefined) {
-          throw new RangeError(
-            `partition names node ${n} twice (${before} and groups[${i}][${j}]); each node may be in one group`,
-          );
+          throw new RangeError(`partition names node ${n} twice (${before} and groups[${i}][${j}]); each node may be in one group`);
         }
         seen.set(n, `groups[${i}][${j}]`);
         return n;
@@ -835,8 +810,7 @@ export class Cluster {
    * live leader can take it (not an exception).
    */
   write(record?: WritableRecord): WriteResult {
-    const action: Action =
-      record === undefined ? { action: 'write' } : { action: 'write', record: checkRecord(record) };
+    const action: Action = record === undefined ? { action: 'write' } : { action: 'write', record: checkRecord(record) };
     return this.#act(action) as WriteResult;
   }
 
@@ -895,20 +869,6 @@ function toScenarioError(e: unknown): unknown {
     return new ScenarioError(path, msg, { cause: e });
   }
   return e;
-}
-
-/**
- * Reads and checks a scenario; returns its JSON form with defaults made explicit.
- * Throws a {@link ScenarioError} naming the path of anything wrong.
- */
-export async function parseScenario(scenario: string | object): Promise<Record<string, unknown>> {
-  await init();
-  try {
-    return withCore((G) => G.parseScenario(scenarioText(scenario))) as Record<string, unknown>;
-  } catch (e) {
-    if (e instanceof CoreFailure) throw e;
-    throw toScenarioError(e);
-  }
 }
 
 /** Runs a scenario to its end: the same as {@link Cluster.fromScenario}. */

@@ -4,7 +4,7 @@
  * format 1 (`k1.` + base64url(JSON), no compression) are still read.
  * @module
  */
-import { Inflate, deflateSync } from 'fflate';
+import { deflateSync, Inflate } from 'fflate';
 import { cap } from './check.js';
 
 /** The link format this version writes. */
@@ -49,10 +49,7 @@ function fromBase64Url(text: string): Uint8Array {
 }
 
 function tooLong(bytes: number): RangeError {
-  return new RangeError(
-    `link too long: it carries more than ${bytes} bytes once decoded; a link carries at most ` +
-      `${MAX_LINK_JSON_BYTES} bytes of JSON`,
-  );
+  return new RangeError(`link too long: it carries more than ${bytes} bytes once decoded; a link carries at most ` + `${MAX_LINK_JSON_BYTES} bytes of JSON`);
 }
 
 /** Inflates a k2 payload, refusing one that inflates past {@link MAX_LINK_JSON_BYTES}. */
@@ -107,9 +104,7 @@ export function decodeLink(link: unknown): LinkPayload {
   }
   const m = /(?:^|[#?&=/])k(\d+)\.([^&#?\s/]*)/.exec(link.trim());
   if (!m) {
-    throw new TypeError(
-      `malformed link: expected a token starting with '${PREFIX}' (on its own or in a URL), got ${JSON.stringify(cap(link))}`,
-    );
+    throw new TypeError(`malformed link: expected a token starting with '${PREFIX}' (on its own or in a URL), got ${JSON.stringify(cap(link))}`);
   }
   const format = Number(m[1]);
   if (!READS.includes(format)) {
@@ -137,10 +132,7 @@ export function decodeLink(link: unknown): LinkPayload {
     throw new TypeError('malformed link: the decoded JSON is not an object');
   }
   if (depthOver(payload, MAX_LINK_DEPTH)) {
-    throw new RangeError(
-      `malformed link: its JSON nests arrays and objects more than ${MAX_LINK_DEPTH} levels deep; a link's ` +
-        'actions nest at most a few levels',
-    );
+    throw new RangeError(`malformed link: its JSON nests arrays and objects more than ${MAX_LINK_DEPTH} levels deep; a link's actions nest at most a few levels`);
   }
   const p = payload as Record<string, unknown>;
   for (const k of Object.keys(p)) {
@@ -153,10 +145,7 @@ export function decodeLink(link: unknown): LinkPayload {
   }
   if (!Array.isArray(p.inputs)) throw new TypeError('malformed link: inputs must be an array');
   if (typeof p.t !== 'number' || !Number.isSafeInteger(p.t) || p.t < 0) {
-    throw new TypeError(
-      `malformed link: t must be a whole number of milliseconds from 0 to ${Number.MAX_SAFE_INTEGER}, got ` +
-        `${typeof p.t === 'number' ? p.t : typeof p.t}`,
-    );
+    throw new TypeError(`malformed link: t must be a whole number of milliseconds from 0 to ${Number.MAX_SAFE_INTEGER}, got ` + `${typeof p.t === 'number' ? p.t : typeof p.t}`);
   }
   return {
     v: typeof p.v === 'string' ? cap(p.v) : 'unknown',

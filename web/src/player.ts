@@ -82,7 +82,7 @@ export class Player {
   /** Speed for a slider position in [0, 1] on a log scale: 0 -> 0.1x, 0.5 -> ~3.2x, 1 -> 100x. */
   static speedFromSlider(position: number): number {
     const p = check.probability(position, 'slider position');
-    const s = Player.MIN_SPEED * Math.pow(Player.MAX_SPEED / Player.MIN_SPEED, p);
+    const s = Player.MIN_SPEED * (Player.MAX_SPEED / Player.MIN_SPEED) ** p;
     return Math.min(Player.MAX_SPEED, Math.max(Player.MIN_SPEED, s));
   }
 

@@ -1,6 +1,9 @@
 /**
  * Loading the WebAssembly core. The browser entry fetches `kraft_playground_bg.wasm`
- * next to the module; the Node entry reads the file. The module is compiled once; an
+ * next to the module (a page can start that fetch early with
+ * `<link rel="preload" href=".../kraft_playground_bg.wasm" as="fetch" crossorigin>`:
+ * this fetch then takes the preloaded response); the Node entry reads and compiles
+ * the file synchronously. The module is compiled once; an
  * instance serves every cluster until one of them traps, and then a new instance of
  * the same module serves the clusters created after it.
  * @module
@@ -29,6 +32,9 @@ async function compile(s: WasmSource): Promise<WebAssembly.Module> {
   const r = typeof s === 'string' || s instanceof URL ? await fetch(s) : s;
   if (typeof Response === 'function' && r instanceof Response) {
     if (!r.ok) throw new Error(`kraft-playground: failed to fetch the wasm: ${r.status} ${r.statusText} (${r.url})`);
+    // Compile while the bytes arrive (streaming needs the server to say application/wasm).
+    const type = r.headers.get('content-type')?.split(';')[0].trim().toLowerCase();
+    if (type === 'application/wasm' && typeof WebAssembly.compileStreaming === 'function') return WebAssembly.compileStreaming(r);
     return WebAssembly.compile(await r.arrayBuffer());
   }
   return WebAssembly.compile(r as BufferSource);
@@ -49,7 +55,9 @@ export function init(source?: WasmSource): Promise<void> {
     }
     const module = await compile(s);
     const glue = createGlue();
-    await glue.default({ module_or_path: module });
+    // Instantiating a compiled module is quick; done synchronously it skips the task
+    // hops of WebAssembly.instantiate.
+    glue.initSync({ module });
     catalogCache = glue.catalog() as Catalog;
     compiled = module;
     current = glue;
@@ -70,9 +78,7 @@ export function isReady(): boolean {
 /** @internal Throws when the wasm is not loaded yet. */
 export function ensureReady(): void {
   if (compiled === null) {
-    throw new Error(
-      'kraft-playground: the wasm core is not loaded yet; await Cluster.create(...) or await init() first',
-    );
+    throw new Error('kraft-playground: the wasm core is not loaded yet; await Cluster.create(...) or await init() first');
   }
 }
 

@@ -1,14 +1,19 @@
 // Every API call of the package, against the built package (dist/node.js).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { Cluster, Player, catalog, init, isReady, limit, MAX_ADVANCE_MS, LINK_FORMAT } from '../dist/node.js';
+import { test } from 'node:test';
+import { Cluster, catalog, init, isReady, LINK_FORMAT, limit, MAX_ADVANCE_MS, Player } from '../dist/node.js';
 
 const STATES = ['unattached', 'prospective', 'candidate', 'leader', 'follower', 'resigned', 'crashed'];
 
 async function elected(opts = {}) {
   const c = await Cluster.create({ voters: 3, observers: 2, seed: 42, ...opts });
-  assert.equal(c.runUntil((x) => x.leader() !== null, { timeoutMs: 10_000 }), true, 'a leader within 10 s');
+  assert.equal(
+    c.runUntil((x) => x.leader() !== null, { timeoutMs: 10_000 }),
+    true,
+    'a leader within 10 s',
+  );
   return c;
 }
 
@@ -18,36 +23,33 @@ test('init and catalog', async () => {
   const cat = catalog();
   assert.match(cat.version, /^\d+\.\d+\.\d+/);
   assert.ok(cat.configKeys.some((k) => k.key === 'controller.quorum.fetch.timeout.ms' && k.default === 2000));
-  assert.deepEqual(
-    cat.switches.map((s) => s.name).sort(),
-    ['ack-before-flush', 'hw-before-own-epoch', 'no-check-quorum', 'no-pre-vote', 'no-resign-on-restart', 'vote-ignores-log'],
-  );
+  assert.deepEqual(cat.switches.map((s) => s.name).sort(), ['ack-before-flush', 'hw-before-own-epoch', 'no-check-quorum', 'no-pre-vote', 'no-resign-on-restart', 'vote-ignores-log']);
   assert.ok(cat.invariants.some((i) => i.name === 'SingleLeader'));
-  assert.deepEqual(cat.presets.map((p) => p.name), ['datacenter', 'teaching', 'wan']);
+  assert.deepEqual(
+    cat.presets.map((p) => p.name),
+    ['datacenter', 'teaching', 'wan'],
+  );
   assert.equal(MAX_ADVANCE_MS, 86_400_000);
   assert.equal(LINK_FORMAT, 2);
 });
 
-test('the catalog carries the core\'s table of config keys and limits', async () => {
+test("the catalog carries the core's table of config keys and limits", async () => {
   await init();
   const cat = catalog();
   const fetchTimeout = cat.configKeys.find((k) => k.key === 'controller.quorum.fetch.timeout.ms');
-  assert.deepEqual(
-    { min: fetchTimeout.min, max: fetchTimeout.max, unit: fetchTimeout.unit },
-    { min: 10, max: 600_000, unit: 'ms' },
-  );
-  assert.deepEqual(
-    { min: limit('voters').min, max: limit('voters').max, default: limit('voters').default },
-    { min: 1, max: 7, default: 3 },
-  );
-  assert.equal(limit('advanceMs').max, MAX_ADVANCE_MS, 'the exported MAX_ADVANCE_MS is the core\'s limit');
+  assert.deepEqual({ min: fetchTimeout.min, max: fetchTimeout.max, unit: fetchTimeout.unit }, { min: 10, max: 600_000, unit: 'ms' });
+  assert.deepEqual({ min: limit('voters').min, max: limit('voters').max, default: limit('voters').default }, { min: 1, max: 7, default: 3 });
+  assert.equal(limit('advanceMs').max, MAX_ADVANCE_MS, "the exported MAX_ADVANCE_MS is the core's limit");
   assert.equal(limit('snapshotInterval').zeroTurnsOff, true);
   assert.equal(limit('snapshotInterval').max, Number.MAX_SAFE_INTEGER, 'no upper bound');
   assert.throws(() => limit('nope'), /no limit 'nope'/);
   // The TS union of config keys names exactly the core's keys.
   const types = readFileSync(new URL('../src/types.ts', import.meta.url), 'utf8');
   const union = /export type QuorumConfigKey =([^;]*);/.exec(types)[1];
-  assert.deepEqual([...union.matchAll(/'([^']+)'/g)].map((m) => m[1]), cat.configKeys.map((k) => k.key));
+  assert.deepEqual(
+    [...union.matchAll(/'([^']+)'/g)].map((m) => m[1]),
+    cat.configKeys.map((k) => k.key),
+  );
   // Options the core alone checks still name the field, the value and the limit.
   await assert.rejects(Cluster.create({ writesPerSecond: 1001 }), /writesPerSecond: must be between 0 and 1000, got 1001/);
   await assert.rejects(Cluster.create({ flushMs: 60_001 }), /flushMs must be between 0 and 60000, got 60001/);
@@ -99,13 +101,22 @@ test('time: now, advance, step, nextEventTime, runUntil', async () => {
   assert.ok(next === null || next >= 100);
   assert.equal(c.step(), true);
   assert.equal(c.now, next);
-  assert.equal(c.runUntil((x) => x.leader() !== null, { timeoutMs: 10_000 }), true);
+  assert.equal(
+    c.runUntil((x) => x.leader() !== null, { timeoutMs: 10_000 }),
+    true,
+  );
   const at = c.now;
   // runUntil stops at the first moment the predicate holds: just before, no leader.
   assert.ok(c.events({ from: at, to: at }).some((e) => e.type === 'state' && e.to === 'leader'));
-  assert.equal(c.runUntil(() => false, { timeoutMs: 500 }), false);
+  assert.equal(
+    c.runUntil(() => false, { timeoutMs: 500 }),
+    false,
+  );
   assert.equal(c.now, at + 500, 'gives up exactly at the timeout');
-  assert.equal(c.runUntil(() => true), true);
+  assert.equal(
+    c.runUntil(() => true),
+    true,
+  );
   assert.equal(c.now, at + 500);
 });
 
@@ -173,10 +184,16 @@ test('faults: crash, restart, wipe, isolate, partition, cut, heal', async () => 
   assert.ok(c.downLinks().some(([a, b]) => a === 0 && b === 1));
   c.heal();
   assert.deepEqual(c.downLinks(), []);
-  c.partition([[0, 1], [2, 3]]);
+  c.partition([
+    [0, 1],
+    [2, 3],
+  ]);
   const down = c.downLinks();
   assert.ok(down.some(([a, b]) => a === 0 && b === 2));
-  assert.ok(down.some(([a, b]) => a === 4 && b === 0), 'unlisted nodes form one more group');
+  assert.ok(
+    down.some(([a, b]) => a === 4 && b === 0),
+    'unlisted nodes form one more group',
+  );
   assert.ok(!down.some(([a, b]) => a === 0 && b === 1));
   c.heal();
   c.cut(1, 2);
@@ -219,7 +236,10 @@ test('setNetwork, slowDisk, setWorkload, resign', async () => {
   const old = c.leader();
   assert.deepEqual(c.resign(), old);
   // The replica handles the request on its next poll (as Kafka's does).
-  assert.equal(c.runUntil((x) => x.node(old.id).state !== 'leader', { timeoutMs: 1_000 }), true);
+  assert.equal(
+    c.runUntil((x) => x.node(old.id).state !== 'leader', { timeoutMs: 1_000 }),
+    true,
+  );
   assert.equal(c.node(old.id).state, 'resigned');
   const ev = c.events({ since: c.lastSeq - 50 });
   assert.ok(ev.some((e) => e.type === 'fault' && e.fault === 'resign'));
@@ -254,7 +274,10 @@ test('events: all, since, from/to, limit, typed fields', async () => {
   assert.equal(c.events({ since: 10, limit: 5 }).length, 5);
   const win = c.events({ from: 100, to: 300 });
   assert.ok(win.every((e) => e.t >= 100 && e.t <= 300));
-  assert.deepEqual(win, all.filter((e) => e.t >= 100 && e.t <= 300));
+  assert.deepEqual(
+    win,
+    all.filter((e) => e.t >= 100 && e.t <= 300),
+  );
   assert.deepEqual(c.events({ from: 100, to: 300, since: win[3].seq, limit: 2 }), win.slice(4, 6));
   assert.equal(c.text().split('\n').filter(Boolean).length, all.length);
   assert.equal(c.text({ since: all.length - 1 }).trim(), all.at(-1).text.length ? c.text({ since: all.length - 1 }).trim() : '');
@@ -298,16 +321,7 @@ test('describeQuorum: status and replication like kafka-metadata-quorum', async 
   c.advance(1_000);
   const q = c.describeQuorum();
   const l = c.leader();
-  assert.deepEqual(Object.keys(q.status).sort(), [
-    'clusterId',
-    'currentObservers',
-    'currentVoters',
-    'highWatermark',
-    'leaderEpoch',
-    'leaderId',
-    'maxFollowerLag',
-    'maxFollowerLagTimeMs',
-  ]);
+  assert.deepEqual(Object.keys(q.status).sort(), ['clusterId', 'currentObservers', 'currentVoters', 'highWatermark', 'leaderEpoch', 'leaderId', 'maxFollowerLag', 'maxFollowerLagTimeMs']);
   assert.equal(q.status.leaderId, l.id);
   assert.equal(q.status.leaderEpoch, l.epoch);
   assert.deepEqual(q.status.currentVoters, [0, 1, 2]);
@@ -318,7 +332,10 @@ test('describeQuorum: status and replication like kafka-metadata-quorum', async 
   for (const r of q.replication) {
     assert.deepEqual(Object.keys(r).sort(), ['lag', 'lastCaughtUpTimestamp', 'lastFetchTimestamp', 'logEndOffset', 'nodeId', 'status']);
   }
-  assert.deepEqual(q.replication.filter((r) => r.status === 'Observer').map((r) => r.nodeId), [3, 4]);
+  assert.deepEqual(
+    q.replication.filter((r) => r.status === 'Observer').map((r) => r.nodeId),
+    [3, 4],
+  );
 });
 
 test('inFlight messages', async () => {
@@ -428,5 +445,8 @@ test('long runs: events page through 100,000 at a time; the Player catches up in
   // Old windows come back (regenerated from checkpoints) identical.
   const early = c.events({ from: 1_000, to: 1_200 });
   assert.ok(early.length > 0);
-  assert.deepEqual(early, first.filter((e) => e.t >= 1_000 && e.t <= 1_200));
+  assert.deepEqual(
+    early,
+    first.filter((e) => e.t >= 1_000 && e.t <= 1_200),
+  );
 });

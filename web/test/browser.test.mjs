@@ -1,11 +1,12 @@
 // The browser build in a real browser (Debian's Chromium through playwright-core), with
 // no bundler: the page imports dist/index.js, which fetches the wasm next to it. The
 // trace digest must equal the one Node computes for the same run.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Cluster } from '../dist/node.js';
 
@@ -18,7 +19,10 @@ async function script(c) {
   c.write({ type: 'CreateTopic', name: 'orders', partitions: 3 });
   c.crash(c.leader().id);
   c.advance(5_000);
-  c.partition([[0, 1], [2, 3]]);
+  c.partition([
+    [0, 1],
+    [2, 3],
+  ]);
   c.advance(3_000);
   c.heal();
   c.advance(3_000);

@@ -1,10 +1,11 @@
 // The CLI, spawned as users run it.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as kp from '../dist/node.js';
 
@@ -47,7 +48,9 @@ test('run: trace, one line per event, then the summary; exit 0', () => {
   const m = /, (\d+) events, digest ([0-9a-f]{16})/.exec(r.out);
   assert.ok(m, 'the summary gives the event count and digest');
   assert.equal(traceLines.length, Number(m[1]), 'every event printed once');
-  traceLines.forEach((l, i) => assert.match(l, new RegExp(`^\\s+\\d+\\.\\d{3}s\\s+${i + 1} `)));
+  traceLines.forEach((l, i) => {
+    assert.match(l, new RegExp(`^\\s+\\d+\\.\\d{3}s\\s+${i + 1} `));
+  });
   assert.match(r.out, /PASS leaderElectedBy/);
   assert.match(r.out, /invariants: no violations/);
   assert.match(r.out, /PASSED\n$/);
@@ -60,7 +63,10 @@ test('run: --format json, --seed, --quiet', () => {
   assert.equal(j.report.passed, true);
   assert.equal(j.report.id, 'cli-elect');
   assert.equal(j.events.length, j.report.events);
-  assert.deepEqual(j.events.map((e) => e.seq), j.events.map((_, i) => i + 1));
+  assert.deepEqual(
+    j.events.map((e) => e.seq),
+    j.events.map((_, i) => i + 1),
+  );
   assert.ok(j.events.some((e) => e.type === 'write' && e.accepted));
   assert.equal(j.report.seed, 4);
   const seeded = JSON.parse(cli('run', fixture('elect'), '--format', 'json', '--seed', '99').out);
@@ -125,7 +131,9 @@ test('run --format json: a ten-minute trace past the in-memory window, streamed,
   const j = JSON.parse(r.out);
   assert.equal(j.report.digest, ref.report.digest);
   assert.equal(j.events.length, j.report.events, 'every event, as many as the report counts');
-  j.events.forEach((e, i) => assert.equal(e.seq, i + 1));
+  j.events.forEach((e, i) => {
+    assert.equal(e.seq, i + 1);
+  });
   let at = 0;
   for (const page of ref.events) {
     const n = JSON.parse(page).length;
@@ -216,4 +224,3 @@ test('invalid input exits 2 with a message naming the problem', () => {
     assert.match(r.err, re, args.join(' '));
   }
 });
-

@@ -1,6 +1,7 @@
 // Same options + seed + actions -> same trace digest; seeking and links reproduce runs.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { Cluster } from '../dist/node.js';
 
 async function script(seed) {
@@ -10,7 +11,10 @@ async function script(seed) {
   c.advance(1_000);
   c.crash(c.leader().id);
   c.advance(3_000);
-  c.partition([[0, 1], [2, 3, 4, 5]]);
+  c.partition([
+    [0, 1],
+    [2, 3, 4, 5],
+  ]);
   c.advance(4_000);
   c.setNetwork({ latencyMs: [5, 50], loss: 0.1 });
   c.advance(2_000);
@@ -104,30 +108,53 @@ test('random valid action sequences: no internal error, links and seeks reproduc
     for (let i = 0; i < 25; i++) {
       const node = rnd(n);
       switch (rnd(14)) {
-        case 0: c.crash(node); break;
-        case 1: c.restart(node); break;
-        case 2: c.isolate(node); break;
-        case 3: c.heal(); break;
+        case 0:
+          c.crash(node);
+          break;
+        case 1:
+          c.restart(node);
+          break;
+        case 2:
+          c.isolate(node);
+          break;
+        case 3:
+          c.heal();
+          break;
         case 4: {
           const groups = [[], []];
           for (let k = 0; k < n; k++) groups[rnd(2)].push(k);
           c.partition(groups.filter((g) => g.length > 0));
           break;
         }
-        case 5: if (n > 1) c.cut(node, (node + 1 + rnd(n - 1)) % n); break;
-        case 6: c.setNetwork({ latencyMs: [1 + rnd(20), 20 + rnd(200)], loss: rnd(30) / 100, duplicate: rnd(5) / 100 }); break;
-        case 7: c.slowDisk(node, [0, 5, 100, 400][rnd(4)]); break;
-        case 8: c.resign(); break;
-        case 9: c.setWorkload({ writesPerSecond: rnd(200) }); break;
-        case 10: c.write(); break;
+        case 5:
+          if (n > 1) c.cut(node, (node + 1 + rnd(n - 1)) % n);
+          break;
+        case 6:
+          c.setNetwork({ latencyMs: [1 + rnd(20), 20 + rnd(200)], loss: rnd(30) / 100, duplicate: rnd(5) / 100 });
+          break;
+        case 7:
+          c.slowDisk(node, [0, 5, 100, 400][rnd(4)]);
+          break;
+        case 8:
+          c.resign();
+          break;
+        case 9:
+          c.setWorkload({ writesPerSecond: rnd(200) });
+          break;
+        case 10:
+          c.write();
+          break;
         case 11:
           if (rnd(5) === 0) {
             c.wipe(node);
             wiped = true;
           }
           break;
-        case 12: c.step(); break;
-        default: break;
+        case 12:
+          c.step();
+          break;
+        default:
+          break;
       }
       // No settling needed: what an action causes at its millisecond has run when it
       // returns (the ordering rule), so a mark taken right after it is what seek(t) lands on.
@@ -196,20 +223,49 @@ test('random operation lists replay exactly: live = fromLink(toLink()) = seek(0)
           const lo = 1 + rnd(30);
           ops.push(`t=${c.now} action ${r}/${k}`);
           switch (rnd(15)) {
-            case 0: c.crash(node); break;
-            case 1: c.restart(node); break;
-            case 2: c.wipe(node); break;
-            case 3: c.isolate(node); break;
-            case 4: c.partition([[node], [...Array(n).keys()].filter((x) => x !== node)].filter((g) => g.length)); break;
-            case 5: if (n > 1) c.cut(node, other); break;
-            case 6: if (n > 1) c.uncut(node, other); break;
-            case 7: if (n > 1) c.slowLink(node, other, [lo, lo + rnd(100)]); break;
-            case 8: c.heal(); break;
-            case 9: c.setNetwork({ latencyMs: [lo, lo + rnd(150)], loss: rnd(20) / 100, duplicate: rnd(5) / 100 }); break;
-            case 10: c.slowDisk(node, [0, 1, 100][rnd(3)]); break;
-            case 11: case 12: c.resign(); break;
-            case 13: c.setWorkload({ writesPerSecond: [0, 5, 100][rnd(3)] }); break;
-            default: c.write(); break;
+            case 0:
+              c.crash(node);
+              break;
+            case 1:
+              c.restart(node);
+              break;
+            case 2:
+              c.wipe(node);
+              break;
+            case 3:
+              c.isolate(node);
+              break;
+            case 4:
+              c.partition([[node], [...Array(n).keys()].filter((x) => x !== node)].filter((g) => g.length));
+              break;
+            case 5:
+              if (n > 1) c.cut(node, other);
+              break;
+            case 6:
+              if (n > 1) c.uncut(node, other);
+              break;
+            case 7:
+              if (n > 1) c.slowLink(node, other, [lo, lo + rnd(100)]);
+              break;
+            case 8:
+              c.heal();
+              break;
+            case 9:
+              c.setNetwork({ latencyMs: [lo, lo + rnd(150)], loss: rnd(20) / 100, duplicate: rnd(5) / 100 });
+              break;
+            case 10:
+              c.slowDisk(node, [0, 1, 100][rnd(3)]);
+              break;
+            case 11:
+            case 12:
+              c.resign();
+              break;
+            case 13:
+              c.setWorkload({ writesPerSecond: [0, 5, 100][rnd(3)] });
+              break;
+            default:
+              c.write();
+              break;
           }
         }
         produced.length = before; // an action replaces whatever was recorded beyond now
@@ -250,7 +306,11 @@ test('random operation lists replay exactly: live = fromLink(toLink()) = seek(0)
       assert.deepEqual(c.events({ since }), live.slice(since), `events({ since: ${since} }): ${ctx}`);
       const from = rnd(now + 1);
       const to = from + rnd(3_000);
-      assert.deepEqual(c.events({ from, to }), live.filter((e) => e.t >= from && e.t <= to), `events(${from}..${to}): ${ctx}`);
+      assert.deepEqual(
+        c.events({ from, to }),
+        live.filter((e) => e.t >= from && e.t <= to),
+        `events(${from}..${to}): ${ctx}`,
+      );
     }
   }
 });

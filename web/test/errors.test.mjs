@@ -1,8 +1,9 @@
 // Bad arguments throw a TypeError/RangeError/Error that says what was wrong and what is
 // allowed, and leave the cluster unchanged; an internal error breaks only that cluster.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { Cluster, Player, runChaosSeed, chaosDigest } from '../dist/node.js';
+import { test } from 'node:test';
+import { Cluster, chaosDigest, Player, runChaosSeed } from '../dist/node.js';
 
 function state(c) {
   return { now: c.now, seq: c.lastSeq, digest: c.digest(), inputs: JSON.stringify(c.inputs()), net: c.network() };
@@ -59,7 +60,16 @@ test('durations: negative, NaN, Infinity, fractions, too long', () => {
 });
 
 test('partitions: a node named twice, empty groups, bad shapes', () => {
-  rejects(c, () => c.partition([[0, 1], [1, 2]]), RangeError, /node 1 twice \(groups\[0\]\[1\] and groups\[1\]\[0\]\); each node may be in one group/);
+  rejects(
+    c,
+    () =>
+      c.partition([
+        [0, 1],
+        [1, 2],
+      ]),
+    RangeError,
+    /node 1 twice \(groups\[0\]\[1\] and groups\[1\]\[0\]\); each node may be in one group/,
+  );
   rejects(c, () => c.partition([[0, 0]]), RangeError, /twice/);
   rejects(c, () => c.partition([[0], []]), RangeError, /groups\[1\] is empty/);
   rejects(c, () => c.partition([[0], [9]]), RangeError, /groups\[1\]\[0\] 9/);
@@ -119,7 +129,7 @@ test('create: unknown options, switches, config keys and bad values', async () =
   ];
   for (const [opts, Type, re] of bad) {
     await assert.rejects(Cluster.create(opts), (e) => {
-      assert.ok(e instanceof Type, `${JSON.stringify(opts, (k, v) => (typeof v === 'bigint' ? String(v) : v))}: ${e.constructor.name}: ${e.message}`);
+      assert.ok(e instanceof Type, `${JSON.stringify(opts, (_k, v) => (typeof v === 'bigint' ? String(v) : v))}: ${e.constructor.name}: ${e.message}`);
       assert.match(e.message, re);
       return true;
     });
@@ -134,15 +144,19 @@ test('links: malformed, cut short, other version, tampered', async () => {
     ['k9.eyJ9', Error, /incompatible link: it uses link format k9, .*reads only k1 and k2 links/],
     ['k1.!!!', TypeError, /malformed link/],
     [link.slice(0, link.length - 7), TypeError, /malformed link/],
-    ['k1.' + Buffer.from('[1,2]').toString('base64url'), TypeError, /not an object/],
-    ['k1.' + Buffer.from('{"spec":{"voters":3,"seed":1},"inputs":[],"t":-1}').toString('base64url'), TypeError, /t must be a whole number/],
-    ['k1.' + Buffer.from('{"spec":{"voters":3},"inputs":[],"t":0}').toString('base64url'), TypeError, /spec.seed is missing/],
-    ['k1.' + Buffer.from('{"spec":{"voters":30,"seed":1},"inputs":[],"t":0}').toString('base64url'), RangeError, /invalid link: voters must be between 1 and 7/],
-    ['k1.' + Buffer.from('{"spec":{"voters":3,"seed":1},"inputs":[{"t":5,"action":"crash","node":7}],"t":10}').toString('base64url'), RangeError, /invalid link: inputs\[0\]\.node: node 7 does not exist/],
-    ['k1.' + Buffer.from('{"spec":{"voters":3,"seed":1},"inputs":[{"t":5,"action":"explode"}],"t":10}').toString('base64url'), TypeError, /invalid link: inputs/],
-    ['k1.' + Buffer.from('{"spec":{"voters":3,"seed":1},"inputs":[{"t":50,"action":"heal"}],"t":10}').toString('base64url'), RangeError, /inputs\[0\]\.t/],
-    ['k1.' + Buffer.from('{"spec":{"voters":3,"seed":1},"inputs":[],"t":99999999999}').toString('base64url'), RangeError, /at most a day/],
-    ['k1.' + Buffer.from('{"spec":{"voters":3,"seed":1},"inputs":[],"t":0,"x":1}').toString('base64url'), TypeError, /unknown field 'x'/],
+    [`k1.${Buffer.from('[1,2]').toString('base64url')}`, TypeError, /not an object/],
+    [`k1.${Buffer.from('{"spec":{"voters":3,"seed":1},"inputs":[],"t":-1}').toString('base64url')}`, TypeError, /t must be a whole number/],
+    [`k1.${Buffer.from('{"spec":{"voters":3},"inputs":[],"t":0}').toString('base64url')}`, TypeError, /spec.seed is missing/],
+    [`k1.${Buffer.from('{"spec":{"voters":30,"seed":1},"inputs":[],"t":0}').toString('base64url')}`, RangeError, /invalid link: voters must be between 1 and 7/],
+    [
+      `k1.${Buffer.from('{"spec":{"voters":3,"seed":1},"inputs":[{"t":5,"action":"crash","node":7}],"t":10}').toString('base64url')}`,
+      RangeError,
+      /invalid link: inputs\[0\]\.node: node 7 does not exist/,
+    ],
+    [`k1.${Buffer.from('{"spec":{"voters":3,"seed":1},"inputs":[{"t":5,"action":"explode"}],"t":10}').toString('base64url')}`, TypeError, /invalid link: inputs/],
+    [`k1.${Buffer.from('{"spec":{"voters":3,"seed":1},"inputs":[{"t":50,"action":"heal"}],"t":10}').toString('base64url')}`, RangeError, /inputs\[0\]\.t/],
+    [`k1.${Buffer.from('{"spec":{"voters":3,"seed":1},"inputs":[],"t":99999999999}').toString('base64url')}`, RangeError, /at most a day/],
+    [`k1.${Buffer.from('{"spec":{"voters":3,"seed":1},"inputs":[],"t":0,"x":1}').toString('base64url')}`, TypeError, /unknown field 'x'/],
   ];
   for (const [l, Type, re] of cases) {
     await assert.rejects(Cluster.fromLink(l), (e) => {
@@ -223,7 +237,7 @@ test('zero latency is refused with its limit wherever it comes from', async () =
   // A link or a scenario goes to the core's own check.
   const spec = { voters: 3, seed: 1 };
   const inputs = [{ t: 5, action: 'slowLink', from: 0, to: 1, latencyMs: [0, 0] }];
-  const link = 'k1.' + Buffer.from(JSON.stringify({ v: '0', spec, inputs, t: 10 })).toString('base64url');
+  const link = `k1.${Buffer.from(JSON.stringify({ v: '0', spec, inputs, t: 10 })).toString('base64url')}`;
   await assert.rejects(Cluster.fromLink(link), /inputs\[0\]\.latencyMs.*at least 1 ms.*got 0 ms/);
   const scenario = { id: 'z', title: 'z', summary: 'z', cluster: { voters: 3, network: { latencyMs: [0, 0] } }, durationMs: 1000, steps: [] };
   await assert.rejects(Cluster.fromScenario(scenario), /cluster\.network.*at least 1 ms.*got 0 ms/);

@@ -4,8 +4,9 @@
 // then round-trips to the same run, or is refused with an Error that says why; none may
 // trap the core. Seeded: a failure prints the seed and case that reproduce it.
 //   KRAFT_FUZZ_SECONDS=60 KRAFT_FUZZ_SEED=1 node --test web/test/link-fuzz.test.mjs
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { inflateRawSync } from 'node:zlib';
 import { Cluster, init } from '../dist/node.js';
 
@@ -130,7 +131,7 @@ function fuzzedLink(r) {
   const t = p?.t;
   const late = Array.isArray(p?.inputs) && p.inputs.some((x) => x?.t > BUDGET_MS);
   if ((typeof t === 'number' && t > BUDGET_MS) || late) return null;
-  return 'k1.' + Buffer.from(JSON.stringify(p) ?? 'null', 'utf8').toString('base64url');
+  return `k1.${Buffer.from(JSON.stringify(p) ?? 'null', 'utf8').toString('base64url')}`;
 }
 
 await init();
@@ -167,9 +168,6 @@ test(`links: fuzzed for ${SECONDS} s (seed ${SEED})`, async (t) => {
   (await Cluster.create({ voters: 3 })).advance(1000).dispose();
   const wall = (performance.now() - started) / 1000;
   const n = tally.opened + tally.refused + tally.skipped;
-  t.diagnostic(
-    `${n} links in ${wall.toFixed(1)} s (${Math.round(n / wall)}/s): ${tally.opened} opened, ` +
-      `${tally.refused} refused, ${tally.skipped} not opened (over budget)`,
-  );
+  t.diagnostic(`${n} links in ${wall.toFixed(1)} s (${Math.round(n / wall)}/s): ${tally.opened} opened, ` + `${tally.refused} refused, ${tally.skipped} not opened (over budget)`);
   assert.ok(tally.opened > 0 && tally.refused > 0, JSON.stringify(tally));
 });

@@ -2,11 +2,12 @@
 // (crate/src/scenario/markup.rs, whose spans a scenario report carries), in time linear
 // in the caption. Bundled from source with esbuild; renderCaption runs on a minimal
 // stand-in for the DOM (it only creates nodes and appends them).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import * as kp from '../dist/node.js';
@@ -67,7 +68,9 @@ test('caption spans: the same as the core on random captions', async () => {
   const scenario = { id: 'markup', title: 'markup', summary: 's', cluster: { voters: 1 }, durationMs: 10, steps, expect: [] };
   const { report, cluster } = kp.runScenarioSync(JSON.stringify(scenario), {});
   cluster.dispose();
-  report.steps.forEach((s, i) => assert.deepEqual(spans(steps[i].caption), s.captionSpans, JSON.stringify(steps[i].caption)));
+  report.steps.forEach((s, i) => {
+    assert.deepEqual(spans(steps[i].caption), s.captionSpans, JSON.stringify(steps[i].caption));
+  });
 });
 
 test('renderCaption: a 4 MB caption, in time linear in its length', async () => {
@@ -84,8 +87,18 @@ test('renderCaption: a 4 MB caption, in time linear in its length', async () => 
     const first = frag.children[0].children;
     assert.equal(first.length, (line.length / 6) * 2 + 4, 'a node per run: bold, plain, ..., em, br, bold, plain');
     assert.deepEqual(
-      first.slice(0, 2).concat(first.slice(-4)).map((n) => [n.tag, n.textContent]),
-      [['strong', 'b'], ['#text', ' '], ['em', 'em'], ['br', ''], ['strong', 'x'], ['#text', ' y']],
+      first
+        .slice(0, 2)
+        .concat(first.slice(-4))
+        .map((n) => [n.tag, n.textContent]),
+      [
+        ['strong', 'b'],
+        ['#text', ' '],
+        ['em', 'em'],
+        ['br', ''],
+        ['strong', 'x'],
+        ['#text', ' y'],
+      ],
     );
   } finally {
     delete globalThis.document;

@@ -1,8 +1,9 @@
 // Memory: the core refuses work beyond its memory budget with a clear error and stays
 // usable; a trap in one cluster retires its wasm instance, so new clusters start on a
 // fresh one (with its own memory) instead of failing with "unreachable".
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { Cluster } from '../dist/node.js';
 
 const bigTopic = (i) => ({ type: 'CreateTopic', name: `big-${i}`, partitions: 10_000 });
@@ -21,10 +22,7 @@ test('work beyond the memory budget is refused with what is over; the cluster st
   }
   assert.ok(error instanceof RangeError, String(error));
   assert.equal(error.field, 'memory');
-  assert.match(
-    error.message,
-    /^memory: (stopped at \d+ ms: )?the metadata images hold \d+ MiB of topics, over the 256 MiB budget: create fewer or smaller topics, or delete some$/,
-  );
+  assert.match(error.message, /^memory: (stopped at \d+ ms: )?the metadata images hold \d+ MiB of topics, over the 256 MiB budget: create fewer or smaller topics, or delete some$/);
   const [now, digest] = [c.now, c.digest()];
   assert.throws(() => c.advance(1_000), /over the 256 MiB budget/);
   assert.throws(() => c.crash(0), /over the 256 MiB budget/);

@@ -1,8 +1,9 @@
 // Every error message names the field, the value (capped) and the limit, in the words
 // of JavaScript and JSON: no Rust type names, no serde positions, no megabyte echoes.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
 import { Cluster } from '../dist/node.js';
 
 /** A valid scenario (from the library) to break. */
@@ -11,7 +12,7 @@ const story = () => JSON.parse(readFileSync(new URL('../../scenarios/first-elect
 const RUST_WORDS = /\b(u8|u16|u32|u64|usize|i32|i64|f64|struct|sequence|TimedAction|Action|line \d+ column \d+|unreachable)\b|`/;
 const MB = 'x'.repeat(1_000_000);
 
-const k1 = (json) => 'k1.' + Buffer.from(json).toString('base64url');
+const k1 = (json) => `k1.${Buffer.from(json).toString('base64url')}`;
 const spec = '"spec":{"voters":3,"seed":1}';
 
 /** The error `fn` throws (sync or async). */
@@ -43,7 +44,12 @@ test('values above 2^53 are told the safe-integer limit, not "at least 0"', asyn
 
 test('a Date, a Map or a class instance is named, not "must be an object, got an object"', async () => {
   class Options {}
-  for (const [v, name] of [[new Date(0), 'a Date'], [new Map(), 'a Map'], [new Options(), 'an Options'], [Object.create(Array.prototype), 'an Array']]) {
+  for (const [v, name] of [
+    [new Date(0), 'a Date'],
+    [new Map(), 'a Map'],
+    [new Options(), 'an Options'],
+    [Object.create(Array.prototype), 'an Array'],
+  ]) {
     const e = await errorOf(() => Cluster.create(v));
     assert.ok(e instanceof TypeError);
     assert.equal(e.message, `Cluster.create options must be a plain object ({ ... }), got ${name}`);
@@ -62,7 +68,10 @@ test('link errors name the field and say what it must be, in plain words', async
     [`{${spec},"inputs":[{"t":5,"action":"partition","groups":[[0],[1,-2]]}],"t":10}`, /inputs\[0\]\.groups\[1\]\[1\]: must be a whole number from 0 to 4294967295, got -2$/],
     [`{${spec},"inputs":[{"t":5,"action":"network","latencyMs":[1]}],"t":10}`, /inputs\[0\]\.latencyMs: must be an array of 2 elements, got 1 element\(s\)$/],
     [`{${spec},"inputs":[{"t":5,"action":"network","latencyMs":[1,2],"loss":"lots"}],"t":10}`, /inputs\[0\]\.loss: must be a number, got "lots"$/],
-    [`{${spec},"inputs":[{"t":5,"action":"write","record":{"type":"CreateTopic","name":"a","partitions":-3}}],"t":10}`, /inputs\[0\]\.record\.partitions: must be a whole number from 0 to 4294967295, got -3$/],
+    [
+      `{${spec},"inputs":[{"t":5,"action":"write","record":{"type":"CreateTopic","name":"a","partitions":-3}}],"t":10}`,
+      /inputs\[0\]\.record\.partitions: must be a whole number from 0 to 4294967295, got -3$/,
+    ],
     [`{${spec},"inputs":[{"t":5,"action":"explode"}],"t":10}`, /inputs\[0\]: must be one of crash, wipe, .*, write; got "explode"$/],
     [`{${spec},"inputs":[{"t":5,"action":"crash"}],"t":10}`, /inputs\[0\]: needs the field "node"$/],
     [`{${spec},"inputs":[{"t":5,"action":"crash","node":1,"force":true}],"t":10}`, /inputs\[0\]: unknown field "force"; allowed: node$/],
@@ -126,11 +135,14 @@ test('runUntil whose predicate seeks back ends with an error naming its timeout'
   let calls = 0;
   const e = (() => {
     try {
-      c.runUntil(() => {
-        calls += 1;
-        if (c.now > d + 500) c.seek(d);
-        return false;
-      }, { timeoutMs: 2_000 });
+      c.runUntil(
+        () => {
+          calls += 1;
+          if (c.now > d + 500) c.seek(d);
+          return false;
+        },
+        { timeoutMs: 2_000 },
+      );
     } catch (err) {
       return err;
     }
@@ -140,7 +152,10 @@ test('runUntil whose predicate seeks back ends with an error naming its timeout'
   assert.match(e.message, /^runUntil advanced \d+ ms in all, more than its timeoutMs \(2000 ms\), without reaching its deadline \(t = \d+ ms\): the predicate moved the cluster back in time/);
   assert.ok(calls < 10_000, `${calls} predicate calls`);
   // a predicate that only looks still times out normally
-  assert.equal(c.runUntil(() => false, { timeoutMs: 1_000 }), false);
+  assert.equal(
+    c.runUntil(() => false, { timeoutMs: 1_000 }),
+    false,
+  );
 });
 
 test('after a crash of the core, the error says what failed and the run up to the last good moment is still linkable', async () => {
@@ -152,11 +167,17 @@ test('after a crash of the core, the error says what failed and the run up to th
   const origError = console.error;
   console.error = () => {};
   try {
-    assert.throws(() => run.__panicForTest(), (e) => {
-      assert.match(e.message, /^the simulation core crashed \(a bug in kraft-playground\): panicked at [^ ]+: deliberate panic for a test \(with \d+ MiB of wasm memory\)\. This cluster can no longer be used \(other clusters and new ones are not affected\); cluster\.reproductionLink\(\) gives a link to the run up to its last good moment \(t = 1000 ms\)/);
-      assert.doesNotMatch(e.message, /unreachable/);
-      return true;
-    });
+    assert.throws(
+      () => run.__panicForTest(),
+      (e) => {
+        assert.match(
+          e.message,
+          /^the simulation core crashed \(a bug in kraft-playground\): panicked at [^ ]+: deliberate panic for a test \(with \d+ MiB of wasm memory\)\. This cluster can no longer be used \(other clusters and new ones are not affected\); cluster\.reproductionLink\(\) gives a link to the run up to its last good moment \(t = 1000 ms\)/,
+        );
+        assert.doesNotMatch(e.message, /unreachable/);
+        return true;
+      },
+    );
   } finally {
     console.error = origError;
   }

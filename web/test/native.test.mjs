@@ -1,8 +1,9 @@
 // Native and wasm agree: the Rust build (`cargo run --example digest`) and the wasm
 // build give the same trace digest for the same seeded fault schedules.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chaosDigest } from '../dist/node.js';
 
@@ -14,7 +15,10 @@ test('chaos-run digests: native == wasm', { timeout: 900_000 }, async () => {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const cases = out.trim().split('\n').map((l) => JSON.parse(l));
+  const cases = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.ok(cases.length >= 8, `${cases.length} cases`);
   assert.ok(new Set(cases.map((c) => c.voters)).size >= 3, 'several quorum sizes');
   for (const { seed, seconds, voters, digest } of cases) {

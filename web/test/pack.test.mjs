@@ -1,12 +1,13 @@
 // The published shape: `npm pack` web/, install the tarball into an empty project,
 // and use it the ways people will: import from Node, run the bin, type-check against
 // the .d.ts, load the browser build from bytes, and bundle it with esbuild.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const web = fileURLToPath(new URL('..', import.meta.url));

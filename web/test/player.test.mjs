@@ -1,8 +1,9 @@
 // The Player: frames advance the cluster by speed x wall time and hand listeners the
 // new events; pause, step, speed (log scale), seek. Driven by a fake clock and scheduler,
 // and once by the real setTimeout fallback Node gets.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { Cluster, Player } from '../dist/node.js';
 
 function fakeLoop() {
@@ -24,7 +25,7 @@ function fakeLoop() {
     frame(ms) {
       wall += ms;
       const cbs = queue.splice(0);
-      cbs.forEach((cb) => cb());
+      for (const cb of cbs) cb();
       return cbs.length;
     },
     pending: () => queue.length,

@@ -1,9 +1,10 @@
 // The README's example runs as written (against the built package).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -13,9 +14,7 @@ test('the root README example runs and fails over', async () => {
   const block = readme.match(/```js\n([\s\S]*?)```/);
   assert.ok(block, 'the README has a js example');
   const pkg = pathToFileURL(join(here, '..', 'dist', 'node.js')).href;
-  const code = block[1]
-    .replace("from 'kraft-playground'", `from '${pkg}'`)
-    .replace(/console\.log\((.*)\);/, 'export const result = [$1];');
+  const code = block[1].replace("from 'kraft-playground'", `from '${pkg}'`).replace(/console\.log\((.*)\);/, 'export const result = [$1];');
   const dir = mkdtempSync(join(tmpdir(), 'kp-readme-'));
   const file = join(dir, 'example.mjs');
   writeFileSync(file, code);

@@ -2,9 +2,10 @@
 // the API says the core crashed instead of letting a raw RuntimeError escape. The trap
 // is injected at the wasm boundary: the instance's exports are wrapped so a chosen
 // export traps, exactly as a real trap reaches the JS glue.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
 
 const trapping = new Set();
 
@@ -71,7 +72,10 @@ test('a cluster whose advance traps says so and still gives its reproduction lin
   const good = { link: c.toLink(), digest: c.digest() };
   trapping.add('wasmsim_advance');
   try {
-    assert.throws(() => c.advance(500), /^Error: the simulation core crashed \(a bug in kraft-playground\): the core trapped \(RuntimeError: unreachable\) with \d+ MiB of wasm memory and no panic message.*t = 1000 ms/);
+    assert.throws(
+      () => c.advance(500),
+      /^Error: the simulation core crashed \(a bug in kraft-playground\): the core trapped \(RuntimeError: unreachable\) with \d+ MiB of wasm memory and no panic message.*t = 1000 ms/,
+    );
   } finally {
     trapping.delete('wasmsim_advance');
   }

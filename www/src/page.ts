@@ -1,15 +1,51 @@
-// The main page: <kraft-playground> driven by the URL, and the URL kept in step with
-// the run (a scenario link, or the seed and sizes of free play).
-import { type ChangeDetail, defineElement, type KraftPlayground } from 'kraft-playground/element';
-import { applyParams, followFragment } from './params.js';
+// The main page: <kraft-playground> driven by the URL, the URL kept in step with the run
+// (a scenario link, or the seed and sizes of free play), and the on-ramp beside it: the
+// course's stories as cards with the reader's progress. A visit without a link opens the
+// next story of the course already playing (the first one, on a first visit); a link
+// (`?scenario=`, `#run=`, any parameter) opens what it names, as before.
+import { type ChangeDetail, defineElement, type KraftPlayground, type StoryDetail } from 'kraft-playground/element';
+import { Course } from './course.js';
+import { applyParams, followFragment, fragmentRun } from './params.js';
+import { Progress } from './progress.js';
 
 const el = document.querySelector('kraft-playground') as KraftPlayground;
+const fromLink = location.search.length > 1 || fragmentRun(location.hash) !== null;
 const problems = applyParams(el, location.search, location.hash);
 followFragment(el);
 el.setAttribute('share-base', new URL('./', location.href).href);
+const theme = el.getAttribute('theme');
+if (theme) document.documentElement.dataset.theme = theme;
+
+/** What a card or the free-play button starts: the attributes of a link to it, and nothing left over from the last run. */
+const RUN_ATTRIBUTES = ['scenario', 'variant', 'run', 'seed', 'voters', 'observers', 'network'];
+function start(scenario: string | null): void {
+  for (const a of RUN_ATTRIBUTES) el.removeAttribute(a);
+  if (scenario) el.setAttribute('scenario', scenario);
+  el.setAttribute('autoplay', '');
+}
+
+const progress = new Progress();
+const aside = document.querySelector('.site-course') as HTMLElement;
+const course = new Course(aside, progress, {
+  openStory: (id) => start(id),
+  freePlay: () => start(null),
+  folded: (on) => document.body.classList.toggle('course-folded', on),
+});
+aside.hidden = false;
+aside.parentElement?.classList.add('has-course');
+document.body.classList.add('has-course');
+
+// no link: the next story of the course (or free play once all are completed)
+const onRamp = !fromLink;
+if (onRamp) {
+  const next = course.next();
+  if (next) el.setAttribute('scenario', next);
+}
 
 el.addEventListener('kraft-playground:change', (e) => {
   const d = (e as CustomEvent<ChangeDetail>).detail;
+  course.showCurrent(d.scenario);
+  if (d.scenario && progress.markSeen(d.scenario)) course.refresh();
   if (d.actions > 0) return; // a run in progress: the share button makes its link
   const url = new URL(location.href);
   url.search = '';
@@ -27,5 +63,12 @@ el.addEventListener('kraft-playground:change', (e) => {
   if (url.href !== location.href) history.replaceState(null, '', url.href);
 });
 
+el.addEventListener('kraft-playground:story', (e) => {
+  const d = (e as CustomEvent<StoryDetail>).detail;
+  if (d.complete && progress.markCompleted(d.scenario)) course.refresh();
+});
+
 defineElement();
 for (const p of problems) el.addNotice(p);
+// the on-ramp's story is already running when the reader arrives
+if (onRamp) void el.ready.then(() => el.play());

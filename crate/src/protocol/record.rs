@@ -14,6 +14,7 @@ pub type Offset = u64;
 /// of every epoch; the rest are metadata records a controller would write.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum RecordBody {
     LeaderChange {
         leader: NodeId,

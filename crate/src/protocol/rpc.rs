@@ -40,6 +40,7 @@ impl ErrorCode {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SnapshotId {
     #[serde(rename = "endOffset")]
     pub end_offset: Offset,
@@ -191,6 +192,7 @@ pub struct Envelope {
 
 /// The RPC kinds the timeline colours differently.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum RpcKind {
     Vote,
     VoteResponse,

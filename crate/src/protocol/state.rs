@@ -21,6 +21,7 @@ pub struct ElectionState {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum StateName {
     Unattached,
     Prospective,
@@ -48,6 +49,7 @@ impl StateName {
 /// Why a replica changed state; shown on the timeline and in the text trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "TransitionReason"))]
 pub enum Reason {
     Startup,
     Restart,

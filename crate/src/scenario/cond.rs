@@ -6,7 +6,7 @@ use super::NodeRef;
 use crate::protocol::{Epoch, NodeId};
 use crate::sim::World;
 use crate::trace::Event;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 /// Which nodes an expectation or condition is about.
@@ -16,17 +16,6 @@ pub enum NodeSel {
     All,
     Voters,
     Observers,
-}
-
-impl NodeSel {
-    pub fn to_json(&self) -> Value {
-        match self {
-            NodeSel::Node(r) => r.to_json(),
-            NodeSel::All => json!("all"),
-            NodeSel::Voters => json!("voters"),
-            NodeSel::Observers => json!("observers"),
-        }
-    }
 }
 
 impl std::fmt::Display for NodeSel {
@@ -41,18 +30,16 @@ impl std::fmt::Display for NodeSel {
 }
 
 /// A pattern over the JSON form of a trace event (`{"type": "truncate", "node": 2}`):
-/// every field given must match; an array means "any of these"; `text`, `summary` and
-/// `detail` match as substrings; `"$label"` stands for the node of a labelled step.
+/// every field given must match; an array means "any of these", except on an array-valued
+/// field (`evidence`, `nodes`), where the event's array must contain the value (or every
+/// value of the array given); `text`, `summary` and `detail` match as substrings;
+/// `"$label"` stands for the node of a labelled step.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EventMatch {
     pub fields: BTreeMap<String, Value>,
 }
 
 impl EventMatch {
-    pub fn to_json(&self) -> Value {
-        Value::Object(self.fields.clone().into_iter().collect::<Map<String, Value>>())
-    }
-
     fn type_names(&self) -> Option<Vec<&str>> {
         match self.fields.get("type")? {
             Value::String(s) => Some(vec![s.as_str()]),
@@ -87,9 +74,13 @@ impl EventMatch {
                     w => have == w,
                 }
             };
-            match want {
-                Value::Array(options) if !have.is_array() => options.iter().any(one),
-                w => one(w),
+            match (want, have) {
+                // An array-valued field (a violation's evidence, a fault's nodes): the
+                // event's array contains the value, or every value given.
+                (Value::Array(wanted), Value::Array(items)) => wanted.iter().all(|w| items.iter().any(|h| h == w)),
+                (w, Value::Array(items)) => items.iter().any(|h| h == w),
+                (Value::Array(options), _) => options.iter().any(one),
+                (w, _) => one(w),
             }
         })
     }
@@ -147,58 +138,41 @@ pub enum Condition {
     /// A matching event happened since the wait (or the window) began.
     Event(EventMatch),
     AllOf(Vec<Condition>),
-    AnyOf(Vec<Condition>),
     Not(Box<Condition>),
 }
 
 impl Condition {
-    pub fn to_json(&self) -> Value {
-        match self {
-            Condition::LeaderElected { other_than: None, min_epoch: None } => json!({"leaderElected": true}),
-            Condition::LeaderElected { other_than, min_epoch } => {
-                let mut m = Map::new();
-                if let Some(o) = other_than {
-                    m.insert("otherThan".into(), o.to_json());
-                }
-                if let Some(e) = min_epoch {
-                    m.insert("minEpoch".into(), json!(e));
-                }
-                json!({ "leaderElected": m })
-            }
-            Condition::LeaderIs(n) => json!({"leaderIs": n.to_json()}),
-            Condition::State { node, is } => {
-                json!({"state": {"node": node.to_json(), "is": is}})
-            }
-            Condition::Hw { nodes, at_least } => {
-                json!({"hw": {"node": nodes.to_json(), "atLeast": at_least}})
-            }
-            Condition::CaughtUp { nodes } => json!({"caughtUp": {"node": nodes.to_json()}}),
-            Condition::Converged => json!({"converged": true}),
-            Condition::Event(m) => json!({"event": m.to_json()}),
-            Condition::AllOf(v) => {
-                json!({"allOf": v.iter().map(Condition::to_json).collect::<Vec<_>>()})
-            }
-            Condition::AnyOf(v) => {
-                json!({"anyOf": v.iter().map(Condition::to_json).collect::<Vec<_>>()})
-            }
-            Condition::Not(c) => json!({"not": c.to_json()}),
-        }
-    }
-
     /// The node a satisfied condition is about (what `$label` of an `until` step means).
     pub(crate) fn subject(&self, env: &Env) -> Option<NodeId> {
         match self {
             Condition::LeaderElected { other_than, min_epoch } => env.find_leader(other_than.as_ref(), *min_epoch),
-            Condition::LeaderIs(n) | Condition::State { node: n, .. } => env.resolve(n),
+            Condition::LeaderIs(n) | Condition::State { node: n, .. } => env.resolve(n).ok(),
             Condition::AllOf(v) => v.iter().find_map(|c| c.subject(env)),
-            _ => None,
+            Condition::Hw { .. }
+            | Condition::CaughtUp { .. }
+            | Condition::Converged
+            | Condition::Event(_)
+            | Condition::Not(_) => None,
+        }
+    }
+
+    /// Whether a satisfied condition names a node (so an `until` step's `$label` does).
+    pub(crate) fn has_subject(&self) -> bool {
+        match self {
+            Condition::LeaderElected { .. } | Condition::LeaderIs(_) | Condition::State { .. } => true,
+            Condition::AllOf(v) => v.iter().any(Condition::has_subject),
+            Condition::Hw { .. }
+            | Condition::CaughtUp { .. }
+            | Condition::Converged
+            | Condition::Event(_)
+            | Condition::Not(_) => false,
         }
     }
 
     fn count_event_leaves(&self) -> usize {
         match self {
             Condition::Event(_) => 1,
-            Condition::AllOf(v) | Condition::AnyOf(v) => v.iter().map(Condition::count_event_leaves).sum(),
+            Condition::AllOf(v) => v.iter().map(Condition::count_event_leaves).sum(),
             Condition::Not(c) => c.count_event_leaves(),
             _ => 0,
         }
@@ -233,15 +207,6 @@ impl std::fmt::Display for Condition {
                 }
                 Ok(())
             }
-            Condition::AnyOf(v) => {
-                for (i, c) in v.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(" or ")?;
-                    }
-                    write!(f, "({c})")?;
-                }
-                Ok(())
-            }
             Condition::Not(c) => write!(f, "not ({c})"),
         }
     }
@@ -268,23 +233,30 @@ pub(crate) struct Env<'a> {
 }
 
 impl Env<'_> {
-    pub fn resolve(&self, r: &NodeRef) -> Option<NodeId> {
+    /// The node a reference names at this moment: the one resolver of node references.
+    pub fn resolve(&self, r: &NodeRef) -> Result<NodeId, String> {
+        let now = crate::trace::Seconds(self.world.now);
         match r {
-            NodeRef::Id(n) => Some(*n),
-            NodeRef::Leader => self.world.leader().map(|(id, _)| id),
-            NodeRef::Follower => follower(self.world),
-            NodeRef::Label(l) => self.labels.get(l).and_then(|i| i.subject),
+            NodeRef::Id(n) => Ok(*n),
+            NodeRef::Leader => {
+                self.world.leader().map(|(id, _)| id).ok_or_else(|| format!("there is no leader at {now}"))
+            }
+            NodeRef::Follower => follower(self.world).ok_or_else(|| format!("no voter follows a leader at {now}")),
+            NodeRef::Label(l) => {
+                self.label_node(l).ok_or_else(|| format!("step '{l}' did not happen or named no node"))
+            }
         }
     }
 
+    /// The node of a labelled step (what `"$label"` means).
     pub fn label_node(&self, l: &str) -> Option<NodeId> {
         self.labels.get(l).and_then(|i| i.subject)
     }
 
-    pub fn select(&self, sel: &NodeSel) -> Option<Vec<NodeId>> {
+    pub fn select(&self, sel: &NodeSel) -> Result<Vec<NodeId>, String> {
         let n = self.world.nodes.len() as NodeId;
         let voters = self.world.spec.voters;
-        Some(match sel {
+        Ok(match sel {
             NodeSel::Node(r) => vec![self.resolve(r)?],
             NodeSel::All => (0..n).collect(),
             NodeSel::Voters => (0..voters).collect(),
@@ -294,7 +266,7 @@ impl Env<'_> {
 
     /// The highest-epoch running leader that satisfies the filters.
     pub fn find_leader(&self, other_than: Option<&NodeRef>, min_epoch: Option<Epoch>) -> Option<NodeId> {
-        let exclude = other_than.and_then(|r| self.resolve(r));
+        let exclude = other_than.and_then(|r| self.resolve(r).ok());
         if other_than.is_some() && exclude.is_none() {
             return None;
         }
@@ -338,18 +310,18 @@ fn eval(c: &Condition, env: &Env, trace: &[Event], latches: &mut [(usize, bool)]
         Condition::LeaderElected { other_than, min_epoch } => {
             env.find_leader(other_than.as_ref(), *min_epoch).is_some()
         }
-        Condition::LeaderIs(n) => match env.resolve(n) {
+        Condition::LeaderIs(n) => match env.resolve(n).ok() {
             Some(id) => w.leader().map(|(l, _)| l == id).unwrap_or(false),
             None => false,
         },
-        Condition::State { node, is } => match env.resolve(node) {
+        Condition::State { node, is } => match env.resolve(node).ok() {
             Some(id) if (id as usize) < w.nodes.len() => {
                 let state = w.node_view(id).state;
                 is.iter().any(|s| s == state)
             }
             _ => false,
         },
-        Condition::Hw { nodes, at_least } => match env.select(nodes) {
+        Condition::Hw { nodes, at_least } => match env.select(nodes).ok() {
             Some(ids) => ids.iter().all(|id| {
                 w.nodes[*id as usize]
                     .replica
@@ -361,7 +333,7 @@ fn eval(c: &Condition, env: &Env, trace: &[Event], latches: &mut [(usize, bool)]
             None => false,
         },
         Condition::CaughtUp { nodes } => {
-            let Some(ids) = env.select(nodes) else {
+            let Ok(ids) = env.select(nodes) else {
                 return false;
             };
             caught_up(w, &ids)
@@ -398,13 +370,6 @@ fn eval(c: &Condition, env: &Env, trace: &[Event], latches: &mut [(usize, bool)]
                 all &= eval(c, env, trace, latches, leaf);
             }
             all
-        }
-        Condition::AnyOf(v) => {
-            let mut any = false;
-            for c in v {
-                any |= eval(c, env, trace, latches, leaf);
-            }
-            any
         }
         Condition::Not(c) => !eval(c, env, trace, latches, leaf),
     }

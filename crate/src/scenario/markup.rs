@@ -6,6 +6,7 @@ use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "CaptionStyle"))]
 pub enum SpanStyle {
     Plain,
     Bold,
@@ -15,6 +16,7 @@ pub enum SpanStyle {
 
 /// A run of text in one style.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "CaptionSpan"))]
 pub struct Span {
     pub style: SpanStyle,
     pub text: String,

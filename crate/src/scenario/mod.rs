@@ -15,16 +15,19 @@ pub mod markup;
 mod parse;
 mod report;
 mod runner;
+pub mod vocab;
 
 pub use cond::{Condition, EventMatch, NodeSel};
 pub use markup::{caption_spans, Span, SpanStyle};
 pub use report::{ExpectationReport, Measurement, MeasurementPart, Report, StepReport, ViolationReport};
 
-use crate::protocol::{NodeId, RecordBody, SafetySwitch};
-use crate::sim::{ClusterSpec, Simulation};
+use crate::protocol::{NodeId, SafetySwitch};
+use crate::sim::{Action, ClusterSpec, Simulation};
+use vocab::{ActionKind, ExpectKind, MeasureKind};
+
 use crate::trace::{Event, Invariant};
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// An error in a scenario file: where (`steps[3].node`) and why.
@@ -116,7 +119,7 @@ pub struct Scenario {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {
     pub when: When,
-    pub action: Option<ActionSpec>,
+    pub action: Option<StepAction>,
     /// A name other steps, expectations and measurements refer to (`"crash"`).
     pub label: Option<String>,
     pub caption: Option<String>,
@@ -151,17 +154,6 @@ pub enum NodeRef {
     Label(String),
 }
 
-impl NodeRef {
-    pub fn to_json(&self) -> Value {
-        match self {
-            NodeRef::Id(n) => json!(n),
-            NodeRef::Leader => json!("leader"),
-            NodeRef::Follower => json!("follower"),
-            NodeRef::Label(l) => json!(format!("${l}")),
-        }
-    }
-}
-
 impl std::fmt::Display for NodeRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -180,127 +172,50 @@ pub enum Group {
     Rest,
 }
 
-/// The sim's [`crate::sim::Action`] with node references that are resolved when the
-/// step runs.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ActionSpec {
-    Crash {
-        node: NodeRef,
-    },
-    /// Crash and lose the whole disk.
-    Wipe {
-        node: NodeRef,
-    },
-    Restart {
-        node: NodeRef,
-    },
-    Isolate {
-        node: NodeRef,
-    },
-    Partition {
-        groups: Vec<Group>,
-    },
-    Cut {
-        from: NodeRef,
-        to: NodeRef,
-    },
-    Uncut {
-        from: NodeRef,
-        to: NodeRef,
-    },
-    SlowLink {
-        from: NodeRef,
-        to: NodeRef,
-        latency_ms: [u64; 2],
-    },
-    Heal,
-    Network {
-        latency_ms: [u64; 2],
-        loss: f64,
-        duplicate: f64,
-    },
-    SlowDisk {
-        node: NodeRef,
-        flush_ms: u64,
-    },
-    Resign,
-    Workload {
-        writes_per_second: u32,
-    },
-    Write {
-        record: Option<RecordBody>,
-    },
-}
+/// A step's action: the sim's [`Action`] with node references, resolved when the step
+/// runs.
+pub type StepAction = Action<NodeRef, Group>;
 
-impl ActionSpec {
-    pub fn name(&self) -> &'static str {
+impl StepAction {
+    /// The key it is written with.
+    pub fn kind(&self) -> ActionKind {
         match self {
-            ActionSpec::Crash { .. } => "crash",
-            ActionSpec::Wipe { .. } => "wipe",
-            ActionSpec::Restart { .. } => "restart",
-            ActionSpec::Isolate { .. } => "isolate",
-            ActionSpec::Partition { .. } => "partition",
-            ActionSpec::Cut { .. } => "cut",
-            ActionSpec::Uncut { .. } => "uncut",
-            ActionSpec::SlowLink { .. } => "slowLink",
-            ActionSpec::Heal => "heal",
-            ActionSpec::Network { .. } => "network",
-            ActionSpec::SlowDisk { .. } => "slowDisk",
-            ActionSpec::Resign => "resign",
-            ActionSpec::Workload { .. } => "workload",
-            ActionSpec::Write { .. } => "write",
+            Action::Crash { .. } => ActionKind::Crash,
+            Action::Wipe { .. } => ActionKind::Wipe,
+            Action::Restart { .. } => ActionKind::Restart,
+            Action::Isolate { .. } => ActionKind::Isolate,
+            Action::Partition { .. } => ActionKind::Partition,
+            Action::Cut { .. } => ActionKind::Cut,
+            Action::Uncut { .. } => ActionKind::Uncut,
+            Action::SlowLink { .. } => ActionKind::SlowLink,
+            Action::Heal => ActionKind::Heal,
+            Action::Network { .. } => ActionKind::Network,
+            Action::SlowDisk { .. } => ActionKind::SlowDisk,
+            Action::Resign => ActionKind::Resign,
+            Action::Workload { .. } => ActionKind::Workload,
+            Action::Write { .. } => ActionKind::Write,
         }
     }
 
-    /// The action's fields (without `action`), as in the file.
-    pub fn fields_json(&self) -> Map<String, Value> {
-        let mut m = Map::new();
+    /// The node a step with this action is about (what its `$label` names): the node
+    /// it crashes, wipes, restarts, isolates or slows, or the leader that resigns.
+    pub fn subject(&self) -> Option<&NodeRef> {
         match self {
-            ActionSpec::Crash { node }
-            | ActionSpec::Wipe { node }
-            | ActionSpec::Restart { node }
-            | ActionSpec::Isolate { node } => {
-                m.insert("node".into(), node.to_json());
-            }
-            ActionSpec::Partition { groups } => {
-                let g: Vec<Value> = groups
-                    .iter()
-                    .map(|g| match g {
-                        Group::Nodes(g) => Value::Array(g.iter().map(NodeRef::to_json).collect()),
-                        Group::Rest => json!("rest"),
-                    })
-                    .collect();
-                m.insert("groups".into(), Value::Array(g));
-            }
-            ActionSpec::SlowLink { from, to, latency_ms } => {
-                m.insert("from".into(), from.to_json());
-                m.insert("to".into(), to.to_json());
-                m.insert("latencyMs".into(), json!(latency_ms));
-            }
-            ActionSpec::Cut { from, to } | ActionSpec::Uncut { from, to } => {
-                m.insert("from".into(), from.to_json());
-                m.insert("to".into(), to.to_json());
-            }
-            ActionSpec::Heal | ActionSpec::Resign => {}
-            ActionSpec::Network { latency_ms, loss, duplicate } => {
-                m.insert("latencyMs".into(), json!(latency_ms));
-                m.insert("loss".into(), json!(loss));
-                m.insert("duplicate".into(), json!(duplicate));
-            }
-            ActionSpec::SlowDisk { node, flush_ms } => {
-                m.insert("node".into(), node.to_json());
-                m.insert("flushMs".into(), json!(flush_ms));
-            }
-            ActionSpec::Workload { writes_per_second } => {
-                m.insert("writesPerSecond".into(), json!(writes_per_second));
-            }
-            ActionSpec::Write { record } => {
-                if let Some(r) = record {
-                    m.insert("record".into(), serde_json::to_value(r).unwrap_or(Value::Null));
-                }
-            }
+            Action::Crash { node }
+            | Action::Wipe { node }
+            | Action::Restart { node }
+            | Action::Isolate { node }
+            | Action::SlowDisk { node, .. } => Some(node),
+            Action::Resign => Some(&NodeRef::Leader),
+            Action::Partition { .. }
+            | Action::Cut { .. }
+            | Action::Uncut { .. }
+            | Action::SlowLink { .. }
+            | Action::Heal
+            | Action::Network { .. }
+            | Action::Workload { .. }
+            | Action::Write { .. } => None,
         }
-        m
     }
 }
 
@@ -311,17 +226,6 @@ pub enum TimeRef {
     Ms(u64),
     Step { label: String, plus: u64 },
     End,
-}
-
-impl TimeRef {
-    pub fn to_json(&self) -> Value {
-        match self {
-            TimeRef::Ms(t) => json!(t),
-            TimeRef::Step { label, plus: 0 } => json!(label),
-            TimeRef::Step { label, plus } => json!(format!("{label}+{plus}")),
-            TimeRef::End => json!("end"),
-        }
-    }
 }
 
 impl std::fmt::Display for TimeRef {
@@ -380,22 +284,22 @@ pub enum Expectation {
 
 impl Expectation {
     /// The key it is written with.
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> ExpectKind {
         match self {
-            Expectation::LeaderElectedBy(_) => "leaderElectedBy",
-            Expectation::HwAtLeast { .. } => "hwAtLeast",
-            Expectation::Truncation { .. } => "truncation",
-            Expectation::NoTruncation { .. } => "noTruncation",
-            Expectation::Failover { .. } => "failover",
-            Expectation::NoViolations => "noViolations",
-            Expectation::Violated(_) => "violated",
-            Expectation::Eventually { .. } => "eventually",
-            Expectation::Always { .. } => "always",
-            Expectation::Holds { .. } => "holds",
-            Expectation::Event { at_most: Some(0), .. } => "noEvent",
-            Expectation::Event { .. } => "event",
-            Expectation::Progress { .. } => "progress",
-            Expectation::Metadata { .. } => "metadata",
+            Expectation::LeaderElectedBy(_) => ExpectKind::LeaderElectedBy,
+            Expectation::HwAtLeast { .. } => ExpectKind::HwAtLeast,
+            Expectation::Truncation { .. } => ExpectKind::Truncation,
+            Expectation::NoTruncation { .. } => ExpectKind::NoTruncation,
+            Expectation::Failover { .. } => ExpectKind::Failover,
+            Expectation::NoViolations => ExpectKind::NoViolations,
+            Expectation::Violated(_) => ExpectKind::Violated,
+            Expectation::Eventually { .. } => ExpectKind::Eventually,
+            Expectation::Always { .. } => ExpectKind::Always,
+            Expectation::Holds { .. } => ExpectKind::Holds,
+            Expectation::Event { at_most: Some(0), .. } => ExpectKind::NoEvent,
+            Expectation::Event { .. } => ExpectKind::Event,
+            Expectation::Progress { .. } => ExpectKind::Progress,
+            Expectation::Metadata { .. } => ExpectKind::Metadata,
         }
     }
 }
@@ -419,14 +323,14 @@ pub enum Measure {
 }
 
 impl Measure {
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> MeasureKind {
         match self {
-            Measure::FirstElection => "firstElection",
-            Measure::Failover { .. } => "failover",
-            Measure::HwReached { .. } => "hwReached",
-            Measure::Count { .. } => "count",
-            Measure::Interval { .. } => "interval",
-            Measure::Nodes => "nodes",
+            Measure::FirstElection => MeasureKind::FirstElection,
+            Measure::Failover { .. } => MeasureKind::Failover,
+            Measure::HwReached { .. } => MeasureKind::HwReached,
+            Measure::Count { .. } => MeasureKind::Count,
+            Measure::Interval { .. } => MeasureKind::Interval,
+            Measure::Nodes => MeasureKind::Nodes,
         }
     }
 }
@@ -496,24 +400,10 @@ impl Scenario {
         s.variants = Vec::new();
         Ok(s)
     }
-
-    /// The JSON form (what `parse` reads), with defaults made explicit.
-    pub fn to_json(&self) -> Value {
-        parse::scenario_to_json(self)
-    }
 }
 
-impl Serialize for Scenario {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.to_json().serialize(s)
-    }
-}
-
-/// The keys the parser accepts for each object of the format (the schema test checks
-/// `scenarios/schema.json` against these).
+/// What the parser accepts, for the schema and its test.
 pub mod fields {
-    pub use super::parse::{
-        cluster_fields, ACTIONS, CONDITIONS, EVENT_FIELDS, EXPECTATIONS, MAX_DURATION_MS, MEASURES, RECORDS, SCENARIO,
-        STEP, VARIANT,
-    };
+    pub use super::parse::{cluster_fields, EVENT_FIELDS, MAX_DURATION_MS, RECORDS, STATES};
+    pub use super::vocab::*;
 }

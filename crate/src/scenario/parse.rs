@@ -5,104 +5,19 @@
 
 use super::cond::{Condition, EventMatch, NodeSel};
 use super::markup;
+use super::vocab::{keys_of, ActionKind, Kind, SCENARIO, STEP, VARIANT};
 use super::*;
 use crate::messages::{cap, plain_serde, MAX_ECHO_CHARS};
 use crate::protocol::SafetySwitch;
-use crate::sim::spec::validate_latency;
-use crate::sim::Action;
 use serde::de::DeserializeOwned;
-use std::collections::BTreeSet;
 
 type R<T> = Result<T, ScenarioError>;
 
 /// Longest run a scenario may ask for (a story, not a soak test): `limits::SCENARIO_DURATION_MS`.
 pub const MAX_DURATION_MS: u64 = crate::limits::SCENARIO_DURATION_MS.upper();
 
-/// Top-level keys.
-pub const SCENARIO: &[&str] =
-    &["id", "title", "summary", "cluster", "durationMs", "steps", "expect", "report", "variants"];
-/// Keys of a step besides the fields of its action.
-pub const STEP: &[&str] = &["at", "after", "until", "timeoutMs", "action", "label", "caption", "pause", "optional"];
-pub const VARIANT: &[&str] = &["name", "title", "summary", "unsafe", "seed", "expect", "report", "captions"];
-/// Each action and its fields.
-pub const ACTIONS: &[(&str, &[&str])] = &[
-    ("crash", &["node"]),
-    ("wipe", &["node"]),
-    ("restart", &["node"]),
-    ("isolate", &["node"]),
-    ("partition", &["groups"]),
-    ("cut", &["from", "to"]),
-    ("uncut", &["from", "to"]),
-    ("slowLink", &["from", "to", "latencyMs"]),
-    ("heal", &[]),
-    ("network", &["latencyMs", "loss", "duplicate"]),
-    ("slowDisk", &["node", "flushMs"]),
-    ("resign", &[]),
-    ("workload", &["writesPerSecond"]),
-    ("write", &["record"]),
-];
-/// Each condition and, when its value is an object, that object's fields.
-pub const CONDITIONS: &[(&str, &[&str])] = &[
-    ("leaderElected", &["otherThan", "minEpoch"]),
-    ("leaderIs", &[]),
-    ("state", &["node", "is"]),
-    ("hw", &["node", "atLeast"]),
-    ("caughtUp", &["node"]),
-    ("converged", &[]),
-    ("event", &[]),
-    ("allOf", &[]),
-    ("anyOf", &[]),
-    ("not", &[]),
-];
-/// Each expectation and, when its value is an object, that object's fields. Every
-/// expectation object may also carry a `note`.
-pub const EXPECTATIONS: &[(&str, &[&str])] = &[
-    ("leaderElectedBy", &[]),
-    ("hwAtLeast", &["node", "offset", "by"]),
-    ("truncation", &["node", "rounds", "from", "to"]),
-    ("noTruncation", &["node", "from", "to"]),
-    ("failoverWithin", &[]),
-    ("failover", &["from", "within", "atLeast"]),
-    ("noViolations", &[]),
-    ("violated", &[]),
-    ("eventually", &["condition", "from", "by"]),
-    ("always", &["condition", "from", "to"]),
-    ("holds", &["condition", "at"]),
-    ("stateAt", &["at", "node", "state"]),
-    ("event", &["match", "from", "to", "atLeast", "atMost"]),
-    ("noEvent", &["match", "from", "to"]),
-    ("progress", &["from", "to", "atLeast"]),
-    ("metadata", &["node", "brokers", "topics"]),
-];
-/// Each measurement and, when its value is an object, that object's fields.
-pub const MEASURES: &[(&str, &[&str])] = &[
-    ("firstElection", &[]),
-    ("failover", &[]),
-    ("hwReached", &["offset", "node", "from"]),
-    ("count", &["name", "match", "from", "to"]),
-    ("interval", &["name", "from", "to"]),
-    ("nodes", &[]),
-];
 /// The fields an event pattern may name, per event type (the JSON form of events).
-pub const EVENT_FIELDS: &[(&str, &[&str])] = &[
-    ("send", &["from", "to", "rpc", "epoch", "summary", "arrives", "dropped"]),
-    ("deliver", &["from", "to", "rpc", "epoch", "summary", "sent", "duplicate"]),
-    ("drop", &["from", "to", "rpc", "epoch", "sent", "reason"]),
-    ("disconnect", &["node", "peer", "rpc", "sent"]),
-    ("state", &["node", "from", "to", "epoch", "leader", "votedFor", "reason"]),
-    ("persist", &["node", "epoch", "leader", "votedFor"]),
-    ("vote", &["node", "candidate", "epoch", "preVote", "granted", "reason", "detail"]),
-    ("append", &["node", "first", "last", "epoch", "kind"]),
-    ("flush", &["node", "offset"]),
-    ("hw", &["node", "old", "new"]),
-    ("truncate", &["node", "fromLeo", "to", "divergingEpoch", "hw"]),
-    ("snapshot", &["node", "action", "endOffset", "epoch"]),
-    ("crash", &["node", "lostRecords"]),
-    ("restart", &["node"]),
-    ("fault", &["fault", "nodes", "detail"]),
-    ("write", &["node", "accepted", "offset", "kind"]),
-    ("violation", &["invariant", "node", "detail"]),
-];
+pub use crate::trace::EVENT_FIELDS;
 /// Fields every event has (besides those of its type).
 const EVENT_COMMON: &[&str] = &["type", "text"];
 /// Node-valued event fields, per event type (where `"$label"` may stand).
@@ -116,376 +31,14 @@ fn node_fields(ty: Option<&str>) -> &'static [&'static str] {
         None => &["node", "from", "to", "candidate", "leader", "votedFor", "peer"],
     }
 }
-const STATES: &[&str] = &["unattached", "prospective", "candidate", "leader", "follower", "resigned", "crashed"];
+pub const STATES: &[&str] = &["unattached", "prospective", "candidate", "leader", "follower", "resigned", "crashed"];
 const RESERVED_LABELS: &[&str] = &["leader", "follower", "rest", "end", "all", "voters", "observers"];
 
-// ---- small JSON helpers -------------------------------------------------------------
+mod expect;
+mod reader;
 
-fn join(base: &str, key: &str) -> String {
-    if base.is_empty() {
-        cap(key).into_owned()
-    } else {
-        format!("{base}.{}", cap(key))
-    }
-}
-
-fn idx(base: &str, i: usize) -> String {
-    format!("{base}[{i}]")
-}
-
-fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-fn err<T>(path: impl Into<String>, msg: impl Into<String>) -> R<T> {
-    Err(ScenarioError::new(path, msg))
-}
-
-/// Deserializes a value with its path, prefixing `base`.
-fn de<T: DeserializeOwned>(v: &Value, base: &str) -> R<T> {
-    serde_path_to_error::deserialize::<_, T>(v).map_err(|e| {
-        let mut path = base.to_string();
-        for seg in e.path().iter() {
-            match seg {
-                serde_path_to_error::Segment::Seq { index } => path = idx(&path, *index),
-                serde_path_to_error::Segment::Map { key } | serde_path_to_error::Segment::Enum { variant: key } => {
-                    path = join(&path, key)
-                }
-                serde_path_to_error::Segment::Unknown => {}
-            }
-        }
-        ScenarioError::new(path, plain_serde(&e.into_inner().to_string()))
-    })
-}
-
-/// Edit distance, for "did you mean".
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
-fn suggest(word: &str, known: &[&str]) -> String {
-    if word.len() > MAX_ECHO_CHARS {
-        return String::new();
-    }
-    let best = known.iter().map(|k| (distance(&word.to_lowercase(), &k.to_lowercase()), *k)).min();
-    match best {
-        Some((d, k)) if d <= 2 || k.to_lowercase().contains(&word.to_lowercase()) => {
-            format!(" (did you mean '{k}'?)")
-        }
-        _ => String::new(),
-    }
-}
-
-/// An object being read: its fields and where it is.
-struct Obj<'a> {
-    map: &'a Map<String, Value>,
-    path: String,
-}
-
-impl<'a> Obj<'a> {
-    fn new(v: &'a Value, path: &str, what: &str) -> R<Obj<'a>> {
-        match v {
-            Value::Object(map) => Ok(Obj { map, path: path.to_string() }),
-            other => err(path, format!("expected {what} (an object), got {}", json_kind(other))),
-        }
-    }
-
-    fn p(&self, key: &str) -> String {
-        join(&self.path, key)
-    }
-
-    /// The value, treating null as absent.
-    fn get(&self, key: &str) -> Option<&'a Value> {
-        self.map.get(key).filter(|v| !v.is_null())
-    }
-
-    fn has(&self, key: &str) -> bool {
-        self.get(key).is_some()
-    }
-
-    fn req_value(&self, key: &str) -> R<&'a Value> {
-        self.get(key).ok_or_else(|| ScenarioError::new(self.p(key), "missing required field"))
-    }
-
-    fn req<T: DeserializeOwned>(&self, key: &str) -> R<T> {
-        de(self.req_value(key)?, &self.p(key))
-    }
-
-    fn opt<T: DeserializeOwned>(&self, key: &str) -> R<Option<T>> {
-        match self.get(key) {
-            Some(v) => de(v, &self.p(key)).map(Some),
-            None => Ok(None),
-        }
-    }
-
-    fn string(&self, key: &str) -> R<Option<String>> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(v) => err(self.p(key), format!("expected a string, got {}", json_kind(v))),
-        }
-    }
-
-    fn req_string(&self, key: &str) -> R<String> {
-        self.string(key)?.ok_or_else(|| ScenarioError::new(self.p(key), "missing required field"))
-    }
-
-    /// Refuses keys not in `allowed`.
-    fn allow(&self, allowed: &[&str]) -> R<()> {
-        for k in self.map.keys() {
-            if !allowed.contains(&k.as_str()) {
-                return err(
-                    self.p(k),
-                    format!("unknown field '{}'{}; allowed here: {}", cap(k), suggest(k, allowed), allowed.join(", ")),
-                );
-            }
-        }
-        Ok(())
-    }
-
-    /// For objects with exactly one key naming what they are (`{"crash": ...}`), plus
-    /// the optional extra keys: the key, its value and its path.
-    fn single(&self, known: &[&str], extra: &[&str], what: &str) -> R<(&'a str, &'a Value, String)> {
-        let mut found: Option<(&'a str, &'a Value)> = None;
-        for (k, v) in self.map.iter() {
-            if extra.contains(&k.as_str()) {
-                continue;
-            }
-            if !known.contains(&k.as_str()) {
-                return err(
-                    self.p(k),
-                    format!("unknown {what} '{}'{}; known: {}", cap(k), suggest(k, known), known.join(", ")),
-                );
-            }
-            if let Some((first, _)) = found {
-                return err(self.p(k), format!("one {what} per object: found both '{}' and '{}'", cap(first), cap(k)));
-            }
-            found = Some((k.as_str(), v));
-        }
-        match found {
-            Some((k, v)) => Ok((k, v, self.p(k))),
-            None => err(self.path.clone(), format!("expected one {what}: {}", known.join(", "))),
-        }
-    }
-}
-
-fn expect_true(v: &Value, path: &str, hint: &str) -> R<()> {
-    match v {
-        Value::Bool(true) => Ok(()),
-        Value::Bool(false) => err(path, format!("must be true; {hint}")),
-        other => err(path, format!("expected true, got {}", json_kind(other))),
-    }
-}
-
-fn u64_of(v: &Value, path: &str) -> R<u64> {
-    de::<u64>(v, path)
-}
-
-// ---- the reading context ------------------------------------------------------------
-
-#[derive(Clone, Copy)]
-struct LabelDecl {
-    step: usize,
-    has_subject: bool,
-}
-
-struct Cx {
-    voters: u32,
-    observers: u32,
-    labels: BTreeMap<String, LabelDecl>,
-    /// While reading steps: the index of the step being read (labels must be earlier).
-    in_step: Option<usize>,
-}
-
-impl Cx {
-    fn nodes(&self) -> u32 {
-        self.voters + self.observers
-    }
-
-    fn node_range(&self) -> String {
-        let mut s = format!("nodes are 0..{} ({} voter", self.nodes() - 1, self.voters);
-        if self.voters != 1 {
-            s.push('s');
-        }
-        if self.observers > 0 {
-            s.push_str(&format!(
-                " 0..{}, {} observer{} {}..{}",
-                self.voters - 1,
-                self.observers,
-                if self.observers == 1 { "" } else { "s" },
-                self.voters,
-                self.nodes() - 1
-            ));
-        }
-        s.push(')');
-        s
-    }
-
-    fn label(&self, label: &str, path: &str, need_subject: bool) -> R<()> {
-        let Some(decl) = self.labels.get(label) else {
-            let known: Vec<&str> = self.labels.keys().map(|s| s.as_str()).collect();
-            return err(
-                path,
-                if known.is_empty() {
-                    format!("no step is labelled '{}' (no step has a label)", cap(label))
-                } else {
-                    format!(
-                        "no step is labelled '{}'{}; labels: {}",
-                        cap(label),
-                        suggest(label, &known),
-                        known.join(", ")
-                    )
-                },
-            );
-        };
-        if let Some(cur) = self.in_step {
-            if decl.step >= cur {
-                return err(
-                    path,
-                    format!(
-                        "step '{}' (steps[{}]) has not happened yet here; a step can only refer to earlier steps",
-                        cap(label),
-                        decl.step
-                    ),
-                );
-            }
-        }
-        if need_subject && !decl.has_subject {
-            return err(
-                path,
-                format!(
-                    "step '{}' names no node (only steps that crash/wipe/restart/isolate/slowDisk a node, resign, or wait for a leader or a node's state do)", cap(label)),
-            );
-        }
-        Ok(())
-    }
-
-    fn node_ref(&self, v: &Value, path: &str, allow_leader: bool) -> R<NodeRef> {
-        match v {
-            Value::Number(_) => {
-                let n: u32 = de(v, path)?;
-                if n >= self.nodes() {
-                    return err(path, format!("node {n} does not exist; {}", self.node_range()));
-                }
-                Ok(NodeRef::Id(n))
-            }
-            Value::String(s) if s == "leader" || s == "follower" => {
-                if allow_leader {
-                    Ok(if s == "leader" { NodeRef::Leader } else { NodeRef::Follower })
-                } else {
-                    err(
-                        path,
-                        "'leader' and 'follower' are only meaningful in steps and conditions (they mean a node's role at that moment); here name a node id or a step label like \"$crash\"",
-                    )
-                }
-            }
-            Value::String(s) if s.starts_with('$') => {
-                self.label(&s[1..], path, true)?;
-                Ok(NodeRef::Label(s[1..].to_string()))
-            }
-            other => err(
-                path,
-                format!(
-                    "expected a node: an id (0..{}), \"leader\", \"follower\" or a step label like \"$crash\"; got {}",
-                    self.nodes() - 1,
-                    match other {
-                        Value::String(s) => format!("\"{}\"", cap(s)),
-                        o => json_kind(o).to_string(),
-                    }
-                ),
-            ),
-        }
-    }
-
-    fn node_sel(&self, v: &Value, path: &str, allow_leader: bool) -> R<NodeSel> {
-        match v.as_str() {
-            Some("all") => Ok(NodeSel::All),
-            Some("voters") => Ok(NodeSel::Voters),
-            Some("observers") => Ok(NodeSel::Observers),
-            _ => self.node_ref(v, path, allow_leader).map(NodeSel::Node).map_err(|e| {
-                if e.message.starts_with("expected a node") {
-                    ScenarioError::new(
-                        e.path,
-                        e.message.replace("expected a node:", "expected \"all\", \"voters\", \"observers\" or a node:"),
-                    )
-                } else {
-                    e
-                }
-            }),
-        }
-    }
-
-    fn time_ref(&self, v: &Value, path: &str) -> R<TimeRef> {
-        match v {
-            Value::Number(_) => Ok(TimeRef::Ms(u64_of(v, path)?)),
-            Value::String(s) if s == "end" => Ok(TimeRef::End),
-            Value::String(s) => {
-                let (label, plus) = match s.split_once('+') {
-                    Some((l, p)) => match p.trim().parse::<u64>() {
-                        Ok(p) => (l.trim(), p),
-                        Err(_) => {
-                            return err(
-                                path,
-                                format!("'{}': after '+' comes a number of ms, like \"crash+500\"", cap(s)),
-                            )
-                        }
-                    },
-                    None => (s.trim(), 0),
-                };
-                self.label(label, path, false)?;
-                Ok(TimeRef::Step { label: label.to_string(), plus })
-            }
-            other => err(
-                path,
-                format!(
-                    "expected a time: ms, a step label (\"crash\", \"crash+500\") or \"end\"; got {}",
-                    json_kind(other)
-                ),
-            ),
-        }
-    }
-
-    fn opt_time(&self, o: &Obj, key: &str) -> R<Option<TimeRef>> {
-        o.get(key).map(|v| self.time_ref(v, &o.p(key))).transpose()
-    }
-}
-
-fn check_markup(text: &str, path: &str) -> R<()> {
-    markup::check(text).map_err(|m| ScenarioError::new(path, m))
-}
-
-fn check_kebab(s: &str, path: &str, what: &str) -> R<()> {
-    let ok = !s.is_empty()
-        && s.split('-').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
-    if ok {
-        Ok(())
-    } else {
-        err(
-            path,
-            format!(
-                "{what} '{}' must be kebab-case: lowercase letters and digits joined by '-' (like 'figure-8')",
-                cap(s)
-            ),
-        )
-    }
-}
+use expect::{parse_condition, parse_expect_list, parse_measures};
+use reader::*;
 
 // ---- the scenario -------------------------------------------------------------------
 
@@ -493,7 +46,7 @@ pub fn parse(text: &str) -> R<Scenario> {
     let root: Value = serde_json::from_str(text)
         .map_err(|e| ScenarioError::new("", format!("the scenario {}", plain_serde(&e.to_string()))))?;
     let o = Obj::new(&root, "", "a scenario")?;
-    o.allow(SCENARIO)?;
+    o.fields(SCENARIO)?;
     let id = o.req_string("id")?;
     check_kebab(&id, "id", "id")?;
     let title = o.req_string("title")?;
@@ -534,7 +87,7 @@ pub fn parse(text: &str) -> R<Scenario> {
             if let Some(prev) = cx.labels.get(&l) {
                 return err(lp, format!("label '{}' is already used by steps[{}]", cap(&l), prev.step));
             }
-            cx.labels.insert(l, LabelDecl { step: i, has_subject: step_has_subject(s) });
+            cx.labels.insert(l, LabelDecl { step: i, has_subject: false });
         }
     }
     let mut steps = Vec::new();
@@ -543,6 +96,13 @@ pub fn parse(text: &str) -> R<Scenario> {
     for (i, s) in step_values.iter().enumerate() {
         cx.in_step = Some(i);
         let step = parse_step(s, &idx("steps", i), &cx, duration_ms)?;
+        if let Some(decl) = step.label.as_ref().and_then(|l| cx.labels.get_mut(l)) {
+            decl.has_subject = match (&step.action, &step.when) {
+                (Some(a), _) => a.subject().is_some(),
+                (None, When::Until { condition, .. }) => condition.has_subject(),
+                (None, _) => false,
+            };
+        }
         let path = idx("steps", i);
         match &step.when {
             When::At(t) => {
@@ -650,13 +210,7 @@ fn parse_cluster(v: &Value) -> R<ClusterSpec> {
             }
         }
     }
-    let known = cluster_fields();
-    if let Some(k) = o.map.keys().find(|k| !known.contains(&k.as_str())) {
-        return err(
-            o.p(k),
-            format!("unknown field '{}'{}; allowed here: {}", cap(k), suggest(k, &known), known.join(", ")),
-        );
-    }
+    o.allow(&cluster_fields())?;
     let spec: ClusterSpec = de(v, "cluster")?;
     spec.resolve().map_err(|(f, m)| ScenarioError::new(join("cluster", &f), m))?;
     Ok(spec)
@@ -678,33 +232,15 @@ pub fn cluster_fields() -> Vec<&'static str> {
     ]
 }
 
-fn step_has_subject(v: &Value) -> bool {
-    let Some(o) = v.as_object() else { return false };
-    match o.get("action").and_then(|a| a.as_str()) {
-        Some("crash" | "wipe" | "restart" | "isolate" | "slowDisk" | "resign") => return true,
-        Some(_) => return false,
-        None => {}
-    }
-    // A wait for a leader or a node's state finds a node.
-    fn cond_subject(c: &Value) -> bool {
-        let Some(o) = c.as_object() else { return false };
-        o.contains_key("leaderElected")
-            || o.contains_key("leaderIs")
-            || o.contains_key("state")
-            || o.get("allOf").and_then(|a| a.as_array()).map(|a| a.iter().any(cond_subject)).unwrap_or(false)
-    }
-    o.get("until").map(cond_subject).unwrap_or(false)
-}
-
 fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
     let o = Obj::new(v, path, "a step")?;
     let action_name = o.string("action")?;
-    let action_fields: &[&str] = match &action_name {
-        None => &[],
-        Some(a) => match ACTIONS.iter().find(|(n, _)| n == a) {
-            Some((_, f)) => f,
+    let action_kind = match &action_name {
+        None => None,
+        Some(a) => match ActionKind::find(a) {
+            Some(k) => Some(k),
             None => {
-                let names: Vec<&str> = ACTIONS.iter().map(|(n, _)| *n).collect();
+                let names = ActionKind::keys();
                 return err(
                     o.p("action"),
                     format!("unknown action '{}'{}; actions: {}", cap(a), suggest(a, &names), names.join(", ")),
@@ -712,11 +248,14 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
             }
         },
     };
+    let step_keys = keys_of(STEP);
+    let action_fields = action_kind.map(|k| keys_of(k.fields())).unwrap_or_default();
     for k in o.map.keys() {
-        if STEP.contains(&k.as_str()) || action_fields.contains(&k.as_str()) {
+        if step_keys.contains(&k.as_str()) || action_fields.contains(&k.as_str()) {
             continue;
         }
-        let owner = ACTIONS.iter().filter(|(_, f)| f.contains(&k.as_str())).map(|(n, _)| *n).collect::<Vec<_>>();
+        let owner: Vec<&str> =
+            ActionKind::ALL.iter().filter(|a| a.fields().iter().any(|f| f.key == k)).map(|a| a.key()).collect();
         let msg = match (&action_name, owner.is_empty()) {
             (Some(a), false) => format!(
                 "'{}' is not a field of action '{}' (it belongs to {}); '{}' takes: {}",
@@ -730,8 +269,8 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
                 format!("'{}' is a field of action {}, but this step has no \"action\"", cap(k), owner.join(", "))
             }
             _ => {
-                let mut allowed: Vec<&str> = STEP.to_vec();
-                allowed.extend_from_slice(action_fields);
+                let mut allowed = step_keys.clone();
+                allowed.extend_from_slice(&action_fields);
                 format!("unknown field '{}'{}; allowed here: {}", cap(k), suggest(k, &allowed), allowed.join(", "))
             }
         };
@@ -763,10 +302,7 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
     } else {
         When::Next
     };
-    let action = match &action_name {
-        None => None,
-        Some(a) => Some(parse_action(a, &o, cx)?),
-    };
+    let action = action_kind.map(|k| parse_action(k, &o, cx)).transpose()?;
     let caption = o.string("caption")?;
     if let Some(c) = &caption {
         check_markup(c, &o.p("caption"))?;
@@ -779,14 +315,14 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
     Ok(Step { when, action, label: o.string("label")?, caption, pause, optional })
 }
 
-fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
+fn parse_action(kind: ActionKind, o: &Obj, cx: &Cx) -> R<StepAction> {
     let node = |key: &str| -> R<NodeRef> { cx.node_ref(o.req_value(key)?, &o.p(key), true) };
-    let spec = match name {
-        "crash" => ActionSpec::Crash { node: node("node")? },
-        "wipe" => ActionSpec::Wipe { node: node("node")? },
-        "restart" => ActionSpec::Restart { node: node("node")? },
-        "isolate" => ActionSpec::Isolate { node: node("node")? },
-        "partition" => {
+    let action = match kind {
+        ActionKind::Crash => Action::Crash { node: node("node")? },
+        ActionKind::Wipe => Action::Wipe { node: node("node")? },
+        ActionKind::Restart => Action::Restart { node: node("node")? },
+        ActionKind::Isolate => Action::Isolate { node: node("node")? },
+        ActionKind::Partition => {
             let gv = o.req_value("groups")?;
             let gp = o.p("groups");
             let Value::Array(groups) = gv else {
@@ -832,35 +368,23 @@ fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
                 }
                 out.push(Group::Nodes(group));
             }
-            ActionSpec::Partition { groups: out }
+            Action::Partition { groups: out }
         }
-        "cut" => {
-            let from = node("from")?;
-            let to = node("to")?;
-            if from == to {
-                return err(o.p("to"), "a cut needs two different nodes");
-            }
-            ActionSpec::Cut { from, to }
+        ActionKind::Cut => Action::Cut { from: node("from")?, to: node("to")? },
+        ActionKind::Uncut => Action::Uncut { from: node("from")?, to: node("to")? },
+        ActionKind::SlowLink => {
+            Action::SlowLink { from: node("from")?, to: node("to")?, latency_ms: o.req("latencyMs")? }
         }
-        "uncut" => ActionSpec::Uncut { from: node("from")?, to: node("to")? },
-        "slowLink" => {
-            let from = node("from")?;
-            let to = node("to")?;
-            if from == to {
-                return err(o.p("to"), "a link joins two different nodes");
-            }
-            ActionSpec::SlowLink { from, to, latency_ms: o.req("latencyMs")? }
-        }
-        "heal" => ActionSpec::Heal,
-        "resign" => ActionSpec::Resign,
-        "network" => ActionSpec::Network {
+        ActionKind::Heal => Action::Heal,
+        ActionKind::Resign => Action::Resign,
+        ActionKind::Network => Action::Network {
             latency_ms: o.req("latencyMs")?,
             loss: o.opt("loss")?.unwrap_or(0.0),
             duplicate: o.opt("duplicate")?.unwrap_or(0.0),
         },
-        "slowDisk" => ActionSpec::SlowDisk { node: node("node")?, flush_ms: o.req("flushMs")? },
-        "workload" => ActionSpec::Workload { writes_per_second: o.req("writesPerSecond")? },
-        "write" => ActionSpec::Write {
+        ActionKind::SlowDisk => Action::SlowDisk { node: node("node")?, flush_ms: o.req("flushMs")? },
+        ActionKind::Workload => Action::Workload { writes_per_second: o.req("writesPerSecond")? },
+        ActionKind::Write => Action::Write {
             record: match o.get("record") {
                 Some(r) => {
                     check_record(r, &o.p("record"))?;
@@ -869,25 +393,10 @@ fn parse_action(name: &str, o: &Obj, cx: &Cx) -> R<ActionSpec> {
                 None => None,
             },
         },
-        _ => unreachable!("checked by the caller"),
     };
-    // Value checks of the sim (ranges, record contents), with node references as 0.
-    let concrete = match &spec {
-        ActionSpec::Network { latency_ms, loss, duplicate } => {
-            Some(Action::Network { latency_ms: *latency_ms, loss: *loss, duplicate: *duplicate })
-        }
-        ActionSpec::SlowDisk { flush_ms, .. } => Some(Action::SlowDisk { node: 0, flush_ms: *flush_ms }),
-        ActionSpec::Workload { writes_per_second } => Some(Action::Workload { writes_per_second: *writes_per_second }),
-        ActionSpec::Write { record } => Some(Action::Write { record: record.clone() }),
-        _ => None,
-    };
-    if let Some(a) = concrete {
-        a.validate(cx.nodes()).map_err(|(f, m)| ScenarioError::new(o.p(&f), m))?;
-    }
-    if let ActionSpec::SlowLink { latency_ms, .. } = &spec {
-        validate_latency(*latency_ms).map_err(|(f, m)| ScenarioError::new(o.p(&f), m))?;
-    }
-    Ok(spec)
+    // The sim's own value checks (ranges, records, a link's two ends).
+    action.check_values().map_err(|(f, m)| ScenarioError::new(o.p(&f), m))?;
+    Ok(action)
 }
 
 /// The metadata records a scenario may write, with their fields (the JSON form of the
@@ -941,445 +450,11 @@ fn check_record(v: &Value, path: &str) -> R<()> {
     Ok(())
 }
 
-// ---- conditions ---------------------------------------------------------------------
-
-fn names(table: &[(&'static str, &'static [&'static str])]) -> Vec<&'static str> {
-    table.iter().map(|(n, _)| *n).collect()
-}
-
-fn fields_of(table: &[(&'static str, &'static [&'static str])], key: &str) -> &'static [&'static str] {
-    table.iter().find(|(n, _)| *n == key).map(|(_, f)| *f).unwrap_or(&[])
-}
-
-fn parse_condition(v: &Value, path: &str, cx: &Cx) -> R<Condition> {
-    let o = Obj::new(v, path, "a condition")?;
-    let known = names(CONDITIONS);
-    let (key, val, p) = o.single(&known, &[], "condition")?;
-    let fields = fields_of(CONDITIONS, key);
-    Ok(match key {
-        "leaderElected" => match val {
-            Value::Bool(_) => {
-                expect_true(val, &p, "to wait for no leader, use {\"not\": {\"leaderElected\": true}}")?;
-                Condition::LeaderElected { other_than: None, min_epoch: None }
-            }
-            _ => {
-                let c = Obj::new(val, &p, "true or {\"otherThan\": node, \"minEpoch\": n}")?;
-                c.allow(fields)?;
-                Condition::LeaderElected {
-                    other_than: c.get("otherThan").map(|v| cx.node_ref(v, &c.p("otherThan"), true)).transpose()?,
-                    min_epoch: c.opt("minEpoch")?,
-                }
-            }
-        },
-        "leaderIs" => Condition::LeaderIs(cx.node_ref(val, &p, false)?),
-        "state" => {
-            let c = Obj::new(val, &p, "{\"node\": n, \"is\": state}")?;
-            c.allow(fields)?;
-            Condition::State {
-                node: cx.node_ref(c.req_value("node")?, &c.p("node"), true)?,
-                is: parse_states(c.req_value("is")?, &c.p("is"))?,
-            }
-        }
-        "hw" => {
-            let c = Obj::new(val, &p, "{\"node\": n, \"atLeast\": offset}")?;
-            c.allow(fields)?;
-            Condition::Hw { nodes: cx.node_sel(c.req_value("node")?, &c.p("node"), true)?, at_least: c.req("atLeast")? }
-        }
-        "caughtUp" => {
-            let c = Obj::new(val, &p, "{\"node\": n}")?;
-            c.allow(fields)?;
-            Condition::CaughtUp { nodes: cx.node_sel(c.req_value("node")?, &c.p("node"), true)? }
-        }
-        "converged" => {
-            expect_true(val, &p, "use {\"not\": {\"converged\": true}}")?;
-            Condition::Converged
-        }
-        "event" => Condition::Event(parse_event_match(val, &p, cx)?),
-        "allOf" | "anyOf" => {
-            let Value::Array(items) = val else {
-                return err(p, format!("expected an array of conditions, got {}", json_kind(val)));
-            };
-            if items.is_empty() {
-                return err(p, "needs at least one condition");
-            }
-            let mut out = Vec::new();
-            for (i, c) in items.iter().enumerate() {
-                out.push(parse_condition(c, &idx(&p, i), cx)?);
-            }
-            if key == "allOf" {
-                Condition::AllOf(out)
-            } else {
-                Condition::AnyOf(out)
-            }
-        }
-        "not" => Condition::Not(Box::new(parse_condition(val, &p, cx)?)),
-        _ => unreachable!("single() checked the key"),
-    })
-}
-
-fn parse_states(v: &Value, path: &str) -> R<Vec<String>> {
-    let one = |s: &Value, p: &str| -> R<String> {
-        match s.as_str() {
-            Some(name) if STATES.contains(&name) => Ok(name.to_string()),
-            Some(name) => {
-                err(p, format!("unknown state '{}'{}; states: {}", cap(name), suggest(name, STATES), STATES.join(", ")))
-            }
-            None => err(p, format!("expected a state name, got {}", json_kind(s))),
-        }
-    };
-    match v {
-        Value::Array(a) if !a.is_empty() => a.iter().enumerate().map(|(i, s)| one(s, &idx(path, i))).collect(),
-        Value::Array(_) => err(path, "needs at least one state"),
-        s => Ok(vec![one(s, path)?]),
-    }
-}
-
-fn parse_event_match(v: &Value, path: &str, cx: &Cx) -> R<EventMatch> {
-    let o = Obj::new(v, path, "an event pattern like {\"type\": \"truncate\", \"node\": 2}")?;
-    let types = names(EVENT_FIELDS);
-    let mut ty: Option<&str> = None;
-    if let Some(t) = o.get("type") {
-        let list: Vec<(&Value, String)> = match t {
-            Value::Array(a) => a.iter().enumerate().map(|(i, x)| (x, idx(&o.p("type"), i))).collect(),
-            x => vec![(x, o.p("type"))],
-        };
-        for (x, p) in &list {
-            match x.as_str() {
-                Some(n) if types.contains(&n) => {}
-                Some(n) => {
-                    return err(
-                        p.clone(),
-                        format!("unknown event type '{}'{}; types: {}", cap(n), suggest(n, &types), types.join(", ")),
-                    )
-                }
-                None => return err(p.clone(), format!("expected an event type name, got {}", json_kind(x))),
-            }
-        }
-        if list.len() == 1 {
-            ty = list[0].0.as_str();
-        }
-    }
-    let allowed: Vec<&str> = match ty {
-        Some(t) => EVENT_COMMON.iter().chain(fields_of(EVENT_FIELDS, t).iter()).copied().collect(),
-        None => {
-            let mut all: BTreeSet<&str> = EVENT_COMMON.iter().copied().collect();
-            for (_, f) in EVENT_FIELDS {
-                all.extend(f.iter().copied());
-            }
-            all.into_iter().collect()
-        }
-    };
-    for (k, val) in o.map.iter() {
-        if !allowed.contains(&k.as_str()) {
-            return err(
-                o.p(k),
-                match ty {
-                    Some(t) => format!(
-                        "'{}' events have no field '{}'{}; their fields: {}",
-                        cap(t),
-                        cap(k),
-                        suggest(k, &allowed),
-                        allowed.join(", ")
-                    ),
-                    None => format!("no event has a field '{}'{}", cap(k), suggest(k, &allowed)),
-                },
-            );
-        }
-        let check_label = |x: &Value, p: String| -> R<()> {
-            if let Some(s) = x.as_str().filter(|s| s.starts_with('$')) {
-                if !node_fields(ty).contains(&k.as_str()) {
-                    return err(
-                        p,
-                        format!(
-                            "'{}': a step label stands only for a node (fields {})",
-                            cap(s),
-                            node_fields(ty).join(", ")
-                        ),
-                    );
-                }
-                cx.label(&s[1..], &p, true)?;
-            }
-            Ok(())
-        };
-        match val {
-            Value::Array(a) => {
-                for (i, x) in a.iter().enumerate() {
-                    check_label(x, idx(&o.p(k), i))?;
-                }
-            }
-            x => check_label(x, o.p(k))?,
-        }
-    }
-    if o.map.is_empty() {
-        return err(path, "an empty pattern matches every event; name at least a \"type\"");
-    }
-    Ok(EventMatch { fields: o.map.iter().map(|(k, v)| (k.clone(), v.clone())).collect() })
-}
-
-// ---- expectations -------------------------------------------------------------------
-
-fn parse_expect_list(v: &Value, path: &str, cx: &Cx) -> R<Vec<Expect>> {
-    let Value::Array(items) = v else {
-        return err(path, format!("expected an array of expectations, got {}", json_kind(v)));
-    };
-    items.iter().enumerate().map(|(i, e)| parse_expect(e, &idx(path, i), cx)).collect()
-}
-
-fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
-    let o = Obj::new(v, path, "an expectation like {\"leaderElectedBy\": 5000}")?;
-    let known = names(EXPECTATIONS);
-    let (key, val, p) = o.single(&known, &["note"], "expectation")?;
-    let note = o.string("note")?;
-    if let Some(n) = &note {
-        check_markup(n, &o.p("note"))?;
-    }
-    let fields = fields_of(EXPECTATIONS, key);
-    let obj = |what: &str| -> R<Obj> {
-        let c = Obj::new(val, &p, what)?;
-        c.allow(fields)?;
-        Ok(c)
-    };
-    let expectation = match key {
-        "leaderElectedBy" => Expectation::LeaderElectedBy(u64_of(val, &p)?),
-        "hwAtLeast" => {
-            let c = obj("{\"node\": n, \"offset\": x, \"by\": ms}")?;
-            Expectation::HwAtLeast {
-                nodes: cx.node_sel(c.req_value("node")?, &c.p("node"), false)?,
-                offset: c.req("offset")?,
-                by: cx.time_ref(c.req_value("by")?, &c.p("by"))?,
-            }
-        }
-        "truncation" => {
-            let c = obj("{\"node\": n}")?;
-            let rounds: u64 = c.opt("rounds")?.unwrap_or(1);
-            if rounds == 0 {
-                return err(c.p("rounds"), "must be at least 1 (use noTruncation for none)");
-            }
-            Expectation::Truncation {
-                nodes: cx.node_sel(c.req_value("node")?, &c.p("node"), false)?,
-                rounds,
-                from: cx.opt_time(&c, "from")?,
-                to: cx.opt_time(&c, "to")?,
-            }
-        }
-        "noTruncation" => {
-            let c = obj("{\"node\": n}")?;
-            Expectation::NoTruncation {
-                nodes: match c.get("node") {
-                    Some(n) => cx.node_sel(n, &c.p("node"), false)?,
-                    None => NodeSel::All,
-                },
-                from: cx.opt_time(&c, "from")?,
-                to: cx.opt_time(&c, "to")?,
-            }
-        }
-        "failoverWithin" => Expectation::Failover { from: None, within: Some(u64_of(val, &p)?), at_least: None },
-        "failover" => {
-            let c = obj("{\"from\": label, \"within\": ms}")?;
-            let from = c.string("from")?;
-            if let Some(l) = &from {
-                cx.label(l, &c.p("from"), false)?;
-            }
-            let within: Option<u64> = c.opt("within")?;
-            let at_least: Option<u64> = c.opt("atLeast")?;
-            if within.is_none() && at_least.is_none() {
-                return err(p, "give 'within' (ms) and/or 'atLeast' (ms)");
-            }
-            Expectation::Failover { from, within, at_least }
-        }
-        "noViolations" => {
-            expect_true(val, &p, "to expect a violation use {\"violated\": \"InvariantName\"}")?;
-            Expectation::NoViolations
-        }
-        "violated" => {
-            let list: Vec<(&Value, String)> = match val {
-                Value::Array(a) if !a.is_empty() => a.iter().enumerate().map(|(i, x)| (x, idx(&p, i))).collect(),
-                Value::Array(_) => return err(p, "name at least one invariant"),
-                x => vec![(x, p.clone())],
-            };
-            let known: Vec<&str> = Invariant::ALL.iter().map(|i| i.name()).collect();
-            let mut out = Vec::new();
-            for (x, xp) in list {
-                let Some(name) = x.as_str() else {
-                    return err(xp, format!("expected an invariant name, got {}", json_kind(x)));
-                };
-                match Invariant::parse(name) {
-                    Some(i) => out.push(i),
-                    None => {
-                        return err(
-                            xp,
-                            format!(
-                                "unknown invariant '{}'{}; invariants: {}",
-                                cap(name),
-                                suggest(name, &known),
-                                known.join(", ")
-                            ),
-                        )
-                    }
-                }
-            }
-            Expectation::Violated(out)
-        }
-        "eventually" => {
-            let c = obj("{\"condition\": ..., \"by\": ms}")?;
-            Expectation::Eventually {
-                condition: parse_condition(c.req_value("condition")?, &c.p("condition"), cx)?,
-                from: cx.opt_time(&c, "from")?,
-                by: cx.time_ref(c.req_value("by")?, &c.p("by"))?,
-            }
-        }
-        "always" => {
-            let c = obj("{\"condition\": ..., \"from\": t, \"to\": t}")?;
-            Expectation::Always {
-                condition: parse_condition(c.req_value("condition")?, &c.p("condition"), cx)?,
-                from: cx.opt_time(&c, "from")?,
-                to: cx.opt_time(&c, "to")?,
-            }
-        }
-        "holds" => {
-            let c = obj("{\"condition\": ..., \"at\": t}")?;
-            Expectation::Holds {
-                condition: parse_condition(c.req_value("condition")?, &c.p("condition"), cx)?,
-                at: cx.time_ref(c.req_value("at")?, &c.p("at"))?,
-            }
-        }
-        "stateAt" => {
-            let c = obj("{\"at\": t, \"node\": n, \"state\": s}")?;
-            Expectation::Holds {
-                condition: Condition::State {
-                    node: cx.node_ref(c.req_value("node")?, &c.p("node"), true)?,
-                    is: parse_states(c.req_value("state")?, &c.p("state"))?,
-                },
-                at: cx.time_ref(c.req_value("at")?, &c.p("at"))?,
-            }
-        }
-        "event" | "noEvent" => {
-            let c = obj("{\"match\": {\"type\": ...}}")?;
-            let matcher = parse_event_match(c.req_value("match")?, &c.p("match"), cx)?;
-            let (at_least, at_most) = if key == "noEvent" {
-                (0, Some(0))
-            } else {
-                let at_least: u64 = c.opt("atLeast")?.unwrap_or(1);
-                let at_most: Option<u64> = c.opt("atMost")?;
-                if let Some(m) = at_most {
-                    if m < at_least {
-                        return err(c.p("atMost"), format!("{m} is below atLeast ({at_least})"));
-                    }
-                }
-                (at_least, at_most)
-            };
-            Expectation::Event {
-                matcher,
-                from: cx.opt_time(&c, "from")?,
-                to: cx.opt_time(&c, "to")?,
-                at_least,
-                at_most,
-            }
-        }
-        "progress" => {
-            let c = obj("{\"from\": t, \"atLeast\": records}")?;
-            Expectation::Progress {
-                from: cx.time_ref(c.req_value("from")?, &c.p("from"))?,
-                to: cx.opt_time(&c, "to")?,
-                at_least: c.req("atLeast")?,
-            }
-        }
-        "metadata" => {
-            let c = obj("{\"node\": n, \"brokers\": [...], \"topics\": [...]}")?;
-            Expectation::Metadata {
-                nodes: match c.get("node") {
-                    Some(n) => cx.node_sel(n, &c.p("node"), false)?,
-                    None => NodeSel::All,
-                },
-                brokers: c.opt("brokers")?,
-                topics: c.opt("topics")?,
-            }
-        }
-        _ => unreachable!("single() checked the key"),
-    };
-    Ok(Expect { expectation, note })
-}
-
-// ---- measurements -------------------------------------------------------------------
-
-fn parse_measures(v: &Value, path: &str, cx: &Cx) -> R<Vec<Measure>> {
-    let Value::Array(items) = v else {
-        return err(path, format!("expected an array of measurements, got {}", json_kind(v)));
-    };
-    let mut out = Vec::new();
-    for (i, m) in items.iter().enumerate() {
-        let mp = idx(path, i);
-        let o = Obj::new(m, &mp, "a measurement like {\"failover\": \"crash\"}")?;
-        let known = names(MEASURES);
-        let (key, val, p) = o.single(&known, &[], "measurement")?;
-        let fields = fields_of(MEASURES, key);
-        let obj = |what: &str| -> R<Obj> {
-            let c = Obj::new(val, &p, what)?;
-            c.allow(fields)?;
-            Ok(c)
-        };
-        out.push(match key {
-            "firstElection" => {
-                expect_true(val, &p, "leave it out instead")?;
-                Measure::FirstElection
-            }
-            "failover" => match val {
-                Value::Bool(_) => {
-                    expect_true(val, &p, "leave it out instead")?;
-                    Measure::Failover { from: None }
-                }
-                Value::String(l) => {
-                    cx.label(l, &p, false)?;
-                    Measure::Failover { from: Some(l.clone()) }
-                }
-                other => return err(p, format!("expected a step label or true, got {}", json_kind(other))),
-            },
-            "hwReached" => {
-                let c = obj("{\"offset\": x}")?;
-                Measure::HwReached {
-                    offset: c.req("offset")?,
-                    nodes: match c.get("node") {
-                        Some(n) => cx.node_sel(n, &c.p("node"), false)?,
-                        None => NodeSel::All,
-                    },
-                    from: cx.opt_time(&c, "from")?,
-                }
-            }
-            "count" => {
-                let c = obj("{\"match\": {...}}")?;
-                let matcher = parse_event_match(c.req_value("match")?, &c.p("match"), cx)?;
-                Measure::Count {
-                    name: c.string("name")?.unwrap_or_else(|| format!("events {matcher}")),
-                    matcher,
-                    from: cx.opt_time(&c, "from")?,
-                    to: cx.opt_time(&c, "to")?,
-                }
-            }
-            "interval" => {
-                let c = obj("{\"from\": t, \"to\": t}")?;
-                let from = cx.time_ref(c.req_value("from")?, &c.p("from"))?;
-                let to = cx.time_ref(c.req_value("to")?, &c.p("to"))?;
-                Measure::Interval {
-                    name: c.string("name")?.unwrap_or_else(|| format!("from {from} to {to}")),
-                    from,
-                    to,
-                }
-            }
-            "nodes" => {
-                expect_true(val, &p, "leave it out instead")?;
-                Measure::Nodes
-            }
-            _ => unreachable!("single() checked the key"),
-        });
-    }
-    Ok(out)
-}
-
 // ---- variants -----------------------------------------------------------------------
 
 fn parse_variant(v: &Value, path: &str, cx: &Cx) -> R<Variant> {
     let o = Obj::new(v, path, "a variant")?;
-    o.allow(VARIANT)?;
+    o.fields(VARIANT)?;
     let name = o.req_string("name")?;
     check_kebab(&name, &o.p("name"), "variant name")?;
     let title = o.string("title")?;
@@ -1414,196 +489,4 @@ fn parse_variant(v: &Value, path: &str, cx: &Cx) -> R<Variant> {
         }
     }
     Ok(Variant { name, title, summary, unsafe_switches, seed: o.opt("seed")?, expect, report, captions })
-}
-
-// ---- back to JSON -------------------------------------------------------------------
-
-fn opt_insert(m: &mut Map<String, Value>, key: &str, v: Option<Value>) {
-    if let Some(v) = v {
-        m.insert(key.into(), v);
-    }
-}
-
-pub fn step_to_json(s: &Step) -> Value {
-    let mut m = Map::new();
-    match &s.when {
-        When::Next => {}
-        When::At(t) => {
-            m.insert("at".into(), json!(t));
-        }
-        When::After(t) => {
-            m.insert("after".into(), json!(t));
-        }
-        When::Until { condition, timeout_ms } => {
-            m.insert("until".into(), condition.to_json());
-            opt_insert(&mut m, "timeoutMs", timeout_ms.map(|t| json!(t)));
-        }
-    }
-    if let Some(a) = &s.action {
-        m.insert("action".into(), json!(a.name()));
-        m.extend(a.fields_json());
-    }
-    opt_insert(&mut m, "label", s.label.as_ref().map(|l| json!(l)));
-    opt_insert(&mut m, "caption", s.caption.as_ref().map(|l| json!(l)));
-    if s.pause {
-        m.insert("pause".into(), json!(true));
-    }
-    if s.optional {
-        m.insert("optional".into(), json!(true));
-    }
-    Value::Object(m)
-}
-
-fn window(m: &mut Map<String, Value>, from: &Option<TimeRef>, to: &Option<TimeRef>) {
-    opt_insert(m, "from", from.as_ref().map(TimeRef::to_json));
-    opt_insert(m, "to", to.as_ref().map(TimeRef::to_json));
-}
-
-pub fn expect_to_json(e: &Expect) -> Value {
-    let (key, val) = match &e.expectation {
-        Expectation::LeaderElectedBy(t) => ("leaderElectedBy", json!(t)),
-        Expectation::HwAtLeast { nodes, offset, by } => {
-            ("hwAtLeast", json!({"node": nodes.to_json(), "offset": offset, "by": by.to_json()}))
-        }
-        Expectation::Truncation { nodes, rounds, from, to } => {
-            let mut m = Map::new();
-            m.insert("node".into(), nodes.to_json());
-            m.insert("rounds".into(), json!(rounds));
-            window(&mut m, from, to);
-            ("truncation", Value::Object(m))
-        }
-        Expectation::NoTruncation { nodes, from, to } => {
-            let mut m = Map::new();
-            m.insert("node".into(), nodes.to_json());
-            window(&mut m, from, to);
-            ("noTruncation", Value::Object(m))
-        }
-        Expectation::Failover { from, within, at_least } => {
-            let mut m = Map::new();
-            opt_insert(&mut m, "from", from.as_ref().map(|f| json!(f)));
-            opt_insert(&mut m, "within", within.map(|f| json!(f)));
-            opt_insert(&mut m, "atLeast", at_least.map(|f| json!(f)));
-            ("failover", Value::Object(m))
-        }
-        Expectation::NoViolations => ("noViolations", json!(true)),
-        Expectation::Violated(v) => ("violated", json!(v.iter().map(|i| i.name()).collect::<Vec<_>>())),
-        Expectation::Eventually { condition, from, by } => {
-            let mut m = Map::new();
-            m.insert("condition".into(), condition.to_json());
-            opt_insert(&mut m, "from", from.as_ref().map(TimeRef::to_json));
-            m.insert("by".into(), by.to_json());
-            ("eventually", Value::Object(m))
-        }
-        Expectation::Always { condition, from, to } => {
-            let mut m = Map::new();
-            m.insert("condition".into(), condition.to_json());
-            window(&mut m, from, to);
-            ("always", Value::Object(m))
-        }
-        Expectation::Holds { condition, at } => {
-            ("holds", json!({"condition": condition.to_json(), "at": at.to_json()}))
-        }
-        Expectation::Event { matcher, from, to, at_least, at_most } => {
-            let mut m = Map::new();
-            m.insert("match".into(), matcher.to_json());
-            window(&mut m, from, to);
-            if *at_most == Some(0) {
-                ("noEvent", Value::Object(m))
-            } else {
-                m.insert("atLeast".into(), json!(at_least));
-                opt_insert(&mut m, "atMost", at_most.map(|x| json!(x)));
-                ("event", Value::Object(m))
-            }
-        }
-        Expectation::Progress { from, to, at_least } => {
-            let mut m = Map::new();
-            m.insert("from".into(), from.to_json());
-            opt_insert(&mut m, "to", to.as_ref().map(TimeRef::to_json));
-            m.insert("atLeast".into(), json!(at_least));
-            ("progress", Value::Object(m))
-        }
-        Expectation::Metadata { nodes, brokers, topics } => {
-            let mut m = Map::new();
-            m.insert("node".into(), nodes.to_json());
-            opt_insert(&mut m, "brokers", brokers.as_ref().map(|b| json!(b)));
-            opt_insert(&mut m, "topics", topics.as_ref().map(|b| json!(b)));
-            ("metadata", Value::Object(m))
-        }
-    };
-    let mut m = Map::new();
-    m.insert(key.into(), val);
-    opt_insert(&mut m, "note", e.note.as_ref().map(|n| json!(n)));
-    Value::Object(m)
-}
-
-pub fn measure_to_json(m: &Measure) -> Value {
-    match m {
-        Measure::FirstElection => json!({"firstElection": true}),
-        Measure::Failover { from: None } => json!({"failover": true}),
-        Measure::Failover { from: Some(l) } => json!({ "failover": l }),
-        Measure::HwReached { offset, nodes, from } => {
-            let mut o = Map::new();
-            o.insert("offset".into(), json!(offset));
-            o.insert("node".into(), nodes.to_json());
-            opt_insert(&mut o, "from", from.as_ref().map(TimeRef::to_json));
-            json!({ "hwReached": o })
-        }
-        Measure::Count { name, matcher, from, to } => {
-            let mut o = Map::new();
-            o.insert("name".into(), json!(name));
-            o.insert("match".into(), matcher.to_json());
-            window(&mut o, from, to);
-            json!({ "count": o })
-        }
-        Measure::Interval { name, from, to } => {
-            json!({"interval": {"name": name, "from": from.to_json(), "to": to.to_json()}})
-        }
-        Measure::Nodes => json!({"nodes": true}),
-    }
-}
-
-pub fn scenario_to_json(s: &Scenario) -> Value {
-    let mut m = Map::new();
-    m.insert("id".into(), json!(s.id));
-    m.insert("title".into(), json!(s.title));
-    m.insert("summary".into(), json!(s.summary));
-    m.insert("cluster".into(), serde_json::to_value(&s.cluster).unwrap_or(Value::Null));
-    m.insert("durationMs".into(), json!(s.duration_ms));
-    m.insert("steps".into(), Value::Array(s.steps.iter().map(step_to_json).collect()));
-    m.insert("expect".into(), Value::Array(s.expect.iter().map(expect_to_json).collect()));
-    m.insert("report".into(), Value::Array(s.report.iter().map(measure_to_json).collect()));
-    let variants: Vec<Value> = s
-        .variants
-        .iter()
-        .map(|v| {
-            let mut o = Map::new();
-            o.insert("name".into(), json!(v.name));
-            opt_insert(&mut o, "title", v.title.as_ref().map(|t| json!(t)));
-            opt_insert(&mut o, "summary", v.summary.as_ref().map(|t| json!(t)));
-            o.insert("unsafe".into(), json!(v.unsafe_switches.iter().map(|s| s.name()).collect::<Vec<_>>()));
-            opt_insert(&mut o, "seed", v.seed.map(|s| json!(s)));
-            opt_insert(
-                &mut o,
-                "expect",
-                v.expect.as_ref().map(|e| Value::Array(e.iter().map(expect_to_json).collect())),
-            );
-            opt_insert(
-                &mut o,
-                "report",
-                v.report.as_ref().map(|e| Value::Array(e.iter().map(measure_to_json).collect())),
-            );
-            if !v.captions.is_empty() {
-                o.insert("captions".into(), json!(v.captions));
-            }
-            Value::Object(o)
-        })
-        .collect();
-    if !variants.is_empty() {
-        m.insert("variants".into(), Value::Array(variants));
-    }
-    if let Some(v) = &s.variant {
-        // Not part of the input format: which variant this scenario was made from.
-        m.insert("appliedVariant".into(), json!(v));
-    }
-    Value::Object(m)
 }

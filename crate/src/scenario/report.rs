@@ -11,6 +11,7 @@ use std::fmt::Write;
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ScenarioReport"))]
 pub struct Report {
     pub id: String,
     pub title: String,
@@ -43,6 +44,7 @@ pub struct Report {
 /// One step as it happened.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ScenarioStepReport"))]
 pub struct StepReport {
     pub index: usize,
     pub label: Option<String>,
@@ -61,6 +63,7 @@ pub struct StepReport {
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ScenarioExpectationReport"))]
 pub struct ExpectationReport {
     pub index: usize,
     /// The key it was written with (`leaderElectedBy`, `failover`, ...).
@@ -73,9 +76,11 @@ pub struct ExpectationReport {
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ScenarioViolationReport"))]
 pub struct ViolationReport {
     pub seq: u64,
     pub t: u64,
+    #[cfg_attr(test, ts(as = "crate::trace::Invariant"))]
     pub invariant: &'static str,
     pub node: Option<NodeId>,
     pub detail: String,
@@ -85,6 +90,7 @@ pub struct ViolationReport {
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ScenarioMeasurement"))]
 pub struct Measurement {
     pub kind: &'static str,
     pub name: String,
@@ -100,6 +106,7 @@ pub struct Measurement {
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct MeasurementPart {
     pub name: String,
     pub ms: u64,

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 /// The cluster: voters are nodes 0..voters, observers follow them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ClusterSpec {
     pub voters: u32,
     #[serde(default)]
@@ -41,6 +42,7 @@ pub struct ClusterSpec {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum NetworkSpec {
     Preset(String),
     Profile(LinkProfileSpec),
@@ -49,6 +51,7 @@ pub enum NetworkSpec {
 /// The JSON form of a link profile: latency range in ms and rates in [0, 1].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct LinkProfileSpec {
     pub latency_ms: [u64; 2],
     #[serde(default)]
@@ -152,41 +155,44 @@ impl ResolvedSpec {
     }
 }
 
-/// Something a user (or a scenario, or the chaos generator) does to the cluster.
+/// Something a user (or a scenario, or the chaos generator) does to the cluster. Generic
+/// in how it names nodes: the sim takes ids (`Action`), a scenario step names them by
+/// reference (`Action<NodeRef, Group>`) and resolves them when the step runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "camelCase", deny_unknown_fields)]
-pub enum Action {
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub enum Action<N = NodeId, G = Vec<N>> {
     Crash {
-        node: NodeId,
+        node: N,
     },
     /// Crash and lose the whole disk (quorum-state and log), as Kafka's
     /// canRecoverFromSingleNodeCommittedDataLoss does. The node stays down until restarted.
     Wipe {
-        node: NodeId,
+        node: N,
     },
     Restart {
-        node: NodeId,
+        node: N,
     },
     Isolate {
-        node: NodeId,
+        node: N,
     },
     Partition {
-        groups: Vec<Vec<NodeId>>,
+        groups: Vec<G>,
     },
     Cut {
-        from: NodeId,
-        to: NodeId,
+        from: N,
+        to: N,
     },
     /// Restores one one-way link that `cut` took down.
     Uncut {
-        from: NodeId,
-        to: NodeId,
+        from: N,
+        to: N,
     },
     /// Gives one one-way link its own latency range (`heal` restores the default).
     #[serde(rename_all = "camelCase")]
     SlowLink {
-        from: NodeId,
-        to: NodeId,
+        from: N,
+        to: N,
         latency_ms: [u64; 2],
     },
     Heal,
@@ -200,7 +206,7 @@ pub enum Action {
     },
     #[serde(rename_all = "camelCase")]
     SlowDisk {
-        node: NodeId,
+        node: N,
         flush_ms: u64,
     },
     /// Graceful resignation of the current leader (EndQuorumEpoch).
@@ -215,6 +221,66 @@ pub enum Action {
     },
 }
 
+impl<N, G> Action<N, G> {
+    /// The same action with its nodes named another way (`node` maps each node, `groups`
+    /// a partition's groups as a whole); the first error stops it.
+    pub fn try_map<M, H, E>(
+        &self,
+        mut node: impl FnMut(&N) -> Result<M, E>,
+        groups: impl FnOnce(&[G]) -> Result<Vec<H>, E>,
+    ) -> Result<Action<M, H>, E> {
+        Ok(match self {
+            Action::Crash { node: n } => Action::Crash { node: node(n)? },
+            Action::Wipe { node: n } => Action::Wipe { node: node(n)? },
+            Action::Restart { node: n } => Action::Restart { node: node(n)? },
+            Action::Isolate { node: n } => Action::Isolate { node: node(n)? },
+            Action::Partition { groups: g } => Action::Partition { groups: groups(g)? },
+            Action::Cut { from, to } => Action::Cut { from: node(from)?, to: node(to)? },
+            Action::Uncut { from, to } => Action::Uncut { from: node(from)?, to: node(to)? },
+            Action::SlowLink { from, to, latency_ms } => {
+                Action::SlowLink { from: node(from)?, to: node(to)?, latency_ms: *latency_ms }
+            }
+            Action::Heal => Action::Heal,
+            Action::Network { latency_ms, loss, duplicate } => {
+                Action::Network { latency_ms: *latency_ms, loss: *loss, duplicate: *duplicate }
+            }
+            Action::SlowDisk { node: n, flush_ms } => Action::SlowDisk { node: node(n)?, flush_ms: *flush_ms },
+            Action::Resign => Action::Resign,
+            Action::Workload { writes_per_second } => Action::Workload { writes_per_second: *writes_per_second },
+            Action::Write { record } => Action::Write { record: record.clone() },
+        })
+    }
+}
+
+impl<N: PartialEq, G> Action<N, G> {
+    /// Checks what does not depend on the cluster (ranges, records, a link's two ends
+    /// differ); the error names the field.
+    pub fn check_values(&self) -> Result<(), (String, String)> {
+        match self {
+            Action::SlowLink { from, to, latency_ms } => {
+                if from == to {
+                    return Err(("to".into(), "a link joins two different nodes".into()));
+                }
+                validate_latency(*latency_ms)
+            }
+            Action::Cut { from, to } | Action::Uncut { from, to } if from == to => {
+                Err(("to".into(), "a cut needs two different nodes".into()))
+            }
+            Action::Network { latency_ms, loss, duplicate } => {
+                limits::rate_ppm(&LOSS, *loss).map_err(|e| (LOSS.key.to_string(), e))?;
+                limits::rate_ppm(&DUPLICATE, *duplicate).map_err(|e| (DUPLICATE.key.to_string(), e))?;
+                validate_latency(*latency_ms)
+            }
+            Action::SlowDisk { flush_ms, .. } => FLUSH_MS.check_field(*flush_ms).map(|_| ()),
+            Action::Workload { writes_per_second } => {
+                WRITES_PER_SECOND.check_field((*writes_per_second).into()).map(|_| ())
+            }
+            Action::Write { record: Some(r) } => r.validate().map_err(|e| ("record".to_string(), e)),
+            _ => Ok(()),
+        }
+    }
+}
+
 impl Action {
     /// Checks node ids and values against the cluster; the error names the field.
     pub fn validate(&self, nodes: u32) -> Result<(), (String, String)> {
@@ -225,9 +291,11 @@ impl Action {
             Ok(())
         };
         match self {
-            Action::Crash { node } | Action::Restart { node } | Action::Isolate { node } | Action::Wipe { node } => {
-                node_ok("node", *node)
-            }
+            Action::Crash { node }
+            | Action::Restart { node }
+            | Action::Isolate { node }
+            | Action::Wipe { node }
+            | Action::SlowDisk { node, .. } => node_ok("node", *node)?,
             Action::Partition { groups } => {
                 let mut seen = Vec::new();
                 for (i, g) in groups.iter().enumerate() {
@@ -245,39 +313,15 @@ impl Action {
                         seen.push(*n);
                     }
                 }
-                Ok(())
             }
-            Action::SlowLink { from, to, latency_ms } => {
+            Action::SlowLink { from, to, .. } | Action::Cut { from, to } | Action::Uncut { from, to } => {
                 node_ok("from", *from)?;
                 node_ok("to", *to)?;
-                if from == to {
-                    return Err(("to".into(), "a link joins two different nodes".into()));
-                }
-                validate_latency(*latency_ms)
             }
-            Action::Cut { from, to } | Action::Uncut { from, to } => {
-                node_ok("from", *from)?;
-                node_ok("to", *to)?;
-                if from == to {
-                    return Err(("to".into(), "a cut needs two different nodes".into()));
-                }
-                Ok(())
+            Action::Heal | Action::Network { .. } | Action::Resign | Action::Workload { .. } | Action::Write { .. } => {
             }
-            Action::Network { latency_ms, loss, duplicate } => {
-                limits::rate_ppm(&LOSS, *loss).map_err(|e| (LOSS.key.to_string(), e))?;
-                limits::rate_ppm(&DUPLICATE, *duplicate).map_err(|e| (DUPLICATE.key.to_string(), e))?;
-                validate_latency(*latency_ms)
-            }
-            Action::SlowDisk { node, flush_ms } => {
-                node_ok("node", *node)?;
-                FLUSH_MS.check_field(*flush_ms).map(|_| ())
-            }
-            Action::Workload { writes_per_second } => {
-                WRITES_PER_SECOND.check_field((*writes_per_second).into()).map(|_| ())
-            }
-            Action::Write { record: Some(r) } => r.validate().map_err(|e| ("record".to_string(), e)),
-            Action::Heal | Action::Resign | Action::Write { record: None } => Ok(()),
         }
+        self.check_values()
     }
 }
 
@@ -289,6 +333,7 @@ pub fn validate_latency(latency_ms: [u64; 2]) -> Result<(), (String, String)> {
 
 /// An action at a simulated time.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TimedAction {
     pub t: u64,
     #[serde(flatten)]

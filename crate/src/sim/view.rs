@@ -6,19 +6,29 @@ use crate::protocol::rpc::SnapshotId;
 use crate::protocol::{Epoch, NodeId, Offset, RecordBody, StateName};
 use serde::Serialize;
 
+/// One node as the panels show it.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "NodeInfo"))]
 pub struct NodeView {
     pub id: NodeId,
-    pub role: &'static str,
+    pub role: Role,
+    /// `crashed` while the process is down (its disk survives).
+    #[cfg_attr(test, ts(as = "StateName"))]
     pub state: &'static str,
     pub epoch: Epoch,
+    /// The leader it knows for its epoch.
     pub leader: Option<NodeId>,
     pub voted_for: Option<NodeId>,
+    /// Log end offset.
     pub leo: Offset,
+    /// This node's high watermark: a leader's is what its Fetch responses carry (none
+    /// until it commits a record of its epoch); null before it learns one and while crashed.
     pub hw: Option<Offset>,
     pub log_start: Offset,
+    /// Offset up to which the log is on disk.
     pub flushed: Offset,
+    /// Epoch of the last record in its log.
     pub last_epoch: Epoch,
     /// The timer that ends the current state: when it fires, and its full length.
     pub timer: Option<TimerView>,
@@ -26,30 +36,60 @@ pub struct NodeView {
     pub busy_until: Option<u64>,
     pub flush_ms: u64,
     pub snapshot: Option<SnapshotId>,
+    /// Offset up to which records are applied to its metadata image.
     pub applied: Offset,
+    /// Brokers and topics in its metadata image.
     pub brokers: usize,
     pub topics: usize,
 }
 
+/// A node's role in the quorum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub enum Role {
+    Voter,
+    Observer,
+}
+
+/// The timer that ends a node's current state.
 #[derive(Clone, Copy, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "TimerInfo"))]
 pub struct TimerView {
-    pub kind: &'static str,
+    pub kind: TimerKind,
+    /// When it fires (simulated ms).
     pub deadline: u64,
+    /// Its full length in ms.
     pub total: u64,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub enum TimerKind {
+    Election,
+    Fetch,
+    CheckQuorum,
+}
+
+/// One record of a node's log.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LogRecord"))]
 pub struct RecordView {
     pub offset: Offset,
+    /// The leader epoch that wrote it.
     pub epoch: Epoch,
+    /// Unique id of the write (two records that look alike are told apart by it).
     pub id: u64,
     pub record: RecordBody,
 }
 
+/// `kafka-metadata-quorum describe --status`. -1 where the tool prints -1.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct QuorumStatus {
     pub cluster_id: &'static str,
     pub leader_id: i64,
@@ -61,18 +101,30 @@ pub struct QuorumStatus {
     pub current_observers: Vec<NodeId>,
 }
 
+/// One row of `kafka-metadata-quorum describe --replication`.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ReplicationRow {
     pub node_id: NodeId,
     pub log_end_offset: i64,
     pub lag: i64,
     pub last_fetch_timestamp: i64,
     pub last_caught_up_timestamp: i64,
-    pub status: &'static str,
+    pub status: ReplicaStatus,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub enum ReplicaStatus {
+    Leader,
+    Follower,
+    Observer,
+}
+
+/// What `describeQuorum` returns (asked of the leader).
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "QuorumDescription"))]
 pub struct QuorumView {
     pub status: QuorumStatus,
     pub replication: Vec<ReplicationRow>,
@@ -84,7 +136,7 @@ pub const CLUSTER_ID: &str = "kraft-playground0000A";
 impl World {
     pub fn node_view(&self, id: NodeId) -> NodeView {
         let n = &self.nodes[id as usize];
-        let role = if n.is_voter { "voter" } else { "observer" };
+        let role = if n.is_voter { Role::Voter } else { Role::Observer };
         let Some(r) = &n.replica else {
             let log = n.log().expect("a crashed node has its disk");
             let e = n.durable.as_ref().map(|d| d.election).unwrap_or_default();
@@ -112,9 +164,9 @@ impl World {
         let log = r.log();
         let timer = r.state_timer().map(|(deadline, total)| TimerView {
             kind: match r.state_name() {
-                StateName::Follower => "fetch",
-                StateName::Leader => "check-quorum",
-                _ => "election",
+                StateName::Follower => TimerKind::Fetch,
+                StateName::Leader => TimerKind::CheckQuorum,
+                _ => TimerKind::Election,
             },
             deadline,
             total,
@@ -179,15 +231,15 @@ impl World {
                 last_fetch_timestamp: if is_leader { self.now as i64 } else { opt(p.last_fetch_ms) },
                 last_caught_up_timestamp: if is_leader { self.now as i64 } else { opt(p.last_caught_up_ms) },
                 status: if is_leader {
-                    "Leader"
+                    ReplicaStatus::Leader
                 } else if p.is_voter {
-                    "Follower"
+                    ReplicaStatus::Follower
                 } else {
-                    "Observer"
+                    ReplicaStatus::Observer
                 },
             });
         }
-        let voters: Vec<&ReplicationRow> = rows.iter().filter(|r| r.status != "Observer").collect();
+        let voters: Vec<&ReplicationRow> = rows.iter().filter(|r| r.status != ReplicaStatus::Observer).collect();
         let laggiest = voters.iter().min_by_key(|r| (r.log_end_offset, r.node_id));
         let max_lag = laggiest.map(|r| leo - r.log_end_offset.max(0)).unwrap_or(0);
         let max_lag_time = match laggiest {
@@ -204,7 +256,11 @@ impl World {
                 max_follower_lag: max_lag,
                 max_follower_lag_time_ms: max_lag_time,
                 current_voters: self.voters.clone(),
-                current_observers: rows.iter().filter(|r| r.status == "Observer").map(|r| r.node_id).collect(),
+                current_observers: rows
+                    .iter()
+                    .filter(|r| r.status == ReplicaStatus::Observer)
+                    .map(|r| r.node_id)
+                    .collect(),
             },
             replication: rows,
         })

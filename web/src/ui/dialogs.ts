@@ -2,12 +2,14 @@
 // page does); the help dialog; the copy-a-link button the share and crash views use.
 
 import { h, setText } from './dom.js';
+import { glossaryTable } from './glossary.js';
 import { KEY_HELP } from './keys.js';
 import { STATES, SWITCHES } from './types.js';
 
 export class Dialogs {
   readonly #root: HTMLElement;
   #open: HTMLDialogElement | null = null;
+  #opener: HTMLElement | null = null;
 
   /** `root` is where the dialog goes (inside the shadow root, so it gets the element's styles). */
   constructor(root: HTMLElement) {
@@ -16,7 +18,9 @@ export class Dialogs {
 
   /** Opens a dialog (closing the one open, if any). */
   open(title: string, ...body: (Node | null)[]): void {
+    const opener = this.#opener ?? activeElement(this.#root);
     this.close();
+    this.#opener = opener;
     const close = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'close' }, 'Close');
     close.addEventListener('click', () => this.close());
     const dialog = h('dialog', { class: 'kp-dialog', 'aria-label': title }, h('div', { class: 'kp-dialog-head' }, h('h2', null, title), close), ...body);
@@ -27,7 +31,10 @@ export class Dialogs {
     });
     dialog.addEventListener('close', () => {
       dialog.remove();
-      if (this.#open === dialog) this.#open = null;
+      if (this.#open === dialog) {
+        this.#open = null;
+        this.#returnFocus();
+      }
     });
     this.#open = dialog;
     this.#root.appendChild(dialog);
@@ -40,11 +47,27 @@ export class Dialogs {
     this.#open = null;
     if (d?.open) d.close();
     d?.remove();
+    if (d) this.#returnFocus();
+  }
+
+  /** Focus goes back to what had it when the dialog opened (not to the page's body). */
+  #returnFocus(): void {
+    const el = this.#opener;
+    this.#opener = null;
+    if (el?.isConnected) el.focus({ preventScroll: true });
   }
 }
 
-/** The help dialog: how to read the views, the keys, the safety switches. */
-export function openHelp(dialogs: Dialogs): void {
+/** What has focus in the tree of `node` (through its shadow root), if anything. */
+export function activeElement(node: Node): HTMLElement | null {
+  const root = node.getRootNode() as Document | ShadowRoot;
+  const el = root.activeElement ?? document.activeElement;
+  return el instanceof HTMLElement && el !== document.body ? el : null;
+}
+
+/** The help dialog: how to read the views, the glossary, the keys, the safety switches; `term` scrolls to and marks that glossary entry. */
+export function openHelp(dialogs: Dialogs, term?: string): void {
+  const glossary = glossaryTable();
   const dl = h('dl', { class: 'kp-keys' });
   for (const [k, d] of KEY_HELP) dl.append(h('dt', null, ...k.split(' ').flatMap((x, i) => [i ? ' ' : '', h('kbd', null, x)])), h('dd', null, d));
   dialogs.open(
@@ -54,6 +77,9 @@ export function openHelp(dialogs: Dialogs): void {
       null,
       'A KRaft controller quorum: voters elect a leader; followers pull the log from it with Fetch; a record is committed once a majority has it (the high watermark, HW). Observers (brokers) replicate but never vote.',
     ),
+    h('h3', null, 'Raft words, KRaft words'),
+    h('p', null, "KRaft is Raft with Kafka's names and a few changes of its own. The same entries show as tooltips on the words where the playground uses them; tap a dotted word to come here."),
+    glossary,
     h('h3', null, 'States'),
     h('div', { class: 'kp-states' }, ...STATES.map((s) => h('span', { class: `kp-st-${s}` }, s))),
     h('h3', null, 'Timeline'),
@@ -67,6 +93,11 @@ export function openHelp(dialogs: Dialogs): void {
     h('h3', null, 'Safety switches'),
     h('ul', null, ...SWITCHES.map(([n, e]) => h('li', null, h('code', null, n), `: ${e}`))),
   );
+  if (term) {
+    const row = glossary.querySelector(`tr[data-term="${CSS.escape(term)}"]`);
+    row?.classList.add('kp-glossary-hit');
+    row?.scrollIntoView({ block: 'center' });
+  }
 }
 
 /** A button that copies the link in `input` (selecting it, for copying by hand where the clipboard is refused). */

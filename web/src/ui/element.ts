@@ -3,7 +3,9 @@
 //
 // Attributes: scenario, voters, observers, seed, network, autoplay, speed,
 // controls=full|minimal, height, run (a share link), theme=light|dark, share-base,
-// frameless. Property: `cluster` (the live Cluster), `player`.
+// frameless. Property: `cluster` (the live Cluster), `player`. Methods: play(), pause().
+// Events: `kraft-playground:change` (the run on screen), `kraft-playground:story` (the
+// reader's place in a story's script).
 
 import { type Cluster, init, Player } from '../api.js';
 import { DEFAULTS, type Parsed, parseAttributes, show } from './attributes.js';
@@ -23,9 +25,10 @@ import { findScenario, type LoadedScenario, loadBundledScenarios, loadScenario }
 import { changeDetail, ExportMenu, openShare, runUrl } from './share.js';
 import { ClusterSnapshot } from './snapshot.js';
 import { Store } from './store.js';
+import { StoryProgress } from './story-progress.js';
 import { Summary } from './summary.js';
 import { readTheme, type Theme } from './theme.js';
-import type { UiEvent } from './types.js';
+import type { UiEvent, UiEventOf } from './types.js';
 import { buildViews, type Views } from './views.js';
 
 /** How often the panels beside the picture are redrawn while playing (wall ms). */
@@ -68,6 +71,7 @@ export class KraftPlayground extends HTMLElement {
   #live = new Announcer();
   #summary!: Summary;
   #summaryAt = 0;
+  #progress = new StoryProgress();
   #loop = new FrameLoop((elapsed, gap) => this.#frame(elapsed, gap));
   #pacer = new Pacer();
   #cappedBadge = h('span', { class: 'kp-capped', role: 'status', hidden: true });
@@ -102,10 +106,9 @@ export class KraftPlayground extends HTMLElement {
   #bootSeq = 0;
   #rebootTimer = 0;
   #bootTimer = 0;
+  // Keys act only while focus is inside this element (never the page's, so Space still
+  // scrolls it, and of two elements only the focused one acts).
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
-  #docKeyHandler = (e: KeyboardEvent) => {
-    if (e.target === document.body || e.target === document.documentElement) onKey(e, this.#keyHost);
-  };
   #schemeQuery: MediaQueryList | null = null;
   #onScheme = () => {
     this.#theme = null;
@@ -137,6 +140,16 @@ export class KraftPlayground extends HTMLElement {
     if (this.#built) this.#notices.show();
   }
 
+  /** Plays from here (past a pause the story waits at, as its Continue button does). */
+  play(): void {
+    this.#play.setPlaying(true);
+  }
+
+  /** Pauses. */
+  pause(): void {
+    this.#play.setPlaying(false);
+  }
+
   /** Frame times (ms of work per frame) recorded while playing, for benchmarks. */
   takeFrameTimes(): number[] {
     return this.#loop.takeFrameTimes();
@@ -145,7 +158,6 @@ export class KraftPlayground extends HTMLElement {
   connectedCallback(): void {
     if (!this.#built) this.#build();
     this.addEventListener('keydown', this.#keyHandler);
-    if (this.#parsed && !this.#parsed.minimal) document.addEventListener('keydown', this.#docKeyHandler);
     this.#schemeQuery = window.matchMedia('(prefers-color-scheme: dark)');
     this.#schemeQuery.addEventListener('change', this.#onScheme);
     // Boot in a later task: a page script that imported this module may still be
@@ -161,7 +173,6 @@ export class KraftPlayground extends HTMLElement {
 
   disconnectedCallback(): void {
     this.removeEventListener('keydown', this.#keyHandler);
-    document.removeEventListener('keydown', this.#docKeyHandler);
     this.#schemeQuery?.removeEventListener('change', this.#onScheme);
     this.#loop.disconnect();
   }
@@ -188,7 +199,8 @@ export class KraftPlayground extends HTMLElement {
   #build(): void {
     this.#built = true;
     const link = h('link', { rel: 'stylesheet', href: KraftPlayground.stylesheet ?? cssUrl() });
-    this.#root = h('div', { class: 'kp-root' });
+    // focusable (not in the tab order) so a click on the ring or the timeline puts focus inside, for the keys
+    this.#root = h('div', { class: 'kp-root', tabindex: '-1' });
     link.addEventListener('load', () => {
       this.#root.classList.add('kp-ready');
       this.#theme = null;
@@ -267,7 +279,7 @@ export class KraftPlayground extends HTMLElement {
       reset: () => void this.#reset(),
       help: () => openHelp(this.#dialogs),
       closeDialog: () => this.#dialogs.close(),
-      closeMenu: () => this.#menu.close(),
+      closeMenu: () => this.#menu.close(true),
     };
     this.#summary = new Summary(this.#store, this.#views.timeline, this.#views.logs);
     layOut(this.#root, {
@@ -285,11 +297,29 @@ export class KraftPlayground extends HTMLElement {
       overlays: [this.#menu.el, this.#live.el, this.#summary.el],
     });
 
+    // a glossary word: its entry in the help
+    this.#root.addEventListener('click', (e) => {
+      const word = e.composedPath().find((n): n is HTMLElement => n instanceof HTMLElement && n.classList.contains('kp-term'));
+      if (word) openHelp(this.#dialogs, word.dataset.term);
+    });
+    this.#setLoading(true);
+
     this.#root.addEventListener('pointerdown', (e) => {
       const path = e.composedPath();
       if (!this.#menu.el.hidden && !path.includes(this.#menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) this.#menu.close();
       exportMenu.pointerDown(path);
     });
+  }
+
+  /**
+   * Until the first run is on screen (the wasm core is still loading) nothing that
+   * would act on a cluster takes input: a choice made then would be dropped.
+   */
+  #setLoading(on: boolean): void {
+    this.#root.toggleAttribute('data-loading', on);
+    this.#picker.el.disabled = on;
+    for (const el of [this.#views.controls.el, this.#views.controls.settingsEl, this.#views.ring.el, this.#views.faults.el]) el.inert = on;
+    if (on) this.#status.loading();
   }
 
   #getTheme(): Theme {
@@ -308,15 +338,18 @@ export class KraftPlayground extends HTMLElement {
     this.#settings = { ...p.settings };
     if (!p.seedGiven) this.#settings.seed = Math.floor(Math.random() * 1_000_000);
     this.#play.initialSpeed(p.speed);
-    document.removeEventListener('keydown', this.#docKeyHandler);
-    if (!p.minimal) document.addEventListener('keydown', this.#docKeyHandler);
+    // The core loads while the scenario library does.
+    const core = init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url)).then(
+      () => null,
+      (e: Error) => e,
+    );
     await loadBundledScenarios();
     this.#picker.fill();
-    try {
-      await init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url));
-    } catch (e) {
-      this.#notices.problems.push(`The simulation core could not be loaded: ${(e as Error).message}`);
+    const failed = await core;
+    if (failed) {
+      this.#notices.problems.push(`The simulation core could not be loaded: ${failed.message}`);
       this.#notices.show();
+      this.#status.unavailable();
       return;
     }
     let loaded = false;
@@ -432,6 +465,7 @@ export class KraftPlayground extends HTMLElement {
   /** Puts a cluster on screen. */
   #install(c: Cluster): void {
     this.#clearCrash();
+    this.#setLoading(false);
     const wasPlaying = this.#play.playing;
     this.#play.setPlaying(false);
     this.#unsub?.();
@@ -440,9 +474,10 @@ export class KraftPlayground extends HTMLElement {
     this.#cluster = c;
     this.#player = new Player(c, { speed: this.#play.speed });
     this.#store.reset(c.nodeCount);
-    this.#views.logs.clearGhosts();
+    this.#views.logs.reload();
     this.#live.clear();
     this.#caption.reset();
+    this.#progress.reset(this.#scenario);
     // a story that asks to pause at its very start waits there for "Continue"
     this.#play.pausedAtStep = this.#scenario?.steps.find((st) => st.pause && st.t === c.now)?.index ?? -1;
     this.#views.timeline.highlight.clear();
@@ -566,7 +601,7 @@ export class KraftPlayground extends HTMLElement {
 
   #onFrameInner(c: Cluster, events: UiEvent[], reset: boolean): void {
     if (reset) {
-      this.#views.logs.clearGhosts();
+      this.#views.logs.reload();
       if (c.now < this.#store.firstT) {
         // travelled back before the history the store still holds (a long run): start
         // again from the last minute before here, regenerated by the cluster
@@ -587,9 +622,6 @@ export class KraftPlayground extends HTMLElement {
     const drops: number[] = [];
     for (const e of events) {
       switch (e.type) {
-        case 'truncate':
-          if (typeof e.node === 'number') this.#views.logs.noteTruncate(e.node, Number(e.to ?? 0), e.t);
-          break;
         case 'drop':
           drops.push(e.msg ?? -1);
           break;
@@ -623,10 +655,10 @@ export class KraftPlayground extends HTMLElement {
     const lap = this.#loop.laps();
     this.#views.timeline.frame();
     lap('timeline');
-    let more = this.#views.ring.frame();
+    const more = this.#views.ring.frame();
     lap('ring');
     if (!this.#parsed?.minimal && panels) {
-      more = this.#views.logs.frame() || more;
+      this.#views.logs.frame();
       lap('logs');
       this.#views.quorum.frame();
       this.#views.invariants.frame();
@@ -654,7 +686,7 @@ export class KraftPlayground extends HTMLElement {
     return this.#loop.profile(on);
   }
 
-  #showViolation(v: UiEvent): void {
+  #showViolation(v: UiEventOf<'violation'>): void {
     this.#play.setPlaying(false);
     this.#play.seek(v.t);
     this.#views.timeline.highlight = new Set([v.seq, ...(v.evidence ?? [])]);
@@ -692,6 +724,8 @@ export class KraftPlayground extends HTMLElement {
 
   #updateCaption(force: boolean): void {
     this.#caption.update(this.#scenario, this.#now(), this.#play.playing, this.#play.pausedAtStep, force);
+    const story = this.#progress.update(this.#scenario, this.#now());
+    if (story) this.dispatchEvent(new CustomEvent('kraft-playground:story', { bubbles: true, composed: true, detail: story }));
   }
 
   #write(): void {
@@ -716,7 +750,7 @@ export class KraftPlayground extends HTMLElement {
   }
 
   #runUrl(link: string): string {
-    return runUrl(this.getAttribute('share-base'), this.#scenario, link);
+    return runUrl(this.getAttribute('share-base'), this.#scenario, link, this.#play.speed);
   }
 
   // ---- when something fails ------------------------------------------------------------------

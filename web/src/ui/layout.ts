@@ -3,6 +3,7 @@
 // canvases when their boxes change size.
 
 import { h } from './dom.js';
+import { term } from './glossary.js';
 import { icon } from './icons.js';
 import type { Logs } from './logs.js';
 import type { Ring } from './ring.js';
@@ -54,7 +55,25 @@ export function layOut(root: HTMLElement, p: LayoutParts): ResizeObserver {
   const logsPanel = h(
     'section',
     { class: 'kp-panel kp-logs-panel', 'aria-label': 'Logs' },
-    h('h3', null, 'Logs ', h('span', { class: 'kp-sub' }, 'colour = epoch · ★ LeaderChange · faded = above the HW · red underline = not flushed · ▲ LEO · cyan bar = HW')),
+    h(
+      'h3',
+      null,
+      'Logs ',
+      h(
+        'span',
+        { class: 'kp-sub' },
+        'colour = ',
+        term('epoch', 'epoch'),
+        ' · ',
+        term('leaderChange', '★ LeaderChange'),
+        ' · faded = above the ',
+        term('hw', 'HW'),
+        ' · red underline = not flushed · ',
+        term('leo', '▲ LEO'),
+        ' · cyan bar = ',
+        term('hw', 'HW'),
+      ),
+    ),
     p.logs.el,
   );
   const panels = h('div', { class: 'kp-panels' }, logsPanel, ...p.panels);

@@ -50,14 +50,22 @@ export class NodeMenu {
     const narrow = box.width < 560;
     this.el.classList.toggle('kp-menu-wide', narrow);
     this.el.style.left = `${narrow ? 8 : left}px`;
-    this.el.style.top = `${narrow ? r.bottom - box.top + 8 : Math.max(4, r.top - box.top - 10)}px`;
+    const top = narrow ? r.bottom - box.top + 8 : Math.max(4, r.top - box.top - 10);
+    this.el.style.top = `${top}px`;
+    // inside the viewport (a phone): the page scrolls it into view where it can, else it moves up
+    this.el.scrollIntoView({ block: 'nearest' });
+    const vh = window.visualViewport?.height ?? window.innerHeight;
+    const over = this.el.getBoundingClientRect().bottom - (vh - 8);
+    if (over > 0) this.el.style.top = `${Math.max(top - over, 8 - root.getBoundingClientRect().top)}px`;
     (this.el.querySelector('button') as HTMLButtonElement | null)?.focus({ preventScroll: true });
   }
 
-  close(): void {
+  /** Closes the menu; `returnFocus` (Escape) puts focus back on the node's button. */
+  close(returnFocus = false): void {
     if (this.el.hidden) return;
     this.el.hidden = true;
     this.#anchor?.setAttribute('aria-expanded', 'false');
+    if (returnFocus && this.#anchor?.isConnected) this.#anchor.focus({ preventScroll: true });
     this.#node = -1;
   }
 

@@ -1,10 +1,11 @@
 // The DOM panels: `kafka-metadata-quorum describe`, the invariants, and the faults.
 
-import { clamp, fmtT, h, setText, toggleClass } from './dom.js';
 import { limit } from '../api.js';
+import { clamp, fmtT, h, setText, toggleClass } from './dom.js';
+import { term } from './glossary.js';
 import { linkGroups } from './ring.js';
 import type { Store } from './store.js';
-import { INVARIANTS, type NodeInfo, type QuorumInfo, SWITCHES, type UiEvent } from './types.js';
+import { INVARIANTS, type NodeInfo, type QuorumInfo, SWITCHES, type UiEventOf } from './types.js';
 
 export interface NetworkProfile {
   latencyMs: [number, number];
@@ -27,7 +28,9 @@ export interface PanelHost {
   unsafe(): string[];
   setUnsafe(list: string[]): void;
   /** seek to a violation and highlight its evidence */
-  showViolation(v: UiEvent): void;
+  showViolation(v: UiEventOf<'violation'>): void;
+  /** whether this run checks StableLeadership (a scenario option; off in free play) */
+  checksStableLeadership(): boolean;
 }
 
 // ---- quorum ----------------------------------------------------------------------------
@@ -39,12 +42,13 @@ export class QuorumPanel {
   private last = '';
 
   constructor(private host: PanelHost) {
-    this.status = h('pre', { class: 'kp-pre', 'data-quorum': 'status', 'aria-live': 'off' });
-    this.repl = h('pre', { class: 'kp-pre', 'data-quorum': 'replication' });
+    // focusable: a keyboard can scroll them when their lines are wider than the panel
+    this.status = h('pre', { class: 'kp-pre', 'data-quorum': 'status', 'aria-live': 'off', tabindex: '0' });
+    this.repl = h('pre', { class: 'kp-pre', 'data-quorum': 'replication', tabindex: '0' });
     this.el = h(
       'section',
       { class: 'kp-panel kp-quorum', 'aria-label': 'kafka-metadata-quorum describe' },
-      h('h3', null, 'Quorum ', h('span', { class: 'kp-sub' }, 'as kafka-metadata-quorum prints it')),
+      h('h3', null, 'Quorum ', h('span', { class: 'kp-sub' }, 'as kafka-metadata-quorum prints it · ', term('epoch', 'LeaderEpoch'), ' · ', term('hw', 'HighWatermark'))),
       h('div', { class: 'kp-cmd' }, '$ kafka-metadata-quorum describe --status'),
       this.status,
       h('div', { class: 'kp-cmd' }, '$ kafka-metadata-quorum describe --replication'),
@@ -105,6 +109,7 @@ export class InvariantsPanel {
   private summary: HTMLParagraphElement;
   private lastCount = -1;
   private lastNow = -1;
+  private lastStable: boolean | null = null;
 
   constructor(
     private store: Store,
@@ -131,10 +136,12 @@ export class InvariantsPanel {
   frame(): void {
     const now = this.host.now();
     const vs = this.store.violations.filter((v) => v.t <= now);
-    if (vs.length === this.lastCount && (vs.length === 0 || now === this.lastNow)) return;
+    const stable = this.host.checksStableLeadership();
+    if (vs.length === this.lastCount && (vs.length === 0 || now === this.lastNow) && stable === this.lastStable) return;
+    this.lastStable = stable;
     this.lastCount = vs.length;
     this.lastNow = now;
-    const by = new Map<string, UiEvent[]>();
+    const by = new Map<string, UiEventOf<'violation'>[]>();
     for (const v of vs) {
       const k = v.invariant ?? '?';
       if (!by.has(k)) by.set(k, []);
@@ -144,8 +151,11 @@ export class InvariantsPanel {
       const list = by.get(name) ?? [];
       const bad = list.length > 0;
       toggleClass(it.li, 'kp-bad', bad);
-      setText(it.state, bad ? '✗' : '✓');
-      it.li.dataset.state = bad ? 'violated' : 'ok';
+      // not checked in this run: no ✓ that would claim it holds
+      const unchecked = name === 'StableLeadership' && !stable && !bad;
+      setText(it.state, bad ? '✗' : unchecked ? '–' : '✓');
+      it.li.dataset.state = bad ? 'violated' : unchecked ? 'unchecked' : 'ok';
+      toggleClass(it.li, 'kp-unchecked', unchecked);
       if (!bad) {
         if (it.body.firstChild) it.body.replaceChildren();
         continue;
@@ -332,7 +342,7 @@ export class FaultsPanel {
   private renderChips(): void {
     this.chips.replaceChildren(
       ...this.groupOf.map((g, n) => {
-        const b = h('button', { class: `kp-chip kp-g${g}`, type: 'button', 'data-chip': String(n), 'aria-label': `n${n} in group ${GROUPS[g]}` }, `n${n} `, h('b', null, GROUPS[g]));
+        const b = h('button', { class: `kp-chip kp-g${g}`, type: 'button', 'data-chip': String(n), 'aria-label': `n${n} ${GROUPS[g]}: in group ${GROUPS[g]}` }, `n${n} `, h('b', null, GROUPS[g]));
         b.addEventListener('click', () => {
           this.groupOf[n] = (this.groupOf[n] + 1) % GROUPS.length;
           this.renderChips();

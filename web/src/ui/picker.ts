@@ -1,11 +1,14 @@
-// The scenario picker of the top bar: "Free play", each scenario of the library and its
-// variants. An option's value is `id` or `id|variant`.
+// The compact scenario picker of the top bar (what an embed has; the site's main page
+// has the on-ramp's cards instead): free play, then the stories in the course's order,
+// one group per part, each followed by its variants; stories the course does not place
+// (registered by a page) come last. An option's value is `id` or `id|variant`.
 
+import { COURSE, courseStory } from './course.js';
 import { h } from './dom.js';
-import { scenarioList, variantsOf } from './scenarios.js';
+import { type ScenarioEntry, scenarioList, variantsOf } from './scenarios.js';
 
 export class ScenarioPicker {
-  readonly el = h('select', { class: 'kp-scenario', 'aria-label': 'Scenario' });
+  readonly el = h('select', { class: 'kp-scenario', 'aria-label': 'Story', part: 'picker' });
 
   /** `onPick` gets the id (and variant) chosen, or null for free play. */
   constructor(onPick: (id: string | null, variant: string | null) => void) {
@@ -18,12 +21,19 @@ export class ScenarioPicker {
   /** Lists the scenarios registered now (hidden when there are none). */
   fill(): void {
     const list = scenarioList();
-    const opts: HTMLOptionElement[] = [h('option', { value: '' }, 'Free play')];
-    list.forEach((s, i) => {
-      opts.push(h('option', { value: s.id }, `${i + 1}. ${s.title}`));
-      for (const v of variantsOf(s)) opts.push(h('option', { value: value(s.id, v.name) }, `${i + 1}′. ${v.title}`));
-    });
-    this.el.replaceChildren(...opts);
+    const byId = new Map(list.map((s) => [s.id, s]));
+    const options = (s: ScenarioEntry, name: string): HTMLOptionElement[] => [
+      h('option', { value: s.id }, name),
+      ...variantsOf(s).map((v) => h('option', { value: value(s.id, v.name) }, `  ↳ ${v.title}`)),
+    ];
+    const groups: HTMLElement[] = [h('option', { value: '' }, 'Free play')];
+    for (const part of COURSE) {
+      const here = part.stories.filter((st) => byId.has(st.id));
+      if (here.length) groups.push(h('optgroup', { label: part.title }, ...here.flatMap((st) => options(byId.get(st.id)!, st.name))));
+    }
+    const others = list.filter((s) => !courseStory(s.id));
+    if (others.length) groups.push(h('optgroup', { label: 'More stories' }, ...others.flatMap((s) => options(s, s.title))));
+    this.el.replaceChildren(...groups);
     this.el.hidden = list.length === 0;
   }
 

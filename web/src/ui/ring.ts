@@ -3,6 +3,7 @@
 // HW. Every node is also a real button (keyboard, touch, tests) that opens its actions.
 
 import { clamp, h } from './dom.js';
+import { nodeTip } from './glossary.js';
 import type { Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
 import { isResponse, type NodeInfo, RPC_KINDS, STATES } from './types.js';
@@ -175,7 +176,10 @@ export class Ring {
       if (!b) return;
       const label = `n${n.id} ${n.role}, ${n.state}, epoch ${n.epoch}, LEO ${n.leo}, HW ${n.hw ?? 'none'}. Open actions`;
       if (b.getAttribute('aria-label') !== label) b.setAttribute('aria-label', label);
-      if (b.dataset.state !== n.state) b.dataset.state = n.state;
+      if (b.dataset.state !== n.state) {
+        b.dataset.state = n.state;
+        b.title = nodeTip(n.role, n.state);
+      }
     });
   }
 

@@ -39,7 +39,10 @@ export async function openLink(link: string, scenarioId: string | null, variant:
   return { cluster: c, settings, unsafe, captions };
 }
 
-/** A fresh free-play run. */
+/** Client writes per second of a free-play run from its start: enough for the logs and the HW to move, few enough to follow each record. */
+const FREE_PLAY_WRITES_PER_SECOND = 2;
+
+/** A fresh free-play run, with a light client workload (the Faults panel changes it). */
 export function freeRun(s: Settings, unsafe: string[]): Promise<Cluster> {
   return Cluster.create({
     voters: s.voters,
@@ -47,6 +50,7 @@ export function freeRun(s: Settings, unsafe: string[]): Promise<Cluster> {
     seed: s.seed,
     network: s.network as 'teaching',
     unsafe: unsafe as never[],
+    writesPerSecond: FREE_PLAY_WRITES_PER_SECOND,
   });
 }
 

@@ -4,7 +4,7 @@
 // faded. A new action while seeked back forks the run: the store drops everything after
 // the cluster's last event.
 
-import { rpcIndex, stateIndex, type UiEvent } from './types.js';
+import { rpcIndex, stateIndex, type UiEvent, type UiEventOf } from './types.js';
 
 export interface Msg {
   id: number;
@@ -29,14 +29,14 @@ export interface Msg {
   endSeq: number;
 }
 
-export interface Mark {
+/** A marked event: its kind says which event it is (a `leader` mark is a `state` event). */
+export type Mark = {
   t: number;
   seq: number;
   /** -1: the whole cluster */
   node: number;
-  kind: 'truncate' | 'crash' | 'restart' | 'snapshot' | 'violation' | 'fault' | 'leader' | 'write' | 'vote';
-  ev: UiEvent;
-}
+} & ({ kind: 'leader'; ev: UiEventOf<'state'> } | { [K in MarkedType]: { kind: K; ev: UiEventOf<K> } }[MarkedType]);
+type MarkedType = 'truncate' | 'crash' | 'restart' | 'snapshot' | 'violation' | 'fault' | 'write' | 'vote';
 
 /** A step series per node: times and values (NaN = no value, the line breaks). */
 export class Steps {
@@ -67,6 +67,11 @@ export interface StateSeg {
   seq: number;
   reason: string;
 }
+
+/** At most this many removed records of one truncation are shown (a snapshot can replace a whole log). */
+const MAX_GHOSTS = 1000;
+/** How far back (events) to look for the appends that wrote the removed records. */
+const MAX_GHOST_SCAN = 200_000;
 
 export function upperBound(a: ArrayLike<number>, x: number): number {
   let lo = 0;
@@ -122,13 +127,15 @@ export class Store {
   marks: Mark[] = [];
   markT: number[] = [];
   leaders: { t: number; node: number; epoch: number; seq: number }[] = [];
-  violations: UiEvent[] = [];
+  violations: UiEventOf<'violation'>[] = [];
   /** faults as applied, for the network view */
-  faults: UiEvent[] = [];
+  faults: UiEventOf<'fault'>[] = [];
   lastSeq = -1;
   /** bumped on every change that needs a redraw of history */
   version = 0;
   private leoNow: number[] = [];
+  /** per truncation event (seq): the epochs of the records it removed */
+  private removed = new Map<number, (number | null)[]>();
 
   /** Events before this time are no longer held (see compact). */
   firstT = 0;
@@ -138,8 +145,8 @@ export class Store {
     hw: number[];
     leo: number[];
     t: number;
-    faults: UiEvent[];
-    violations: UiEvent[];
+    faults: UiEventOf<'fault'>[];
+    violations: UiEventOf<'violation'>[];
     leaders: { t: number; node: number; epoch: number; seq: number }[];
   } | null = null;
 
@@ -175,6 +182,7 @@ export class Store {
     this.violations = [];
     this.faults = [];
     this.lastSeq = -1;
+    this.removed.clear();
     this.version++;
   }
 
@@ -355,7 +363,7 @@ export class Store {
           this.open.delete(m.id);
           m.end = t;
           m.endSeq = e.seq;
-          m.dup = !!e.duplicate;
+          m.dup = e.type === 'deliver' && e.duplicate;
           if (e.type === 'drop') m.dropped = e.reason ?? 'dropped';
           this.maxSpan = Math.max(this.maxSpan, t - m.sent);
         }
@@ -480,8 +488,9 @@ export class Store {
     this.stateT[n].push(seg.t);
   }
 
-  private mark(t: number, ev: UiEvent, node: number, kind: Mark['kind']): void {
-    this.marks.push({ t, seq: ev.seq, node, kind, ev });
+  private mark<K extends Mark['kind']>(t: number, ev: Extract<Mark, { kind: K }>['ev'], node: number, kind: K): void {
+    // The signature pairs `kind` with its event type; TS cannot correlate them in the literal.
+    this.marks.push({ t, seq: ev.seq, node, kind, ev } as Mark);
     this.markT.push(t);
   }
 
@@ -502,6 +511,49 @@ export class Store {
 
   eventRange(t0: number, t1: number): [number, number] {
     return [lowerBound(this.eventT, t0), upperBound(this.eventT, t1)];
+  }
+
+  /**
+   * The records node `n` removed by its truncations in [t0, t1]: offset, the epoch it
+   * had (from the append that wrote it, null when that is no longer held) and when it
+   * was removed; a later truncation of an offset wins. Derived from history only, so
+   * the same at a moment however it was reached.
+   */
+  truncated(n: number, t0: number, t1: number): { offset: number; epoch: number | null; t: number }[] {
+    const [a, b] = this.markRange(t0, t1);
+    const byOffset = new Map<number, { offset: number; epoch: number | null; t: number }>();
+    for (let i = a; i < b; i++) {
+      const m = this.marks[i];
+      if (m.kind !== 'truncate' || m.node !== n) continue;
+      const to = Number(m.ev.to ?? 0);
+      const epochs = this.removedEpochs(m.ev, n, to, Math.min(Number(m.ev.fromLeo ?? to), to + MAX_GHOSTS));
+      epochs.forEach((epoch, k) => {
+        byOffset.set(to + k, { offset: to + k, epoch, t: m.t });
+      });
+    }
+    return [...byOffset.values()].sort((x, y) => x.offset - y.offset);
+  }
+
+  /** Epochs of node `n`'s offsets [from, to) just before truncation event `ev` (cached: history does not change). */
+  private removedEpochs(ev: UiEvent, n: number, from: number, to: number): (number | null)[] {
+    const hit = this.removed.get(ev.seq);
+    if (hit) return hit;
+    const out: (number | null)[] = Array.from({ length: Math.max(0, to - from) }, () => null);
+    let left = out.length;
+    let end = this.events.length - 1 - (this.lastSeq - ev.seq);
+    if (this.events[end] !== ev) end = this.events.indexOf(ev);
+    for (let i = end - 1; i >= 0 && left > 0 && end - i <= MAX_GHOST_SCAN; i--) {
+      const e = this.events[i];
+      if (e.type !== 'append' || e.node !== n) continue;
+      for (let o = Math.max(from, Number(e.first)); o <= Math.min(to - 1, Number(e.last)); o++) {
+        if (out[o - from] === null) {
+          out[o - from] = Number(e.epoch);
+          left--;
+        }
+      }
+    }
+    this.removed.set(ev.seq, out);
+    return out;
   }
 
   /** The leader (highest epoch) as of time t, from the state history. */

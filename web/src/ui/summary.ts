@@ -5,9 +5,9 @@
 import type { Cluster } from '../api.js';
 import { fmtT, h, setText } from './dom.js';
 import type { Logs } from './logs.js';
-import type { Store } from './store.js';
+import type { Mark, Store } from './store.js';
 import type { Timeline } from './timeline.js';
-import type { NodeInfo, UiEvent } from './types.js';
+import type { NodeInfo, UiEventOf } from './types.js';
 
 export class Summary {
   readonly el: HTMLDivElement = h('div', { class: 'kp-sr-only', 'data-summary': '' });
@@ -101,12 +101,12 @@ export class Summary {
       S.marks.replaceChildren(
         ...marks.map((i) => {
           const m = this.#store.marks[i];
-          return h('li', { 'data-kind': m.kind, 'data-t': String(m.t) }, `${fmtT(m.t)} ${describeMark(m.kind, m.ev)}`);
+          return h('li', { 'data-kind': m.kind, 'data-t': String(m.t) }, `${fmtT(m.t)} ${describeMark(m)}`);
         }),
       );
     }
     const [ea, eb] = this.#store.eventRange(Math.max(0, t0), Math.min(t1, now));
-    const st: UiEvent[] = [];
+    const st: UiEventOf<'state'>[] = [];
     for (let i = eb - 1; i >= ea && st.length < 40; i--) {
       const e = this.#store.events[i];
       if (e.type === 'state') st.push(e);
@@ -128,23 +128,23 @@ export class Summary {
   }
 }
 
-function describeMark(kind: string, e: UiEvent): string {
-  switch (kind) {
+function describeMark(m: Mark): string {
+  switch (m.kind) {
     case 'leader':
-      return `n${e.node} became leader of epoch ${e.epoch}`;
+      return `n${m.ev.node} became leader of epoch ${m.ev.epoch}`;
     case 'crash':
-      return `n${e.node} crashed${e.lostRecords ? `, losing ${e.lostRecords} unflushed record(s)` : ''}`;
+      return `n${m.ev.node} crashed${m.ev.lostRecords ? `, losing ${m.ev.lostRecords} unflushed record(s)` : ''}`;
     case 'restart':
-      return `n${e.node} restarted`;
+      return `n${m.ev.node} restarted`;
     case 'truncate':
-      return `n${e.node} truncated its log from ${e.fromLeo} to ${e.to}`;
+      return `n${m.ev.node} truncated its log from ${m.ev.fromLeo} to ${m.ev.to}`;
     case 'snapshot':
-      return `n${e.node} snapshot ${e.action} (end ${e.endOffset}, epoch ${e.epoch})`;
+      return `n${m.ev.node} snapshot ${m.ev.action} (end ${m.ev.endOffset}, epoch ${m.ev.epoch})`;
     case 'fault':
-      return `fault: ${e.detail ?? e.text}`;
+      return `fault: ${m.ev.detail ?? m.ev.text}`;
     case 'violation':
-      return `VIOLATION of ${e.invariant}: ${e.detail}`;
+      return `VIOLATION of ${m.ev.invariant}: ${m.ev.detail}`;
     default:
-      return e.text;
+      return m.ev.text;
   }
 }

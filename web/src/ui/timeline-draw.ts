@@ -463,7 +463,7 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
     for (const seq of L.highlight) {
       const e = findEvent(L.store, seq);
       if (!e || e.t < t0 || e.t > t1) continue;
-      const n = typeof e.node === 'number' ? e.node : -1;
+      const n = 'node' in e && typeof e.node === 'number' ? e.node : -1;
       if (n < 0 || n >= store.nodes) continue;
       ring(ctx, L.g.xOf(e.t), L.g.laneMid(n), th.danger);
     }
@@ -484,27 +484,38 @@ function acrossLanes(L: Layer, x: number, color: string, width: number, dash: nu
   ctx.setLineDash([]);
 }
 
-/** New-leader flags in the axis row, left to right, never overlapping. */
+/** Height of one row of flags. */
+const FLAG_ROW_H = 17;
+
+/**
+ * Flags (new leaders, faults) at their moment: each starts at its line (or ends there,
+ * at the right edge); one that would overlap another goes on the next row down (the
+ * axis row first, then over the lanes, at most half the plot), never later in time.
+ */
 export function drawFlags(L: Layer, flags: Flag[], hits: HitMark[]): void {
   const { ctx, th } = L;
   ctx.font = `600 10px ${th.font}`;
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  let end = -1e9;
+  const maxRows = Math.max(1, Math.floor((L.g.hgt - AXIS_H) / FLAG_ROW_H));
+  const ends: number[] = [];
   for (const f of flags) {
     if (f.x < GUTTER - 2 || f.x > L.g.w) continue;
     const w = ctx.measureText(f.label).width + 10;
-    const x = Math.max(f.x, end + 3);
-    if (x > L.g.w) break;
+    const x = f.x + w > L.g.w ? f.x - w : f.x;
+    let row = ends.findIndex((end) => end + 3 <= x);
+    if (row < 0 && ends.length < maxRows) row = ends.length;
+    if (row < 0) continue; // no room left: the line (and its tooltip) still shows it
+    ends[row] = x + w;
+    const top = row === 0 ? AXIS_H - FLAG_ROW_H : AXIS_H + 2 + (row - 1) * FLAG_ROW_H;
     ctx.fillStyle = f.color;
-    roundRect(ctx, x, AXIS_H - 17, w, 15, 4);
+    roundRect(ctx, x, top, w, 15, 4);
     ctx.fill();
     ctx.fillStyle = th.dark ? '#0b1220' : '#fff';
-    ctx.fillText(f.label, x + 5, AXIS_H - 9.5);
+    ctx.fillText(f.label, x + 5, top + 7.5);
     ctx.fillStyle = f.color;
-    ctx.fillRect(Math.round(f.x), AXIS_H - 3, 1.5, 3);
-    end = x + w;
-    hits.push({ mk: f.mk, x: x + w / 2, y: AXIS_H - 9 });
+    if (row === 0) ctx.fillRect(Math.round(f.x), AXIS_H - 3, 1.5, 3);
+    hits.push({ mk: f.mk, x: x + w / 2, y: top + 8 });
   }
 }
 

@@ -73,23 +73,24 @@ function markLines(mk: Mark): string[] {
   const e = mk.ev;
   const title: Record<Mark['kind'], string> = {
     leader: 'New leader',
-    fault: e.fault === 'heal' ? 'Network healed' : 'Fault',
+    fault: mk.kind === 'fault' && mk.ev.fault === 'heal' ? 'Network healed' : 'Fault',
     crash: 'Crash',
     restart: 'Restart',
     truncate: 'Truncation',
     snapshot: 'Snapshot',
-    violation: `Invariant violated: ${e.invariant ?? ''}`,
+    violation: `Invariant violated: ${mk.kind === 'violation' ? mk.ev.invariant : ''}`,
     write: 'Client write',
     vote: 'Vote',
   };
   const lines = [title[mk.kind], e.text, `at ${fmtT(e.t)} (event ${e.seq})`];
   if (mk.kind === 'truncate') {
+    const e = mk.ev;
     lines.push(
       e.divergingEpoch !== null && e.divergingEpoch !== undefined
         ? `the leader said its log diverges after epoch ${e.divergingEpoch}: records ${e.to}..${(e.fromLeo ?? 1) - 1} are removed`
         : 'the log was replaced by a snapshot',
     );
   }
-  if (mk.kind === 'crash' && e.lostRecords) lines.push(`${e.lostRecords} unflushed record(s) lost`);
+  if (mk.kind === 'crash' && mk.ev.lostRecords) lines.push(`${mk.ev.lostRecords} unflushed record(s) lost`);
   return lines;
 }

@@ -3,6 +3,7 @@
 // dense arrows collapse to one per pixel column per link and kind.
 
 import { clamp, fmtT, h } from './dom.js';
+import { RPC_TERMS, term, tip } from './glossary.js';
 import type { Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
 import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, type Layer, makeHatch } from './timeline-draw.js';
@@ -18,6 +19,9 @@ export interface TimelineHost {
   nodeLabel(n: number): string;
   isObserver(n: number): boolean;
 }
+
+/** The widest PNG export, in device pixels (browsers refuse much larger canvases). */
+const MAX_EXPORT_PX = 16_000;
 
 export class Timeline {
   readonly el: HTMLDivElement;
@@ -151,10 +155,31 @@ export class Timeline {
     return true;
   }
 
-  private draw(now: number): void {
+  /**
+   * The whole run (t = 0 to its end) on a canvas of its own, `scale` device px per CSS
+   * px: at the current zoom where that fits in MAX_EXPORT_PX, else zoomed out to fit.
+   */
+  exportCanvas(scale: number): HTMLCanvasElement {
+    const g = this.geo;
+    const saved = { w: g.w, t0: g.t0, msPerPx: g.msPerPx };
+    const span = Math.max(this.store.lastT, this.host.now(), 1000) * 1.02;
+    const out = document.createElement('canvas');
+    try {
+      g.msPerPx = Math.max(g.msPerPx, span / (Math.floor(MAX_EXPORT_PX / scale) - GUTTER));
+      g.t0 = 0;
+      g.w = GUTTER + Math.ceil(span / g.msPerPx);
+      this.draw(this.host.now(), out, scale);
+    } finally {
+      Object.assign(g, saved);
+      this.dirty = true;
+    }
+    return out;
+  }
+
+  private draw(now: number, target = this.canvas, dpr?: number): void {
     const th = this.host.theme();
     const g = this.geo;
-    const ctx = fitCanvas(this.canvas, g.w, g.hgt);
+    const ctx = fitCanvas(target, g.w, g.hgt, dpr);
     const [t0, t1] = g.window();
     const N = this.store.nodes;
     const lh = g.laneH();
@@ -197,7 +222,7 @@ export class Timeline {
     const xNow = g.xOf(now);
     drawBands(L);
     drawHw(L);
-    this.arrows = drawMessages(L);
+    const arrows = drawMessages(L);
     const { hits, flags } = drawMarks(L);
     // Recorded future (after a seek back): a veil.
     if (xNow < g.w) {
@@ -223,7 +248,6 @@ export class Timeline {
     }
     ctx.restore();
     drawFlags(L, flags, hits);
-    this.markHits = hits;
     if (xNow >= GUTTER && xNow <= g.w) {
       ctx.fillStyle = th.now;
       ctx.beginPath();
@@ -233,6 +257,9 @@ export class Timeline {
       ctx.fill();
     }
     drawGutter(L);
+    if (target !== this.canvas) return; // an export: what is on screen keeps its hit points
+    this.arrows = arrows;
+    this.markHits = hits;
     this.updateTip();
   }
 
@@ -373,7 +400,7 @@ export class Timeline {
     const items = RPC_GROUPS.map((g, i) => {
       const b = h(
         'button',
-        { class: 'kp-legend-item', type: 'button', 'aria-pressed': 'true', title: `Show or hide ${g} arrows`, 'data-rpc': g },
+        { class: 'kp-legend-item', type: 'button', 'aria-pressed': 'true', title: `${tip(RPC_TERMS[g])}\n\nClick to show or hide ${g} arrows.`, 'data-rpc': g },
         h('span', { class: `kp-swatch kp-rpc-${g}` }),
         label(g),
       );
@@ -391,7 +418,16 @@ export class Timeline {
       'div',
       { class: 'kp-legend', role: 'group', 'aria-label': 'Message kinds' },
       ...items,
-      h('span', { class: 'kp-legend-note' }, 'dashed: response · ✕ dropped · red: refused, the peer is down · ✂ truncation · — HW · ┄ LEO'),
+      h(
+        'span',
+        { class: 'kp-legend-note' },
+        'dashed: response · ✕ dropped · red: refused, the peer is down · ',
+        term('divergingEpoch', '✂ truncation'),
+        ' · ',
+        term('hw', '— HW'),
+        ' · ',
+        term('leo', '┄ LEO'),
+      ),
     );
   }
 }

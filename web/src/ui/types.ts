@@ -1,57 +1,16 @@
-// The shapes the UI reads: the JSON form of trace events (crate/src/trace.rs) and of
-// node views (crate/src/sim/view.rs). Kept structural and local so the UI depends only
-// on the fields it draws.
+// The shapes the UI reads: trace events are the package's generated `TraceEvent`
+// (crate/src/trace.rs); node views are kept structural and local (crate/src/sim/view.rs)
+// so the UI depends only on the fields it draws.
 
-import type { QuorumDescription, RpcKind, StateName } from '../types.js';
+import type { QuorumDescription, RpcKind, StateName, TraceEvent } from '../types.js';
 
 export type { StateName };
 export type RpcName = RpcKind;
 
-/** Any trace event: common fields plus the per-type ones (all optional here). */
-export interface UiEvent {
-  seq: number;
-  t: number;
-  type: string;
-  text: string;
-  // messages
-  msg?: number;
-  from?: number | string;
-  to?: number | string;
-  rpc?: RpcName;
-  epoch?: number;
-  summary?: string;
-  arrives?: number;
-  sent?: number;
-  dropped?: string | null;
-  duplicate?: boolean;
-  reason?: string;
-  peer?: number;
-  // node events
-  node?: number | null;
-  leader?: number | null;
-  votedFor?: number | null;
-  candidate?: number;
-  preVote?: boolean;
-  granted?: boolean;
-  detail?: string;
-  first?: number;
-  last?: number;
-  kind?: string;
-  offset?: number | null;
-  old?: number | null;
-  new?: number;
-  fromLeo?: number;
-  divergingEpoch?: number | null;
-  hw?: number | null;
-  action?: string;
-  endOffset?: number;
-  lostRecords?: number;
-  fault?: string;
-  nodes?: number[];
-  accepted?: boolean;
-  invariant?: string;
-  evidence?: number[];
-}
+/** Any trace event: a discriminated union on `type`. */
+export type UiEvent = TraceEvent;
+/** The trace event of one `type`. */
+export type UiEventOf<T extends UiEvent['type']> = Extract<UiEvent, { type: T }>;
 
 export interface TimerView {
   kind: string;
@@ -121,18 +80,10 @@ export function isResponse(rpc: string): boolean {
   return (rpcIndex(rpc) & 1) === 1;
 }
 
-export const STATES: StateName[] = [
-  'unattached',
-  'prospective',
-  'candidate',
-  'leader',
-  'follower',
-  'resigned',
-  'crashed',
-];
+export const STATES: StateName[] = ['unattached', 'prospective', 'candidate', 'leader', 'follower', 'resigned', 'crashed'];
 export function stateIndex(s: string): number {
   const i = STATES.indexOf(s as StateName);
-  return i < 0 ? 0 : i;
+  return Math.max(i, 0);
 }
 
 /** The invariants the checker watches, with what each protects (crate/src/trace.rs). */

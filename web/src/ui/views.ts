@@ -11,7 +11,7 @@ import { Ring } from './ring.js';
 import type { Store } from './store.js';
 import type { Theme } from './theme.js';
 import { Timeline } from './timeline.js';
-import type { NodeInfo, QuorumInfo, UiEvent } from './types.js';
+import type { NodeInfo, QuorumInfo, UiEventOf } from './types.js';
 
 export interface ViewsHost {
   now(): number;
@@ -26,7 +26,7 @@ export interface ViewsHost {
   openNode(id: number, anchor: HTMLElement): void;
   unsafe(): string[];
   setUnsafe(list: string[]): void;
-  showViolation(v: UiEvent): void;
+  showViolation(v: UiEventOf<'violation'>): void;
   settings(): Settings;
   applySettings(s: Settings): void;
   reset(): void;
@@ -67,6 +67,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
       for (let i = st.t.length - 1; i >= 0; i--) if (st.t[i] <= now && !Number.isNaN(st.v[i])) return st.v[i];
       return null;
     },
+    truncated: (id, t0, t1) => store.truncated(id, t0, t1),
     records: (id, from, limit) => {
       try {
         const c = host.cluster();
@@ -76,6 +77,8 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
       }
     },
   });
+  // a cluster's options never change: read once per cluster
+  const stableChecked = new WeakMap<object, boolean>();
   const panelHost = {
     now: () => host.now(),
     nodes: () => host.nodes(),
@@ -96,7 +99,17 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     setWorkload: (w: number) => host.act('workload', (c) => c.setWorkload({ writesPerSecond: w })),
     unsafe: () => host.unsafe(),
     setUnsafe: (list: string[]) => host.setUnsafe(list),
-    showViolation: (v: UiEvent) => host.showViolation(v),
+    showViolation: (v: UiEventOf<'violation'>) => host.showViolation(v),
+    checksStableLeadership: () => {
+      const c = host.cluster();
+      if (!c) return false;
+      let on = stableChecked.get(c);
+      if (on === undefined) {
+        on = !!c.options.stableLeadership;
+        stableChecked.set(c, on);
+      }
+      return on;
+    },
   };
   const controls = new Controls(
     {

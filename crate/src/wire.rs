@@ -1,0 +1,287 @@
+//! The JSON shapes the npm package reads that are not already types of the core (those
+//! derive their own serialization where they are defined), and the test that writes the
+//! TypeScript type of every wire shape into `web/src/generated/wire.ts`.
+
+use crate::limits::{Limit, LIMITS};
+use crate::protocol::config::CONFIG_KEYS;
+use crate::protocol::rpc::RpcKind;
+use crate::protocol::{Epoch, NodeId, SafetySwitch};
+use crate::sim::network::LinkProfile;
+use crate::sim::view::{NodeView, RecordView};
+use crate::sim::ClusterSpec;
+use crate::trace::Invariant;
+use serde::Serialize;
+
+/// One node as the panels show it (what `Cluster.nodes` returns).
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "NodeInfo"))]
+pub struct NodeOut {
+    #[serde(flatten)]
+    pub view: NodeView,
+    /// Its log records from log start (absent when `nodes({ records: false })`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub records: Option<Vec<RecordView>>,
+}
+
+/// `{ id, epoch }` of the current leader.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LeaderInfo"))]
+pub struct LeaderOut {
+    pub id: NodeId,
+    pub epoch: Epoch,
+}
+
+/// What a write action returns: accepted with its node and offset, or rejected with a reason.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "WriteOutput"))]
+pub struct WriteOut {
+    pub accepted: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub node: Option<NodeId>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub reason: Option<String>,
+}
+
+/// The network as it is now (what `Cluster.network` returns).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "NetworkState"))]
+pub struct NetworkOut {
+    /// One-way latency range in ms, `[min, max]`.
+    pub latency_ms: [u64; 2],
+    /// Probability in [0, 1] that a message is lost.
+    pub loss: f64,
+    /// Probability in [0, 1] that a message is delivered twice.
+    pub duplicate: f64,
+}
+
+impl From<&LinkProfile> for NetworkOut {
+    fn from(p: &LinkProfile) -> Self {
+        NetworkOut {
+            latency_ms: [p.latency_min_ms, p.latency_max_ms],
+            loss: p.loss_ppm as f64 / 1_000_000.0,
+            duplicate: p.duplicate_ppm as f64 / 1_000_000.0,
+        }
+    }
+}
+
+/// A message on the wire right now.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "InFlightMessage"))]
+pub struct InFlightOut {
+    pub id: u64,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub rpc: RpcKind,
+    pub epoch: Epoch,
+    pub summary: String,
+    pub sent: u64,
+    pub arrives: u64,
+    pub duplicate: bool,
+}
+
+/// A name with what it means.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Named<T> {
+    pub name: T,
+    pub explanation: &'static str,
+}
+
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Preset {
+    pub name: &'static str,
+    #[serde(flatten)]
+    pub profile: NetworkOut,
+}
+
+/// Names and limits the package validates against (from the core).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Catalog {
+    pub version: &'static str,
+    /// The quorum config keys with their defaults and ranges.
+    pub config_keys: Vec<Limit>,
+    /// The cluster's other settings and the bounds on calls (`limits::LIMITS`).
+    pub limits: Vec<Limit>,
+    pub switches: Vec<Named<SafetySwitch>>,
+    pub invariants: Vec<Named<Invariant>>,
+    pub presets: Vec<Preset>,
+    /// The spec a cluster gets for every option left out.
+    pub default_spec: ClusterSpec,
+}
+
+impl Catalog {
+    /// Config keys with defaults, safety switches, invariants, network presets, size limits.
+    pub fn new() -> Catalog {
+        Catalog {
+            version: env!("CARGO_PKG_VERSION"),
+            config_keys: CONFIG_KEYS.iter().map(|k| k.limit).collect(),
+            limits: LIMITS.to_vec(),
+            switches: SafetySwitch::ALL.iter().map(|s| Named { name: *s, explanation: s.explanation() }).collect(),
+            invariants: Invariant::ALL.iter().map(|i| Named { name: *i, explanation: i.explanation() }).collect(),
+            presets: ["datacenter", "teaching", "wan"]
+                .into_iter()
+                .filter_map(|name| LinkProfile::preset(name).ok().map(|p| Preset { name, profile: (&p).into() }))
+                .collect(),
+            default_spec: ClusterSpec::default(),
+        }
+    }
+}
+
+impl Default for Catalog {
+    fn default() -> Self {
+        Catalog::new()
+    }
+}
+
+/// An invariant violation a chaos seed found.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "SeedViolation"))]
+pub struct ViolationOut {
+    #[cfg_attr(test, ts(as = "Invariant"))]
+    pub invariant: &'static str,
+    pub detail: String,
+}
+
+/// The outcome of one chaos-sweep seed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "SeedOutcome"))]
+pub struct SeedOut {
+    pub seed: u64,
+    pub passed: bool,
+    /// Did the quorum commit new records in the calm tail after healing?
+    pub made_progress: bool,
+    pub violations: Vec<ViolationOut>,
+    pub events: u64,
+    pub simulated_ms: u64,
+    /// The native command that reproduces this seed.
+    pub reproduce: String,
+}
+
+#[cfg(test)]
+mod tests {
+    //! `web/src/generated/wire.ts`: the TypeScript type of every wire shape, generated by
+    //! ts-rs from the Rust types (ids, times and offsets are numbers: every value the core
+    //! emits is below 2^53). The test fails when the file is stale; `UPDATE=1` rewrites it.
+    use super::*;
+    use crate::protocol::rpc::SnapshotId;
+    use crate::protocol::{Reason, RecordBody, StateName};
+    use crate::scenario::{
+        ExpectationReport, Measurement, MeasurementPart, Report, Span, SpanStyle, StepReport, ViolationReport,
+    };
+    use crate::sim::spec::{LinkProfileSpec, NetworkSpec};
+    use crate::sim::view::{QuorumStatus, QuorumView, ReplicaStatus, ReplicationRow, Role, TimerKind, TimerView};
+    use crate::sim::{Action, TimedAction};
+    use crate::trace::{samples, DropReason, EventJson, EventKind, FaultJson, SnapshotAction};
+    use ts_rs::{Config, TS};
+
+    const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/src/generated/wire.ts");
+
+    fn decl<T: TS + ?Sized>(cfg: &Config, out: &mut String) {
+        if let Some(docs) = T::docs() {
+            out.push_str(&docs);
+        }
+        out.push_str("export ");
+        out.push_str(&T::decl(cfg));
+        out.push_str("\n\n");
+    }
+
+    /// A union of string literals, for names a data-carrying enum gives by a method.
+    fn names(out: &mut String, doc: &str, name: &str, values: impl IntoIterator<Item = &'static str>) {
+        let list: Vec<String> = values.into_iter().map(|v| format!("\"{v}\"")).collect();
+        out.push_str(&format!("/**\n * {doc}\n */\nexport type {name} = {};\n\n", list.join(" | ")));
+    }
+
+    fn generated() -> String {
+        let cfg = Config::new().with_large_int("number");
+        let mut out = String::from(
+            "// Generated from the Rust types by ts-rs (crate/src/wire.rs): do not edit.\n\
+             // `UPDATE=1 cargo test --release --lib wire` rewrites it.\n\n",
+        );
+        let o = &mut out;
+        // Trace events.
+        decl::<EventJson>(&cfg, o);
+        decl::<EventKind>(&cfg, o);
+        decl::<FaultJson>(&cfg, o);
+        names(o, "Fault and operator action kinds as the trace records them.", "FaultName", {
+            samples::faults().iter().map(|f| f.name()).collect::<Vec<_>>()
+        });
+        names(o, "A voter's decision on a (pre-)vote request.", "VoteReason", {
+            samples::decisions().iter().map(|d| d.name()).collect::<Vec<_>>()
+        });
+        decl::<RpcKind>(&cfg, o);
+        decl::<DropReason>(&cfg, o);
+        decl::<StateName>(&cfg, o);
+        decl::<Reason>(&cfg, o);
+        decl::<SnapshotAction>(&cfg, o);
+        decl::<SnapshotId>(&cfg, o);
+        decl::<Invariant>(&cfg, o);
+        // Views.
+        decl::<NodeOut>(&cfg, o);
+        decl::<Role>(&cfg, o);
+        decl::<TimerView>(&cfg, o);
+        decl::<TimerKind>(&cfg, o);
+        decl::<RecordView>(&cfg, o);
+        decl::<RecordBody>(&cfg, o);
+        decl::<LeaderOut>(&cfg, o);
+        decl::<QuorumView>(&cfg, o);
+        decl::<QuorumStatus>(&cfg, o);
+        decl::<ReplicationRow>(&cfg, o);
+        decl::<ReplicaStatus>(&cfg, o);
+        decl::<WriteOut>(&cfg, o);
+        decl::<NetworkOut>(&cfg, o);
+        decl::<InFlightOut>(&cfg, o);
+        // Runs: the spec and the input log.
+        decl::<ClusterSpec>(&cfg, o);
+        decl::<NetworkSpec>(&cfg, o);
+        decl::<LinkProfileSpec>(&cfg, o);
+        decl::<SafetySwitch>(&cfg, o);
+        decl::<Action>(&cfg, o);
+        decl::<TimedAction>(&cfg, o);
+        // Scenario reports.
+        decl::<Report>(&cfg, o);
+        decl::<StepReport>(&cfg, o);
+        decl::<Span>(&cfg, o);
+        decl::<SpanStyle>(&cfg, o);
+        decl::<ExpectationReport>(&cfg, o);
+        decl::<ViolationReport>(&cfg, o);
+        decl::<Measurement>(&cfg, o);
+        decl::<MeasurementPart>(&cfg, o);
+        // The catalog and chaos seeds.
+        decl::<Catalog>(&cfg, o);
+        decl::<crate::limits::Limit>(&cfg, o);
+        decl::<crate::limits::Unit>(&cfg, o);
+        decl::<Named<SafetySwitch>>(&cfg, o);
+        decl::<Preset>(&cfg, o);
+        decl::<SeedOut>(&cfg, o);
+        decl::<ViolationOut>(&cfg, o);
+        out.truncate(out.trim_end().len());
+        out.push('\n');
+        out
+    }
+
+    #[test]
+    fn generated_typescript_is_current() {
+        let want = generated();
+        if std::env::var_os("UPDATE").is_some() {
+            std::fs::create_dir_all(std::path::Path::new(PATH).parent().unwrap()).unwrap();
+            std::fs::write(PATH, &want).unwrap();
+            return;
+        }
+        let have = std::fs::read_to_string(PATH).unwrap_or_default();
+        assert!(
+            have == want,
+            "web/src/generated/wire.ts is stale: run `UPDATE=1 cargo test --release --lib wire` and review the diff"
+        );
+    }
+}

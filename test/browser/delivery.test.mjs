@@ -1,0 +1,229 @@
+// How the site is delivered: the precompressed files the build ships for static hosts,
+// the dev server's content negotiation and caching headers (scripts/serve.mjs), and the
+// early wasm fetch in Chromium (requested once, with the page, not after the scripts).
+//   node --test test/browser/      (the site must be built: node scripts/build.mjs)
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { launch, root, serve } from './harness.mjs';
+
+const dist = join(root, 'www', 'dist');
+const COMPRESSIBLE = new Set(['.js', '.css', '.wasm', '.html', '.json', '.svg']);
+
+/** GET (or `method`) `path` from `base`; resolves to { status, headers, body } (body as received, not decoded). */
+function get(base, path, headers = {}, method = 'GET') {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, base), { method, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const varyHasEncoding = (h) => (h.vary ?? '').split(',').some((v) => v.trim().toLowerCase() === 'accept-encoding');
+
+describe('the built site ships precompressed files', () => {
+  test('every js, css, wasm, html, json and svg file has a .br and a .gz beside it that decompress to its bytes', () => {
+    const files = readdirSync(dist).filter((f) => COMPRESSIBLE.has(extname(f)));
+    for (const need of ['index.html', 'embed.html', 'kraft-playground.js', 'scenarios.js', 'site.css', 'kraft-playground.css', 'kraft_playground_bg.wasm']) {
+      assert.ok(files.includes(need), `www/dist/${need} is missing`);
+    }
+    for (const f of files) {
+      const raw = readFileSync(join(dist, f));
+      let br;
+      let gz;
+      try {
+        br = readFileSync(join(dist, `${f}.br`));
+        gz = readFileSync(join(dist, `${f}.gz`));
+      } catch {
+        assert.fail(`www/dist/${f} has no .br or no .gz beside it`);
+      }
+      assert.ok(brotliDecompressSync(br).equals(raw), `${f}.br does not decompress to ${f}`);
+      assert.ok(gunzipSync(gz).equals(raw), `${f}.gz does not decompress to ${f}`);
+      if (raw.length > 1000) assert.ok(br.length < raw.length && gz.length < raw.length, `${f}: compressing it did not make it smaller`);
+    }
+  });
+});
+
+let server;
+before(async () => {
+  server = await serve();
+});
+after(() => server?.stop());
+
+describe('scripts/serve.mjs', () => {
+  const wasm = () => readFileSync(join(dist, 'kraft_playground_bg.wasm'));
+
+  test('sends brotli when the client accepts it, as application/wasm, varying on Accept-Encoding', async () => {
+    const r = await get(server.url, 'kraft_playground_bg.wasm', { 'Accept-Encoding': 'gzip, deflate, br, zstd' });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers['content-encoding'], 'br');
+    assert.equal(r.headers['content-type'], 'application/wasm');
+    assert.ok(varyHasEncoding(r.headers), `Vary: ${r.headers.vary}`);
+    assert.equal(Number(r.headers['content-length']), r.body.length);
+    assert.ok(brotliDecompressSync(r.body).equals(wasm()));
+    assert.ok(r.body.length < wasm().length / 2, `${r.body.length} B brotli for ${wasm().length} B`);
+  });
+
+  test('sends gzip when only gzip is accepted, or brotli is refused', async () => {
+    for (const ae of ['gzip', 'gzip, deflate', 'br;q=0, gzip', 'x-gzip']) {
+      const r = await get(server.url, 'kraft-playground.js', { 'Accept-Encoding': ae });
+      assert.equal(r.status, 200, ae);
+      assert.equal(r.headers['content-encoding'], 'gzip', `Accept-Encoding: ${ae}`);
+      assert.equal(r.headers['content-type'], 'text/javascript; charset=utf-8');
+      assert.ok(varyHasEncoding(r.headers));
+      assert.ok(gunzipSync(r.body).equals(readFileSync(join(dist, 'kraft-playground.js'))), ae);
+    }
+  });
+
+  test('sends the bytes as they are when no compression is accepted', async () => {
+    for (const headers of [{}, { 'Accept-Encoding': 'identity' }, { 'Accept-Encoding': 'deflate' }, { 'Accept-Encoding': 'br;q=0, gzip;q=0' }]) {
+      const r = await get(server.url, 'kraft_playground_bg.wasm', headers);
+      assert.equal(r.status, 200);
+      assert.equal(r.headers['content-encoding'], undefined, JSON.stringify(headers));
+      assert.ok(varyHasEncoding(r.headers));
+      assert.equal(r.headers['content-type'], 'application/wasm');
+      assert.ok(r.body.equals(wasm()), JSON.stringify(headers));
+    }
+  });
+
+  test('HTML is never cached without revalidating; names without a content hash are revalidated too', async () => {
+    for (const path of ['', 'index.html', 'embed.html']) {
+      const r = await get(server.url, path, { 'Accept-Encoding': 'br' });
+      assert.equal(r.status, 200);
+      assert.equal(r.headers['content-type'], 'text/html; charset=utf-8');
+      assert.equal(r.headers['cache-control'], 'no-cache', path);
+      assert.equal(r.headers['content-encoding'], 'br');
+      assert.ok(brotliDecompressSync(r.body).equals(readFileSync(join(dist, path || 'index.html'))));
+    }
+    for (const path of ['kraft-playground.js', 'kraft_playground_bg.wasm', 'site.css', 'scenarios.js']) {
+      const r = await get(server.url, path, { 'Accept-Encoding': 'gzip' });
+      assert.equal(r.headers['cache-control'], 'no-cache', path);
+    }
+  });
+
+  test('revalidation: a matching ETag or an unchanged Last-Modified gets 304 with no body', async () => {
+    for (const ae of ['br', 'gzip', 'identity']) {
+      const first = await get(server.url, 'kraft_playground_bg.wasm', { 'Accept-Encoding': ae });
+      const etag = first.headers.etag;
+      assert.match(etag ?? '', /^"[^"]+"$/, `a strong ETag (${ae})`);
+      assert.ok(first.headers['last-modified'], 'Last-Modified');
+      const again = await get(server.url, 'kraft_playground_bg.wasm', { 'Accept-Encoding': ae, 'If-None-Match': etag });
+      assert.equal(again.status, 304, ae);
+      assert.equal(again.body.length, 0);
+      assert.equal(again.headers.etag, etag);
+      assert.equal(again.headers['cache-control'], 'no-cache');
+      assert.ok(varyHasEncoding(again.headers));
+      const listed = await get(server.url, 'kraft_playground_bg.wasm', { 'Accept-Encoding': ae, 'If-None-Match': `"nope", W/${etag}` });
+      assert.equal(listed.status, 304, 'a weak match in a list');
+      const since = await get(server.url, 'kraft_playground_bg.wasm', { 'Accept-Encoding': ae, 'If-Modified-Since': first.headers['last-modified'] });
+      assert.equal(since.status, 304, `If-Modified-Since (${ae})`);
+    }
+    const br = await get(server.url, 'kraft_playground_bg.wasm', { 'Accept-Encoding': 'br' });
+    const gz = await get(server.url, 'kraft_playground_bg.wasm', { 'Accept-Encoding': 'gzip' });
+    assert.notEqual(br.headers.etag, gz.headers.etag, 'each encoding is its own representation');
+    const cross = await get(server.url, 'kraft_playground_bg.wasm', { 'Accept-Encoding': 'gzip', 'If-None-Match': br.headers.etag });
+    assert.equal(cross.status, 200, 'the brotli ETag does not validate the gzip body');
+    const stale = await get(server.url, 'kraft_playground_bg.wasm', { 'Accept-Encoding': 'br', 'If-None-Match': '"something-else"', 'If-Modified-Since': br.headers['last-modified'] });
+    assert.equal(stale.status, 200, 'If-None-Match wins over If-Modified-Since');
+  });
+
+  test('HEAD sends the headers of GET and no body', async () => {
+    const g = await get(server.url, 'scenarios.js', { 'Accept-Encoding': 'br' });
+    const h = await get(server.url, 'scenarios.js', { 'Accept-Encoding': 'br' }, 'HEAD');
+    assert.equal(h.status, 200);
+    assert.equal(h.body.length, 0);
+    for (const k of ['content-type', 'content-encoding', 'content-length', 'etag', 'cache-control', 'vary']) assert.equal(h.headers[k], g.headers[k], k);
+  });
+
+  test('long-lived immutable caching only for content-hashed names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kp-serve-'));
+    try {
+      writeFileSync(join(dir, 'index.html'), '<!doctype html><title>x</title>');
+      writeFileSync(join(dir, 'app.js'), 'export {};\n');
+      writeFileSync(join(dir, 'app-3f9a0c1d.js'), 'export {};\n');
+      writeFileSync(join(dir, 'chunk-Q2ZK7LMX.js'), 'export {};\n');
+      writeFileSync(join(dir, 'core.5d41402abc4b2a76.wasm'), Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]));
+      writeFileSync(join(dir, 'kraft-playground.css'), ':root{}\n');
+      const s = await serve(dir);
+      try {
+        for (const f of ['app-3f9a0c1d.js', 'chunk-Q2ZK7LMX.js', 'core.5d41402abc4b2a76.wasm']) {
+          const r = await get(s.url, f);
+          assert.equal(r.status, 200, f);
+          assert.equal(r.headers['cache-control'], 'public, max-age=31536000, immutable', f);
+        }
+        for (const f of ['', 'index.html', 'app.js', 'kraft-playground.css']) {
+          const r = await get(s.url, f);
+          assert.equal(r.status, 200, f);
+          assert.equal(r.headers['cache-control'], 'no-cache', f);
+        }
+        // Nothing precompressed here: served as it is, whatever is accepted.
+        const r = await get(s.url, 'app.js', { 'Accept-Encoding': 'br, gzip' });
+        assert.equal(r.headers['content-encoding'], undefined);
+        assert.equal(r.body.toString(), 'export {};\n');
+      } finally {
+        s.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the wasm is fetched with the page', () => {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(() => browser?.close());
+
+  for (const path of ['', 'embed.html']) {
+    test(`${path || 'index.html'}: one request for the wasm, compressed, started before the element's script arrived`, async () => {
+      const page = await browser.context.newPage();
+      const cdp = await browser.context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      // Some latency, so that "before the script arrived" means something on loopback.
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 40, downloadThroughput: -1, uploadThroughput: -1 });
+      const wasmRequests = [];
+      const encodings = [];
+      cdp.on('Network.requestWillBeSent', (e) => {
+        if (e.request.url.endsWith('.wasm')) wasmRequests.push(e.request.url);
+      });
+      cdp.on('Network.responseReceived', (e) => {
+        if (e.response.url.endsWith('.wasm')) encodings.push(e.response.headers['content-encoding'] ?? e.response.headers['Content-Encoding']);
+      });
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      page.on('console', (m) => {
+        // a preload the page did not use, or used with the wrong mode, is reported here
+        if (m.type() === 'error' || /preload/i.test(m.text())) errors.push(m.text());
+      });
+      await page.goto(server.url + path);
+      await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
+      await page.evaluate(() => document.querySelector('kraft-playground').ready);
+      await page.waitForTimeout(200);
+      const timing = await page.evaluate(() => {
+        const r = performance.getEntriesByType('resource');
+        return {
+          wasm: r.filter((e) => e.name.endsWith('.wasm')).map((e) => ({ start: e.startTime, initiator: e.initiatorType })),
+          scriptEnd: r.find((e) => e.name.endsWith('/kraft-playground.js'))?.responseEnd,
+        };
+      });
+      await page.close();
+      assert.deepEqual(errors, []);
+      assert.equal(wasmRequests.length, 1, `the network log: ${JSON.stringify(wasmRequests)}`);
+      assert.equal(timing.wasm.length, 1, JSON.stringify(timing.wasm));
+      assert.equal(timing.wasm[0].initiator, 'link', 'requested by the page’s preload');
+      assert.ok(timing.wasm[0].start < timing.scriptEnd, `wasm requested at ${timing.wasm[0].start} ms, kraft-playground.js arrived at ${timing.scriptEnd} ms`);
+      assert.deepEqual(encodings, ['br']);
+    });
+  }
+});

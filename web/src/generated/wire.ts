@@ -1,0 +1,446 @@
+// Generated from the Rust types by ts-rs (crate/src/wire.rs): do not edit.
+// `UPDATE=1 cargo test --release --lib wire` rewrites it.
+
+/**
+ * The JSON form of an event: `seq`, `t`, its kind's fields (`type` first), then `text`.
+ */
+export type TraceEvent = { 
+/**
+ * Sequence number, from 1, strictly increasing.
+ */
+seq: number, 
+/**
+ * Simulated time in ms.
+ */
+t: number, 
+/**
+ * The one-line text form (what the CLI prints). The digest hashes the events' binary
+ * form, not this text.
+ */
+text: string, } & ({ "type": "send", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, summary: string, arrives: number, dropped: DropReason | null, } | { "type": "deliver", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, summary: string, sent: number, duplicate: boolean, } | { "type": "drop", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, sent: number, reason: DropReason, } | { "type": "disconnect", node: number, peer: number, rpc: RpcKind, sent: number, } | { "type": "state", node: number, from: StateName, to: StateName, epoch: number, leader: number | null, votedFor: number | null, reason: TransitionReason, } | { "type": "persist", node: number, epoch: number, leader: number | null, votedFor: number | null, } | { "type": "vote", node: number, candidate: number, epoch: number, preVote: boolean, granted: boolean, reason: VoteReason, detail: string, } | { "type": "append", node: number, first: number, last: number, epoch: number, kind: string, } | { "type": "flush", node: number, offset: number, } | { "type": "hw", node: number, old: number | null, new: number, } | { "type": "truncate", node: number, fromLeo: number, to: number, divergingEpoch: number | null, hw: number | null, } | { "type": "snapshot", node: number, action: SnapshotAction, endOffset: number, epoch: number, } | { "type": "crash", node: number, lostRecords: number, } | { "type": "restart", node: number, } | { "type": "fault" } & FaultFields | { "type": "write", node: number | null, accepted: boolean, offset: number | null, kind: string, } | { "type": "violation", invariant: InvariantName, node: number | null, detail: string, evidence: Array<number>, });
+
+/**
+ * What happened; its JSON form is tagged by `type` (see `EventJson` and `EVENT_FIELDS`).
+ */
+export type EventKind = { "type": "send", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, summary: string, arrives: number, dropped: DropReason | null, } | { "type": "deliver", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, summary: string, sent: number, duplicate: boolean, } | { "type": "drop", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, sent: number, reason: DropReason, } | { "type": "disconnect", node: number, peer: number, rpc: RpcKind, sent: number, } | { "type": "state", node: number, from: StateName, to: StateName, epoch: number, leader: number | null, votedFor: number | null, reason: TransitionReason, } | { "type": "persist", node: number, epoch: number, leader: number | null, votedFor: number | null, } | { "type": "vote", node: number, candidate: number, epoch: number, preVote: boolean, granted: boolean, reason: VoteReason, detail: string, } | { "type": "append", node: number, first: number, last: number, epoch: number, kind: string, } | { "type": "flush", node: number, offset: number, } | { "type": "hw", node: number, old: number | null, new: number, } | { "type": "truncate", node: number, fromLeo: number, to: number, divergingEpoch: number | null, hw: number | null, } | { "type": "snapshot", node: number, action: SnapshotAction, endOffset: number, epoch: number, } | { "type": "crash", node: number, lostRecords: number, } | { "type": "restart", node: number, } | { "type": "fault" } & FaultFields | { "type": "write", node: number | null, accepted: boolean, offset: number | null, kind: string, } | { "type": "violation", invariant: InvariantName, node: number | null, detail: string, evidence: Array<number>, };
+
+/**
+ * The fields a fault adds to a `fault` event.
+ */
+export type FaultFields = { fault: FaultName, 
+/**
+ * The nodes it names (a partition: every node of every group).
+ */
+nodes: Array<number>, detail: string, };
+
+/**
+ * Fault and operator action kinds as the trace records them.
+ */
+export type FaultName = "isolate" | "partition" | "cut" | "uncut" | "slowLink" | "heal" | "network" | "slowDisk" | "workload" | "resign" | "wipe";
+
+/**
+ * A voter's decision on a (pre-)vote request.
+ */
+export type VoteReason = "granted" | "granted-again" | "log-not-up-to-date" | "already-voted" | "knows-leader" | "is-leader" | "is-candidate" | "is-resigned" | "follower-has-fetched" | "is-follower" | "stale-epoch" | "not-a-voter" | "invalid-request";
+
+/**
+ * The RPC kinds the timeline colours differently.
+ */
+export type RpcKind = "Vote" | "VoteResponse" | "PreVote" | "PreVoteResponse" | "BeginQuorumEpoch" | "BeginQuorumEpochResponse" | "EndQuorumEpoch" | "EndQuorumEpochResponse" | "Fetch" | "FetchResponse" | "FetchSnapshot" | "FetchSnapshotResponse";
+
+export type DropReason = "loss" | "partition" | "node-down";
+
+export type StateName = "unattached" | "prospective" | "candidate" | "leader" | "follower" | "resigned" | "crashed";
+
+/**
+ * Why a replica changed state; shown on the timeline and in the text trace.
+ */
+export type TransitionReason = "startup" | "restart" | "election-timeout" | "fetch-timeout" | "pre-vote-granted" | "pre-vote-rejected" | "pre-vote-timed-out" | "vote-granted" | "higher-epoch" | "leader-discovered" | "voted-for-candidate" | "resign" | "check-quorum-failed" | "resigned-timeout";
+
+export type SnapshotAction = "taken" | "fetched" | "loaded" | "deleted";
+
+export type SnapshotId = { endOffset: number, epoch: number, };
+
+/**
+ * The named safety properties the checker watches.
+ */
+export type InvariantName = "SingleLeader" | "MonotonicEpoch" | "MonotonicHighWatermark" | "MajorityReachedHighWatermark" | "SnapshotAtLogStart" | "LeaderNeverLoadSnapshot" | "ConsistentCommittedData" | "LogMatching" | "LeaderCompleteness" | "NoTruncationBelowHighWatermark" | "StableLeadership";
+
+/**
+ * One node as the panels show it (what `Cluster.nodes` returns).
+ */
+export type NodeInfo = { 
+/**
+ * Its log records from log start (absent when `nodes({ records: false })`).
+ */
+records?: Array<LogRecord>, id: number, role: Role, 
+/**
+ * `crashed` while the process is down (its disk survives).
+ */
+state: StateName, epoch: number, 
+/**
+ * The leader it knows for its epoch.
+ */
+leader: number | null, votedFor: number | null, 
+/**
+ * Log end offset.
+ */
+leo: number, 
+/**
+ * This node's high watermark: a leader's is what its Fetch responses carry (none
+ * until it commits a record of its epoch); null before it learns one and while crashed.
+ */
+hw: number | null, logStart: number, 
+/**
+ * Offset up to which the log is on disk.
+ */
+flushed: number, 
+/**
+ * Epoch of the last record in its log.
+ */
+lastEpoch: number, 
+/**
+ * The timer that ends the current state: when it fires, and its full length.
+ */
+timer: TimerInfo | null, 
+/**
+ * Blocked in a flush until this time.
+ */
+busyUntil: number | null, flushMs: number, snapshot: SnapshotId | null, 
+/**
+ * Offset up to which records are applied to its metadata image.
+ */
+applied: number, 
+/**
+ * Brokers and topics in its metadata image.
+ */
+brokers: number, topics: number, };
+
+/**
+ * A node's role in the quorum.
+ */
+export type Role = "voter" | "observer";
+
+/**
+ * The timer that ends a node's current state.
+ */
+export type TimerInfo = { kind: TimerKind, 
+/**
+ * When it fires (simulated ms).
+ */
+deadline: number, 
+/**
+ * Its full length in ms.
+ */
+total: number, };
+
+export type TimerKind = "election" | "fetch" | "check-quorum";
+
+/**
+ * One record of a node's log.
+ */
+export type LogRecord = { offset: number, 
+/**
+ * The leader epoch that wrote it.
+ */
+epoch: number, 
+/**
+ * Unique id of the write (two records that look alike are told apart by it).
+ */
+id: number, record: RecordBody, };
+
+/**
+ * What a record says. `LeaderChange` is KRaft's control record written at the start
+ * of every epoch; the rest are metadata records a controller would write.
+ */
+export type RecordBody = { "type": "LeaderChange", leader: number, voters: Array<number>, } | { "type": "RegisterBroker", brokerId: number, } | { "type": "UnregisterBroker", brokerId: number, } | { "type": "CreateTopic", name: string, partitions: number, } | { "type": "DeleteTopic", name: string, } | { "type": "PartitionChange", topic: string, partition: number, leader: number, };
+
+/**
+ * `{ id, epoch }` of the current leader.
+ */
+export type LeaderInfo = { id: number, epoch: number, };
+
+/**
+ * What `describeQuorum` returns (asked of the leader).
+ */
+export type QuorumDescription = { status: QuorumStatus, replication: Array<ReplicationRow>, };
+
+/**
+ * `kafka-metadata-quorum describe --status`. -1 where the tool prints -1.
+ */
+export type QuorumStatus = { clusterId: string, leaderId: number, leaderEpoch: number, highWatermark: number, maxFollowerLag: number, maxFollowerLagTimeMs: number, currentVoters: Array<number>, currentObservers: Array<number>, };
+
+/**
+ * One row of `kafka-metadata-quorum describe --replication`.
+ */
+export type ReplicationRow = { nodeId: number, logEndOffset: number, lag: number, lastFetchTimestamp: number, lastCaughtUpTimestamp: number, status: ReplicaStatus, };
+
+export type ReplicaStatus = "Leader" | "Follower" | "Observer";
+
+/**
+ * What a write action returns: accepted with its node and offset, or rejected with a reason.
+ */
+export type WriteOutput = { accepted: boolean, node?: number, offset?: number, reason?: string, };
+
+/**
+ * The network as it is now (what `Cluster.network` returns).
+ */
+export type NetworkState = { 
+/**
+ * One-way latency range in ms, `[min, max]`.
+ */
+latencyMs: [number, number], 
+/**
+ * Probability in [0, 1] that a message is lost.
+ */
+loss: number, 
+/**
+ * Probability in [0, 1] that a message is delivered twice.
+ */
+duplicate: number, };
+
+/**
+ * A message on the wire right now.
+ */
+export type InFlightMessage = { id: number, from: number, to: number, rpc: RpcKind, epoch: number, summary: string, sent: number, arrives: number, duplicate: boolean, };
+
+/**
+ * The cluster: voters are nodes 0..voters, observers follow them.
+ */
+export type ClusterSpec = { voters: number, observers: number, seed: number, 
+/**
+ * Preset name or explicit profile.
+ */
+network: NetworkSpec, 
+/**
+ * Kafka config keys (`controller.quorum.*`) to values in ms.
+ */
+config: { [key in string]: number }, 
+/**
+ * Safety switches turned off (unsafe mode), by name.
+ */
+unsafe: Array<SafetySwitch>, 
+/**
+ * Disk flush latency of every node, ms.
+ */
+flushMs: number, 
+/**
+ * Each node snapshots its state machine every this many applied records (0: never).
+ */
+snapshotInterval: number, 
+/**
+ * Client writes per second from the start (0: none).
+ */
+writesPerSecond: number, 
+/**
+ * Also check StableLeadership (for scenarios about pre-vote).
+ */
+stableLeadership: boolean, };
+
+export type NetworkSpec = string | LinkProfileSpec;
+
+/**
+ * The JSON form of a link profile: latency range in ms and rates in [0, 1].
+ */
+export type LinkProfileSpec = { latencyMs: [number, number], loss: number, duplicate: number, };
+
+/**
+ * One of KRaft's safety rules, each of which a user may switch off (unsafe mode).
+ */
+export type SafetySwitch = "hw-before-own-epoch" | "vote-ignores-log" | "no-pre-vote" | "no-check-quorum" | "no-resign-on-restart" | "ack-before-flush";
+
+/**
+ * Something a user (or a scenario, or the chaos generator) does to the cluster. Generic
+ * in how it names nodes: the sim takes ids (`Action`), a scenario step names them by
+ * reference (`Action<NodeRef, Group>`) and resolves them when the step runs.
+ */
+export type Action<N = number, G = Array<N>> = { "action": "crash", node: N, } | { "action": "wipe", node: N, } | { "action": "restart", node: N, } | { "action": "isolate", node: N, } | { "action": "partition", groups: Array<G>, } | { "action": "cut", from: N, to: N, } | { "action": "uncut", from: N, to: N, } | { "action": "slowLink", from: N, to: N, latencyMs: [number, number], } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: N, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, };
+
+/**
+ * An action at a simulated time.
+ */
+export type TimedAction = { t: number, } & ({ "action": "crash", node: number, } | { "action": "wipe", node: number, } | { "action": "restart", node: number, } | { "action": "isolate", node: number, } | { "action": "partition", groups: Array<Array<number>>, } | { "action": "cut", from: number, to: number, } | { "action": "uncut", from: number, to: number, } | { "action": "slowLink", from: number, to: number, latencyMs: [number, number], } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: number, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, });
+
+export type ScenarioReport = { id: string, title: string, 
+/**
+ * The variant that was run, if any.
+ */
+variant: string | null, seed: number, 
+/**
+ * Safety switches that were off.
+ */
+unsafe: Array<SafetySwitch>, 
+/**
+ * Every step happened as written, every expectation held, and every invariant
+ * violation was one an expectation asked for.
+ */
+passed: boolean, 
+/**
+ * Simulated time at the end of the run (ms).
+ */
+endMs: number, steps: Array<ScenarioStepReport>, expectations: Array<ScenarioExpectationReport>, violations: Array<ScenarioViolationReport>, measurements: Array<ScenarioMeasurement>, 
+/**
+ * The cluster that ran (seed and switches as used).
+ */
+spec: ClusterSpec, 
+/**
+ * The actions with the times they happened and the nodes they hit: with `spec`,
+ * `Simulation::replay(spec, inputs, endMs)` reproduces the run exactly.
+ */
+inputs: Array<TimedAction>, 
+/**
+ * Number of trace events.
+ */
+events: number, 
+/**
+ * Trace digest (hex), as `cluster.digest()` gives it.
+ */
+digest: string, };
+
+/**
+ * One step as it happened.
+ */
+export type ScenarioStepReport = { index: number, label: string | null, 
+/**
+ * When it happened (ms); None when the run ended first.
+ */
+t: number | null, 
+/**
+ * The action with its nodes resolved (what went into the input log).
+ */
+action: Action<number, Array<number>> | null, caption: string | null, 
+/**
+ * The caption as styled runs of text (render each as a text node).
+ */
+captionSpans: Array<CaptionSpan>, pause: boolean, ok: boolean, 
+/**
+ * What happened, e.g. "waited 1.571s until a leader is elected: n0".
+ */
+note: string, };
+
+/**
+ * A run of text in one style.
+ */
+export type CaptionSpan = { style: CaptionStyle, text: string, };
+
+export type CaptionStyle = "plain" | "bold" | "em" | "code";
+
+export type ScenarioExpectationReport = { index: number, 
+/**
+ * The key it was written with (`leaderElectedBy`, `failover`, ...).
+ */
+kind: string, passed: boolean, 
+/**
+ * One line with the measured numbers.
+ */
+explanation: string, note: string | null, };
+
+export type ScenarioViolationReport = { seq: number, t: number, invariant: InvariantName, node: number | null, detail: string, 
+/**
+ * Named by a `violated` expectation (an unsafe variant showing what breaks).
+ */
+expected: boolean, };
+
+export type ScenarioMeasurement = { kind: string, name: string, 
+/**
+ * One line with the numbers.
+ */
+text: string, 
+/**
+ * The main number, when it is a duration.
+ */
+valueMs: number | null, 
+/**
+ * The main number, when it is a count.
+ */
+count: number | null, 
+/**
+ * The duration split into parts (e.g. detection and election).
+ */
+parts: Array<MeasurementPart>, };
+
+export type MeasurementPart = { name: string, ms: number, };
+
+/**
+ * Names and limits the package validates against (from the core).
+ */
+export type Catalog = { version: string, 
+/**
+ * The quorum config keys with their defaults and ranges.
+ */
+configKeys: Array<Limit>, 
+/**
+ * The cluster's other settings and the bounds on calls (`limits::LIMITS`).
+ */
+limits: Array<Limit>, switches: Array<Named<SafetySwitch>>, invariants: Array<Named<InvariantName>>, presets: Array<Preset>, 
+/**
+ * The spec a cluster gets for every option left out.
+ */
+defaultSpec: ClusterSpec, };
+
+/**
+ * One bounded number: a config key, a cluster setting or a bound on a call.
+ */
+export type Limit = { 
+/**
+ * The key or field that carries it (`voters`, `controller.quorum.fetch.timeout.ms`).
+ */
+key: string, 
+/**
+ * What it means, in one line (shown in errors, the UI and the README).
+ */
+description: string, 
+/**
+ * The value when none is given (none for a bound on a call).
+ */
+default?: number, min: number, 
+/**
+ * None: no upper bound.
+ */
+max: number | null, unit?: Unit, 
+/**
+ * 0 is accepted too, below `min`: it turns the thing off.
+ */
+zeroTurnsOff: boolean, };
+
+/**
+ * What a limited number counts.
+ */
+export type Unit = "ms" | "s" | "bytes" | "ppm";
+
+/**
+ * A name with what it means.
+ */
+export type Named<T> = { name: T, explanation: string, };
+
+export type Preset = { name: string, 
+/**
+ * One-way latency range in ms, `[min, max]`.
+ */
+latencyMs: [number, number], 
+/**
+ * Probability in [0, 1] that a message is lost.
+ */
+loss: number, 
+/**
+ * Probability in [0, 1] that a message is delivered twice.
+ */
+duplicate: number, };
+
+/**
+ * The outcome of one chaos-sweep seed.
+ */
+export type SeedOutcome = { seed: number, passed: boolean, 
+/**
+ * Did the quorum commit new records in the calm tail after healing?
+ */
+madeProgress: boolean, violations: Array<SeedViolation>, events: number, simulatedMs: number, 
+/**
+ * The native command that reproduces this seed.
+ */
+reproduce: string, };
+
+/**
+ * An invariant violation a chaos seed found.
+ */
+export type SeedViolation = { invariant: InvariantName, detail: string, };
