@@ -12,10 +12,10 @@
 import { type Cluster, init, Player } from '../api.js';
 import { DEFAULTS, type Parsed, parseAttributes, show } from './attributes.js';
 import { Caption } from './caption.js';
-import { MAX_SPEED, MIN_SPEED, type Settings } from './controls.js';
+import { MAX_SPEED, MIN_SPEED, type Settings, speedLabel } from './controls.js';
 import { Dialogs, openHelp } from './dialogs.js';
 import { h } from './dom.js';
-import { FrameLoop, stopWithin } from './frame-loop.js';
+import { Drawing, FrameLoop, Pacer, stopWithin } from './frame-loop.js';
 import { type KeyHost, onKey } from './keys.js';
 import { layOut } from './layout.js';
 import { Announcer, announcement, CrashBanner, Notices, StatusLine, Toaster } from './messages.js';
@@ -32,6 +32,11 @@ import { Summary } from './summary.js';
 import { readTheme, type Theme } from './theme.js';
 import type { UiEvent, UiEventOf } from './types.js';
 import { buildViews, type Views } from './views.js';
+
+/** How often the panels beside the picture are redrawn while playing (wall ms). */
+const PLAYING_PANELS_MS = 100;
+/** How often the picture is redrawn while playing at a capped speed (wall ms): the frames between go to the simulation. */
+const CAPPED_PICTURE_MS = 30;
 
 function cssUrl(): string {
   return new URL('./kraft-playground.css', import.meta.url).href;
@@ -69,7 +74,17 @@ export class KraftPlayground extends HTMLElement {
   #summary!: Summary;
   #summaryAt = 0;
   #progress = new StoryProgress();
-  #loop = new FrameLoop((elapsed) => this.#frame(elapsed));
+  #loop = new FrameLoop((elapsed, gap) => this.#frame(elapsed, gap));
+  #pacer = new Pacer();
+  #cappedBadge = h('span', { class: 'kp-capped', role: 'status', hidden: true });
+  #cappedText = '';
+  #cappedAt = 0;
+  /** The accessible summary waits for its next turn (it is refreshed a few times a second). */
+  #summaryDue = false;
+  /** When the panels beside the picture were last drawn while playing (wall ms). */
+  #panelsAt = 0;
+  /** When the picture was last drawn while playing (wall ms). */
+  #pictureAt = 0;
   #play = new Playback({
     player: () => this.#player,
     scenario: () => this.#scenario,
@@ -77,7 +92,9 @@ export class KraftPlayground extends HTMLElement {
     canPlay: () => !!this.#cluster && !this.#crashed,
     playingChanged: (on) => {
       this.#loop.restartClock();
+      this.#pacer.reset();
       this.toggleAttribute('data-playing', on);
+      this.#loop.request();
     },
     seeked: () => {
       if (this.#views.timeline.follow) this.#views.timeline.invalidate();
@@ -98,6 +115,7 @@ export class KraftPlayground extends HTMLElement {
   #onScheme = () => {
     this.#theme = null;
     this.#views?.timeline.invalidate();
+    this.#views?.ring.invalidate();
     this.#views?.logs.invalidate();
   };
 
@@ -152,13 +170,13 @@ export class KraftPlayground extends HTMLElement {
         void this.#boot();
       }, 0);
     }
-    this.#loop.start();
+    this.#loop.connect(this);
   }
 
   disconnectedCallback(): void {
     this.removeEventListener('keydown', this.#keyHandler);
     this.#schemeQuery?.removeEventListener('change', this.#onScheme);
-    this.#loop.stop();
+    this.#loop.disconnect();
   }
 
   attributeChangedCallback(name: string, old: string | null, val: string | null): void {
@@ -196,6 +214,7 @@ export class KraftPlayground extends HTMLElement {
       this.#root.classList.add('kp-ready');
       this.#theme = null;
       this.#views.timeline.invalidate();
+      this.#views.ring.invalidate();
     });
     link.addEventListener('error', () => this.#root.classList.add('kp-ready'));
     this.#shadow.append(link, this.#root);
@@ -238,9 +257,18 @@ export class KraftPlayground extends HTMLElement {
       reset: () => void this.#reset(),
     });
     this.#views = views;
+    // paused, a frame is drawn only when something asks for one
+    const redraw = () => this.#loop.request();
+    views.timeline.onChange = redraw;
+    views.ring.onChange = redraw;
+    views.logs.onChange = redraw;
+    for (const type of ['pointerdown', 'pointermove', 'pointerup', 'pointerleave', 'wheel', 'click', 'keydown', 'input', 'change', 'focusin']) {
+      this.#root.addEventListener(type, redraw, { capture: true, passive: true });
+    }
 
     const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#scenario?.id ?? null, timeline: this.#views.timeline });
     this.#caption = new Caption(() => this.#play.setPlaying(true));
+    this.#views.controls.el.querySelector('.kp-speed-wrap')?.after(this.#cappedBadge);
 
     this.#menu = new NodeMenu({
       nodes: () => this.#snap.nodes,
@@ -501,26 +529,40 @@ export class KraftPlayground extends HTMLElement {
     return this.#lastNow;
   }
 
-  /** One frame: play for `elapsed` wall ms (if playing), then draw. */
-  #frame(elapsed: number): void {
+  /** One frame: play for `elapsed` wall ms (if playing; `gap` ms passed in fact), then draw. Returns whether the next frame is wanted too. */
+  #frame(elapsed: number, gap: number): boolean {
     const p = this.#player;
     const c = this.#cluster;
-    if (!p || !c) return;
+    if (!p || !c) return false;
     if (c.broken) {
       this.#showCrash(c);
-      return;
+      return false;
     }
     const t0 = performance.now();
-    if (this.#play.playing) {
+    const playing = this.#play.playing;
+    // While playing, the panels beside the picture follow a few times a second (at speed
+    // they are a blur anyway, and reading the logs from the core is a large part of a
+    // frame); paused, every frame shows the moment exactly.
+    // When the core cannot keep up, every other frame or so advances only.
+    const picture = !playing || this.#pacer.capped === null || t0 - this.#pictureAt >= CAPPED_PICTURE_MS;
+    const panels = picture && (!playing || t0 - this.#panelsAt >= PLAYING_PANELS_MS);
+    if (playing && picture) this.#pictureAt = t0;
+    if (playing && panels) this.#panelsAt = t0;
+    const drawing = panels ? Drawing.Panels : picture ? Drawing.Picture : Drawing.None;
+    let wanted = 0;
+    let played = 0;
+    if (playing) {
       const now = c.now;
-      const stop = stopWithin(this.#scenario, this.#play.pausedAtStep, now, now + elapsed * p.speed);
+      wanted = elapsed * p.speed;
+      const allowed = this.#pacer.allowance(wanted, drawing);
+      const stop = stopWithin(this.#scenario, this.#play.pausedAtStep, now, now + allowed);
       try {
         if (stop) {
           p.seek(stop.t);
           if (stop.step) this.#play.pausedAtStep = stop.step.index;
           this.#play.setPlaying(false);
         } else {
-          const f = this.#loop.timed('tick', () => p.tick(elapsed));
+          const f = this.#loop.timed('tick', () => p.tick(allowed / p.speed));
           if (f.error) throw f.error;
         }
       } catch (e) {
@@ -529,17 +571,43 @@ export class KraftPlayground extends HTMLElement {
       }
       if (c.broken) {
         this.#showCrash(c);
-        return;
+        return false;
       }
+      played = c.now - now;
     }
-    this.#draw();
-    if (this.#play.playing) this.#loop.recordFrame(performance.now() - t0);
+    const t1 = performance.now();
+    // play that just stopped draws everything at once
+    const more = picture || !this.#play.playing ? this.#draw(panels || !this.#play.playing) : false;
+    if (playing) {
+      const t2 = performance.now();
+      this.#loop.recordFrame(t2 - t0);
+      // judged against real time: frames far apart (a busy machine) fall behind too
+      this.#pacer.record(gap, gap * p.speed, played, t1 - t0, t2 - t1, drawing);
+    }
+    this.#showCapped();
+    return this.#play.playing || more;
+  }
+
+  /** Says so when the core cannot keep up with the speed asked for (the pacer caps each frame's advance). */
+  #showCapped(): void {
+    const capped = this.#play.playing ? this.#pacer.capped : null;
+    const text = capped === null ? '' : `capped at ${speedLabel(capped)}`;
+    if (text === this.#cappedText) return;
+    // the figure changes at most once a second (appearing and going away at once)
+    const wall = performance.now();
+    if (text && this.#cappedText && wall - this.#cappedAt < 1000) return;
+    this.#cappedAt = wall;
+    this.#cappedText = text;
+    this.#cappedBadge.textContent = text;
+    this.#cappedBadge.title = text ? `The simulation cannot keep up with ${speedLabel(this.#play.speed)} here: it plays at about ${speedLabel(capped ?? 0)}` : '';
+    this.#cappedBadge.hidden = !text;
   }
 
   /** The player's listener: new events (or a rewind). */
   #onFrame(events: UiEvent[], reset: boolean): void {
     const c = this.#cluster;
     if (!c) return;
+    this.#loop.request();
     this.#loop.timed('onFrame', () => this.#onFrameInner(c, events, reset));
   }
 
@@ -593,15 +661,16 @@ export class KraftPlayground extends HTMLElement {
     }
   }
 
-  #draw(): void {
-    if (!this.#cluster) return;
+  /** Draws what changed (`panels`: the panels beside the picture too); returns whether something still animates (and wants the next frame). */
+  #draw(panels: boolean): boolean {
+    if (!this.#cluster) return false;
     const lap = this.#loop.laps();
     this.#views.timeline.frame();
     lap('timeline');
-    this.#views.ring.frame();
+    const more = this.#views.ring.frame();
     lap('ring');
-    this.#views.faults.frame();
-    if (this.#parsed?.full) {
+    if (panels) this.#views.faults.frame();
+    if (this.#parsed?.full && panels) {
       this.#views.logs.frame();
       lap('logs');
       this.#views.quorum.frame();
@@ -614,11 +683,14 @@ export class KraftPlayground extends HTMLElement {
     this.#menu.frame();
     lap('controls');
     const wall = performance.now();
+    this.#summaryDue = true;
     if (wall - this.#summaryAt > (this.#play.playing ? 500 : 250)) {
       this.#summaryAt = wall;
+      this.#summaryDue = false;
       this.#summary.update(this.#cluster, this.#snap.nodes);
       lap('summary');
     }
+    return more || this.#summaryDue;
   }
 
   /** Starts (true) or stops (false) timing each part of a frame; returns what was timed. */

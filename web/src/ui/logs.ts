@@ -53,6 +53,8 @@ export class Logs {
   private hover: { x: number; y: number } | null = null;
   private drag: { x: number; lo: number } | null = null;
   private stale = true;
+  /** Called when the logs need drawing again (the element then asks for a frame). */
+  onChange: () => void = () => {};
 
   constructor(private host: LogsHost) {
     this.canvas = h('canvas', { class: 'kp-logs-canvas', 'aria-hidden': 'true' });
@@ -65,27 +67,33 @@ export class Logs {
   setTail(on: boolean): void {
     this.tail = on;
     this.tailBtn.hidden = on;
-    this.stale = true;
+    this.markStale();
   }
 
   /** Call when events arrived (the logs may have changed). */
   invalidate(): void {
+    this.markStale();
+  }
+
+  private markStale(): void {
     this.stale = true;
+    this.onChange();
   }
 
   /** A new run or a seek: fetch every row again. */
   reload(): void {
     this.sig = [];
-    this.stale = true;
+    this.markStale();
   }
 
   resize(w: number): void {
     if (w !== this.w) {
       this.w = w;
-      this.stale = true;
+      this.markStale();
     }
   }
 
+  /** Draws if anything changed. */
   frame(): void {
     const nodes = this.host.nodes();
     if (!this.stale && !this.hover) return;
@@ -309,7 +317,7 @@ export class Logs {
       c.setPointerCapture(e.pointerId);
       this.drag = { x: e.offsetX, lo: this.lo };
       this.hover = { x: e.offsetX, y: e.offsetY };
-      this.stale = true;
+      this.markStale();
     });
     c.addEventListener('pointermove', (e) => {
       if (this.drag && e.buttons) {
@@ -322,13 +330,13 @@ export class Logs {
         }
       }
       this.hover = { x: e.offsetX, y: e.offsetY };
-      this.stale = true;
+      this.markStale();
     });
     c.addEventListener('pointerup', () => (this.drag = null));
     c.addEventListener('pointerleave', (e) => {
       if (e.pointerType === 'mouse') {
         this.hover = null;
-        this.stale = true;
+        this.markStale();
       }
     });
   }

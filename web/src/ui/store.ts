@@ -124,6 +124,14 @@ export function sameEvent(a: UiEvent, b: UiEvent): boolean {
   return keys.every((k) => x[k] === y[k] || (typeof x[k] === 'object' && x[k] !== null && JSON.stringify(x[k]) === JSON.stringify(y[k])));
 }
 
+/** The steps of `st` from time `t` on, starting with value `v` there (NaN: none) as a rebuild from `t` would. */
+function restart(st: Steps, t: number, v: number): Steps {
+  const out = new Steps();
+  if (!Number.isNaN(v)) out.push(t, v);
+  for (let i = lowerBound(st.t, t); i < st.t.length; i++) out.push(st.t[i], st.v[i]);
+  return out;
+}
+
 export class Store {
   nodes = 0;
   events: UiEvent[] = [];
@@ -246,29 +254,66 @@ export class Store {
     // cut between two milliseconds, never inside one
     while (from > 0 && this.eventT[from - 1] === this.eventT[from]) from--;
     if (from <= 0) return false;
-    this.rebuild(from, this.events.length);
+    this.dropBefore(from);
     return true;
+  }
+
+  /** Remembers what the nodes looked like just before event `from` (where the held events will start). */
+  private seedAt(from: number): void {
+    const cut = this.events[from];
+    const before = cut.t - 0.5;
+    this.seed = {
+      states: this.states.map((segs) => {
+        let i = segs.length - 1;
+        while (i >= 0 && segs[i].seq >= cut.seq) i--;
+        return i >= 0 ? segs[i] : undefined;
+      }),
+      hw: this.hw.map((st) => st.at(before)),
+      leo: this.leo.map((st) => st.at(before, 0)),
+      t: cut.t,
+      faults: this.faults.filter((f) => f.seq < cut.seq),
+      violations: this.violations.filter((f) => f.seq < cut.seq),
+      leaders: this.leaders.filter((f) => f.seq < cut.seq),
+    };
+  }
+
+  /**
+   * Forgets the events before `from` in place: what `rebuild(from, end)` would hold, by
+   * slicing the indexes instead of taking every kept event in again (which cost a frame
+   * or several on a long run at speed).
+   */
+  private dropBefore(from: number): void {
+    this.seedAt(from);
+    const seed = this.seed!;
+    const cutSeq = this.events[from].seq;
+    this.events = this.events.slice(from);
+    this.eventT = this.eventT.slice(from);
+    // a message is held when its send (or its disconnect) is
+    this.msgs = this.msgs.filter((m) => m.seq >= cutSeq);
+    this.msgSent = this.msgs.map((m) => m.sent);
+    for (const [id, m] of this.open) if (m.seq < cutSeq) this.open.delete(id);
+    for (let n = 0; n < this.nodes; n++) {
+      const sg = seed.states[n];
+      const keepFrom = sg ? this.states[n].indexOf(sg) : 0;
+      this.states[n] = this.states[n].slice(keepFrom);
+      this.stateT[n] = this.stateT[n].slice(keepFrom);
+      this.hw[n] = restart(this.hw[n], seed.t, seed.hw[n]);
+      this.leo[n] = restart(this.leo[n], seed.t, seed.leo[n]);
+    }
+    const m0 = lowerBound(
+      this.marks.map((m) => m.seq),
+      cutSeq,
+    );
+    this.marks = this.marks.slice(m0);
+    this.markT = this.markT.slice(m0);
+    // faults, violations and leaders are all kept (the seed holds the older ones)
+    this.firstT = seed.t;
+    this.version++;
   }
 
   private rebuild(from: number, to: number): void {
     const kept = this.events.slice(from, to);
-    if (from > 0) {
-      const cut = this.events[from];
-      const before = cut.t - 0.5;
-      this.seed = {
-        states: this.states.map((segs) => {
-          let i = segs.length - 1;
-          while (i >= 0 && segs[i].seq >= cut.seq) i--;
-          return i >= 0 ? segs[i] : undefined;
-        }),
-        hw: this.hw.map((st) => st.at(before)),
-        leo: this.leo.map((st) => st.at(before, 0)),
-        t: cut.t,
-        faults: this.faults.filter((f) => f.seq < cut.seq),
-        violations: this.violations.filter((f) => f.seq < cut.seq),
-        leaders: this.leaders.filter((f) => f.seq < cut.seq),
-      };
-    }
+    if (from > 0) this.seedAt(from);
     const seed = this.seed;
     this.clear(this.nodes);
     if (seed) {

@@ -66,14 +66,22 @@ export class Timeline {
     this.bind();
   }
 
+  /** Called when the timeline needs drawing again (the element then asks for a frame). */
+  onChange: () => void = () => {};
+
   invalidate(): void {
+    this.markDirty();
+  }
+
+  private markDirty(): void {
     this.dirty = true;
+    this.onChange();
   }
 
   setFollow(on: boolean): void {
     this.follow = on;
     this.followBtn.hidden = on;
-    this.dirty = true;
+    this.markDirty();
   }
 
   get plotW(): number {
@@ -84,7 +92,7 @@ export class Timeline {
   focus(t: number): void {
     this.setFollow(false);
     this.geo.t0 = t - (this.plotW * this.geo.msPerPx) / 2;
-    this.dirty = true;
+    this.markDirty();
   }
 
   zoomBy(f: number, anchorX?: number): void {
@@ -93,7 +101,7 @@ export class Timeline {
     const tAt = this.geo.t0 + ax * this.geo.msPerPx;
     this.geo.msPerPx = clamp(this.geo.msPerPx * f, MIN_MS_PER_PX, MAX_MS_PER_PX);
     this.geo.t0 = tAt - ax * this.geo.msPerPx;
-    this.dirty = true;
+    this.markDirty();
   }
 
   fitAll(): void {
@@ -123,7 +131,7 @@ export class Timeline {
     this.geo.w = w;
     this.geo.hgt = hgt;
     if (!this.follow) this.geo.t0 = keepRight - this.plotW * this.geo.msPerPx;
-    this.dirty = true;
+    this.markDirty();
   }
 
   /** Draws if anything changed; returns whether it drew. */
@@ -290,7 +298,7 @@ export class Timeline {
           this.geo.t0 = this.drag.t0 - dx * this.geo.msPerPx;
           this.setFollow(false);
           this.hover = null;
-          this.dirty = true;
+          this.markDirty();
           return;
         }
       }
@@ -351,7 +359,7 @@ export class Timeline {
       this.hoverKey = '';
       if (this.hoverSeq !== -1) {
         this.hoverSeq = -1;
-        this.dirty = true;
+        this.markDirty();
       }
       return;
     }
@@ -362,7 +370,7 @@ export class Timeline {
       this.pinned = false;
       if (this.hoverSeq !== -1) {
         this.hoverSeq = -1;
-        this.dirty = true;
+        this.markDirty();
       }
       return;
     }
@@ -371,7 +379,7 @@ export class Timeline {
       const seq = best.key.startsWith('a') ? Number(best.key.slice(1)) : -1;
       if (seq !== this.hoverSeq) {
         this.hoverSeq = seq;
-        this.dirty = true;
+        this.markDirty();
       }
       this.tip.replaceChildren(...best.lines.map((l, i) => h('div', { class: i === 0 ? 'kp-tip-h' : '' }, l)));
     }
@@ -401,7 +409,7 @@ export class Timeline {
         if (on) this.hiddenGroups.delete(i);
         else this.hiddenGroups.add(i);
         b.setAttribute('aria-pressed', String(on));
-        this.dirty = true;
+        this.markDirty();
         onToggle?.();
       });
       return b;
