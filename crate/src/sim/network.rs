@@ -94,8 +94,8 @@ pub struct Network {
     cuts: Vec<(NodeId, NodeId)>,
     /// One-way links with their own latency range (min, max) ms.
     slow_links: BTreeMap<(NodeId, NodeId), (u64, u64)>,
-    /// Latest arrival scheduled per link, to keep links FIFO.
-    last_arrival: BTreeMap<(NodeId, NodeId), u64>,
+    /// Latest arrival scheduled per link, to keep links FIFO: `from * nodes + to`.
+    last_arrival: Vec<u64>,
     rng: Rng,
 }
 
@@ -107,7 +107,7 @@ impl Network {
             isolated: Vec::new(),
             cuts: Vec::new(),
             slow_links: BTreeMap::new(),
-            last_arrival: BTreeMap::new(),
+            last_arrival: vec![0; nodes * nodes],
             rng,
         }
     }
@@ -251,7 +251,7 @@ impl Network {
     fn arrival(&mut self, now: u64, from: NodeId, to: NodeId) -> u64 {
         let (lo, hi) = self.latency_range(from, to);
         let latency = self.rng.range(lo, hi);
-        let last = self.last_arrival.entry((from, to)).or_insert(0);
+        let last = &mut self.last_arrival[from as usize * self.groups.len() + to as usize];
         let t = (now + latency).max(*last);
         *last = t;
         t
