@@ -12,7 +12,9 @@ use crate::protocol::SafetySwitch;
 use crate::sim::chaos::{self, ChaosOptions};
 use crate::sim::simulation::{TraceCursor, MAX_ADVANCE_MS};
 use crate::sim::{Action, ClusterSpec, SimError, Simulation, TimedAction, WriteOutcome};
-use crate::wire::{Catalog, InFlightOut, LeaderOut, NetworkOut, NodeOut, SeedOut, ViolationOut, WriteOut};
+use crate::wire::{
+    ApiError, Catalog, ErrorKind, InFlightOut, LeaderOut, NetworkOut, NodeOut, SeedOut, ViolationOut, WriteOut,
+};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -46,25 +48,24 @@ pub fn take_panic_message() -> Option<String> {
 
 // ---- errors -----------------------------------------------------------------------------
 
-fn with_field(e: JsValue, field: &str) -> JsValue {
-    let _ = js_sys::Reflect::set(&e, &JsValue::from_str("field"), &JsValue::from_str(field));
-    e
-}
-
-fn message(field: &str, message: &str) -> String {
-    if field.is_empty() {
-        message.to_string()
-    } else {
-        format!("{field}: {message}")
-    }
+/// The JS error of an [`ApiError`]: its kind and text, with its `field` property.
+fn js_error(e: ApiError) -> JsValue {
+    let text = e.text();
+    let error: JsValue = match e.kind {
+        ErrorKind::TypeError => js_sys::TypeError::new(&text).into(),
+        ErrorKind::RangeError => js_sys::RangeError::new(&text).into(),
+        ErrorKind::Error => js_sys::Error::new(&text).into(),
+    };
+    let _ = js_sys::Reflect::set(&error, &JsValue::from_str("field"), &JsValue::from_str(&e.field));
+    error
 }
 
 fn range_error(field: &str, msg: &str) -> JsValue {
-    with_field(js_sys::RangeError::new(&message(field, msg)).into(), field)
+    js_error(ApiError::range(field, msg))
 }
 
 fn type_error(field: &str, msg: &str) -> JsValue {
-    with_field(js_sys::TypeError::new(&message(field, msg)).into(), field)
+    js_error(ApiError::type_error(field, msg))
 }
 
 fn sim_error(e: SimError) -> JsValue {
@@ -131,7 +132,7 @@ fn action_from<T: DeserializeOwned>(what: &str, v: &serde_json::Value) -> Result
 
 fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsValue::from(js_sys::Error::new(&format!("cannot convert to JS: {e}"))))
+        .map_err(|e| js_error(ApiError::other(format!("cannot convert to JS: {e}"))))
 }
 
 /// A non-negative whole number of milliseconds (or any count) from a JS number.
@@ -472,7 +473,7 @@ impl WasmSim {
     #[wasm_bindgen(js_name = traceJsonPage)]
     pub fn trace_json_page(&self, cursor: &mut WasmTraceCursor, limit: u32) -> Result<String, JsValue> {
         let page = self.sim.trace_page(&mut cursor.cursor, limit as usize).map_err(sim_error)?;
-        serde_json::to_string(&*page).map_err(|e| JsValue::from(js_sys::Error::new(&format!("cannot write JSON: {e}"))))
+        serde_json::to_string(&*page).map_err(|e| js_error(ApiError::other(format!("cannot write JSON: {e}"))))
     }
 
     /// The cursor's next page in the one-line text form, one event per line.
@@ -488,7 +489,7 @@ impl WasmSim {
 #[wasm_bindgen(js_name = randomSeed)]
 pub fn random_seed() -> Result<f64, JsValue> {
     hook();
-    let v = getrandom::u64().map_err(|e| JsValue::from(js_sys::Error::new(&format!("no random source: {e}"))))?;
+    let v = getrandom::u64().map_err(|e| js_error(ApiError::other(format!("no random source: {e}"))))?;
     Ok((v >> 11) as f64)
 }
 
@@ -618,6 +619,6 @@ impl WasmScenarioRun {
         self.sim
             .take()
             .map(|sim| WasmSim { sim })
-            .ok_or_else(|| JsValue::from(js_sys::Error::new("the simulation was already taken")))
+            .ok_or_else(|| js_error(ApiError::other("the simulation was already taken")))
     }
 }
