@@ -1,12 +1,13 @@
 //! The wasm-bindgen surface the npm package calls (built only for wasm32).
 //!
-//! Inputs come in as JSON strings or plain numbers and are validated here again even
-//! though the JS layer validates first: no input may reach a panic. Errors are JS
-//! `TypeError` (wrong shape or type) or `RangeError` (a value out of range) with a
-//! `field` property naming the offending field. Outputs are plain JSON-compatible JS
-//! values (`serde_wasm_bindgen::Serializer::json_compatible`).
+//! Inputs come in as JSON strings or plain numbers and are validated here (ranges against
+//! `limits`; the JS layer checks only types and shapes): no input may reach a panic.
+//! Errors are [`ApiError`]s, made into a JS `TypeError` (wrong shape or type),
+//! `RangeError` (a value out of range) or `Error` with a `field` property naming the
+//! offending field by [`js_error`]. Outputs are plain JSON-compatible JS values
+//! (`serde_wasm_bindgen::Serializer::json_compatible`).
 
-use crate::limits::{Limit, CHAOS_SECONDS, LIMITS, OBSERVERS, VOTERS};
+use crate::limits::{CHAOS_SECONDS, OBSERVERS, VOTERS};
 use crate::messages::plain_serde;
 use crate::protocol::SafetySwitch;
 use crate::sim::chaos::{self, ChaosOptions};
