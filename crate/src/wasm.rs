@@ -1,10 +1,11 @@
 //! The wasm-bindgen surface the npm package calls (built only for wasm32).
 //!
-//! Inputs come in as JSON strings or plain numbers and are validated here again even
-//! though the JS layer validates first: no input may reach a panic. Errors are JS
-//! `TypeError` (wrong shape or type) or `RangeError` (a value out of range) with a
-//! `field` property naming the offending field. Outputs are plain JSON-compatible JS
-//! values (`serde_wasm_bindgen::Serializer::json_compatible`).
+//! Inputs come in as JSON strings or plain numbers and are validated here (ranges against
+//! `limits`; the JS layer checks only types and shapes): no input may reach a panic.
+//! Errors are [`ApiError`]s, made into a JS `TypeError` (wrong shape or type),
+//! `RangeError` (a value out of range) or `Error` with a `field` property naming the
+//! offending field by [`js_error`]. Outputs are plain JSON-compatible JS values
+//! (`serde_wasm_bindgen::Serializer::json_compatible`).
 
 use crate::limits::{CHAOS_SECONDS, OBSERVERS, VOTERS};
 use crate::messages::plain_serde;
@@ -13,7 +14,10 @@ use crate::sim::chaos::{self, ChaosOptions};
 use crate::sim::simulation::{TraceCursor, MAX_ADVANCE_MS};
 use crate::sim::{Action, ClusterSpec, SimError, Simulation, TimedAction, WriteOutcome};
 use crate::trace::{Event, EventKind, EVENT_FIELDS};
-use crate::wire::{BaselineOut, Catalog, InFlightOut, LeaderOut, NetworkOut, NodeOut, SeedOut, ViolationOut, WriteOut};
+use crate::wire::{
+    ApiError, BaselineOut, Catalog, ErrorKind, InFlightOut, LeaderOut, NetworkOut, NodeOut, SeedOut, ViolationOut,
+    WriteOut,
+};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -47,25 +51,24 @@ pub fn take_panic_message() -> Option<String> {
 
 // ---- errors -----------------------------------------------------------------------------
 
-fn with_field(e: JsValue, field: &str) -> JsValue {
-    let _ = js_sys::Reflect::set(&e, &JsValue::from_str("field"), &JsValue::from_str(field));
-    e
-}
-
-fn message(field: &str, message: &str) -> String {
-    if field.is_empty() {
-        message.to_string()
-    } else {
-        format!("{field}: {message}")
-    }
+/// The JS error of an [`ApiError`]: its kind and text, with its `field` property.
+fn js_error(e: ApiError) -> JsValue {
+    let text = e.text();
+    let error: JsValue = match e.kind {
+        ErrorKind::TypeError => js_sys::TypeError::new(&text).into(),
+        ErrorKind::RangeError => js_sys::RangeError::new(&text).into(),
+        ErrorKind::Error => js_sys::Error::new(&text).into(),
+    };
+    let _ = js_sys::Reflect::set(&error, &JsValue::from_str("field"), &JsValue::from_str(&e.field));
+    error
 }
 
 fn range_error(field: &str, msg: &str) -> JsValue {
-    with_field(js_sys::RangeError::new(&message(field, msg)).into(), field)
+    js_error(ApiError::range(field, msg))
 }
 
 fn type_error(field: &str, msg: &str) -> JsValue {
-    with_field(js_sys::TypeError::new(&message(field, msg)).into(), field)
+    js_error(ApiError::type_error(field, msg))
 }
 
 fn sim_error(e: SimError) -> JsValue {
@@ -132,7 +135,7 @@ fn action_from<T: DeserializeOwned>(what: &str, v: &serde_json::Value) -> Result
 
 fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsValue::from(js_sys::Error::new(&format!("cannot convert to JS: {e}"))))
+        .map_err(|e| js_error(ApiError::other(format!("cannot convert to JS: {e}"))))
 }
 
 /// A non-negative whole number of milliseconds (or any count) from a JS number.
@@ -529,7 +532,7 @@ fn events_json(events: &[Event], text: TextFor) -> Result<String, JsValue> {
 }
 
 fn cannot_write(e: &serde_json::Error) -> JsValue {
-    JsValue::from(js_sys::Error::new(&format!("cannot write JSON: {e}")))
+    js_error(ApiError::other(format!("cannot write JSON: {e}")))
 }
 
 /// The one-line text form of events, one per line.
@@ -583,7 +586,7 @@ impl WasmSim {
 #[wasm_bindgen(js_name = randomSeed)]
 pub fn random_seed() -> Result<f64, JsValue> {
     hook();
-    let v = getrandom::u64().map_err(|e| JsValue::from(js_sys::Error::new(&format!("no random source: {e}"))))?;
+    let v = getrandom::u64().map_err(|e| js_error(ApiError::other(format!("no random source: {e}"))))?;
     Ok((v >> 11) as f64)
 }
 
@@ -713,6 +716,6 @@ impl WasmScenarioRun {
         self.sim
             .take()
             .map(|sim| WasmSim { sim })
-            .ok_or_else(|| JsValue::from(js_sys::Error::new("the simulation was already taken")))
+            .ok_or_else(|| js_error(ApiError::other("the simulation was already taken")))
     }
 }

@@ -12,16 +12,14 @@ function options(o: unknown): { seconds: number; voters: number; observers: numb
   const opts = check.object(o, 'sweep options');
   check.keys(opts, ['seconds', 'voters', 'observers', 'unsafe'], 'sweep option');
   const cat = catalog();
-  const seconds = limit('chaosSeconds');
-  const voters = limit('voters');
-  const observers = limit('observers');
-  if (opts.seconds === undefined) throw new TypeError(`sweep options need seconds (at least ${seconds.min})`);
+  if (opts.seconds === undefined) throw new TypeError(`sweep options need seconds (at least ${limit('chaosSeconds').min})`);
   const names = cat.switches.map((s) => s.name);
   const unsafe = opts.unsafe === undefined ? [] : check.array(opts.unsafe, 'unsafe').map((s, i) => check.oneOf(s, names, `unsafe[${i}] (a safety switch)`));
+  // The core checks the ranges against its limits; JS checks only that each is a number it can pass.
   return {
-    seconds: check.whole(opts.seconds, 'seconds', seconds.min, seconds.max),
-    voters: opts.voters === undefined ? 3 : check.whole(opts.voters, 'voters', voters.min, voters.max),
-    observers: opts.observers === undefined ? 1 : check.whole(opts.observers, 'observers', observers.min, observers.max),
+    seconds: check.whole(opts.seconds, 'seconds'),
+    voters: opts.voters === undefined ? 3 : check.whole(opts.voters, 'voters', 0, check.U32),
+    observers: opts.observers === undefined ? 1 : check.whole(opts.observers, 'observers', 0, check.U32),
     unsafe,
   };
 }

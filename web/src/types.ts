@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { RecordBody, SafetySwitch, TraceEvent } from './generated/wire.js';
+import type { QuorumConfigKey, RecordBody, SafetySwitch, TraceEvent } from './generated/wire.js';
 
 export type {
   Action,
@@ -28,6 +28,7 @@ export type {
   LogRecord,
   NetworkState,
   NodeInfo,
+  QuorumConfigKey,
   QuorumDescription,
   QuorumStatus,
   RecordBody,
@@ -49,27 +50,6 @@ export type {
   TransitionReason,
   VoteReason,
 } from './generated/wire.js';
-
-/**
- * The configuration keys the simulator understands: Kafka's `controller.quorum.*` keys,
- * `sim.fetchMaxWaitMs`, a simulator-only knob for the Fetch wait Kafka fixes at
- * 500 ms (`KafkaRaftClient.MAX_FETCH_WAIT_MS`), and Kafka's snapshot and retention keys
- * (`metadata.*`), whose defaults are scaled down for a playground: 1 min, 256 KiB and
- * 5 min (Kafka: 1 h, 100 MiB, 7 days).
- */
-export type QuorumConfigKey =
-  | 'controller.quorum.fetch.timeout.ms'
-  | 'controller.quorum.election.timeout.ms'
-  | 'controller.quorum.election.backoff.max.ms'
-  | 'controller.quorum.request.timeout.ms'
-  | 'controller.quorum.retry.backoff.ms'
-  | 'controller.quorum.append.linger.ms'
-  | 'controller.quorum.fetch.max.bytes'
-  | 'controller.quorum.fetch.snapshot.max.bytes'
-  | 'sim.fetchMaxWaitMs'
-  | 'metadata.log.max.snapshot.interval.ms'
-  | 'metadata.max.retention.bytes'
-  | 'metadata.max.retention.ms';
 
 /** Quorum configuration by key: milliseconds, or bytes for the `*.max.bytes` limits. */
 export type QuorumConfig = Partial<Record<QuorumConfigKey, number>>;

@@ -44,15 +44,15 @@ test("the catalog carries the core's table of config keys and limits", async () 
   assert.equal(limit('snapshotInterval').max, Number.MAX_SAFE_INTEGER, 'no upper bound');
   assert.throws(() => limit('nope'), /no limit 'nope'/);
   // The TS union of config keys names exactly the core's keys.
-  const types = readFileSync(new URL('../src/types.ts', import.meta.url), 'utf8');
+  const types = readFileSync(new URL('../src/generated/wire.ts', import.meta.url), 'utf8');
   const union = /export type QuorumConfigKey =([^;]*);/.exec(types)[1];
   assert.deepEqual(
-    [...union.matchAll(/'([^']+)'/g)].map((m) => m[1]),
+    [...union.matchAll(/"([^"]+)"/g)].map((m) => m[1]),
     cat.configKeys.map((k) => k.key),
   );
   // Options the core alone checks still name the field, the value and the limit.
   await assert.rejects(Cluster.create({ writesPerSecond: 1001 }), /writesPerSecond: must be between 0 and 1000, got 1001/);
-  await assert.rejects(Cluster.create({ flushMs: 60_001 }), /flushMs must be between 0 and 60000, got 60001/);
+  await assert.rejects(Cluster.create({ flushMs: 60_001 }), /flushMs: must be between 0 and 60000 ms, got 60001/);
 });
 
 test('create: defaults, given seed, random seed', async () => {

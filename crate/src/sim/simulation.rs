@@ -301,12 +301,7 @@ impl Simulation {
 
     /// Advances simulated time by `ms`, replaying recorded future inputs on the way.
     pub fn advance(&mut self, ms: u64) -> Result<(), SimError> {
-        if ms > MAX_ADVANCE_MS {
-            return Err(SimError {
-                field: "ms".into(),
-                message: format!("must be at most {MAX_ADVANCE_MS} (a day), got {ms}"),
-            });
-        }
+        crate::limits::ADVANCE_MS.check(ms).map_err(|message| SimError { field: "ms".into(), message })?;
         let from = self.world.now;
         self.run_to_within_budget(from + ms).map_err(|h| self.halted(from, "ms", h))
     }

@@ -472,3 +472,57 @@ reproduce: string, };
  * An invariant violation a chaos seed found.
  */
 export type SeedViolation = { invariant: InvariantName, detail: string, };
+
+/**
+ * An error of the wasm API: the JS error it becomes has this `kind`, the message
+ * `field: message` (just `message` when `field` is empty) and a `field` property.
+ */
+export type ApiError = { kind: ApiErrorKind, 
+/**
+ * The offending field or argument (`voters`, `inputs[3].t`), or empty.
+ */
+field: string, message: string, };
+
+/**
+ * Which JS error an [`ApiError`] becomes.
+ */
+export type ApiErrorKind = "TypeError" | "RangeError" | "Error";
+
+/**
+ * A quorum config key (`protocol::config::CONFIG_KEYS`): Kafka's `controller.quorum.*` keys, `sim.fetchMaxWaitMs` (a simulator-only knob for the Fetch wait Kafka fixes at 500 ms, `KafkaRaftClient.MAX_FETCH_WAIT_MS`), and Kafka's snapshot and retention keys (`metadata.*`), whose defaults are scaled down for a playground.
+ */
+export type QuorumConfigKey = "controller.quorum.fetch.timeout.ms" | "controller.quorum.election.timeout.ms" | "controller.quorum.election.backoff.max.ms" | "controller.quorum.request.timeout.ms" | "controller.quorum.retry.backoff.ms" | "controller.quorum.append.linger.ms" | "controller.quorum.fetch.max.bytes" | "controller.quorum.fetch.snapshot.max.bytes" | "sim.fetchMaxWaitMs" | "metadata.log.max.snapshot.interval.ms" | "metadata.max.retention.bytes" | "metadata.max.retention.ms";
+
+/**
+ * Every invariant the checker watches, with what it protects (`trace::Invariant`).
+ */
+export const INVARIANTS: readonly (readonly [InvariantName, string])[] = [
+  ["SingleLeader", "no two different leaders are ever recorded for one epoch"],
+  ["MonotonicEpoch", "a node's persisted epoch never decreases and matches its in-memory epoch"],
+  ["MonotonicHighWatermark", "the HW of the highest-epoch leader never decreases"],
+  ["MajorityReachedHighWatermark", "a majority of voters hold every record below the leader's HW"],
+  ["SnapshotAtLogStart", "a log that starts above 0 starts exactly at a valid snapshot"],
+  ["LeaderNeverLoadSnapshot", "a leader never loads a snapshot into its state machine"],
+  ["ConsistentCommittedData", "no two nodes ever expose different records at one offset below their HW"],
+  ["LogMatching", "the same (offset, epoch) on two logs means the same record and the same prefix"],
+  ["LeaderCompleteness", "every committed record is in the log of every later leader"],
+  ["NoTruncationBelowHighWatermark", "no node truncates records below its own HW"],
+  ["StableLeadership", "after the first leader, leadership never changes while a majority is connected"],
+];
+
+/**
+ * Every safety switch, with what turning it off does (`protocol::SafetySwitch`).
+ */
+export const SWITCHES: readonly (readonly [SafetySwitch, string])[] = [
+  ["hw-before-own-epoch", "leader may commit earlier epochs' records before one of its own (Raft figure 8)"],
+  ["vote-ignores-log", "voters grant votes without checking the candidate's log is up to date"],
+  ["no-pre-vote", "elections skip the pre-vote round, so a rejoining voter bumps the epoch (KIP-996)"],
+  ["no-check-quorum", "a leader cut off from the majority never resigns (KAFKA-15489)"],
+  ["no-resign-on-restart", "a restarted leader resumes leading its old epoch (KAFKA-10527)"],
+  ["ack-before-flush", "followers report fetch offsets before flushing them to disk"],
+];
+
+/**
+ * Most characters of user input an error message repeats (`messages::MAX_ECHO_CHARS`).
+ */
+export const MAX_ECHO_CHARS: number = 80;

@@ -356,21 +356,18 @@ export class Logs {
 
 export function describeRecord(r: LogRecord): string {
   const b = r.record;
-  if (!b) return 'record';
   switch (b.type) {
     case 'LeaderChange':
-      return `LeaderChange: n${String(b.leader)} leads (control record)`;
+      return `LeaderChange: n${b.leader} leads (control record)`;
     case 'RegisterBroker':
-      return `RegisterBroker ${String(b.brokerId)}`;
+      return `RegisterBroker ${b.brokerId}`;
     case 'UnregisterBroker':
-      return `UnregisterBroker ${String(b.brokerId)}`;
+      return `UnregisterBroker ${b.brokerId}`;
     case 'CreateTopic':
-      return `CreateTopic ${String(b.name)} (${String(b.partitions)} partitions)`;
+      return `CreateTopic ${b.name} (${b.partitions} partitions)`;
     case 'DeleteTopic':
-      return `DeleteTopic ${String(b.name)}`;
+      return `DeleteTopic ${b.name}`;
     case 'PartitionChange':
-      return `PartitionChange ${String(b.topic)}-${String(b.partition)} leader ${String(b.leader)}`;
-    default:
-      return String(b.type);
+      return `PartitionChange ${b.topic}-${b.partition} leader ${b.leader}`;
   }
 }
