@@ -3,7 +3,7 @@
  * @module
  */
 import * as check from './check.js';
-import { CoreFailure, CORE_CRASHED as CRASHED, describeFailure, type Glue, isInternalFailure, type WasmSim, withCore } from './core.js';
+import { CoreFailure, CORE_CRASHED as CRASHED, describeFailure, type EngineGlue, type Glue, isInternalFailure, type WasmSim, withCore, withEngine } from './core.js';
 import { decodeLink, encodeLink } from './link.js';
 import type {
   Action,
@@ -26,7 +26,7 @@ import type {
   WritableRecord,
   WriteResult,
 } from './types.js';
-import { catalog, init, limit, retire } from './wasm.js';
+import { catalog, init, initEngine, limit, retire } from './wasm.js';
 
 /**
  * Longest single advance/seek step the core allows: a day of simulated time (the core's
@@ -265,11 +265,11 @@ export class Cluster {
    * An invalid scenario throws a {@link ScenarioError} naming the path (`steps[3].node`).
    */
   static async fromScenario(scenario: string | object, options: ScenarioOptions = {}): Promise<ScenarioRun> {
-    await init();
+    await initEngine();
     return Cluster.fromScenarioSync(scenario, options);
   }
 
-  /** Like {@link Cluster.fromScenario}, once the core is loaded. */
+  /** Like {@link Cluster.fromScenario}, once the engine is loaded (`await initEngine()`; Node loads it here). */
   static fromScenarioSync(scenario: string | object, options: ScenarioOptions = {}): ScenarioRun {
     const text = scenarioText(scenario);
     const o = check.object(options, 'scenario options');
@@ -278,10 +278,10 @@ export class Cluster {
     if (o.seed !== undefined) opts.seed = check.whole(o.seed, 'seed');
     if (o.unsafe !== undefined) opts.unsafe = normaliseSwitches(o.unsafe, 'unsafe');
     if (o.variant !== undefined) opts.variant = check.string(o.variant, 'variant');
-    let run: ReturnType<Glue['runScenario']>;
+    let run: ReturnType<EngineGlue['runScenario']>;
     let G: Glue | undefined;
     try {
-      run = withCore((g) => {
+      run = withEngine((g) => {
         G = g;
         return g.runScenario(text, JSON.stringify(opts));
       });
@@ -876,7 +876,7 @@ export function runScenario(scenario: string | object, options: ScenarioOptions 
   return Cluster.fromScenario(scenario, options);
 }
 
-/** {@link runScenario} once the core is loaded (after `await init()`). */
+/** {@link runScenario} once the engine is loaded (after `await initEngine()`; Node loads it here). */
 export function runScenarioSync(scenario: string | object, options: ScenarioOptions = {}): ScenarioRun {
   return Cluster.fromScenarioSync(scenario, options);
 }
