@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { storyLibrary } from '../scripts/stories.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = join(web, '..');
@@ -82,7 +83,10 @@ copyFileSync(join(web, 'src/ui/kraft-playground.css'), join(dist, 'kraft-playgro
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')))
     .filter((s) => typeof s.id === 'string')
     .map((file) => ({ id: file.id, title: typeof file.title === 'string' ? file.title : file.id, file }));
-  writeFileSync(join(dist, 'scenarios.js'), `export const scenarios = ${JSON.stringify(list)};\n`);
+  // Each story precomputed by the engine just built, for the core to replay.
+  const kp = await import(join(dist, 'node.js'));
+  const stories = await storyLibrary(list, kp);
+  writeFileSync(join(dist, 'scenarios.js'), `export const scenarios = ${JSON.stringify(stories)};\n`);
 }
 
 // Declarations (tsc also type-checks the sources here).

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 //   node www/build.mjs
 import { build } from 'esbuild';
 import { precompress } from '../scripts/precompress.mjs';
+import { storyLibrary } from '../scripts/stories.mjs';
 
 const www = dirname(fileURLToPath(import.meta.url));
 const root = join(www, '..');
@@ -32,7 +33,7 @@ rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
 // The scenario library as a module: [{ id, title, file }].
-function scenarioModule() {
+async function scenarioModule() {
   const dir = join(root, 'scenarios');
   const list = [];
   if (existsSync(dir)) {
@@ -48,7 +49,9 @@ function scenarioModule() {
   }
   // A stable order: the order of the library's numbering if the files carry one.
   list.sort((a, b) => (a.file.order ?? 1e9) - (b.file.order ?? 1e9) || 0);
-  return { list, code: `export const scenarios = ${JSON.stringify(list)};\n` };
+  // Each story precomputed by the package's engine, for the page's core to replay.
+  const stories = await storyLibrary(list, await import('kraft-playground'));
+  return { list, code: `export const scenarios = ${JSON.stringify(stories)};\n` };
 }
 
 const common = {
@@ -72,7 +75,7 @@ await build({
 });
 
 // 2. the scenarios: dist/scenarios.js
-const { list, code } = scenarioModule();
+const { list, code } = await scenarioModule();
 writeFileSync(join(dist, 'scenarios.js'), code);
 
 // 3. the pages' scripts, importing the element module (1.) at run time

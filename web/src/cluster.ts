@@ -260,6 +260,19 @@ export class Cluster {
   }
 
   /**
+   * Rebuilds a recorded run on the core alone (no scenario engine): a scenario report's
+   * `spec` and `inputs` at its `endMs` reproduce that run exactly, digest for digest. The
+   * built-in stories play this way, precomputed at build time.
+   */
+  static async replay(spec: object, inputs: unknown[], t: number): Promise<Cluster> {
+    await init();
+    const s = normaliseOptions(spec, 'the replayed spec');
+    const json = [JSON.stringify(s), JSON.stringify(check.array(inputs, 'inputs'))] as const;
+    const until = check.whole(t, 't');
+    return withCore((G) => new Cluster(G.WasmSim.replay(json[0], json[1], until), s, G));
+  }
+
+  /**
    * Runs a scenario (its JSON text or the parsed object) to its end and returns the
    * report and the run as a cluster (at the end; seek back to replay the story).
    * An invalid scenario throws a {@link ScenarioError} naming the path (`steps[3].node`).

@@ -12,8 +12,9 @@
  * the same module serves the clusters created after it.
  * @module
  */
-import type { Glue as EngineGlue } from '../pkg/kraft_playground_full_factory.js';
+
 import { createGlue, type Glue } from '../pkg/kraft_playground_factory.js';
+import type { Glue as EngineGlue } from '../pkg/kraft_playground_full_factory.js';
 import type { Catalog, Limit } from './types.js';
 
 /** Where the wasm comes from: a URL, a fetch Response, the bytes, or a compiled module. */

@@ -1,11 +1,13 @@
 // The scenario library as the element sees it: a registry of scenario files (the site
 // bundles scenarios/*.json at build time and registers them) and the loader that runs
-// one through the package API (`Cluster.fromScenario`) and rewinds it, so its whole
-// story is the recorded future the reader plays through, with captions at the steps'
-// times.
+// one and rewinds it, so its whole story is the recorded future the reader plays
+// through, with captions at the steps' times. A built-in story comes precomputed (its
+// report, from scripts/stories.mjs) and is replayed on the core alone; any other run
+// (a user's own file, another seed, more switches off) loads the engine
+// (`Cluster.fromScenario`).
 
 import { Cluster } from '../api.js';
-import type { ScenarioOptions } from '../types.js';
+import type { ScenarioOptions, ScenarioReport } from '../types.js';
 import type { Settings } from './controls.js';
 import type { UiEvent } from './types.js';
 
@@ -14,7 +16,14 @@ export interface ScenarioEntry {
   title: string;
   /** the scenario file, parsed JSON */
   file: unknown;
+  /** its runs precomputed at build time: the file's own under "", each variant's under its name */
+  stories?: Record<string, Story>;
 }
+
+/** A run precomputed at build time (scripts/stories.mjs): what a story plays from. */
+export type Story = Pick<ScenarioReport, 'title' | 'seed' | 'unsafe' | 'passed' | 'endMs' | 'spec' | 'inputs' | 'digest'> & {
+  steps: Pick<ScenarioReport['steps'][number], 'index' | 't' | 'caption' | 'pause' | 'label'>[];
+};
 
 export interface ScenarioStep {
   index: number;
@@ -119,9 +128,8 @@ export async function loadScenario(entry: ScenarioEntry, opts: { variant?: strin
   const ownUnsafe = [...new Set([...arr(obj(file.cluster).unsafe), ...arr(vfile.unsafe)])];
   const extra = (opts.unsafe ?? []).filter((s) => !ownUnsafe.includes(s));
   if (extra.length) base.unsafe = extra as ScenarioOptions['unsafe'];
-  const run = await Cluster.fromScenario(entry.file as object, base);
-  const cluster = run.cluster;
-  const report = run.report;
+  const story = base.seed === undefined && base.unsafe === undefined ? entry.stories?.[variant?.name ?? ''] : undefined;
+  const { cluster, report } = story ? { cluster: await Cluster.replay(story.spec, story.inputs, story.endMs), report: story } : await Cluster.fromScenario(entry.file as object, base);
   const futureEvents = cluster.events() as unknown as UiEvent[];
   cluster.seek(0);
   const spec = report.spec as { voters?: number; observers?: number; seed?: number; network?: unknown };
