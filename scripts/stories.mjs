@@ -4,7 +4,7 @@
 // captions and pauses at their moments, the outcome, the digest). The page replays a story on the core alone
 // (`Cluster.replay(report.spec, report.inputs, report.endMs)`), so it never loads the
 // engine for one; web/test/stories.test.mjs checks each against a fresh run by digest.
-//   import { storyLibrary } from './scripts/stories.mjs'; await storyLibrary(files, kp)
+//   import { storyModule } from './scripts/stories.mjs'; writeFileSync('stories.js', await storyModule(files, kp))
 // `files`: [{ id, title, file }]; `kp`: the built package for Node (web/dist/node.js).
 
 /** The variants' names a scenario file offers. */
@@ -19,9 +19,13 @@ export function story(report) {
   return { title, variant, seed, unsafe, passed, endMs, steps, spec, inputs, events, digest };
 }
 
-/** `list` with `stories`: the file's own run under "" and each variant's under its name. */
-export async function storyLibrary(list, kp) {
-  const out = [];
+/**
+ * The module `stories.js` beside `scenarios.js`: `{ [id]: { [variant]: story } }`, the
+ * file's own run under "" and each variant's under its name. A separate module, so the
+ * page fetches it only when a story is opened.
+ */
+export async function storyModule(list, kp) {
+  const out = {};
   for (const entry of list) {
     const stories = {};
     for (const variant of ['', ...variantNames(entry.file)]) {
@@ -29,7 +33,7 @@ export async function storyLibrary(list, kp) {
       stories[variant] = story(run.report);
       run.cluster.dispose();
     }
-    out.push({ ...entry, stories });
+    out[entry.id] = stories;
   }
-  return out;
+  return `export const stories = ${JSON.stringify(out)};\n`;
 }

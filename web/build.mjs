@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { storyLibrary } from '../scripts/stories.mjs';
+import { storyModule } from '../scripts/stories.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = join(web, '..');
@@ -85,8 +85,8 @@ copyFileSync(join(web, 'src/ui/kraft-playground.css'), join(dist, 'kraft-playgro
     .map((file) => ({ id: file.id, title: typeof file.title === 'string' ? file.title : file.id, file }));
   // Each story precomputed by the engine just built, for the core to replay.
   const kp = await import(join(dist, 'node.js'));
-  const stories = await storyLibrary(list, kp);
-  writeFileSync(join(dist, 'scenarios.js'), `export const scenarios = ${JSON.stringify(stories)};\n`);
+  writeFileSync(join(dist, 'scenarios.js'), `export const scenarios = ${JSON.stringify(list)};\n`);
+  writeFileSync(join(dist, 'stories.js'), await storyModule(list, kp));
 }
 
 // Declarations (tsc also type-checks the sources here).

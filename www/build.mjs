@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 //   node www/build.mjs
 import { build } from 'esbuild';
 import { precompress } from '../scripts/precompress.mjs';
-import { storyLibrary } from '../scripts/stories.mjs';
+import { storyModule } from '../scripts/stories.mjs';
 
 const www = dirname(fileURLToPath(import.meta.url));
 const root = join(www, '..');
@@ -50,8 +50,8 @@ async function scenarioModule() {
   // A stable order: the order of the library's numbering if the files carry one.
   list.sort((a, b) => (a.file.order ?? 1e9) - (b.file.order ?? 1e9) || 0);
   // Each story precomputed by the package's engine, for the page's core to replay.
-  const stories = await storyLibrary(list, await import('kraft-playground'));
-  return { list, code: `export const scenarios = ${JSON.stringify(stories)};\n` };
+  const stories = await storyModule(list, await import('kraft-playground'));
+  return { list, code: `export const scenarios = ${JSON.stringify(list)};\n`, stories };
 }
 
 const common = {
@@ -75,8 +75,9 @@ await build({
 });
 
 // 2. the scenarios: dist/scenarios.js
-const { list, code } = await scenarioModule();
+const { list, code, stories } = await scenarioModule();
 writeFileSync(join(dist, 'scenarios.js'), code);
+writeFileSync(join(dist, 'stories.js'), stories);
 
 // 3. the pages' scripts, importing the element module (1.) at run time
 const shared = {
@@ -97,6 +98,9 @@ await build({
 for (const f of readdirSync(join(www, 'public'))) copyFileSync(join(www, 'public', f), join(dist, f));
 copyFileSync(fromPackage('kraft-playground.css'), join(dist, 'kraft-playground.css'));
 copyFileSync(wasm, join(dist, 'kraft_playground_bg.wasm'));
+// the full engine, fetched only when a reader opens their own scenario file
+copyFileSync(fromPackage('engine.js'), join(dist, 'engine.js'));
+copyFileSync(fromPackage('kraft_playground_full_bg.wasm'), join(dist, 'kraft_playground_full_bg.wasm'));
 
 // 5. precompressed copies (.br, .gz) beside each text file and the wasm, for static
 //    hosts and scripts/serve.mjs

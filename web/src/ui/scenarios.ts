@@ -16,7 +16,10 @@ export interface ScenarioEntry {
   title: string;
   /** the scenario file, parsed JSON */
   file: unknown;
-  /** its runs precomputed at build time: the file's own under "", each variant's under its name */
+  /**
+   * its runs precomputed at build time: the file's own under "", each variant's under its
+   * name (the bundled library keeps them in `stories.js`, fetched when a story opens)
+   */
   stories?: Record<string, Story>;
 }
 
@@ -87,6 +90,22 @@ export function loadBundledScenarios(): Promise<void> {
   return bundled;
 }
 
+let bundledStories: Promise<Record<string, Record<string, Story>>> | null = null;
+
+/** The precomputed stories beside this module (`stories.js`), once; none where there is none. */
+function loadBundledStories(): Promise<Record<string, Record<string, Story>>> {
+  bundledStories ??= (async () => {
+    try {
+      const url = new URL('./stories.js', import.meta.url).href;
+      const m = (await import(/* @vite-ignore */ url)) as { stories?: Record<string, Record<string, Story>> };
+      return typeof m.stories === 'object' && m.stories !== null ? m.stories : {};
+    } catch {
+      return {}; // no precomputed stories here: the engine runs them
+    }
+  })();
+  return bundledStories;
+}
+
 export function scenarioList(): ScenarioEntry[] {
   return [...registry.values()];
 }
@@ -128,7 +147,9 @@ export async function loadScenario(entry: ScenarioEntry, opts: { variant?: strin
   const ownUnsafe = [...new Set([...arr(obj(file.cluster).unsafe), ...arr(vfile.unsafe)])];
   const extra = (opts.unsafe ?? []).filter((s) => !ownUnsafe.includes(s));
   if (extra.length) base.unsafe = extra as ScenarioOptions['unsafe'];
-  const story = base.seed === undefined && base.unsafe === undefined ? entry.stories?.[variant?.name ?? ''] : undefined;
+  // the file's own run (or a variant's) is precomputed; another seed or more switches off is not
+  const own = base.seed === undefined && base.unsafe === undefined;
+  const story = own ? (entry.stories ?? (await loadBundledStories())[entry.id])?.[variant?.name ?? ''] : undefined;
   const { cluster, report } = story ? { cluster: await Cluster.replay(story.spec, story.inputs, story.endMs), report: story } : await Cluster.fromScenario(entry.file as object, base);
   const futureEvents = cluster.events() as unknown as UiEvent[];
   cluster.seek(0);
