@@ -4,11 +4,11 @@
 //   node web/build.mjs
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { storyModule } from '../scripts/stories.mjs';
+import { writeStoryModules } from '../scripts/stories.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = join(web, '..');
@@ -85,8 +85,7 @@ copyFileSync(join(web, 'src/ui/kraft-playground.css'), join(dist, 'kraft-playgro
     .map((file) => ({ id: file.id, title: typeof file.title === 'string' ? file.title : file.id, file }));
   // Each story precomputed by the engine just built, for the core to replay.
   const kp = await import(join(dist, 'node.js'));
-  writeFileSync(join(dist, 'scenarios.js'), `export const scenarios = ${JSON.stringify(list)};\n`);
-  writeFileSync(join(dist, 'stories.js'), await storyModule(list, kp));
+  await writeStoryModules(dist, list, kp);
 }
 
 // Declarations (tsc also type-checks the sources here).

@@ -542,7 +542,7 @@ describe('scenarios', () => {
     try {
       const { page, errors } = await open('/?scenario=partitioned-leader&speed=10');
       await page.locator(`${EL} [data-caption]`).waitFor({ state: 'visible' });
-      assert.ok(fetched.includes('/kraft_playground_bg.wasm') && fetched.includes('/stories.js'), fetched.join(' '));
+      assert.ok(fetched.includes('/kraft_playground_bg.wasm') && fetched.includes('/story-partitioned-leader.js'), fetched.join(' '));
       assert.deepEqual(
         fetched.filter((u) => engine.test(u)),
         [],

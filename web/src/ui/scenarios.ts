@@ -14,12 +14,11 @@ import type { UiEvent } from './types.js';
 export interface ScenarioEntry {
   id: string;
   title: string;
-  /** the scenario file, parsed JSON */
+  /** the scenario file, parsed JSON (a bundled entry: the outline the picker reads, until opened) */
   file: unknown;
-  /**
-   * its runs precomputed at build time: the file's own under "", each variant's under its
-   * name (the bundled library keeps them in `stories.js`, fetched when a story opens)
-   */
+  /** a bundled entry: its whole file and runs are in `story-ID.js` beside this module */
+  bundled?: boolean;
+  /** its runs precomputed at build time: the file's own under "", each variant's under its name */
   stories?: Record<string, Story>;
 }
 
@@ -90,20 +89,25 @@ export function loadBundledScenarios(): Promise<void> {
   return bundled;
 }
 
-let bundledStories: Promise<Record<string, Record<string, Story>>> | null = null;
+const bundledFiles = new Map<string, Promise<ScenarioEntry>>();
 
-/** The precomputed stories beside this module (`stories.js`), once; none where there is none. */
-function loadBundledStories(): Promise<Record<string, Record<string, Story>>> {
-  bundledStories ??= (async () => {
-    try {
-      const url = new URL('./stories.js', import.meta.url).href;
-      const m = (await import(/* @vite-ignore */ url)) as { stories?: Record<string, Record<string, Story>> };
-      return typeof m.stories === 'object' && m.stories !== null ? m.stories : {};
-    } catch {
-      return {}; // no precomputed stories here: the engine runs them
-    }
-  })();
-  return bundledStories;
+/**
+ * The whole entry: a bundled one has only its outline until it is opened, then its file
+ * and precomputed runs come from `story-ID.js` beside this module (scripts/stories.mjs).
+ */
+function complete(entry: ScenarioEntry): Promise<ScenarioEntry> {
+  if (!entry.bundled) return Promise.resolve(entry);
+  let p = bundledFiles.get(entry.id);
+  if (p === undefined) {
+    p = (async () => {
+      const url = new URL(`./story-${entry.id}.js`, import.meta.url).href;
+      const m = (await import(/* @vite-ignore */ url)) as { file: unknown; stories: Record<string, Story> };
+      return { id: entry.id, title: entry.title, file: m.file, stories: m.stories };
+    })();
+    p.catch(() => bundledFiles.delete(entry.id));
+    bundledFiles.set(entry.id, p);
+  }
+  return p;
 }
 
 export function scenarioList(): ScenarioEntry[] {
@@ -132,7 +136,8 @@ export function variantsOf(entry: ScenarioEntry): Variant[] {
  * Runs the scenario to its end, keeps every event, and rewinds to the start: playing
  * forward replays the recorded steps, event for event.
  */
-export async function loadScenario(entry: ScenarioEntry, opts: { variant?: string | null; seed?: number | null; unsafe?: string[] } = {}): Promise<LoadedScenario> {
+export async function loadScenario(outlined: ScenarioEntry, opts: { variant?: string | null; seed?: number | null; unsafe?: string[] } = {}): Promise<LoadedScenario> {
+  const entry = await complete(outlined);
   const file = obj(entry.file);
   const variant = opts.variant ? variantsOf(entry).find((v) => v.name === opts.variant) : undefined;
   if (opts.variant && !variant) {
@@ -149,7 +154,7 @@ export async function loadScenario(entry: ScenarioEntry, opts: { variant?: strin
   if (extra.length) base.unsafe = extra as ScenarioOptions['unsafe'];
   // the file's own run (or a variant's) is precomputed; another seed or more switches off is not
   const own = base.seed === undefined && base.unsafe === undefined;
-  const story = own ? (entry.stories ?? (await loadBundledStories())[entry.id])?.[variant?.name ?? ''] : undefined;
+  const story = own ? entry.stories?.[variant?.name ?? ''] : undefined;
   const { cluster, report } = story ? { cluster: await Cluster.replay(story.spec, story.inputs, story.endMs), report: story } : await Cluster.fromScenario(entry.file as object, base);
   const futureEvents = cluster.events() as unknown as UiEvent[];
   cluster.seek(0);
