@@ -28,7 +28,18 @@ test('npm pack -> install into an empty project -> it works', { timeout: 600_000
 
   const packed = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', tmp], web));
   const files = packed[0].files.map((f) => f.path).sort();
-  for (const f of ['package.json', 'README.md', 'bin/kraft-playground.mjs', 'dist/index.js', 'dist/node.js', 'dist/index.d.ts', 'dist/types.d.ts', 'dist/kraft_playground_bg.wasm', 'dist/kraft_playground_full_bg.wasm', 'dist/engine.js']) {
+  for (const f of [
+    'package.json',
+    'README.md',
+    'bin/kraft-playground.mjs',
+    'dist/index.js',
+    'dist/node.js',
+    'dist/index.d.ts',
+    'dist/types.d.ts',
+    'dist/kraft_playground_bg.wasm',
+    'dist/kraft_playground_full_bg.wasm',
+    'dist/engine.js',
+  ]) {
     assert.ok(files.includes(f), `the tarball has ${f}`);
   }
   assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('pkg/')), 'no sources or tests');
