@@ -11,6 +11,7 @@ pub mod limits;
 pub mod messages;
 pub mod protocol;
 pub mod rng;
+#[cfg(feature = "scenarios")]
 pub mod scenario;
 pub mod shared;
 pub mod sim;

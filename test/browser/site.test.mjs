@@ -535,6 +535,35 @@ describe('scenarios', () => {
     await page.close();
   });
 
+  test('free play and the built-in stories load only the core; a story with another seed loads the engine then', async () => {
+    const fetched = [];
+    const note = (r) => fetched.push(new URL(r.url()).pathname);
+    const engine = /\/(engine\.js|kraft_playground_full_bg\.wasm)$/;
+    browser.context.on('request', note);
+    try {
+      const { page, errors } = await open('/?scenario=partitioned-leader&speed=10');
+      await page.locator(`${EL} [data-caption]`).waitFor({ state: 'visible' });
+      assert.ok(fetched.includes('/kraft_playground_bg.wasm') && fetched.includes('/story-partitioned-leader.js'), fetched.join(' '));
+      assert.deepEqual(
+        fetched.filter((u) => engine.test(u)),
+        [],
+        'a built-in story is precomputed',
+      );
+      assert.deepEqual(errors, []);
+      await page.close();
+      fetched.length = 0;
+      const other = await open('/?scenario=partitioned-leader&seed=7&speed=10');
+      await other.page.locator(`${EL} [data-caption]`).waitFor({ state: 'visible' });
+      assert.equal(await other.page.evaluate(() => document.querySelector('kraft-playground').cluster.seed), 7);
+      assert.deepEqual(fetched.filter((u) => engine.test(u)).sort(), ['/engine.js', '/kraft_playground_full_bg.wasm']);
+      assert.match(await other.page.locator(`${EL} [data-caption]`).textContent(), /./);
+      assert.deepEqual(other.errors, []);
+      await other.page.close();
+    } finally {
+      browser.context.off('request', note);
+    }
+  });
+
   test('a story stops at its end so the reader sees how it came out; play then goes on freely', async () => {
     const { page, errors } = await open('/?scenario=split-vote&speed=20&autoplay=0');
     await page.locator(`${EL} [data-caption]`).waitFor({ state: 'visible' });

@@ -4,9 +4,9 @@
  * @module
  */
 import * as check from './check.js';
-import { withCore } from './core.js';
+import { withEngine } from './core.js';
 import type { SafetySwitch, SeedOutcome, SweepOptions } from './types.js';
-import { catalog, init, limit } from './wasm.js';
+import { catalog, initEngine, limit } from './wasm.js';
 
 function options(o: unknown): { seconds: number; voters: number; observers: number; unsafe: SafetySwitch[] } {
   const opts = check.object(o, 'sweep options');
@@ -26,15 +26,15 @@ function options(o: unknown): { seconds: number; voters: number; observers: numb
 
 /** Runs one seed of the chaos sweep (the same run as the native `sweep` example). */
 export async function runChaosSeed(seed: number, opts: SweepOptions): Promise<SeedOutcome> {
-  await init();
+  await initEngine();
   return runChaosSeedSync(seed, opts);
 }
 
-/** {@link runChaosSeed} once the core is loaded. */
+/** {@link runChaosSeed} once the engine is loaded (`await initEngine()`; Node loads it here). */
 export function runChaosSeedSync(seed: number, opts: SweepOptions): SeedOutcome {
   const s = check.whole(seed, 'seed');
   const o = options(opts);
-  return withCore((G) => G.chaosRunSeed(s, o.seconds, o.voters, o.observers, JSON.stringify(o.unsafe))) as SeedOutcome;
+  return withEngine((G) => G.chaosRunSeed(s, o.seconds, o.voters, o.observers, JSON.stringify(o.unsafe))) as SeedOutcome;
 }
 
 /**
@@ -42,8 +42,8 @@ export function runChaosSeedSync(seed: number, opts: SweepOptions): SeedOutcome 
  * same value `cargo run --example digest` prints natively.
  */
 export async function chaosDigest(seed: number, seconds: number, voters: number): Promise<string> {
-  await init();
+  await initEngine();
   const o = options({ seconds, voters });
   const s = check.whole(seed, 'seed');
-  return withCore((G) => G.chaosDigest(s, o.seconds, o.voters));
+  return withEngine((G) => G.chaosDigest(s, o.seconds, o.voters));
 }

@@ -3,7 +3,7 @@
  * @module
  */
 import * as check from './check.js';
-import { CoreFailure, CORE_CRASHED as CRASHED, describeFailure, type Glue, isInternalFailure, type WasmSim, withCore } from './core.js';
+import { CoreFailure, CORE_CRASHED as CRASHED, describeFailure, type EngineGlue, type Glue, isInternalFailure, type WasmSim, withCore, withEngine } from './core.js';
 import { decodeLink, encodeLink } from './link.js';
 import type {
   Action,
@@ -29,7 +29,7 @@ import type {
   WritableRecord,
   WriteResult,
 } from './types.js';
-import { catalog, init, limit, retire } from './wasm.js';
+import { catalog, init, initEngine, limit, retire } from './wasm.js';
 
 /**
  * Longest single advance/seek step the core allows: a day of simulated time (the core's
@@ -257,16 +257,29 @@ export class Cluster {
   }
 
   /**
+   * Rebuilds a recorded run on the core alone (no scenario engine): a scenario report's
+   * `spec` and `inputs` at its `endMs` reproduce that run exactly, digest for digest. The
+   * built-in stories play this way, precomputed at build time.
+   */
+  static async replay(spec: object, inputs: unknown[], t: number): Promise<Cluster> {
+    await init();
+    const s = normaliseOptions(spec, 'the replayed spec');
+    const json = [JSON.stringify(s), JSON.stringify(check.array(inputs, 'inputs'))] as const;
+    const until = check.whole(t, 't');
+    return withCore((G) => new Cluster(G.WasmSim.replay(json[0], json[1], until), s, G));
+  }
+
+  /**
    * Runs a scenario (its JSON text or the parsed object) to its end and returns the
    * report and the run as a cluster (at the end; seek back to replay the story).
    * An invalid scenario throws a {@link ScenarioError} naming the path (`steps[3].node`).
    */
   static async fromScenario(scenario: string | object, options: ScenarioOptions = {}): Promise<ScenarioRun> {
-    await init();
+    await initEngine();
     return Cluster.fromScenarioSync(scenario, options);
   }
 
-  /** Like {@link Cluster.fromScenario}, once the core is loaded. */
+  /** Like {@link Cluster.fromScenario}, once the engine is loaded (`await initEngine()`; Node loads it here). */
   static fromScenarioSync(scenario: string | object, options: ScenarioOptions = {}): ScenarioRun {
     const text = scenarioText(scenario);
     const o = check.object(options, 'scenario options');
@@ -275,10 +288,10 @@ export class Cluster {
     if (o.seed !== undefined) opts.seed = check.whole(o.seed, 'seed');
     if (o.unsafe !== undefined) opts.unsafe = normaliseSwitches(o.unsafe, 'unsafe');
     if (o.variant !== undefined) opts.variant = check.string(o.variant, 'variant');
-    let run: ReturnType<Glue['runScenario']>;
+    let run: ReturnType<EngineGlue['runScenario']>;
     let G: Glue | undefined;
     try {
-      run = withCore((g) => {
+      run = withEngine((g) => {
         G = g;
         return g.runScenario(text, JSON.stringify(opts));
       });
@@ -933,7 +946,7 @@ export function runScenario(scenario: string | object, options: ScenarioOptions 
   return Cluster.fromScenario(scenario, options);
 }
 
-/** {@link runScenario} once the core is loaded (after `await init()`). */
+/** {@link runScenario} once the engine is loaded (after `await initEngine()`; Node loads it here). */
 export function runScenarioSync(scenario: string | object, options: ScenarioOptions = {}): ScenarioRun {
   return Cluster.fromScenarioSync(scenario, options);
 }

@@ -2,6 +2,7 @@
 //! workload, and the time-travelling `Simulation` that owns the trace.
 
 pub mod budget;
+#[cfg(feature = "scenarios")]
 pub mod chaos;
 pub mod network;
 pub mod queue;
