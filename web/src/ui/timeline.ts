@@ -8,7 +8,8 @@ import type { Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
 import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, type Layer, makeHatch } from './timeline-draw.js';
 import { AXIS_H, GUTTER, MAX_MS_PER_PX, MIN_MS_PER_PX, TimelineGeometry } from './timeline-geometry.js';
-import { type HitArrow, type HitMark, hitAt } from './timeline-hits.js';
+import { ExplainPopover } from './explain.js';
+import { allHits, type Hit, type HitArrow, type HitMark, type HitStep, hitAt, stepHits } from './timeline-hits.js';
 import { RPC_GROUPS } from './types.js';
 
 export interface TimelineHost {
@@ -18,6 +19,8 @@ export interface TimelineHost {
   seek(t: number): void;
   nodeLabel(n: number): string;
   isObserver(n: number): boolean;
+  /** Why event `seq` happened (the core's sentence), or null when unknown. */
+  explain(seq: number): string | null;
 }
 
 export class Timeline {
@@ -32,6 +35,10 @@ export class Timeline {
   wheelZooms = true;
   private arrows: HitArrow[] = [];
   private markHits: HitMark[] = [];
+  private stepHits: HitStep[] = [];
+  /** the hit the keyboard is on (ArrowUp/ArrowDown), by key */
+  private keyHit = '';
+  readonly explainer = new ExplainPopover();
   private hover: { x: number; y: number } | null = null;
   private hoverKey = '';
   /** seq of the message under the pointer (drawn bold) */
@@ -59,7 +66,14 @@ export class Timeline {
     const zoomIn = h('button', { class: 'kp-zoom', type: 'button', title: 'Zoom in (Z)', 'aria-label': 'Zoom in', onclick: () => this.zoomBy(0.5) }, '+');
     const zoomOut = h('button', { class: 'kp-zoom', type: 'button', title: 'Zoom out (X)', 'aria-label': 'Zoom out', onclick: () => this.zoomBy(2) }, '−');
     const fit = h('button', { class: 'kp-zoom', type: 'button', title: 'Show the whole run', 'aria-label': 'Show the whole run', onclick: () => this.fitAll() }, '⤢');
-    this.el = h('div', { class: 'kp-tl' }, this.canvas, h('div', { class: 'kp-tl-tools' }, this.followBtn, zoomOut, zoomIn, fit), this.tip);
+    this.el = h(
+      'div',
+      { class: 'kp-tl', tabindex: '0', role: 'group', 'aria-label': 'Timeline: ArrowDown and ArrowUp step through the events in view, Enter explains the one selected' },
+      this.canvas,
+      h('div', { class: 'kp-tl-tools' }, this.followBtn, zoomOut, zoomIn, fit),
+      this.tip,
+      this.explainer.el,
+    );
     this.bind();
   }
 
@@ -190,6 +204,7 @@ export class Timeline {
     const xNow = g.xOf(now);
     drawBands(L);
     drawHw(L);
+    this.stepHits = stepHits(this.store, g, t0, t1);
     this.arrows = drawMessages(L);
     const { hits, flags } = drawMarks(L);
     // Recorded future (after a seek back): a veil.
@@ -290,9 +305,26 @@ export class Timeline {
           this.hoverKey = '';
           this.updateTip();
           this.pinned = !this.tip.hidden;
+          const hit = hitAt(e.offsetX, e.offsetY, this.markHits, this.stepHits, this.arrows, this.host.now());
+          if (hit) this.explain(hit, e.clientX, e.clientY);
         }
       }
     };
+    this.el.addEventListener('keydown', (e) => {
+      if (e.target !== this.el) return;
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        e.stopPropagation();
+        this.stepKeyHit(e.key === 'ArrowDown' ? 1 : -1);
+      } else if (e.key === 'Enter' && this.keyHit) {
+        const hit = allHits(this.markHits, this.stepHits, this.arrows, this.host.now()).find((x) => x.key === this.keyHit);
+        if (!hit) return;
+        e.preventDefault();
+        e.stopPropagation();
+        const r = this.canvas.getBoundingClientRect();
+        this.explain(hit, r.left + hit.x, r.top + hit.y);
+      }
+    });
     c.addEventListener('pointerup', up);
     c.addEventListener('pointercancel', up);
     c.addEventListener('pointerleave', () => {
@@ -318,6 +350,29 @@ export class Timeline {
     );
   }
 
+  /** Opens the popover with the core's sentence for what `hit` stands for. */
+  private explain(hit: Hit, clientX: number, clientY: number): void {
+    const why = this.host.explain(hit.seq);
+    if (why === null) return;
+    this.tip.hidden = true;
+    this.pinned = false;
+    this.explainer.show(hit.lines[0], hit.lines[1] ?? '', why, clientX, clientY, this.el);
+  }
+
+  /** Moves the keyboard selection to the next (+1) or previous (-1) event in view and shows its tooltip. */
+  private stepKeyHit(dir: number): void {
+    const hits = allHits(this.markHits, this.stepHits, this.arrows, this.host.now());
+    if (!hits.length) return;
+    const i = hits.findIndex((x) => x.key === this.keyHit);
+    const next = hits[i < 0 ? (dir > 0 ? 0 : hits.length - 1) : (i + dir + hits.length) % hits.length];
+    this.keyHit = next.key;
+    this.hover = { x: next.x, y: next.y };
+    this.hoverKey = '';
+    this.pinned = false;
+    this.updateTip();
+    this.pinned = true;
+  }
+
   private updateTip(): void {
     const p = this.hover;
     if (!p) {
@@ -329,7 +384,7 @@ export class Timeline {
       }
       return;
     }
-    const best = hitAt(p.x, p.y, this.markHits, this.arrows, this.host.now());
+    const best = hitAt(p.x, p.y, this.markHits, this.stepHits, this.arrows, this.host.now());
     if (!best) {
       this.tip.hidden = true;
       this.hoverKey = '';
