@@ -143,11 +143,11 @@ pub fn explain(event: &EventKind) -> String {
         EventKind::Write { node, accepted, offset, kind } => match (accepted, node, offset) {
             (true, Some(n), Some(o)) => format!(
                 "a client wrote {kind} to n{n}, the leader, which appended it at offset {o}; it is committed once the HW \
-                 passes it (KafkaRaftClient.prepareAppend / scheduleAppend)"
+                 passes it (KafkaRaftClient.prepareAppend)"
             ),
             (_, Some(n), _) => format!(
-                "a client's {kind} write to n{n} was refused: only the leader accepts writes, others answer \
-                 NOT_CONTROLLER (KafkaRaftClient.prepareAppend requires the Leader state)"
+                "a client's {kind} write to n{n} was refused: only the leader accepts writes \
+                 (KafkaRaftClient.prepareAppend throws NotLeaderException elsewhere)"
             ),
             _ => format!(
                 "a client's {kind} write was refused: no node is leader right now, so nothing can accept it \
@@ -438,9 +438,9 @@ fn vote(node: NodeId, candidate: NodeId, epoch: u32, pre_vote: bool, d: VoteDeci
     let kind = if pre_vote { "pre-vote" } else { "vote" };
     let verb = if d.granted() { "granted" } else { "rejected" };
     let why = match d {
-        VoteDecision::Granted if pre_vote => "its log is at least as up to date as n{node}'s (last epoch, then \
-                                              offset), and a pre-vote persists nothing (canGrantVote of its state, \
-                                              KIP-996)"
+        VoteDecision::Granted if pre_vote => "n{cand}'s log is at least as up to date as n{node}'s (last epoch \
+                                              first, then offset), and a pre-vote persists nothing and binds no one \
+                                              (EpochState.canGrantVote, KIP-996)"
             .to_string(),
         VoteDecision::Granted => "n{node} had not voted in this epoch, knew no leader, and the candidate's log is at \
                                   least as up to date (UnattachedState.canGrantVote, KIP-595)"
@@ -448,9 +448,9 @@ fn vote(node: NodeId, candidate: NodeId, epoch: u32, pre_vote: bool, d: VoteDeci
         VoteDecision::GrantedAgain => "n{node} already voted for it in this epoch, and a repeated request is granted \
                                        again without the log check (UnattachedState.canGrantVote)"
             .to_string(),
-        VoteDecision::LogNotUpToDate => "its log is behind n{node}'s (last epoch, then offset), so electing it could \
-                                         lose committed records (canGrantVote's isLogUpToDate, \
-                                         KafkaRaftClient.handleVoteRequest)"
+        VoteDecision::LogNotUpToDate => "n{cand}'s log is behind n{node}'s (last epoch first, then offset), so \
+                                         electing it could lose committed records (EpochState.canGrantVote's \
+                                         isLogUpToDate, KafkaRaftClient.handleVoteRequest)"
             .to_string(),
         VoteDecision::AlreadyVoted(v) => format!(
             "n{{node}} already voted for n{v} in epoch {epoch}, and a voter votes once per epoch \
@@ -488,7 +488,8 @@ fn vote(node: NodeId, candidate: NodeId, epoch: u32, pre_vote: bool, d: VoteDeci
                                          candidate sends (KafkaRaftClient.handleVoteRequest, INVALID_REQUEST)"
             .to_string(),
     };
-    format!("n{node} {verb} n{candidate}'s {kind}: {}", why.replace("{node}", &node.to_string()))
+    let why = why.replace("{node}", &node.to_string()).replace("{cand}", &candidate.to_string());
+    format!("n{node} {verb} n{candidate}'s {kind}: {why}")
 }
 
 fn fault(f: &FaultKind) -> String {
@@ -676,7 +677,7 @@ mod tests {
             }
             let s = explain(e);
             assert!(s.contains('(') && s.contains(')'), "names a Kafka class, method or KIP: {s}");
-            assert!(!s.contains("{node}") && !s.contains("{from}"), "no unfilled placeholder: {s}");
+            assert!(!s.contains('{') && !s.contains('}'), "no unfilled placeholder: {s}");
             assert!(seen.insert(s.clone()), "each variant has its own sentence: {s}");
         }
     }

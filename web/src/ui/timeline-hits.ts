@@ -69,9 +69,14 @@ export function hitAt(x: number, y: number, marks: HitMark[], steps: HitStep[], 
   return best;
 }
 
-/** Every hit in view, left to right (what the keyboard steps through). */
+/**
+ * Every event in view once, left to right (what the keyboard steps through): a mark
+ * drawn on several lanes (a fault) counts once, and a mark wins over the state change
+ * it stands for (a new leader).
+ */
 export function allHits(marks: HitMark[], steps: HitStep[], arrows: HitArrow[], now: number): Hit[] {
-  const out = [...marks.map(markHit), ...steps.map(stepHit), ...arrows.map((a) => arrowHit(a, now))];
+  const seen = new Set<number>();
+  const out = [...marks.map(markHit), ...steps.map(stepHit), ...arrows.map((a) => arrowHit(a, now))].filter((x) => !seen.has(x.seq) && seen.add(x.seq));
   return out.sort((a, b) => a.x - b.x || a.y - b.y);
 }
 

@@ -36,8 +36,8 @@ export class Timeline {
   private arrows: HitArrow[] = [];
   private markHits: HitMark[] = [];
   private stepHits: HitStep[] = [];
-  /** the hit the keyboard is on (ArrowUp/ArrowDown), by key */
-  private keyHit = '';
+  /** the hit the keyboard is on (ArrowUp/ArrowDown); the pointer clears it */
+  private keyHit: Hit | null = null;
   readonly explainer = new ExplainPopover();
   private hover: { x: number; y: number } | null = null;
   private hoverKey = '';
@@ -284,6 +284,7 @@ export class Timeline {
         }
       }
       if (e.pointerType === 'mouse' && !this.pinned) {
+        this.keyHit = null;
         this.hover = { x: e.offsetX, y: e.offsetY };
         this.updateTip();
       }
@@ -300,6 +301,7 @@ export class Timeline {
             return;
           }
           // tap / click: pin the details of what is under it (or unpin)
+          this.keyHit = null;
           this.hover = { x: e.offsetX, y: e.offsetY };
           this.pinned = false;
           this.hoverKey = '';
@@ -317,8 +319,7 @@ export class Timeline {
         e.stopPropagation();
         this.stepKeyHit(e.key === 'ArrowDown' ? 1 : -1);
       } else if (e.key === 'Enter' && this.keyHit) {
-        const hit = allHits(this.markHits, this.stepHits, this.arrows, this.host.now()).find((x) => x.key === this.keyHit);
-        if (!hit) return;
+        const hit = this.keyHit;
         e.preventDefault();
         e.stopPropagation();
         const r = this.canvas.getBoundingClientRect();
@@ -363,9 +364,9 @@ export class Timeline {
   private stepKeyHit(dir: number): void {
     const hits = allHits(this.markHits, this.stepHits, this.arrows, this.host.now());
     if (!hits.length) return;
-    const i = hits.findIndex((x) => x.key === this.keyHit);
+    const i = hits.findIndex((x) => x.key === this.keyHit?.key);
     const next = hits[i < 0 ? (dir > 0 ? 0 : hits.length - 1) : (i + dir + hits.length) % hits.length];
-    this.keyHit = next.key;
+    this.keyHit = next;
     this.hover = { x: next.x, y: next.y };
     this.hoverKey = '';
     this.pinned = false;
@@ -384,7 +385,7 @@ export class Timeline {
       }
       return;
     }
-    const best = hitAt(p.x, p.y, this.markHits, this.stepHits, this.arrows, this.host.now());
+    const best = this.keyHit ?? hitAt(p.x, p.y, this.markHits, this.stepHits, this.arrows, this.host.now());
     if (!best) {
       this.tip.hidden = true;
       this.hoverKey = '';
@@ -405,6 +406,8 @@ export class Timeline {
       this.tip.replaceChildren(...best.lines.map((l, i) => h('div', { class: i === 0 ? 'kp-tip-h' : '' }, l)));
     }
     this.tip.hidden = false;
+    // where the hit is, in canvas px (what a tap there would select)
+    this.tip.dataset.at = `${Math.round(best.x)},${Math.round(best.y)}`;
     const tw = this.tip.offsetWidth;
     const x = p.x + 14 + tw > this.geo.w ? p.x - tw - 10 : p.x + 14;
     this.tip.style.left = `${Math.max(0, x)}px`;
