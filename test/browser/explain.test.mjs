@@ -153,10 +153,13 @@ describe('every event explained', () => {
       return [cs.color, cs.backgroundColor];
     });
     const lum = (c) => {
-      const [r, g, b] = c.match(/\d+(\.\d+)?/g).slice(0, 3).map((v) => {
-        const s = Number(v) / 255;
-        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-      });
+      const [r, g, b] = c
+        .match(/\d+(\.\d+)?/g)
+        .slice(0, 3)
+        .map((v) => {
+          const s = Number(v) / 255;
+          return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+        });
       return 0.2126 * r + 0.7152 * g + 0.0722 * b;
     };
     const [fg, bg] = colors.map(lum);

@@ -17,14 +17,7 @@ export class ExplainPopover {
     this.sentence = h('p', { class: 'kp-explain-why' });
     const close = h('button', { class: 'kp-x kp-explain-x', type: 'button', 'aria-label': 'Close the explanation' }, '×');
     close.addEventListener('click', () => this.close());
-    this.el = h(
-      'div',
-      { class: 'kp-explain', role: 'dialog', 'aria-labelledby': this.title.id, tabindex: '-1', hidden: true },
-      close,
-      this.title,
-      this.detail,
-      this.sentence,
-    );
+    this.el = h('div', { class: 'kp-explain', role: 'dialog', 'aria-labelledby': this.title.id, tabindex: '-1', hidden: true }, close, this.title, this.detail, this.sentence);
     this.el.addEventListener('keydown', (e) => {
       if (e.key === 'Escape') {
         e.preventDefault();

@@ -106,7 +106,13 @@ export function stepHits(store: Store, g: TimelineGeometry, t0: number, t1: numb
     for (let i = Math.max(0, upperBound(store.stateT[n], t0) - 1); i < segs.length && segs[i].t <= t1; i++) {
       const s = segs[i];
       if (s.t < t0 || s.seq <= 0) continue;
-      out.push({ seq: s.seq, x: g.xOf(s.t), y0: mid - 8, y1: mid + 8, lines: [`State: ${STATES[s.state]}`, `n${n} ${STATES[s.state]} in epoch ${s.epoch} (${s.reason})`, `at ${fmtT(s.t)} (event ${s.seq})`] });
+      out.push({
+        seq: s.seq,
+        x: g.xOf(s.t),
+        y0: mid - 8,
+        y1: mid + 8,
+        lines: [`State: ${STATES[s.state]}`, `n${n} ${STATES[s.state]} in epoch ${s.epoch} (${s.reason})`, `at ${fmtT(s.t)} (event ${s.seq})`],
+      });
     }
     const hw = store.hw[n];
     for (let i = upperBound(hw.t, t0 - 1); i < hw.t.length && hw.t[i] <= t1; i++) {

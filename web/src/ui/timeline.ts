@@ -3,12 +3,12 @@
 // dense arrows collapse to one per pixel column per link and kind.
 
 import { clamp, fmtT, h } from './dom.js';
+import { ExplainPopover } from './explain.js';
 import { RPC_TERMS, term, tip } from './glossary.js';
 import type { Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
 import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, type Layer, makeHatch } from './timeline-draw.js';
 import { AXIS_H, GUTTER, MAX_MS_PER_PX, MIN_MS_PER_PX, TimelineGeometry } from './timeline-geometry.js';
-import { ExplainPopover } from './explain.js';
 import { allHits, type Hit, type HitArrow, type HitMark, type HitStep, hitAt, stepHits } from './timeline-hits.js';
 import { RPC_GROUPS } from './types.js';
 
