@@ -7,6 +7,7 @@
 //! recorded. Nothing downstream reaches back up: the protocol knows none of the others.
 
 pub mod check;
+pub mod explain;
 pub mod limits;
 pub mod messages;
 pub mod protocol;

@@ -243,6 +243,9 @@ pub enum EventKind {
         node: NodeId,
         old: Option<Offset>,
         new: Offset,
+        /// At a leader: the voters whose fetch offsets reached `new` (the majority it
+        /// counted); empty at a follower, whose HW is the leader's capped by its LEO.
+        majority: Box<[NodeId]>,
     },
     Truncate {
         node: NodeId,
@@ -499,7 +502,7 @@ impl fmt::Display for EventKind {
                 }
             }
             EventKind::Flush { node, offset } => write!(f, "n{node} flush to {offset}"),
-            EventKind::HighWatermark { node, old, new } => {
+            EventKind::HighWatermark { node, old, new, .. } => {
                 write!(f, "n{node} hw {} -> {new}", opt(*old))
             }
             EventKind::Truncate { node, from_leo, to, diverging_epoch, hw } => {
@@ -692,7 +695,7 @@ pub const EVENT_FIELDS: &[(&str, &[&str])] = &[
     ("vote", &["node", "candidate", "epoch", "preVote", "granted", "reason", "detail"]),
     ("append", &["node", "first", "last", "epoch", "kind"]),
     ("flush", &["node", "offset"]),
-    ("hw", &["node", "old", "new"]),
+    ("hw", &["node", "old", "new", "majority"]),
     ("truncate", &["node", "fromLeo", "to", "divergingEpoch", "hw"]),
     ("snapshot", &["node", "action", "endOffset", "epoch"]),
     ("crash", &["node", "lostRecords"]),
@@ -774,8 +777,8 @@ pub(crate) mod samples {
             IsLeader,
             IsCandidate,
             IsResigned,
-            FollowerHasFetched,
-            IsFollower,
+            FollowerHasFetched(0),
+            IsFollower(0),
             StaleEpoch,
             NotAVoter,
             InvalidRequest,
@@ -789,8 +792,8 @@ pub(crate) mod samples {
             IsLeader => 5,
             IsCandidate => 6,
             IsResigned => 7,
-            FollowerHasFetched => 8,
-            IsFollower => 9,
+            FollowerHasFetched(_) => 8,
+            IsFollower(_) => 9,
             StaleEpoch => 10,
             NotAVoter => 11,
             InvalidRequest => 12,
@@ -851,7 +854,7 @@ pub(crate) mod samples {
             },
             EventKind::Append { node: 0, first: 4, last: 6, epoch: 3, kind: "CreateTopic" },
             EventKind::Flush { node: 0, offset: 7 },
-            EventKind::HighWatermark { node: 0, old: None, new: 7 },
+            EventKind::HighWatermark { node: 0, old: None, new: 7, majority: vec![0, 2].into() },
             EventKind::Truncate { node: 2, from_leo: 9, to: 7, diverging_epoch: Some(2), hw: Some(5) },
             EventKind::Snapshot {
                 node: 1,

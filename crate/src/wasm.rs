@@ -310,6 +310,15 @@ impl WasmSim {
         Ok(lines(&self.sim.events_since_at_most(since, limit_of(limit))))
     }
 
+    /// Why event `seq` happened, in one sentence (`explain::explain`); None when the run
+    /// has no such event yet.
+    #[wasm_bindgen(js_name = explainEvent)]
+    pub fn explain_event(&self, seq: f64) -> Result<Option<String>, JsValue> {
+        let seq = whole("seq", seq)?;
+        let page = self.sim.events_since_at_most(seq.saturating_sub(1), 1);
+        Ok(page.first().filter(|e| e.seq == seq).map(|e| crate::explain::explain(&e.kind)))
+    }
+
     /// Number of actions in the input log up to now.
     #[wasm_bindgen(js_name = inputCount)]
     pub fn input_count(&self) -> u32 {

@@ -201,7 +201,7 @@ fn records_exposed_and_compacted_in_one_step_are_still_compared() {
     let event = |seq: u64, node: NodeId, new: Offset| Event {
         seq,
         t: 0,
-        kind: EventKind::HighWatermark { node, old: None, new },
+        kind: EventKind::HighWatermark { node, old: None, new, majority: Box::default() },
     };
     assert!(checker.observe(&view, &event(1, 0, 10)).is_empty());
     view.0[0].forget_compacted();

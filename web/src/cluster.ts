@@ -659,6 +659,16 @@ export class Cluster {
     return this.#call((s) => s.digest());
   }
 
+  /**
+   * Why event `seq` happened: one sentence naming the rule and the Kafka class or method
+   * it follows, built by the core from the event's recorded reason. Null when the run has
+   * no such event yet.
+   */
+  explain(seq: number): string | null {
+    const n = check.whole(seq, 'seq', 1);
+    return this.#call((s) => s.explainEvent(n)) ?? null;
+  }
+
   /** The actions taken so far, with their simulated times (the input log). */
   inputs(): TimedAction[] {
     return JSON.parse(this.#call((s) => s.inputsJson())) as TimedAction[];

@@ -149,6 +149,15 @@ impl LeaderState {
             .flatten()
     }
 
+    /// The voters whose reported fetch offset reached `offset`, one bit per node id: the
+    /// majority an HW move counts (LeaderState.maybeUpdateHighWatermark).
+    pub fn voters_reaching(&self, offset: Offset) -> u64 {
+        self.replicas
+            .iter()
+            .filter(|r| r.is_voter && r.end_offset.is_some_and(|o| o >= offset))
+            .fold(0, |bits, r| bits | 1 << r.id)
+    }
+
     /// Applies Kafka's rule: the HW moves only past the epoch start offset (a record of
     /// this epoch must be committed first) unless the switch is off; never backwards.
     /// Returns the new HW when it moved.

@@ -645,7 +645,10 @@ impl World {
                 EventKind::Vote { node, candidate, epoch, pre_vote, decision }
             }
             Note::Appended { first, last, epoch, kind } => EventKind::Append { node, first, last, epoch, kind },
-            Note::HighWatermark { old, new } => EventKind::HighWatermark { node, old, new },
+            Note::HighWatermark { old, new, majority } => {
+                let majority = (0..u64::BITS).filter(|id| majority & 1 << id != 0).collect();
+                EventKind::HighWatermark { node, old, new, majority }
+            }
             Note::Truncated { from_leo, to, diverging_epoch, hw } => {
                 EventKind::Truncate { node, from_leo, to, diverging_epoch, hw }
             }

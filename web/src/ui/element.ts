@@ -276,6 +276,8 @@ export class KraftPlayground extends HTMLElement {
       now: () => this.#now(),
       act: (what, fn) => this.#act(what, fn),
       write: () => this.#write(),
+      stateSeq: (id) => this.#store.stateAt(id, this.#now())?.seq ?? -1,
+      explain: (seq) => this.#cluster?.explain(seq) ?? null,
     });
     this.#keyHost = {
       play: this.#play,

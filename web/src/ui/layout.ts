@@ -54,7 +54,7 @@ export function layOut(root: HTMLElement, p: LayoutParts): ResizeObserver {
   const tlCard = h(
     'section',
     { class: 'kp-card', 'aria-label': 'Timeline' },
-    h('div', { class: 'kp-card-h' }, h('b', null, 'Timeline'), h('span', null, 'drag to pan · wheel or pinch to zoom · tap an arrow for details')),
+    h('div', { class: 'kp-card-h' }, h('b', null, 'Timeline'), h('span', null, 'drag to pan · wheel or pinch to zoom · tap any event (or ↓ then Enter) for why')),
     p.timeline.legend(() => p.ring.invalidate()),
     p.timeline.el,
   );

@@ -14,6 +14,10 @@ export interface NodeMenuHost {
   act(what: string, fn: (c: Cluster) => unknown): unknown;
   /** A client write at the leader, with a toast that says how it went. */
   write(): void;
+  /** The seq of the state change that put node `id` in its current state (-1: none). */
+  stateSeq(id: number): number;
+  /** Why event `seq` happened (the core's sentence), or null. */
+  explain(seq: number): string | null;
 }
 
 export class NodeMenu {
@@ -24,6 +28,9 @@ export class NodeMenu {
   /** Which set of buttons is built (they are rebuilt when it changes). */
   #key = '';
   #facts: HTMLDivElement[] = [];
+  readonly #why = h('p', { class: 'kp-menu-why' });
+  /** seq of the state change #why explains */
+  #whySeq = -1;
 
   constructor(host: NodeMenuHost) {
     this.#host = host;
@@ -41,6 +48,7 @@ export class NodeMenu {
     anchor.setAttribute('aria-expanded', 'true');
     this.el.hidden = false;
     this.#key = '';
+    this.#whySeq = -1;
     this.frame();
     const r = anchor.getBoundingClientRect();
     const box = root.getBoundingClientRect();
@@ -101,6 +109,7 @@ export class NodeMenu {
       this.el.replaceChildren(
         h('h4', null, `Node n${id}`),
         h('div', { class: 'kp-menu-facts' }, ...this.#facts),
+        this.#why,
         h(
           'div',
           { class: 'kp-menu-actions' },
@@ -120,5 +129,11 @@ export class NodeMenu {
     facts.forEach((f, i) => {
       setText(this.#facts[i], f);
     });
+    const seq = this.#host.stateSeq(id);
+    if (seq !== this.#whySeq) {
+      this.#whySeq = seq;
+      const why = seq > 0 ? this.#host.explain(seq) : null;
+      setText(this.#why, why ? `Why ${n.state}: ${why}` : '');
+    }
   }
 }

@@ -452,10 +452,16 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
         lastWriteX = x;
         ctx.fillStyle = mk.ev.accepted ? th.fg : th.danger;
         ctx.fillRect(x - 0.5, y - 15, 1.5, 5);
-        if (mk.ev.accepted === false) hits.push({ mk, x, y: y - 12 });
+        hits.push({ mk, x, y: y - 12 });
         break;
       }
       case 'vote':
+        // a small dot below the band where the voter decided (green granted, red rejected): tappable to explain
+        ctx.fillStyle = mk.ev.granted ? th.state[3] : th.danger;
+        ctx.beginPath();
+        ctx.arc(x, y + 9, 2.2, 0, Math.PI * 2);
+        ctx.fill();
+        hits.push({ mk, x, y: y + 9 });
         if (hi) ring(ctx, x, y, th.danger);
         break;
     }

@@ -3,12 +3,13 @@
 // dense arrows collapse to one per pixel column per link and kind.
 
 import { clamp, fmtT, h } from './dom.js';
+import { ExplainPopover } from './explain.js';
 import { RPC_TERMS, term, tip } from './glossary.js';
 import type { Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
 import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, type Layer, makeHatch } from './timeline-draw.js';
 import { AXIS_H, GUTTER, MAX_MS_PER_PX, MIN_MS_PER_PX, TimelineGeometry } from './timeline-geometry.js';
-import { type HitArrow, type HitMark, hitAt } from './timeline-hits.js';
+import { allHits, type Hit, type HitArrow, type HitMark, type HitStep, hitAt, stepHits } from './timeline-hits.js';
 import { RPC_GROUPS } from './types.js';
 
 export interface TimelineHost {
@@ -18,6 +19,8 @@ export interface TimelineHost {
   seek(t: number): void;
   nodeLabel(n: number): string;
   isObserver(n: number): boolean;
+  /** Why event `seq` happened (the core's sentence), or null when unknown. */
+  explain(seq: number): string | null;
 }
 
 /** The widest PNG export, in device pixels (browsers refuse much larger canvases). */
@@ -35,6 +38,10 @@ export class Timeline {
   wheelZooms = true;
   private arrows: HitArrow[] = [];
   private markHits: HitMark[] = [];
+  private stepHits: HitStep[] = [];
+  /** the hit the keyboard is on (ArrowUp/ArrowDown); the pointer clears it */
+  private keyHit: Hit | null = null;
+  readonly explainer = new ExplainPopover();
   private hover: { x: number; y: number } | null = null;
   private hoverKey = '';
   /** seq of the message under the pointer (drawn bold) */
@@ -62,7 +69,14 @@ export class Timeline {
     const zoomIn = h('button', { class: 'kp-zoom', type: 'button', title: 'Zoom in (Z)', 'aria-label': 'Zoom in', onclick: () => this.zoomBy(0.5) }, '+');
     const zoomOut = h('button', { class: 'kp-zoom', type: 'button', title: 'Zoom out (X)', 'aria-label': 'Zoom out', onclick: () => this.zoomBy(2) }, '−');
     const fit = h('button', { class: 'kp-zoom', type: 'button', title: 'Show the whole run', 'aria-label': 'Show the whole run', onclick: () => this.fitAll() }, '⤢');
-    this.el = h('div', { class: 'kp-tl' }, this.canvas, h('div', { class: 'kp-tl-tools' }, this.followBtn, zoomOut, zoomIn, fit), this.tip);
+    this.el = h(
+      'div',
+      { class: 'kp-tl', tabindex: '0', role: 'group', 'aria-label': 'Timeline: ArrowDown and ArrowUp step through the events in view, Enter explains the one selected' },
+      this.canvas,
+      h('div', { class: 'kp-tl-tools' }, this.followBtn, zoomOut, zoomIn, fit),
+      this.tip,
+      this.explainer.el,
+    );
     this.bind();
   }
 
@@ -222,6 +236,7 @@ export class Timeline {
     const xNow = g.xOf(now);
     drawBands(L);
     drawHw(L);
+    this.stepHits = stepHits(this.store, g, t0, t1);
     const arrows = drawMessages(L);
     const { hits, flags } = drawMarks(L);
     // Recorded future (after a seek back): a veil.
@@ -303,6 +318,7 @@ export class Timeline {
         }
       }
       if (e.pointerType === 'mouse' && !this.pinned) {
+        this.keyHit = null;
         this.hover = { x: e.offsetX, y: e.offsetY };
         this.updateTip();
       }
@@ -319,14 +335,31 @@ export class Timeline {
             return;
           }
           // tap / click: pin the details of what is under it (or unpin)
+          this.keyHit = null;
           this.hover = { x: e.offsetX, y: e.offsetY };
           this.pinned = false;
           this.hoverKey = '';
           this.updateTip();
           this.pinned = !this.tip.hidden;
+          const hit = hitAt(e.offsetX, e.offsetY, this.markHits, this.stepHits, this.arrows, this.host.now());
+          if (hit) this.explain(hit, e.clientX, e.clientY);
         }
       }
     };
+    this.el.addEventListener('keydown', (e) => {
+      if (e.target !== this.el) return;
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        e.stopPropagation();
+        this.stepKeyHit(e.key === 'ArrowDown' ? 1 : -1);
+      } else if (e.key === 'Enter' && this.keyHit) {
+        const hit = this.keyHit;
+        e.preventDefault();
+        e.stopPropagation();
+        const r = this.canvas.getBoundingClientRect();
+        this.explain(hit, r.left + hit.x, r.top + hit.y);
+      }
+    });
     c.addEventListener('pointerup', up);
     c.addEventListener('pointercancel', up);
     c.addEventListener('pointerleave', () => {
@@ -352,6 +385,29 @@ export class Timeline {
     );
   }
 
+  /** Opens the popover with the core's sentence for what `hit` stands for. */
+  private explain(hit: Hit, clientX: number, clientY: number): void {
+    const why = this.host.explain(hit.seq);
+    if (why === null) return;
+    this.tip.hidden = true;
+    this.pinned = false;
+    this.explainer.show(hit.lines[0], hit.lines[1] ?? '', why, clientX, clientY, this.el);
+  }
+
+  /** Moves the keyboard selection to the next (+1) or previous (-1) event in view and shows its tooltip. */
+  private stepKeyHit(dir: number): void {
+    const hits = allHits(this.markHits, this.stepHits, this.arrows, this.host.now());
+    if (!hits.length) return;
+    const i = hits.findIndex((x) => x.key === this.keyHit?.key);
+    const next = hits[i < 0 ? (dir > 0 ? 0 : hits.length - 1) : (i + dir + hits.length) % hits.length];
+    this.keyHit = next;
+    this.hover = { x: next.x, y: next.y };
+    this.hoverKey = '';
+    this.pinned = false;
+    this.updateTip();
+    this.pinned = true;
+  }
+
   private updateTip(): void {
     const p = this.hover;
     if (!p) {
@@ -363,7 +419,7 @@ export class Timeline {
       }
       return;
     }
-    const best = hitAt(p.x, p.y, this.markHits, this.arrows, this.host.now());
+    const best = this.keyHit ?? hitAt(p.x, p.y, this.markHits, this.stepHits, this.arrows, this.host.now());
     if (!best) {
       this.tip.hidden = true;
       this.hoverKey = '';
@@ -384,6 +440,8 @@ export class Timeline {
       this.tip.replaceChildren(...best.lines.map((l, i) => h('div', { class: i === 0 ? 'kp-tip-h' : '' }, l)));
     }
     this.tip.hidden = false;
+    // where the hit is, in canvas px (what a tap there would select)
+    this.tip.dataset.at = `${Math.round(best.x)},${Math.round(best.y)}`;
     const tw = this.tip.offsetWidth;
     const x = p.x + 14 + tw > this.geo.w ? p.x - tw - 10 : p.x + 14;
     this.tip.style.left = `${Math.max(0, x)}px`;

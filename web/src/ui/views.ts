@@ -51,6 +51,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     seek: (t) => play.seek(t),
     nodeLabel: (n) => `n${n}`,
     isObserver: (n) => host.nodes()[n]?.role === 'observer',
+    explain: (seq) => host.cluster()?.explain(seq) ?? null,
   });
   const ring = new Ring(store, {
     ...drawing,
