@@ -331,7 +331,7 @@ export class KraftPlayground extends HTMLElement {
   #setLoading(on: boolean): void {
     this.#root.toggleAttribute('data-loading', on);
     this.#picker.el.disabled = on;
-    for (const el of [this.#views.controls.el, this.#views.controls.settingsEl, this.#views.ring.el, this.#views.faults.el]) el.inert = on;
+    for (const el of [this.#views.controls.el, this.#views.controls.settingsEl, this.#views.ring.el, this.#views.faults.el, this.#views.faults.dock]) el.inert = on;
     if (on) this.#status.loading();
   }
 

@@ -108,7 +108,7 @@ function ringKey(): HTMLElement {
   return h(
     'details',
     { class: 'kp-ring-key' },
-    h('summary', { 'aria-label': 'What the ring shows' }, 'Key'),
+    h('summary', { title: 'What the ring shows' }, 'Key'),
     h(
       'ul',
       { class: 'kp-key-list', 'data-ring-key': '' },
