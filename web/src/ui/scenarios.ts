@@ -5,6 +5,7 @@
 // times.
 
 import { Cluster } from '../api.js';
+import type { Focus, RecordName, ScenarioMeasurement } from '../generated/wire.js';
 import type { ScenarioOptions } from '../types.js';
 import type { Settings } from './controls.js';
 import type { UiEvent } from './types.js';
@@ -23,6 +24,8 @@ export interface ScenarioStep {
   caption: string | null;
   pause: boolean;
   label: string | null;
+  /** what the caption names, for the timeline to zoom to and highlight */
+  focus: Focus | null;
 }
 
 export interface LoadedScenario {
@@ -40,6 +43,10 @@ export interface LoadedScenario {
   steps: ScenarioStep[];
   endMs: number;
   passed: boolean;
+  /** the numbers the story's report measured (for its completion card) */
+  measurements: ScenarioMeasurement[];
+  /** the names its captions give records ("X") */
+  recordNames: Record<string, RecordName>;
   cluster: Cluster | null;
   futureEvents?: UiEvent[];
 }
@@ -146,9 +153,12 @@ export async function loadScenario(entry: ScenarioEntry, opts: { variant?: strin
       caption: s.caption ?? null,
       pause: !!s.pause,
       label: s.label ?? null,
+      focus: s.focus ?? null,
     })),
     endMs: report.endMs,
     passed: report.passed,
+    measurements: report.measurements ?? [],
+    recordNames: report.recordNames ?? {},
     cluster,
     futureEvents,
   };
