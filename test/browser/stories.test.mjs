@@ -73,10 +73,18 @@ async function nextStop(page) {
   return captionState(page);
 }
 
+/** Starts the story, unless the page already did (it autoplays) and it waits at its first stop. */
+async function start(page) {
+  await page.waitForTimeout(200);
+  const s = await captionState(page);
+  const playing = (await page.locator(`${EL} [data-action="play"]`).getAttribute('aria-label')) === 'Pause';
+  if (s.state !== 'waiting' && !playing) await page.locator(`${EL} [data-action="play"]`).click();
+}
+
 /** Plays a story through every stop to its completion card; returns the stops seen. */
 async function playToEnd(page) {
   const stops = [];
-  await page.locator(`${EL} [data-action="play"]`).click();
+  await start(page);
   for (let i = 0; i < 40; i++) {
     const s = await nextStop(page);
     if (s.state === 'complete') return stops;
@@ -136,7 +144,7 @@ describe('stories that land', () => {
 
   test('a pause shows its moment: screenshot for the README', async () => {
     const { page, errors } = await open('/?scenario=figure-8&speed=10', { viewport: { width: 1440, height: 900 } });
-    await page.locator(`${EL} [data-action="play"]`).click();
+    await start(page);
     let s = await nextStop(page);
     while (file8Label(s.step) !== 'n1Fetched') {
       await page.locator(`${EL} [data-action="continue"]`).click();
@@ -195,7 +203,7 @@ describe('stories that land', () => {
 
   test('acting in a story says you left the script, updates the ticks, and returning reopens the story at that step', async () => {
     const { page, errors } = await open('/?scenario=figure-8&speed=10');
-    await page.locator(`${EL} [data-action="play"]`).click();
+    await start(page);
     let s = await nextStop(page);
     await page.locator(`${EL} [data-action="continue"]`).click();
     await page.waitForTimeout(50);

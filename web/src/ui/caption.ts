@@ -79,6 +79,7 @@ export class Caption {
     this.#left = left;
     this.el.hidden = false;
     this.el.dataset.state = left ? 'left-script' : ended ? 'complete' : waiting ? 'waiting' : 'playing';
+    this.el.dataset.end = String(storyEnd(s));
     toggleClass(this.el, 'kp-wait', waiting);
     this.#button.hidden = !waiting;
     this.#back.hidden = !left;
