@@ -84,7 +84,7 @@ export function nextStories(s: LoadedScenario, variants: { name: string; title: 
 
 /** The first sentence of a caption (what the card recalls of each step). */
 function firstSentence(text: string): string {
-  const m = /^(.*?[.!?:])(\s|$)/.exec(text);
+  const m = /^(.*?[.!?])(\s|$)/.exec(text);
   return m ? m[1] : text;
 }
 
@@ -92,7 +92,8 @@ function firstSentence(text: string): string {
 export function completionCard(s: LoadedScenario, next: NextStory[], on: { open(n: NextStory): void; replay(): void }): HTMLElement {
   const saw = h('ol', { class: 'kp-card-saw' }, ...captioned(s).map((st) => h('li', null, h('span', { class: 'kp-card-t' }, fmtT(st.t ?? 0)), ' ', renderCaption(firstSentence(st.caption ?? '')))));
   const numbers = s.measurements.map((m) => {
-    const li = h('li', { 'data-measure': m.kind }, m.text);
+    const value = m.valueMs !== null ? fmtT(m.valueMs) : m.count !== null ? String(m.count) : null;
+    const li = h('li', { 'data-measure': m.kind }, h('strong', null, value !== null ? `${m.name}: ${value}` : m.name), h('span', { class: 'kp-card-detail' }, m.text));
     if (m.parts.length) {
       li.append(h('ul', { class: 'kp-card-parts' }, ...m.parts.map((p) => h('li', { 'data-part': p.name }, `${p.name}: ${fmtT(p.ms)}`))));
     }
