@@ -74,14 +74,7 @@ pub fn parse(text: &str) -> R<Scenario> {
         let so = Obj::new(s, &path, "a step")?;
         if let Some(l) = so.string("label")? {
             let lp = so.p("label");
-            let ok = l.chars().next().map(|c| c.is_ascii_alphabetic()).unwrap_or(false)
-                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-            if !ok {
-                return err(
-                    lp,
-                    format!("label '{}' must start with a letter and use only letters, digits, '-' and '_'", cap(&l)),
-                );
-            }
+            check_name(&l, &lp, "label")?;
             if RESERVED_LABELS.contains(&l.as_str()) {
                 return err(lp, format!("'{}' is a reserved word; choose another label", cap(&l)));
             }
@@ -335,6 +328,16 @@ fn parse_step(
     Ok(Step { when, action, label: o.string("label")?, caption, pause, focus, optional })
 }
 
+/// A step label or a record name: a letter, then letters, digits, '-' and '_'.
+fn check_name(name: &str, path: &str, what: &str) -> R<()> {
+    let ok = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        return Ok(());
+    }
+    err(path, format!("{what} '{}' must start with a letter and use only letters, digits, '-' and '_'", cap(name)))
+}
+
 /// The timeline window a focus shows when it does not say.
 const DEFAULT_FOCUS_WINDOW_MS: u64 = 4000;
 
@@ -371,14 +374,7 @@ fn parse_record_names(v: Option<&Value>) -> R<BTreeMap<String, RecordName>> {
     let mut out = BTreeMap::new();
     for (name, rv) in o.map.iter() {
         let p = o.p(name);
-        let ok = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        if !ok {
-            return err(
-                p,
-                format!("name '{}' must start with a letter and use only letters, digits, '-' and '_'", cap(name)),
-            );
-        }
+        check_name(name, &p, "name")?;
         let ro = Obj::new(rv, &p, "a record (offset and epoch)")?;
         ro.fields(RECORD_NAME)?;
         out.insert(name.clone(), RecordName { offset: ro.req("offset")?, epoch: ro.req("epoch")? });
