@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Startup benchmark (not a test): the main page in headless Chromium throttled to
-// 10 Mbps down and up with 40 ms round trips (CDP network emulation), served in gzip.
+// 10 Mbps down and up with 40 ms round trips (CDP network emulation), served in gzip
+// (or brotli with --encoding br: the page asks for it explicitly).
 // Measures, per cold load (empty cache), the time from navigation until the first
 // animation frame in which a running cluster is drawn (the element holds a cluster and
 // has drawn its nodes; the main page autoplays), and the bytes transferred until then;
 // reports the median load.
-//   node scripts/bench-load.mjs [--loads 3] [--json]
+//   node scripts/bench-load.mjs [--loads 3] [--encoding gzip|br] [--json]
 import { launch, serve } from '../test/browser/harness.mjs';
 
 const arg = (name, d) => {
@@ -13,6 +14,7 @@ const arg = (name, d) => {
   return i > 0 ? process.argv[i + 1] : d;
 };
 const loads = Number(arg('loads', 3));
+const encoding = arg('encoding', 'gzip');
 const json = process.argv.includes('--json');
 
 // Runs in the page before its scripts: notes the first frame with a running cluster.
@@ -39,6 +41,7 @@ try {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
       await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': encoding } });
       await cdp.send('Network.emulateNetworkConditions', {
         offline: false,
         latency: 40,
@@ -81,7 +84,7 @@ try {
   const mid = results[Math.floor(results.length / 2)];
   if (json) console.log(JSON.stringify({ ...mid, loads: results.map((r) => Math.round(r.firstFrameMs)) }));
   else {
-    console.log(`bench-load: 10 Mbps / 40 ms RTT, gzip, ${loads} cold loads`);
+    console.log(`bench-load: 10 Mbps / 40 ms RTT, ${encoding}, ${loads} cold loads`);
     console.log(`  first frame of a running cluster: ${results.map((r) => `${Math.round(r.firstFrameMs)} ms`).join(', ')}`);
     console.log(`  transferred until then (median load): ${mid.transferBytes} B in ${mid.requests} requests; ${mid.wasmFile}: ${mid.wasmGzipBytes} B`);
     console.log(`  finished (median load): ${mid.timeline.join(', ')}`);

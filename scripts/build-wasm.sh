@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the core for the web: cargo (wasm32, `wasm` profile) -> wasm-bindgen (the CLI
-# pinned to the crate's exact wasm-bindgen version) -> wasm-opt -Oz. Output: web/pkg/.
-# Prints the raw and gzip sizes of the final .wasm.
+# Builds the two wasms for the web: cargo (wasm32, `wasm` profile) -> wasm-bindgen (the
+# CLI pinned to the crate's exact wasm-bindgen version) -> wasm-opt -Oz. Output: web/pkg/:
+# kraft_playground* (the core, without the `scenarios` feature) and kraft_playground_full*
+# (with the scenario engine and the chaos sweep). Prints the raw and gzip sizes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -14,26 +15,29 @@ if [ "$have" != "$want" ]; then
   bash scripts/setup.sh
 fi
 
-say "cargo build (wasm32-unknown-unknown, profile wasm)"
-# Keep the target_features section for wasm-bindgen; wasm-opt strips afterwards.
-CARGO_PROFILE_WASM_STRIP=false cargo build -q -p kraft-playground --target wasm32-unknown-unknown --profile wasm
-
 out=web/pkg
 rm -rf "$out"
-say "wasm-bindgen --target web"
-wasm-bindgen --target web --out-dir "$out" target/wasm32-unknown-unknown/wasm/kraft_playground.wasm
-node scripts/wasm-factory.mjs "$out"
-
-wasm="$out/kraft_playground_bg.wasm"
 opt=node_modules/.bin/wasm-opt
-if [ -x "$opt" ]; then
-  say "wasm-opt -Oz"
-  "$opt" -Oz --strip-debug --strip-producers --detect-features "$wasm" -o "$wasm.opt"
-  mv "$wasm.opt" "$wasm"
-else
-  say "node_modules/.bin/wasm-opt not found (run npm ci); the wasm is not size-optimised"
-fi
+[ -x "$opt" ] || say "node_modules/.bin/wasm-opt not found (run npm ci); the wasm is not size-optimised"
 
-raw=$(wc -c < "$wasm")
-gz=$(gzip -9 -c "$wasm" | wc -c)
-say "$wasm: $raw bytes raw, $gz bytes gzip"
+# build NAME CARGO_FLAGS...: cargo -> wasm-bindgen -> factory glue -> wasm-opt, as $out/NAME*.
+build() {
+  local name=$1
+  shift
+  say "cargo build $name (wasm32-unknown-unknown, profile wasm $*)"
+  # Keep the target_features section for wasm-bindgen; wasm-opt strips afterwards.
+  CARGO_PROFILE_WASM_STRIP=false cargo build -q -p kraft-playground --target wasm32-unknown-unknown --profile wasm "$@"
+  wasm-bindgen --target web --out-dir "$out" --out-name "$name" target/wasm32-unknown-unknown/wasm/kraft_playground.wasm
+  node scripts/wasm-factory.mjs "$out" "$name"
+  local wasm="$out/${name}_bg.wasm"
+  if [ -x "$opt" ]; then
+    "$opt" -Oz --strip-debug --strip-producers --detect-features "$wasm" -o "$wasm.opt"
+    mv "$wasm.opt" "$wasm"
+  fi
+  say "$wasm: $(wc -c < "$wasm") bytes raw, $(gzip -9 -c "$wasm" | wc -c) bytes gzip"
+}
+
+# The core: what the page loads (free play, links, precomputed stories).
+build kraft_playground --no-default-features
+# The full engine: the core plus the scenario engine and the chaos sweep, loaded on demand.
+build kraft_playground_full

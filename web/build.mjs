@@ -4,17 +4,19 @@
 //   node web/build.mjs
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { writeStoryModules } from '../scripts/stories.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = join(web, '..');
 const dist = join(web, 'dist');
 const wasm = join(web, 'pkg', 'kraft_playground_bg.wasm');
+const fullWasm = join(web, 'pkg', 'kraft_playground_full_bg.wasm');
 
-if (!existsSync(wasm)) {
+if (!existsSync(wasm) || !existsSync(fullWasm)) {
   console.error('web/build.mjs: web/pkg is missing; run scripts/build-wasm.sh first');
   process.exit(1);
 }
@@ -44,6 +46,16 @@ await build({
   platform: 'node',
 });
 copyFileSync(wasm, join(dist, 'kraft_playground_bg.wasm'));
+// The full engine's bindings, loaded by the browser entry only when a scenario file or a
+// sweep runs (Node's bundle has them inside).
+await build({
+  ...common,
+  entryPoints: { engine: join(web, 'pkg/kraft_playground_full_factory.js') },
+  outdir: dist,
+  platform: 'neutral',
+  minify: true,
+});
+copyFileSync(fullWasm, join(dist, 'kraft_playground_full_bg.wasm'));
 
 // The <kraft-playground> element (src/ui/, defines itself on import): it shares the
 // API module above, loads its stylesheet and the scenario library from beside itself.
@@ -71,7 +83,9 @@ copyFileSync(join(web, 'src/ui/kraft-playground.css'), join(dist, 'kraft-playgro
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')))
     .filter((s) => typeof s.id === 'string')
     .map((file) => ({ id: file.id, title: typeof file.title === 'string' ? file.title : file.id, file }));
-  writeFileSync(join(dist, 'scenarios.js'), `export const scenarios = ${JSON.stringify(list)};\n`);
+  // Each story precomputed by the engine just built, for the core to replay.
+  const kp = await import(join(dist, 'node.js'));
+  await writeStoryModules(dist, list, kp);
 }
 
 // Declarations (tsc also type-checks the sources here).
@@ -90,5 +104,5 @@ for (const f of readdirSync(dist).filter((f) => f.endsWith('.d.ts'))) {
 const size = (f) => readFileSync(join(dist, f)).length;
 console.log(
   `web/build.mjs: dist/index.js ${size('index.js')} B, dist/node.js ${size('node.js')} B, dist/element.js ${size('element.js')} B, ` +
-    `dist/kraft_playground_bg.wasm ${size('kraft_playground_bg.wasm')} B`,
+    `dist/kraft_playground_bg.wasm ${size('kraft_playground_bg.wasm')} B, dist/kraft_playground_full_bg.wasm ${size('kraft_playground_full_bg.wasm')} B`,
 );

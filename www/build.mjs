@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // Builds the static site into www/dist: the <kraft-playground> element with the package
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 //   node www/build.mjs
 import { build } from 'esbuild';
 import { precompress } from '../scripts/precompress.mjs';
+import { writeStoryModules } from '../scripts/stories.mjs';
 
 const www = dirname(fileURLToPath(import.meta.url));
 const root = join(www, '..');
@@ -31,8 +32,8 @@ execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
-// The scenario library as a module: [{ id, title, file }].
-function scenarioModule() {
+// The scenario library: [{ id, title, file }] (scripts/stories.mjs writes its modules).
+function scenarioList() {
   const dir = join(root, 'scenarios');
   const list = [];
   if (existsSync(dir)) {
@@ -48,7 +49,7 @@ function scenarioModule() {
   }
   // A stable order: the order of the library's numbering if the files carry one.
   list.sort((a, b) => (a.file.order ?? 1e9) - (b.file.order ?? 1e9) || 0);
-  return { list, code: `export const scenarios = ${JSON.stringify(list)};\n` };
+  return list;
 }
 
 const common = {
@@ -71,9 +72,10 @@ await build({
   platform: 'browser',
 });
 
-// 2. the scenarios: dist/scenarios.js
-const { list, code } = scenarioModule();
-writeFileSync(join(dist, 'scenarios.js'), code);
+// 2. the scenarios: dist/scenarios.js (the outline) and dist/story-ID.js (file and runs)
+// Each story precomputed by the package's engine, for the page's core to replay.
+const list = scenarioList();
+await writeStoryModules(dist, list, await import('kraft-playground'));
 
 // 3. the pages' scripts, importing the element module (1.) at run time
 const shared = {
@@ -94,6 +96,9 @@ await build({
 for (const f of readdirSync(join(www, 'public'))) copyFileSync(join(www, 'public', f), join(dist, f));
 copyFileSync(fromPackage('kraft-playground.css'), join(dist, 'kraft-playground.css'));
 copyFileSync(wasm, join(dist, 'kraft_playground_bg.wasm'));
+// the full engine, fetched only when a reader opens their own scenario file
+copyFileSync(fromPackage('engine.js'), join(dist, 'engine.js'));
+copyFileSync(fromPackage('kraft_playground_full_bg.wasm'), join(dist, 'kraft_playground_full_bg.wasm'));
 
 // 5. precompressed copies (.br, .gz) beside each text file and the wasm, for static
 //    hosts and scripts/serve.mjs

@@ -669,7 +669,12 @@ fn random_action(rng: &mut Rng, nodes: u32, wild: bool) -> Action {
             Action::Partition { groups }
         }
         7 => Action::Cut { from: a, to: b },
-        8 => Action::Uncut { from: a, to: b },
+        8 => match rng.below(4) {
+            0 => Action::Reconnect { node: a },
+            1 => Action::HealPartition,
+            2 => Action::ClearSlowLink { from: a, to: b },
+            _ => Action::Uncut { from: a, to: b },
+        },
         9 => Action::SlowLink { from: a, to: b, latency_ms: latency(rng) },
         10 => Action::Heal,
         11 => Action::Network { latency_ms: latency(rng), loss: rate(rng), duplicate: rate(rng) },

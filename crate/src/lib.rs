@@ -7,10 +7,12 @@
 //! recorded. Nothing downstream reaches back up: the protocol knows none of the others.
 
 pub mod check;
+pub mod explain;
 pub mod limits;
 pub mod messages;
 pub mod protocol;
 pub mod rng;
+#[cfg(feature = "scenarios")]
 pub mod scenario;
 pub mod shared;
 pub mod sim;

@@ -451,6 +451,15 @@ impl<K: Ord + Clone, V: Clone> SharedMap<K, V> {
         }
         Node::get_mut(self.root.as_mut()?, key)
     }
+    /// The value of `key` to change, when there is one and `wanted` says it needs to: one
+    /// search to look, one to copy the shared path (`get` then `get_mut` would search twice
+    /// to look).
+    pub fn get_mut_if(&mut self, key: &K, wanted: impl FnOnce(&V) -> bool) -> Option<&mut V> {
+        if !self.get(key).is_some_and(wanted) {
+            return None;
+        }
+        Node::get_mut(self.root.as_mut()?, key)
+    }
 
     pub fn insert(&mut self, key: K, value: V) -> Option<V> {
         let m = &self.metering;
@@ -692,6 +701,22 @@ mod tests {
         }
         drop(ours);
         assert_kept(kept, |m, want| m.iter().eq(want.iter()), &meter, Holder::Checker);
+    }
+
+    #[test]
+    fn get_mut_if_copies_nothing_it_does_not_change() {
+        let meter = Meter::new();
+        let mut map: SharedMap<u64, u64> = SharedMap::new(Metering::new(&meter, Holder::Images, 16));
+        for k in 0..1_000 {
+            map.insert(k, k);
+        }
+        let copy = map.clone();
+        let whole = meter.bytes(Holder::Images);
+        assert_eq!(map.get_mut_if(&5, |v| *v != 5), None, "not wanted");
+        assert_eq!(map.get_mut_if(&5_000, |_| true), None, "absent");
+        assert_eq!(meter.bytes(Holder::Images), whole, "nothing was copied");
+        *map.get_mut_if(&5, |v| *v == 5).expect("wanted") = 0;
+        assert_eq!((map.get(&5), copy.get(&5)), (Some(&0), Some(&5)));
     }
 
     #[test]

@@ -148,6 +148,10 @@ pub enum FaultKind {
     Workload { writes_per_second: u32 },
     Resign(NodeId),
     Wipe(NodeId),
+    // The undo actions come last: the trace digest hashes the variant's position.
+    Reconnect(NodeId),
+    HealPartition,
+    ClearSlowLink { from: NodeId, to: NodeId },
 }
 
 /// What happened; its JSON form is tagged by `type` (see `EventJson` and `EVENT_FIELDS`).
@@ -239,6 +243,9 @@ pub enum EventKind {
         node: NodeId,
         old: Option<Offset>,
         new: Offset,
+        /// At a leader: the voters whose fetch offsets reached `new` (the majority it
+        /// counted); empty at a follower, whose HW is the leader's capped by its LEO.
+        majority: Box<[NodeId]>,
     },
     Truncate {
         node: NodeId,
@@ -361,19 +368,25 @@ impl FaultKind {
             FaultKind::Workload { .. } => "workload",
             FaultKind::Resign(_) => "resign",
             FaultKind::Wipe(_) => "wipe",
+            FaultKind::Reconnect(_) => "reconnect",
+            FaultKind::HealPartition => "healPartition",
+            FaultKind::ClearSlowLink { .. } => "clearSlowLink",
         }
     }
 
     /// The nodes it names, in order.
     pub fn nodes(&self) -> Vec<NodeId> {
         match self {
-            FaultKind::Isolate(n) | FaultKind::Resign(n) | FaultKind::Wipe(n) => vec![*n],
+            FaultKind::Isolate(n) | FaultKind::Resign(n) | FaultKind::Wipe(n) | FaultKind::Reconnect(n) => vec![*n],
             FaultKind::Partition(g) => g.iter().flatten().copied().collect(),
-            FaultKind::Cut { from, to } | FaultKind::Uncut { from, to } | FaultKind::SlowLink { from, to, .. } => {
-                vec![*from, *to]
-            }
+            FaultKind::Cut { from, to }
+            | FaultKind::Uncut { from, to }
+            | FaultKind::SlowLink { from, to, .. }
+            | FaultKind::ClearSlowLink { from, to } => vec![*from, *to],
             FaultKind::SlowDisk { node, .. } => vec![*node],
-            FaultKind::Heal | FaultKind::Network { .. } | FaultKind::Workload { .. } => vec![],
+            FaultKind::Heal | FaultKind::HealPartition | FaultKind::Network { .. } | FaultKind::Workload { .. } => {
+                vec![]
+            }
         }
     }
 }
@@ -401,6 +414,9 @@ impl fmt::Display for FaultKind {
             FaultKind::SlowLink { from, to, min_ms, max_ms } => {
                 write!(f, "link n{from} -> n{to} latency={min_ms}..{max_ms}ms")
             }
+            FaultKind::ClearSlowLink { from, to } => write!(f, "link n{from} -> n{to} latency=network"),
+            FaultKind::Reconnect(n) => write!(f, "reconnect n{n}"),
+            FaultKind::HealPartition => f.write_str("heal partition"),
             FaultKind::Heal => f.write_str("heal"),
             FaultKind::Network { latency_min_ms, latency_max_ms, loss_ppm, duplicate_ppm } => write!(
                 f,
@@ -486,7 +502,7 @@ impl fmt::Display for EventKind {
                 }
             }
             EventKind::Flush { node, offset } => write!(f, "n{node} flush to {offset}"),
-            EventKind::HighWatermark { node, old, new } => {
+            EventKind::HighWatermark { node, old, new, .. } => {
                 write!(f, "n{node} hw {} -> {new}", opt(*old))
             }
             EventKind::Truncate { node, from_leo, to, diverging_epoch, hw } => {
@@ -679,7 +695,7 @@ pub const EVENT_FIELDS: &[(&str, &[&str])] = &[
     ("vote", &["node", "candidate", "epoch", "preVote", "granted", "reason", "detail"]),
     ("append", &["node", "first", "last", "epoch", "kind"]),
     ("flush", &["node", "offset"]),
-    ("hw", &["node", "old", "new"]),
+    ("hw", &["node", "old", "new", "majority"]),
     ("truncate", &["node", "fromLeo", "to", "divergingEpoch", "hw"]),
     ("snapshot", &["node", "action", "endOffset", "epoch"]),
     ("crash", &["node", "lostRecords"]),
@@ -726,6 +742,9 @@ pub(crate) mod samples {
             FaultKind::Workload { writes_per_second: 10 },
             FaultKind::Resign(0),
             FaultKind::Wipe(2),
+            FaultKind::Reconnect(1),
+            FaultKind::HealPartition,
+            FaultKind::ClearSlowLink { from: 0, to: 2 },
         ];
         let arm = |k: &FaultKind| match k {
             FaultKind::Isolate(_) => 0,
@@ -739,6 +758,9 @@ pub(crate) mod samples {
             FaultKind::Workload { .. } => 8,
             FaultKind::Resign(_) => 9,
             FaultKind::Wipe(_) => 10,
+            FaultKind::Reconnect(_) => 11,
+            FaultKind::HealPartition => 12,
+            FaultKind::ClearSlowLink { .. } => 13,
         };
         assert!(all.iter().map(arm).eq(0..all.len()), "one fault sample per variant, in order");
         all
@@ -755,8 +777,8 @@ pub(crate) mod samples {
             IsLeader,
             IsCandidate,
             IsResigned,
-            FollowerHasFetched,
-            IsFollower,
+            FollowerHasFetched(0),
+            IsFollower(0),
             StaleEpoch,
             NotAVoter,
             InvalidRequest,
@@ -770,8 +792,8 @@ pub(crate) mod samples {
             IsLeader => 5,
             IsCandidate => 6,
             IsResigned => 7,
-            FollowerHasFetched => 8,
-            IsFollower => 9,
+            FollowerHasFetched(_) => 8,
+            IsFollower(_) => 9,
             StaleEpoch => 10,
             NotAVoter => 11,
             InvalidRequest => 12,
@@ -832,7 +854,7 @@ pub(crate) mod samples {
             },
             EventKind::Append { node: 0, first: 4, last: 6, epoch: 3, kind: "CreateTopic" },
             EventKind::Flush { node: 0, offset: 7 },
-            EventKind::HighWatermark { node: 0, old: None, new: 7 },
+            EventKind::HighWatermark { node: 0, old: None, new: 7, majority: vec![0, 2].into() },
             EventKind::Truncate { node: 2, from_leo: 9, to: 7, diverging_epoch: Some(2), hw: Some(5) },
             EventKind::Snapshot {
                 node: 1,

@@ -1,18 +1,17 @@
 //! The wasm-bindgen surface the npm package calls (built only for wasm32).
 //!
-//! Inputs come in as JSON strings or plain numbers and are validated here again even
-//! though the JS layer validates first: no input may reach a panic. Errors are JS
-//! `TypeError` (wrong shape or type) or `RangeError` (a value out of range) with a
-//! `field` property naming the offending field. Outputs are plain JSON-compatible JS
-//! values (`serde_wasm_bindgen::Serializer::json_compatible`).
+//! Inputs come in as JSON strings or plain numbers and are validated here (ranges against
+//! `limits`; the JS layer checks only types and shapes): no input may reach a panic.
+//! Errors are [`ApiError`]s, made into a JS `TypeError` (wrong shape or type),
+//! `RangeError` (a value out of range) or `Error` with a `field` property naming the
+//! offending field by [`js_error`]. Outputs are plain JSON-compatible JS values
+//! (`serde_wasm_bindgen::Serializer::json_compatible`).
 
-use crate::limits::{Limit, CHAOS_SECONDS, LIMITS, OBSERVERS, VOTERS};
 use crate::messages::plain_serde;
-use crate::protocol::SafetySwitch;
-use crate::sim::chaos::{self, ChaosOptions};
 use crate::sim::simulation::{TraceCursor, MAX_ADVANCE_MS};
 use crate::sim::{Action, ClusterSpec, SimError, Simulation, TimedAction, WriteOutcome};
-use crate::wire::{Catalog, InFlightOut, LeaderOut, NetworkOut, NodeOut, SeedOut, ViolationOut, WriteOut};
+use crate::trace::{Event, EventKind, EVENT_FIELDS};
+use crate::wire::{ApiError, BaselineOut, Catalog, ErrorKind, InFlightOut, LeaderOut, NetworkOut, NodeOut, WriteOut};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -46,25 +45,24 @@ pub fn take_panic_message() -> Option<String> {
 
 // ---- errors -----------------------------------------------------------------------------
 
-fn with_field(e: JsValue, field: &str) -> JsValue {
-    let _ = js_sys::Reflect::set(&e, &JsValue::from_str("field"), &JsValue::from_str(field));
-    e
-}
-
-fn message(field: &str, message: &str) -> String {
-    if field.is_empty() {
-        message.to_string()
-    } else {
-        format!("{field}: {message}")
-    }
+/// The JS error of an [`ApiError`]: its kind and text, with its `field` property.
+fn js_error(e: ApiError) -> JsValue {
+    let text = e.text();
+    let error: JsValue = match e.kind {
+        ErrorKind::TypeError => js_sys::TypeError::new(&text).into(),
+        ErrorKind::RangeError => js_sys::RangeError::new(&text).into(),
+        ErrorKind::Error => js_sys::Error::new(&text).into(),
+    };
+    let _ = js_sys::Reflect::set(&error, &JsValue::from_str("field"), &JsValue::from_str(&e.field));
+    error
 }
 
 fn range_error(field: &str, msg: &str) -> JsValue {
-    with_field(js_sys::RangeError::new(&message(field, msg)).into(), field)
+    js_error(ApiError::range(field, msg))
 }
 
 fn type_error(field: &str, msg: &str) -> JsValue {
-    with_field(js_sys::TypeError::new(&message(field, msg)).into(), field)
+    js_error(ApiError::type_error(field, msg))
 }
 
 fn sim_error(e: SimError) -> JsValue {
@@ -131,7 +129,7 @@ fn action_from<T: DeserializeOwned>(what: &str, v: &serde_json::Value) -> Result
 
 fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsValue::from(js_sys::Error::new(&format!("cannot convert to JS: {e}"))))
+        .map_err(|e| js_error(ApiError::other(format!("cannot convert to JS: {e}"))))
 }
 
 /// A non-negative whole number of milliseconds (or any count) from a JS number.
@@ -278,20 +276,30 @@ impl WasmSim {
         self.sim.seek(t).map_err(sim_error)
     }
 
-    /// Events with seq > `since`, at most `limit`.
-    #[wasm_bindgen(js_name = eventsSince)]
-    pub fn events_since(&self, since: f64, limit: Option<u32>) -> Result<JsValue, JsValue> {
+    /// Events with seq > `since`, at most `limit`, as one JSON array (one `JSON.parse` in
+    /// JS is about twice as fast as building the objects across the boundary); `text`
+    /// says which of them carry their one-line text (see [`TextFor::parse`]).
+    #[wasm_bindgen(js_name = eventsSinceJson)]
+    pub fn events_since_json(&self, since: f64, limit: Option<u32>, text: Option<String>) -> Result<String, JsValue> {
         let since = whole("since", since)?;
-        to_js(&*self.sim.events_since_at_most(since, limit_of(limit)))
+        let text = TextFor::parse(text)?;
+        events_json(&self.sim.events_since_at_most(since, limit_of(limit)), text)
     }
 
-    /// Events with from <= t <= to, at most `limit`.
-    #[wasm_bindgen(js_name = eventsBetween)]
-    pub fn events_between(&self, from: f64, to: f64, limit: Option<u32>) -> Result<JsValue, JsValue> {
+    /// Events with from <= t <= to, at most `limit`, as one JSON array (as `eventsSinceJson`).
+    #[wasm_bindgen(js_name = eventsBetweenJson)]
+    pub fn events_between_json(
+        &self,
+        from: f64,
+        to: f64,
+        limit: Option<u32>,
+        text: Option<String>,
+    ) -> Result<String, JsValue> {
         let from = whole("from", from)?;
         let to = whole("to", to)?;
+        let text = TextFor::parse(text)?;
         let ev = self.sim.events_between(from, to);
-        to_js(&ev[..ev.len().min(limit_of(limit))])
+        events_json(&ev[..ev.len().min(limit_of(limit))], text)
     }
 
     /// The one-line text form of the events with seq > `since` (at most `limit`), one
@@ -300,6 +308,15 @@ impl WasmSim {
     pub fn text_since(&self, since: f64, limit: Option<u32>) -> Result<String, JsValue> {
         let since = whole("since", since)?;
         Ok(lines(&self.sim.events_since_at_most(since, limit_of(limit))))
+    }
+
+    /// Why event `seq` happened, in one sentence (`explain::explain`); None when the run
+    /// has no such event yet.
+    #[wasm_bindgen(js_name = explainEvent)]
+    pub fn explain_event(&self, seq: f64) -> Result<Option<String>, JsValue> {
+        let seq = whole("seq", seq)?;
+        let page = self.sim.events_since_at_most(seq.saturating_sub(1), 1);
+        Ok(page.first().filter(|e| e.seq == seq).map(|e| crate::explain::explain(&e.kind)))
     }
 
     /// Number of actions in the input log up to now.
@@ -418,6 +435,22 @@ impl WasmSim {
         to_js(&self.sim.world().network.down_links())
     }
 
+    /// Each link fault in force as JSON: `{groups, isolated, cuts, slowLinks}` (see `LinkFaults`).
+    #[wasm_bindgen(js_name = linkFaultsJson)]
+    pub fn link_faults_json(&self) -> String {
+        serde_json::to_string(&self.sim.world().network.link_faults()).unwrap_or_else(|_| "null".into())
+    }
+
+    /// What undoing every fault restores, as JSON (see `BaselineOut`).
+    #[wasm_bindgen(js_name = baselineJson)]
+    pub fn baseline_json(&self) -> String {
+        let spec = self.sim.spec();
+        // the spec was checked when the cluster was made, so its network has a profile
+        let profile = spec.network.profile().unwrap_or(self.sim.world().network.profile);
+        serde_json::to_string(&BaselineOut { network: NetworkOut::from(&profile), flush_ms: spec.flush_ms })
+            .unwrap_or_else(|_| "null".into())
+    }
+
     /// The current network profile `{latencyMs: [min, max], loss, duplicate}`.
     pub fn network(&self) -> Result<JsValue, JsValue> {
         to_js(&NetworkOut::from(&self.sim.world().network.profile))
@@ -437,8 +470,76 @@ impl WasmSim {
     }
 }
 
+/// Which events' JSON carries `text`: formatting it costs more than the rest of the event.
+/// A set of event types, one bit per entry of `EVENT_FIELDS`.
+#[derive(Clone, Copy)]
+struct TextFor(u32);
+
+impl TextFor {
+    /// From the JS layer: absent, every event; else a comma-separated list of event types
+    /// (empty: none).
+    fn parse(types: Option<String>) -> Result<TextFor, JsValue> {
+        let Some(types) = types else { return Ok(TextFor(u32::MAX)) };
+        let mut bits = 0;
+        for name in types.split(',').filter(|n| !n.is_empty()) {
+            let i = EVENT_FIELDS.iter().position(|(n, _)| *n == name).ok_or_else(|| {
+                let known: Vec<&str> = EVENT_FIELDS.iter().map(|(n, _)| *n).collect();
+                range_error("text", &format!("{name:?} is not an event type; types are {}", known.join(", ")))
+            })?;
+            bits |= 1 << i;
+        }
+        Ok(TextFor(bits))
+    }
+
+    fn wants(self, kind: &EventKind) -> bool {
+        match self.0 {
+            0 => false,
+            u32::MAX => true,
+            bits => EVENT_FIELDS.iter().position(|(n, _)| *n == kind.type_name()).is_some_and(|i| bits >> i & 1 == 1),
+        }
+    }
+}
+
+/// An event's JSON form without `text`.
+#[derive(Serialize)]
+struct BareEvent<'a> {
+    seq: u64,
+    t: u64,
+    #[serde(flatten)]
+    kind: &'a EventKind,
+}
+
+/// Events as one JSON array, each with or without `text` as `text` says.
+struct EventsJson<'a> {
+    events: &'a [Event],
+    text: TextFor,
+}
+
+impl Serialize for EventsJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.events.len()))?;
+        for e in self.events {
+            if self.text.wants(&e.kind) {
+                seq.serialize_element(e)?;
+            } else {
+                seq.serialize_element(&BareEvent { seq: e.seq, t: e.t, kind: &e.kind })?;
+            }
+        }
+        seq.end()
+    }
+}
+
+fn events_json(events: &[Event], text: TextFor) -> Result<String, JsValue> {
+    serde_json::to_string(&EventsJson { events, text }).map_err(|e| cannot_write(&e))
+}
+
+fn cannot_write(e: &serde_json::Error) -> JsValue {
+    js_error(ApiError::other(format!("cannot write JSON: {e}")))
+}
+
 /// The one-line text form of events, one per line.
-fn lines(events: &[crate::trace::Event]) -> String {
+fn lines(events: &[Event]) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     for e in events {
@@ -472,7 +573,7 @@ impl WasmSim {
     #[wasm_bindgen(js_name = traceJsonPage)]
     pub fn trace_json_page(&self, cursor: &mut WasmTraceCursor, limit: u32) -> Result<String, JsValue> {
         let page = self.sim.trace_page(&mut cursor.cursor, limit as usize).map_err(sim_error)?;
-        serde_json::to_string(&*page).map_err(|e| JsValue::from(js_sys::Error::new(&format!("cannot write JSON: {e}"))))
+        serde_json::to_string(&*page).map_err(|e| cannot_write(&e))
     }
 
     /// The cursor's next page in the one-line text form, one event per line.
@@ -488,7 +589,7 @@ impl WasmSim {
 #[wasm_bindgen(js_name = randomSeed)]
 pub fn random_seed() -> Result<f64, JsValue> {
     hook();
-    let v = getrandom::u64().map_err(|e| JsValue::from(js_sys::Error::new(&format!("no random source: {e}"))))?;
+    let v = getrandom::u64().map_err(|e| js_error(ApiError::other(format!("no random source: {e}"))))?;
     Ok((v >> 11) as f64)
 }
 
@@ -500,124 +601,5 @@ pub fn catalog() -> Result<JsValue, JsValue> {
     to_js(&Catalog::new())
 }
 
-fn chaos_options(seconds: f64, voters: u32, observers: u32, unsafe_json: &str) -> Result<ChaosOptions, JsValue> {
-    let seconds_n = whole("seconds", seconds)?;
-    CHAOS_SECONDS.check(seconds_n).map_err(|e| range_error("seconds", &e))?;
-    let voters = VOTERS.check(voters.into()).map_err(|e| range_error("voters", &e))? as u32;
-    let observers = OBSERVERS.check(observers.into()).map_err(|e| range_error("observers", &e))? as u32;
-    let unsafe_switches: Vec<SafetySwitch> = parse("unsafe", unsafe_json)?;
-    Ok(ChaosOptions { seconds: seconds_n, voters, observers, unsafe_switches })
-}
-
-/// One seed of the chaos sweep (random faults, every invariant checked after every
-/// event, then a calm tail that must make progress).
-#[wasm_bindgen(js_name = chaosRunSeed)]
-pub fn chaos_run_seed(
-    seed: f64,
-    seconds: f64,
-    voters: u32,
-    observers: u32,
-    unsafe_json: &str,
-) -> Result<JsValue, JsValue> {
-    hook();
-    let seed = whole("seed", seed)?;
-    let opts = chaos_options(seconds, voters, observers, unsafe_json)?;
-    let o = chaos::run_seed(seed, &opts);
-    to_js(&SeedOut {
-        seed,
-        passed: o.passed(),
-        made_progress: o.made_progress,
-        violations: o.violations.iter().map(|(i, d)| ViolationOut { invariant: i.name(), detail: d.clone() }).collect(),
-        events: o.events,
-        simulated_ms: o.simulated_ms,
-        reproduce: chaos::repro_command(seed, &opts),
-    })
-}
-
-/// The trace digest of one chaos run (`chaos::random_run`, one observer) replayed for
-/// `seconds`: what `cargo run --example digest` prints natively.
-#[wasm_bindgen(js_name = chaosDigest)]
-pub fn chaos_digest(seed: f64, seconds: f64, voters: u32) -> Result<String, JsValue> {
-    hook();
-    let seed = whole("seed", seed)?;
-    let opts = chaos_options(seconds, voters, 1, "[]")?;
-    let (spec, actions) = chaos::random_run(seed, &opts);
-    let sim = Simulation::replay(spec, actions, opts.seconds * 1000).map_err(sim_error)?;
-    Ok(sim.digest().hex())
-}
-
-// ---- scenarios -----------------------------------------------------------------------------
-
-use crate::scenario::{self, Report, RunOptions, ScenarioError};
-
-fn scenario_error(e: ScenarioError) -> JsValue {
-    range_error(&e.path, &e.message)
-}
-
-/// Options of `runScenario` (JSON): a seed instead of the file's, extra safety switches
-/// off, one of the scenario's variants.
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ScenarioOptions {
-    #[serde(default)]
-    seed: Option<u64>,
-    #[serde(default, rename = "unsafe")]
-    unsafe_switches: Vec<SafetySwitch>,
-    #[serde(default)]
-    variant: Option<String>,
-}
-
-/// A finished scenario run: its report and its simulation (at the end of the run).
-#[wasm_bindgen]
-pub struct WasmScenarioRun {
-    report: Report,
-    sim: Option<Simulation>,
-}
-
-/// Runs a scenario (JSON text) to its end with options (JSON of `ScenarioOptions`).
-#[wasm_bindgen(js_name = runScenario)]
-pub fn run_scenario(text: &str, options_json: &str) -> Result<WasmScenarioRun, JsValue> {
-    hook();
-    let opts: ScenarioOptions = parse("options", options_json)?;
-    if let Some(seed) = opts.seed {
-        if seed as f64 > MAX_SAFE {
-            return Err(range_error("seed", "must be at most Number.MAX_SAFE_INTEGER"));
-        }
-    }
-    let mut s = scenario::parse(text).map_err(scenario_error)?;
-    if let Some(v) = &opts.variant {
-        s = s.variant(v).map_err(scenario_error)?;
-    }
-    if s.cluster.seed as f64 > MAX_SAFE && opts.seed.is_none() {
-        return Err(range_error("cluster.seed", "must be at most 9007199254740991 to run in JavaScript"));
-    }
-    let run = scenario::execute(&s, &RunOptions { seed: opts.seed, unsafe_switches: opts.unsafe_switches });
-    Ok(WasmScenarioRun { report: run.report, sim: Some(run.simulation) })
-}
-
-#[wasm_bindgen]
-impl WasmScenarioRun {
-    /// The report: steps as they happened, expectations, violations, measurements, the
-    /// spec and input log that replay the run, the digest.
-    pub fn report(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.report)
-    }
-
-    /// The human summary the CLI prints.
-    pub fn summary(&self) -> String {
-        self.report.text()
-    }
-
-    pub fn passed(&self) -> bool {
-        self.report.passed
-    }
-
-    /// The run's simulation (once); the JS layer wraps it in a `Cluster`.
-    #[wasm_bindgen(js_name = takeSimulation)]
-    pub fn take_simulation(&mut self) -> Result<WasmSim, JsValue> {
-        self.sim
-            .take()
-            .map(|sim| WasmSim { sim })
-            .ok_or_else(|| JsValue::from(js_sys::Error::new("the simulation was already taken")))
-    }
-}
+#[cfg(feature = "scenarios")]
+mod engine;

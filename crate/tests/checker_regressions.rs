@@ -182,7 +182,7 @@ fn records_exposed_and_compacted_in_one_step_are_still_compared() {
         let records: Vec<Record> = (0..10)
             .map(|o| Record { offset: o, epoch: 1, id: id_base + o, body: RecordBody::RegisterBroker { broker_id: 0 } })
             .collect();
-        assert!(log.append(&records));
+        assert!(log.append(records));
         log
     };
     let snapshot = |end: Offset| Snapshot {
@@ -201,7 +201,7 @@ fn records_exposed_and_compacted_in_one_step_are_still_compared() {
     let event = |seq: u64, node: NodeId, new: Offset| Event {
         seq,
         t: 0,
-        kind: EventKind::HighWatermark { node, old: None, new },
+        kind: EventKind::HighWatermark { node, old: None, new, majority: Box::default() },
     };
     assert!(checker.observe(&view, &event(1, 0, 10)).is_empty());
     view.0[0].forget_compacted();

@@ -654,7 +654,7 @@ fn kinds(out: &[Output]) -> Vec<String> {
             Output::Send(e) => format!("send {}", e.message.kind().name()),
             Output::Flush { up_to } => format!("flush {up_to}"),
             Output::Note(Note::Appended { first, last, .. }) => format!("append {first}..{last}"),
-            Output::Note(Note::HighWatermark { old, new }) => format!("hw {old:?} -> {new}"),
+            Output::Note(Note::HighWatermark { old, new, .. }) => format!("hw {old:?} -> {new}"),
             Output::Note(_) => "note".into(),
         })
         .filter(|k| k != "note")

@@ -49,7 +49,7 @@ fn random_action(rng: &mut Rng, nodes: u32) -> Action {
         let lo = rng.range(1, 30);
         [lo, lo + rng.range(0, 150)]
     };
-    match rng.below(16) {
+    match rng.below(19) {
         0 => Action::Crash { node },
         1 => Action::Restart { node },
         2 if rng.below(3) == 0 => Action::Wipe { node },
@@ -79,6 +79,9 @@ fn random_action(rng: &mut Rng, nodes: u32) -> Action {
                 partitions: rng.range(1, 4) as u32,
             }),
         },
+        15 => Action::Reconnect { node },
+        16 => Action::HealPartition,
+        17 if nodes > 1 => Action::ClearSlowLink { from: node, to: other(rng) },
         _ => Action::Write { record: None },
     }
 }

@@ -1,7 +1,7 @@
 // Shared by the browser tests and the UI benchmark: serve www/dist on a free port with
 // scripts/serve.mjs and drive Debian's Chromium through playwright-core.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,5 +59,20 @@ export async function openPage(context, url, opts = {}) {
   });
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
+  return { page, errors };
+}
+
+/** Where a test's screenshot goes: test-results/, or docs/ (the README's copies) with UPDATE_SCREENSHOTS=1. */
+export function shotPath(name) {
+  const dir = join(root, process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : 'test-results');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
+}
+
+/** Opens `path` of the served site and waits for the element's first run. */
+export async function openReady(context, server, path, opts) {
+  const { page, errors } = await openPage(context, server.url + path.replace(/^\//, ''), opts);
+  await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
+  await page.evaluate(() => document.querySelector('kraft-playground').ready);
   return { page, errors };
 }

@@ -305,7 +305,8 @@ describe('the main page', () => {
       };
     });
     assert.equal(made.actions, 1000);
-    assert.match(made.url, /^[^?]*(\?scenario=[^#]*)?#run=k2\./);
+    // the run in the fragment; the query holds only the scenario and the playback speed
+    assert.match(made.url, /^[^?]*(\?(scenario=[^#&]*&?)?(speed=[\d.]+)?)?#run=k2\./);
     assert.ok(made.url.length < 16_000, `a ${made.url.length}-character link`);
     const expectSummary = (nodes) => Object.fromEntries(nodes.map((n, i) => [`n${i}`, { role: i < 5 ? 'voter' : 'observer', state: n.state, epoch: n.epoch, leo: n.leo, hw: n.hw }]));
     const opened = async (path) => {
@@ -536,6 +537,35 @@ describe('scenarios', () => {
     assert.match(await caption.textContent(), /First election/);
     assert.deepEqual(errors, []);
     await page.close();
+  });
+
+  test('free play and the built-in stories load only the core; a story with another seed loads the engine then', async () => {
+    const fetched = [];
+    const note = (r) => fetched.push(new URL(r.url()).pathname);
+    const engine = /\/(engine\.js|kraft_playground_full_bg\.wasm)$/;
+    browser.context.on('request', note);
+    try {
+      const { page, errors } = await open('/?scenario=partitioned-leader&speed=10');
+      await page.locator(`${EL} [data-caption]`).waitFor({ state: 'visible' });
+      assert.ok(fetched.includes('/kraft_playground_bg.wasm') && fetched.includes('/story-partitioned-leader.js'), fetched.join(' '));
+      assert.deepEqual(
+        fetched.filter((u) => engine.test(u)),
+        [],
+        'a built-in story is precomputed',
+      );
+      assert.deepEqual(errors, []);
+      await page.close();
+      fetched.length = 0;
+      const other = await open('/?scenario=partitioned-leader&seed=7&speed=10');
+      await other.page.locator(`${EL} [data-caption]`).waitFor({ state: 'visible' });
+      assert.equal(await other.page.evaluate(() => document.querySelector('kraft-playground').cluster.seed), 7);
+      assert.deepEqual(fetched.filter((u) => engine.test(u)).sort(), ['/engine.js', '/kraft_playground_full_bg.wasm']);
+      assert.match(await other.page.locator(`${EL} [data-caption]`).textContent(), /./);
+      assert.deepEqual(other.errors, []);
+      await other.page.close();
+    } finally {
+      browser.context.off('request', note);
+    }
   });
 
   test('a story stops at its end so the reader sees how it came out; play then goes on freely', async () => {

@@ -76,6 +76,16 @@ function wholeArg(v, flag, min, max) {
   return n;
 }
 
+/** One chaos seed; an option the core refuses is a usage error naming its flag. */
+function runSeed(seed, opts) {
+  try {
+    return kp.runChaosSeedSync(seed, opts);
+  } catch (e) {
+    if (e instanceof RangeError && Object.hasOwn(opts, e.field)) throw new UsageError(`--${e.message}`);
+    throw e;
+  }
+}
+
 function switches(list) {
   const names = kp.catalog().switches.map((s) => s.name);
   for (const s of list ?? []) {
@@ -177,10 +187,11 @@ async function sweep(args) {
   if (values.seeds === undefined) throw new UsageError('sweep needs --seeds N');
   if (values.seconds === undefined) throw new UsageError('sweep needs --seconds S');
   const seeds = wholeArg(values.seeds, '--seeds', 1, 1_000_000);
+  // The core checks the ranges (its error names the option, which becomes the flag).
   const opts = {
-    seconds: wholeArg(values.seconds, '--seconds', kp.limit('chaosSeconds').min, kp.limit('chaosSeconds').max),
-    voters: values.voters === undefined ? 3 : wholeArg(values.voters, '--voters', kp.limit('voters').min, kp.limit('voters').max),
-    observers: values.observers === undefined ? 1 : wholeArg(values.observers, '--observers', kp.limit('observers').min, kp.limit('observers').max),
+    seconds: wholeArg(values.seconds, '--seconds', 0, Number.MAX_SAFE_INTEGER),
+    voters: values.voters === undefined ? 3 : wholeArg(values.voters, '--voters', 0, 0xffff_ffff),
+    observers: values.observers === undefined ? 1 : wholeArg(values.observers, '--observers', 0, 0xffff_ffff),
     unsafe: switches(values.unsafe),
   };
   const first = values['first-seed'] === undefined ? 1 : wholeArg(values['first-seed'], '--first-seed', 0, Number.MAX_SAFE_INTEGER - seeds);
@@ -189,7 +200,7 @@ async function sweep(args) {
   let events = 0;
   let simulatedMs = 0;
   for (let seed = first; seed < first + seeds; seed++) {
-    const o = kp.runChaosSeedSync(seed, opts);
+    const o = runSeed(seed, opts);
     events += o.events;
     simulatedMs += o.simulatedMs;
     if (!o.passed) {

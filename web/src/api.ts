@@ -11,4 +11,4 @@ export type { FrameScheduler, PlayerFrame, PlayerListener, PlayerOptions } from 
 export { Player } from './player.js';
 export * from './types.js';
 export type { WasmSource } from './wasm.js';
-export { catalog, init, isReady, limit } from './wasm.js';
+export { catalog, init, initEngine, isReady, limit } from './wasm.js';

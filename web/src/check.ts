@@ -1,12 +1,16 @@
 /**
- * Argument checks: every bad argument becomes a TypeError (wrong type or shape) or a
- * RangeError (a value out of range) saying what was wrong and what is allowed, before
- * anything reaches the core.
+ * Argument checks of what is JavaScript-specific (types, shapes, NaN, bigints, numbers a
+ * JS number or a wasm u32 cannot carry): each bad argument becomes a TypeError or a
+ * RangeError saying what was wrong and what is allowed. Domain ranges (voters, latency,
+ * flush, advance, chaos length) are the core's (crate/src/limits.rs), which refuses an
+ * argument before anything changes.
  * @module
  */
 
-/** Most characters of user input an error message repeats. */
-export const MAX_ECHO_CHARS = 80;
+import { MAX_ECHO_CHARS } from './generated/wire.js';
+
+/** Largest u32 (counts the core takes as u32: voters, observers, limits). */
+export const U32 = 0xffff_ffff;
 
 /** `text` cut to {@link MAX_ECHO_CHARS} characters, with an ellipsis when cut. */
 export function cap(text: string): string {
@@ -71,11 +75,9 @@ export function whole(v: unknown, what: string, min = 0, max = Number.MAX_SAFE_I
   return v;
 }
 
-/** A duration in whole milliseconds, >= 0. */
-export function duration(v: unknown, what: string, max: number): number {
-  if (typeof v === 'number' && v < 0) {
-    throw new RangeError(`${what} must not be negative (whole milliseconds, 0 to ${max}), got ${v}`);
-  }
+/** A duration in whole milliseconds, >= 0 (at most `max`; the core checks its own limits). */
+export function duration(v: unknown, what: string, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof v === 'number' && v < 0) throw new RangeError(`${what} must not be negative (whole milliseconds), got ${v}`);
   return whole(v, what, 0, max);
 }
 

@@ -6,10 +6,11 @@
  * @module
  */
 import type { Glue } from '../pkg/kraft_playground_factory.js';
-import { freshGlue, retire } from './wasm.js';
+import type { Glue as EngineGlue } from '../pkg/kraft_playground_full_factory.js';
+import { freshEngineGlue, freshGlue, retire } from './wasm.js';
 
 export type WasmSim = InstanceType<Glue['WasmSim']>;
-export type { Glue };
+export type { EngineGlue, Glue };
 
 /** The bindings new work goes to; throws when the wasm is not loaded yet. */
 export function raw(): Glue {
@@ -50,7 +51,15 @@ export class CoreFailure extends Error {}
 
 /** Runs `fn` on the instance new work goes to; a trap retires that instance. */
 export function withCore<T>(fn: (glue: Glue) => T): T {
-  const glue = raw();
+  return guarded(raw(), fn);
+}
+
+/** Runs `fn` on the full engine's instance (scenarios, the sweep); a trap retires it. */
+export function withEngine<T>(fn: (glue: EngineGlue) => T): T {
+  return guarded(freshEngineGlue(), fn);
+}
+
+function guarded<G extends Glue, T>(glue: G, fn: (glue: G) => T): T {
   try {
     return fn(glue);
   } catch (e) {

@@ -10,10 +10,11 @@
  * @module
  */
 
-import type { RecordBody, SafetySwitch, TraceEvent } from './generated/wire.js';
+import type { QuorumConfigKey, RecordBody, SafetySwitch, TraceEvent } from './generated/wire.js';
 
 export type {
   Action,
+  Baseline,
   CaptionSpan,
   Catalog,
   ClusterSpec,
@@ -23,9 +24,11 @@ export type {
   InvariantName,
   LeaderInfo,
   Limit,
+  LinkFaults,
   LogRecord,
   NetworkState,
   NodeInfo,
+  QuorumConfigKey,
   QuorumDescription,
   QuorumStatus,
   RecordBody,
@@ -47,27 +50,6 @@ export type {
   TransitionReason,
   VoteReason,
 } from './generated/wire.js';
-
-/**
- * The configuration keys the simulator understands: Kafka's `controller.quorum.*` keys,
- * `sim.fetchMaxWaitMs`, a simulator-only knob for the Fetch wait Kafka fixes at
- * 500 ms (`KafkaRaftClient.MAX_FETCH_WAIT_MS`), and Kafka's snapshot and retention keys
- * (`metadata.*`), whose defaults are scaled down for a playground: 1 min, 256 KiB and
- * 5 min (Kafka: 1 h, 100 MiB, 7 days).
- */
-export type QuorumConfigKey =
-  | 'controller.quorum.fetch.timeout.ms'
-  | 'controller.quorum.election.timeout.ms'
-  | 'controller.quorum.election.backoff.max.ms'
-  | 'controller.quorum.request.timeout.ms'
-  | 'controller.quorum.retry.backoff.ms'
-  | 'controller.quorum.append.linger.ms'
-  | 'controller.quorum.fetch.max.bytes'
-  | 'controller.quorum.fetch.snapshot.max.bytes'
-  | 'sim.fetchMaxWaitMs'
-  | 'metadata.log.max.snapshot.interval.ms'
-  | 'metadata.max.retention.bytes'
-  | 'metadata.max.retention.ms';
 
 /** Quorum configuration by key: milliseconds, or bytes for the `*.max.bytes` limits. */
 export type QuorumConfig = Partial<Record<QuorumConfigKey, number>>;
@@ -134,6 +116,9 @@ export type WriteResult = { accepted: true; offset: number; node: number } | { a
 /** Fields every event has. */
 export type EventBase = Pick<TraceEvent, 'seq' | 't' | 'text'>;
 
+/** A trace event that may lack `text` (`events({ text: false })` or a list of types). */
+export type TraceEventMaybeText = { [T in EventType]: Omit<EventOf<T>, 'text'> & { text?: string } }[EventType];
+
 /** The `type` names of trace events. */
 export type EventType = TraceEvent['type'];
 
@@ -185,6 +170,12 @@ export interface EventQuery {
   to?: number;
   /** At most this many (the earliest). */
   limit?: number;
+  /**
+   * Which events carry their one-line `text`: all (`true`, the default), none (`false`),
+   * or those of the types listed (e.g. `['state', 'fault']`). Leaving it out of message
+   * traffic makes large windows several times cheaper.
+   */
+  text?: boolean | EventType[];
 }
 
 /** Options of {@link Cluster.runUntil}. */

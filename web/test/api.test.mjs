@@ -44,15 +44,15 @@ test("the catalog carries the core's table of config keys and limits", async () 
   assert.equal(limit('snapshotInterval').max, Number.MAX_SAFE_INTEGER, 'no upper bound');
   assert.throws(() => limit('nope'), /no limit 'nope'/);
   // The TS union of config keys names exactly the core's keys.
-  const types = readFileSync(new URL('../src/types.ts', import.meta.url), 'utf8');
+  const types = readFileSync(new URL('../src/generated/wire.ts', import.meta.url), 'utf8');
   const union = /export type QuorumConfigKey =([^;]*);/.exec(types)[1];
   assert.deepEqual(
-    [...union.matchAll(/'([^']+)'/g)].map((m) => m[1]),
+    [...union.matchAll(/"([^"]+)"/g)].map((m) => m[1]),
     cat.configKeys.map((k) => k.key),
   );
   // Options the core alone checks still name the field, the value and the limit.
   await assert.rejects(Cluster.create({ writesPerSecond: 1001 }), /writesPerSecond: must be between 0 and 1000, got 1001/);
-  await assert.rejects(Cluster.create({ flushMs: 60_001 }), /flushMs must be between 0 and 60000, got 60001/);
+  await assert.rejects(Cluster.create({ flushMs: 60_001 }), /flushMs: must be between 0 and 60000 ms, got 60001/);
 });
 
 test('create: defaults, given seed, random seed', async () => {
@@ -282,6 +282,28 @@ test('events: all, since, from/to, limit, typed fields', async () => {
   assert.equal(c.text().split('\n').filter(Boolean).length, all.length);
   assert.equal(c.text({ since: all.length - 1 }).trim(), all.at(-1).text.length ? c.text({ since: all.length - 1 }).trim() : '');
   assert.ok(c.text({ since: all.length - 1 }).includes(all.at(-1).text));
+});
+
+test('events: text on request (false, or a list of types), every other field the same', async () => {
+  const c = await elected();
+  c.advance(2_000);
+  const all = c.events();
+  const strip = ({ text, ...rest }) => rest;
+  const bare = c.events({ text: false });
+  assert.ok(bare.every((e) => !('text' in e)));
+  assert.deepEqual(bare, all.map(strip));
+  const some = c.events({ from: 0, to: c.now, text: ['state', 'vote'] });
+  assert.deepEqual(
+    some,
+    all.map((e) => (['state', 'vote'].includes(e.type) ? e : strip(e))),
+  );
+  assert.ok(some.some((e) => e.type === 'state' && typeof e.text === 'string'));
+  assert.ok(some.some((e) => e.type === 'send' && !('text' in e)));
+  assert.deepEqual(c.events({ since: 5, limit: 3, text: true }), all.slice(5, 8));
+  assert.deepEqual(c.events({ since: 5, limit: 3, text: [] }), all.slice(5, 8).map(strip));
+  assert.throws(() => c.events({ text: ['state', 'message'] }), { name: 'RangeError', field: 'text', message: /"message" is not an event type; types are send, deliver/ });
+  assert.throws(() => c.events({ text: 'state' }), { name: 'TypeError', message: /text must be an array/ });
+  assert.throws(() => c.events({ text: [1] }), { name: 'TypeError', message: /text\[0\] must be a string, got 1/ });
 });
 
 test('pages: a whole run past the in-memory window as events, text and JSON; refused once the cluster moves', async () => {

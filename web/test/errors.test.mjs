@@ -46,13 +46,13 @@ test('durations: negative, NaN, Infinity, fractions, too long', () => {
   rejects(c, () => c.advance(NaN), RangeError, /advance\(ms\) must be a finite number, got NaN/);
   rejects(c, () => c.advance(Infinity), RangeError, /finite/);
   rejects(c, () => c.advance(1.5), RangeError, /whole number/);
-  rejects(c, () => c.advance(86_400_001), RangeError, /between 0 and 86400000/);
+  rejects(c, () => c.advance(86_400_001), RangeError, /ms: must be between 0 and 86400000 ms, got 86400001/);
   rejects(c, () => c.advance('10'), TypeError, /must be a number/);
   rejects(c, () => c.seek(-5), RangeError, /seek\(t\) must not be negative/);
   rejects(c, () => c.seek(NaN), RangeError, /finite/);
   rejects(c, () => c.seek(c.now + 86_400_001), RangeError, /a day ahead/);
   rejects(c, () => c.slowDisk(0, -1), RangeError, /flushMs must not be negative/);
-  rejects(c, () => c.slowDisk(0, 60_001), RangeError, /flushMs must be between 0 and 60000/);
+  rejects(c, () => c.slowDisk(0, 60_001), RangeError, /flushMs: must be between 0 and 60000 ms, got 60001/);
   rejects(c, () => c.runUntil(() => true, { timeoutMs: -1 }), RangeError, /timeoutMs/);
   rejects(c, () => c.runUntil(() => true, { timeoutMs: Infinity }), RangeError, /timeoutMs/);
   rejects(c, () => c.runUntil('leader'), TypeError, /predicate function/);
@@ -82,7 +82,7 @@ test('network, workload and records', () => {
   rejects(c, () => c.setNetwork({ duplicate: -0.1 }), RangeError, /duplicate/);
   rejects(c, () => c.setNetwork({ latencyMs: [10, 5] }), RangeError, /min 10 ms is above max 5 ms/);
   rejects(c, () => c.setNetwork({ latencyMs: [1, 2, 3] }), TypeError, /\[min, max\] pair/);
-  rejects(c, () => c.setNetwork({ latencyMs: 70_000 }), RangeError, /between 1 and 60000/);
+  rejects(c, () => c.setNetwork({ latencyMs: 70_000 }), RangeError, /latencyMs: latency must be at most 60000 ms, got 70000/);
   rejects(c, () => c.setNetwork({ jitter: 1 }), TypeError, /unknown network field 'jitter'; allowed: latencyMs, loss, duplicate/);
   rejects(c, () => c.setWorkload({ writesPerSecond: 1001 }), RangeError, /between 0 and 1000/);
   rejects(c, () => c.setWorkload({ rate: 1 }), TypeError, /unknown workload field 'rate'/);
@@ -108,9 +108,9 @@ test('queries', () => {
 test('create: unknown options, switches, config keys and bad values', async () => {
   const bad = [
     [{ voterz: 3 }, TypeError, /unknown option in Cluster.create options 'voterz'; allowed: voters, observers, seed, network/],
-    [{ voters: 0 }, RangeError, /voters must be between 1 and 7, got 0/],
-    [{ voters: 8 }, RangeError, /voters must be between 1 and 7/],
-    [{ observers: 9 }, RangeError, /observers must be between 0 and 8/],
+    [{ voters: 0 }, RangeError, /voters: must be between 1 and 7, got 0/],
+    [{ voters: 8 }, RangeError, /voters: must be between 1 and 7, got 8/],
+    [{ observers: 9 }, RangeError, /observers: must be between 0 and 8, got 9/],
     [{ seed: -1 }, RangeError, /seed must be at least 0/],
     [{ seed: 2 ** 60 }, RangeError, /seed must be at most 9007199254740991 \(Number.MAX_SAFE_INTEGER/],
     [{ seed: 1n }, TypeError, /bigint/],
@@ -147,7 +147,7 @@ test('links: malformed, cut short, other version, tampered', async () => {
     [`k1.${Buffer.from('[1,2]').toString('base64url')}`, TypeError, /not an object/],
     [`k1.${Buffer.from('{"spec":{"voters":3,"seed":1},"inputs":[],"t":-1}').toString('base64url')}`, TypeError, /t must be a whole number/],
     [`k1.${Buffer.from('{"spec":{"voters":3},"inputs":[],"t":0}').toString('base64url')}`, TypeError, /spec.seed is missing/],
-    [`k1.${Buffer.from('{"spec":{"voters":30,"seed":1},"inputs":[],"t":0}').toString('base64url')}`, RangeError, /invalid link: voters must be between 1 and 7/],
+    [`k1.${Buffer.from('{"spec":{"voters":30,"seed":1},"inputs":[],"t":0}').toString('base64url')}`, RangeError, /invalid link: voters: must be between 1 and 7, got 30/],
     [
       `k1.${Buffer.from('{"spec":{"voters":3,"seed":1},"inputs":[{"t":5,"action":"crash","node":7}],"t":10}').toString('base64url')}`,
       RangeError,
@@ -180,8 +180,8 @@ test('player arguments', () => {
 });
 
 test('chaos sweep arguments', async () => {
-  await assert.rejects(runChaosSeed(1, { seconds: 10 }), /seconds must be between 20 and 86400/);
-  await assert.rejects(runChaosSeed(1, { seconds: 30, voters: 9 }), /voters must be between 1 and 7/);
+  await assert.rejects(runChaosSeed(1, { seconds: 10 }), /seconds: must be between 20 and 86400 s, got 10/);
+  await assert.rejects(runChaosSeed(1, { seconds: 30, voters: 9 }), /voters: must be between 1 and 7, got 9/);
   await assert.rejects(runChaosSeed(1, { seconds: 30, unsafe: ['x'] }), /safety switch/);
   await assert.rejects(runChaosSeed(-1, { seconds: 30 }), /seed/);
   await assert.rejects(chaosDigest(1, 30, 0), /voters/);
@@ -227,14 +227,15 @@ test('zero latency is refused with its limit wherever it comes from', async () =
   for (const latencyMs of [0, -0, [0, 0], [0, 5]]) {
     await assert.rejects(Cluster.create({ network: { latencyMs } }), (e) => {
       assert.ok(e instanceof RangeError, e.message);
-      assert.match(e.message, /network\.latencyMs(\[0\])? must be between 1 and 60000, got 0/);
+      assert.match(e.message, /^network: latency must be at least 1 ms \(.*\), got 0 ms$/);
       return true;
     });
   }
-  rejects(c, () => c.setNetwork({ latencyMs: 0 }), RangeError, /latencyMs must be between 1 and 60000, got 0/);
-  rejects(c, () => c.setNetwork({ latencyMs: [-0, 3] }), RangeError, /latencyMs\[0\] must be between 1 and 60000, got 0/);
-  rejects(c, () => c.slowLink(0, 1, 0), RangeError, /latencyMs must be between 1 and 60000, got 0/);
-  // A link or a scenario goes to the core's own check.
+  rejects(c, () => c.setNetwork({ latencyMs: 0 }), RangeError, /^latencyMs: latency must be at least 1 ms \(.*\), got 0 ms$/);
+  rejects(c, () => c.setNetwork({ latencyMs: [-0, 3] }), RangeError, /^latencyMs: latency must be at least 1 ms \(.*\), got 0 ms$/);
+  rejects(c, () => c.setNetwork({ latencyMs: [5, 60_001] }), RangeError, /^latencyMs: latency must be at most 60000 ms, got 60001$/);
+  rejects(c, () => c.slowLink(0, 1, 0), RangeError, /^latencyMs: latency must be at least 1 ms \(.*\), got 0 ms$/);
+  // A link or a scenario meets the same check in the core.
   const spec = { voters: 3, seed: 1 };
   const inputs = [{ t: 5, action: 'slowLink', from: 0, to: 1, latencyMs: [0, 0] }];
   const link = `k1.${Buffer.from(JSON.stringify({ v: '0', spec, inputs, t: 10 })).toString('base64url')}`;

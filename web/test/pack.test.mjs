@@ -28,7 +28,18 @@ test('npm pack -> install into an empty project -> it works', { timeout: 600_000
 
   const packed = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', tmp], web));
   const files = packed[0].files.map((f) => f.path).sort();
-  for (const f of ['package.json', 'README.md', 'bin/kraft-playground.mjs', 'dist/index.js', 'dist/node.js', 'dist/index.d.ts', 'dist/types.d.ts', 'dist/kraft_playground_bg.wasm']) {
+  for (const f of [
+    'package.json',
+    'README.md',
+    'bin/kraft-playground.mjs',
+    'dist/index.js',
+    'dist/node.js',
+    'dist/index.d.ts',
+    'dist/types.d.ts',
+    'dist/kraft_playground_bg.wasm',
+    'dist/kraft_playground_full_bg.wasm',
+    'dist/engine.js',
+  ]) {
     assert.ok(files.includes(f), `the tarball has ${f}`);
   }
   assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('pkg/')), 'no sources or tests');
@@ -42,13 +53,14 @@ test('npm pack -> install into an empty project -> it works', { timeout: 600_000
   // Node: import by name, elect a leader, write, share a link.
   writeFileSync(
     join(app, 'main.mjs'),
-    `import { Cluster } from 'kraft-playground';
+    `import { Cluster, runScenario } from 'kraft-playground';
 const c = await Cluster.create({ voters: 3, observers: 1, seed: 42 });
 const ok = c.runUntil((x) => x.leader() !== null, { timeoutMs: 10000 });
 const w = c.write({ type: 'CreateTopic', name: 'orders', partitions: 3 });
 c.advance(1000);
 const d = await Cluster.fromLink(c.toLink());
-console.log(JSON.stringify({ ok, leader: c.leader(), w, same: d.digest() === c.digest(), hw: c.describeQuorum().status.highWatermark }));
+const s = await runScenario({ id: 'x', title: 't', summary: 's', cluster: { voters: 3 }, durationMs: 3000, steps: [] });
+console.log(JSON.stringify({ ok, leader: c.leader(), w, same: d.digest() === c.digest(), hw: c.describeQuorum().status.highWatermark, scenario: s.report.digest === s.cluster.digest() }));
 `,
   );
   const out = JSON.parse(run(process.execPath, ['main.mjs'], app));
@@ -57,6 +69,7 @@ console.log(JSON.stringify({ ok, leader: c.leader(), w, same: d.digest() === c.d
   assert.equal(out.w.accepted, true);
   assert.equal(out.same, true);
   assert.ok(out.hw >= 2);
+  assert.equal(out.scenario, true, 'runScenario loads the full engine');
 
   // The bin.
   const bin = join(app, 'node_modules', '.bin', 'kraft-playground');
@@ -105,14 +118,19 @@ void main;
   writeFileSync(
     join(app, 'browser.mjs'),
     `import { readFileSync } from 'node:fs';
-import { init, Cluster } from './node_modules/kraft-playground/dist/index.js';
+import { init, initEngine, Cluster, runScenarioSync } from './node_modules/kraft-playground/dist/index.js';
 await init(readFileSync('./node_modules/kraft-playground/dist/kraft_playground_bg.wasm'));
 const c = Cluster.createSync({ seed: 42, voters: 3, observers: 1 });
 c.runUntil((x) => x.leader() !== null, { timeoutMs: 10000 });
 console.log(c.leader().id);
+const file = { id: 'x', title: 't', summary: 's', cluster: { voters: 3 }, durationMs: 3000, steps: [] };
+try { runScenarioSync(file); } catch (e) { console.log(e.message); }
+// the engine's bindings come from dist/engine.js beside the module; the wasm as bytes here
+await initEngine(readFileSync('./node_modules/kraft-playground/dist/kraft_playground_full_bg.wasm'));
+console.log(runScenarioSync(file).report.passed);
 `,
   );
-  assert.match(run(process.execPath, ['browser.mjs'], app), /^\d\n$/);
+  assert.match(run(process.execPath, ['browser.mjs'], app), /^\d\n.*the scenario engine is not loaded yet.*\ntrue\n$/);
 
   // A bundler: esbuild resolves the browser build and keeps the wasm URL relative.
   writeFileSync(join(app, 'page.js'), `import { Cluster } from 'kraft-playground';\nCluster.create({ seed: 1 }).then((c) => c.advance(1000));\n`);

@@ -69,7 +69,7 @@ impl Data {
 
     pub fn observe(&mut self, view: &dyn ClusterView, event: &Event, found: &mut Vec<Found>) {
         match &event.kind {
-            EventKind::HighWatermark { node, old, new } => self.on_hw(view, *node, *old, *new, event.seq, found),
+            EventKind::HighWatermark { node, old, new, .. } => self.on_hw(view, *node, *old, *new, event.seq, found),
             EventKind::Append { node, first, last, .. } => self.on_append(view, *node, *first, *last, event.seq, found),
             EventKind::Truncate { node, to, hw: Some(hw), .. } if *to < *hw => found.push(Found {
                 invariant: Invariant::NoTruncationBelowHighWatermark,

@@ -26,7 +26,7 @@ impl Replica {
             .collect();
         let kind = records[0].body.kind();
         let last = first + records.len() as u64 - 1;
-        self.log.append(&records);
+        self.log.append(records);
         ctx.note(Note::Appended { first, last, epoch, kind });
         let leo = self.log.end_offset();
         let me = self.id;
@@ -49,7 +49,8 @@ impl Replica {
         };
         let old = l.high_watermark.or(self.hw);
         if let Some(new) = l.maybe_advance_hw(allow) {
-            ctx.note(Note::HighWatermark { old, new });
+            let majority = l.voters_reaching(new);
+            ctx.note(Note::HighWatermark { old, new, majority });
             if self.raise_hw(new) {
                 self.apply_committed(ctx);
             }
@@ -62,7 +63,7 @@ impl Replica {
     pub(super) fn set_hw(&mut self, ctx: &mut Ctx, new: Offset) {
         let old = self.hw;
         if self.raise_hw(new) {
-            ctx.note(Note::HighWatermark { old, new });
+            ctx.note(Note::HighWatermark { old, new, majority: 0 });
             self.apply_committed(ctx);
         }
     }

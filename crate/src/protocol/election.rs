@@ -18,9 +18,10 @@ pub enum VoteDecision {
     IsLeader,
     IsCandidate,
     IsResigned,
-    /// A follower that has fetched from its leader rejects pre-votes (KIP-996).
-    FollowerHasFetched,
-    IsFollower,
+    /// A follower that has fetched from its leader (named) rejects pre-votes (KIP-996).
+    FollowerHasFetched(NodeId),
+    /// A follower of the named leader rejects standard votes in its epoch.
+    IsFollower(NodeId),
     StaleEpoch,
     NotAVoter,
     InvalidRequest,
@@ -41,8 +42,8 @@ impl VoteDecision {
             VoteDecision::IsLeader => "is the leader".into(),
             VoteDecision::IsCandidate => "is a candidate (voted for itself)".into(),
             VoteDecision::IsResigned => "resigned leader of this epoch".into(),
-            VoteDecision::FollowerHasFetched => "follower has fetched from its leader".into(),
-            VoteDecision::IsFollower => "is a follower in this epoch".into(),
+            VoteDecision::FollowerHasFetched(l) => format!("follower has fetched from its leader {l}"),
+            VoteDecision::IsFollower(l) => format!("is a follower of {l} in this epoch"),
             VoteDecision::StaleEpoch => "request epoch is stale".into(),
             VoteDecision::NotAVoter => "not a voter".into(),
             VoteDecision::InvalidRequest => "invalid request (last epoch beyond request epoch)".into(),
@@ -59,8 +60,8 @@ impl VoteDecision {
             VoteDecision::IsLeader => "is-leader",
             VoteDecision::IsCandidate => "is-candidate",
             VoteDecision::IsResigned => "is-resigned",
-            VoteDecision::FollowerHasFetched => "follower-has-fetched",
-            VoteDecision::IsFollower => "is-follower",
+            VoteDecision::FollowerHasFetched(_) => "follower-has-fetched",
+            VoteDecision::IsFollower(_) => "is-follower",
             VoteDecision::StaleEpoch => "stale-epoch",
             VoteDecision::NotAVoter => "not-a-voter",
             VoteDecision::InvalidRequest => "invalid-request",
@@ -92,12 +93,12 @@ pub fn vote_decision(state: &EpochState, candidate: NodeId, up_to_date: bool, pr
         EpochState::Leader(_) => VoteDecision::IsLeader,
         EpochState::Follower(f) if pre_vote => {
             if f.has_fetched {
-                VoteDecision::FollowerHasFetched
+                VoteDecision::FollowerHasFetched(f.leader)
             } else {
                 by_log
             }
         }
-        EpochState::Follower(_) => VoteDecision::IsFollower,
+        EpochState::Follower(f) => VoteDecision::IsFollower(f.leader),
         // A resigned leader grants an up-to-date pre-vote (it will not lead this epoch
         // again, so it helps a successor start), but never a standard vote in its epoch.
         EpochState::Resigned(_) if pre_vote => by_log,
@@ -184,8 +185,8 @@ mod tests {
             (cand.clone(), true, false, IsCandidate),
             (cand, true, true, Granted),
             (follower(false), true, true, Granted),
-            (follower(true), true, true, FollowerHasFetched),
-            (follower(false), true, false, IsFollower),
+            (follower(true), true, true, FollowerHasFetched(9)),
+            (follower(false), true, false, IsFollower(9)),
             // ResignedStateTest.testGrantVote: pre-votes by the log, standard votes never.
             (resigned.clone(), true, true, Granted),
             (resigned.clone(), false, true, LogNotUpToDate),

@@ -203,14 +203,17 @@ impl Replica {
             f.snapshot_download = Some(SnapshotDownload { id, position: 0 });
             return;
         }
-        let appended = if !records.is_empty() && self.log.append(&records) {
-            let first = records[0].offset;
-            let last = records[records.len() - 1].offset;
-            let kind = records[0].body.kind();
-            ctx.note(Note::Appended { first, last, epoch: records[records.len() - 1].epoch, kind });
-            true
-        } else {
-            false
+        let appended = match (records.first(), records.last()) {
+            (Some(first), Some(last)) => {
+                let (first, last, epoch, kind) = (first.offset, last.offset, last.epoch, first.body.kind());
+                // The log takes the response's records (no copy).
+                let appended = self.log.append(records);
+                if appended {
+                    ctx.note(Note::Appended { first, last, epoch, kind });
+                }
+                appended
+            }
+            _ => false,
         };
         let leo = self.log.end_offset();
         // appendAsFollower flushes only for a voter: the leader counts a voter's fetch offset

@@ -55,6 +55,9 @@ pub enum Note {
     HighWatermark {
         old: Option<Offset>,
         new: Offset,
+        /// At a leader: the voters whose fetch offsets reached `new`, one bit per node id
+        /// (`Note` stays `Copy`); 0 at a follower (its HW is the leader's, capped by its LEO).
+        majority: u64,
     },
     Truncated {
         from_leo: Offset,

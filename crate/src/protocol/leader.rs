@@ -132,18 +132,30 @@ impl LeaderState {
         p.leo_at_last_fetch = leader_leo;
     }
 
-    /// The HW candidate: voters' offsets sorted descending (ties by id, unknown last),
-    /// the one at index voters/2 is the offset a majority has reached.
+    /// The HW candidate: the offset at index voters/2 of the voters' offsets sorted
+    /// descending (unknown last), i.e. the offset a majority has reached. Found by
+    /// counting instead of sorting a copy: this runs on every fetch.
     pub fn majority_offset(&self) -> Option<Offset> {
-        let mut voters: Vec<(Option<Offset>, NodeId)> =
-            self.replicas.iter().filter(|r| r.is_voter).map(|r| (r.end_offset, r.id)).collect();
-        voters.sort_by(|a, b| match (a.0, b.0) {
-            (Some(x), Some(y)) => y.cmp(&x).then(a.1.cmp(&b.1)),
-            (Some(_), None) => std::cmp::Ordering::Less,
-            (None, Some(_)) => std::cmp::Ordering::Greater,
-            (None, None) => a.1.cmp(&b.1),
-        });
-        voters.get(voters.len() / 2).and_then(|v| v.0)
+        let voters = || self.replicas.iter().filter(|r| r.is_voter).map(|r| r.end_offset);
+        let k = voters().count() / 2;
+        // `None < Some(_)`, so "descending, unknown last" is descending `Option` order.
+        // The value at index k has at most k voters above it and more than k at or above.
+        voters()
+            .find(|&o| {
+                let (above, at_or_above) =
+                    voters().fold((0, 0), |(a, b), v| (a + (v > o) as usize, b + (v >= o) as usize));
+                above <= k && k < at_or_above
+            })
+            .flatten()
+    }
+
+    /// The voters whose reported fetch offset reached `offset`, one bit per node id: the
+    /// majority an HW move counts (LeaderState.maybeUpdateHighWatermark).
+    pub fn voters_reaching(&self, offset: Offset) -> u64 {
+        self.replicas
+            .iter()
+            .filter(|r| r.is_voter && r.end_offset.is_some_and(|o| o >= offset))
+            .fold(0, |bits, r| bits | 1 << r.id)
     }
 
     /// Applies Kafka's rule: the HW moves only past the epoch start offset (a record of
@@ -234,6 +246,25 @@ mod tests {
         assert_eq!(l.majority_offset(), Some(3));
         l.update_follower(4, 9, 20, 1);
         assert_eq!(l.majority_offset(), Some(9));
+    }
+
+    #[test]
+    fn majority_offset_is_the_middle_of_the_sorted_offsets() {
+        // Every assignment of {unknown, 0, 1, 2, 3} to 1..=5 voters, against the sort.
+        for n in 1..=5usize {
+            let voters: Vec<NodeId> = (0..n as NodeId).collect();
+            for mut code in 0..5usize.pow(n as u32) {
+                let mut l = leader(&voters, 0);
+                let mut offsets = Vec::new();
+                for p in l.replicas.iter_mut() {
+                    p.end_offset = (code % 5).checked_sub(1).map(|o| o as Offset);
+                    offsets.push(p.end_offset);
+                    code /= 5;
+                }
+                offsets.sort_by(|a, b| b.cmp(a));
+                assert_eq!(l.majority_offset(), offsets[n / 2], "{offsets:?}");
+            }
+        }
     }
 
     #[test]

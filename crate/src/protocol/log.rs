@@ -116,7 +116,7 @@ impl ReplicaLog {
 
     /// Appends records that continue the log exactly. Returns false (and appends
     /// nothing) when the first record is not at the log end.
-    pub fn append(&mut self, records: &[Record]) -> bool {
+    pub fn append(&mut self, records: Vec<Record>) -> bool {
         let Some(first) = records.first() else {
             return true;
         };
@@ -129,7 +129,7 @@ impl ReplicaLog {
                 debug_assert!(self.epochs.last().map(|(e, _)| *e < r.epoch).unwrap_or(true));
                 self.epochs.push((r.epoch, r.offset));
             }
-            self.records.push(r.clone());
+            self.records.push(r);
         }
         true
     }
@@ -343,7 +343,7 @@ mod tests {
                 body: RecordBody::RegisterBroker { broker_id: 0 },
             })
             .collect();
-        assert!(log.append(&records));
+        assert!(log.append(records));
         log
     }
 

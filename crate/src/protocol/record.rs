@@ -193,9 +193,8 @@ impl MetadataImage {
             RecordBody::PartitionChange { topic, partition, leader } => {
                 let changes =
                     |t: &Arc<TopicImage>| t.partition_leaders.get(*partition as usize).is_some_and(|l| l != leader);
-                if self.topics.get(topic).is_some_and(changes) {
-                    let t = Arc::make_mut(self.topics.get_mut(topic).expect("found"));
-                    t.partition_leaders[*partition as usize] = *leader;
+                if let Some(t) = self.topics.get_mut_if(topic, changes) {
+                    Arc::make_mut(t).partition_leaders[*partition as usize] = *leader;
                 }
             }
         }

@@ -3,16 +3,25 @@
 
 use super::record::NodeId;
 use super::rpc::RpcKind;
-use std::collections::BTreeMap;
 
-/// Which requests are out, per destination (Kafka's RequestManager).
+/// Which requests are out, per destination (Kafka's RequestManager). Both tables are
+/// indexed by node id (ids are small and dense), so a lookup is an index, not a search.
 #[derive(Clone, Debug, Default)]
 pub struct Requests {
     /// Per destination: (correlation id, request.timeout.ms deadline, what was asked).
-    in_flight: BTreeMap<NodeId, (u64, u64, RpcKind)>,
-    backoff_until: BTreeMap<NodeId, u64>,
+    in_flight: Vec<Option<(u64, u64, RpcKind)>>,
+    backoff_until: Vec<Option<u64>>,
     /// Destinations whose request expired unanswered since the follower last looked.
     timed_out: Vec<NodeId>,
+}
+
+/// The slot for `to`, made (empty) if the table is shorter.
+fn slot<T>(table: &mut Vec<Option<T>>, to: NodeId) -> &mut Option<T> {
+    let i = to as usize;
+    if table.len() <= i {
+        table.resize_with(i + 1, || None);
+    }
+    &mut table[i]
 }
 
 impl Requests {
@@ -21,46 +30,52 @@ impl Requests {
         self.backoff_until.clear();
         self.timed_out.clear();
     }
+    fn request(&self, to: NodeId) -> Option<&(u64, u64, RpcKind)> {
+        self.in_flight.get(to as usize).and_then(Option::as_ref)
+    }
+    fn backoff_of(&self, to: NodeId) -> Option<u64> {
+        self.backoff_until.get(to as usize).copied().flatten()
+    }
     pub(super) fn is_ready(&self, to: NodeId, now: u64) -> bool {
-        !self.in_flight.contains_key(&to) && self.backoff_until.get(&to).map(|t| *t <= now).unwrap_or(true)
+        self.request(to).is_none() && self.backoff_of(to).map(|t| t <= now).unwrap_or(true)
     }
     pub(super) fn any_in_flight(&self) -> bool {
-        !self.in_flight.is_empty()
+        self.in_flight.iter().any(Option::is_some)
     }
     pub(super) fn is_backing_off(&self, to: NodeId, now: u64) -> bool {
-        self.backoff_until.get(&to).map(|t| *t > now).unwrap_or(false)
+        self.backoff_of(to).map(|t| t > now).unwrap_or(false)
     }
     pub(super) fn start(&mut self, to: NodeId, correlation: u64, deadline: u64, rpc: RpcKind) {
-        self.in_flight.insert(to, (correlation, deadline, rpc));
-        self.backoff_until.remove(&to);
+        *slot(&mut self.in_flight, to) = Some((correlation, deadline, rpc));
+        if let Some(b) = self.backoff_until.get_mut(to as usize) {
+            *b = None;
+        }
     }
     /// The request waiting on `to`, if any: its correlation id and kind.
     pub(super) fn awaiting(&self, to: NodeId) -> Option<(u64, RpcKind)> {
-        self.in_flight.get(&to).map(|(c, _, rpc)| (*c, *rpc))
+        self.request(to).map(|(c, _, rpc)| (*c, *rpc))
     }
     /// Matches a response to its request; stale or unknown responses are refused.
     pub(super) fn complete(&mut self, from: NodeId, correlation: u64) -> bool {
-        match self.in_flight.get(&from) {
-            Some((c, ..)) if *c == correlation => {
-                self.in_flight.remove(&from);
+        match self.in_flight.get_mut(from as usize) {
+            Some(r) if matches!(*r, Some((c, ..)) if c == correlation) => {
+                *r = None;
                 true
             }
             _ => false,
         }
     }
     pub(super) fn backoff(&mut self, to: NodeId, until: u64) {
-        self.backoff_until.insert(to, until);
+        *slot(&mut self.backoff_until, to) = Some(until);
     }
-    /// Frees the connections whose request has waited `request.timeout.ms`.
+    /// Frees the connections whose request has waited `request.timeout.ms`, in id order.
     pub(super) fn expire(&mut self, now: u64) {
-        let timed_out = &mut self.timed_out;
-        self.in_flight.retain(|to, (_, deadline, _)| {
-            let alive = *deadline > now;
-            if !alive {
-                timed_out.push(*to);
+        for (to, r) in self.in_flight.iter_mut().enumerate() {
+            if r.map(|(_, deadline, _)| deadline <= now).unwrap_or(false) {
+                *r = None;
+                self.timed_out.push(to as NodeId);
             }
-            alive
-        });
+        }
     }
     /// Whether the request to `to` timed out since the last call; forgets every timeout.
     pub(super) fn take_timed_out(&mut self, to: NodeId) -> bool {
@@ -69,8 +84,8 @@ impl Requests {
         hit
     }
     pub(super) fn next_deadline(&self, now: u64) -> Option<u64> {
-        let a = self.in_flight.values().map(|(_, d, _)| *d).min();
-        let b = self.backoff_until.values().copied().filter(|t| *t > now).min();
+        let a = self.in_flight.iter().flatten().map(|(_, d, _)| *d).min();
+        let b = self.backoff_until.iter().flatten().copied().filter(|t| *t > now).min();
         match (a, b) {
             (Some(x), Some(y)) => Some(x.min(y)),
             (x, y) => x.or(y),

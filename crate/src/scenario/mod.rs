@@ -208,10 +208,13 @@ impl StepAction {
             Action::Wipe { .. } => ActionKind::Wipe,
             Action::Restart { .. } => ActionKind::Restart,
             Action::Isolate { .. } => ActionKind::Isolate,
+            Action::Reconnect { .. } => ActionKind::Reconnect,
             Action::Partition { .. } => ActionKind::Partition,
             Action::Cut { .. } => ActionKind::Cut,
             Action::Uncut { .. } => ActionKind::Uncut,
             Action::SlowLink { .. } => ActionKind::SlowLink,
+            Action::ClearSlowLink { .. } => ActionKind::ClearSlowLink,
+            Action::HealPartition => ActionKind::HealPartition,
             Action::Heal => ActionKind::Heal,
             Action::Network { .. } => ActionKind::Network,
             Action::SlowDisk { .. } => ActionKind::SlowDisk,
@@ -222,19 +225,22 @@ impl StepAction {
     }
 
     /// The node a step with this action is about (what its `$label` names): the node
-    /// it crashes, wipes, restarts, isolates or slows, or the leader that resigns.
+    /// it crashes, wipes, restarts, isolates, reconnects or slows, or the leader that resigns.
     pub fn subject(&self) -> Option<&NodeRef> {
         match self {
             Action::Crash { node }
             | Action::Wipe { node }
             | Action::Restart { node }
             | Action::Isolate { node }
+            | Action::Reconnect { node }
             | Action::SlowDisk { node, .. } => Some(node),
             Action::Resign => Some(&NodeRef::Leader),
             Action::Partition { .. }
             | Action::Cut { .. }
             | Action::Uncut { .. }
             | Action::SlowLink { .. }
+            | Action::ClearSlowLink { .. }
+            | Action::HealPartition
             | Action::Heal
             | Action::Network { .. }
             | Action::Workload { .. }

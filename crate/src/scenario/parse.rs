@@ -389,6 +389,7 @@ fn parse_action(kind: ActionKind, o: &Obj, cx: &Cx) -> R<StepAction> {
         ActionKind::Wipe => Action::Wipe { node: node("node")? },
         ActionKind::Restart => Action::Restart { node: node("node")? },
         ActionKind::Isolate => Action::Isolate { node: node("node")? },
+        ActionKind::Reconnect => Action::Reconnect { node: node("node")? },
         ActionKind::Partition => {
             let gv = o.req_value("groups")?;
             let gp = o.p("groups");
@@ -442,6 +443,8 @@ fn parse_action(kind: ActionKind, o: &Obj, cx: &Cx) -> R<StepAction> {
         ActionKind::SlowLink => {
             Action::SlowLink { from: node("from")?, to: node("to")?, latency_ms: o.req("latencyMs")? }
         }
+        ActionKind::ClearSlowLink => Action::ClearSlowLink { from: node("from")?, to: node("to")? },
+        ActionKind::HealPartition => Action::HealPartition,
         ActionKind::Heal => Action::Heal,
         ActionKind::Resign => Action::Resign,
         ActionKind::Network => Action::Network {

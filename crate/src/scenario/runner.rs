@@ -520,6 +520,9 @@ fn describe_action(a: &Action, leader: Option<(NodeId, Epoch)>, outcome: Option<
         Action::Wipe { node } => format!("crash {} and wipe its disk", role(*node)),
         Action::Restart { node } => format!("restart n{node}"),
         Action::Isolate { node } => format!("isolate {}", role(*node)),
+        Action::Reconnect { node } => format!("reconnect n{node}"),
+        Action::HealPartition => "heal the partition".into(),
+        Action::ClearSlowLink { from, to } => format!("the link n{from} -> n{to} back at the network's latency"),
         Action::Partition { groups } => format!(
             "partition {}",
             groups

@@ -232,11 +232,15 @@ kinds! {
         Wipe = "wipe", NODE, "Crash the node and lose its whole disk.";
         Restart = "restart", NODE, "Restart a crashed node from its disk.";
         Isolate = "isolate", NODE, "Cut the node off from every other node (both directions).";
+        Reconnect = "reconnect", NODE,
+            "Undo isolate: the node's links are as before it (its partition group and cuts still apply).";
         Partition = "partition", &[GROUPS], "Split the nodes into groups that only talk within themselves.";
         Cut = "cut", LINK, "Drop every message from one node to another (one way).";
         Uncut = "uncut", LINK, "Restore one link a cut took down (one way).";
         SlowLink = "slowLink", &[req("from", Ty::Node), req("to", Ty::Node), LATENCY],
             "Give one link (one way) its own latency range [min, max] ms; heal restores the default.";
+        ClearSlowLink = "clearSlowLink", LINK, "Undo slowLink: the link (one way) is back at the network's latency.";
+        HealPartition = "healPartition", &[], "Undo the partition only (isolations, cuts and slow links stay).";
         Heal = "heal", &[], "Undo isolations, partitions and cuts.";
         Network = "network", &[LATENCY, opt("loss", Ty::Rate), opt("duplicate", Ty::Rate)],
             "Change every link's latency range, loss and duplication rates.";

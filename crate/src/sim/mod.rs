@@ -2,11 +2,14 @@
 //! workload, and the time-travelling `Simulation` that owns the trace.
 
 pub mod budget;
+#[cfg(feature = "scenarios")]
 pub mod chaos;
 pub mod network;
+pub mod queue;
 pub mod simulation;
 pub mod spec;
 pub mod view;
+pub mod wire;
 pub mod world;
 
 pub use simulation::{SimError, Simulation};

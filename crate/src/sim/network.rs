@@ -51,6 +51,30 @@ impl LinkProfile {
     }
 }
 
+/// The link faults in force, each as it was made (what `Network::link_faults` returns).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct LinkFaults {
+    /// The partition's groups (every node in one of them), or empty when not partitioned.
+    pub groups: Vec<Vec<NodeId>>,
+    /// Isolated nodes, ascending (cut off from every other node until reconnected).
+    pub isolated: Vec<NodeId>,
+    /// One-way cuts `[from, to]`, oldest first.
+    pub cuts: Vec<(NodeId, NodeId)>,
+    pub slow_links: Vec<SlowLinkFault>,
+}
+
+/// One one-way link with its own latency range.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SlowLinkFault {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub latency_ms: [u64; 2],
+}
+
 /// Where one sent message ends up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
@@ -63,12 +87,15 @@ pub struct Network {
     pub profile: LinkProfile,
     /// Partition group of each node; nodes talk only within their group.
     groups: Vec<u32>,
+    /// Isolated nodes, ascending: cut off from every other node whatever their group, until
+    /// reconnected (a Vec, like `cuts`: a handful of nodes, and less wasm than a set).
+    isolated: Vec<NodeId>,
     /// One-way cuts (from, to).
     cuts: Vec<(NodeId, NodeId)>,
     /// One-way links with their own latency range (min, max) ms.
     slow_links: BTreeMap<(NodeId, NodeId), (u64, u64)>,
-    /// Latest arrival scheduled per link, to keep links FIFO.
-    last_arrival: BTreeMap<(NodeId, NodeId), u64>,
+    /// Latest arrival scheduled per link, to keep links FIFO: `from * nodes + to`.
+    last_arrival: Vec<u64>,
     rng: Rng,
 }
 
@@ -77,19 +104,51 @@ impl Network {
         Network {
             profile,
             groups: vec![0; nodes],
+            isolated: Vec::new(),
             cuts: Vec::new(),
             slow_links: BTreeMap::new(),
-            last_arrival: BTreeMap::new(),
+            last_arrival: vec![0; nodes * nodes],
             rng,
         }
     }
 
     pub fn link_up(&self, from: NodeId, to: NodeId) -> bool {
-        self.groups[from as usize] == self.groups[to as usize] && !self.cuts.contains(&(from, to))
+        self.groups[from as usize] == self.groups[to as usize]
+            && !self.isolated.contains(&from)
+            && !self.isolated.contains(&to)
+            && !self.cuts.contains(&(from, to))
     }
 
     pub fn is_healed(&self) -> bool {
-        self.cuts.is_empty() && self.slow_links.is_empty() && self.groups.iter().all(|g| *g == 0)
+        self.cuts.is_empty() && self.slow_links.is_empty() && self.isolated.is_empty() && !self.is_partitioned()
+    }
+
+    fn is_partitioned(&self) -> bool {
+        self.groups.iter().any(|g| *g != self.groups[0])
+    }
+
+    /// Each link fault on its own, so each can be undone on its own.
+    pub fn link_faults(&self) -> LinkFaults {
+        // groups in the order of their first node
+        let mut groups: Vec<(u32, Vec<NodeId>)> = Vec::new();
+        if self.is_partitioned() {
+            for (n, g) in self.groups.iter().enumerate() {
+                match groups.iter_mut().find(|(id, _)| id == g) {
+                    Some((_, members)) => members.push(n as NodeId),
+                    None => groups.push((*g, vec![n as NodeId])),
+                }
+            }
+        }
+        LinkFaults {
+            groups: groups.into_iter().map(|(_, members)| members).collect(),
+            isolated: self.isolated.clone(),
+            cuts: self.cuts.clone(),
+            slow_links: self
+                .slow_links
+                .iter()
+                .map(|(&(from, to), &(min, max))| SlowLinkFault { from, to, latency_ms: [min, max] })
+                .collect(),
+        }
     }
 
     /// Links that are down, for the UI: (from, to) pairs.
@@ -107,12 +166,21 @@ impl Network {
     }
 
     pub fn isolate(&mut self, node: NodeId) {
-        let fresh = self.groups.iter().max().copied().unwrap_or(0) + 1;
-        self.groups[node as usize] = fresh;
+        if let Err(at) = self.isolated.binary_search(&node) {
+            self.isolated.insert(at, node);
+        }
     }
 
-    /// Nodes in the same listed group talk; unlisted nodes form one more group.
+    /// Undoes `isolate`: the node's links are as they were before (its partition group
+    /// and its cuts still apply).
+    pub fn reconnect(&mut self, node: NodeId) {
+        self.isolated.retain(|n| *n != node);
+    }
+
+    /// Nodes in the same listed group talk; unlisted nodes form one more group. A new
+    /// partition replaces the old one and every isolation.
     pub fn partition(&mut self, groups: &[Vec<NodeId>]) {
+        self.isolated.clear();
         let unlisted = groups.len() as u32 + 1;
         for g in self.groups.iter_mut() {
             *g = unlisted;
@@ -138,9 +206,20 @@ impl Network {
         self.slow_links.insert((from, to), (min_ms, max_ms));
     }
 
+    /// Undoes `slow_link`: the link is back at the network's latency.
+    pub fn clear_slow_link(&mut self, from: NodeId, to: NodeId) {
+        self.slow_links.remove(&(from, to));
+    }
+
+    /// Undoes the partition only: isolations, cuts and slow links stay.
+    pub fn heal_partition(&mut self) {
+        self.groups.iter_mut().for_each(|g| *g = 0);
+    }
+
     /// Every link up again, at the default latency.
     pub fn heal(&mut self) {
         self.groups.iter_mut().for_each(|g| *g = 0);
+        self.isolated.clear();
         self.cuts.clear();
         self.slow_links.clear();
     }
@@ -172,7 +251,7 @@ impl Network {
     fn arrival(&mut self, now: u64, from: NodeId, to: NodeId) -> u64 {
         let (lo, hi) = self.latency_range(from, to);
         let latency = self.rng.range(lo, hi);
-        let last = self.last_arrival.entry((from, to)).or_insert(0);
+        let last = &mut self.last_arrival[from as usize * self.groups.len() + to as usize];
         let t = (now + latency).max(*last);
         *last = t;
         t

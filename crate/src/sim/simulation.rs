@@ -240,18 +240,23 @@ impl Simulation {
         self.checkpoints.len()
     }
 
-    fn record(&mut self, e: Event) {
-        self.digest.add(&e);
-        if matches!(e.kind, EventKind::Violation { .. }) {
-            self.violations.push(e.clone());
+    /// Records the events from `window[from..]` on: the world emitted them straight into
+    /// the window (`run_step_into_window`). The window drops its older half whenever it
+    /// passes its size, exactly as if it were checked after every event.
+    fn record_from(&mut self, from: usize) {
+        if from == 0 {
+            if let Some(e) = self.window.first() {
+                self.window_first_seq = e.seq;
+            }
         }
-        if self.window.is_empty() {
-            self.window_first_seq = e.seq;
+        for e in &self.window[from..] {
+            self.digest.add(e);
+            if matches!(e.kind, EventKind::Violation { .. }) {
+                self.violations.push(e.clone());
+            }
         }
-        self.window.push(e);
-        if self.window.len() > WINDOW_MAX_EVENTS {
-            let drop = self.window.len() / 2;
-            self.window.drain(..drop);
+        while self.window.len() > WINDOW_MAX_EVENTS {
+            self.window.drain(..(WINDOW_MAX_EVENTS + 1) / 2);
             self.window_first_seq = self.window[0].seq;
         }
     }
@@ -296,12 +301,7 @@ impl Simulation {
 
     /// Advances simulated time by `ms`, replaying recorded future inputs on the way.
     pub fn advance(&mut self, ms: u64) -> Result<(), SimError> {
-        if ms > MAX_ADVANCE_MS {
-            return Err(SimError {
-                field: "ms".into(),
-                message: format!("must be at most {MAX_ADVANCE_MS} (a day), got {ms}"),
-            });
-        }
+        crate::limits::ADVANCE_MS.check(ms).map_err(|message| SimError { field: "ms".into(), message })?;
         let from = self.world.now;
         self.run_to_within_budget(from + ms).map_err(|h| self.halted(from, "ms", h))
     }
@@ -331,9 +331,7 @@ impl Simulation {
             let every = self.checkpoint_every;
             let boundary = (last_checkpoint / every + 1).saturating_mul(every);
             let stop = boundary.min(target);
-            let step = self.world.run_step(&self.inputs, &mut self.applied_inputs, stop);
-            self.collect_events();
-            match step? {
+            match self.run_step_into_window(stop)? {
                 RunStep::Ran => {}
                 RunStep::Applied(o) => outcome = o,
                 RunStep::Reached => {
@@ -348,14 +346,18 @@ impl Simulation {
         }
     }
 
-    /// Records the events the world emitted since the last look (a checkpoint's digest
-    /// then covers exactly the events emitted before it).
-    fn collect_events(&mut self) {
-        let mut events = std::mem::take(&mut self.world.events);
-        for e in events.drain(..) {
-            self.record(e);
-        }
-        self.world.events = events; // keeps its capacity
+    /// One `World::run_step` whose events go straight into the window (no staging
+    /// vector), then are recorded; a checkpoint's digest then covers exactly the events
+    /// emitted before it.
+    fn run_step_into_window(&mut self, stop: u64) -> Result<RunStep, Livelock> {
+        let mut window = std::mem::take(&mut self.window);
+        let from = window.len();
+        window.append(&mut self.world.events); // the startup events, emitted by World::new
+        let staging = std::mem::replace(&mut self.world.events, window);
+        let step = self.world.run_step(&self.inputs, &mut self.applied_inputs, stop);
+        self.window = std::mem::replace(&mut self.world.events, staging);
+        self.record_from(from);
+        step
     }
 
     fn take_checkpoint(&mut self) {
@@ -542,18 +544,30 @@ impl Simulation {
             let b = b.min(a + MAX_EVENTS_PER_QUERY);
             return Cow::Borrowed(&self.window[a..b]);
         }
+        // Replay only the part before the window (after a seek back the window starts at
+        // the checkpoint restored, often inside the range asked); the rest is in memory.
+        let windowed = self.window_first_seq;
         let ci = self.checkpoints.partition_point(|c| c.world.now < from).saturating_sub(1);
         let mut out: Vec<Event> = if ci == 0 {
-            self.prelude.iter().filter(|e| e.t >= from && e.t <= to).cloned().collect()
+            self.prelude.iter().filter(|e| e.t >= from && e.t <= to && e.seq < windowed).cloned().collect()
         } else {
             Vec::new()
         };
-        self.regenerate(ci, to, &mut |e| {
-            if e.t >= from && e.t <= to {
-                out.push(e.clone());
-            }
-            out.len() < MAX_EVENTS_PER_QUERY
-        });
+        if self.checkpoints[ci].world.events_emitted() + 1 < windowed {
+            self.regenerate(ci, to, &mut |e| {
+                if e.seq >= windowed {
+                    return false;
+                }
+                if e.t >= from && e.t <= to {
+                    out.push(e.clone());
+                }
+                out.len() < MAX_EVENTS_PER_QUERY && e.seq + 1 < windowed
+            });
+        }
+        let a = self.window.partition_point(|e| e.t < from);
+        let b = self.window.partition_point(|e| e.t <= to).max(a);
+        let room = MAX_EVENTS_PER_QUERY - out.len().min(MAX_EVENTS_PER_QUERY);
+        out.extend_from_slice(&self.window[a..b.min(a + room)]);
         Cow::Owned(out)
     }
 }
@@ -593,6 +607,25 @@ mod tests {
         let replayed_to = cursor.replay.as_ref().expect("a replay").world.now;
         assert_eq!(replayed_to, page[9].t);
         assert!(replayed_to < 5_000, "replayed to {replayed_to} ms");
+    }
+
+    #[test]
+    fn a_range_straddling_the_window_start_after_a_seek_back_is_the_live_runs() {
+        let (mut sim, live) = long_run();
+        let between =
+            |from: u64, to: u64| -> Vec<Event> { live.iter().filter(|e| e.t >= from && e.t <= to).cloned().collect() };
+        // Just after a checkpoint (every 20 s) before what the window holds: the window
+        // restarts there, inside the range asked, so part comes from a replay and part
+        // from memory.
+        let cp = sim.trace()[0].t / CHECKPOINT_EVERY_MS * CHECKPOINT_EVERY_MS;
+        sim.seek(cp + 3_000).unwrap();
+        let start = sim.trace()[0].t;
+        assert!(cp - 5_000 < start && start <= cp + 3_000, "the window starts at {start} ms");
+        assert!(sim.events_between(cp - 5_000, cp + 3_000).as_ref() == between(cp - 5_000, cp + 3_000).as_slice());
+        assert!(sim.events_between(cp - 1, cp + 1).as_ref() == between(cp - 1, cp + 1).as_slice());
+        // Near the start: the prelude, then the window.
+        sim.seek(5_000).unwrap();
+        assert!(sim.events_between(0, 5_000).as_ref() == between(0, 5_000).as_slice());
     }
 
     #[test]

@@ -176,6 +176,11 @@ pub enum Action<N = NodeId, G = Vec<N>> {
     Isolate {
         node: N,
     },
+    /// Undoes `isolate`: the node's links are as they were before it (its partition
+    /// group and cuts still apply).
+    Reconnect {
+        node: N,
+    },
     Partition {
         groups: Vec<G>,
     },
@@ -195,6 +200,13 @@ pub enum Action<N = NodeId, G = Vec<N>> {
         to: N,
         latency_ms: [u64; 2],
     },
+    /// Undoes `slowLink`: the link is back at the network's latency.
+    ClearSlowLink {
+        from: N,
+        to: N,
+    },
+    /// Undoes the partition only (isolations, cuts and slow links stay).
+    HealPartition,
     Heal,
     #[serde(rename_all = "camelCase")]
     Network {
@@ -234,12 +246,15 @@ impl<N, G> Action<N, G> {
             Action::Wipe { node: n } => Action::Wipe { node: node(n)? },
             Action::Restart { node: n } => Action::Restart { node: node(n)? },
             Action::Isolate { node: n } => Action::Isolate { node: node(n)? },
+            Action::Reconnect { node: n } => Action::Reconnect { node: node(n)? },
             Action::Partition { groups: g } => Action::Partition { groups: groups(g)? },
             Action::Cut { from, to } => Action::Cut { from: node(from)?, to: node(to)? },
             Action::Uncut { from, to } => Action::Uncut { from: node(from)?, to: node(to)? },
             Action::SlowLink { from, to, latency_ms } => {
                 Action::SlowLink { from: node(from)?, to: node(to)?, latency_ms: *latency_ms }
             }
+            Action::ClearSlowLink { from, to } => Action::ClearSlowLink { from: node(from)?, to: node(to)? },
+            Action::HealPartition => Action::HealPartition,
             Action::Heal => Action::Heal,
             Action::Network { latency_ms, loss, duplicate } => {
                 Action::Network { latency_ms: *latency_ms, loss: *loss, duplicate: *duplicate }
@@ -263,7 +278,9 @@ impl<N: PartialEq, G> Action<N, G> {
                 }
                 validate_latency(*latency_ms)
             }
-            Action::Cut { from, to } | Action::Uncut { from, to } if from == to => {
+            Action::Cut { from, to } | Action::Uncut { from, to } | Action::ClearSlowLink { from, to }
+                if from == to =>
+            {
                 Err(("to".into(), "a cut needs two different nodes".into()))
             }
             Action::Network { latency_ms, loss, duplicate } => {
@@ -294,6 +311,7 @@ impl Action {
             Action::Crash { node }
             | Action::Restart { node }
             | Action::Isolate { node }
+            | Action::Reconnect { node }
             | Action::Wipe { node }
             | Action::SlowDisk { node, .. } => node_ok("node", *node)?,
             Action::Partition { groups } => {
@@ -314,12 +332,19 @@ impl Action {
                     }
                 }
             }
-            Action::SlowLink { from, to, .. } | Action::Cut { from, to } | Action::Uncut { from, to } => {
+            Action::SlowLink { from, to, .. }
+            | Action::Cut { from, to }
+            | Action::Uncut { from, to }
+            | Action::ClearSlowLink { from, to } => {
                 node_ok("from", *from)?;
                 node_ok("to", *to)?;
             }
-            Action::Heal | Action::Network { .. } | Action::Resign | Action::Workload { .. } | Action::Write { .. } => {
-            }
+            Action::Heal
+            | Action::HealPartition
+            | Action::Network { .. }
+            | Action::Resign
+            | Action::Workload { .. }
+            | Action::Write { .. } => {}
         }
         self.check_values()
     }

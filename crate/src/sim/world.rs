@@ -25,7 +25,9 @@
 //! events stops the run with a [`Livelock`] instead of spinning until memory runs out.
 
 use super::network::Network;
+use super::queue::EventQueue;
 use super::spec::{Action, ResolvedSpec, TimedAction};
+use super::wire::Wire;
 use crate::check::{Checker, ClusterView};
 use crate::protocol::log::{ReplicaLog, RECORD_BYTES};
 use crate::protocol::rpc::{Envelope, Message, RpcKind};
@@ -35,8 +37,7 @@ use crate::protocol::{
 use crate::rng::Rng;
 use crate::shared::Meter;
 use crate::trace::{DropReason, Event, EventKind, FaultKind, SnapshotAction};
-use std::cmp::Ordering;
-use std::collections::{BTreeMap, BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// Random stream ids: one per purpose, so adding draws in one place never shifts another.
@@ -74,30 +75,6 @@ enum Pending {
     Workload {
         gen: u64,
     },
-}
-
-#[derive(Clone, Debug)]
-struct Queued {
-    t: u64,
-    seq: u64,
-    what: Pending,
-}
-impl PartialEq for Queued {
-    fn eq(&self, o: &Self) -> bool {
-        self.t == o.t && self.seq == o.seq
-    }
-}
-impl Eq for Queued {}
-impl PartialOrd for Queued {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Queued {
-    // BinaryHeap is a max-heap: reverse so the earliest (t, seq) pops first.
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.t.cmp(&self.t).then(o.seq.cmp(&self.seq))
-    }
 }
 
 /// A message on the wire, visible to the UI while in flight.
@@ -195,9 +172,8 @@ pub struct World {
     pub nodes: Vec<Node>,
     pub voters: Vec<NodeId>,
     pub network: Network,
-    pub in_flight: BTreeMap<u64, InFlight>,
-    queue: BinaryHeap<Queued>,
-    queue_seq: u64,
+    pub in_flight: Wire,
+    queue: EventQueue<Pending>,
     /// Queued events run so far at `now` (the livelock detector's count).
     moment_events: u64,
     event_seq: u64,
@@ -211,6 +187,8 @@ pub struct World {
     meter: Meter,
     /// Events not yet collected by the owner (`Simulation`).
     pub(crate) events: Vec<Event>,
+    /// An empty buffer for a replica step's outputs, kept for its capacity.
+    outputs: Vec<Output>,
 }
 
 struct NodesView<'a> {
@@ -265,14 +243,14 @@ impl World {
             now: 0,
             nodes,
             voters,
-            in_flight: BTreeMap::new(),
-            queue: BinaryHeap::new(),
-            queue_seq: 0,
+            in_flight: Wire::default(),
+            queue: EventQueue::default(),
             moment_events: 0,
             event_seq: 0,
             next_msg: 0,
             ids: IdSource::default(),
             events: Vec::new(),
+            outputs: Vec::new(),
         };
         for id in 0..n {
             w.start_node(id, Reason::Startup);
@@ -287,13 +265,12 @@ impl World {
     // ---- time ----------------------------------------------------------------------
 
     fn schedule(&mut self, t: u64, what: Pending) {
-        self.queue_seq += 1;
-        self.queue.push(Queued { t, seq: self.queue_seq, what });
+        self.queue.push(t, what);
     }
 
     /// The time of the next queued event, if any.
     pub fn next_event_time(&self) -> Option<u64> {
-        self.queue.peek().map(|q| q.t)
+        self.queue.next_time()
     }
 
     /// One step of the run loop toward `stop`, by the ordering rule (module doc): the
@@ -327,13 +304,12 @@ impl World {
     /// they schedule for `t`.
     fn run_moment(&mut self, t: u64) -> Result<(), Livelock> {
         self.set_clock(t);
-        while self.queue.peek().map(|q| q.t <= t).unwrap_or(false) {
-            let q = self.queue.pop().expect("peeked");
+        while let Some(what) = self.queue.pop_due(t) {
             self.moment_events += 1;
             if self.moment_events > MAX_EVENTS_PER_MS {
                 return Err(Livelock { t });
             }
-            self.dispatch(q.what);
+            self.dispatch(what);
         }
         Ok(())
     }
@@ -349,7 +325,7 @@ impl World {
         match what {
             Pending::Deliver { msg } => self.deliver(msg),
             Pending::DropInFlight { msg } => {
-                if let Some(m) = self.in_flight.remove(&msg) {
+                if let Some(m) = self.in_flight.remove(msg) {
                     self.emit_drop(&m, DropReason::Loss);
                 }
             }
@@ -381,8 +357,8 @@ impl World {
                 n.busy_until = 0;
                 n.replica.as_mut().expect("running").flushed(up_to);
                 self.emit(EventKind::Flush { node, offset: up_to });
-                let deferred = std::mem::take(&mut self.nodes[node as usize].deferred);
-                self.process_outputs(node, deferred);
+                let mut deferred = std::mem::take(&mut self.nodes[node as usize].deferred);
+                self.process_outputs(node, &mut deferred);
                 self.drain_inbox(node);
                 self.reschedule_wake(node);
             }
@@ -417,28 +393,28 @@ impl World {
             Replica::start(&mut ctx, setup, durable, reason)
         };
         n.replica = Some(replica);
-        self.process_outputs(id, out);
+        self.process_outputs(id, &mut out);
         self.reschedule_wake(id);
     }
 
     /// Runs one input through a replica and routes what comes out.
     fn run_replica(&mut self, id: NodeId, f: impl FnOnce(&mut Replica, &mut Ctx)) {
         let now = self.now;
-        let mut out = Vec::new();
-        {
-            let n = &mut self.nodes[id as usize];
-            let Some(replica) = n.replica.as_mut() else {
-                return;
-            };
-            let mut ctx = Ctx { now, rng: &mut n.rng, ids: &mut self.ids, out: &mut out };
-            f(replica, &mut ctx);
-        }
-        self.process_outputs(id, out);
+        let n = &mut self.nodes[id as usize];
+        let Some(replica) = n.replica.as_mut() else {
+            return;
+        };
+        let mut out = std::mem::take(&mut self.outputs);
+        let mut ctx = Ctx { now, rng: &mut n.rng, ids: &mut self.ids, out: &mut out };
+        f(replica, &mut ctx);
+        self.process_outputs(id, &mut out);
+        self.outputs = out;
         self.reschedule_wake(id);
     }
 
-    fn process_outputs(&mut self, id: NodeId, outputs: Vec<Output>) {
-        let mut rest = outputs.into_iter();
+    /// Routes `outputs` (left empty, its capacity kept).
+    fn process_outputs(&mut self, id: NodeId, outputs: &mut Vec<Output>) {
+        let mut rest = outputs.drain(..);
         while let Some(o) = rest.next() {
             match o {
                 Output::Send(env) => self.send(env),
@@ -511,8 +487,12 @@ impl World {
         let (from, to) = (env.from, env.to);
         let (plan, dup) = self.network.plan(now, from, to);
         let link_up = self.network.link_up(from, to);
+        let (rpc, epoch, summary) = (env.message.kind(), env.message.epoch(), env.message.summary());
+        // The envelope moves into its last copy; only a duplicate costs a clone.
+        let mut env = Some(env);
+        let last = dup.is_some() as usize;
         let copies = std::iter::once((plan, false)).chain(dup.map(|d| (d, true)));
-        for (p, duplicate) in copies {
+        for (i, (p, duplicate)) in copies.enumerate() {
             self.next_msg += 1;
             let id = self.next_msg;
             let dropped = if !link_up {
@@ -522,14 +502,15 @@ impl World {
             } else {
                 None
             };
-            let m = InFlight { id, envelope: env.clone(), sent: now, arrives: p.arrives, duplicate };
+            let envelope = if i == last { env.take() } else { env.clone() }.expect("one envelope per copy");
+            let m = InFlight { id, envelope, sent: now, arrives: p.arrives, duplicate };
             self.emit(EventKind::Send {
                 msg: id,
                 from,
                 to,
-                rpc: env.message.kind(),
-                epoch: env.message.epoch(),
-                summary: env.message.summary(),
+                rpc,
+                epoch,
+                summary: summary.clone(),
                 arrives: p.arrives,
                 dropped,
             });
@@ -538,11 +519,11 @@ impl World {
                 Some(_) => {
                     // Lost somewhere on the way: it dies halfway.
                     let die = now + (p.arrives - now) / 2;
-                    self.in_flight.insert(id, m);
+                    self.in_flight.insert(m);
                     self.schedule(die, Pending::DropInFlight { msg: id });
                 }
                 None => {
-                    self.in_flight.insert(id, m);
+                    self.in_flight.insert(m);
                     self.schedule(p.arrives, Pending::Deliver { msg: id });
                 }
             }
@@ -563,7 +544,7 @@ impl World {
     }
 
     fn deliver(&mut self, msg: u64) {
-        let Some(m) = self.in_flight.remove(&msg) else {
+        let Some(m) = self.in_flight.remove(msg) else {
             return;
         };
         let (from, to) = (m.envelope.from, m.envelope.to);
@@ -664,7 +645,10 @@ impl World {
                 EventKind::Vote { node, candidate, epoch, pre_vote, decision }
             }
             Note::Appended { first, last, epoch, kind } => EventKind::Append { node, first, last, epoch, kind },
-            Note::HighWatermark { old, new } => EventKind::HighWatermark { node, old, new },
+            Note::HighWatermark { old, new, majority } => {
+                let majority = (0..u64::BITS).filter(|id| majority & 1 << id != 0).collect();
+                EventKind::HighWatermark { node, old, new, majority }
+            }
             Note::Truncated { from_leo, to, diverging_epoch, hw } => {
                 EventKind::Truncate { node, from_leo, to, diverging_epoch, hw }
             }
@@ -702,6 +686,18 @@ impl World {
             Action::Isolate { node } => {
                 self.network.isolate(*node);
                 self.emit(EventKind::Fault(FaultKind::Isolate(*node)));
+            }
+            Action::Reconnect { node } => {
+                self.network.reconnect(*node);
+                self.emit(EventKind::Fault(FaultKind::Reconnect(*node)));
+            }
+            Action::HealPartition => {
+                self.network.heal_partition();
+                self.emit(EventKind::Fault(FaultKind::HealPartition));
+            }
+            Action::ClearSlowLink { from, to } => {
+                self.network.clear_slow_link(*from, *to);
+                self.emit(EventKind::Fault(FaultKind::ClearSlowLink { from: *from, to: *to }));
             }
             Action::Partition { groups } => {
                 self.network.partition(groups);
@@ -884,7 +880,11 @@ impl World {
                 NODE_BYTES + inbox + n.deferred.len() as u64 * MESSAGE_BYTES + epochs
             })
             .sum();
-        nodes + in_flight + self.queue.len() as u64 * QUEUED_BYTES
+        nodes
+            + in_flight
+            + self.in_flight.index_bytes()
+            + self.queue.ring_bytes()
+            + self.queue.len() as u64 * QUEUED_BYTES
     }
 
     /// The bytes held by every version of this world's logs, images and checker.

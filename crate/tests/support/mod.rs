@@ -44,7 +44,7 @@ pub fn log_of(epochs: &[Epoch]) -> ReplicaLog {
             body: RecordBody::RegisterBroker { broker_id: i as u32 },
         })
         .collect();
-    assert!(log.append(&records));
+    assert!(log.append(records));
     log.mark_flushed(log.end_offset());
     log
 }

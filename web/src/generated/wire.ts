@@ -17,12 +17,22 @@ t: number,
  * The one-line text form (what the CLI prints). The digest hashes the events' binary
  * form, not this text.
  */
-text: string, } & ({ "type": "send", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, summary: string, arrives: number, dropped: DropReason | null, } | { "type": "deliver", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, summary: string, sent: number, duplicate: boolean, } | { "type": "drop", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, sent: number, reason: DropReason, } | { "type": "disconnect", node: number, peer: number, rpc: RpcKind, sent: number, } | { "type": "state", node: number, from: StateName, to: StateName, epoch: number, leader: number | null, votedFor: number | null, reason: TransitionReason, } | { "type": "persist", node: number, epoch: number, leader: number | null, votedFor: number | null, } | { "type": "vote", node: number, candidate: number, epoch: number, preVote: boolean, granted: boolean, reason: VoteReason, detail: string, } | { "type": "append", node: number, first: number, last: number, epoch: number, kind: string, } | { "type": "flush", node: number, offset: number, } | { "type": "hw", node: number, old: number | null, new: number, } | { "type": "truncate", node: number, fromLeo: number, to: number, divergingEpoch: number | null, hw: number | null, } | { "type": "snapshot", node: number, action: SnapshotAction, endOffset: number, epoch: number, } | { "type": "crash", node: number, lostRecords: number, } | { "type": "restart", node: number, } | { "type": "fault" } & FaultFields | { "type": "write", node: number | null, accepted: boolean, offset: number | null, kind: string, } | { "type": "violation", invariant: InvariantName, node: number | null, detail: string, evidence: Array<number>, });
+text: string, } & ({ "type": "send", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, summary: string, arrives: number, dropped: DropReason | null, } | { "type": "deliver", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, summary: string, sent: number, duplicate: boolean, } | { "type": "drop", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, sent: number, reason: DropReason, } | { "type": "disconnect", node: number, peer: number, rpc: RpcKind, sent: number, } | { "type": "state", node: number, from: StateName, to: StateName, epoch: number, leader: number | null, votedFor: number | null, reason: TransitionReason, } | { "type": "persist", node: number, epoch: number, leader: number | null, votedFor: number | null, } | { "type": "vote", node: number, candidate: number, epoch: number, preVote: boolean, granted: boolean, reason: VoteReason, detail: string, } | { "type": "append", node: number, first: number, last: number, epoch: number, kind: string, } | { "type": "flush", node: number, offset: number, } | { "type": "hw", node: number, old: number | null, new: number, 
+/**
+ * At a leader: the voters whose fetch offsets reached `new` (the majority it
+ * counted); empty at a follower, whose HW is the leader's capped by its LEO.
+ */
+majority: Array<number>, } | { "type": "truncate", node: number, fromLeo: number, to: number, divergingEpoch: number | null, hw: number | null, } | { "type": "snapshot", node: number, action: SnapshotAction, endOffset: number, epoch: number, } | { "type": "crash", node: number, lostRecords: number, } | { "type": "restart", node: number, } | { "type": "fault" } & FaultFields | { "type": "write", node: number | null, accepted: boolean, offset: number | null, kind: string, } | { "type": "violation", invariant: InvariantName, node: number | null, detail: string, evidence: Array<number>, });
 
 /**
  * What happened; its JSON form is tagged by `type` (see `EventJson` and `EVENT_FIELDS`).
  */
-export type EventKind = { "type": "send", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, summary: string, arrives: number, dropped: DropReason | null, } | { "type": "deliver", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, summary: string, sent: number, duplicate: boolean, } | { "type": "drop", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, sent: number, reason: DropReason, } | { "type": "disconnect", node: number, peer: number, rpc: RpcKind, sent: number, } | { "type": "state", node: number, from: StateName, to: StateName, epoch: number, leader: number | null, votedFor: number | null, reason: TransitionReason, } | { "type": "persist", node: number, epoch: number, leader: number | null, votedFor: number | null, } | { "type": "vote", node: number, candidate: number, epoch: number, preVote: boolean, granted: boolean, reason: VoteReason, detail: string, } | { "type": "append", node: number, first: number, last: number, epoch: number, kind: string, } | { "type": "flush", node: number, offset: number, } | { "type": "hw", node: number, old: number | null, new: number, } | { "type": "truncate", node: number, fromLeo: number, to: number, divergingEpoch: number | null, hw: number | null, } | { "type": "snapshot", node: number, action: SnapshotAction, endOffset: number, epoch: number, } | { "type": "crash", node: number, lostRecords: number, } | { "type": "restart", node: number, } | { "type": "fault" } & FaultFields | { "type": "write", node: number | null, accepted: boolean, offset: number | null, kind: string, } | { "type": "violation", invariant: InvariantName, node: number | null, detail: string, evidence: Array<number>, };
+export type EventKind = { "type": "send", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, summary: string, arrives: number, dropped: DropReason | null, } | { "type": "deliver", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, summary: string, sent: number, duplicate: boolean, } | { "type": "drop", msg: number, from: number, to: number, rpc: RpcKind, epoch: number, sent: number, reason: DropReason, } | { "type": "disconnect", node: number, peer: number, rpc: RpcKind, sent: number, } | { "type": "state", node: number, from: StateName, to: StateName, epoch: number, leader: number | null, votedFor: number | null, reason: TransitionReason, } | { "type": "persist", node: number, epoch: number, leader: number | null, votedFor: number | null, } | { "type": "vote", node: number, candidate: number, epoch: number, preVote: boolean, granted: boolean, reason: VoteReason, detail: string, } | { "type": "append", node: number, first: number, last: number, epoch: number, kind: string, } | { "type": "flush", node: number, offset: number, } | { "type": "hw", node: number, old: number | null, new: number, 
+/**
+ * At a leader: the voters whose fetch offsets reached `new` (the majority it
+ * counted); empty at a follower, whose HW is the leader's capped by its LEO.
+ */
+majority: Array<number>, } | { "type": "truncate", node: number, fromLeo: number, to: number, divergingEpoch: number | null, hw: number | null, } | { "type": "snapshot", node: number, action: SnapshotAction, endOffset: number, epoch: number, } | { "type": "crash", node: number, lostRecords: number, } | { "type": "restart", node: number, } | { "type": "fault" } & FaultFields | { "type": "write", node: number | null, accepted: boolean, offset: number | null, kind: string, } | { "type": "violation", invariant: InvariantName, node: number | null, detail: string, evidence: Array<number>, };
 
 /**
  * The fields a fault adds to a `fault` event.
@@ -36,7 +46,7 @@ nodes: Array<number>, detail: string, };
 /**
  * Fault and operator action kinds as the trace records them.
  */
-export type FaultName = "isolate" | "partition" | "cut" | "uncut" | "slowLink" | "heal" | "network" | "slowDisk" | "workload" | "resign" | "wipe";
+export type FaultName = "isolate" | "partition" | "cut" | "uncut" | "slowLink" | "heal" | "network" | "slowDisk" | "workload" | "resign" | "wipe" | "reconnect" | "healPartition" | "clearSlowLink";
 
 /**
  * A voter's decision on a (pre-)vote request.
@@ -200,6 +210,34 @@ loss: number,
 duplicate: number, };
 
 /**
+ * What undoing every fault restores: the network and the disk flush latency the cluster
+ * was created with (what `Cluster.baseline` returns).
+ */
+export type Baseline = { network: NetworkState, flushMs: number, };
+
+/**
+ * The link faults in force, each as it was made (what `Network::link_faults` returns).
+ */
+export type LinkFaults = { 
+/**
+ * The partition's groups (every node in one of them), or empty when not partitioned.
+ */
+groups: Array<Array<number>>, 
+/**
+ * Isolated nodes, ascending (cut off from every other node until reconnected).
+ */
+isolated: Array<number>, 
+/**
+ * One-way cuts `[from, to]`, oldest first.
+ */
+cuts: Array<[number, number]>, slowLinks: Array<SlowLinkFault>, };
+
+/**
+ * One one-way link with its own latency range.
+ */
+export type SlowLinkFault = { from: number, to: number, latencyMs: [number, number], };
+
+/**
  * A message on the wire right now.
  */
 export type InFlightMessage = { id: number, from: number, to: number, rpc: RpcKind, epoch: number, summary: string, sent: number, arrives: number, duplicate: boolean, };
@@ -254,12 +292,12 @@ export type SafetySwitch = "hw-before-own-epoch" | "vote-ignores-log" | "no-pre-
  * in how it names nodes: the sim takes ids (`Action`), a scenario step names them by
  * reference (`Action<NodeRef, Group>`) and resolves them when the step runs.
  */
-export type Action<N = number, G = Array<N>> = { "action": "crash", node: N, } | { "action": "wipe", node: N, } | { "action": "restart", node: N, } | { "action": "isolate", node: N, } | { "action": "partition", groups: Array<G>, } | { "action": "cut", from: N, to: N, } | { "action": "uncut", from: N, to: N, } | { "action": "slowLink", from: N, to: N, latencyMs: [number, number], } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: N, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, };
+export type Action<N = number, G = Array<N>> = { "action": "crash", node: N, } | { "action": "wipe", node: N, } | { "action": "restart", node: N, } | { "action": "isolate", node: N, } | { "action": "reconnect", node: N, } | { "action": "partition", groups: Array<G>, } | { "action": "cut", from: N, to: N, } | { "action": "uncut", from: N, to: N, } | { "action": "slowLink", from: N, to: N, latencyMs: [number, number], } | { "action": "clearSlowLink", from: N, to: N, } | { "action": "healPartition" } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: N, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, };
 
 /**
  * An action at a simulated time.
  */
-export type TimedAction = { t: number, } & ({ "action": "crash", node: number, } | { "action": "wipe", node: number, } | { "action": "restart", node: number, } | { "action": "isolate", node: number, } | { "action": "partition", groups: Array<Array<number>>, } | { "action": "cut", from: number, to: number, } | { "action": "uncut", from: number, to: number, } | { "action": "slowLink", from: number, to: number, latencyMs: [number, number], } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: number, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, });
+export type TimedAction = { t: number, } & ({ "action": "crash", node: number, } | { "action": "wipe", node: number, } | { "action": "restart", node: number, } | { "action": "isolate", node: number, } | { "action": "reconnect", node: number, } | { "action": "partition", groups: Array<Array<number>>, } | { "action": "cut", from: number, to: number, } | { "action": "uncut", from: number, to: number, } | { "action": "slowLink", from: number, to: number, latencyMs: [number, number], } | { "action": "clearSlowLink", from: number, to: number, } | { "action": "healPartition" } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: number, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, });
 
 export type ScenarioReport = { id: string, title: string, 
 /**
@@ -467,3 +505,57 @@ reproduce: string, };
  * An invariant violation a chaos seed found.
  */
 export type SeedViolation = { invariant: InvariantName, detail: string, };
+
+/**
+ * An error of the wasm API: the JS error it becomes has this `kind`, the message
+ * `field: message` (just `message` when `field` is empty) and a `field` property.
+ */
+export type ApiError = { kind: ApiErrorKind, 
+/**
+ * The offending field or argument (`voters`, `inputs[3].t`), or empty.
+ */
+field: string, message: string, };
+
+/**
+ * Which JS error an [`ApiError`] becomes.
+ */
+export type ApiErrorKind = "TypeError" | "RangeError" | "Error";
+
+/**
+ * A quorum config key (`protocol::config::CONFIG_KEYS`): Kafka's `controller.quorum.*` keys, `sim.fetchMaxWaitMs` (a simulator-only knob for the Fetch wait Kafka fixes at 500 ms, `KafkaRaftClient.MAX_FETCH_WAIT_MS`), and Kafka's snapshot and retention keys (`metadata.*`), whose defaults are scaled down for a playground.
+ */
+export type QuorumConfigKey = "controller.quorum.fetch.timeout.ms" | "controller.quorum.election.timeout.ms" | "controller.quorum.election.backoff.max.ms" | "controller.quorum.request.timeout.ms" | "controller.quorum.retry.backoff.ms" | "controller.quorum.append.linger.ms" | "controller.quorum.fetch.max.bytes" | "controller.quorum.fetch.snapshot.max.bytes" | "sim.fetchMaxWaitMs" | "metadata.log.max.snapshot.interval.ms" | "metadata.max.retention.bytes" | "metadata.max.retention.ms";
+
+/**
+ * Every invariant the checker watches, with what it protects (`trace::Invariant`).
+ */
+export const INVARIANTS: readonly (readonly [InvariantName, string])[] = [
+  ["SingleLeader", "no two different leaders are ever recorded for one epoch"],
+  ["MonotonicEpoch", "a node's persisted epoch never decreases and matches its in-memory epoch"],
+  ["MonotonicHighWatermark", "the HW of the highest-epoch leader never decreases"],
+  ["MajorityReachedHighWatermark", "a majority of voters hold every record below the leader's HW"],
+  ["SnapshotAtLogStart", "a log that starts above 0 starts exactly at a valid snapshot"],
+  ["LeaderNeverLoadSnapshot", "a leader never loads a snapshot into its state machine"],
+  ["ConsistentCommittedData", "no two nodes ever expose different records at one offset below their HW"],
+  ["LogMatching", "the same (offset, epoch) on two logs means the same record and the same prefix"],
+  ["LeaderCompleteness", "every committed record is in the log of every later leader"],
+  ["NoTruncationBelowHighWatermark", "no node truncates records below its own HW"],
+  ["StableLeadership", "after the first leader, leadership never changes while a majority is connected"],
+];
+
+/**
+ * Every safety switch, with what turning it off does (`protocol::SafetySwitch`).
+ */
+export const SWITCHES: readonly (readonly [SafetySwitch, string])[] = [
+  ["hw-before-own-epoch", "leader may commit earlier epochs' records before one of its own (Raft figure 8)"],
+  ["vote-ignores-log", "voters grant votes without checking the candidate's log is up to date"],
+  ["no-pre-vote", "elections skip the pre-vote round, so a rejoining voter bumps the epoch (KIP-996)"],
+  ["no-check-quorum", "a leader cut off from the majority never resigns (KAFKA-15489)"],
+  ["no-resign-on-restart", "a restarted leader resumes leading its old epoch (KAFKA-10527)"],
+  ["ack-before-flush", "followers report fetch offsets before flushing them to disk"],
+];
+
+/**
+ * Most characters of user input an error message repeats (`messages::MAX_ECHO_CHARS`).
+ */
+export const MAX_ECHO_CHARS: number = 80;

@@ -15,6 +15,8 @@ export interface Parsed {
   speed: number;
   autoplay: boolean;
   minimal: boolean;
+  /** layout=full: the logs, quorum, invariants and network panels below the stage. */
+  full: boolean;
   height: number | null;
   problems: string[];
 }
@@ -64,6 +66,12 @@ export function parseAttributes(el: HTMLElement): Parsed {
     if (ctl === 'minimal') minimal = true;
     else problems.push(`controls=${show(ctl)} is unknown: use full or minimal. Using full.`);
   }
+  const lay = get('layout');
+  let full = false;
+  if (lay !== null && lay !== '' && lay !== 'compact') {
+    if (lay === 'full') full = true;
+    else problems.push(`layout=${show(lay)} is unknown: use compact or full. Using compact.`);
+  }
   let height: number | null = null;
   const hg = get('height');
   if (hg !== null && hg !== '') {
@@ -77,7 +85,7 @@ export function parseAttributes(el: HTMLElement): Parsed {
   let variant = get('variant') || null;
   if (scenario?.includes(':') && !variant) [scenario, variant] = scenario.split(':', 2);
   const run = get('run') || null;
-  return { settings, seedGiven, scenario, variant, run, speed, autoplay, minimal, height, problems };
+  return { settings, seedGiven, scenario, variant, run, speed, autoplay, minimal, full, height, problems };
 }
 
 export function show(s: string): string {

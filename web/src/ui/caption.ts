@@ -39,6 +39,8 @@ export class Caption {
   /** What is on screen, as a key (redrawn only when it changes). */
   #shown = '';
   #left: LeftScript | null = null;
+  /** The story whose tallest caption sets the bar's height, and the width it was measured at. */
+  #fitted: { s: LoadedScenario; width: number } | null = null;
 
   constructor(host: CaptionHost) {
     this.#host = host;
@@ -47,6 +49,10 @@ export class Caption {
       if (this.#left) host.returnToScript(this.#left);
     });
     this.#aboutBtn.addEventListener('click', () => this.toggleAbout(this.#about.hidden));
+    // a new width changes every caption's height: measure again
+    new ResizeObserver(() => {
+      if (this.#fitted && this.#fitted.width !== this.el.clientWidth) this.#fitted = null;
+    }).observe(this.el);
   }
 
   /** Opens (true) or closes the story's summary. */
@@ -60,6 +66,35 @@ export class Caption {
     this.#shown = '';
     this.#left = null;
     this.toggleAbout(false);
+    this.#fitted = null;
+  }
+
+  /** The bar keeps the height of the story's tallest caption, so the stage below never jumps. */
+  #fit(s: LoadedScenario): void {
+    if (this.#fitted?.s === s) return;
+    const shown = [...this.#text.childNodes];
+    const step = this.#step.textContent;
+    const button = this.#button.hidden;
+    // measured as a step's caption: the text shown, the summary, card and notice's button not
+    const hidden = [this.#text, this.#about, this.#card, this.#back].map((e) => e.hidden);
+    this.el.style.minHeight = '';
+    this.#button.hidden = false;
+    this.#text.hidden = false;
+    this.#about.hidden = true;
+    this.#card.hidden = true;
+    this.#back.hidden = true;
+    setText(this.#step, `${s.title} · step 10 of 10 · at 00.000s · paused so you can look`);
+    let tallest = 0;
+    for (const text of [s.summary || 'Press play to start the story.', ...s.steps.map((st) => st.caption ?? '')]) {
+      this.#text.replaceChildren(renderCaption(text));
+      tallest = Math.max(tallest, this.el.getBoundingClientRect().height);
+    }
+    this.#text.replaceChildren(...shown);
+    setText(this.#step, step ?? '');
+    this.#button.hidden = button;
+    [this.#text.hidden, this.#about.hidden, this.#card.hidden, this.#back.hidden] = hidden;
+    this.el.style.minHeight = `${Math.ceil(tallest)}px`;
+    this.#fitted = { s, width: this.el.clientWidth };
   }
 
   /** Shows the caption of the latest step at or before `now` (redrawn only when that changes, or `force`); `left`: where the reader left the script, if they did. */
@@ -69,6 +104,7 @@ export class Caption {
       this.#shown = '';
       return;
     }
+    if (this.#fitted?.s !== s && !this.el.hidden) this.#fit(s);
     let cur: ScenarioStep | null = null;
     for (const st of s.steps) if (st.caption && st.t !== null && st.t <= now) cur = st;
     const ended = !left && now >= storyEnd(s);
@@ -77,7 +113,10 @@ export class Caption {
     if (!force && key === this.#shown) return;
     this.#shown = key;
     this.#left = left;
-    this.el.hidden = false;
+    if (this.el.hidden) {
+      this.el.hidden = false;
+      this.#fit(s);
+    }
     this.el.dataset.state = left ? 'left-script' : ended ? 'complete' : waiting ? 'waiting' : 'playing';
     this.el.dataset.end = String(storyEnd(s));
     toggleClass(this.el, 'kp-wait', waiting);

@@ -9,6 +9,7 @@ import { STATES, SWITCHES } from './types.js';
 export class Dialogs {
   readonly #root: HTMLElement;
   #open: HTMLDialogElement | null = null;
+  #opener: HTMLElement | null = null;
 
   /** `root` is where the dialog goes (inside the shadow root, so it gets the element's styles). */
   constructor(root: HTMLElement) {
@@ -17,7 +18,9 @@ export class Dialogs {
 
   /** Opens a dialog (closing the one open, if any). */
   open(title: string, ...body: (Node | null)[]): void {
+    const opener = this.#opener ?? activeElement(this.#root);
     this.close();
+    this.#opener = opener;
     const close = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'close' }, 'Close');
     close.addEventListener('click', () => this.close());
     const dialog = h('dialog', { class: 'kp-dialog', 'aria-label': title }, h('div', { class: 'kp-dialog-head' }, h('h2', null, title), close), ...body);
@@ -28,7 +31,10 @@ export class Dialogs {
     });
     dialog.addEventListener('close', () => {
       dialog.remove();
-      if (this.#open === dialog) this.#open = null;
+      if (this.#open === dialog) {
+        this.#open = null;
+        this.#returnFocus();
+      }
     });
     this.#open = dialog;
     this.#root.appendChild(dialog);
@@ -41,7 +47,22 @@ export class Dialogs {
     this.#open = null;
     if (d?.open) d.close();
     d?.remove();
+    if (d) this.#returnFocus();
   }
+
+  /** Focus goes back to what had it when the dialog opened (not to the page's body). */
+  #returnFocus(): void {
+    const el = this.#opener;
+    this.#opener = null;
+    if (el?.isConnected) el.focus({ preventScroll: true });
+  }
+}
+
+/** What has focus in the tree of `node` (through its shadow root), if anything. */
+export function activeElement(node: Node): HTMLElement | null {
+  const root = node.getRootNode() as Document | ShadowRoot;
+  const el = root.activeElement ?? document.activeElement;
+  return el instanceof HTMLElement && el !== document.body ? el : null;
 }
 
 /** The help dialog: how to read the views, the glossary, the keys, the safety switches; `term` scrolls to and marks that glossary entry. */

@@ -2,7 +2,9 @@
 // its embed page and any documentation page use this same element.
 //
 // Attributes: scenario, voters, observers, seed, network, autoplay, speed,
-// controls=full|minimal, height, run (a share link), theme=light|dark, share-base,
+// controls=full|minimal, layout=compact|full (compact, the default: the ring, the
+// timeline, the faults and the controls; full adds the logs, quorum, invariants and
+// network panels), height, run (a share link), theme=light|dark, share-base,
 // frameless. Property: `cluster` (the live Cluster), `player`. Methods: play(), pause().
 // Events: `kraft-playground:change` (the run on screen), `kraft-playground:story` (the
 // reader's place in a story's script).
@@ -10,10 +12,10 @@
 import { type Cluster, init, Player } from '../api.js';
 import { DEFAULTS, type Parsed, parseAttributes, show } from './attributes.js';
 import { Caption } from './caption.js';
-import { MAX_SPEED, MIN_SPEED, type Settings } from './controls.js';
+import { MAX_SPEED, MIN_SPEED, type Settings, speedLabel } from './controls.js';
 import { Dialogs, openHelp } from './dialogs.js';
 import { h } from './dom.js';
-import { FrameLoop, stopWithin } from './frame-loop.js';
+import { Drawing, FrameLoop, Pacer, stopWithin } from './frame-loop.js';
 import { type KeyHost, onKey } from './keys.js';
 import { layOut } from './layout.js';
 import { Announcer, announcement, CrashBanner, Notices, StatusLine, Toaster } from './messages.js';
@@ -24,7 +26,7 @@ import { freeRun, type LinkRun, openLink, unknownScenario } from './runs.js';
 import { findScenario, type LoadedScenario, loadBundledScenarios, loadScenario, variantsOf } from './scenarios.js';
 import { changeDetail, ExportMenu, openShare, runUrl } from './share.js';
 import { ClusterSnapshot } from './snapshot.js';
-import { Store } from './store.js';
+import { STORE_TEXT, Store } from './store.js';
 import { isStop, type LeftScript, leftScriptAt, stopView } from './story.js';
 import { StoryProgress } from './story-progress.js';
 import { Summary } from './summary.js';
@@ -32,12 +34,17 @@ import { readTheme, type Theme } from './theme.js';
 import type { UiEvent, UiEventOf } from './types.js';
 import { buildViews, type Views } from './views.js';
 
+/** How often the panels beside the picture are redrawn while playing (wall ms). */
+const PLAYING_PANELS_MS = 100;
+/** How often the picture is redrawn while playing at a capped speed (wall ms): the frames between go to the simulation. */
+const CAPPED_PICTURE_MS = 30;
+
 function cssUrl(): string {
   return new URL('./kraft-playground.css', import.meta.url).href;
 }
 
 export class KraftPlayground extends HTMLElement {
-  static observedAttributes = ['scenario', 'variant', 'voters', 'observers', 'seed', 'network', 'speed', 'controls', 'height', 'run', 'autoplay', 'theme'];
+  static observedAttributes = ['scenario', 'variant', 'voters', 'observers', 'seed', 'network', 'speed', 'controls', 'layout', 'height', 'run', 'autoplay', 'theme'];
   /** Where the element's stylesheet is (override before the element is created). */
   static stylesheet: string | null = null;
   /** Where the wasm core is (default: kraft_playground_bg.wasm next to this module). */
@@ -72,7 +79,17 @@ export class KraftPlayground extends HTMLElement {
   #left: LeftScript | null = null;
   /** The stop whose moment the timeline shows (-1: none). */
   #focusedStep = -1;
-  #loop = new FrameLoop((elapsed) => this.#frame(elapsed));
+  #loop = new FrameLoop((elapsed, gap) => this.#frame(elapsed, gap));
+  #pacer = new Pacer();
+  #cappedBadge = h('span', { class: 'kp-capped', role: 'status', hidden: true });
+  #cappedText = '';
+  #cappedAt = 0;
+  /** The accessible summary waits for its next turn (it is refreshed a few times a second). */
+  #summaryDue = false;
+  /** When the panels beside the picture were last drawn while playing (wall ms). */
+  #panelsAt = 0;
+  /** When the picture was last drawn while playing (wall ms). */
+  #pictureAt = 0;
   #play = new Playback({
     player: () => this.#player,
     scenario: () => this.#scenario,
@@ -80,7 +97,9 @@ export class KraftPlayground extends HTMLElement {
     canPlay: () => !!this.#cluster && !this.#crashed,
     playingChanged: (on) => {
       this.#loop.restartClock();
+      this.#pacer.reset();
       this.toggleAttribute('data-playing', on);
+      this.#loop.request();
     },
     seeked: () => {
       if (this.#views.timeline.follow) this.#views.timeline.invalidate();
@@ -94,14 +113,14 @@ export class KraftPlayground extends HTMLElement {
   #bootSeq = 0;
   #rebootTimer = 0;
   #bootTimer = 0;
+  // Keys act only while focus is inside this element (never the page's, so Space still
+  // scrolls it, and of two elements only the focused one acts).
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
-  #docKeyHandler = (e: KeyboardEvent) => {
-    if (e.target === document.body || e.target === document.documentElement) onKey(e, this.#keyHost);
-  };
   #schemeQuery: MediaQueryList | null = null;
   #onScheme = () => {
     this.#theme = null;
     this.#views?.timeline.invalidate();
+    this.#views?.ring.invalidate();
     this.#views?.logs.invalidate();
   };
 
@@ -146,7 +165,6 @@ export class KraftPlayground extends HTMLElement {
   connectedCallback(): void {
     if (!this.#built) this.#build();
     this.addEventListener('keydown', this.#keyHandler);
-    if (this.#parsed && !this.#parsed.minimal) document.addEventListener('keydown', this.#docKeyHandler);
     this.#schemeQuery = window.matchMedia('(prefers-color-scheme: dark)');
     this.#schemeQuery.addEventListener('change', this.#onScheme);
     // Boot in a later task: a page script that imported this module may still be
@@ -157,20 +175,26 @@ export class KraftPlayground extends HTMLElement {
         void this.#boot();
       }, 0);
     }
-    this.#loop.start();
+    this.#loop.connect(this);
   }
 
   disconnectedCallback(): void {
     this.removeEventListener('keydown', this.#keyHandler);
-    document.removeEventListener('keydown', this.#docKeyHandler);
     this.#schemeQuery?.removeEventListener('change', this.#onScheme);
-    this.#loop.stop();
+    this.#loop.disconnect();
   }
 
   attributeChangedCallback(name: string, old: string | null, val: string | null): void {
     if (!this.#built || old === val) return;
     if (name === 'theme') {
       this.#onScheme();
+      return;
+    }
+    if (name === 'layout') {
+      // only what is shown changes, not the run
+      if (this.#parsed) this.#parsed.full = val === 'full';
+      this.#root.dataset.layout = val === 'full' ? 'full' : 'compact';
+      this.#views.logs.invalidate();
       return;
     }
     if (!this.#cluster) return;
@@ -189,11 +213,13 @@ export class KraftPlayground extends HTMLElement {
   #build(): void {
     this.#built = true;
     const link = h('link', { rel: 'stylesheet', href: KraftPlayground.stylesheet ?? cssUrl() });
-    this.#root = h('div', { class: 'kp-root' });
+    // focusable (not in the tab order) so a click on the ring or the timeline puts focus inside, for the keys
+    this.#root = h('div', { class: 'kp-root', tabindex: '-1' });
     link.addEventListener('load', () => {
       this.#root.classList.add('kp-ready');
       this.#theme = null;
       this.#views.timeline.invalidate();
+      this.#views.ring.invalidate();
     });
     link.addEventListener('error', () => this.#root.classList.add('kp-ready'));
     this.#shadow.append(link, this.#root);
@@ -208,6 +234,7 @@ export class KraftPlayground extends HTMLElement {
       quorum: () => this.#snap.quorum,
       downLinks: () => this.#snap.down,
       act: (what, fn) => this.#act(what, fn),
+      write: () => this.#write(),
       openNode: (id, anchor) => this.#menu.open(id, anchor, this.#root),
       unsafe: () => this.#unsafe,
       setUnsafe: (list) => {
@@ -235,6 +262,14 @@ export class KraftPlayground extends HTMLElement {
       reset: () => void this.#reset(),
     });
     this.#views = views;
+    // paused, a frame is drawn only when something asks for one
+    const redraw = () => this.#loop.request();
+    views.timeline.onChange = redraw;
+    views.ring.onChange = redraw;
+    views.logs.onChange = redraw;
+    for (const type of ['pointerdown', 'pointermove', 'pointerup', 'pointerleave', 'wheel', 'click', 'keydown', 'input', 'change', 'focusin']) {
+      this.#root.addEventListener(type, redraw, { capture: true, passive: true });
+    }
 
     const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#scenario?.id ?? null, timeline: this.#views.timeline });
     this.#caption = new Caption({
@@ -247,13 +282,16 @@ export class KraftPlayground extends HTMLElement {
         return entry ? variantsOf(entry) : [];
       },
     });
+    this.#views.controls.el.querySelector('.kp-speed-wrap')?.after(this.#cappedBadge);
 
     this.#menu = new NodeMenu({
       nodes: () => this.#snap.nodes,
-      downLinks: () => this.#snap.down,
+      isolated: () => this.#cluster?.linkFaults().isolated ?? [],
       now: () => this.#now(),
       act: (what, fn) => this.#act(what, fn),
       write: () => this.#write(),
+      stateSeq: (id) => this.#store.stateAt(id, this.#now())?.seq ?? -1,
+      explain: (seq) => this.#cluster?.explain(seq) ?? null,
     });
     this.#keyHost = {
       play: this.#play,
@@ -267,7 +305,7 @@ export class KraftPlayground extends HTMLElement {
       reset: () => void this.#reset(),
       help: () => openHelp(this.#dialogs),
       closeDialog: () => this.#dialogs.close(),
-      closeMenu: () => this.#menu.close(),
+      closeMenu: () => this.#menu.close(true),
     };
     this.#summary = new Summary(this.#store, this.#views.timeline, this.#views.logs);
     layOut(this.#root, {
@@ -279,6 +317,7 @@ export class KraftPlayground extends HTMLElement {
       banners: [this.#crashBanner.el, this.#notices.el, this.#caption.el],
       ring: this.#views.ring,
       timeline: this.#views.timeline,
+      dock: this.#views.faults.dock,
       controls: [this.#views.controls.el, this.#views.controls.settingsEl],
       logs: this.#views.logs,
       panels: [this.#views.quorum.el, this.#views.invariants.el, this.#views.faults.el],
@@ -290,11 +329,24 @@ export class KraftPlayground extends HTMLElement {
       const word = e.composedPath().find((n): n is HTMLElement => n instanceof HTMLElement && n.classList.contains('kp-term'));
       if (word) openHelp(this.#dialogs, word.dataset.term);
     });
+    this.#setLoading(true);
+
     this.#root.addEventListener('pointerdown', (e) => {
       const path = e.composedPath();
       if (!this.#menu.el.hidden && !path.includes(this.#menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) this.#menu.close();
       exportMenu.pointerDown(path);
     });
+  }
+
+  /**
+   * Until the first run is on screen (the wasm core is still loading) nothing that
+   * would act on a cluster takes input: a choice made then would be dropped.
+   */
+  #setLoading(on: boolean): void {
+    this.#root.toggleAttribute('data-loading', on);
+    this.#picker.el.disabled = on;
+    for (const el of [this.#views.controls.el, this.#views.controls.settingsEl, this.#views.ring.el, this.#views.faults.el]) el.inert = on;
+    if (on) this.#status.loading();
   }
 
   #getTheme(): Theme {
@@ -309,12 +361,11 @@ export class KraftPlayground extends HTMLElement {
     this.#parsed = p;
     this.#notices.problems = [...p.problems];
     this.#root.dataset.controls = p.minimal ? 'minimal' : 'full';
+    this.#root.dataset.layout = p.full ? 'full' : 'compact';
     if (p.height) this.style.setProperty('--kp-stage-h', `${p.height}px`);
     this.#settings = { ...p.settings };
     if (!p.seedGiven) this.#settings.seed = Math.floor(Math.random() * 1_000_000);
     this.#play.initialSpeed(p.speed);
-    document.removeEventListener('keydown', this.#docKeyHandler);
-    if (!p.minimal) document.addEventListener('keydown', this.#docKeyHandler);
     // The core loads while the scenario library does.
     const core = init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url)).then(
       () => null,
@@ -326,6 +377,7 @@ export class KraftPlayground extends HTMLElement {
     if (failed) {
       this.#notices.problems.push(`The simulation core could not be loaded: ${failed.message}`);
       this.#notices.show();
+      this.#status.unavailable();
       return;
     }
     let loaded = false;
@@ -441,6 +493,7 @@ export class KraftPlayground extends HTMLElement {
   /** Puts a cluster on screen. */
   #install(c: Cluster): void {
     this.#clearCrash();
+    this.#setLoading(false);
     const wasPlaying = this.#play.playing;
     this.#play.setPlaying(false);
     this.#unsub?.();
@@ -449,7 +502,7 @@ export class KraftPlayground extends HTMLElement {
     this.#cluster = c;
     this.#player = new Player(c, { speed: this.#play.speed });
     this.#store.reset(c.nodeCount);
-    this.#views.logs.clearGhosts();
+    this.#views.logs.reload();
     this.#live.clear();
     this.#caption.reset();
     this.#progress.reset(this.#scenario);
@@ -464,7 +517,7 @@ export class KraftPlayground extends HTMLElement {
     // Everything recorded so far, including the future of a scenario loaded and rewound.
     // Everything so far, or the last two minutes of a very long run.
     const all = c.eventCount <= 150_000;
-    this.#store.add((all ? c.events() : c.events({ from: Math.max(0, c.now - 120_000), to: c.now })) as UiEvent[]);
+    this.#store.add(c.events(all ? { text: STORE_TEXT } : { from: Math.max(0, c.now - 120_000), to: c.now, text: STORE_TEXT }) as UiEvent[]);
     if (this.#scenario?.futureEvents) this.#store.add(this.#scenario.futureEvents);
     this.#play.horizon = Math.max(this.#store.lastT, c.now, this.#scenario?.endMs ?? 0);
     this.#unsub = this.#player.subscribe((f) => this.#onFrame(f.events as UiEvent[], f.reset));
@@ -493,26 +546,40 @@ export class KraftPlayground extends HTMLElement {
     return this.#lastNow;
   }
 
-  /** One frame: play for `elapsed` wall ms (if playing), then draw. */
-  #frame(elapsed: number): void {
+  /** One frame: play for `elapsed` wall ms (if playing; `gap` ms passed in fact), then draw. Returns whether the next frame is wanted too. */
+  #frame(elapsed: number, gap: number): boolean {
     const p = this.#player;
     const c = this.#cluster;
-    if (!p || !c) return;
+    if (!p || !c) return false;
     if (c.broken) {
       this.#showCrash(c);
-      return;
+      return false;
     }
     const t0 = performance.now();
-    if (this.#play.playing) {
+    const playing = this.#play.playing;
+    // While playing, the panels beside the picture follow a few times a second (at speed
+    // they are a blur anyway, and reading the logs from the core is a large part of a
+    // frame); paused, every frame shows the moment exactly.
+    // When the core cannot keep up, every other frame or so advances only.
+    const picture = !playing || this.#pacer.capped === null || t0 - this.#pictureAt >= CAPPED_PICTURE_MS;
+    const panels = picture && (!playing || t0 - this.#panelsAt >= PLAYING_PANELS_MS);
+    if (playing && picture) this.#pictureAt = t0;
+    if (playing && panels) this.#panelsAt = t0;
+    const drawing = panels ? Drawing.Panels : picture ? Drawing.Picture : Drawing.None;
+    let wanted = 0;
+    let played = 0;
+    if (playing) {
       const now = c.now;
-      const stop = stopWithin(this.#left ? null : this.#scenario, this.#play.pausedAtStep, now, now + elapsed * p.speed);
+      wanted = elapsed * p.speed;
+      const allowed = this.#pacer.allowance(wanted, drawing);
+      const stop = stopWithin(this.#left ? null : this.#scenario, this.#play.pausedAtStep, now, now + allowed);
       try {
         if (stop) {
           p.seek(stop.t);
           if (stop.step) this.#play.pausedAtStep = stop.step.index;
           this.#play.setPlaying(false);
         } else {
-          const f = this.#loop.timed('tick', () => p.tick(elapsed));
+          const f = this.#loop.timed('tick', () => p.tick(allowed / p.speed));
           if (f.error) throw f.error;
         }
       } catch (e) {
@@ -521,28 +588,54 @@ export class KraftPlayground extends HTMLElement {
       }
       if (c.broken) {
         this.#showCrash(c);
-        return;
+        return false;
       }
+      played = c.now - now;
     }
-    this.#draw();
-    if (this.#play.playing) this.#loop.recordFrame(performance.now() - t0);
+    const t1 = performance.now();
+    // play that just stopped draws everything at once
+    const more = picture || !this.#play.playing ? this.#draw(panels || !this.#play.playing) : false;
+    if (playing) {
+      const t2 = performance.now();
+      this.#loop.recordFrame(t2 - t0);
+      // judged against real time: frames far apart (a busy machine) fall behind too
+      this.#pacer.record(gap, gap * p.speed, played, t1 - t0, t2 - t1, drawing);
+    }
+    this.#showCapped();
+    return this.#play.playing || more;
+  }
+
+  /** Says so when the core cannot keep up with the speed asked for (the pacer caps each frame's advance). */
+  #showCapped(): void {
+    const capped = this.#play.playing ? this.#pacer.capped : null;
+    const text = capped === null ? '' : `capped at ${speedLabel(capped)}`;
+    if (text === this.#cappedText) return;
+    // the figure changes at most once a second (appearing and going away at once)
+    const wall = performance.now();
+    if (text && this.#cappedText && wall - this.#cappedAt < 1000) return;
+    this.#cappedAt = wall;
+    this.#cappedText = text;
+    this.#cappedBadge.textContent = text;
+    this.#cappedBadge.title = text ? `The simulation cannot keep up with ${speedLabel(this.#play.speed)} here: it plays at about ${speedLabel(capped ?? 0)}` : '';
+    this.#cappedBadge.hidden = !text;
   }
 
   /** The player's listener: new events (or a rewind). */
   #onFrame(events: UiEvent[], reset: boolean): void {
     const c = this.#cluster;
     if (!c) return;
+    this.#loop.request();
     this.#loop.timed('onFrame', () => this.#onFrameInner(c, events, reset));
   }
 
   #onFrameInner(c: Cluster, events: UiEvent[], reset: boolean): void {
     if (reset) {
-      this.#views.logs.clearGhosts();
+      this.#views.logs.reload();
       if (c.now < this.#store.firstT) {
         // travelled back before the history the store still holds (a long run): start
         // again from the last minute before here, regenerated by the cluster
         this.#store.reset(c.nodeCount);
-        this.#store.add(c.events({ from: Math.max(0, c.now - 60_000), to: c.now }) as UiEvent[]);
+        this.#store.add(c.events({ from: Math.max(0, c.now - 60_000), to: c.now, text: STORE_TEXT }) as UiEvent[]);
       }
     }
     if (events.length) {
@@ -558,9 +651,6 @@ export class KraftPlayground extends HTMLElement {
     const drops: number[] = [];
     for (const e of events) {
       switch (e.type) {
-        case 'truncate':
-          if (typeof e.node === 'number') this.#views.logs.noteTruncate(e.node, Number(e.to ?? 0), e.t);
-          break;
         case 'drop':
           drops.push(e.msg ?? -1);
           break;
@@ -588,19 +678,20 @@ export class KraftPlayground extends HTMLElement {
     }
   }
 
-  #draw(): void {
-    if (!this.#cluster) return;
+  /** Draws what changed (`panels`: the panels beside the picture too); returns whether something still animates (and wants the next frame). */
+  #draw(panels: boolean): boolean {
+    if (!this.#cluster) return false;
     const lap = this.#loop.laps();
     this.#views.timeline.frame();
     lap('timeline');
-    this.#views.ring.frame();
+    const more = this.#views.ring.frame();
     lap('ring');
-    if (!this.#parsed?.minimal) {
+    if (panels) this.#views.faults.frame();
+    if (this.#parsed?.full && panels) {
       this.#views.logs.frame();
       lap('logs');
       this.#views.quorum.frame();
       this.#views.invariants.frame();
-      this.#views.faults.frame();
       lap('panels');
     }
     this.#views.controls.frame(this.#scenario?.endMs ?? 0);
@@ -609,11 +700,14 @@ export class KraftPlayground extends HTMLElement {
     this.#menu.frame();
     lap('controls');
     const wall = performance.now();
+    this.#summaryDue = true;
     if (wall - this.#summaryAt > (this.#play.playing ? 500 : 250)) {
       this.#summaryAt = wall;
+      this.#summaryDue = false;
       this.#summary.update(this.#cluster, this.#snap.nodes);
       lap('summary');
     }
+    return more || this.#summaryDue;
   }
 
   /** Starts (true) or stops (false) timing each part of a frame; returns what was timed. */
@@ -726,7 +820,7 @@ export class KraftPlayground extends HTMLElement {
   }
 
   #runUrl(link: string): string {
-    return runUrl(this.getAttribute('share-base'), this.#scenario, link);
+    return runUrl(this.getAttribute('share-base'), this.#scenario, link, this.#play.speed);
   }
 
   // ---- when something fails ------------------------------------------------------------------

@@ -1,38 +1,96 @@
-// The frame loop: one requestAnimationFrame callback per frame with the wall time since
-// the last (capped, so a background tab does not jump), where a frame of play must stop
-// in a story (its pause steps and its end), and the timings benchmarks read.
+// The frame loop: requestAnimationFrame callbacks only while there is something to show.
+// Playing, it runs every frame with the wall time since the last (capped, so a stalled
+// tab does not jump); paused, it draws one frame when asked (an event, a seek, a hover, a
+// resize) and then stops, so an idle page does no work. It never runs while the page is
+// hidden or the element is off-screen. Also: the pacer that keeps a frame of play within
+// its budget (and says when that caps the speed), where a frame of play must stop in a
+// story (its pause steps and its end), and the timings benchmarks read.
 
 import type { LoadedScenario, ScenarioStep } from './scenarios.js';
 import { isStop, storyEnd } from './story.js';
 
 /** The longest stretch of wall time one frame plays (ms). */
 const MAX_FRAME_MS = 100;
+/** The longest gap between frames that counts as falling behind (a longer one is a suspended machine). */
+const MAX_GAP_MS = 1000;
 
 export class FrameLoop {
-  readonly #onFrame: (elapsedMs: number) => void;
+  /**
+   * Draws one frame that plays `elapsedMs` of wall time (capped); `gapMs` is the wall time
+   * since the last frame in fact (what real time asked for). Returns whether it wants the
+   * next frame too.
+   */
+  readonly #onFrame: (elapsedMs: number, gapMs: number) => boolean;
   #raf = 0;
   #lastWall = 0;
+  #connected = false;
+  #pageVisible = true;
+  #onScreen = true;
   #frameTimes: number[] = [];
   #profile: Record<string, number[]> | null = null;
+  #observer: IntersectionObserver | null = null;
+  #onVisibility = () => {
+    this.#pageVisible = !document.hidden;
+    this.#wakeOrSleep();
+  };
 
-  constructor(onFrame: (elapsedMs: number) => void) {
+  constructor(onFrame: (elapsedMs: number, gapMs: number) => boolean) {
     this.#onFrame = onFrame;
   }
 
-  start(): void {
-    if (this.#raf) return;
-    this.#lastWall = performance.now();
-    const loop = (wall: number) => {
-      this.#raf = requestAnimationFrame(loop);
-      const elapsed = Math.max(0, Math.min(MAX_FRAME_MS, wall - this.#lastWall));
-      this.#lastWall = wall;
-      this.#onFrame(elapsed);
-    };
-    this.#raf = requestAnimationFrame(loop);
+  /** Starts watching whether `el` can be seen and draws a first frame. */
+  connect(el: Element): void {
+    if (this.#connected) return;
+    this.#connected = true;
+    this.#pageVisible = !document.hidden;
+    document.addEventListener('visibilitychange', this.#onVisibility);
+    if (typeof IntersectionObserver === 'function') {
+      this.#observer = new IntersectionObserver((entries) => {
+        const last = entries[entries.length - 1];
+        if (!last) return;
+        this.#onScreen = last.isIntersecting;
+        this.#wakeOrSleep();
+      });
+      this.#observer.observe(el);
+    }
+    this.request();
   }
 
-  stop(): void {
-    cancelAnimationFrame(this.#raf);
+  disconnect(): void {
+    this.#connected = false;
+    document.removeEventListener('visibilitychange', this.#onVisibility);
+    this.#observer?.disconnect();
+    this.#observer = null;
+    this.#cancel();
+  }
+
+  /** Whether frames can be drawn now (connected, the page visible, the element on screen). */
+  get visible(): boolean {
+    return this.#connected && this.#pageVisible && this.#onScreen;
+  }
+
+  /** Asks for a frame (something changed, or play started); a no-op while one is pending or nothing can be seen. */
+  request(): void {
+    if (this.#raf || !this.visible) return;
+    this.#lastWall = performance.now();
+    this.#raf = requestAnimationFrame(this.#loop);
+  }
+
+  #loop = (wall: number): void => {
+    this.#raf = 0;
+    const gap = Math.max(0, Math.min(MAX_GAP_MS, wall - this.#lastWall));
+    this.#lastWall = wall;
+    const more = this.#onFrame(Math.min(MAX_FRAME_MS, gap), gap);
+    if (more && this.visible && !this.#raf) this.#raf = requestAnimationFrame(this.#loop);
+  };
+
+  #wakeOrSleep(): void {
+    if (this.visible) this.request();
+    else this.#cancel();
+  }
+
+  #cancel(): void {
+    if (this.#raf) cancelAnimationFrame(this.#raf);
     this.#raf = 0;
   }
 
@@ -88,6 +146,84 @@ function record(profile: Record<string, number[]>, name: string, ms: number): vo
   const list = profile[name];
   if (list) list.push(ms);
   else profile[name] = [ms];
+}
+
+/** What a frame of play draws besides advancing: nothing, the picture (ring and timeline), or the panels beside it too. */
+export enum Drawing {
+  None = 0,
+  Picture = 1,
+  Panels = 2,
+}
+
+/** Wall ms a whole frame may take (advance + draw) so that frames stay smooth. */
+const FRAME_BUDGET_MS = 5;
+/** The least wall time the advance always gets, however long drawing took. */
+const MIN_ADVANCE_MS = 1.5;
+/** The window over which the achieved speed is judged (wall ms). */
+const SPEED_WINDOW_MS = 1000;
+
+/**
+ * Keeps a frame of play within its budget: from what advancing cost in recent frames
+ * (wall ms per simulated ms) and what drawing costs, how much simulated time this frame
+ * may advance. What does not fit is dropped, not owed (a debt would only grow), and the
+ * speed actually achieved over the last second is reported so the UI can say it is capped.
+ */
+export class Pacer {
+  /** Wall ms per simulated ms of advancing (smoothed); 0 until measured. */
+  #costPerSimMs = 0;
+  /** Wall ms of drawing a frame (smoothed), by what it draws (Drawing). */
+  #drawMs = [0, 0, 0];
+  #window: { wall: number; wanted: number; played: number }[] = [];
+  #capped: number | null = null;
+
+  /** Simulated ms this frame may advance, of the `wantedSimMs` asked for, before `drawing`. */
+  allowance(wantedSimMs: number, drawing: Drawing): number {
+    if (this.#costPerSimMs <= 0) return Math.min(wantedSimMs, 100);
+    const budget = Math.max(MIN_ADVANCE_MS, FRAME_BUDGET_MS - this.#drawMs[drawing]);
+    return Math.min(wantedSimMs, Math.max(1, budget / this.#costPerSimMs));
+  }
+
+  /** What a frame of play did: `wallMs` elapsed since the last, `wantedSimMs` real time asked for in it, `playedSimMs` advanced in `advanceMs` of work, then `drawMs` of `drawing`. */
+  record(wallMs: number, wantedSimMs: number, playedSimMs: number, advanceMs: number, drawMs: number, drawing: Drawing): void {
+    if (playedSimMs >= 1) {
+      // One frame stalled by something else (a collection, another tab) counts as at most
+      // 3x the usual. Cheaper is believed sooner: a frame's fixed costs make small advances
+      // look dear, and believing that slowly would keep the advances small.
+      const est = this.#costPerSimMs;
+      const c = advanceMs / playedSimMs;
+      const k = c < est ? 0.6 : 0.3;
+      this.#costPerSimMs = est <= 0 ? c : est * (1 - k) + Math.min(c, 3 * est) * k;
+    }
+    this.#drawMs[drawing] = this.#drawMs[drawing] * 0.8 + drawMs * 0.2;
+    const w = this.#window;
+    w.push({ wall: wallMs, wanted: wantedSimMs, played: playedSimMs });
+    let wall = 0;
+    for (const f of w) wall += f.wall;
+    while (w.length > 1 && wall - w[0].wall >= SPEED_WINDOW_MS) wall -= w.shift()!.wall;
+    if (wall < SPEED_WINDOW_MS / 2) return;
+    let wanted = 0;
+    let played = 0;
+    for (const f of w) {
+      wanted += f.wanted;
+      played += f.played;
+    }
+    // hysteresis: capped below 90% of the speed asked for, no longer once back above 97%
+    const ratio = wanted > 0 ? played / wanted : 1;
+    if (ratio < 0.9) this.#capped = played / wall;
+    else if (ratio > 0.97) this.#capped = null;
+    else if (this.#capped !== null) this.#capped = played / wall;
+  }
+
+  /** The speed achieved over the last second when it falls short of the speed asked for, else null. */
+  get capped(): number | null {
+    return this.#capped;
+  }
+
+  /** Play stopped or the speed changed: judge afresh. */
+  reset(): void {
+    this.#window = [];
+    this.#capped = null;
+  }
 }
 
 /** Where a frame of play that would reach `reach` from `now` stops instead: `t` to seek to, and the pause step reached (null: the story's end). */

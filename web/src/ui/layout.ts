@@ -1,6 +1,6 @@
-// The element's page structure: the top bar, the stage (the cluster ring and the
-// timeline), the controls, the panels, and the overlays; and the resizing of the
-// canvases when their boxes change size.
+// The element's page structure: the top bar, the stage (the cluster ring with the fault
+// dock beside it, and the timeline), the controls, the panels (full layout only), and
+// the overlays; and the resizing of the canvases when their boxes change size.
 
 import { h } from './dom.js';
 import { term } from './glossary.js';
@@ -21,6 +21,8 @@ export interface LayoutParts {
   banners: HTMLElement[];
   ring: Ring;
   timeline: Timeline;
+  /** The fault dock, beside the ring. */
+  dock: HTMLElement;
   /** Below the stage: the playback controls and the settings row. */
   controls: HTMLElement[];
   logs: Logs;
@@ -43,15 +45,20 @@ export function layOut(root: HTMLElement, p: LayoutParts): ResizeObserver {
   help.addEventListener('click', () => p.onHelp());
   const top = h('div', { class: 'kp-top' }, p.picker, p.status, h('div', { class: 'kp-spacer' }), share, p.exportMenu, help);
 
-  const ringCard = h('section', { class: 'kp-card', 'aria-label': 'Cluster' }, h('div', { class: 'kp-card-h' }, h('b', null, 'Cluster'), h('span', null, 'tap a node for actions')), p.ring.el);
+  const ringCard = h(
+    'section',
+    { class: 'kp-card kp-ring-card', 'aria-label': 'Cluster' },
+    h('div', { class: 'kp-card-h' }, h('b', null, 'Cluster'), h('span', null, 'tap a node for actions'), ringKey()),
+    p.ring.el,
+  );
   const tlCard = h(
     'section',
     { class: 'kp-card', 'aria-label': 'Timeline' },
-    h('div', { class: 'kp-card-h' }, h('b', null, 'Timeline'), h('span', null, 'drag to pan · wheel or pinch to zoom · tap an arrow for details')),
+    h('div', { class: 'kp-card-h' }, h('b', null, 'Timeline'), h('span', null, 'drag to pan · wheel or pinch to zoom · tap any event (or ↓ then Enter) for why')),
     p.timeline.legend(() => p.ring.invalidate()),
     p.timeline.el,
   );
-  const stage = h('div', { class: 'kp-stage' }, ringCard, tlCard);
+  const stage = h('div', { class: 'kp-stage' }, ringCard, p.dock, tlCard);
   const logsPanel = h(
     'section',
     { class: 'kp-panel kp-logs-panel', 'aria-label': 'Logs' },
@@ -93,4 +100,28 @@ export function layOut(root: HTMLElement, p: LayoutParts): ResizeObserver {
   obs.observe(tlCard);
   obs.observe(logsPanel);
   return obs;
+}
+
+/** What the ring's marks mean: a "Key" disclosure in the ring card's header. */
+function ringKey(): HTMLElement {
+  const item = (mark: string, text: string) => h('li', null, h('span', { class: `kp-key-mark kp-key-${mark}`, 'aria-hidden': 'true' }), h('span', null, text));
+  return h(
+    'details',
+    { class: 'kp-ring-key' },
+    h('summary', { 'aria-label': 'What the ring shows' }, 'Key'),
+    h(
+      'ul',
+      { class: 'kp-key-list', 'data-ring-key': '' },
+      item(
+        'timer',
+        "Arc around a node: how much of its timer is left (a follower's fetch timeout, a candidate's election timeout); red in the last quarter, grey on the leader (its check-quorum timer).",
+      ),
+      item('halo', 'Coloured halo: a partition group; nodes talk only inside their group.'),
+      item('busy', 'Red dot on a node: it is blocked in a disk flush (its replica thread waits for fsync).'),
+      item('req', 'Filled dot on a link: a request in flight (colour = RPC, as in the timeline legend); red: it failed, the peer is down.'),
+      item('resp', 'Hollow dot: a response on its way back.'),
+      item('down', 'Dashed red line with ✕: a link that is down; ✕ in the middle both ways, near the receiver one way. A brief ✕: a message dropped.'),
+      item('star', '★ the leader · dashed grey node: crashed (its disk survives).'),
+    ),
+  );
 }

@@ -1,6 +1,8 @@
 // Per-node logs, aligned by offset like the Raft paper's figures: one row per node,
 // records coloured by epoch, the HW and LEO marked, unflushed records underlined, the
-// snapshot boundary hatched, and a truncated suffix shown struck out for a moment.
+// snapshot boundary hatched, and a truncated suffix shown struck out for a few simulated
+// seconds (derived from the history at the current moment, so the same however you got
+// there).
 
 import { clamp, h } from './dom.js';
 import { epochColor, fitCanvas, type Theme } from './theme.js';
@@ -15,19 +17,21 @@ export interface LogsHost {
   records(id: number, from: number, limit: number): LogRecord[];
   /** the HW a node last had (for a crashed node, which has none now) */
   lastHw(id: number): number | null;
+  /** records node `id` removed by truncations in (t0, t1], latest truncation per offset */
+  truncated(id: number, t0: number, t1: number): Ghost[];
 }
 
-interface Ghost {
-  node: number;
-  recs: LogRecord[];
-  until: number;
-  /** simulated time of the truncation */
+/** A record removed by a truncation at simulated time `t` (epoch null: not known any more). */
+export interface Ghost {
+  offset: number;
+  epoch: number | null;
   t: number;
 }
 
 let LABEL_W = 42;
 const HEAD_H = 18;
-const GHOST_MS = 3500;
+/** How long (simulated ms) a truncated record stays on screen where nothing replaced it. */
+export const GHOST_MS = 4000;
 
 export class Logs {
   readonly el: HTMLDivElement;
@@ -38,8 +42,8 @@ export class Logs {
   private rows: LogRecord[][] = [];
   /** what each row's records were fetched for (skip the fetch when unchanged) */
   private sig: string[] = [];
-  private dirtyNodes = new Set<number>();
-  private ghosts: Ghost[] = [];
+  /** per node: removed records shown now (offsets at or above its LEO) */
+  private ghosts: Ghost[][] = [];
   private lo = 0;
   private cells = 20;
   private cw = 20;
@@ -51,6 +55,8 @@ export class Logs {
   private stale = true;
   /** The names a story gives records ("X"), by `offset:epoch`: drawn on the record wherever it sits. */
   private names = new Map<string, string>();
+  /** Called when the logs need drawing again (the element then asks for a frame). */
+  onChange: () => void = () => {};
 
   constructor(private host: LogsHost) {
     this.canvas = h('canvas', { class: 'kp-logs-canvas', 'aria-hidden': 'true' });
@@ -63,14 +69,13 @@ export class Logs {
   setTail(on: boolean): void {
     this.tail = on;
     this.tailBtn.hidden = on;
-    this.stale = true;
+    this.markStale();
   }
 
-  /** Call when events arrived (the logs may have changed). */
   /** The records a story names (none in free play). */
   setRecordNames(names: Record<string, { offset: number; epoch: number }>): void {
     this.names = new Map(Object.entries(names).map(([name, r]) => [`${r.offset}:${r.epoch}`, name]));
-    this.stale = true;
+    this.markStale();
   }
 
   /** The story's name for a record, if it has one. */
@@ -78,36 +83,35 @@ export class Logs {
     return this.names.get(`${r.offset}:${r.epoch}`);
   }
 
+  /** Call when events arrived (the logs may have changed). */
   invalidate(): void {
+    this.markStale();
+  }
+
+  private markStale(): void {
     this.stale = true;
+    this.onChange();
   }
 
-  /** A truncation happened: keep the removed records on screen for a moment. */
-  noteTruncate(node: number, to: number, t: number): void {
-    // the records on screen before the truncation (ghosts only matter where visible)
-    const recs = (this.rows[node] ?? []).filter((r) => r.offset >= to);
-    this.dirtyNodes.add(node);
-    if (recs.length) this.ghosts.push({ node, recs, until: performance.now() + GHOST_MS, t });
-  }
-
-  clearGhosts(): void {
-    this.ghosts = [];
+  /** A new run or a seek: fetch every row again. */
+  reload(): void {
     this.sig = [];
+    this.markStale();
   }
 
   resize(w: number): void {
     if (w !== this.w) {
       this.w = w;
-      this.stale = true;
+      this.markStale();
     }
   }
 
+  /** Draws if anything changed. */
   frame(): void {
     const nodes = this.host.nodes();
-    const wall = performance.now();
-    const hadGhosts = this.ghosts.length > 0;
-    this.ghosts = this.ghosts.filter((g) => g.until > wall);
-    if (!this.stale && !hadGhosts && !this.hover) return;
+    if (!this.stale && !this.hover) return;
+    const now = this.host.now();
+    if (this.stale) this.ghosts = nodes.map((n) => this.host.truncated(n.id, now - GHOST_MS, now).filter((g) => g.offset >= n.leo));
     const N = nodes.length;
     this.rowH = N > 8 ? 20 : 24;
     const hgt = HEAD_H + N * this.rowH + 6;
@@ -117,26 +121,25 @@ export class Logs {
     this.cells = Math.max(4, Math.floor((this.w - LABEL_W - 8) / this.cw));
     let maxEnd = 0;
     for (const n of nodes) maxEnd = Math.max(maxEnd, n.leo);
-    for (const g of this.ghosts) for (const r of g.recs) maxEnd = Math.max(maxEnd, r.offset + 1);
+    for (const gs of this.ghosts) for (const g of gs) maxEnd = Math.max(maxEnd, g.offset + 1);
     if (this.tail) this.lo = Math.max(0, maxEnd - this.cells + 1);
     this.lo = clamp(this.lo, 0, Math.max(0, maxEnd - 1));
     if (this.stale) {
       for (const n of nodes) {
         const from = Math.max(this.lo, n.logStart);
         const sig = `${from}:${this.cells}:${n.leo}:${n.logStart}:${n.lastEpoch}:${n.state === 'crashed'}`;
-        if (sig !== this.sig[n.id] || this.dirtyNodes.has(n.id)) {
+        if (sig !== this.sig[n.id]) {
           this.rows[n.id] = this.host.records(n.id, from, this.cells);
           this.sig[n.id] = sig;
         }
       }
-      this.dirtyNodes.clear();
       this.rows.length = N;
     }
     this.stale = false;
-    this.draw(nodes, hgt, wall);
+    this.draw(nodes, hgt, now);
   }
 
-  private draw(nodes: NodeInfo[], hgt: number, wall: number): void {
+  private draw(nodes: NodeInfo[], hgt: number, now: number): void {
     const th = this.host.theme();
     const ctx = fitCanvas(this.canvas, this.w, hgt);
     ctx.fillStyle = th.bg;
@@ -250,32 +253,35 @@ export class Logs {
         }
       }
       if (recs.length) label(x(Math.min(recs[recs.length - 1].offset + 1, this.lo + this.cells)));
-      // ghosts of a truncated suffix
-      for (const g of this.ghosts) {
-        if (g.node !== n.id) continue;
-        const a = clamp((g.until - wall) / GHOST_MS, 0, 1);
-        ctx.globalAlpha = a;
-        for (const r of g.recs) {
-          if (r.offset < this.lo || r.offset >= this.lo + this.cells) continue;
-          const cx = x(r.offset);
-          ctx.strokeStyle = th.danger;
-          ctx.lineWidth = 1.5;
-          ctx.setLineDash([3, 2]);
-          ctx.strokeRect(cx + 1.5, y + 2.5, cw - 3, rh - 5);
-          ctx.setLineDash([]);
-          ctx.beginPath();
-          ctx.moveTo(cx + 2, y + rh - 4);
-          ctx.lineTo(cx + cw - 2, y + 4);
-          ctx.stroke();
-          if (cw >= 14 && r.offset >= n.leo) {
-            ctx.fillStyle = th.danger;
-            ctx.font = `9px ${th.font}`;
-            ctx.textAlign = 'center';
-            ctx.fillText(String(r.epoch), cx + cw / 2, cy);
-          }
-        }
-        ctx.globalAlpha = 1;
+      // a lagging node's log ends left of the window: say so rather than show an empty row
+      if (n.leo < this.lo && n.state !== 'crashed' && recs.length === 0) {
+        ctx.fillStyle = th.muted;
+        ctx.font = `9px ${th.font}`;
+        ctx.textAlign = 'left';
+        ctx.fillText(`◂ its log ends at offset ${n.leo}, left of this view`, LABEL_W + 4, cy);
       }
+      // ghosts of a truncated suffix, fading over GHOST_MS of simulated time
+      for (const r of this.ghosts[n.id] ?? []) {
+        if (r.offset < this.lo || r.offset >= this.lo + this.cells) continue;
+        ctx.globalAlpha = clamp(1 - (now - r.t) / GHOST_MS, 0.15, 1);
+        const cx = x(r.offset);
+        ctx.strokeStyle = th.danger;
+        ctx.lineWidth = 1.5;
+        ctx.setLineDash([3, 2]);
+        ctx.strokeRect(cx + 1.5, y + 2.5, cw - 3, rh - 5);
+        ctx.setLineDash([]);
+        ctx.beginPath();
+        ctx.moveTo(cx + 2, y + rh - 4);
+        ctx.lineTo(cx + cw - 2, y + 4);
+        ctx.stroke();
+        if (cw >= 14 && r.epoch !== null) {
+          ctx.fillStyle = th.danger;
+          ctx.font = `9px ${th.font}`;
+          ctx.textAlign = 'center';
+          ctx.fillText(String(r.epoch), cx + cw / 2, cy);
+        }
+      }
+      ctx.globalAlpha = 1;
       // HW and LEO marks
       if (n.hw !== null && n.hw !== undefined && n.hw >= this.lo && n.hw <= this.lo + this.cells) {
         const hx = x(n.hw);
@@ -339,7 +345,7 @@ export class Logs {
       c.setPointerCapture(e.pointerId);
       this.drag = { x: e.offsetX, lo: this.lo };
       this.hover = { x: e.offsetX, y: e.offsetY };
-      this.stale = true;
+      this.markStale();
     });
     c.addEventListener('pointermove', (e) => {
       if (this.drag && e.buttons) {
@@ -352,13 +358,13 @@ export class Logs {
         }
       }
       this.hover = { x: e.offsetX, y: e.offsetY };
-      this.stale = true;
+      this.markStale();
     });
     c.addEventListener('pointerup', () => (this.drag = null));
     c.addEventListener('pointerleave', (e) => {
       if (e.pointerType === 'mouse') {
         this.hover = null;
-        this.stale = true;
+        this.markStale();
       }
     });
   }
@@ -368,29 +374,29 @@ export class Logs {
     return nodes.map((n) => {
       const recs = this.rows[n.id] ?? [];
       const epochs = recs.map((r) => r.epoch).join(' ');
+      const gs = this.ghosts[n.id] ?? [];
+      const cut = gs.length ? `; just truncated: offsets ${gs[0].offset}–${gs[gs.length - 1].offset}` : '';
+      const lag = n.leo < this.lo ? ` (its log ends at ${n.leo}, before this view)` : '';
       const named = recs.filter((r) => this.nameOf(r)).map((r) => `${this.nameOf(r)} at offset ${r.offset}`);
-      return `n${n.id} log: start ${n.logStart}, LEO ${n.leo}, HW ${n.hw ?? 'none'}; epochs of offsets ${this.lo}..: ${epochs || '(empty)'}${named.length ? `; named records: ${named.join(', ')}` : ''}`;
+      return `n${n.id} log: start ${n.logStart}, LEO ${n.leo}, HW ${n.hw ?? 'none'}; epochs of offsets ${this.lo}..: ${epochs || '(empty)'}${lag}${cut}${named.length ? `; named records: ${named.join(', ')}` : ''}`;
     });
   }
 }
 
 export function describeRecord(r: LogRecord): string {
   const b = r.record;
-  if (!b) return 'record';
   switch (b.type) {
     case 'LeaderChange':
-      return `LeaderChange: n${String(b.leader)} leads (control record)`;
+      return `LeaderChange: n${b.leader} leads (control record)`;
     case 'RegisterBroker':
-      return `RegisterBroker ${String(b.brokerId)}`;
+      return `RegisterBroker ${b.brokerId}`;
     case 'UnregisterBroker':
-      return `UnregisterBroker ${String(b.brokerId)}`;
+      return `UnregisterBroker ${b.brokerId}`;
     case 'CreateTopic':
-      return `CreateTopic ${String(b.name)} (${String(b.partitions)} partitions)`;
+      return `CreateTopic ${b.name} (${b.partitions} partitions)`;
     case 'DeleteTopic':
-      return `DeleteTopic ${String(b.name)}`;
+      return `DeleteTopic ${b.name}`;
     case 'PartitionChange':
-      return `PartitionChange ${String(b.topic)}-${String(b.partition)} leader ${String(b.leader)}`;
-    default:
-      return String(b.type);
+      return `PartitionChange ${b.topic}-${b.partition} leader ${b.leader}`;
   }
 }

@@ -105,7 +105,12 @@ export class StatusLine {
     } catch {
       /* broken */
     }
-    if (leader) {
+    // an old leader that has not heard of the new epoch still acts as leader (no check-quorum)
+    const leading = nodes.filter((n) => n.state === 'leader');
+    if (leading.length > 1) {
+      text = `${leading.length} nodes act as leader: ${leading.map((n) => `n${n.id} (epoch ${n.epoch})`).join(', ')}`;
+      leaderAttr = String(leader?.id ?? '');
+    } else if (leader) {
       const ln = nodes[leader.id];
       text = `Leader n${leader.id} · epoch ${leader.epoch} · HW ${ln?.hw ?? '–'}`;
       leaderAttr = String(leader.id);
@@ -117,9 +122,23 @@ export class StatusLine {
     if (vs) text += ` · ⚠ ${vs} violation${vs > 1 ? 's' : ''}`;
     if (unsafe.length) text += ` · unsafe: ${unsafe.join(', ')}`;
     setText(this.el.lastChild!, text);
+    delete this.el.dataset.loading;
     if (this.el.dataset.leader !== leaderAttr) this.el.dataset.leader = leaderAttr;
     this.el.dataset.epoch = String(leader?.epoch ?? '');
     toggleClass(this.el, 'kp-bad', vs > 0);
+  }
+
+  /** The wasm core is not loaded yet: the controls wait for it. */
+  loading(): void {
+    setText(this.el.lastChild!, 'Loading the simulation core…');
+    this.el.dataset.loading = '';
+  }
+
+  /** The wasm core could not be loaded: the controls stay disabled. */
+  unavailable(): void {
+    setText(this.el.lastChild!, 'Simulation core not loaded');
+    delete this.el.dataset.loading;
+    toggleClass(this.el, 'kp-bad', true);
   }
 
   crashed(): void {

@@ -7,12 +7,17 @@ import type { NodeInfo } from './types.js';
 
 export interface NodeMenuHost {
   nodes(): NodeInfo[];
-  downLinks(): [number, number][];
+  /** Nodes isolated now (each undone by its own reconnect). */
+  isolated(): number[];
   now(): number;
   /** Runs an action on the cluster (see the element's `act`). */
   act(what: string, fn: (c: Cluster) => unknown): unknown;
   /** A client write at the leader, with a toast that says how it went. */
   write(): void;
+  /** The seq of the state change that put node `id` in its current state (-1: none). */
+  stateSeq(id: number): number;
+  /** Why event `seq` happened (the core's sentence), or null. */
+  explain(seq: number): string | null;
 }
 
 export class NodeMenu {
@@ -23,6 +28,9 @@ export class NodeMenu {
   /** Which set of buttons is built (they are rebuilt when it changes). */
   #key = '';
   #facts: HTMLDivElement[] = [];
+  readonly #why = h('p', { class: 'kp-menu-why' });
+  /** seq of the state change #why explains */
+  #whySeq = -1;
 
   constructor(host: NodeMenuHost) {
     this.#host = host;
@@ -40,6 +48,7 @@ export class NodeMenu {
     anchor.setAttribute('aria-expanded', 'true');
     this.el.hidden = false;
     this.#key = '';
+    this.#whySeq = -1;
     this.frame();
     const r = anchor.getBoundingClientRect();
     const box = root.getBoundingClientRect();
@@ -50,14 +59,22 @@ export class NodeMenu {
     const narrow = box.width < 560;
     this.el.classList.toggle('kp-menu-wide', narrow);
     this.el.style.left = `${narrow ? 8 : left}px`;
-    this.el.style.top = `${narrow ? r.bottom - box.top + 8 : Math.max(4, r.top - box.top - 10)}px`;
+    const top = narrow ? r.bottom - box.top + 8 : Math.max(4, r.top - box.top - 10);
+    this.el.style.top = `${top}px`;
+    // inside the viewport (a phone): the page scrolls it into view where it can, else it moves up
+    this.el.scrollIntoView({ block: 'nearest' });
+    const vh = window.visualViewport?.height ?? window.innerHeight;
+    const over = this.el.getBoundingClientRect().bottom - (vh - 8);
+    if (over > 0) this.el.style.top = `${Math.max(top - over, 8 - root.getBoundingClientRect().top)}px`;
     (this.el.querySelector('button') as HTMLButtonElement | null)?.focus({ preventScroll: true });
   }
 
-  close(): void {
+  /** Closes the menu; `returnFocus` (Escape) puts focus back on the node's button. */
+  close(returnFocus = false): void {
     if (this.el.hidden) return;
     this.el.hidden = true;
     this.#anchor?.setAttribute('aria-expanded', 'false');
+    if (returnFocus && this.#anchor?.isConnected) this.#anchor.focus({ preventScroll: true });
     this.#node = -1;
   }
 
@@ -68,8 +85,7 @@ export class NodeMenu {
     const nodes = this.#host.nodes();
     const n = nodes[this.#node];
     if (!n) return;
-    const others = nodes.length - 1;
-    const isolated = others > 0 && this.#host.downLinks().filter(([a, b]) => a === n.id || b === n.id).length === 2 * others;
+    const isolated = this.#host.isolated().includes(n.id);
     const crashed = n.state === 'crashed';
     const leader = n.state === 'leader';
     const slow = (n.flushMs ?? 1) >= 100;
@@ -93,12 +109,13 @@ export class NodeMenu {
       this.el.replaceChildren(
         h('h4', null, `Node n${id}`),
         h('div', { class: 'kp-menu-facts' }, ...this.#facts),
+        this.#why,
         h(
           'div',
           { class: 'kp-menu-actions' },
           crashed ? btn('↻ Restart', 'restart', () => this.#host.act('restart', (c) => c.restart(id))) : btn('✕ Crash', 'crash', () => this.#host.act('crash', (c) => c.crash(id)), { danger: true }),
           isolated
-            ? btn('Reconnect all', 'heal', () => this.#host.act('heal', (c) => c.heal()))
+            ? btn('Reconnect', 'reconnect', () => this.#host.act('reconnect', (c) => c.reconnect(id)), { title: "Undo the isolation: only this node's links come back" })
             : btn('Isolate', 'isolate', () => this.#host.act('isolate', (c) => c.isolate(id)), { disabled: crashed }),
           btn('Resign', 'resign', () => this.#host.act('resign', (c) => c.resign()), { disabled: !leader, title: leader ? 'Graceful resignation: EndQuorumEpoch' : 'Only the leader can resign' }),
           btn('Write', 'write', () => this.#host.write(), { disabled: !leader, title: leader ? 'A client writes a metadata record' : 'Writes go to the leader' }),
@@ -112,5 +129,11 @@ export class NodeMenu {
     facts.forEach((f, i) => {
       setText(this.#facts[i], f);
     });
+    const seq = this.#host.stateSeq(id);
+    if (seq !== this.#whySeq) {
+      this.#whySeq = seq;
+      const why = seq > 0 ? this.#host.explain(seq) : null;
+      setText(this.#why, why ? `Why ${n.state}: ${why}` : '');
+    }
   }
 }

@@ -57,6 +57,10 @@ export class Ring {
   private obsLabelY = -1;
   private flashes: { x: number; y: number; until: number; color: string }[] = [];
   private lastSig = '';
+  /** What the last drawing showed: redraw only when one of these changed (or when invalidated). */
+  private drawn: { now: number; version: number; nodes: NodeInfo[]; down: [number, number][]; theme: Theme } | null = null;
+  /** Called when the ring needs drawing again (the element then asks for a frame). */
+  onChange: () => void = () => {};
 
   constructor(
     private store: Store,
@@ -67,21 +71,29 @@ export class Ring {
     this.el = h('div', { class: 'kp-ring' }, this.canvas, this.layer);
   }
 
-  /** The ring redraws every frame; nothing to mark. */
-  invalidate(): void {}
+  /** Something it shows changed that it cannot see for itself (the legend, the theme). */
+  invalidate(): void {
+    this.drawn = null;
+    this.onChange();
+  }
 
   resize(w: number, hgt: number): void {
     if (w === this.w && hgt === this.hgt) return;
     this.w = w;
     this.hgt = hgt;
     this.lastSig = '';
+    this.invalidate();
   }
 
   /** Remember where messages died, to flash an ✕ there for a moment (wall time). */
   noteDrops(ids: number[]): void {
     const now = performance.now();
+    const msgs = this.store.msgs;
     for (const id of ids) {
-      const m = this.store.msgs.find((x) => x.seq === id);
+      // a message just dropped was sent recently: search from the newest
+      let i = msgs.length - 1;
+      while (i >= 0 && msgs[i].id !== id) i--;
+      const m = msgs[i];
       if (!m) continue;
       const a = this.pos[m.from];
       const b = this.pos[m.to];
@@ -91,6 +103,7 @@ export class Ring {
       this.flashes.push({ x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f, until: now + 700, color: '' });
     }
     if (this.flashes.length > 60) this.flashes.splice(0, this.flashes.length - 60);
+    this.onChange();
   }
 
   private layout(nodes: NodeInfo[]): void {
@@ -119,16 +132,26 @@ export class Ring {
     this.obsLabelY = obs.length ? this.hgt - below - 2 * ro - 14 : -1;
   }
 
-  frame(): void {
+  /** Draws if anything it shows changed; returns whether it animates (an ✕ fading) and wants the next frame. */
+  frame(): boolean {
     const nodes = this.host.nodes();
     const sig = `${this.w}x${this.hgt}:${nodes.map((n) => n.role[0]).join('')}`;
     if (sig !== this.lastSig) {
       this.layout(nodes);
       this.syncButtons(nodes);
       this.lastSig = sig;
+      this.drawn = null;
     }
+    const now = this.host.now();
+    const down = this.host.downLinks();
+    const theme = this.host.theme();
+    const d = this.drawn;
+    const same = d && d.now === now && d.version === this.store.version && d.nodes === nodes && d.down === down && d.theme === theme;
+    if (same && !this.flashes.length) return false;
     this.draw(nodes);
-    this.updateButtons(nodes);
+    this.drawn = { now, version: this.store.version, nodes, down, theme };
+    if (!same) this.updateButtons(nodes);
+    return this.flashes.length > 0;
   }
 
   private syncButtons(nodes: NodeInfo[]): void {

@@ -1,21 +1,33 @@
 // The scenario library as the element sees it: a registry of scenario files (the site
 // bundles scenarios/*.json at build time and registers them) and the loader that runs
-// one through the package API (`Cluster.fromScenario`) and rewinds it, so its whole
-// story is the recorded future the reader plays through, with captions at the steps'
-// times.
+// one and rewinds it, so its whole story is the recorded future the reader plays
+// through, with captions at the steps' times. A built-in story comes precomputed (its
+// report, from scripts/stories.mjs) and is replayed on the core alone; any other run
+// (a user's own file, another seed, more switches off) loads the engine
+// (`Cluster.fromScenario`).
 
 import { Cluster } from '../api.js';
 import type { Focus, RecordName, ScenarioMeasurement } from '../generated/wire.js';
-import type { ScenarioOptions } from '../types.js';
+import type { ScenarioOptions, ScenarioReport } from '../types.js';
 import type { Settings } from './controls.js';
+import { STORE_TEXT } from './store.js';
 import type { UiEvent } from './types.js';
 
 export interface ScenarioEntry {
   id: string;
   title: string;
-  /** the scenario file, parsed JSON */
+  /** the scenario file, parsed JSON (a bundled entry: the outline the picker reads, until opened) */
   file: unknown;
+  /** a bundled entry: its whole file and runs are in `story-ID.js` beside this module */
+  bundled?: boolean;
+  /** its runs precomputed at build time: the file's own under "", each variant's under its name */
+  stories?: Record<string, Story>;
 }
+
+/** A run precomputed at build time (scripts/stories.mjs): what a story plays from. */
+export type Story = Pick<ScenarioReport, 'title' | 'seed' | 'unsafe' | 'passed' | 'endMs' | 'spec' | 'inputs' | 'digest' | 'measurements' | 'recordNames'> & {
+  steps: Pick<ScenarioReport['steps'][number], 'index' | 't' | 'caption' | 'pause' | 'label' | 'focus'>[];
+};
 
 export interface ScenarioStep {
   index: number;
@@ -85,6 +97,27 @@ export function loadBundledScenarios(): Promise<void> {
   return bundled;
 }
 
+const bundledFiles = new Map<string, Promise<ScenarioEntry>>();
+
+/**
+ * The whole entry: a bundled one has only its outline until it is opened, then its file
+ * and precomputed runs come from `story-ID.js` beside this module (scripts/stories.mjs).
+ */
+function complete(entry: ScenarioEntry): Promise<ScenarioEntry> {
+  if (!entry.bundled) return Promise.resolve(entry);
+  let p = bundledFiles.get(entry.id);
+  if (p === undefined) {
+    p = (async () => {
+      const url = new URL(`./story-${entry.id}.js`, import.meta.url).href;
+      const m = (await import(/* @vite-ignore */ url)) as { file: unknown; stories: Record<string, Story> };
+      return { id: entry.id, title: entry.title, file: m.file, stories: m.stories };
+    })();
+    p.catch(() => bundledFiles.delete(entry.id));
+    bundledFiles.set(entry.id, p);
+  }
+  return p;
+}
+
 export function scenarioList(): ScenarioEntry[] {
   return [...registry.values()];
 }
@@ -111,7 +144,8 @@ export function variantsOf(entry: ScenarioEntry): Variant[] {
  * Runs the scenario to its end, keeps every event, and rewinds to the start: playing
  * forward replays the recorded steps, event for event.
  */
-export async function loadScenario(entry: ScenarioEntry, opts: { variant?: string | null; seed?: number | null; unsafe?: string[] } = {}): Promise<LoadedScenario> {
+export async function loadScenario(outlined: ScenarioEntry, opts: { variant?: string | null; seed?: number | null; unsafe?: string[] } = {}): Promise<LoadedScenario> {
+  const entry = await complete(outlined);
   const file = obj(entry.file);
   const variant = opts.variant ? variantsOf(entry).find((v) => v.name === opts.variant) : undefined;
   if (opts.variant && !variant) {
@@ -126,10 +160,11 @@ export async function loadScenario(entry: ScenarioEntry, opts: { variant?: strin
   const ownUnsafe = [...new Set([...arr(obj(file.cluster).unsafe), ...arr(vfile.unsafe)])];
   const extra = (opts.unsafe ?? []).filter((s) => !ownUnsafe.includes(s));
   if (extra.length) base.unsafe = extra as ScenarioOptions['unsafe'];
-  const run = await Cluster.fromScenario(entry.file as object, base);
-  const cluster = run.cluster;
-  const report = run.report;
-  const futureEvents = cluster.events() as unknown as UiEvent[];
+  // the file's own run (or a variant's) is precomputed; another seed or more switches off is not
+  const own = base.seed === undefined && base.unsafe === undefined;
+  const story = own ? entry.stories?.[variant?.name ?? ''] : undefined;
+  const { cluster, report } = story ? { cluster: await Cluster.replay(story.spec, story.inputs, story.endMs), report: story } : await Cluster.fromScenario(entry.file as object, base);
+  const futureEvents = cluster.events({ text: STORE_TEXT }) as unknown as UiEvent[];
   cluster.seek(0);
   const spec = report.spec as { voters?: number; observers?: number; seed?: number; network?: unknown };
   const summary = typeof vfile.summary === 'string' ? vfile.summary : typeof file.summary === 'string' ? file.summary : '';

@@ -16,7 +16,7 @@ import type { Timeline } from './timeline.js';
  * `shareBase` is the page (default: this one); a scenario's id and variant go in the
  * query so its captions come back with the run.
  */
-export function runUrl(shareBase: string | null, scenario: { id: string; variant: string | null } | null, link: string): string {
+export function runUrl(shareBase: string | null, scenario: { id: string; variant: string | null } | null, link: string, speed = 1): string {
   const base = new URL(shareBase || location.href, location.href);
   base.search = '';
   base.hash = '';
@@ -24,6 +24,8 @@ export function runUrl(shareBase: string | null, scenario: { id: string; variant
     base.searchParams.set('scenario', scenario.id);
     if (scenario.variant) base.searchParams.set('variant', scenario.variant);
   }
+  // the playback speed is not part of the run: it rides in the query, as the page reads it
+  if (speed !== 1) base.searchParams.set('speed', String(speed));
   base.hash = `run=${link}`;
   return base.href;
 }
@@ -137,10 +139,9 @@ export class ExportMenu {
   #png(): void {
     const c = this.#host.cluster();
     if (!c) return;
-    const tl = this.#host.timeline;
-    tl.invalidate();
-    tl.frame();
-    tl.canvas.toBlob((b) => {
+    // the whole run, at the screen's density (at least 2x, for print)
+    const canvas = this.#host.timeline.exportCanvas(Math.max(2, Math.min(3, window.devicePixelRatio || 1)));
+    canvas.toBlob((b) => {
       if (b) download(`${this.#fileBase(c)}-timeline.png`, b);
     }, 'image/png');
   }

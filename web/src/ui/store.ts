@@ -4,6 +4,7 @@
 // faded. A new action while seeked back forks the run: the store drops everything after
 // the cluster's last event.
 
+import type { EventType } from '../types.js';
 import { rpcIndex, stateIndex, type UiEvent, type UiEventOf } from './types.js';
 
 export interface Msg {
@@ -68,6 +69,11 @@ export interface StateSeg {
   reason: string;
 }
 
+/** At most this many removed records of one truncation are shown (a snapshot can replace a whole log). */
+const MAX_GHOSTS = 1000;
+/** How far back (events) to look for the appends that wrote the removed records. */
+const MAX_GHOST_SCAN = 200_000;
+
 export function upperBound(a: ArrayLike<number>, x: number): number {
   let lo = 0;
   let hi = a.length;
@@ -89,6 +95,13 @@ export function lowerBound(a: ArrayLike<number>, x: number): number {
   return lo;
 }
 
+/**
+ * The events whose text the UI shows (marks and leader changes in tooltips, labels and
+ * the accessible summary; violations, faults): it draws messages, appends, flushes and
+ * HW from their fields, and formatting their text would be most of a window's cost.
+ */
+export const STORE_TEXT: EventType[] = ['state', 'truncate', 'crash', 'restart', 'snapshot', 'violation', 'fault', 'write', 'vote'];
+
 function num(v: unknown): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'string') {
@@ -96,6 +109,27 @@ function num(v: unknown): number {
     return m ? Number(m[0]) : -1;
   }
   return -1;
+}
+
+/**
+ * The same event, whether or not either carries `text` (the UI fetches message traffic
+ * without it): every other field equal (arrays and objects by their JSON).
+ */
+export function sameEvent(a: UiEvent, b: UiEvent): boolean {
+  if (a.seq !== b.seq || a.type !== b.type) return false;
+  const x = a as unknown as Record<string, unknown>;
+  const y = b as unknown as Record<string, unknown>;
+  const keys = Object.keys(x).filter((k) => k !== 'text');
+  if (keys.length !== Object.keys(y).filter((k) => k !== 'text').length) return false;
+  return keys.every((k) => x[k] === y[k] || (typeof x[k] === 'object' && x[k] !== null && JSON.stringify(x[k]) === JSON.stringify(y[k])));
+}
+
+/** The steps of `st` from time `t` on, starting with value `v` there (NaN: none) as a rebuild from `t` would. */
+function restart(st: Steps, t: number, v: number): Steps {
+  const out = new Steps();
+  if (!Number.isNaN(v)) out.push(t, v);
+  for (let i = lowerBound(st.t, t); i < st.t.length; i++) out.push(st.t[i], st.v[i]);
+  return out;
 }
 
 export class Store {
@@ -121,6 +155,8 @@ export class Store {
   /** bumped on every change that needs a redraw of history */
   version = 0;
   private leoNow: number[] = [];
+  /** per truncation event (seq): the epochs of the records it removed */
+  private removed = new Map<number, (number | null)[]>();
 
   /** Events before this time are no longer held (see compact). */
   firstT = 0;
@@ -167,6 +203,7 @@ export class Store {
     this.violations = [];
     this.faults = [];
     this.lastSeq = -1;
+    this.removed.clear();
     this.version++;
   }
 
@@ -192,7 +229,7 @@ export class Store {
     const first = events[0];
     if (first.seq <= this.lastSeq) {
       const held = this.events[this.events.length - 1 - (this.lastSeq - first.seq)];
-      if (!held || held.seq !== first.seq || held.text !== first.text) this.truncateAfter(first.seq - 1);
+      if (!held || !sameEvent(held, first)) this.truncateAfter(first.seq - 1);
     }
     this.add(events);
     this.compact();
@@ -217,29 +254,66 @@ export class Store {
     // cut between two milliseconds, never inside one
     while (from > 0 && this.eventT[from - 1] === this.eventT[from]) from--;
     if (from <= 0) return false;
-    this.rebuild(from, this.events.length);
+    this.dropBefore(from);
     return true;
+  }
+
+  /** Remembers what the nodes looked like just before event `from` (where the held events will start). */
+  private seedAt(from: number): void {
+    const cut = this.events[from];
+    const before = cut.t - 0.5;
+    this.seed = {
+      states: this.states.map((segs) => {
+        let i = segs.length - 1;
+        while (i >= 0 && segs[i].seq >= cut.seq) i--;
+        return i >= 0 ? segs[i] : undefined;
+      }),
+      hw: this.hw.map((st) => st.at(before)),
+      leo: this.leo.map((st) => st.at(before, 0)),
+      t: cut.t,
+      faults: this.faults.filter((f) => f.seq < cut.seq),
+      violations: this.violations.filter((f) => f.seq < cut.seq),
+      leaders: this.leaders.filter((f) => f.seq < cut.seq),
+    };
+  }
+
+  /**
+   * Forgets the events before `from` in place: what `rebuild(from, end)` would hold, by
+   * slicing the indexes instead of taking every kept event in again (which cost a frame
+   * or several on a long run at speed).
+   */
+  private dropBefore(from: number): void {
+    this.seedAt(from);
+    const seed = this.seed!;
+    const cutSeq = this.events[from].seq;
+    this.events = this.events.slice(from);
+    this.eventT = this.eventT.slice(from);
+    // a message is held when its send (or its disconnect) is
+    this.msgs = this.msgs.filter((m) => m.seq >= cutSeq);
+    this.msgSent = this.msgs.map((m) => m.sent);
+    for (const [id, m] of this.open) if (m.seq < cutSeq) this.open.delete(id);
+    for (let n = 0; n < this.nodes; n++) {
+      const sg = seed.states[n];
+      const keepFrom = sg ? this.states[n].indexOf(sg) : 0;
+      this.states[n] = this.states[n].slice(keepFrom);
+      this.stateT[n] = this.stateT[n].slice(keepFrom);
+      this.hw[n] = restart(this.hw[n], seed.t, seed.hw[n]);
+      this.leo[n] = restart(this.leo[n], seed.t, seed.leo[n]);
+    }
+    const m0 = lowerBound(
+      this.marks.map((m) => m.seq),
+      cutSeq,
+    );
+    this.marks = this.marks.slice(m0);
+    this.markT = this.markT.slice(m0);
+    // faults, violations and leaders are all kept (the seed holds the older ones)
+    this.firstT = seed.t;
+    this.version++;
   }
 
   private rebuild(from: number, to: number): void {
     const kept = this.events.slice(from, to);
-    if (from > 0) {
-      const cut = this.events[from];
-      const before = cut.t - 0.5;
-      this.seed = {
-        states: this.states.map((segs) => {
-          let i = segs.length - 1;
-          while (i >= 0 && segs[i].seq >= cut.seq) i--;
-          return i >= 0 ? segs[i] : undefined;
-        }),
-        hw: this.hw.map((st) => st.at(before)),
-        leo: this.leo.map((st) => st.at(before, 0)),
-        t: cut.t,
-        faults: this.faults.filter((f) => f.seq < cut.seq),
-        violations: this.violations.filter((f) => f.seq < cut.seq),
-        leaders: this.leaders.filter((f) => f.seq < cut.seq),
-      };
-    }
+    if (from > 0) this.seedAt(from);
     const seed = this.seed;
     this.clear(this.nodes);
     if (seed) {
@@ -458,6 +532,49 @@ export class Store {
 
   eventRange(t0: number, t1: number): [number, number] {
     return [lowerBound(this.eventT, t0), upperBound(this.eventT, t1)];
+  }
+
+  /**
+   * The records node `n` removed by its truncations in [t0, t1]: offset, the epoch it
+   * had (from the append that wrote it, null when that is no longer held) and when it
+   * was removed; a later truncation of an offset wins. Derived from history only, so
+   * the same at a moment however it was reached.
+   */
+  truncated(n: number, t0: number, t1: number): { offset: number; epoch: number | null; t: number }[] {
+    const [a, b] = this.markRange(t0, t1);
+    const byOffset = new Map<number, { offset: number; epoch: number | null; t: number }>();
+    for (let i = a; i < b; i++) {
+      const m = this.marks[i];
+      if (m.kind !== 'truncate' || m.node !== n) continue;
+      const to = Number(m.ev.to ?? 0);
+      const epochs = this.removedEpochs(m.ev, n, to, Math.min(Number(m.ev.fromLeo ?? to), to + MAX_GHOSTS));
+      epochs.forEach((epoch, k) => {
+        byOffset.set(to + k, { offset: to + k, epoch, t: m.t });
+      });
+    }
+    return [...byOffset.values()].sort((x, y) => x.offset - y.offset);
+  }
+
+  /** Epochs of node `n`'s offsets [from, to) just before truncation event `ev` (cached: history does not change). */
+  private removedEpochs(ev: UiEvent, n: number, from: number, to: number): (number | null)[] {
+    const hit = this.removed.get(ev.seq);
+    if (hit) return hit;
+    const out: (number | null)[] = Array.from({ length: Math.max(0, to - from) }, () => null);
+    let left = out.length;
+    let end = this.events.length - 1 - (this.lastSeq - ev.seq);
+    if (this.events[end] !== ev) end = this.events.indexOf(ev);
+    for (let i = end - 1; i >= 0 && left > 0 && end - i <= MAX_GHOST_SCAN; i--) {
+      const e = this.events[i];
+      if (e.type !== 'append' || e.node !== n) continue;
+      for (let o = Math.max(from, Number(e.first)); o <= Math.min(to - 1, Number(e.last)); o++) {
+        if (out[o - from] === null) {
+          out[o - from] = Number(e.epoch);
+          left--;
+        }
+      }
+    }
+    this.removed.set(ev.seq, out);
+    return out;
   }
 
   /** The leader (highest epoch) as of time t, from the state history. */

@@ -66,8 +66,7 @@ function makeEpochColor(epoch: number, dark: boolean, alpha: number): string {
 }
 
 /** Canvas sized for the device pixel ratio; returns the 2D context scaled to CSS px. */
-export function fitCanvas(c: HTMLCanvasElement, w: number, hgt: number): CanvasRenderingContext2D {
-  const dpr = Math.min(3, window.devicePixelRatio || 1);
+export function fitCanvas(c: HTMLCanvasElement, w: number, hgt: number, dpr = Math.min(3, window.devicePixelRatio || 1)): CanvasRenderingContext2D {
   const pw = Math.max(1, Math.round(w * dpr));
   const ph = Math.max(1, Math.round(hgt * dpr));
   if (c.width !== pw || c.height !== ph) {

@@ -9,6 +9,10 @@ import { AXIS_H, GUTTER, type TimelineGeometry } from './timeline-geometry.js';
 import type { Flag, HitArrow, HitMark } from './timeline-hits.js';
 import { isResponse, RPC_KINDS, STATES, type UiEvent } from './types.js';
 
+/** Fault events that undo faults (drawn green, not red). */
+const REPAIRS = new Set(['heal', 'healPartition', 'reconnect', 'uncut', 'clearSlowLink']);
+export const isRepair = (fault: string | undefined): boolean => REPAIRS.has(fault ?? '');
+
 /** line widths per RPC group (PreVote, Vote, Begin, End, Fetch, FetchSnapshot) */
 const REQ_W = [2, 2.2, 1.9, 2, 1.1, 1.6];
 const RESP_W = [1.3, 1.4, 1.1, 1.3, 0.9, 1.1];
@@ -387,7 +391,7 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
         break;
       }
       case 'fault': {
-        const heal = mk.ev.fault === 'heal';
+        const heal = isRepair(mk.ev.fault);
         const color = heal ? th.ok : th.danger;
         acrossLanes(L, x, color, 1.2, [5, 4]);
         const lbl = (mk.ev.detail ?? mk.ev.text ?? '').replace(/^fault /, '');
@@ -448,10 +452,16 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
         lastWriteX = x;
         ctx.fillStyle = mk.ev.accepted ? th.fg : th.danger;
         ctx.fillRect(x - 0.5, y - 15, 1.5, 5);
-        if (mk.ev.accepted === false) hits.push({ mk, x, y: y - 12 });
+        hits.push({ mk, x, y: y - 12 });
         break;
       }
       case 'vote':
+        // a small dot below the band where the voter decided (green granted, red rejected): tappable to explain
+        ctx.fillStyle = mk.ev.granted ? th.state[3] : th.danger;
+        ctx.beginPath();
+        ctx.arc(x, y + 9, 2.2, 0, Math.PI * 2);
+        ctx.fill();
+        hits.push({ mk, x, y: y + 9 });
         if (hi) ring(ctx, x, y, th.danger);
         break;
     }
@@ -484,27 +494,38 @@ function acrossLanes(L: Layer, x: number, color: string, width: number, dash: nu
   ctx.setLineDash([]);
 }
 
-/** New-leader flags in the axis row, left to right, never overlapping. */
+/** Height of one row of flags. */
+const FLAG_ROW_H = 17;
+
+/**
+ * Flags (new leaders, faults) at their moment: each starts at its line (or ends there,
+ * at the right edge); one that would overlap another goes on the next row down (the
+ * axis row first, then over the lanes, at most half the plot), never later in time.
+ */
 export function drawFlags(L: Layer, flags: Flag[], hits: HitMark[]): void {
   const { ctx, th } = L;
   ctx.font = `600 10px ${th.font}`;
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  let end = -1e9;
+  const maxRows = Math.max(1, Math.floor((L.g.hgt - AXIS_H) / FLAG_ROW_H));
+  const ends: number[] = [];
   for (const f of flags) {
     if (f.x < GUTTER - 2 || f.x > L.g.w) continue;
     const w = ctx.measureText(f.label).width + 10;
-    const x = Math.max(f.x, end + 3);
-    if (x > L.g.w) break;
+    const x = f.x + w > L.g.w ? f.x - w : f.x;
+    let row = ends.findIndex((end) => end + 3 <= x);
+    if (row < 0 && ends.length < maxRows) row = ends.length;
+    if (row < 0) continue; // no room left: the line (and its tooltip) still shows it
+    ends[row] = x + w;
+    const top = row === 0 ? AXIS_H - FLAG_ROW_H : AXIS_H + 2 + (row - 1) * FLAG_ROW_H;
     ctx.fillStyle = f.color;
-    roundRect(ctx, x, AXIS_H - 17, w, 15, 4);
+    roundRect(ctx, x, top, w, 15, 4);
     ctx.fill();
     ctx.fillStyle = th.dark ? '#0b1220' : '#fff';
-    ctx.fillText(f.label, x + 5, AXIS_H - 9.5);
+    ctx.fillText(f.label, x + 5, top + 7.5);
     ctx.fillStyle = f.color;
-    ctx.fillRect(Math.round(f.x), AXIS_H - 3, 1.5, 3);
-    end = x + w;
-    hits.push({ mk: f.mk, x: x + w / 2, y: AXIS_H - 9 });
+    if (row === 0) ctx.fillRect(Math.round(f.x), AXIS_H - 3, 1.5, 3);
+    hits.push({ mk: f.mk, x: x + w / 2, y: top + 8 });
   }
 }
 

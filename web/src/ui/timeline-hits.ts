@@ -2,8 +2,10 @@
 // arrow within 6 px) and the lines of its tooltip.
 
 import { clamp, fmtT } from './dom.js';
-import type { Mark, Msg } from './store.js';
-import { RPC_KINDS } from './types.js';
+import { type Mark, type Msg, type Store, upperBound } from './store.js';
+import { isRepair } from './timeline-draw.js';
+import type { TimelineGeometry } from './timeline-geometry.js';
+import { RPC_KINDS, STATES } from './types.js';
 
 /** A message arrow as drawn (CSS px). */
 export interface HitArrow {
@@ -19,6 +21,25 @@ export interface HitMark {
   x: number;
   y: number;
 }
+/** A state change or an HW step as drawn: a short vertical span at x (CSS px). */
+export interface HitStep {
+  /** the event it stands for */
+  seq: number;
+  x: number;
+  y0: number;
+  y1: number;
+  lines: string[];
+}
+
+/** What a hit names: its tooltip lines, a key (`m`/`s`/`a` + seq) and the event that explains it. */
+export interface Hit {
+  lines: string[];
+  key: string;
+  seq: number;
+  x: number;
+  y: number;
+}
+
 /** A flag for the axis row (a new leader, a fault). */
 export interface Flag {
   x: number;
@@ -27,20 +48,90 @@ export interface Flag {
   color: string;
 }
 
-/** What is under (x, y): its tooltip lines and a key naming it (`m<seq>` a mark, `a<seq>` an arrow), or null. */
-export function hitAt(x: number, y: number, marks: HitMark[], arrows: HitArrow[], now: number): { lines: string[]; key: string } | null {
-  let best: { d: number; lines: string[]; key: string } | null = null;
+/** What is under (x, y): a mark within 10 px, else a state change or HW step within 5 px, else an arrow within 6 px; or null. */
+export function hitAt(x: number, y: number, marks: HitMark[], steps: HitStep[], arrows: HitArrow[], now: number): Hit | null {
+  let best: (Hit & { d: number }) | null = null;
   for (const mk of marks) {
     const d = Math.hypot(mk.x - x, mk.y - y);
-    if (d < 10 && (!best || d < best.d)) best = { d, lines: markLines(mk.mk), key: `m${mk.mk.seq}` };
+    if (d < 10 && (!best || d < best.d)) best = { d, ...markHit(mk) };
+  }
+  if (!best) {
+    for (const s of steps) {
+      const d = Math.abs(s.x - x);
+      if (d < 5 && y >= s.y0 && y <= s.y1 && (!best || d < best.d)) best = { d, ...stepHit(s) };
+    }
   }
   if (!best) {
     for (const a of arrows) {
       const d = segDist(x, y, a.x1, a.y1, a.x2, a.y2);
-      if (d < 6 && (!best || d < best.d)) best = { d, lines: msgLines(a.m, now), key: `a${a.m.seq}` };
+      if (d < 6 && (!best || d < best.d)) best = { d, ...arrowHit(a, now) };
     }
   }
   return best;
+}
+
+/**
+ * Every event in view once, left to right (what the keyboard steps through): a mark
+ * drawn on several lanes (a fault) counts once, and a mark wins over the state change
+ * it stands for (a new leader).
+ */
+export function allHits(marks: HitMark[], steps: HitStep[], arrows: HitArrow[], now: number): Hit[] {
+  const seen = new Set<number>();
+  const out = [...marks.map(markHit), ...steps.map(stepHit), ...arrows.map((a) => arrowHit(a, now))].filter((x) => !seen.has(x.seq) && seen.add(x.seq));
+  return out.sort((a, b) => a.x - b.x || a.y - b.y);
+}
+
+function markHit(mk: HitMark): Hit {
+  return { lines: markLines(mk.mk), key: `m${mk.mk.seq}`, seq: mk.mk.seq, x: mk.x, y: mk.y };
+}
+function stepHit(s: HitStep): Hit {
+  return { lines: s.lines, key: `s${s.seq}`, seq: s.seq, x: s.x, y: (s.y0 + s.y1) / 2 };
+}
+/** An arrow stands for its delivery, drop or failure once that happened, else for its send. */
+function arrowHit(a: HitArrow, now: number): Hit {
+  const m = a.m;
+  const ended = m.end !== Infinity && m.end <= now && m.endSeq > 0;
+  return { lines: msgLines(m, now), key: `a${m.seq}`, seq: ended ? m.endSeq : m.seq, x: (a.x1 + a.x2) / 2, y: (a.y1 + a.y2) / 2 };
+}
+
+/**
+ * The state changes (on the state band) and HW steps (below it) in [t0, t1]: hittable
+ * like marks. An HW step's event is found by its node and time among the store's events.
+ */
+export function stepHits(store: Store, g: TimelineGeometry, t0: number, t1: number): HitStep[] {
+  const out: HitStep[] = [];
+  for (let n = 0; n < store.nodes; n++) {
+    const mid = g.laneMid(n);
+    const bottom = g.laneTop(n) + g.laneH();
+    const segs = store.states[n];
+    for (let i = Math.max(0, upperBound(store.stateT[n], t0) - 1); i < segs.length && segs[i].t <= t1; i++) {
+      const s = segs[i];
+      if (s.t < t0 || s.seq <= 0) continue;
+      out.push({
+        seq: s.seq,
+        x: g.xOf(s.t),
+        y0: mid - 8,
+        y1: mid + 8,
+        lines: [`State: ${STATES[s.state]}`, `n${n} ${STATES[s.state]} in epoch ${s.epoch} (${s.reason})`, `at ${fmtT(s.t)} (event ${s.seq})`],
+      });
+    }
+    const hw = store.hw[n];
+    for (let i = upperBound(hw.t, t0 - 1); i < hw.t.length && hw.t[i] <= t1; i++) {
+      if (Number.isNaN(hw.v[i])) continue;
+      const seq = hwSeq(store, n, hw.t[i]);
+      if (seq > 0) out.push({ seq, x: g.xOf(hw.t[i]), y0: mid + 8, y1: bottom, lines: ['High watermark', `n${n} HW → ${hw.v[i]}`, `at ${fmtT(hw.t[i])} (event ${seq})`] });
+    }
+  }
+  return out;
+}
+
+/** The last `hw` event of node n at time t (a step keeps the last value at its time). */
+function hwSeq(store: Store, n: number, t: number): number {
+  for (let i = upperBound(store.eventT, t) - 1; i >= 0 && store.eventT[i] === t; i--) {
+    const e = store.events[i];
+    if (e.type === 'hw' && e.node === n) return e.seq;
+  }
+  return -1;
 }
 
 function segDist(px: number, py: number, x1: number, y1: number, x2: number, y2: number): number {
@@ -73,7 +164,7 @@ function markLines(mk: Mark): string[] {
   const e = mk.ev;
   const title: Record<Mark['kind'], string> = {
     leader: 'New leader',
-    fault: mk.kind === 'fault' && mk.ev.fault === 'heal' ? 'Network healed' : 'Fault',
+    fault: mk.kind !== 'fault' ? 'Fault' : mk.ev.fault === 'heal' ? 'Network healed' : isRepair(mk.ev.fault) ? 'Fault undone' : 'Fault',
     crash: 'Crash',
     restart: 'Restart',
     truncate: 'Truncation',

@@ -3,12 +3,13 @@
 // dense arrows collapse to one per pixel column per link and kind.
 
 import { clamp, fmtT, h } from './dom.js';
+import { ExplainPopover } from './explain.js';
 import { RPC_TERMS, term, tip } from './glossary.js';
 import type { Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
 import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, type Layer, makeHatch } from './timeline-draw.js';
 import { AXIS_H, GUTTER, MAX_MS_PER_PX, MIN_MS_PER_PX, TimelineGeometry } from './timeline-geometry.js';
-import { type HitArrow, type HitMark, hitAt } from './timeline-hits.js';
+import { allHits, type Hit, type HitArrow, type HitMark, type HitStep, hitAt, stepHits } from './timeline-hits.js';
 import { RPC_GROUPS } from './types.js';
 
 export interface TimelineHost {
@@ -18,7 +19,12 @@ export interface TimelineHost {
   seek(t: number): void;
   nodeLabel(n: number): string;
   isObserver(n: number): boolean;
+  /** Why event `seq` happened (the core's sentence), or null when unknown. */
+  explain(seq: number): string | null;
 }
+
+/** The widest PNG export, in device pixels (browsers refuse much larger canvases). */
+const MAX_EXPORT_PX = 16_000;
 
 export class Timeline {
   readonly el: HTMLDivElement;
@@ -34,6 +40,10 @@ export class Timeline {
   wheelZooms = true;
   private arrows: HitArrow[] = [];
   private markHits: HitMark[] = [];
+  private stepHits: HitStep[] = [];
+  /** the hit the keyboard is on (ArrowUp/ArrowDown); the pointer clears it */
+  private keyHit: Hit | null = null;
+  readonly explainer = new ExplainPopover();
   private hover: { x: number; y: number } | null = null;
   private hoverKey = '';
   /** seq of the message under the pointer (drawn bold) */
@@ -61,18 +71,33 @@ export class Timeline {
     const zoomIn = h('button', { class: 'kp-zoom', type: 'button', title: 'Zoom in (Z)', 'aria-label': 'Zoom in', onclick: () => this.zoomBy(0.5) }, '+');
     const zoomOut = h('button', { class: 'kp-zoom', type: 'button', title: 'Zoom out (X)', 'aria-label': 'Zoom out', onclick: () => this.zoomBy(2) }, '−');
     const fit = h('button', { class: 'kp-zoom', type: 'button', title: 'Show the whole run', 'aria-label': 'Show the whole run', onclick: () => this.fitAll() }, '⤢');
-    this.el = h('div', { class: 'kp-tl' }, this.canvas, h('div', { class: 'kp-tl-tools' }, this.followBtn, zoomOut, zoomIn, fit), this.tip);
+    this.el = h(
+      'div',
+      { class: 'kp-tl', tabindex: '0', role: 'group', 'aria-label': 'Timeline: ArrowDown and ArrowUp step through the events in view, Enter explains the one selected' },
+      this.canvas,
+      h('div', { class: 'kp-tl-tools' }, this.followBtn, zoomOut, zoomIn, fit),
+      this.tip,
+      this.explainer.el,
+    );
     this.bind();
   }
 
+  /** Called when the timeline needs drawing again (the element then asks for a frame). */
+  onChange: () => void = () => {};
+
   invalidate(): void {
+    this.markDirty();
+  }
+
+  private markDirty(): void {
     this.dirty = true;
+    this.onChange();
   }
 
   setFollow(on: boolean): void {
     this.follow = on;
     this.followBtn.hidden = on;
-    this.dirty = true;
+    this.markDirty();
   }
 
   get plotW(): number {
@@ -83,7 +108,7 @@ export class Timeline {
   focus(t: number): void {
     this.setFollow(false);
     this.geo.t0 = t - (this.plotW * this.geo.msPerPx) / 2;
-    this.dirty = true;
+    this.markDirty();
   }
 
   /** Shows [t0, t1] (a story's moment and what led to it) and stops following. */
@@ -100,7 +125,7 @@ export class Timeline {
     const tAt = this.geo.t0 + ax * this.geo.msPerPx;
     this.geo.msPerPx = clamp(this.geo.msPerPx * f, MIN_MS_PER_PX, MAX_MS_PER_PX);
     this.geo.t0 = tAt - ax * this.geo.msPerPx;
-    this.dirty = true;
+    this.markDirty();
   }
 
   fitAll(): void {
@@ -130,7 +155,7 @@ export class Timeline {
     this.geo.w = w;
     this.geo.hgt = hgt;
     if (!this.follow) this.geo.t0 = keepRight - this.plotW * this.geo.msPerPx;
-    this.dirty = true;
+    this.markDirty();
   }
 
   /** Draws if anything changed; returns whether it drew. */
@@ -154,10 +179,31 @@ export class Timeline {
     return true;
   }
 
-  private draw(now: number): void {
+  /**
+   * The whole run (t = 0 to its end) on a canvas of its own, `scale` device px per CSS
+   * px: at the current zoom where that fits in MAX_EXPORT_PX, else zoomed out to fit.
+   */
+  exportCanvas(scale: number): HTMLCanvasElement {
+    const g = this.geo;
+    const saved = { w: g.w, t0: g.t0, msPerPx: g.msPerPx };
+    const span = Math.max(this.store.lastT, this.host.now(), 1000) * 1.02;
+    const out = document.createElement('canvas');
+    try {
+      g.msPerPx = Math.max(g.msPerPx, span / (Math.floor(MAX_EXPORT_PX / scale) - GUTTER));
+      g.t0 = 0;
+      g.w = GUTTER + Math.ceil(span / g.msPerPx);
+      this.draw(this.host.now(), out, scale);
+    } finally {
+      Object.assign(g, saved);
+      this.dirty = true;
+    }
+    return out;
+  }
+
+  private draw(now: number, target = this.canvas, dpr?: number): void {
     const th = this.host.theme();
     const g = this.geo;
-    const ctx = fitCanvas(this.canvas, g.w, g.hgt);
+    const ctx = fitCanvas(target, g.w, g.hgt, dpr);
     const [t0, t1] = g.window();
     const N = this.store.nodes;
     const lh = g.laneH();
@@ -207,7 +253,8 @@ export class Timeline {
     const xNow = g.xOf(now);
     drawBands(L);
     drawHw(L);
-    this.arrows = drawMessages(L);
+    this.stepHits = stepHits(this.store, g, t0, t1);
+    const arrows = drawMessages(L);
     const { hits, flags } = drawMarks(L);
     // Recorded future (after a seek back): a veil.
     if (xNow < g.w) {
@@ -233,7 +280,6 @@ export class Timeline {
     }
     ctx.restore();
     drawFlags(L, flags, hits);
-    this.markHits = hits;
     if (xNow >= GUTTER && xNow <= g.w) {
       ctx.fillStyle = th.now;
       ctx.beginPath();
@@ -243,6 +289,9 @@ export class Timeline {
       ctx.fill();
     }
     drawGutter(L);
+    if (target !== this.canvas) return; // an export: what is on screen keeps its hit points
+    this.arrows = arrows;
+    this.markHits = hits;
     this.updateTip();
     // what is drawn, for tests and tools: the window and the highlighted lanes
     this.el.dataset.window = `${Math.round(t0)},${Math.round(t1)}`;
@@ -284,11 +333,12 @@ export class Timeline {
           this.geo.t0 = this.drag.t0 - dx * this.geo.msPerPx;
           this.setFollow(false);
           this.hover = null;
-          this.dirty = true;
+          this.markDirty();
           return;
         }
       }
       if (e.pointerType === 'mouse' && !this.pinned) {
+        this.keyHit = null;
         this.hover = { x: e.offsetX, y: e.offsetY };
         this.updateTip();
       }
@@ -305,14 +355,31 @@ export class Timeline {
             return;
           }
           // tap / click: pin the details of what is under it (or unpin)
+          this.keyHit = null;
           this.hover = { x: e.offsetX, y: e.offsetY };
           this.pinned = false;
           this.hoverKey = '';
           this.updateTip();
           this.pinned = !this.tip.hidden;
+          const hit = hitAt(e.offsetX, e.offsetY, this.markHits, this.stepHits, this.arrows, this.host.now());
+          if (hit) this.explain(hit, e.clientX, e.clientY);
         }
       }
     };
+    this.el.addEventListener('keydown', (e) => {
+      if (e.target !== this.el) return;
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        e.stopPropagation();
+        this.stepKeyHit(e.key === 'ArrowDown' ? 1 : -1);
+      } else if (e.key === 'Enter' && this.keyHit) {
+        const hit = this.keyHit;
+        e.preventDefault();
+        e.stopPropagation();
+        const r = this.canvas.getBoundingClientRect();
+        this.explain(hit, r.left + hit.x, r.top + hit.y);
+      }
+    });
     c.addEventListener('pointerup', up);
     c.addEventListener('pointercancel', up);
     c.addEventListener('pointerleave', () => {
@@ -338,6 +405,29 @@ export class Timeline {
     );
   }
 
+  /** Opens the popover with the core's sentence for what `hit` stands for. */
+  private explain(hit: Hit, clientX: number, clientY: number): void {
+    const why = this.host.explain(hit.seq);
+    if (why === null) return;
+    this.tip.hidden = true;
+    this.pinned = false;
+    this.explainer.show(hit.lines[0], hit.lines[1] ?? '', why, clientX, clientY, this.el);
+  }
+
+  /** Moves the keyboard selection to the next (+1) or previous (-1) event in view and shows its tooltip. */
+  private stepKeyHit(dir: number): void {
+    const hits = allHits(this.markHits, this.stepHits, this.arrows, this.host.now());
+    if (!hits.length) return;
+    const i = hits.findIndex((x) => x.key === this.keyHit?.key);
+    const next = hits[i < 0 ? (dir > 0 ? 0 : hits.length - 1) : (i + dir + hits.length) % hits.length];
+    this.keyHit = next;
+    this.hover = { x: next.x, y: next.y };
+    this.hoverKey = '';
+    this.pinned = false;
+    this.updateTip();
+    this.pinned = true;
+  }
+
   private updateTip(): void {
     const p = this.hover;
     if (!p) {
@@ -345,18 +435,18 @@ export class Timeline {
       this.hoverKey = '';
       if (this.hoverSeq !== -1) {
         this.hoverSeq = -1;
-        this.dirty = true;
+        this.markDirty();
       }
       return;
     }
-    const best = hitAt(p.x, p.y, this.markHits, this.arrows, this.host.now());
+    const best = this.keyHit ?? hitAt(p.x, p.y, this.markHits, this.stepHits, this.arrows, this.host.now());
     if (!best) {
       this.tip.hidden = true;
       this.hoverKey = '';
       this.pinned = false;
       if (this.hoverSeq !== -1) {
         this.hoverSeq = -1;
-        this.dirty = true;
+        this.markDirty();
       }
       return;
     }
@@ -365,11 +455,13 @@ export class Timeline {
       const seq = best.key.startsWith('a') ? Number(best.key.slice(1)) : -1;
       if (seq !== this.hoverSeq) {
         this.hoverSeq = seq;
-        this.dirty = true;
+        this.markDirty();
       }
       this.tip.replaceChildren(...best.lines.map((l, i) => h('div', { class: i === 0 ? 'kp-tip-h' : '' }, l)));
     }
     this.tip.hidden = false;
+    // where the hit is, in canvas px (what a tap there would select)
+    this.tip.dataset.at = `${Math.round(best.x)},${Math.round(best.y)}`;
     const tw = this.tip.offsetWidth;
     const x = p.x + 14 + tw > this.geo.w ? p.x - tw - 10 : p.x + 14;
     this.tip.style.left = `${Math.max(0, x)}px`;
@@ -396,7 +488,7 @@ export class Timeline {
         if (on) this.hiddenGroups.delete(i);
         else this.hiddenGroups.add(i);
         b.setAttribute('aria-pressed', String(on));
-        this.dirty = true;
+        this.markDirty();
         onToggle?.();
       });
       return b;

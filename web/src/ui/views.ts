@@ -2,7 +2,7 @@
 // and faults panels, the playback controls), each built with the narrow host it needs
 // from one host the element provides.
 
-import type { Cluster } from '../api.js';
+import type { Baseline, Cluster } from '../api.js';
 import { Controls, type Settings } from './controls.js';
 import { Logs } from './logs.js';
 import { FaultsPanel, InvariantsPanel, type NetworkProfile, QuorumPanel } from './panels.js';
@@ -22,6 +22,8 @@ export interface ViewsHost {
   downLinks(): [number, number][];
   /** Runs an action on the cluster (see the element's `act`). */
   act(what: string, fn: (c: Cluster) => unknown): unknown;
+  /** A client write at the leader, with a toast that says how it went. */
+  write(): void;
   /** A node's button on the ring was tapped. */
   openNode(id: number, anchor: HTMLElement): void;
   unsafe(): string[];
@@ -49,6 +51,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     seek: (t) => play.seek(t),
     nodeLabel: (n) => `n${n}`,
     isObserver: (n) => host.nodes()[n]?.role === 'observer',
+    explain: (seq) => host.cluster()?.explain(seq) ?? null,
   });
   const ring = new Ring(store, {
     ...drawing,
@@ -67,6 +70,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
       for (let i = st.t.length - 1; i >= 0; i--) if (st.t[i] <= now && !Number.isNaN(st.v[i])) return st.v[i];
       return null;
     },
+    truncated: (id, t0, t1) => store.truncated(id, t0, t1),
     records: (id, from, limit) => {
       try {
         const c = host.cluster();
@@ -76,14 +80,23 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
       }
     },
   });
+  // a cluster's options and baseline never change: read once per cluster
+  const stableChecked = new WeakMap<object, boolean>();
+  const baselines = new WeakMap<Cluster, Baseline>();
   const panelHost = {
     now: () => host.now(),
     nodes: () => host.nodes(),
     quorum: () => host.quorum(),
     downLinks: () => host.downLinks(),
-    partition: (groups: number[][]) => host.act('partition', (c) => c.partition(groups)),
-    cut: (a: number, b: number) => host.act('cut', (c) => c.cut(a, b)),
-    heal: () => host.act('heal', (c) => c.heal()),
+    linkFaults: () => host.cluster()?.linkFaults() ?? null,
+    baseline: () => {
+      const c = host.cluster();
+      if (!c) return null;
+      if (!baselines.has(c)) baselines.set(c, c.baseline());
+      return baselines.get(c) ?? null;
+    },
+    act: (what: string, fn: (c: Cluster) => unknown) => host.act(what, fn),
+    write: () => host.write(),
     network: (): NetworkProfile => {
       const c = host.cluster();
       return c ? c.network() : { latencyMs: [60, 140], loss: 0, duplicate: 0 };
@@ -97,6 +110,16 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     unsafe: () => host.unsafe(),
     setUnsafe: (list: string[]) => host.setUnsafe(list),
     showViolation: (v: UiEventOf<'violation'>) => host.showViolation(v),
+    checksStableLeadership: () => {
+      const c = host.cluster();
+      if (!c) return false;
+      let on = stableChecked.get(c);
+      if (on === undefined) {
+        on = !!c.options.stableLeadership;
+        stableChecked.set(c, on);
+      }
+      return on;
+    },
   };
   const controls = new Controls(
     {

@@ -1,0 +1,103 @@
+// The UI's store of a run (web/src/ui/store.ts): compacting a long run forgets its older
+// half in place (slicing the indexes) and must hold exactly what taking the kept events
+// in again from the remembered state would. Bundled from source with esbuild; fed with a
+// real run's events (crashes, partitions, writes: messages, disconnects, truncations).
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { Cluster } from '../dist/node.js';
+
+const source = fileURLToPath(new URL('../src/ui/store.ts', import.meta.url));
+
+async function loadStore() {
+  const dir = mkdtempSync(join(tmpdir(), 'kp-store-'));
+  try {
+    const outfile = join(dir, 'store.mjs');
+    await build({ entryPoints: [source], outfile, bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning' });
+    return await import(pathToFileURL(outfile).href);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A busy run: 5 voters and 2 observers, writes, a crash and a partition now and then. */
+async function busyRun() {
+  const c = await Cluster.create({ voters: 5, observers: 2, seed: 11, network: 'teaching' });
+  c.setWorkload({ writesPerSecond: 20 });
+  for (let i = 0; i < 12; i++) {
+    c.advance(2_500);
+    if (i % 4 === 1) c.crash(i % 5);
+    if (i % 4 === 2) c.restart((i - 1) % 5);
+    if (i % 6 === 3)
+      c.partition([
+        [0, 1],
+        [2, 3, 4, 5, 6],
+      ]);
+    if (i % 6 === 5) c.heal();
+  }
+  return c;
+}
+
+/** Everything a store holds that the views draw from. */
+function held(s) {
+  const steps = (st) => ({ t: st.t, v: st.v.map((x) => (Number.isNaN(x) ? 'NaN' : x)) });
+  return {
+    firstT: s.firstT,
+    lastSeq: s.lastSeq,
+    events: s.events.map((e) => e.seq),
+    eventT: s.eventT,
+    msgs: s.msgs.map((m) => ({ ...m, end: m.end === Infinity ? 'Infinity' : m.end })),
+    msgSent: s.msgSent,
+    open: [...s.open.keys()].sort((a, b) => a - b),
+    states: s.states,
+    stateT: s.stateT,
+    hw: s.hw.map(steps),
+    leo: s.leo.map(steps),
+    marks: s.marks.map((m) => [m.t, m.seq, m.node, m.kind]),
+    markT: s.markT,
+    leaders: s.leaders,
+    violations: s.violations.map((e) => e.seq),
+    faults: s.faults.map((e) => e.seq),
+  };
+}
+
+test('compacting in place holds what taking the kept events in again would', async () => {
+  const { Store } = await loadStore();
+  const c = await busyRun();
+  const events = c.events();
+  const more = events.length;
+  assert.ok(more > 6_000, `a busy run: ${more} events`);
+  assert.ok(events.some((e) => e.type === 'disconnect') && events.some((e) => e.type === 'truncate' || e.type === 'crash'), 'the run has disconnects and crashes');
+  const split = Math.floor(events.length * 0.8);
+  const max = Math.floor(split * 0.6);
+
+  const compacted = new Store();
+  compacted.reset(c.nodeCount);
+  compacted.add(events.slice(0, split));
+  const reference = new Store();
+  reference.reset(c.nodeCount);
+  reference.add(events.slice(0, split));
+
+  assert.equal(compacted.compact(max), true);
+  // the old way: remember the state where the kept part starts, take the kept events in again
+  const from = compacted.events.length === 0 ? 0 : reference.events.findIndex((e) => e.seq === compacted.events[0].seq);
+  assert.ok(from > 0);
+  reference.rebuild(from, reference.events.length);
+  assert.deepEqual(held(compacted), held(reference));
+
+  // both go on the same way: later events (deliveries of messages sent before the cut
+  // included), and a fork that forgets what came after a moment
+  compacted.add(events.slice(split));
+  reference.add(events.slice(split));
+  assert.deepEqual(held(compacted), held(reference));
+  const forkAt = events[Math.floor(events.length * 0.9)].seq;
+  compacted.truncateAfter(forkAt);
+  reference.truncateAfter(forkAt);
+  assert.deepEqual(held(compacted), held(reference));
+  c.dispose();
+});
