@@ -1,7 +1,8 @@
 // The built-in stories, precomputed at build time: each scenario file (and each of its
 // variants) run once by the full engine, kept as the part of its report a story plays
 // from (`story`: spec, inputs with every `until` resolved to a time, steps with their
-// captions and pauses at their moments, the outcome, the digest). The page replays a
+// captions, pauses and focus at their moments, the outcome, the digest, the measured
+// numbers and the names its captions give records). The page replays a
 // story on the core alone (`Cluster.replay(spec, inputs, endMs)`), so it never loads
 // the engine for one; web/test/stories.test.mjs checks each against a fresh run by digest.
 //
@@ -14,11 +15,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** What the page plays a story from: the report without its expectations' and measurements' detail. */
+/** What the page plays a story from: the report without its expectations' detail (the measurements and record names are for its completion card and logs). */
 export function story(report) {
-  const { title, variant, seed, unsafe, passed, endMs, spec, inputs, events, digest } = report;
-  const steps = report.steps.map(({ index, t, caption, pause, label }) => ({ index, t, caption, pause, label }));
-  return { title, variant, seed, unsafe, passed, endMs, steps, spec, inputs, events, digest };
+  const { title, variant, seed, unsafe, passed, endMs, spec, inputs, events, digest, measurements, recordNames } = report;
+  const steps = report.steps.map(({ index, t, caption, pause, label, focus }) => ({ index, t, caption, pause, label, focus }));
+  return { title, variant, seed, unsafe, passed, endMs, steps, spec, inputs, events, digest, measurements, recordNames };
 }
 
 const variantsOf = (file) => (Array.isArray(file.variants) ? file.variants.filter((v) => typeof v?.name === 'string') : []);

@@ -330,6 +330,8 @@ mod tests {
         decl::<ViolationReport>(&cfg, o);
         decl::<Measurement>(&cfg, o);
         decl::<MeasurementPart>(&cfg, o);
+        decl::<crate::scenario::Focus>(&cfg, o);
+        decl::<crate::scenario::RecordName>(&cfg, o);
         // The catalog and chaos seeds.
         decl::<Catalog>(&cfg, o);
         decl::<crate::limits::Limit>(&cfg, o);

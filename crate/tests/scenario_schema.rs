@@ -90,6 +90,9 @@ fn ty(t: Ty) -> Value {
         Ty::Measures => array_of(def("measure")),
         Ty::Variants => array_of(def("variant")),
         Ty::Captions => json!({"type": "object", "additionalProperties": ty(Ty::Text)}),
+        Ty::Focus => object(FOCUS),
+        Ty::RecordNames => json!({"type": "object", "propertyNames": {"pattern": LABEL},
+            "additionalProperties": object(RECORD_NAME)}),
         Ty::ActionName => json!({"enum": ActionKind::keys()}),
     }
 }

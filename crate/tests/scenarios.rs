@@ -240,6 +240,22 @@ fn invalid_files_name_the_path_and_the_reason() {
         ),
         (Box::new(|v| v["steps"][3]["action"] = "explode".into()), "steps[3].action", "unknown action 'explode'"),
         (
+            Box::new(|v| v["steps"][3]["focus"] = serde_json::json!({"nodes": [0, 9]})),
+            "steps[3].focus.nodes[1]",
+            "there is no node 9",
+        ),
+        (
+            Box::new(|v| v["steps"][3]["focus"] = serde_json::json!({"records": ["X"]})),
+            "steps[3].focus.records[0]",
+            "'X' is not in 'recordNames'",
+        ),
+        (
+            Box::new(|v| v["steps"][3]["focus"] = serde_json::json!({"windowMs": 999_999_999})),
+            "steps[3].focus.windowMs",
+            "must be between 1 and durationMs",
+        ),
+        (Box::new(|v| v["recordNames"] = serde_json::json!({"X": {"offset": 2}})), "recordNames.X.epoch", ""),
+        (
             Box::new(|v| {
                 v["steps"][2]["node"] = "$later".into();
                 v["steps"][3]["label"] = "later".into();

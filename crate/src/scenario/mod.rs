@@ -111,6 +111,8 @@ pub struct Scenario {
     /// Measurements to report (e.g. failover split into detection and election).
     pub report: Vec<Measure>,
     pub variants: Vec<Variant>,
+    /// Names the captions give records ("X"): the UI labels those records where it shows them.
+    pub record_names: BTreeMap<String, RecordName>,
     /// The variant applied by [`Scenario::variant`], if any.
     pub variant: Option<String>,
 }
@@ -125,8 +127,30 @@ pub struct Step {
     pub caption: Option<String>,
     /// Ask the UI to pause here so the reader can look.
     pub pause: bool,
+    /// What the caption talks about, for the UI to zoom to and highlight.
+    pub focus: Option<Focus>,
     /// An `until` that times out does not fail the run (a variant may never get there).
     pub optional: bool,
+}
+
+/// A record a story names in its captions: the one at this offset, of this epoch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct RecordName {
+    pub offset: u64,
+    pub epoch: u64,
+}
+
+/// What a step's caption names: its nodes and records (by their `recordNames`), and how
+/// much of the timeline around the step's moment shows them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Focus {
+    pub nodes: Vec<NodeId>,
+    pub records: Vec<String>,
+    /// The width of the timeline window around the moment (ms).
+    pub window_ms: u64,
 }
 
 #[derive(Clone, Debug, PartialEq)]

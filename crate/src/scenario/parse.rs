@@ -5,7 +5,7 @@
 
 use super::cond::{Condition, EventMatch, NodeSel};
 use super::markup;
-use super::vocab::{keys_of, ActionKind, Kind, SCENARIO, STEP, VARIANT};
+use super::vocab::{keys_of, ActionKind, Kind, FOCUS, RECORD_NAME, SCENARIO, STEP, VARIANT};
 use super::*;
 use crate::messages::{cap, plain_serde, MAX_ECHO_CHARS};
 use crate::protocol::SafetySwitch;
@@ -61,6 +61,7 @@ pub fn parse(text: &str) -> R<Scenario> {
     if duration_ms == 0 || duration_ms > MAX_DURATION_MS {
         return err("durationMs", format!("must be between 1 and {MAX_DURATION_MS} (ten minutes), got {duration_ms}"));
     }
+    let record_names = parse_record_names(o.get("recordNames"))?;
     let mut cx = Cx { voters: cluster.voters, observers: cluster.observers, labels: BTreeMap::new(), in_step: None };
     let step_values: Vec<Value> = match o.get("steps") {
         None => Vec::new(),
@@ -73,14 +74,7 @@ pub fn parse(text: &str) -> R<Scenario> {
         let so = Obj::new(s, &path, "a step")?;
         if let Some(l) = so.string("label")? {
             let lp = so.p("label");
-            let ok = l.chars().next().map(|c| c.is_ascii_alphabetic()).unwrap_or(false)
-                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-            if !ok {
-                return err(
-                    lp,
-                    format!("label '{}' must start with a letter and use only letters, digits, '-' and '_'", cap(&l)),
-                );
-            }
+            check_name(&l, &lp, "label")?;
             if RESERVED_LABELS.contains(&l.as_str()) {
                 return err(lp, format!("'{}' is a reserved word; choose another label", cap(&l)));
             }
@@ -95,7 +89,7 @@ pub fn parse(text: &str) -> R<Scenario> {
     let mut last_at: u64 = 0;
     for (i, s) in step_values.iter().enumerate() {
         cx.in_step = Some(i);
-        let step = parse_step(s, &idx("steps", i), &cx, duration_ms)?;
+        let step = parse_step(s, &idx("steps", i), &cx, duration_ms, &record_names)?;
         if let Some(decl) = step.label.as_ref().and_then(|l| cx.labels.get_mut(l)) {
             decl.has_subject = match (&step.action, &step.when) {
                 (Some(a), _) => a.subject().is_some(),
@@ -169,7 +163,19 @@ pub fn parse(text: &str) -> R<Scenario> {
         }
         Some(v) => return err("variants", format!("expected an array, got {}", json_kind(v))),
     }
-    Ok(Scenario { id, title, summary, cluster, duration_ms, steps, expect, report, variants, variant: None })
+    Ok(Scenario {
+        id,
+        title,
+        summary,
+        cluster,
+        duration_ms,
+        steps,
+        expect,
+        report,
+        variants,
+        record_names,
+        variant: None,
+    })
 }
 
 fn parse_cluster(v: &Value) -> R<ClusterSpec> {
@@ -232,7 +238,13 @@ pub fn cluster_fields() -> Vec<&'static str> {
     ]
 }
 
-fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
+fn parse_step(
+    v: &Value,
+    path: &str,
+    cx: &Cx,
+    duration_ms: u64,
+    record_names: &BTreeMap<String, RecordName>,
+) -> R<Step> {
     let o = Obj::new(v, path, "a step")?;
     let action_name = o.string("action")?;
     let action_kind = match &action_name {
@@ -312,7 +324,62 @@ fn parse_step(v: &Value, path: &str, cx: &Cx, duration_ms: u64) -> R<Step> {
     if optional && !o.has("until") {
         return err(o.p("optional"), "'optional' only goes with 'until' (a wait that may not happen)");
     }
-    Ok(Step { when, action, label: o.string("label")?, caption, pause, optional })
+    let focus = o.get("focus").map(|v| parse_focus(v, &o.p("focus"), cx, duration_ms, record_names)).transpose()?;
+    Ok(Step { when, action, label: o.string("label")?, caption, pause, focus, optional })
+}
+
+/// A step label or a record name: a letter, then letters, digits, '-' and '_'.
+fn check_name(name: &str, path: &str, what: &str) -> R<()> {
+    let ok = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        return Ok(());
+    }
+    err(path, format!("{what} '{}' must start with a letter and use only letters, digits, '-' and '_'", cap(name)))
+}
+
+/// The timeline window a focus shows when it does not say.
+const DEFAULT_FOCUS_WINDOW_MS: u64 = 4000;
+
+fn parse_focus(
+    v: &Value,
+    path: &str,
+    cx: &Cx,
+    duration_ms: u64,
+    record_names: &BTreeMap<String, RecordName>,
+) -> R<Focus> {
+    let o = Obj::new(v, path, "a focus")?;
+    o.fields(FOCUS)?;
+    let nodes: Vec<NodeId> = o.opt("nodes")?.unwrap_or_default();
+    let count = cx.voters + cx.observers;
+    if let Some((i, n)) = nodes.iter().enumerate().find(|(_, n)| **n >= count) {
+        return err(idx(&o.p("nodes"), i), format!("there is no node {n}: the cluster has nodes 0 to {}", count - 1));
+    }
+    let records: Vec<String> = o.opt("records")?.unwrap_or_default();
+    if let Some((i, r)) = records.iter().enumerate().find(|(_, r)| !record_names.contains_key(*r)) {
+        let known: Vec<&str> = record_names.keys().map(String::as_str).collect();
+        let list = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+        return err(idx(&o.p("records"), i), format!("'{}' is not in 'recordNames' (named: {list})", cap(r)));
+    }
+    let window_ms: u64 = o.opt("windowMs")?.unwrap_or(DEFAULT_FOCUS_WINDOW_MS.min(duration_ms));
+    if window_ms == 0 || window_ms > duration_ms {
+        return err(o.p("windowMs"), format!("must be between 1 and durationMs ({duration_ms}), got {window_ms}"));
+    }
+    Ok(Focus { nodes, records, window_ms })
+}
+
+fn parse_record_names(v: Option<&Value>) -> R<BTreeMap<String, RecordName>> {
+    let Some(v) = v else { return Ok(BTreeMap::new()) };
+    let o = Obj::new(v, "recordNames", "record names by name")?;
+    let mut out = BTreeMap::new();
+    for (name, rv) in o.map.iter() {
+        let p = o.p(name);
+        check_name(name, &p, "name")?;
+        let ro = Obj::new(rv, &p, "a record (offset and epoch)")?;
+        ro.fields(RECORD_NAME)?;
+        out.insert(name.clone(), RecordName { offset: ro.req("offset")?, epoch: ro.req("epoch")? });
+    }
+    Ok(out)
 }
 
 fn parse_action(kind: ActionKind, o: &Obj, cx: &Cx) -> R<StepAction> {

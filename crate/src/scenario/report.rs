@@ -3,10 +3,12 @@
 //! log that replays the run.
 
 use super::markup::{plain_text, Span};
+use super::{Focus, RecordName};
 use crate::protocol::{NodeId, SafetySwitch};
 use crate::sim::{Action, ClusterSpec, TimedAction};
 use crate::trace::Seconds;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 #[derive(Clone, Debug, Serialize)]
@@ -30,6 +32,8 @@ pub struct Report {
     pub expectations: Vec<ExpectationReport>,
     pub violations: Vec<ViolationReport>,
     pub measurements: Vec<Measurement>,
+    /// The names the captions give records (`recordNames`).
+    pub record_names: BTreeMap<String, RecordName>,
     /// The cluster that ran (seed and switches as used).
     pub spec: ClusterSpec,
     /// The actions with the times they happened and the nodes they hit: with `spec`,
@@ -56,6 +60,8 @@ pub struct StepReport {
     /// The caption as styled runs of text (render each as a text node).
     pub caption_spans: Vec<Span>,
     pub pause: bool,
+    /// What the caption names, for the UI to zoom to and highlight.
+    pub focus: Option<Focus>,
     pub ok: bool,
     /// What happened, e.g. "waited 1.571s until a leader is elected: n0".
     pub note: String,

@@ -141,6 +141,7 @@ fn invalid_cluster(scenario: &Scenario, spec: ClusterSpec, message: String) -> R
         }],
         violations: Vec::new(),
         measurements: Vec::new(),
+        record_names: scenario.record_names.clone(),
         spec,
         inputs: Vec::new(),
         events: 0,
@@ -435,6 +436,7 @@ impl Runner<'_> {
                 caption: step.caption.clone(),
                 caption_spans: step.caption.as_deref().map(caption_spans).unwrap_or_default(),
                 pause: step.pause,
+                focus: step.focus.clone(),
                 ok,
                 note,
             });
@@ -454,6 +456,7 @@ impl Runner<'_> {
             caption: step.caption.clone(),
             caption_spans: step.caption.as_deref().map(caption_spans).unwrap_or_default(),
             pause: step.pause,
+            focus: step.focus.clone(),
             ok: false,
             note: format!("not reached: due at {}, after the end ({})", Seconds(t), Seconds(self.end)),
         }

@@ -90,6 +90,9 @@ pub enum Ty {
     Variants,
     /// Caption replacements by step label.
     Captions,
+    /// What a caption names (`FOCUS`); record names by name (`RECORD_NAME`).
+    Focus,
+    RecordNames,
     ActionName,
 }
 
@@ -152,6 +155,10 @@ pub const SCENARIO: &[Field] = &[
     opt("expect", Ty::Expectations),
     opt("report", Ty::Measures),
     opt("variants", Ty::Variants),
+    doc(
+        opt("recordNames", Ty::RecordNames),
+        "Names the captions give records (\"X\"), each an offset and epoch: the UI labels those records.",
+    ),
 ];
 
 /// Keys of a step besides the fields of its action.
@@ -173,8 +180,21 @@ pub const STEP: &[Field] = &[
     ),
     opt("caption", Ty::Text),
     doc(opt("pause", Ty::Bool), "Ask the player to pause here so the reader can look."),
+    doc(opt("focus", Ty::Focus), "What the caption names: the UI zooms the timeline to this step and highlights them."),
     doc(opt("optional", Ty::Bool), "With 'until': a timeout does not fail the run (for variants that never get there)."),
 ];
+
+pub const FOCUS: &[Field] = &[
+    doc(opt("nodes", Ty::Ints), "The node ids the caption names."),
+    doc(opt("records", Ty::Strs), "The records the caption names, by their 'recordNames'."),
+    doc(
+        opt("windowMs", Ty::Positive),
+        "How much of the timeline (ms) to show around the step's moment (default 4000, at most durationMs).",
+    ),
+];
+
+pub const RECORD_NAME: &[Field] =
+    &[doc(req("offset", Ty::Int), "The record's offset."), doc(req("epoch", Ty::Int), "The epoch it was written in.")];
 
 pub const VARIANT: &[Field] = &[
     req("name", Ty::Kebab),

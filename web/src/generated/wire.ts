@@ -318,6 +318,10 @@ passed: boolean,
  */
 endMs: number, steps: Array<ScenarioStepReport>, expectations: Array<ScenarioExpectationReport>, violations: Array<ScenarioViolationReport>, measurements: Array<ScenarioMeasurement>, 
 /**
+ * The names the captions give records (`recordNames`).
+ */
+recordNames: { [key in string]: RecordName }, 
+/**
  * The cluster that ran (seed and switches as used).
  */
 spec: ClusterSpec, 
@@ -350,7 +354,11 @@ action: Action<number, Array<number>> | null, caption: string | null,
 /**
  * The caption as styled runs of text (render each as a text node).
  */
-captionSpans: Array<CaptionSpan>, pause: boolean, ok: boolean, 
+captionSpans: Array<CaptionSpan>, pause: boolean, 
+/**
+ * What the caption names, for the UI to zoom to and highlight.
+ */
+focus: Focus | null, ok: boolean, 
 /**
  * What happened, e.g. "waited 1.571s until a leader is elected: n0".
  */
@@ -398,6 +406,21 @@ count: number | null,
 parts: Array<MeasurementPart>, };
 
 export type MeasurementPart = { name: string, ms: number, };
+
+/**
+ * What a step's caption names: its nodes and records (by their `recordNames`), and how
+ * much of the timeline around the step's moment shows them.
+ */
+export type Focus = { nodes: Array<number>, records: Array<string>, 
+/**
+ * The width of the timeline window around the moment (ms).
+ */
+windowMs: number, };
+
+/**
+ * A record a story names in its captions: the one at this offset, of this epoch.
+ */
+export type RecordName = { offset: number, epoch: number, };
 
 /**
  * Names and limits the package validates against (from the core).

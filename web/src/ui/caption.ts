@@ -1,31 +1,71 @@
-// The caption bar of a scenario: the story's title and step, the caption's text, and
-// "Continue" while the story waits at a pause step.
+// The caption bar of a scenario: the story's title and step, the caption's text,
+// "Continue" while the story waits at a stop, the story's summary (a panel the reader
+// can open again at any time), the completion card at its end, and the notice that the
+// reader left the script, with the way back.
 
 import { fmtT, h, setText, toggleClass } from './dom.js';
 import { renderCaption } from './markup.js';
-import type { LoadedScenario, ScenarioStep } from './scenarios.js';
+import type { LoadedScenario, ScenarioStep, Variant } from './scenarios.js';
+import { captioned, completionCard, isStop, type LeftScript, type NextStory, nextStories, storyEnd } from './story.js';
+
+export interface CaptionHost {
+  /** Play on from the stop the story waits at. */
+  continue(): void;
+  /** Open the story again at the step the reader left it. */
+  returnToScript(at: LeftScript): void;
+  /** Open another story (or variant). */
+  open(n: NextStory): void;
+  /** The story again from its start. */
+  replay(): void;
+  /** The variants the story's file offers. */
+  variants(): Variant[];
+}
 
 export class Caption {
   readonly #text = h('div', { class: 'kp-caption-text', 'aria-live': 'polite' });
   readonly #step = h('span', { class: 'kp-caption-step' });
   readonly #button = h('button', { class: 'kp-btn kp-primary', type: 'button', 'data-action': 'continue' }, 'Continue ▶');
-  readonly el = h('div', { class: 'kp-caption', hidden: true, 'data-caption': '' }, h('div', { class: 'kp-caption-body' }, this.#step, this.#text), this.#button);
-  /** What is on screen: step index * 2 + waiting, or -2 for nothing yet. */
-  #shown = -2;
+  readonly #back = h('button', { class: 'kp-btn kp-primary', type: 'button', 'data-action': 'return-to-script', hidden: true }, 'Return to the story');
+  readonly #aboutBtn = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'story-summary', 'aria-expanded': 'false' }, 'About this story');
+  readonly #about = h('div', { class: 'kp-caption-about', 'data-story-summary': '', hidden: true });
+  readonly #card = h('div', { class: 'kp-caption-card', hidden: true });
+  readonly el = h(
+    'div',
+    { class: 'kp-caption', hidden: true, 'data-caption': '' },
+    h('div', { class: 'kp-caption-body' }, this.#step, this.#text, this.#about, this.#card),
+    h('div', { class: 'kp-caption-actions' }, this.#aboutBtn, this.#back, this.#button),
+  );
+  readonly #host: CaptionHost;
+  /** What is on screen, as a key (redrawn only when it changes). */
+  #shown = '';
+  #left: LeftScript | null = null;
   /** The story whose tallest caption sets the bar's height, and the width it was measured at. */
   #fitted: { s: LoadedScenario; width: number } | null = null;
 
-  constructor(onContinue: () => void) {
-    this.#button.addEventListener('click', onContinue);
+  constructor(host: CaptionHost) {
+    this.#host = host;
+    this.#button.addEventListener('click', () => host.continue());
+    this.#back.addEventListener('click', () => {
+      if (this.#left) host.returnToScript(this.#left);
+    });
+    this.#aboutBtn.addEventListener('click', () => this.toggleAbout(this.#about.hidden));
     // a new width changes every caption's height: measure again
     new ResizeObserver(() => {
       if (this.#fitted && this.#fitted.width !== this.el.clientWidth) this.#fitted = null;
     }).observe(this.el);
   }
 
-  /** Forget what is shown (a new run). */
+  /** Opens (true) or closes the story's summary. */
+  toggleAbout(open: boolean): void {
+    this.#about.hidden = !open;
+    this.#aboutBtn.setAttribute('aria-expanded', String(open));
+  }
+
+  /** Forget what is shown (a new run); the summary panel closes. */
   reset(): void {
-    this.#shown = -2;
+    this.#shown = '';
+    this.#left = null;
+    this.toggleAbout(false);
     this.#fitted = null;
   }
 
@@ -35,8 +75,14 @@ export class Caption {
     const shown = [...this.#text.childNodes];
     const step = this.#step.textContent;
     const button = this.#button.hidden;
+    // measured as a step's caption: the text shown, the summary, card and notice's button not
+    const hidden = [this.#text, this.#about, this.#card, this.#back].map((e) => e.hidden);
     this.el.style.minHeight = '';
     this.#button.hidden = false;
+    this.#text.hidden = false;
+    this.#about.hidden = true;
+    this.#card.hidden = true;
+    this.#back.hidden = true;
     setText(this.#step, `${s.title} · step 10 of 10 · at 00.000s · paused so you can look`);
     let tallest = 0;
     for (const text of [s.summary || 'Press play to start the story.', ...s.steps.map((st) => st.caption ?? '')]) {
@@ -46,38 +92,59 @@ export class Caption {
     this.#text.replaceChildren(...shown);
     setText(this.#step, step ?? '');
     this.#button.hidden = button;
+    [this.#text.hidden, this.#about.hidden, this.#card.hidden, this.#back.hidden] = hidden;
     this.el.style.minHeight = `${Math.ceil(tallest)}px`;
     this.#fitted = { s, width: this.el.clientWidth };
   }
 
-  /** Shows the caption of the latest step at or before `now` (redrawn only when that changes, or `force`). */
-  update(s: LoadedScenario | null, now: number, playing: boolean, pausedAtStep: number, force: boolean): void {
+  /** Shows the caption of the latest step at or before `now` (redrawn only when that changes, or `force`); `left`: where the reader left the script, if they did. */
+  update(s: LoadedScenario | null, now: number, playing: boolean, pausedAtStep: number, force: boolean, left: LeftScript | null): void {
     if (!s) {
       if (!this.el.hidden) this.el.hidden = true;
-      this.#shown = -2;
+      this.#shown = '';
       return;
     }
     if (this.#fitted?.s !== s && !this.el.hidden) this.#fit(s);
     let cur: ScenarioStep | null = null;
     for (const st of s.steps) if (st.caption && st.t !== null && st.t <= now) cur = st;
-    const idx = cur ? cur.index : -1;
-    const waiting = !playing && cur !== null && cur.pause && pausedAtStep === cur.index;
-    const key = idx * 2 + (waiting ? 1 : 0);
+    const ended = !left && now >= storyEnd(s);
+    const waiting = !left && !ended && !playing && cur !== null && isStop(cur) && pausedAtStep === cur.index;
+    const key = `${s.id}|${s.variant}|${cur ? cur.index : -1}|${waiting}|${ended}|${left ? left.t : ''}`;
     if (!force && key === this.#shown) return;
     this.#shown = key;
+    this.#left = left;
     if (this.el.hidden) {
       this.el.hidden = false;
       this.#fit(s);
     }
+    this.el.dataset.state = left ? 'left-script' : ended ? 'complete' : waiting ? 'waiting' : 'playing';
+    this.el.dataset.end = String(storyEnd(s));
     toggleClass(this.el, 'kp-wait', waiting);
     this.#button.hidden = !waiting;
-    const captioned = s.steps.filter((st) => st.caption);
-    if (!cur) {
-      setText(this.#step, `${s.title}${s.unsafe.length ? ` · unsafe: ${s.unsafe.join(', ')}` : ''}`);
+    this.#back.hidden = !left;
+    this.#about.replaceChildren(h('strong', null, 'About this story: '), renderCaption(s.summary || s.title));
+    const list = captioned(s);
+    const unsafe = s.unsafe.length ? ` · unsafe: ${s.unsafe.join(', ')}` : '';
+    this.#card.hidden = !ended;
+    this.#text.hidden = ended;
+    if (left) {
+      setText(this.#step, `${s.title} · you left the script${left.number ? ` at step ${left.number} of ${left.of}` : ''}`);
+      this.#text.replaceChildren(
+        `You acted at ${fmtT(left.t)}, so from here on this is your own run: the story's captions no longer describe it. `,
+        left.number ? `Return to the story to see step ${left.number} as written.` : 'Return to the story to start it again.',
+      );
+      this.#text.dataset.step = '';
+      this.#back.textContent = left.number ? `Return to the story at step ${left.number}` : 'Return to the story';
+    } else if (ended) {
+      setText(this.#step, `${s.title} · complete${unsafe}`);
+      this.#card.replaceChildren(completionCard(s, nextStories(s, this.#host.variants()), { open: (n) => this.#host.open(n), replay: () => this.#host.replay() }));
+      this.#text.dataset.step = 'end';
+    } else if (!cur) {
+      setText(this.#step, `${s.title}${unsafe}`);
       this.#text.replaceChildren(renderCaption(s.summary || 'Press play to start the story.'));
       this.#text.dataset.step = '';
     } else {
-      setText(this.#step, `${s.title} · step ${captioned.indexOf(cur) + 1} of ${captioned.length} · at ${fmtT(cur.t ?? 0)}${waiting ? ' · paused so you can look' : ''}`);
+      setText(this.#step, `${s.title} · step ${list.indexOf(cur) + 1} of ${list.length} · at ${fmtT(cur.t ?? 0)}${waiting ? ' · paused so you can look' : ''}`);
       this.#text.replaceChildren(renderCaption(cur.caption ?? ''));
       this.#text.dataset.step = String(cur.index);
     }

@@ -28,7 +28,7 @@ export const COURSE: CoursePart[] = [
     about: 'election, replication and the HW, failover',
     stories: [
       { id: 'first-election', name: 'First election', line: 'A pre-vote, a vote, BeginQuorumEpoch: how a leader of epoch 1 is born.' },
-      { id: 'metadata-state-machine', name: 'The metadata log', line: 'Records commit at the high watermark; every node applies them to the same image.' },
+      { id: 'metadata-state-machine', name: 'The metadata log', line: 'Records commit at the high watermark; every node applies them to the same metadata.' },
       { id: 'leader-crash-failover', name: 'Leader crash', line: 'Followers notice by their fetch timeout, then elect a leader in a higher epoch.' },
     ],
   },

@@ -23,10 +23,11 @@ import { NodeMenu } from './node-menu.js';
 import { ScenarioPicker } from './picker.js';
 import { Playback } from './playback.js';
 import { freeRun, type LinkRun, openLink, unknownScenario } from './runs.js';
-import { findScenario, type LoadedScenario, loadBundledScenarios, loadScenario } from './scenarios.js';
+import { findScenario, type LoadedScenario, loadBundledScenarios, loadScenario, variantsOf } from './scenarios.js';
 import { changeDetail, ExportMenu, openShare, runUrl } from './share.js';
 import { ClusterSnapshot } from './snapshot.js';
 import { STORE_TEXT, Store } from './store.js';
+import { isStop, type LeftScript, leftScriptAt, stopView } from './story.js';
 import { StoryProgress } from './story-progress.js';
 import { Summary } from './summary.js';
 import { readTheme, type Theme } from './theme.js';
@@ -74,6 +75,10 @@ export class KraftPlayground extends HTMLElement {
   #summary!: Summary;
   #summaryAt = 0;
   #progress = new StoryProgress();
+  /** Where the reader left the story's script by acting (null: still on it, or free play). */
+  #left: LeftScript | null = null;
+  /** The stop whose moment the timeline shows (-1: none). */
+  #focusedStep = -1;
   #loop = new FrameLoop((elapsed, gap) => this.#frame(elapsed, gap));
   #pacer = new Pacer();
   #cappedBadge = h('span', { class: 'kp-capped', role: 'status', hidden: true });
@@ -267,7 +272,16 @@ export class KraftPlayground extends HTMLElement {
     }
 
     const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#scenario?.id ?? null, timeline: this.#views.timeline });
-    this.#caption = new Caption(() => this.#play.setPlaying(true));
+    this.#caption = new Caption({
+      continue: () => this.#play.setPlaying(true),
+      returnToScript: (at) => void this.#returnToScript(at),
+      open: (n) => void this.#pickScenario(n.id, n.variant),
+      replay: () => void this.#reset(),
+      variants: () => {
+        const entry = this.#scenario ? findScenario(this.#scenario.id) : undefined;
+        return entry ? variantsOf(entry) : [];
+      },
+    });
     this.#views.controls.el.querySelector('.kp-speed-wrap')?.after(this.#cappedBadge);
 
     this.#menu = new NodeMenu({
@@ -390,7 +404,7 @@ export class KraftPlayground extends HTMLElement {
 
   #pauseAtStart(): boolean {
     const s = this.#scenario;
-    return !!s && s.steps.some((st) => st.pause && st.t === this.#now());
+    return !!s && s.steps.some((st) => isStop(st) && st.t === this.#now());
   }
 
   async #loadLink(link: string, scenarioId: string | null, variant: string | null): Promise<boolean> {
@@ -493,8 +507,12 @@ export class KraftPlayground extends HTMLElement {
     this.#caption.reset();
     this.#progress.reset(this.#scenario);
     // a story that asks to pause at its very start waits there for "Continue"
-    this.#play.pausedAtStep = this.#scenario?.steps.find((st) => st.pause && st.t === c.now)?.index ?? -1;
+    this.#play.pausedAtStep = this.#scenario?.steps.find((st) => isStop(st) && st.t === c.now)?.index ?? -1;
     this.#views.timeline.highlight.clear();
+    this.#views.timeline.highlightNodes.clear();
+    this.#views.logs.setRecordNames(this.#scenario?.recordNames ?? {});
+    this.#left = null;
+    this.#focusedStep = -1;
     this.#menu.close();
     // Everything recorded so far, including the future of a scenario loaded and rewound.
     // Everything so far, or the last two minutes of a very long run.
@@ -506,10 +524,7 @@ export class KraftPlayground extends HTMLElement {
     this.#refreshViews(true);
     this.#views.faults.sync();
     this.#views.controls.syncSettings();
-    this.#views.controls.setTicks(
-      (this.#scenario?.steps ?? []).filter((s) => s.t !== null && s.caption).map((s) => ({ t: s.t!, label: s.caption ?? '' })),
-      this.#play.horizon,
-    );
+    this.#views.controls.setTicks(this.#stepTicks(), this.#play.horizon);
     this.#views.timeline.setFollow(true);
     this.#views.timeline.invalidate();
     this.#views.ring.invalidate();
@@ -557,7 +572,7 @@ export class KraftPlayground extends HTMLElement {
       const now = c.now;
       wanted = elapsed * p.speed;
       const allowed = this.#pacer.allowance(wanted, drawing);
-      const stop = stopWithin(this.#scenario, this.#play.pausedAtStep, now, now + allowed);
+      const stop = stopWithin(this.#left ? null : this.#scenario, this.#play.pausedAtStep, now, now + allowed);
       try {
         if (stop) {
           p.seek(stop.t);
@@ -728,7 +743,12 @@ export class KraftPlayground extends HTMLElement {
       this.#toaster.show('The run forks here: what was recorded after this moment is replaced.');
       this.#store.truncateAfter(seqBefore);
       this.#play.horizon = c.now;
-      if (this.#scenario) this.#scenario = { ...this.#scenario, steps: this.#scenario.steps.filter((s) => s.t !== null && s.t <= c.now) };
+      if (this.#scenario) {
+        // the reader left the script: the steps still to come cannot happen in this run
+        this.#left ??= leftScriptAt(this.#scenario, c.now);
+        this.#scenario = { ...this.#scenario, steps: this.#scenario.steps.filter((s) => s.t !== null && s.t <= c.now) };
+        this.#views.controls.setTicks(this.#stepTicks(), this.#play.horizon);
+      }
     }
     this.#player?.refresh();
     this.#views.faults.sync();
@@ -736,8 +756,44 @@ export class KraftPlayground extends HTMLElement {
     return out;
   }
 
+  /** The scrubber's ticks: the story's captioned steps still in this run. */
+  #stepTicks(): { t: number; label: string }[] {
+    return (this.#scenario?.steps ?? []).filter((s) => s.t !== null && s.caption).map((s) => ({ t: s.t!, label: s.caption ?? '' }));
+  }
+
+  /** The story reopened at the step the reader left it. */
+  async #returnToScript(at: LeftScript): Promise<void> {
+    const sc = this.#scenario;
+    if (!sc) return;
+    const step = at.step;
+    if (!(await this.#loadScenario(sc.id, sc.variant, { seed: sc.seed, unsafe: this.#unsafe }))) return;
+    const t = this.#scenario?.steps.find((st) => st.index === step)?.t;
+    if (t !== null && t !== undefined) this.#play.seek(t);
+    this.#emitChange();
+  }
+
+  /** At a stop, the timeline shows its moment and highlights the nodes its caption names; playing on follows the present again. */
+  #focusStop(): void {
+    const s = this.#scenario;
+    const at = this.#play.playing || this.#left ? -1 : this.#play.pausedAtStep;
+    if (at === this.#focusedStep) return;
+    const tl = this.#views.timeline;
+    const st = at >= 0 ? s?.steps.find((x) => x.index === at) : undefined;
+    if (st) {
+      const v = stopView(st);
+      tl.showWindow(v.t0, v.t1);
+      tl.highlightNodes = new Set(v.nodes);
+    } else {
+      tl.highlightNodes.clear();
+      if (this.#play.playing) tl.setFollow(true);
+    }
+    this.#focusedStep = st ? at : -1;
+    tl.invalidate();
+  }
+
   #updateCaption(force: boolean): void {
-    this.#caption.update(this.#scenario, this.#now(), this.#play.playing, this.#play.pausedAtStep, force);
+    this.#focusStop();
+    this.#caption.update(this.#scenario, this.#now(), this.#play.playing, this.#play.pausedAtStep, force, this.#left);
     const story = this.#progress.update(this.#scenario, this.#now());
     if (story) this.dispatchEvent(new CustomEvent('kraft-playground:story', { bubbles: true, composed: true, detail: story }));
   }

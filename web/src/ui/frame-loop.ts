@@ -7,6 +7,7 @@
 // story (its pause steps and its end), and the timings benchmarks read.
 
 import type { LoadedScenario, ScenarioStep } from './scenarios.js';
+import { isStop, storyEnd } from './story.js';
 
 /** The longest stretch of wall time one frame plays (ms). */
 const MAX_FRAME_MS = 100;
@@ -232,14 +233,15 @@ export interface PlayStop {
 }
 
 /**
- * A story pauses at its pause steps (except the one it is waiting at, `pausedAtStep`) and
+ * A story pauses at its stops (pause and captioned steps) (except the one it is waiting at, `pausedAtStep`) and
  * stops at its end so the reader sees how it came out; free play and a story played past
  * its end go on freely (null).
  */
 export function stopWithin(s: LoadedScenario | null, pausedAtStep: number, now: number, reach: number): PlayStop | null {
   if (!s) return null;
-  const stop = s.steps.find((st) => st.pause && st.t !== null && st.t > now && st.index !== pausedAtStep) ?? null;
-  const end = now < s.endMs ? s.endMs : null;
+  const stop = s.steps.find((st) => isStop(st) && st.t !== null && st.t > now && st.index !== pausedAtStep) ?? null;
+  const last = storyEnd(s);
+  const end = now < last ? last : null;
   if (stop !== null && stop.t !== null && reach >= stop.t && (end === null || stop.t <= end)) return { t: stop.t, step: stop };
   if (end !== null && reach >= end) return { t: end, step: null };
   return null;

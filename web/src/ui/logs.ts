@@ -53,6 +53,8 @@ export class Logs {
   private hover: { x: number; y: number } | null = null;
   private drag: { x: number; lo: number } | null = null;
   private stale = true;
+  /** The names a story gives records ("X"), by `offset:epoch`: drawn on the record wherever it sits. */
+  private names = new Map<string, string>();
   /** Called when the logs need drawing again (the element then asks for a frame). */
   onChange: () => void = () => {};
 
@@ -68,6 +70,17 @@ export class Logs {
     this.tail = on;
     this.tailBtn.hidden = on;
     this.markStale();
+  }
+
+  /** The records a story names (none in free play). */
+  setRecordNames(names: Record<string, { offset: number; epoch: number }>): void {
+    this.names = new Map(Object.entries(names).map(([name, r]) => [`${r.offset}:${r.epoch}`, name]));
+    this.markStale();
+  }
+
+  /** The story's name for a record, if it has one. */
+  nameOf(r: { offset: number; epoch: number }): string | undefined {
+    return this.names.get(`${r.offset}:${r.epoch}`);
   }
 
   /** Call when events arrived (the logs may have changed). */
@@ -209,6 +222,20 @@ export class Logs {
           ctx.fillStyle = th.danger;
           ctx.fillRect(cx + 2, y + rh - 5, cw - 4, 2);
         }
+        const name = this.nameOf(r);
+        if (name) {
+          // a record the story's captions name: its name on it, in a ring
+          ctx.strokeStyle = th.fg;
+          ctx.lineWidth = 2;
+          ctx.strokeRect(cx + 1, y + 2, cw - 2, rh - 4);
+          ctx.fillStyle = '#0b1220';
+          ctx.font = `700 11px ${th.font}`;
+          ctx.textAlign = 'center';
+          ctx.fillText(name, cx + cw / 2, cy);
+          label(cx);
+          runStart = -1;
+          continue;
+        }
         if (lc) {
           // KRaft's LeaderChange control record starts each epoch
           label(cx);
@@ -295,7 +322,8 @@ export class Logs {
     const r = (this.rows[n.id] ?? []).find((x) => x.offset === off);
     const lines: string[] = [];
     if (r) {
-      lines.push(`n${n.id} offset ${r.offset}, epoch ${r.epoch}`);
+      const name = this.nameOf(r);
+      lines.push(`n${n.id} offset ${r.offset}, epoch ${r.epoch}${name ? `: record ${name} of the story` : ''}`);
       lines.push(describeRecord(r));
       lines.push(r.offset < (n.hw ?? -1) ? 'committed (below the HW)' : 'not committed yet (at or above the HW)');
       if (n.flushed !== undefined && r.offset >= n.flushed) lines.push('not flushed to disk yet: a crash loses it');
@@ -349,7 +377,8 @@ export class Logs {
       const gs = this.ghosts[n.id] ?? [];
       const cut = gs.length ? `; just truncated: offsets ${gs[0].offset}–${gs[gs.length - 1].offset}` : '';
       const lag = n.leo < this.lo ? ` (its log ends at ${n.leo}, before this view)` : '';
-      return `n${n.id} log: start ${n.logStart}, LEO ${n.leo}, HW ${n.hw ?? 'none'}; epochs of offsets ${this.lo}..: ${epochs || '(empty)'}${lag}${cut}`;
+      const named = recs.filter((r) => this.nameOf(r)).map((r) => `${this.nameOf(r)} at offset ${r.offset}`);
+      return `n${n.id} log: start ${n.logStart}, LEO ${n.leo}, HW ${n.hw ?? 'none'}; epochs of offsets ${this.lo}..: ${epochs || '(empty)'}${lag}${cut}${named.length ? `; named records: ${named.join(', ')}` : ''}`;
     });
   }
 }

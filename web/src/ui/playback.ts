@@ -6,6 +6,7 @@ import type { Player } from '../api.js';
 import { MAX_SPEED, MIN_SPEED } from './controls.js';
 import { clamp } from './dom.js';
 import type { LoadedScenario } from './scenarios.js';
+import { isStop } from './story.js';
 
 export interface PlaybackHost {
   player(): Player | null;
@@ -81,7 +82,7 @@ export class Playback {
       const s = this.#host.scenario();
       if (s) {
         // landing exactly on a pause step counts as having paused there
-        const at = s.steps.find((st) => st.pause && st.t === target);
+        const at = s.steps.find((st) => isStop(st) && st.t === target);
         if (at) this.pausedAtStep = at.index;
       }
     } catch (e) {

@@ -7,6 +7,7 @@
 // (`Cluster.fromScenario`).
 
 import { Cluster } from '../api.js';
+import type { Focus, RecordName, ScenarioMeasurement } from '../generated/wire.js';
 import type { ScenarioOptions, ScenarioReport } from '../types.js';
 import type { Settings } from './controls.js';
 import { STORE_TEXT } from './store.js';
@@ -24,8 +25,8 @@ export interface ScenarioEntry {
 }
 
 /** A run precomputed at build time (scripts/stories.mjs): what a story plays from. */
-export type Story = Pick<ScenarioReport, 'title' | 'seed' | 'unsafe' | 'passed' | 'endMs' | 'spec' | 'inputs' | 'digest'> & {
-  steps: Pick<ScenarioReport['steps'][number], 'index' | 't' | 'caption' | 'pause' | 'label'>[];
+export type Story = Pick<ScenarioReport, 'title' | 'seed' | 'unsafe' | 'passed' | 'endMs' | 'spec' | 'inputs' | 'digest' | 'measurements' | 'recordNames'> & {
+  steps: Pick<ScenarioReport['steps'][number], 'index' | 't' | 'caption' | 'pause' | 'label' | 'focus'>[];
 };
 
 export interface ScenarioStep {
@@ -35,6 +36,8 @@ export interface ScenarioStep {
   caption: string | null;
   pause: boolean;
   label: string | null;
+  /** what the caption names, for the timeline to zoom to and highlight */
+  focus: Focus | null;
 }
 
 export interface LoadedScenario {
@@ -52,6 +55,10 @@ export interface LoadedScenario {
   steps: ScenarioStep[];
   endMs: number;
   passed: boolean;
+  /** the numbers the story's report measured (for its completion card) */
+  measurements: ScenarioMeasurement[];
+  /** the names its captions give records ("X") */
+  recordNames: Record<string, RecordName>;
   cluster: Cluster | null;
   futureEvents?: UiEvent[];
 }
@@ -181,9 +188,12 @@ export async function loadScenario(outlined: ScenarioEntry, opts: { variant?: st
       caption: s.caption ?? null,
       pause: !!s.pause,
       label: s.label ?? null,
+      focus: s.focus ?? null,
     })),
     endMs: report.endMs,
     passed: report.passed,
+    measurements: report.measurements ?? [],
+    recordNames: report.recordNames ?? {},
     cluster,
     futureEvents,
   };

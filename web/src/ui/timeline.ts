@@ -35,6 +35,8 @@ export class Timeline {
   follow = true;
   hiddenGroups = new Set<number>();
   highlight = new Set<number>();
+  /** Nodes whose lanes are drawn highlighted (what a story's caption names). */
+  highlightNodes = new Set<number>();
   wheelZooms = true;
   private arrows: HitArrow[] = [];
   private markHits: HitMark[] = [];
@@ -107,6 +109,14 @@ export class Timeline {
     this.setFollow(false);
     this.geo.t0 = t - (this.plotW * this.geo.msPerPx) / 2;
     this.markDirty();
+  }
+
+  /** Shows [t0, t1] (a story's moment and what led to it) and stops following. */
+  showWindow(t0: number, t1: number): void {
+    this.zoomed = true;
+    this.geo.msPerPx = clamp((t1 - t0) / this.plotW, MIN_MS_PER_PX, MAX_MS_PER_PX);
+    this.geo.t0 = t0;
+    this.setFollow(false);
   }
 
   zoomBy(f: number, anchorX?: number): void {
@@ -226,6 +236,13 @@ export class Timeline {
         ctx.fillStyle = th.lane;
         ctx.fillRect(GUTTER, top, g.plotW, lh);
       }
+      if (this.highlightNodes.has(n)) {
+        ctx.fillStyle = th.accent;
+        ctx.globalAlpha = 0.12;
+        ctx.fillRect(0, top, g.w, lh);
+        ctx.globalAlpha = 1;
+        ctx.fillRect(0, top, 3, lh);
+      }
     }
     drawAxis(L);
     ctx.save();
@@ -276,6 +293,9 @@ export class Timeline {
     this.arrows = arrows;
     this.markHits = hits;
     this.updateTip();
+    // what is drawn, for tests and tools: the window and the highlighted lanes
+    this.el.dataset.window = `${Math.round(t0)},${Math.round(t1)}`;
+    this.el.dataset.highlightNodes = [...this.highlightNodes].sort((a, b) => a - b).join(',');
   }
 
   // ---- interaction ---------------------------------------------------------------
@@ -451,7 +471,8 @@ export class Timeline {
   /** A one-line description of what the plot shows, for the text summary. */
   describeWindow(): string {
     const [t0, t1] = this.window();
-    return `Timeline ${fmtT(Math.max(0, t0))} to ${fmtT(Math.max(0, t1))}${this.follow ? ', following now' : ''}`;
+    const hi = [...this.highlightNodes].sort((a, b) => a - b).map((n) => `n${n}`);
+    return `Timeline ${fmtT(Math.max(0, t0))} to ${fmtT(Math.max(0, t1))}${this.follow ? ', following now' : ''}${hi.length ? `; highlighted: ${hi.join(', ')}` : ''}`;
   }
 
   legend(onToggle?: () => void): HTMLElement {

@@ -75,6 +75,7 @@ impl Runner<'_> {
             expectations,
             violations,
             measurements,
+            record_names: self.scenario.record_names.clone(),
             spec,
             inputs: self.sim.inputs().to_vec(),
             events: self.events.len(),

@@ -1,0 +1,242 @@
+// Stories that land, in Chromium: the summary is a panel that reopens; the story stops
+// at every caption with the timeline showing that moment and highlighting the nodes the
+// caption names; it ends with a completion card carrying the report's numbers, the same
+// way in every story; acting in a story says so and offers the way back.
+//   node --test test/browser/      (the site must be built: node scripts/build.mjs)
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { launch, openPage, root, serve } from './harness.mjs';
+
+const EL = 'kraft-playground';
+
+/** The README's screenshot: in test-results/, or in docs/ with UPDATE_SCREENSHOTS=1. */
+function shotPath(name) {
+  const dir = process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : 'test-results';
+  mkdirSync(join(root, dir), { recursive: true });
+  return join(root, dir, name);
+}
+
+const scenarioFile = (id) => JSON.parse(readFileSync(join(root, 'scenarios', `${id}.json`), 'utf8'));
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+async function open(path, opts) {
+  const { page, errors } = await openPage(browser.context, server.url + path.replace(/^\//, ''), opts);
+  await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
+  await page.evaluate(() => document.querySelector('kraft-playground').ready);
+  await page.locator(`${EL} [data-caption]`).waitFor({ state: 'visible' });
+  return { page, errors };
+}
+
+const nowOf = (page) => page.evaluate(() => document.querySelector('kraft-playground').cluster.now);
+
+/** The caption's state (waiting, playing, complete, left-script) and the step it shows. */
+const captionState = (page) =>
+  page.evaluate(() => {
+    const r = document.querySelector('kraft-playground').shadowRoot;
+    const c = r.querySelector('[data-caption]');
+    return { state: c.dataset.state, step: c.querySelector('.kp-caption-text').dataset.step, text: c.textContent };
+  });
+
+/** What the timeline draws: its window and highlighted lanes. */
+const timelineView = (page) =>
+  page.evaluate(() => {
+    const tl = document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-tl');
+    const [t0, t1] = (tl.dataset.window ?? '').split(',').map(Number);
+    return { t0, t1, nodes: (tl.dataset.highlightNodes ?? '').split(',').filter(Boolean).map(Number) };
+  });
+
+/** Waits until the story waits at a stop or has ended; returns the caption state. */
+async function nextStop(page) {
+  await page.waitForFunction(
+    () => {
+      const c = document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]');
+      return c.dataset.state === 'waiting' || c.dataset.state === 'complete';
+    },
+    null,
+    { timeout: 30_000 },
+  );
+  // the frame after the stop has drawn the timeline
+  await page.waitForTimeout(100);
+  return captionState(page);
+}
+
+/** Starts the story, unless the page already did (it autoplays) and it waits at its first stop. */
+async function start(page) {
+  await page.waitForTimeout(200);
+  const s = await captionState(page);
+  const playing = (await page.locator(`${EL} [data-action="play"]`).getAttribute('aria-label')) === 'Pause';
+  if (s.state !== 'waiting' && !playing) await page.locator(`${EL} [data-action="play"]`).click();
+}
+
+/** Plays a story through every stop to its completion card; returns the stops seen. */
+async function playToEnd(page) {
+  const stops = [];
+  await start(page);
+  for (let i = 0; i < 40; i++) {
+    const s = await nextStop(page);
+    if (s.state === 'complete') return stops;
+    stops.push({ ...s, now: await nowOf(page), view: await timelineView(page) });
+    await page.locator(`${EL} [data-action="continue"]`).click();
+    await page.waitForFunction((n) => document.querySelector('kraft-playground').cluster.now > n, stops.at(-1).now);
+  }
+  throw new Error('the story did not end');
+}
+
+describe('stories that land', () => {
+  test('the summary is a panel that reopens, also once the story plays', async () => {
+    const { page, errors } = await open('/?scenario=figure-8&speed=10');
+    const about = page.locator(`${EL} [data-story-summary]`);
+    const btn = page.locator(`${EL} [data-action="story-summary"]`);
+    await nextStop(page);
+    assert.ok(await about.isHidden(), 'closed while a caption is shown');
+    await btn.click();
+    await about.waitFor({ state: 'visible' });
+    assert.match(await about.textContent(), /figure 8, told with KRaft epochs/);
+    await btn.click();
+    assert.ok(await about.isHidden(), 'closes');
+    await btn.click();
+    assert.ok(await about.isVisible(), 'reopens');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('the story stops at every caption, the timeline showing its moment and the nodes it names; X is labelled', async () => {
+    const { page, errors } = await open('/?scenario=figure-8&speed=10');
+    const file = scenarioFile('figure-8');
+    const stops = await playToEnd(page);
+    const captionedSteps = file.steps.map((s, i) => ({ ...s, index: i })).filter((s) => s.caption);
+    assert.deepEqual(
+      stops.map((s) => Number(s.step)),
+      captionedSteps.map((s) => s.index),
+      'one stop per caption, in order',
+    );
+    for (const s of stops) {
+      const step = file.steps[Number(s.step)];
+      assert.ok(s.view.t0 <= s.now && s.now <= s.view.t1, `step ${s.step}: the window [${s.view.t0}, ${s.view.t1}] holds its moment ${s.now}`);
+      assert.deepEqual(s.view.nodes, [...(step.focus?.nodes ?? [])].sort(), `step ${s.step}: highlighted lanes`);
+      assert.match(s.text, /paused so you can look/);
+    }
+    const overwrite = stops.find((s) => file.steps[Number(s.step)].label === 'overwritten');
+    assert.ok(overwrite, 'the overwrite of X is a stop');
+    assert.match(overwrite.text, /truncates X/);
+    // the Logs panel names X where it sits (seek to the moment X is on n0 and n1)
+    const x = stops.find((s) => file.steps[Number(s.step)].label === 'x');
+    await page.evaluate((t) => document.querySelector('kraft-playground').player.seek(t + 200), x.now);
+    await page.waitForFunction(() => /named records: X at offset 2/.test(document.querySelector('kraft-playground').shadowRoot.querySelector('[data-summary] [data-logs]').textContent), null, {
+      timeout: 5000,
+    });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('a pause shows its moment: screenshot for the README', async () => {
+    const { page, errors } = await open('/?scenario=figure-8&speed=10', { viewport: { width: 1440, height: 900 } });
+    await start(page);
+    let s = await nextStop(page);
+    while (file8Label(s.step) !== 'n1Fetched') {
+      await page.locator(`${EL} [data-action="continue"]`).click();
+      await page.waitForTimeout(50);
+      s = await nextStop(page);
+    }
+    await page.screenshot({ path: shotPath('story-pause.png') });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  for (const id of ['leader-crash-failover', 'figure-8']) {
+    test(`${id} ends with a completion card: what you saw, the report's numbers, what to try next; play goes on the same way`, async () => {
+      const { page, errors } = await open(`/?scenario=${id}&speed=10`, { viewport: { width: 1440, height: 900 } });
+      await playToEnd(page);
+      const card = page.locator(`${EL} [data-story-complete="${id}"]`);
+      await card.waitFor({ state: 'visible' });
+      const text = await card.textContent();
+      assert.match(text, /What you saw/);
+      const golden = readFileSync(join(root, 'scenarios/golden', `${id}.txt`), 'utf8');
+      if (id === 'leader-crash-failover') {
+        // the numbers are the report's, split into detection, election and first commit
+        const m = /failover (\d+\.\d+s) = detection (\d+\.\d+s) .* \+ election (\d+\.\d+s); first commit (\d+\.\d+s) later/.exec(golden);
+        assert.ok(m, 'the golden report has the failover');
+        for (const [part, v] of [
+          ['detection', m[2]],
+          ['election', m[3]],
+          ['first commit', m[4]],
+        ]) {
+          assert.equal(await card.locator(`[data-part="${part}"]`).textContent(), `${part}: ${v}`);
+        }
+        assert.match(text, new RegExp(`failover ${m[1].replace('.', '\\.')}`));
+        await page.screenshot({ path: shotPath('story-complete.png') });
+      } else {
+        assert.ok(await card.locator('[data-try="figure-8:hw-before-own-epoch"]').isVisible(), 'offers the unsafe variant');
+      }
+      assert.ok((await card.locator('[data-try]').count()) >= 1, 'something to try next');
+      // it stays at its end...
+      const end = await nowOf(page);
+      await page.waitForTimeout(300);
+      assert.equal(await nowOf(page), end, 'stopped at the end');
+      assert.ok(await page.locator(`${EL} [data-action="continue"]`).isHidden(), 'no Continue at the end');
+      // ...and play goes on past it as free play, the card still there (not an old caption)
+      await page.locator(`${EL} [data-action="play"]`).click();
+      await page.waitForFunction((e) => document.querySelector('kraft-playground').cluster.now > e + 500, end);
+      assert.equal((await captionState(page)).state, 'complete');
+      // the unsafe variant opens from the card
+      if (id === 'figure-8') {
+        await card.locator('[data-try="figure-8:hw-before-own-epoch"]').click();
+        await page.waitForFunction(() => /without the own-epoch rule/.test(document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]').textContent));
+      }
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  }
+
+  test('acting in a story says you left the script, updates the ticks, and returning reopens the story at that step', async () => {
+    const { page, errors } = await open('/?scenario=figure-8&speed=10');
+    await start(page);
+    let s = await nextStop(page);
+    await page.locator(`${EL} [data-action="continue"]`).click();
+    await page.waitForTimeout(50);
+    s = await nextStop(page);
+    const at = await nowOf(page);
+    const ticksBefore = await page.locator(`${EL} .kp-tick`).count();
+    // crash a node at the pause
+    await page.locator(`${EL} .kp-node-btn[data-node="3"]`).click();
+    await page.locator(`${EL} [data-node-action="crash"]`).click();
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]').dataset.state === 'left-script');
+    const left = await captionState(page);
+    assert.equal(left.state, 'left-script');
+    assert.match(left.text, /you left the script at step 2 of \d+/);
+    assert.ok(!left.text.includes(file8Caption(s.step)), 'the old caption is gone');
+    const ticksAfter = await page.locator(`${EL} .kp-tick`).count();
+    assert.equal(ticksAfter, 2, `only the steps already passed keep their ticks (${ticksBefore} before)`);
+    // playing on stays off the script: no stop at the story's next caption
+    const back = page.locator(`${EL} [data-action="return-to-script"]`);
+    assert.match(await back.textContent(), /Return to the story at step 2/);
+    await back.click();
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]').dataset.state === 'waiting');
+    const again = await captionState(page);
+    assert.equal(again.step, s.step, 'back at the same step');
+    assert.equal(await nowOf(page), at, 'at its moment');
+    assert.equal(await page.locator(`${EL} .kp-tick`).count(), ticksBefore, 'every tick is back');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+function file8Label(step) {
+  return scenarioFile('figure-8').steps[Number(step)]?.label;
+}
+function file8Caption(step) {
+  return (scenarioFile('figure-8').steps[Number(step)]?.caption ?? '').replace(/\*\*|`/g, '');
+}

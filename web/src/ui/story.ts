@@ -1,0 +1,114 @@
+// A story's script as the reader meets it: where it stops (every captioned step, and
+// its end), what each stop shows (the timeline window and the nodes the caption names),
+// the completion card at its end, and the notice when the reader acts and so leaves the
+// script. It reads the scenario's steps, focus and report as data, however they were made.
+
+import { courseStories } from './course.js';
+import { fmtT, h } from './dom.js';
+import { renderCaption } from './markup.js';
+import type { LoadedScenario, ScenarioStep } from './scenarios.js';
+
+/** How long a story runs past its last step, so its outcome is on screen (ms). */
+export const STORY_TAIL_MS = 1500;
+/** The timeline window around a stop that names no width (ms). */
+const DEFAULT_WINDOW_MS = 4000;
+/** How much of the window lies before the moment: what led up to it. */
+const LEAD_IN = 0.7;
+
+/** The story stops here: a pause step, or any step with a caption (each caption's moment is looked at). */
+export function isStop(st: ScenarioStep): boolean {
+  return st.t !== null && (st.pause || st.caption !== null);
+}
+
+/** When the script is over: a moment after its last step (never past the recorded run). */
+export function storyEnd(s: LoadedScenario): number {
+  let last = 0;
+  for (const st of s.steps) if (st.t !== null) last = Math.max(last, st.t);
+  return Math.min(s.endMs, last + STORY_TAIL_MS);
+}
+
+/** The captioned steps of the script, in order. */
+export function captioned(s: LoadedScenario): ScenarioStep[] {
+  return s.steps.filter((st) => st.caption && st.t !== null);
+}
+
+/** What a stop shows: the timeline window [t0, t1] holding its moment, and the nodes its caption names. */
+export function stopView(st: ScenarioStep): { t0: number; t1: number; nodes: number[] } {
+  const t = st.t ?? 0;
+  const w = st.focus?.windowMs ?? DEFAULT_WINDOW_MS;
+  const t0 = Math.max(0, t - w * LEAD_IN);
+  return { t0, t1: t0 + w, nodes: st.focus?.nodes ?? [] };
+}
+
+/** Where the reader left the script: the captioned step they had reached and when they acted. */
+export interface LeftScript {
+  /** the step to return to (its index), or -1 when they acted before the first caption */
+  step: number;
+  /** its number among the captions (1-based; 0 before the first) */
+  number: number;
+  /** captions in the script */
+  of: number;
+  t: number;
+}
+
+export function leftScriptAt(s: LoadedScenario, t: number): LeftScript {
+  const list = captioned(s);
+  let number = 0;
+  let step = -1;
+  list.forEach((st, i) => {
+    if ((st.t ?? 0) <= t) {
+      number = i + 1;
+      step = st.index;
+    }
+  });
+  return { step, number, of: list.length, t };
+}
+
+/** The stories to try after `s`: its own unsafe variants first, then the next story of the course. */
+export interface NextStory {
+  id: string;
+  variant: string | null;
+  title: string;
+}
+
+export function nextStories(s: LoadedScenario, variants: { name: string; title: string }[]): NextStory[] {
+  const out: NextStory[] = [];
+  if (s.variant) out.push({ id: s.id, variant: null, title: `The safe version: ${s.title.replace(/ without.*$/, '')}` });
+  for (const v of variants) if (v.name !== s.variant) out.push({ id: s.id, variant: v.name, title: `Its unsafe variant: ${v.title}` });
+  const course = courseStories();
+  const i = course.findIndex((c) => c.id === s.id);
+  const next = i >= 0 ? course[i + 1] : undefined;
+  if (next) out.push({ id: next.id, variant: null, title: `Next story: ${next.name}. ${next.line}` });
+  return out;
+}
+
+/** The first sentence of a caption (what the card recalls of each step). */
+function firstSentence(text: string): string {
+  const m = /^(.*?[.!?])(\s|$)/.exec(text);
+  return m ? m[1] : text;
+}
+
+/** The completion card: what the story showed, its measured numbers, and what to try next. */
+export function completionCard(s: LoadedScenario, next: NextStory[], on: { open(n: NextStory): void; replay(): void }): HTMLElement {
+  const saw = h('ol', { class: 'kp-card-saw' }, ...captioned(s).map((st) => h('li', null, h('span', { class: 'kp-card-t' }, fmtT(st.t ?? 0)), ' ', renderCaption(firstSentence(st.caption ?? '')))));
+  const numbers = s.measurements.map((m) => {
+    const value = m.valueMs !== null ? fmtT(m.valueMs) : m.count !== null ? String(m.count) : null;
+    const li = h('li', { 'data-measure': m.kind }, h('strong', null, value !== null ? `${m.name}: ${value}` : m.name), h('span', { class: 'kp-card-detail' }, m.text));
+    if (m.parts.length) {
+      li.append(h('ul', { class: 'kp-card-parts' }, ...m.parts.map((p) => h('li', { 'data-part': p.name }, `${p.name}: ${fmtT(p.ms)}`))));
+    }
+    return li;
+  });
+  const tries = next.map((n) => h('li', null, h('button', { class: 'kp-btn', type: 'button', 'data-try': n.variant ? `${n.id}:${n.variant}` : n.id, onclick: () => on.open(n) }, n.title)));
+  return h(
+    'section',
+    { class: 'kp-card', 'data-story-complete': s.variant ? `${s.id}:${s.variant}` : s.id, 'aria-label': 'Story complete' },
+    h('h3', null, `Story complete: ${s.title}`),
+    h('h4', null, 'What you saw'),
+    saw,
+    ...(numbers.length ? [h('h4', null, 'Measured in this run'), h('ul', { class: 'kp-card-numbers' }, ...numbers)] : []),
+    h('h4', null, 'Try next'),
+    h('ul', { class: 'kp-card-next' }, ...tries, h('li', null, h('button', { class: 'kp-btn', type: 'button', 'data-action': 'replay-story', onclick: on.replay }, 'Replay this story'))),
+    h('p', { class: 'kp-card-hint' }, 'Play goes on past the end as free play: act on the cluster to see what changes.'),
+  );
+}
