@@ -166,7 +166,7 @@ test('a story played to its end: no frames and no DOM changes', async () => {
 
 const nowOf = (page) => page.evaluate(() => document.querySelector('kraft-playground').cluster.now);
 
-/** The story's end (ms): where its scrub bar ends. */
+/** The story's end (ms): where it stops after its last step (the caption bar says). */
 function storyEnd(page) {
-  return page.evaluate(() => Number(document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-scrub').max));
+  return page.evaluate(() => Number(document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]').dataset.end));
 }

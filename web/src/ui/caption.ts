@@ -74,9 +74,8 @@ export class Caption {
     if (this.#fitted?.s === s) return;
     const shown = [...this.#text.childNodes];
     const step = this.#step.textContent;
-    const button = this.#button.hidden;
     // measured as a step's caption: the text shown, the summary, card and notice's button not
-    const hidden = [this.#text, this.#about, this.#card, this.#back].map((e) => e.hidden);
+    const hidden = [this.#text, this.#about, this.#card, this.#back, this.#button, this.#aboutBtn].map((e) => e.hidden);
     this.el.style.minHeight = '';
     this.#button.hidden = false;
     this.#text.hidden = false;
@@ -85,15 +84,19 @@ export class Caption {
     this.#back.hidden = true;
     setText(this.#step, `${s.title} · step 10 of 10 · at 00.000s · paused so you can look`);
     let tallest = 0;
-    for (const text of [s.summary || 'Press play to start the story.', ...s.steps.map((st) => st.caption ?? '')]) {
+    for (const [i, text] of [s.summary || 'Press play to start the story.', ...s.steps.map((st) => st.caption ?? '')].entries()) {
+      // the summary before the first step shows without buttons; a step's caption beside them
+      this.#button.hidden = i === 0;
+      this.#aboutBtn.hidden = i === 0;
       this.#text.replaceChildren(renderCaption(text));
       tallest = Math.max(tallest, this.el.getBoundingClientRect().height);
     }
     this.#text.replaceChildren(...shown);
     setText(this.#step, step ?? '');
-    this.#button.hidden = button;
-    [this.#text.hidden, this.#about.hidden, this.#card.hidden, this.#back.hidden] = hidden;
+    [this.#text.hidden, this.#about.hidden, this.#card.hidden, this.#back.hidden, this.#button.hidden, this.#aboutBtn.hidden] = hidden;
     this.el.style.minHeight = `${Math.ceil(tallest)}px`;
+    // the completion card scrolls within that height rather than pushing the stage down
+    this.el.style.setProperty('--kp-caption-h', `${Math.ceil(tallest)}px`);
     this.#fitted = { s, width: this.el.clientWidth };
   }
 
@@ -122,6 +125,10 @@ export class Caption {
     toggleClass(this.el, 'kp-wait', waiting);
     this.#button.hidden = !waiting;
     this.#back.hidden = !left;
+    // before the first step the text is the summary itself
+    const summaryShown = !left && !ended && !cur;
+    this.#aboutBtn.hidden = summaryShown;
+    if (summaryShown) this.toggleAbout(false);
     this.#about.replaceChildren(h('strong', null, 'About this story: '), renderCaption(s.summary || s.title));
     const list = captioned(s);
     const unsafe = s.unsafe.length ? ` · unsafe: ${s.unsafe.join(', ')}` : '';
