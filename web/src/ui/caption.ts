@@ -32,7 +32,7 @@ export class Caption {
   readonly el = h(
     'div',
     { class: 'kp-caption', hidden: true, 'data-caption': '' },
-    h('div', { class: 'kp-caption-body' }, this.#step, this.#text, this.#about, this.#card),
+    h('div', { class: 'kp-caption-body', tabindex: '0' }, this.#step, this.#text, this.#about, this.#card),
     h('div', { class: 'kp-caption-actions' }, this.#aboutBtn, this.#back, this.#button),
   );
   readonly #host: CaptionHost;
