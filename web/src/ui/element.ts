@@ -12,13 +12,13 @@
 import { type Cluster, init, Player } from '../api.js';
 import { DEFAULTS, type Parsed, parseAttributes, show } from './attributes.js';
 import { Caption } from './caption.js';
-import { MAX_SPEED, MIN_SPEED, type Settings, speedLabel } from './controls.js';
+import { MAX_SPEED, MIN_SPEED, type Settings } from './controls.js';
 import { Dialogs, openHelp } from './dialogs.js';
 import { h } from './dom.js';
-import { Drawing, FrameLoop, Pacer, stopWithin } from './frame-loop.js';
+import { CappedBadge, Drawing, FrameLoop, Pacer, stopWithin } from './frame-loop.js';
 import { type KeyHost, onKey } from './keys.js';
 import { layOut } from './layout.js';
-import { Announcer, announcement, CrashBanner, Notices, StatusLine, Toaster } from './messages.js';
+import { Announcer, announcement, Crashes, Notices, StatusLine, Toaster } from './messages.js';
 import { NodeMenu } from './node-menu.js';
 import { ScenarioPicker } from './picker.js';
 import { Playback } from './playback.js';
@@ -27,7 +27,7 @@ import { findScenario, type LoadedScenario, loadBundledScenarios, loadScenario, 
 import { changeDetail, ExportMenu, openShare, runUrl } from './share.js';
 import { ClusterSnapshot } from './snapshot.js';
 import { STORE_TEXT, Store } from './store.js';
-import { isStop, type LeftScript, leftScriptAt, stopView } from './story.js';
+import { type LeftScript, ScriptPlace, stepTicks, stopAt } from './story.js';
 import { StoryProgress } from './story-progress.js';
 import { Summary } from './summary.js';
 import { readTheme, type Theme } from './theme.js';
@@ -62,9 +62,7 @@ export class KraftPlayground extends HTMLElement {
   #views!: Views;
   #status = new StatusLine();
   #notices = new Notices();
-  #crashBanner = new CrashBanner();
   #toaster!: Toaster;
-  #crashed = false;
   #lastNow = 0;
   #caption!: Caption;
   #picker = new ScenarioPicker((id, variant) => void this.#pickScenario(id, variant));
@@ -75,15 +73,10 @@ export class KraftPlayground extends HTMLElement {
   #summary!: Summary;
   #summaryAt = 0;
   #progress = new StoryProgress();
-  /** Where the reader left the story's script by acting (null: still on it, or free play). */
-  #left: LeftScript | null = null;
-  /** The stop whose moment the timeline shows (-1: none). */
-  #focusedStep = -1;
+  #script = new ScriptPlace();
   #loop = new FrameLoop((elapsed, gap) => this.#frame(elapsed, gap));
   #pacer = new Pacer();
-  #cappedBadge = h('span', { class: 'kp-capped', role: 'status', hidden: true });
-  #cappedText = '';
-  #cappedAt = 0;
+  #capped = new CappedBadge();
   /** The accessible summary waits for its next turn (it is refreshed a few times a second). */
   #summaryDue = false;
   /** When the panels beside the picture were last drawn while playing (wall ms). */
@@ -94,7 +87,7 @@ export class KraftPlayground extends HTMLElement {
     player: () => this.#player,
     scenario: () => this.#scenario,
     now: () => this.#now(),
-    canPlay: () => !!this.#cluster && !this.#crashed,
+    canPlay: () => !!this.#cluster && !this.#crashes.crashed,
     playingChanged: (on) => {
       this.#loop.restartClock();
       this.#pacer.reset();
@@ -104,7 +97,24 @@ export class KraftPlayground extends HTMLElement {
     seeked: () => {
       if (this.#views.timeline.follow) this.#views.timeline.invalidate();
     },
-    failed: (what, e) => this.#failed(what, e),
+    failed: (what, e) => this.#crashes.failed(what, e),
+  });
+  #crashes = new Crashes({
+    cluster: () => this.#cluster,
+    toast: (text) => this.#toaster.show(text),
+    halt: () => {
+      this.#play.setPlaying(false);
+      this.#menu.close();
+      this.#dialogs.close();
+    },
+    mark: (on) => {
+      this.#root.toggleAttribute('data-crashed', on);
+      this.#views.controls.el.inert = on;
+    },
+    runUrl: (link) => this.#runUrl(link),
+    startAgain: () => void this.#reset(),
+    status: this.#status,
+    live: this.#live,
   });
   #settings: Settings = { ...DEFAULTS };
   #unsafe: string[] = [];
@@ -282,7 +292,7 @@ export class KraftPlayground extends HTMLElement {
         return entry ? variantsOf(entry) : [];
       },
     });
-    this.#views.controls.el.querySelector('.kp-speed-wrap')?.after(this.#cappedBadge);
+    this.#views.controls.el.querySelector('.kp-speed-wrap')?.after(this.#capped.el);
 
     this.#menu = new NodeMenu({
       nodes: () => this.#snap.nodes,
@@ -297,7 +307,7 @@ export class KraftPlayground extends HTMLElement {
       play: this.#play,
       now: () => this.#now(),
       timeline: views.timeline,
-      crashed: () => this.#crashed,
+      crashed: () => this.#crashes.crashed,
       leader: () => this.#cluster?.leader(),
       act: (what, fn) => this.#act(what, fn),
       write: () => this.#write(),
@@ -314,7 +324,7 @@ export class KraftPlayground extends HTMLElement {
       exportMenu: exportMenu.el,
       onShare: () => this.#openShare(),
       onHelp: () => openHelp(this.#dialogs),
-      banners: [this.#crashBanner.el, this.#notices.el, this.#caption.el],
+      banners: [this.#crashes.banner.el, this.#notices.el, this.#caption.el],
       ring: this.#views.ring,
       timeline: this.#views.timeline,
       dock: this.#views.faults.dock,
@@ -398,13 +408,8 @@ export class KraftPlayground extends HTMLElement {
     this.#views.controls.syncSettings();
     // a shared link shows its moment; press play to go on from there
     const fromLink = !!p.run && loaded;
-    if (p.autoplay && !fromLink && !this.#pauseAtStart()) this.#play.setPlaying(true);
+    if (p.autoplay && !fromLink && !stopAt(this.#scenario, this.#now())) this.#play.setPlaying(true);
     this.#resolveReady();
-  }
-
-  #pauseAtStart(): boolean {
-    const s = this.#scenario;
-    return !!s && s.steps.some((st) => isStop(st) && st.t === this.#now());
   }
 
   async #loadLink(link: string, scenarioId: string | null, variant: string | null): Promise<boolean> {
@@ -492,7 +497,7 @@ export class KraftPlayground extends HTMLElement {
 
   /** Puts a cluster on screen. */
   #install(c: Cluster): void {
-    this.#clearCrash();
+    this.#crashes.clear();
     this.#setLoading(false);
     const wasPlaying = this.#play.playing;
     this.#play.setPlaying(false);
@@ -507,12 +512,11 @@ export class KraftPlayground extends HTMLElement {
     this.#caption.reset();
     this.#progress.reset(this.#scenario);
     // a story that asks to pause at its very start waits there for "Continue"
-    this.#play.pausedAtStep = this.#scenario?.steps.find((st) => isStop(st) && st.t === c.now)?.index ?? -1;
+    this.#play.pausedAtStep = stopAt(this.#scenario, c.now)?.index ?? -1;
     this.#views.timeline.highlight.clear();
     this.#views.timeline.highlightNodes.clear();
     this.#views.logs.setRecordNames(this.#scenario?.recordNames ?? {});
-    this.#left = null;
-    this.#focusedStep = -1;
+    this.#script.reset();
     this.#menu.close();
     // Everything recorded so far, including the future of a scenario loaded and rewound.
     // Everything so far, or the last two minutes of a very long run.
@@ -524,7 +528,7 @@ export class KraftPlayground extends HTMLElement {
     this.#refreshViews(true);
     this.#views.faults.sync();
     this.#views.controls.syncSettings();
-    this.#views.controls.setTicks(this.#stepTicks(), this.#play.horizon);
+    this.#views.controls.setTicks(stepTicks(this.#scenario), this.#play.horizon);
     this.#views.timeline.setFollow(true);
     this.#views.timeline.invalidate();
     this.#views.ring.invalidate();
@@ -552,7 +556,7 @@ export class KraftPlayground extends HTMLElement {
     const c = this.#cluster;
     if (!p || !c) return false;
     if (c.broken) {
-      this.#showCrash(c);
+      this.#crashes.show(c);
       return false;
     }
     const t0 = performance.now();
@@ -572,7 +576,7 @@ export class KraftPlayground extends HTMLElement {
       const now = c.now;
       wanted = elapsed * p.speed;
       const allowed = this.#pacer.allowance(wanted, drawing);
-      const stop = stopWithin(this.#left ? null : this.#scenario, this.#play.pausedAtStep, now, now + allowed);
+      const stop = stopWithin(this.#script.left ? null : this.#scenario, this.#play.pausedAtStep, now, now + allowed);
       try {
         if (stop) {
           p.seek(stop.t);
@@ -584,10 +588,10 @@ export class KraftPlayground extends HTMLElement {
         }
       } catch (e) {
         this.#play.setPlaying(false);
-        this.#failed('The simulation stopped', e);
+        this.#crashes.failed('The simulation stopped', e);
       }
       if (c.broken) {
-        this.#showCrash(c);
+        this.#crashes.show(c);
         return false;
       }
       played = c.now - now;
@@ -601,23 +605,8 @@ export class KraftPlayground extends HTMLElement {
       // judged against real time: frames far apart (a busy machine) fall behind too
       this.#pacer.record(gap, gap * p.speed, played, t1 - t0, t2 - t1, drawing);
     }
-    this.#showCapped();
+    this.#capped.update(this.#play.playing ? this.#pacer.capped : null, this.#play.speed);
     return this.#play.playing || more;
-  }
-
-  /** Says so when the core cannot keep up with the speed asked for (the pacer caps each frame's advance). */
-  #showCapped(): void {
-    const capped = this.#play.playing ? this.#pacer.capped : null;
-    const text = capped === null ? '' : `capped at ${speedLabel(capped)}`;
-    if (text === this.#cappedText) return;
-    // the figure changes at most once a second (appearing and going away at once)
-    const wall = performance.now();
-    if (text && this.#cappedText && wall - this.#cappedAt < 1000) return;
-    this.#cappedAt = wall;
-    this.#cappedText = text;
-    this.#cappedBadge.textContent = text;
-    this.#cappedBadge.title = text ? `The simulation cannot keep up with ${speedLabel(this.#play.speed)} here: it plays at about ${speedLabel(capped ?? 0)}` : '';
-    this.#cappedBadge.hidden = !text;
   }
 
   /** The player's listener: new events (or a rewind). */
@@ -727,7 +716,7 @@ export class KraftPlayground extends HTMLElement {
 
   #act(what: string, fn: (c: Cluster) => unknown): unknown {
     const c = this.#cluster;
-    if (!c || this.#crashed) return undefined;
+    if (!c || this.#crashes.crashed) return undefined;
     // a network change still settling goes first, so actions keep the order they were made in
     if (what !== 'network') this.#views.faults.settle();
     const seqBefore = c.lastSeq;
@@ -735,7 +724,7 @@ export class KraftPlayground extends HTMLElement {
     try {
       out = fn(c);
     } catch (e) {
-      this.#failed(what, e);
+      this.#crashes.failed(what, e);
       return undefined;
     }
     // an action forks the run: the recorded future is gone
@@ -744,21 +733,14 @@ export class KraftPlayground extends HTMLElement {
       this.#store.truncateAfter(seqBefore);
       this.#play.horizon = c.now;
       if (this.#scenario) {
-        // the reader left the script: the steps still to come cannot happen in this run
-        this.#left ??= leftScriptAt(this.#scenario, c.now);
-        this.#scenario = { ...this.#scenario, steps: this.#scenario.steps.filter((s) => s.t !== null && s.t <= c.now) };
-        this.#views.controls.setTicks(this.#stepTicks(), this.#play.horizon);
+        this.#scenario = this.#script.fork(this.#scenario, c.now);
+        this.#views.controls.setTicks(stepTicks(this.#scenario), this.#play.horizon);
       }
     }
     this.#player?.refresh();
     this.#views.faults.sync();
     this.#emitChange();
     return out;
-  }
-
-  /** The scrubber's ticks: the story's captioned steps still in this run. */
-  #stepTicks(): { t: number; label: string }[] {
-    return (this.#scenario?.steps ?? []).filter((s) => s.t !== null && s.caption).map((s) => ({ t: s.t!, label: s.caption ?? '' }));
   }
 
   /** The story reopened at the step the reader left it. */
@@ -772,28 +754,9 @@ export class KraftPlayground extends HTMLElement {
     this.#emitChange();
   }
 
-  /** At a stop, the timeline shows its moment and highlights the nodes its caption names; playing on follows the present again. */
-  #focusStop(): void {
-    const s = this.#scenario;
-    const at = this.#play.playing || this.#left ? -1 : this.#play.pausedAtStep;
-    if (at === this.#focusedStep) return;
-    const tl = this.#views.timeline;
-    const st = at >= 0 ? s?.steps.find((x) => x.index === at) : undefined;
-    if (st) {
-      const v = stopView(st);
-      tl.showWindow(v.t0, v.t1);
-      tl.highlightNodes = new Set(v.nodes);
-    } else {
-      tl.highlightNodes.clear();
-      if (this.#play.playing) tl.setFollow(true);
-    }
-    this.#focusedStep = st ? at : -1;
-    tl.invalidate();
-  }
-
   #updateCaption(force: boolean): void {
-    this.#focusStop();
-    this.#caption.update(this.#scenario, this.#now(), this.#play.playing, this.#play.pausedAtStep, force, this.#left);
+    this.#script.focusStop(this.#views.timeline, this.#scenario, this.#play.playing, this.#play.pausedAtStep);
+    this.#caption.update(this.#scenario, this.#now(), this.#play.playing, this.#play.pausedAtStep, force, this.#script.left);
     const story = this.#progress.update(this.#scenario, this.#now());
     if (story) this.dispatchEvent(new CustomEvent('kraft-playground:story', { bubbles: true, composed: true, detail: story }));
   }
@@ -821,40 +784,6 @@ export class KraftPlayground extends HTMLElement {
 
   #runUrl(link: string): string {
     return runUrl(this.getAttribute('share-base'), this.#scenario, link, this.#play.speed);
-  }
-
-  // ---- when something fails ------------------------------------------------------------------
-
-  /** An action or a frame failed: a crash of the core gets the banner, anything else a toast. */
-  #failed(what: string, e: unknown): void {
-    const c = this.#cluster;
-    if (c?.broken) this.#showCrash(c);
-    else this.#toaster.show(`${what}: ${(e as Error).message}`);
-  }
-
-  /**
-   * The core crashed (a bug): say so, offer the link of the run up to its last good
-   * moment and a way to start again; the controls stop until then.
-   */
-  #showCrash(c: Cluster): void {
-    if (this.#crashed) return;
-    this.#crashed = true;
-    this.#play.setPlaying(false);
-    this.#menu.close();
-    this.#dialogs.close();
-    this.#crashBanner.show(c, this.#runUrl(c.reproductionLink()), () => void this.#reset());
-    this.#root.toggleAttribute('data-crashed', true);
-    this.#views.controls.el.inert = true;
-    this.#status.crashed();
-    this.#live.announce('The simulation core crashed; the run has stopped.');
-  }
-
-  #clearCrash(): void {
-    if (!this.#crashed) return;
-    this.#crashed = false;
-    this.#crashBanner.clear();
-    this.#root.toggleAttribute('data-crashed', false);
-    this.#views.controls.el.inert = false;
   }
 
   #openShare(): void {

@@ -6,6 +6,8 @@
 // its budget (and says when that caps the speed), where a frame of play must stop in a
 // story (its pause steps and its end), and the timings benchmarks read.
 
+import { speedLabel } from './controls.js';
+import { h } from './dom.js';
 import type { LoadedScenario, ScenarioStep } from './scenarios.js';
 import { isStop, storyEnd } from './story.js';
 
@@ -226,6 +228,26 @@ export class Pacer {
   }
 }
 
+/** The badge that says so when the core cannot keep up with the speed asked for (the pacer caps each frame's advance). */
+export class CappedBadge {
+  readonly el = h('span', { class: 'kp-capped', role: 'status', hidden: true });
+  #text = '';
+  #at = 0;
+
+  /** `capped`: the speed the pacer holds play to (null: not capped, or paused); `speed`: the speed asked for. */
+  update(capped: number | null, speed: number): void {
+    const text = capped === null ? '' : `capped at ${speedLabel(capped)}`;
+    if (text === this.#text) return;
+    // the figure changes at most once a second (appearing and going away at once)
+    const wall = performance.now();
+    if (text && this.#text && wall - this.#at < 1000) return;
+    this.#at = wall;
+    this.#text = text;
+    this.el.textContent = text;
+    this.el.title = text ? `The simulation cannot keep up with ${speedLabel(speed)} here: it plays at about ${speedLabel(capped ?? 0)}` : '';
+    this.el.hidden = !text;
+  }
+}
 /** Where a frame of play that would reach `reach` from `now` stops instead: `t` to seek to, and the pause step reached (null: the story's end). */
 export interface PlayStop {
   t: number;
