@@ -157,6 +157,33 @@ export enum Drawing {
   Panels = 2,
 }
 
+/** How often the panels beside the picture are redrawn while playing (wall ms). */
+const PLAYING_PANELS_MS = 100;
+/** How often the picture is redrawn while playing at a capped speed (wall ms): the frames between go to the simulation. */
+const CAPPED_PICTURE_MS = 30;
+
+/**
+ * What each frame draws. While playing, the panels beside the picture follow a few times
+ * a second (at speed they are a blur anyway, and reading the logs from the core is a
+ * large part of a frame); paused, every frame shows the moment exactly. When the core
+ * cannot keep up, every other frame or so advances only.
+ */
+export class DrawingSchedule {
+  /** When the panels beside the picture were last drawn while playing (wall ms). */
+  #panelsAt = 0;
+  /** When the picture was last drawn while playing (wall ms). */
+  #pictureAt = 0;
+
+  /** What the frame starting at `t0` (wall ms) draws; `capped`: the pacer caps the speed. */
+  next(t0: number, playing: boolean, capped: boolean): Drawing {
+    const picture = !playing || !capped || t0 - this.#pictureAt >= CAPPED_PICTURE_MS;
+    const panels = picture && (!playing || t0 - this.#panelsAt >= PLAYING_PANELS_MS);
+    if (playing && picture) this.#pictureAt = t0;
+    if (playing && panels) this.#panelsAt = t0;
+    return panels ? Drawing.Panels : picture ? Drawing.Picture : Drawing.None;
+  }
+}
+
 /** Wall ms a whole frame may take (advance + draw) so that frames stay smooth. */
 const FRAME_BUDGET_MS = 5;
 /** The least wall time the advance always gets, however long drawing took. */
