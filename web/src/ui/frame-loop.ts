@@ -3,8 +3,9 @@
 // tab does not jump); paused, it draws one frame when asked (an event, a seek, a hover, a
 // resize) and then stops, so an idle page does no work. It never runs while the page is
 // hidden or the element is off-screen. Also: the pacer that keeps a frame of play within
-// its budget (and says when that caps the speed), where a frame of play must stop in a
-// story (its pause steps and its end), and the timings benchmarks read.
+// its budget (and the badge that says when that caps the speed), what each frame draws,
+// where a frame of play must stop in a story (its pause steps and its end), and the
+// timings benchmarks read.
 
 import { speedLabel } from './controls.js';
 import { h } from './dom.js';

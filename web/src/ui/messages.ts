@@ -1,6 +1,7 @@
 // What the element tells the reader outside the views: the notice area (settings that
 // could not be used), short-lived toasts, the status line, the live region that
-// announces notable events to screen readers, and the banner of a crashed core.
+// announces notable events to screen readers, and the banner of a crashed core (with
+// what a crash, or any other failure, does to the element).
 
 import type { Cluster } from '../api.js';
 import { copyButton } from './dialogs.js';

@@ -1,6 +1,6 @@
 // Sharing and exporting a run: the link that reproduces it (the run in the URL's
 // fragment), the share dialog, and the export menu (the trace as JSON or text, the
-// timeline as a PNG).
+// timeline as a PNG); and the change event that keeps a page's URL in step with the run.
 
 import type { Cluster } from '../api.js';
 import type { Settings } from './controls.js';
