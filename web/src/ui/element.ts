@@ -10,34 +10,29 @@
 // reader's place in a story's script).
 
 import { type Cluster, init, Player } from '../api.js';
-import { DEFAULTS, type Parsed, parseAttributes, show } from './attributes.js';
+import { type Parsed, parseAttributes, show } from './attributes.js';
 import { Caption } from './caption.js';
-import { MAX_SPEED, MIN_SPEED, type Settings, speedLabel } from './controls.js';
+import { MAX_SPEED, MIN_SPEED } from './controls.js';
 import { Dialogs, openHelp } from './dialogs.js';
 import { h } from './dom.js';
-import { Drawing, FrameLoop, Pacer, stopWithin } from './frame-loop.js';
+import { CappedBadge, Drawing, DrawingSchedule, FrameLoop, Pacer, stopWithin } from './frame-loop.js';
 import { type KeyHost, onKey } from './keys.js';
 import { layOut } from './layout.js';
-import { Announcer, announcement, CrashBanner, Notices, StatusLine, Toaster } from './messages.js';
+import { Announcer, announcement, Crashes, Notices, StatusLine, Toaster } from './messages.js';
 import { NodeMenu } from './node-menu.js';
 import { ScenarioPicker } from './picker.js';
 import { Playback } from './playback.js';
-import { freeRun, type LinkRun, openLink, unknownScenario } from './runs.js';
-import { findScenario, type LoadedScenario, loadBundledScenarios, loadScenario, variantsOf } from './scenarios.js';
-import { changeDetail, ExportMenu, openShare, runUrl } from './share.js';
+import { RunChoice, unknownScenario } from './runs.js';
+import { findScenario, loadBundledScenarios, variantsOf } from './scenarios.js';
+import { ExportMenu, Sharing } from './share.js';
 import { ClusterSnapshot } from './snapshot.js';
 import { STORE_TEXT, Store } from './store.js';
-import { isStop, type LeftScript, leftScriptAt, stopView } from './story.js';
+import { type LeftScript, ScriptPlace, stepTicks, stopAt } from './story.js';
 import { StoryProgress } from './story-progress.js';
 import { Summary } from './summary.js';
 import { readTheme, type Theme } from './theme.js';
 import type { UiEvent, UiEventOf } from './types.js';
 import { buildViews, type Views } from './views.js';
-
-/** How often the panels beside the picture are redrawn while playing (wall ms). */
-const PLAYING_PANELS_MS = 100;
-/** How often the picture is redrawn while playing at a capped speed (wall ms): the frames between go to the simulation. */
-const CAPPED_PICTURE_MS = 30;
 
 function cssUrl(): string {
   return new URL('./kraft-playground.css', import.meta.url).href;
@@ -62,39 +57,35 @@ export class KraftPlayground extends HTMLElement {
   #views!: Views;
   #status = new StatusLine();
   #notices = new Notices();
-  #crashBanner = new CrashBanner();
   #toaster!: Toaster;
-  #crashed = false;
   #lastNow = 0;
   #caption!: Caption;
-  #picker = new ScenarioPicker((id, variant) => void this.#pickScenario(id, variant));
+  #picker = new ScenarioPicker((id, variant) => void this.#runs.pick(id, variant));
+  #runs: RunChoice = new RunChoice({
+    install: (c) => this.#install(c),
+    hasCluster: () => !!this.#cluster,
+    playing: () => this.#play.playing,
+    setPlaying: (on) => this.#play.setPlaying(on),
+    emitChange: () => this.#share.emitChange(),
+    picker: this.#picker,
+    notices: this.#notices,
+  });
   #menu!: NodeMenu;
   #dialogs!: Dialogs;
   #keyHost!: KeyHost;
   #live = new Announcer();
   #summary!: Summary;
-  #summaryAt = 0;
   #progress = new StoryProgress();
-  /** Where the reader left the story's script by acting (null: still on it, or free play). */
-  #left: LeftScript | null = null;
-  /** The stop whose moment the timeline shows (-1: none). */
-  #focusedStep = -1;
+  #script = new ScriptPlace();
   #loop = new FrameLoop((elapsed, gap) => this.#frame(elapsed, gap));
   #pacer = new Pacer();
-  #cappedBadge = h('span', { class: 'kp-capped', role: 'status', hidden: true });
-  #cappedText = '';
-  #cappedAt = 0;
-  /** The accessible summary waits for its next turn (it is refreshed a few times a second). */
-  #summaryDue = false;
-  /** When the panels beside the picture were last drawn while playing (wall ms). */
-  #panelsAt = 0;
-  /** When the picture was last drawn while playing (wall ms). */
-  #pictureAt = 0;
+  #capped = new CappedBadge();
+  #drawing = new DrawingSchedule();
   #play = new Playback({
     player: () => this.#player,
-    scenario: () => this.#scenario,
+    scenario: () => this.#runs.scenario,
     now: () => this.#now(),
-    canPlay: () => !!this.#cluster && !this.#crashed,
+    canPlay: () => !!this.#cluster && !this.#crashes.crashed,
     playingChanged: (on) => {
       this.#loop.restartClock();
       this.#pacer.reset();
@@ -104,13 +95,35 @@ export class KraftPlayground extends HTMLElement {
     seeked: () => {
       if (this.#views.timeline.follow) this.#views.timeline.invalidate();
     },
-    failed: (what, e) => this.#failed(what, e),
+    failed: (what, e) => this.#crashes.failed(what, e),
   });
-  #settings: Settings = { ...DEFAULTS };
-  #unsafe: string[] = [];
-  #scenario: LoadedScenario | null = null;
+  #crashes: Crashes = new Crashes({
+    cluster: () => this.#cluster,
+    toast: (text) => this.#toaster.show(text),
+    halt: () => {
+      this.#play.setPlaying(false);
+      this.#menu.close();
+      this.#dialogs.close();
+    },
+    mark: (on) => {
+      this.#root.toggleAttribute('data-crashed', on);
+      this.#views.controls.el.inert = on;
+    },
+    runUrl: (link) => this.#share.runUrl(link),
+    startAgain: () => void this.#runs.reset(),
+    status: this.#status,
+    live: this.#live,
+  });
+  #share: Sharing = new Sharing({
+    el: this,
+    cluster: () => this.#cluster,
+    scenario: () => this.#runs.scenario,
+    settings: () => this.#runs.settings,
+    unsafe: () => this.#runs.unsafe,
+    speed: () => this.#play.speed,
+    dialogs: () => this.#dialogs,
+  });
   #parsed: Parsed | null = null;
-  #bootSeq = 0;
   #rebootTimer = 0;
   #bootTimer = 0;
   // Keys act only while focus is inside this element (never the page's, so Space still
@@ -236,30 +249,30 @@ export class KraftPlayground extends HTMLElement {
       act: (what, fn) => this.#act(what, fn),
       write: () => this.#write(),
       openNode: (id, anchor) => this.#menu.open(id, anchor, this.#root),
-      unsafe: () => this.#unsafe,
+      unsafe: () => this.#runs.unsafe,
       setUnsafe: (list) => {
-        this.#unsafe = list;
-        const sc = this.#scenario;
+        this.#runs.unsafe = list;
+        const sc = this.#runs.scenario;
         // in a story: the same story without those rules (on top of its own switches)
-        if (sc) void this.#loadScenario(sc.id, sc.variant, { seed: sc.seed, unsafe: list });
-        else void this.#newRun();
+        if (sc) void this.#runs.loadScenario(sc.id, sc.variant, { seed: sc.seed, unsafe: list });
+        else void this.#runs.newRun();
       },
       showViolation: (v) => this.#showViolation(v),
-      settings: () => this.#settings,
+      settings: () => this.#runs.settings,
       applySettings: (s) => {
-        const sc = this.#scenario;
-        const old = this.#settings;
-        this.#settings = s;
+        const sc = this.#runs.scenario;
+        const old = this.#runs.settings;
+        this.#runs.settings = s;
         if (sc && s.voters === old.voters && s.observers === old.observers && s.network === old.network) {
           // the same story with another seed
-          void this.#loadScenario(sc.id, sc.variant, { seed: s.seed, unsafe: this.#unsafe });
+          void this.#runs.loadScenario(sc.id, sc.variant, { seed: s.seed, unsafe: this.#runs.unsafe });
           return;
         }
-        this.#scenario = null;
+        this.#runs.scenario = null;
         this.#picker.show(null);
-        void this.#newRun();
+        void this.#runs.newRun();
       },
-      reset: () => void this.#reset(),
+      reset: () => void this.#runs.reset(),
     });
     this.#views = views;
     // paused, a frame is drawn only when something asks for one
@@ -271,18 +284,18 @@ export class KraftPlayground extends HTMLElement {
       this.#root.addEventListener(type, redraw, { capture: true, passive: true });
     }
 
-    const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#scenario?.id ?? null, timeline: this.#views.timeline });
+    const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#runs.scenario?.id ?? null, timeline: this.#views.timeline });
     this.#caption = new Caption({
       continue: () => this.#play.setPlaying(true),
       returnToScript: (at) => void this.#returnToScript(at),
-      open: (n) => void this.#pickScenario(n.id, n.variant),
-      replay: () => void this.#reset(),
+      open: (n) => void this.#runs.pick(n.id, n.variant),
+      replay: () => void this.#runs.reset(),
       variants: () => {
-        const entry = this.#scenario ? findScenario(this.#scenario.id) : undefined;
+        const entry = this.#runs.scenario ? findScenario(this.#runs.scenario.id) : undefined;
         return entry ? variantsOf(entry) : [];
       },
     });
-    this.#views.controls.el.querySelector('.kp-speed-wrap')?.after(this.#cappedBadge);
+    this.#views.controls.el.querySelector('.kp-speed-wrap')?.after(this.#capped.el);
 
     this.#menu = new NodeMenu({
       nodes: () => this.#snap.nodes,
@@ -297,12 +310,12 @@ export class KraftPlayground extends HTMLElement {
       play: this.#play,
       now: () => this.#now(),
       timeline: views.timeline,
-      crashed: () => this.#crashed,
+      crashed: () => this.#crashes.crashed,
       leader: () => this.#cluster?.leader(),
       act: (what, fn) => this.#act(what, fn),
       write: () => this.#write(),
       toast: (text) => this.#toaster.show(text),
-      reset: () => void this.#reset(),
+      reset: () => void this.#runs.reset(),
       help: () => openHelp(this.#dialogs),
       closeDialog: () => this.#dialogs.close(),
       closeMenu: () => this.#menu.close(true),
@@ -312,9 +325,9 @@ export class KraftPlayground extends HTMLElement {
       picker: this.#picker.el,
       status: this.#status.el,
       exportMenu: exportMenu.el,
-      onShare: () => this.#openShare(),
+      onShare: () => this.#share.open(),
       onHelp: () => openHelp(this.#dialogs),
-      banners: [this.#crashBanner.el, this.#notices.el, this.#caption.el],
+      banners: [this.#crashes.banner.el, this.#notices.el, this.#caption.el],
       ring: this.#views.ring,
       timeline: this.#views.timeline,
       dock: this.#views.faults.dock,
@@ -363,8 +376,8 @@ export class KraftPlayground extends HTMLElement {
     this.#root.dataset.controls = p.minimal ? 'minimal' : 'full';
     this.#root.dataset.layout = p.full ? 'full' : 'compact';
     if (p.height) this.style.setProperty('--kp-stage-h', `${p.height}px`);
-    this.#settings = { ...p.settings };
-    if (!p.seedGiven) this.#settings.seed = Math.floor(Math.random() * 1_000_000);
+    this.#runs.settings = { ...p.settings };
+    if (!p.seedGiven) this.#runs.settings.seed = Math.floor(Math.random() * 1_000_000);
     this.#play.initialSpeed(p.speed);
     // The core loads while the scenario library does.
     const core = init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url)).then(
@@ -382,117 +395,29 @@ export class KraftPlayground extends HTMLElement {
     }
     let loaded = false;
     if (p.run) {
-      loaded = await this.#loadLink(p.run, p.scenario, p.variant);
+      loaded = await this.#runs.loadLink(p.run, p.scenario, p.variant);
     } else if (p.scenario) {
       const entry = findScenario(p.scenario);
       if (!entry) {
         this.#notices.problems.push(unknownScenario(p.scenario));
       } else {
-        loaded = await this.#loadScenario(entry.id, p.variant, p.seedGiven ? { seed: p.settings.seed } : {});
+        loaded = await this.#runs.loadScenario(entry.id, p.variant, p.seedGiven ? { seed: p.settings.seed } : {});
       }
     } else if (p.variant) {
       this.#notices.problems.push(`variant=${show(p.variant)} needs a scenario; ignored.`);
     }
-    if (!loaded) await this.#newRun();
+    if (!loaded) await this.#runs.newRun();
     this.#notices.show();
     this.#views.controls.syncSettings();
     // a shared link shows its moment; press play to go on from there
     const fromLink = !!p.run && loaded;
-    if (p.autoplay && !fromLink && !this.#pauseAtStart()) this.#play.setPlaying(true);
+    if (p.autoplay && !fromLink && !stopAt(this.#runs.scenario, this.#now())) this.#play.setPlaying(true);
     this.#resolveReady();
-  }
-
-  #pauseAtStart(): boolean {
-    const s = this.#scenario;
-    return !!s && s.steps.some((st) => isStop(st) && st.t === this.#now());
-  }
-
-  async #loadLink(link: string, scenarioId: string | null, variant: string | null): Promise<boolean> {
-    let run: LinkRun;
-    try {
-      run = await openLink(link, scenarioId, variant);
-    } catch (e) {
-      this.#notices.problems.push(`This link could not be loaded: ${(e as Error).message}. Showing a default cluster instead.`);
-      return false;
-    }
-    this.#settings = run.settings;
-    this.#unsafe = run.unsafe;
-    this.#scenario = run.captions;
-    if (run.captions) this.#picker.show(run.captions.id, variant);
-    this.#install(run.cluster);
-    return true;
-  }
-
-  async #pickScenario(id: string | null, variant: string | null): Promise<void> {
-    if (!id) {
-      this.#scenario = null;
-      this.#unsafe = [];
-      await this.#newRun();
-    } else {
-      await this.#loadScenario(id, variant);
-    }
-    this.#emitChange();
-  }
-
-  async #loadScenario(id: string, variant: string | null = null, opts: { seed?: number | null; unsafe?: string[] } = {}): Promise<boolean> {
-    const entry = findScenario(id);
-    if (!entry) return false;
-    const seq = ++this.#bootSeq;
-    try {
-      const s = await loadScenario(entry, { variant, seed: opts.seed, unsafe: opts.unsafe });
-      if (seq !== this.#bootSeq) {
-        s.cluster?.dispose();
-        return false;
-      }
-      this.#scenario = s;
-      this.#unsafe = s.unsafe;
-      this.#settings = { ...this.#settings, ...s.settings };
-      this.#picker.show(id, s.variant);
-      this.#install(s.cluster!);
-      this.#play.setPlaying(false);
-      return true;
-    } catch (e) {
-      this.#notices.problems.push(`The scenario ${show(variant ? `${id}:${variant}` : id)} could not be loaded: ${(e as Error).message}`);
-      this.#notices.show();
-      if (this.#cluster) this.#picker.show(this.#scenario?.id ?? null, this.#scenario?.variant);
-      return false;
-    }
-  }
-
-  /** A fresh run from the current settings. */
-  async #newRun(): Promise<void> {
-    const seq = ++this.#bootSeq;
-    const s = this.#settings;
-    try {
-      const c = await freeRun(s, this.#unsafe);
-      if (seq !== this.#bootSeq) {
-        c.dispose();
-        return;
-      }
-      this.#scenario = null;
-      this.#picker.show(null);
-      this.#install(c);
-      this.#emitChange();
-    } catch (e) {
-      this.#notices.problems.push(`Could not start the simulation: ${(e as Error).message}`);
-      this.#notices.show();
-    }
-  }
-
-  async #reset(): Promise<void> {
-    const sc = this.#scenario;
-    if (sc) {
-      await this.#loadScenario(sc.id, sc.variant, { seed: sc.seed, unsafe: this.#unsafe });
-      return;
-    }
-    const wasPlaying = this.#play.playing;
-    await this.#newRun();
-    if (wasPlaying) this.#play.setPlaying(true);
   }
 
   /** Puts a cluster on screen. */
   #install(c: Cluster): void {
-    this.#clearCrash();
+    this.#crashes.clear();
     this.#setLoading(false);
     const wasPlaying = this.#play.playing;
     this.#play.setPlaying(false);
@@ -505,33 +430,32 @@ export class KraftPlayground extends HTMLElement {
     this.#views.logs.reload();
     this.#live.clear();
     this.#caption.reset();
-    this.#progress.reset(this.#scenario);
+    this.#progress.reset(this.#runs.scenario);
     // a story that asks to pause at its very start waits there for "Continue"
-    this.#play.pausedAtStep = this.#scenario?.steps.find((st) => isStop(st) && st.t === c.now)?.index ?? -1;
+    this.#play.pausedAtStep = stopAt(this.#runs.scenario, c.now)?.index ?? -1;
     this.#views.timeline.highlight.clear();
     this.#views.timeline.highlightNodes.clear();
-    this.#views.logs.setRecordNames(this.#scenario?.recordNames ?? {});
-    this.#left = null;
-    this.#focusedStep = -1;
+    this.#views.logs.setRecordNames(this.#runs.scenario?.recordNames ?? {});
+    this.#script.reset();
     this.#menu.close();
     // Everything recorded so far, including the future of a scenario loaded and rewound.
     // Everything so far, or the last two minutes of a very long run.
     const all = c.eventCount <= 150_000;
     this.#store.add(c.events(all ? { text: STORE_TEXT } : { from: Math.max(0, c.now - 120_000), to: c.now, text: STORE_TEXT }) as UiEvent[]);
-    if (this.#scenario?.futureEvents) this.#store.add(this.#scenario.futureEvents);
-    this.#play.horizon = Math.max(this.#store.lastT, c.now, this.#scenario?.endMs ?? 0);
+    if (this.#runs.scenario?.futureEvents) this.#store.add(this.#runs.scenario.futureEvents);
+    this.#play.horizon = Math.max(this.#store.lastT, c.now, this.#runs.scenario?.endMs ?? 0);
     this.#unsub = this.#player.subscribe((f) => this.#onFrame(f.events as UiEvent[], f.reset));
     this.#refreshViews(true);
     this.#views.faults.sync();
     this.#views.controls.syncSettings();
-    this.#views.controls.setTicks(this.#stepTicks(), this.#play.horizon);
+    this.#views.controls.setTicks(stepTicks(this.#runs.scenario), this.#play.horizon);
     this.#views.timeline.setFollow(true);
     this.#views.timeline.invalidate();
     this.#views.ring.invalidate();
     this.#views.logs.invalidate();
     this.#updateCaption(true);
-    if (wasPlaying && !this.#scenario) this.#play.setPlaying(true);
-    this.#emitChange();
+    if (wasPlaying && !this.#runs.scenario) this.#play.setPlaying(true);
+    this.#share.emitChange();
   }
 
   // ---- the loop -----------------------------------------------------------------------------
@@ -552,27 +476,21 @@ export class KraftPlayground extends HTMLElement {
     const c = this.#cluster;
     if (!p || !c) return false;
     if (c.broken) {
-      this.#showCrash(c);
+      this.#crashes.show(c);
       return false;
     }
     const t0 = performance.now();
     const playing = this.#play.playing;
-    // While playing, the panels beside the picture follow a few times a second (at speed
-    // they are a blur anyway, and reading the logs from the core is a large part of a
-    // frame); paused, every frame shows the moment exactly.
-    // When the core cannot keep up, every other frame or so advances only.
-    const picture = !playing || this.#pacer.capped === null || t0 - this.#pictureAt >= CAPPED_PICTURE_MS;
-    const panels = picture && (!playing || t0 - this.#panelsAt >= PLAYING_PANELS_MS);
-    if (playing && picture) this.#pictureAt = t0;
-    if (playing && panels) this.#panelsAt = t0;
-    const drawing = panels ? Drawing.Panels : picture ? Drawing.Picture : Drawing.None;
+    const drawing = this.#drawing.next(t0, playing, this.#pacer.capped !== null);
+    const picture = drawing !== Drawing.None;
+    const panels = drawing === Drawing.Panels;
     let wanted = 0;
     let played = 0;
     if (playing) {
       const now = c.now;
       wanted = elapsed * p.speed;
       const allowed = this.#pacer.allowance(wanted, drawing);
-      const stop = stopWithin(this.#left ? null : this.#scenario, this.#play.pausedAtStep, now, now + allowed);
+      const stop = stopWithin(this.#script.left ? null : this.#runs.scenario, this.#play.pausedAtStep, now, now + allowed);
       try {
         if (stop) {
           p.seek(stop.t);
@@ -584,10 +502,10 @@ export class KraftPlayground extends HTMLElement {
         }
       } catch (e) {
         this.#play.setPlaying(false);
-        this.#failed('The simulation stopped', e);
+        this.#crashes.failed('The simulation stopped', e);
       }
       if (c.broken) {
-        this.#showCrash(c);
+        this.#crashes.show(c);
         return false;
       }
       played = c.now - now;
@@ -601,23 +519,8 @@ export class KraftPlayground extends HTMLElement {
       // judged against real time: frames far apart (a busy machine) fall behind too
       this.#pacer.record(gap, gap * p.speed, played, t1 - t0, t2 - t1, drawing);
     }
-    this.#showCapped();
+    this.#capped.update(this.#play.playing ? this.#pacer.capped : null, this.#play.speed);
     return this.#play.playing || more;
-  }
-
-  /** Says so when the core cannot keep up with the speed asked for (the pacer caps each frame's advance). */
-  #showCapped(): void {
-    const capped = this.#play.playing ? this.#pacer.capped : null;
-    const text = capped === null ? '' : `capped at ${speedLabel(capped)}`;
-    if (text === this.#cappedText) return;
-    // the figure changes at most once a second (appearing and going away at once)
-    const wall = performance.now();
-    if (text && this.#cappedText && wall - this.#cappedAt < 1000) return;
-    this.#cappedAt = wall;
-    this.#cappedText = text;
-    this.#cappedBadge.textContent = text;
-    this.#cappedBadge.title = text ? `The simulation cannot keep up with ${speedLabel(this.#play.speed)} here: it plays at about ${speedLabel(capped ?? 0)}` : '';
-    this.#cappedBadge.hidden = !text;
   }
 
   /** The player's listener: new events (or a rewind). */
@@ -694,20 +597,18 @@ export class KraftPlayground extends HTMLElement {
       this.#views.invariants.frame();
       lap('panels');
     }
-    this.#views.controls.frame(this.#scenario?.endMs ?? 0);
-    this.#status.update(this.#cluster, this.#snap.nodes, this.#store, this.#unsafe);
+    this.#views.controls.frame(this.#runs.scenario?.endMs ?? 0);
+    this.#status.update(this.#cluster, this.#snap.nodes, this.#store, this.#runs.unsafe);
     this.#updateCaption(false);
     this.#menu.frame();
     lap('controls');
-    const wall = performance.now();
-    this.#summaryDue = true;
-    if (wall - this.#summaryAt > (this.#play.playing ? 500 : 250)) {
-      this.#summaryAt = wall;
-      this.#summaryDue = false;
+    // the accessible summary is refreshed a few times a second: until its turn, the next frame is wanted
+    const summaryNow = this.#summary.due(this.#play.playing);
+    if (summaryNow) {
       this.#summary.update(this.#cluster, this.#snap.nodes);
       lap('summary');
     }
-    return more || this.#summaryDue;
+    return more || !summaryNow;
   }
 
   /** Starts (true) or stops (false) timing each part of a frame; returns what was timed. */
@@ -727,7 +628,7 @@ export class KraftPlayground extends HTMLElement {
 
   #act(what: string, fn: (c: Cluster) => unknown): unknown {
     const c = this.#cluster;
-    if (!c || this.#crashed) return undefined;
+    if (!c || this.#crashes.crashed) return undefined;
     // a network change still settling goes first, so actions keep the order they were made in
     if (what !== 'network') this.#views.faults.settle();
     const seqBefore = c.lastSeq;
@@ -735,7 +636,7 @@ export class KraftPlayground extends HTMLElement {
     try {
       out = fn(c);
     } catch (e) {
-      this.#failed(what, e);
+      this.#crashes.failed(what, e);
       return undefined;
     }
     // an action forks the run: the recorded future is gone
@@ -743,58 +644,32 @@ export class KraftPlayground extends HTMLElement {
       this.#toaster.show('The run forks here: what was recorded after this moment is replaced.');
       this.#store.truncateAfter(seqBefore);
       this.#play.horizon = c.now;
-      if (this.#scenario) {
-        // the reader left the script: the steps still to come cannot happen in this run
-        this.#left ??= leftScriptAt(this.#scenario, c.now);
-        this.#scenario = { ...this.#scenario, steps: this.#scenario.steps.filter((s) => s.t !== null && s.t <= c.now) };
-        this.#views.controls.setTicks(this.#stepTicks(), this.#play.horizon);
+      if (this.#runs.scenario) {
+        this.#runs.scenario = this.#script.fork(this.#runs.scenario, c.now);
+        this.#views.controls.setTicks(stepTicks(this.#runs.scenario), this.#play.horizon);
       }
     }
     this.#player?.refresh();
     this.#views.faults.sync();
-    this.#emitChange();
+    this.#share.emitChange();
     return out;
-  }
-
-  /** The scrubber's ticks: the story's captioned steps still in this run. */
-  #stepTicks(): { t: number; label: string }[] {
-    return (this.#scenario?.steps ?? []).filter((s) => s.t !== null && s.caption).map((s) => ({ t: s.t!, label: s.caption ?? '' }));
   }
 
   /** The story reopened at the step the reader left it. */
   async #returnToScript(at: LeftScript): Promise<void> {
-    const sc = this.#scenario;
+    const sc = this.#runs.scenario;
     if (!sc) return;
     const step = at.step;
-    if (!(await this.#loadScenario(sc.id, sc.variant, { seed: sc.seed, unsafe: this.#unsafe }))) return;
-    const t = this.#scenario?.steps.find((st) => st.index === step)?.t;
+    if (!(await this.#runs.loadScenario(sc.id, sc.variant, { seed: sc.seed, unsafe: this.#runs.unsafe }))) return;
+    const t = this.#runs.scenario?.steps.find((st) => st.index === step)?.t;
     if (t !== null && t !== undefined) this.#play.seek(t);
-    this.#emitChange();
-  }
-
-  /** At a stop, the timeline shows its moment and highlights the nodes its caption names; playing on follows the present again. */
-  #focusStop(): void {
-    const s = this.#scenario;
-    const at = this.#play.playing || this.#left ? -1 : this.#play.pausedAtStep;
-    if (at === this.#focusedStep) return;
-    const tl = this.#views.timeline;
-    const st = at >= 0 ? s?.steps.find((x) => x.index === at) : undefined;
-    if (st) {
-      const v = stopView(st);
-      tl.showWindow(v.t0, v.t1);
-      tl.highlightNodes = new Set(v.nodes);
-    } else {
-      tl.highlightNodes.clear();
-      if (this.#play.playing) tl.setFollow(true);
-    }
-    this.#focusedStep = st ? at : -1;
-    tl.invalidate();
+    this.#share.emitChange();
   }
 
   #updateCaption(force: boolean): void {
-    this.#focusStop();
-    this.#caption.update(this.#scenario, this.#now(), this.#play.playing, this.#play.pausedAtStep, force, this.#left);
-    const story = this.#progress.update(this.#scenario, this.#now());
+    this.#script.focusStop(this.#views.timeline, this.#runs.scenario, this.#play.playing, this.#play.pausedAtStep);
+    this.#caption.update(this.#runs.scenario, this.#now(), this.#play.playing, this.#play.pausedAtStep, force, this.#script.left);
+    const story = this.#progress.update(this.#runs.scenario, this.#now());
     if (story) this.dispatchEvent(new CustomEvent('kraft-playground:story', { bubbles: true, composed: true, detail: story }));
   }
 
@@ -803,62 +678,8 @@ export class KraftPlayground extends HTMLElement {
     if (r) this.#toaster.show(r.accepted ? `Write accepted at offset ${r.offset}` : `Write rejected: ${r.reason}`);
   }
 
-  // ---- status, captions, summary ---------------------------------------------------------------
-
-  #emitChange(): void {
-    const detail = changeDetail(this.#scenario, this.#settings, this.#unsafe, this.#cluster);
-    this.dispatchEvent(new CustomEvent('kraft-playground:change', { bubbles: true, composed: true, detail }));
-  }
-
-  // ---- share and export ------------------------------------------------------------------------
-
   /** The URL that reproduces this run. */
   shareUrl(): string {
-    const c = this.#cluster;
-    if (!c) return '';
-    return this.#runUrl(c.toLink());
-  }
-
-  #runUrl(link: string): string {
-    return runUrl(this.getAttribute('share-base'), this.#scenario, link, this.#play.speed);
-  }
-
-  // ---- when something fails ------------------------------------------------------------------
-
-  /** An action or a frame failed: a crash of the core gets the banner, anything else a toast. */
-  #failed(what: string, e: unknown): void {
-    const c = this.#cluster;
-    if (c?.broken) this.#showCrash(c);
-    else this.#toaster.show(`${what}: ${(e as Error).message}`);
-  }
-
-  /**
-   * The core crashed (a bug): say so, offer the link of the run up to its last good
-   * moment and a way to start again; the controls stop until then.
-   */
-  #showCrash(c: Cluster): void {
-    if (this.#crashed) return;
-    this.#crashed = true;
-    this.#play.setPlaying(false);
-    this.#menu.close();
-    this.#dialogs.close();
-    this.#crashBanner.show(c, this.#runUrl(c.reproductionLink()), () => void this.#reset());
-    this.#root.toggleAttribute('data-crashed', true);
-    this.#views.controls.el.inert = true;
-    this.#status.crashed();
-    this.#live.announce('The simulation core crashed; the run has stopped.');
-  }
-
-  #clearCrash(): void {
-    if (!this.#crashed) return;
-    this.#crashed = false;
-    this.#crashBanner.clear();
-    this.#root.toggleAttribute('data-crashed', false);
-    this.#views.controls.el.inert = false;
-  }
-
-  #openShare(): void {
-    const c = this.#cluster;
-    if (c) openShare(this.#dialogs, c, this.shareUrl());
+    return this.#share.url();
   }
 }

@@ -3,9 +3,12 @@
 // tab does not jump); paused, it draws one frame when asked (an event, a seek, a hover, a
 // resize) and then stops, so an idle page does no work. It never runs while the page is
 // hidden or the element is off-screen. Also: the pacer that keeps a frame of play within
-// its budget (and says when that caps the speed), where a frame of play must stop in a
-// story (its pause steps and its end), and the timings benchmarks read.
+// its budget (and the badge that says when that caps the speed), what each frame draws,
+// where a frame of play must stop in a story (its pause steps and its end), and the
+// timings benchmarks read.
 
+import { speedLabel } from './controls.js';
+import { h } from './dom.js';
 import type { LoadedScenario, ScenarioStep } from './scenarios.js';
 import { isStop, storyEnd } from './story.js';
 
@@ -155,6 +158,33 @@ export enum Drawing {
   Panels = 2,
 }
 
+/** How often the panels beside the picture are redrawn while playing (wall ms). */
+const PLAYING_PANELS_MS = 100;
+/** How often the picture is redrawn while playing at a capped speed (wall ms): the frames between go to the simulation. */
+const CAPPED_PICTURE_MS = 30;
+
+/**
+ * What each frame draws. While playing, the panels beside the picture follow a few times
+ * a second (at speed they are a blur anyway, and reading the logs from the core is a
+ * large part of a frame); paused, every frame shows the moment exactly. When the core
+ * cannot keep up, every other frame or so advances only.
+ */
+export class DrawingSchedule {
+  /** When the panels beside the picture were last drawn while playing (wall ms). */
+  #panelsAt = 0;
+  /** When the picture was last drawn while playing (wall ms). */
+  #pictureAt = 0;
+
+  /** What the frame starting at `t0` (wall ms) draws; `capped`: the pacer caps the speed. */
+  next(t0: number, playing: boolean, capped: boolean): Drawing {
+    const picture = !playing || !capped || t0 - this.#pictureAt >= CAPPED_PICTURE_MS;
+    const panels = picture && (!playing || t0 - this.#panelsAt >= PLAYING_PANELS_MS);
+    if (playing && picture) this.#pictureAt = t0;
+    if (playing && panels) this.#panelsAt = t0;
+    return panels ? Drawing.Panels : picture ? Drawing.Picture : Drawing.None;
+  }
+}
+
 /** Wall ms a whole frame may take (advance + draw) so that frames stay smooth. */
 const FRAME_BUDGET_MS = 5;
 /** The least wall time the advance always gets, however long drawing took. */
@@ -226,6 +256,26 @@ export class Pacer {
   }
 }
 
+/** The badge that says so when the core cannot keep up with the speed asked for (the pacer caps each frame's advance). */
+export class CappedBadge {
+  readonly el = h('span', { class: 'kp-capped', role: 'status', hidden: true });
+  #text = '';
+  #at = 0;
+
+  /** `capped`: the speed the pacer holds play to (null: not capped, or paused); `speed`: the speed asked for. */
+  update(capped: number | null, speed: number): void {
+    const text = capped === null ? '' : `capped at ${speedLabel(capped)}`;
+    if (text === this.#text) return;
+    // the figure changes at most once a second (appearing and going away at once)
+    const wall = performance.now();
+    if (text && this.#text && wall - this.#at < 1000) return;
+    this.#at = wall;
+    this.#text = text;
+    this.el.textContent = text;
+    this.el.title = text ? `The simulation cannot keep up with ${speedLabel(speed)} here: it plays at about ${speedLabel(capped ?? 0)}` : '';
+    this.el.hidden = !text;
+  }
+}
 /** Where a frame of play that would reach `reach` from `now` stops instead: `t` to seek to, and the pause step reached (null: the story's end). */
 export interface PlayStop {
   t: number;

@@ -1,6 +1,7 @@
 // What the element tells the reader outside the views: the notice area (settings that
 // could not be used), short-lived toasts, the status line, the live region that
-// announces notable events to screen readers, and the banner of a crashed core.
+// announces notable events to screen readers, and the banner of a crashed core (with
+// what a crash, or any other failure, does to the element).
 
 import type { Cluster } from '../api.js';
 import { copyButton } from './dialogs.js';
@@ -182,5 +183,65 @@ export class CrashBanner {
   clear(): void {
     this.el.hidden = true;
     this.el.replaceChildren();
+  }
+}
+
+/** What the crash handling needs of the element. */
+export interface CrashHost {
+  cluster(): Cluster | null;
+  toast(text: string): void;
+  /** Stops play and closes the menu and dialogs. */
+  halt(): void;
+  /** Marks the element crashed (true) or not, so its controls stop or take input again. */
+  mark(on: boolean): void;
+  /** The share URL of a run link. */
+  runUrl(link: string): string;
+  startAgain(): void;
+  status: StatusLine;
+  live: Announcer;
+}
+
+/** When something fails: a crash of the core gets the banner (and stops the controls until a new run), anything else a toast. */
+export class Crashes {
+  readonly banner = new CrashBanner();
+  #crashed = false;
+
+  readonly #host: CrashHost;
+
+  constructor(host: CrashHost) {
+    this.#host = host;
+  }
+
+  get crashed(): boolean {
+    return this.#crashed;
+  }
+
+  /** An action or a frame failed. */
+  failed(what: string, e: unknown): void {
+    const c = this.#host.cluster();
+    if (c?.broken) this.show(c);
+    else this.#host.toast(`${what}: ${(e as Error).message}`);
+  }
+
+  /**
+   * The core crashed (a bug): say so, offer the link of the run up to its last good
+   * moment and a way to start again; the controls stop until then.
+   */
+  show(c: Cluster): void {
+    if (this.#crashed) return;
+    this.#crashed = true;
+    this.#host.halt();
+    this.banner.show(c, this.#host.runUrl(c.reproductionLink()), () => this.#host.startAgain());
+    this.#host.mark(true);
+    this.#host.status.crashed();
+    this.#host.live.announce('The simulation core crashed; the run has stopped.');
+  }
+
+  /** A new run is on screen. */
+  clear(): void {
+    if (!this.#crashed) return;
+    this.#crashed = false;
+    this.banner.clear();
+    this.#host.mark(false);
   }
 }

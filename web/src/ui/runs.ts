@@ -1,9 +1,12 @@
 // Making the runs the element shows: from a share link (with its scenario's captions, if
-// the link names one), or free play from settings. Loading a scenario is scenarios.ts's.
+// the link names one), or free play from settings; and which run is on screen, chosen how.
+// Loading a scenario is scenarios.ts's.
 
 import { Cluster } from '../api.js';
-import { show } from './attributes.js';
+import { DEFAULTS, show } from './attributes.js';
 import type { Settings } from './controls.js';
+import type { Notices } from './messages.js';
+import type { ScenarioPicker } from './picker.js';
 import { findScenario, type LoadedScenario, loadScenario, scenarioList } from './scenarios.js';
 
 export interface LinkRun {
@@ -58,4 +61,121 @@ export function freeRun(s: Settings, unsafe: string[]): Promise<Cluster> {
 export function unknownScenario(id: string): string {
   const known = scenarioList().map((s) => s.id);
   return `There is no scenario ${show(id)}.${known.length ? ` Known scenarios: ${known.join(', ')}.` : ''} Showing a free-play cluster instead.`;
+}
+
+/** What choosing a run needs of the element. */
+export interface RunHost {
+  /** Puts a cluster on screen. */
+  install(c: Cluster): void;
+  /** Whether a cluster is on screen already. */
+  hasCluster(): boolean;
+  playing(): boolean;
+  setPlaying(on: boolean): void;
+  /** Tells the page which run is on screen. */
+  emitChange(): void;
+  picker: ScenarioPicker;
+  notices: Notices;
+}
+
+/**
+ * Which run is on screen and how the next one is chosen: a share link, a scenario (with
+ * its seed and unsafe rules) or free play from the settings. A load overtaken by a later
+ * one is dropped.
+ */
+export class RunChoice {
+  settings: Settings = { ...DEFAULTS };
+  unsafe: string[] = [];
+  scenario: LoadedScenario | null = null;
+  #seq = 0;
+  readonly #host: RunHost;
+
+  constructor(host: RunHost) {
+    this.#host = host;
+  }
+
+  /** A share link's run; false (with a notice) when the link cannot be read. */
+  async loadLink(link: string, scenarioId: string | null, variant: string | null): Promise<boolean> {
+    let run: LinkRun;
+    try {
+      run = await openLink(link, scenarioId, variant);
+    } catch (e) {
+      this.#host.notices.problems.push(`This link could not be loaded: ${(e as Error).message}. Showing a default cluster instead.`);
+      return false;
+    }
+    this.settings = run.settings;
+    this.unsafe = run.unsafe;
+    this.scenario = run.captions;
+    if (run.captions) this.#host.picker.show(run.captions.id, variant);
+    this.#host.install(run.cluster);
+    return true;
+  }
+
+  /** The picker's choice: a scenario (and variant), or free play (null). */
+  async pick(id: string | null, variant: string | null): Promise<void> {
+    if (!id) {
+      this.scenario = null;
+      this.unsafe = [];
+      await this.newRun();
+    } else {
+      await this.loadScenario(id, variant);
+    }
+    this.#host.emitChange();
+  }
+
+  async loadScenario(id: string, variant: string | null = null, opts: { seed?: number | null; unsafe?: string[] } = {}): Promise<boolean> {
+    const entry = findScenario(id);
+    if (!entry) return false;
+    const seq = ++this.#seq;
+    try {
+      const s = await loadScenario(entry, { variant, seed: opts.seed, unsafe: opts.unsafe });
+      if (seq !== this.#seq) {
+        s.cluster?.dispose();
+        return false;
+      }
+      this.scenario = s;
+      this.unsafe = s.unsafe;
+      this.settings = { ...this.settings, ...s.settings };
+      this.#host.picker.show(id, s.variant);
+      this.#host.install(s.cluster!);
+      this.#host.setPlaying(false);
+      return true;
+    } catch (e) {
+      this.#host.notices.problems.push(`The scenario ${show(variant ? `${id}:${variant}` : id)} could not be loaded: ${(e as Error).message}`);
+      this.#host.notices.show();
+      if (this.#host.hasCluster()) this.#host.picker.show(this.scenario?.id ?? null, this.scenario?.variant);
+      return false;
+    }
+  }
+
+  /** A fresh run from the current settings. */
+  async newRun(): Promise<void> {
+    const seq = ++this.#seq;
+    const s = this.settings;
+    try {
+      const c = await freeRun(s, this.unsafe);
+      if (seq !== this.#seq) {
+        c.dispose();
+        return;
+      }
+      this.scenario = null;
+      this.#host.picker.show(null);
+      this.#host.install(c);
+      this.#host.emitChange();
+    } catch (e) {
+      this.#host.notices.problems.push(`Could not start the simulation: ${(e as Error).message}`);
+      this.#host.notices.show();
+    }
+  }
+
+  /** The same run from its start (a scenario with its seed and rules; free play from the settings). */
+  async reset(): Promise<void> {
+    const sc = this.scenario;
+    if (sc) {
+      await this.loadScenario(sc.id, sc.variant, { seed: sc.seed, unsafe: this.unsafe });
+      return;
+    }
+    const wasPlaying = this.#host.playing();
+    await this.newRun();
+    if (wasPlaying) this.#host.setPlaying(true);
+  }
 }

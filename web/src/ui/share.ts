@@ -1,6 +1,6 @@
 // Sharing and exporting a run: the link that reproduces it (the run in the URL's
 // fragment), the share dialog, and the export menu (the trace as JSON or text, the
-// timeline as a PNG).
+// timeline as a PNG); and the change event that keeps a page's URL in step with the run.
 
 import type { Cluster } from '../api.js';
 import type { Settings } from './controls.js';
@@ -74,6 +74,50 @@ export function openShare(dialogs: Dialogs, c: Cluster, url: string): void {
     h('div', { class: 'kp-row' }, copy, h('a', { href: url, target: '_blank', rel: 'noopener' }, 'Open in a new tab')),
   );
   input.select();
+}
+
+/** What sharing reads of the element: the run on screen and the element itself (its `share-base`, the target of its events). */
+export interface ShareHost {
+  el: HTMLElement;
+  cluster(): Cluster | null;
+  scenario(): LoadedScenario | null;
+  settings(): Settings;
+  unsafe(): string[];
+  speed(): number;
+  dialogs(): Dialogs;
+}
+
+/** The run on screen as a link: the share URL and dialog, and the `kraft-playground:change` event that keeps a page's URL in step. */
+export class Sharing {
+  readonly #host: ShareHost;
+
+  constructor(host: ShareHost) {
+    this.#host = host;
+  }
+
+  /** Tells the page which run is on screen. */
+  emitChange(): void {
+    const host = this.#host;
+    const detail = changeDetail(host.scenario(), host.settings(), host.unsafe(), host.cluster());
+    host.el.dispatchEvent(new CustomEvent('kraft-playground:change', { bubbles: true, composed: true, detail }));
+  }
+
+  /** The URL that reproduces this run. */
+  url(): string {
+    const c = this.#host.cluster();
+    if (!c) return '';
+    return this.runUrl(c.toLink());
+  }
+
+  /** The URL of a run link (`link`) on this page. */
+  runUrl(link: string): string {
+    return runUrl(this.#host.el.getAttribute('share-base'), this.#host.scenario(), link, this.#host.speed());
+  }
+
+  open(): void {
+    const c = this.#host.cluster();
+    if (c) openShare(this.#host.dialogs(), c, this.url());
+  }
 }
 
 export interface ExportHost {

@@ -112,3 +112,61 @@ export function completionCard(s: LoadedScenario, next: NextStory[], on: { open(
     h('p', { class: 'kp-card-hint' }, 'Play goes on past the end as free play: act on the cluster to see what changes.'),
   );
 }
+
+/** The stop the story waits at when it stands at `t` (its very start, say), if any. */
+export function stopAt(s: LoadedScenario | null, t: number): ScenarioStep | undefined {
+  return s?.steps.find((st) => isStop(st) && st.t === t);
+}
+
+/** The scrubber's ticks: the story's captioned steps still in this run. */
+export function stepTicks(s: LoadedScenario | null): { t: number; label: string }[] {
+  return (s?.steps ?? []).filter((st) => st.t !== null && st.caption).map((st) => ({ t: st.t!, label: st.caption ?? '' }));
+}
+
+/** What a stop changes on the timeline. */
+export interface StopTimeline {
+  highlightNodes: Set<number>;
+  showWindow(t0: number, t1: number): void;
+  setFollow(on: boolean): void;
+  invalidate(): void;
+}
+
+/**
+ * The reader's place in a story's script: where they left it by acting, and the stop
+ * the timeline is focused on.
+ */
+export class ScriptPlace {
+  /** Where the reader left the story's script by acting (null: still on it, or free play). */
+  left: LeftScript | null = null;
+  /** The stop whose moment the timeline shows (-1: none). */
+  #focusedStep = -1;
+
+  /** A new run: on the script, nothing focused. */
+  reset(): void {
+    this.left = null;
+    this.#focusedStep = -1;
+  }
+
+  /** The reader acted at `now`: they leave the script there, and the steps still to come cannot happen in this run. */
+  fork(s: LoadedScenario, now: number): LoadedScenario {
+    this.left ??= leftScriptAt(s, now);
+    return { ...s, steps: s.steps.filter((st) => st.t !== null && st.t <= now) };
+  }
+
+  /** At a stop, the timeline shows its moment and highlights the nodes its caption names; playing on follows the present again. */
+  focusStop(tl: StopTimeline, s: LoadedScenario | null, playing: boolean, pausedAtStep: number): void {
+    const at = playing || this.left ? -1 : pausedAtStep;
+    if (at === this.#focusedStep) return;
+    const st = at >= 0 ? s?.steps.find((x) => x.index === at) : undefined;
+    if (st) {
+      const v = stopView(st);
+      tl.showWindow(v.t0, v.t1);
+      tl.highlightNodes = new Set(v.nodes);
+    } else {
+      tl.highlightNodes.clear();
+      if (playing) tl.setFollow(true);
+    }
+    this.#focusedStep = st ? at : -1;
+    tl.invalidate();
+  }
+}

@@ -34,6 +34,17 @@ export class Summary {
     statesKey: string;
   } | null = null;
 
+  /** When the text was last brought up to date (wall ms). */
+  #updatedAt = 0;
+
+  /** Whether the text is to be brought up to date now: it is refreshed a few times a second (less often while playing). */
+  due(playing: boolean): boolean {
+    const wall = performance.now();
+    if (wall - this.#updatedAt <= (playing ? 500 : 250)) return false;
+    this.#updatedAt = wall;
+    return true;
+  }
+
   /** Brings the text up to date with the cluster at its present moment. */
   update(c: Cluster, nodes: NodeInfo[]): void {
     let S = this.#sum;
