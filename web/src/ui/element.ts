@@ -189,6 +189,7 @@ export class KraftPlayground extends HTMLElement {
   }
 
   connectedCallback(): void {
+    if (!this.#cluster) this.#startLoading();
     if (!this.#built) this.#build();
     this.addEventListener('keydown', this.#keyHandler);
     this.#schemeQuery = window.matchMedia('(prefers-color-scheme: dark)');
@@ -416,6 +417,23 @@ export class KraftPlayground extends HTMLElement {
   }
 
   /**
+   * Starts the downloads the first run waits for, at once (the boot comes a task later):
+   * the core, the scenario library and the story the `scenario` attribute names (a
+   * link's captions too), side by side. Returns the core's loading.
+   */
+  #startLoading(): Promise<void> {
+    const core = init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url));
+    const id = this.getAttribute('scenario');
+    if (id) void loadBundledScenarios().then(() => this.#prefetch(id));
+    return core;
+  }
+
+  #prefetch(id: string): void {
+    const entry = findScenario(id);
+    if (entry) prefetchScenario(entry);
+  }
+
+  /**
    * Until the first run is on screen (the wasm core is still loading) nothing that
    * would act on a cluster takes input: a choice made then would be dropped.
    */
@@ -443,16 +461,13 @@ export class KraftPlayground extends HTMLElement {
     this.#runs.settings = { ...p.settings };
     if (!p.seedGiven) this.#runs.settings.seed = Math.floor(Math.random() * 1_000_000);
     this.#play.initialSpeed(p.speed);
-    // The core loads while the scenario library does.
-    const core = init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url)).then(
+    const core = this.#startLoading().then(
       () => null,
       (e: Error) => e,
     );
     await loadBundledScenarios();
     this.#picker.fill();
-    // the story asked for (a link's captions too) downloads while the core does
-    const wanted = p.scenario ? findScenario(p.scenario) : undefined;
-    if (wanted) prefetchScenario(wanted);
+    if (p.scenario) this.#prefetch(p.scenario);
     const failed = await core;
     if (failed) {
       this.#notices.problems.push(`The simulation core could not be loaded: ${failed.message}`);
