@@ -22,7 +22,7 @@ import { Announcer, announcement, Crashes, Notices, StatusLine, Toaster } from '
 import { ScenarioPicker } from './picker.js';
 import { Playback } from './playback.js';
 import { RunChoice, unknownScenario } from './runs.js';
-import { findScenario, loadBundledScenarios, prefetchScenario, variantsOf } from './scenarios.js';
+import { findScenario, loadBundledScenarios, openableScenario, prefetchScenario, variantsOf } from './scenarios.js';
 import { ExportMenu, Sharing } from './share.js';
 import { ClusterSnapshot } from './snapshot.js';
 import { STORE_TEXT, Store } from './store.js';
@@ -410,7 +410,10 @@ export class KraftPlayground extends HTMLElement {
   /** After the first frame, at an idle moment: the later chunk, so that nothing the reader reaches for waits on it. */
   #loadLaterSoon(): void {
     requestAnimationFrame(() => {
-      const load = () => void this.#loadLater().catch(() => {});
+      const load = () => {
+        void this.#listLibrary();
+        void this.#loadLater().catch(() => {});
+      };
       if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: LATER_WITHIN_MS });
       else setTimeout(load, 0);
     });
@@ -424,13 +427,24 @@ export class KraftPlayground extends HTMLElement {
   #startLoading(): Promise<void> {
     const core = init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url));
     const id = this.getAttribute('scenario');
-    if (id) void loadBundledScenarios().then(() => this.#prefetch(id));
+    if (id) this.#prefetch(id);
     return core;
   }
 
   #prefetch(id: string): void {
-    const entry = findScenario(id);
+    const entry = openableScenario(id);
     if (entry) prefetchScenario(entry);
+    else
+      void loadBundledScenarios().then(() => {
+        const listed = findScenario(id);
+        if (listed) prefetchScenario(listed);
+      });
+  }
+
+  /** The scenario library's outline, registered and in the picker. */
+  async #listLibrary(): Promise<void> {
+    await loadBundledScenarios();
+    this.#picker.fill();
   }
 
   /**
@@ -465,8 +479,9 @@ export class KraftPlayground extends HTMLElement {
       () => null,
       (e: Error) => e,
     );
-    await loadBundledScenarios();
-    this.#picker.fill();
+    // a story the course names opens without the library's outline (it is listed after
+    // the first frame); anything else waits for the outline, beside the core
+    if (p.run || !p.scenario || !openableScenario(p.scenario)) await this.#listLibrary();
     if (p.scenario) this.#prefetch(p.scenario);
     const failed = await core;
     if (failed) {
@@ -479,7 +494,7 @@ export class KraftPlayground extends HTMLElement {
     if (p.run) {
       loaded = await this.#runs.loadLink(p.run, p.scenario, p.variant);
     } else if (p.scenario) {
-      const entry = findScenario(p.scenario);
+      const entry = openableScenario(p.scenario);
       if (!entry) {
         this.#notices.problems.push(unknownScenario(p.scenario));
       } else {
