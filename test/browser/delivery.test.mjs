@@ -251,7 +251,7 @@ describe('what the first frame does not need comes after it', () => {
     requestAnimationFrame(() => setTimeout(tick, 0));
   }
 
-  test('index.html: the story is requested while the wasm is still on its way; the later chunk only once a running cluster is drawn', async () => {
+  test('index.html: the story is requested while the wasm is still on its way; the later chunk and the library only once a running cluster is drawn', async () => {
     const page = await browser.context.newPage();
     const requested = [];
     page.on('request', (r) => requested.push(new URL(r.url()).pathname));
@@ -269,14 +269,18 @@ describe('what the first frame does not need comes after it', () => {
     await page.waitForFunction(() => window.__firstFrameMs !== undefined, null, { timeout: 60_000 });
     // the panels of the later chunk arrive on their own, without any interaction
     await page.locator('kraft-playground [data-quorum="status"]').waitFor({ timeout: 30_000 });
+    // then the library is listed in the picker (every story and variant, beside free play)
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelectorAll('.kp-scenario option').length > 20);
     const t = await page.evaluate(() => ({
       frame: window.__firstFrameMs,
       later: performance.getEntriesByType('resource').find((e) => /-later-[^/]*\.js$/.test(e.name))?.startTime,
+      library: performance.getEntriesByType('resource').find((e) => e.name.endsWith('/scenarios.js'))?.startTime,
     }));
     await page.close();
     assert.deepEqual(errors, []);
     assert.ok(storyWhileHeld, `the story was not requested before the wasm had arrived: ${requested.join(', ')}`);
     assert.ok(t.later > t.frame, `the later chunk was requested at ${t.later} ms, before the first frame (${t.frame} ms)`);
+    assert.ok(t.library > t.frame, `scenarios.js was requested at ${t.library} ms, before the first frame (${t.frame} ms)`);
   });
 
   test('help asked for before its chunk has arrived opens once it does; a node tapped then opens its menu', async () => {
