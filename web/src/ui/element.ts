@@ -588,7 +588,8 @@ export class KraftPlayground extends HTMLElement {
       const now = c.now;
       wanted = elapsed * p.speed;
       const allowed = this.#pacer.allowance(wanted, drawing);
-      const stop = stopWithin(this.#script.left ? null : this.#runs.scenario, this.#play.pausedAtStep, now, now + allowed);
+      // the player's own reach (whole ms, its carried fractions), so no stop is stepped over
+      const stop = stopWithin(this.#script.left ? null : this.#runs.scenario, this.#play.pausedAtStep, now, p.reach(allowed / p.speed));
       try {
         if (stop) {
           p.seek(stop.t);
