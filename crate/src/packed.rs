@@ -1,9 +1,11 @@
 //! The packed bulk form of trace events, for scrubbing: the high-volume types (messages,
 //! appends, flushes, HW steps; 98% of a busy window) as numbers in one flat array, laid
 //! out by [`ROWS`], and every other event as JSON. Building JS objects from numbers costs
-//! a fraction of parsing their JSON; a message's `summary` is left out (the UI fetches
-//! one when it shows it), and so is the text of the packed types.
+//! a fraction of parsing their JSON. The packed types never carry `text`, and a message's
+//! `summary` is left out (the UI fetches one when it shows it) unless it tells an outcome
+//! the other fields do not ([`tells_outcome`]): such a message comes as JSON with it.
 
+use crate::protocol::rpc::{ErrorCode, MessageSummary};
 use crate::trace::{Event, EventKind, EventText};
 use serde::Serialize;
 
@@ -97,13 +99,29 @@ pub struct PackedRest<'a> {
     events: Vec<EventText<'a>>,
 }
 
-/// Whether an event of this kind is packed (its type is in [`ROWS`]).
-pub fn is_packed(kind: &EventKind) -> bool {
-    code(kind).is_some()
+/// Whether events of this kind's type are packed (the type is in [`ROWS`]): they never
+/// carry `text`.
+pub fn packs_type(kind: &EventKind) -> bool {
+    ROWS.iter().any(|(n, _)| *n == kind.type_name())
 }
 
+/// Whether a message's summary says what its other fields do not, and the timeline draws:
+/// a (pre-)vote granted or refused, a fetch refused with an error, a diverging epoch or a
+/// snapshot to fetch.
+pub fn tells_outcome(summary: &MessageSummary) -> bool {
+    match summary {
+        MessageSummary::VoteResponse { .. } => true,
+        MessageSummary::FetchResponse { error, diverging, snapshot, .. } => {
+            *error != ErrorCode::None || diverging.is_some() || snapshot.is_some()
+        }
+        _ => false,
+    }
+}
+
+/// The row code of an event written as numbers; None for one written as JSON.
 fn code(kind: &EventKind) -> Option<usize> {
     Some(match kind {
+        EventKind::Send { summary, .. } | EventKind::Deliver { summary, .. } if tells_outcome(summary) => return None,
         EventKind::Send { .. } => 0,
         EventKind::Deliver { .. } => 1,
         EventKind::Drop { .. } => 2,
@@ -122,7 +140,7 @@ pub fn pack<'a>(events: &'a [Event], text: impl Fn(&EventKind) -> bool) -> Resul
     for e in events {
         match code(&e.kind) {
             Some(c) => w.row(c, e),
-            None => rest.push(EventText { event: e, text: text(&e.kind) }),
+            None => rest.push(EventText { event: e, text: text(&e.kind) && !packs_type(&e.kind) }),
         }
     }
     let rest = serde_json::to_string(&PackedRest { names: w.names, events: rest })?;
@@ -264,14 +282,15 @@ mod tests {
         out
     }
 
-    /// The JSON form without `text`, and without `summary` when the event is packed.
+    /// The JSON form; without `text` on a packed type or when not asked; without
+    /// `summary` on a packed type unless it tells an outcome.
     fn expected(e: &Event, text: bool) -> Value {
         let mut v = serde_json::to_value(e).unwrap();
         let o = v.as_object_mut().unwrap();
-        if is_packed(&e.kind) || !text {
+        if packs_type(&e.kind) || !text {
             o.remove("text");
         }
-        if is_packed(&e.kind) {
+        if code(&e.kind).is_some() {
             o.remove("summary");
         }
         v
@@ -302,15 +321,27 @@ mod tests {
             dropped: None,
         });
         kinds.push(EventKind::HighWatermark { node: 1, old: Some(6), new: 7, majority: Box::new([]) });
+        // a message whose summary tells an outcome (JSON, with it)
+        kinds.push(EventKind::Deliver {
+            msg: 9,
+            from: 1,
+            to: 0,
+            rpc: RpcKind::VoteResponse,
+            epoch: 3,
+            summary: MessageSummary::VoteResponse { granted: true, error: ErrorCode::None, leader: None },
+            sent: 16,
+            duplicate: true,
+        });
         let events: Vec<Event> = kinds
             .into_iter()
             .enumerate()
             .map(|(i, kind)| Event { seq: i as u64 + 1, t: 10 * i as u64, kind })
             .collect();
         for (ty, _) in ROWS {
-            assert!(events.iter().any(|e| e.kind.type_name() == *ty), "a sample of {ty}");
+            assert!(events.iter().any(|e| e.kind.type_name() == *ty && code(&e.kind).is_some()), "a packed {ty}");
         }
-        let with_text = |k: &EventKind| k.type_name() == "state";
+        assert!(events.iter().any(|e| packs_type(&e.kind) && code(&e.kind).is_none()), "a message with an outcome");
+        let with_text = |k: &EventKind| matches!(k.type_name(), "state" | "deliver");
         let p = pack(&events, with_text).unwrap();
         let want: Vec<Value> = events.iter().map(|e| expected(e, with_text(&e.kind))).collect();
         assert_eq!(unpack(&p), want);

@@ -19,6 +19,8 @@ import type {
   NetworkProfile,
   NetworkState,
   NodeInfo,
+  PackedEventQuery,
+  PackedTraceEvent,
   QuorumDescription,
   RunUntilOptions,
   SafetySwitch,
@@ -27,8 +29,6 @@ import type {
   TimedAction,
   TraceEvent,
   TraceEventMaybeText,
-  PackedEventQuery,
-  PackedTraceEvent,
   ViolationEvent,
   WritableRecord,
   WriteResult,
@@ -599,8 +599,10 @@ export class Cluster {
    * The events {@link events} gives, in the same order, for drawing many at once (a
    * timeline window): messages, appends, flushes, HW steps and connection failures (the
    * `PackedType`s, most of a run) cross from the core as numbers, several times faster
-   * than JSON, and come without `text` and without a message's `summary` (ask
-   * `events({ since: seq - 1, limit: 1 })` for one). `text` names only the other types.
+   * than JSON, and come without `text`; a message comes without its `summary` (ask
+   * `events({ since: seq - 1, limit: 1 })` for one) unless the summary tells an outcome
+   * its fields do not (a vote granted or refused; a fetch answered with an error, a
+   * diverging epoch or a snapshot). `text` names only the other types.
    */
   packedEvents(query: PackedEventQuery = {}): PackedTraceEvent[] {
     const read = (p: WasmPacked): PackedTraceEvent[] => {

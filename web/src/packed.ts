@@ -8,12 +8,11 @@ import type { EventOf, PackedTraceEvent, PackedType } from './types.js';
 
 /** Reads the row whose fields start at `i` (after code, seq and t) into `out`; returns where the next row starts. */
 type Reader = (out: PackedTraceEvent[], r: Float64Array, i: number, names: string[]) => number;
-type Names = string[];
-// Names of the core's enums, by index into the result's `names`.
+/** A field's type (the core's enum names arrive as indexes into the result's `names`). */
 type As<T extends PackedType, K extends keyof EventOf<T>> = EventOf<T>[K];
 
 const READERS: Record<PackedType, Reader> = {
-  send: (out, r, i, n: Names) => {
+  send: (out, r, i, n) => {
     out.push({
       seq: r[i - 2],
       t: r[i - 1],
