@@ -572,13 +572,21 @@ pub struct WasmPacked {
 
 #[wasm_bindgen]
 impl WasmPacked {
-    /// The packed events' numbers (moved out: a second call gives none).
-    #[wasm_bindgen(js_name = takeNumbers)]
-    pub fn take_numbers(&mut self) -> Vec<f64> {
-        std::mem::take(&mut self.numbers)
+    /// Where the packed events' numbers are in the wasm memory (f64s, aligned), for a
+    /// view read before the next call into the core: copying them out into a new array
+    /// cost a garbage collection now and then (external memory pressure).
+    #[wasm_bindgen(js_name = numbersPtr)]
+    pub fn numbers_ptr(&self) -> usize {
+        self.numbers.as_ptr() as usize
     }
 
-    /// The JSON of `packed::PackedRest` (moved out as well).
+    /// How many numbers there are at `numbersPtr`.
+    #[wasm_bindgen(js_name = numbersLen)]
+    pub fn numbers_len(&self) -> usize {
+        self.numbers.len()
+    }
+
+    /// The JSON of `packed::PackedRest` (moved out: a second call gives none).
     #[wasm_bindgen(js_name = takeRest)]
     pub fn take_rest(&mut self) -> String {
         std::mem::take(&mut self.rest)

@@ -607,7 +607,10 @@ export class Cluster {
   packedEvents(query: PackedEventQuery = {}): PackedTraceEvent[] {
     const read = (p: WasmPacked): PackedTraceEvent[] => {
       try {
-        return unpack(p.takeNumbers(), JSON.parse(p.takeRest()) as PackedRest);
+        const rest = JSON.parse(p.takeRest()) as PackedRest;
+        // a view of the core's memory, read before the next call into it (which may grow it)
+        const memory = (this.#glue as Glue).memory() as WebAssembly.Memory;
+        return unpack(new Float64Array(memory.buffer, p.numbersPtr(), p.numbersLen()), rest);
       } finally {
         p.free();
       }
