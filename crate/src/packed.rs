@@ -5,7 +5,8 @@
 //! `summary` is left out (the UI fetches one when it shows it) unless it tells an outcome
 //! the other fields do not ([`tells_outcome`]): such a message comes as JSON with it.
 
-use crate::protocol::rpc::{ErrorCode, MessageSummary};
+use crate::protocol::rpc::{ErrorCode, MessageSummary, RpcKind};
+use crate::protocol::{Epoch, NodeId};
 use crate::trace::{Event, EventKind, EventText};
 use serde::Serialize;
 
@@ -173,15 +174,20 @@ impl Writer {
         self.numbers.push(i as f64);
     }
 
+    /// The fields every message event starts with.
+    fn message(&mut self, msg: u64, from: NodeId, to: NodeId, rpc: RpcKind, epoch: Epoch) {
+        self.n(msg);
+        self.n(from);
+        self.n(to);
+        self.name(rpc.name());
+        self.n(epoch);
+    }
+
     fn row(&mut self, code: usize, e: &Event) {
         self.numbers.extend([code as f64, e.seq as f64, e.t as f64]);
         match &e.kind {
             EventKind::Send { msg, from, to, rpc, epoch, summary: _, arrives, dropped } => {
-                self.n(*msg);
-                self.n(*from);
-                self.n(*to);
-                self.name(rpc.name());
-                self.n(*epoch);
+                self.message(*msg, *from, *to, *rpc, *epoch);
                 self.n(*arrives);
                 match dropped {
                     Some(d) => self.name(d.name()),
@@ -189,20 +195,12 @@ impl Writer {
                 }
             }
             EventKind::Deliver { msg, from, to, rpc, epoch, summary: _, sent, duplicate } => {
-                self.n(*msg);
-                self.n(*from);
-                self.n(*to);
-                self.name(rpc.name());
-                self.n(*epoch);
+                self.message(*msg, *from, *to, *rpc, *epoch);
                 self.n(*sent);
                 self.n(*duplicate as u64);
             }
             EventKind::Drop { msg, from, to, rpc, epoch, sent, reason } => {
-                self.n(*msg);
-                self.n(*from);
-                self.n(*to);
-                self.name(rpc.name());
-                self.n(*epoch);
+                self.message(*msg, *from, *to, *rpc, *epoch);
                 self.n(*sent);
                 self.name(reason.name());
             }
@@ -238,7 +236,6 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::rpc::{ErrorCode, MessageSummary, RpcKind};
     use crate::trace::{samples, EVENT_FIELDS};
     use serde_json::{Map, Value};
 
