@@ -10,6 +10,7 @@ pub mod check;
 pub mod explain;
 pub mod limits;
 pub mod messages;
+pub mod packed;
 pub mod protocol;
 pub mod rng;
 #[cfg(feature = "scenarios")]

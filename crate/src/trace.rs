@@ -646,6 +646,32 @@ impl Serialize for Event {
     }
 }
 
+/// An event's JSON form, with its `text` or without.
+pub struct EventText<'a> {
+    pub event: &'a Event,
+    pub text: bool,
+}
+
+/// An event's JSON form without `text`.
+#[derive(Serialize)]
+struct BareEvent<'a> {
+    seq: u64,
+    t: u64,
+    #[serde(flatten)]
+    kind: &'a EventKind,
+}
+
+impl Serialize for EventText<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let e = self.event;
+        if self.text {
+            e.serialize(s)
+        } else {
+            BareEvent { seq: e.seq, t: e.t, kind: &e.kind }.serialize(s)
+        }
+    }
+}
+
 /// A value as its `Display` text (serde_json writes it straight into the output).
 fn as_text<T: fmt::Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(v)

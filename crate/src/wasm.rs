@@ -10,7 +10,7 @@
 use crate::messages::plain_serde;
 use crate::sim::simulation::{TraceCursor, MAX_ADVANCE_MS};
 use crate::sim::{Action, ClusterSpec, SimError, Simulation, TimedAction, WriteOutcome};
-use crate::trace::{Event, EventKind, EVENT_FIELDS};
+use crate::trace::{Event, EventKind, EventText, EVENT_FIELDS};
 use crate::wire::{ApiError, BaselineOut, Catalog, ErrorKind, InFlightOut, LeaderOut, NetworkOut, NodeOut, WriteOut};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -302,6 +302,36 @@ impl WasmSim {
         events_json(&ev[..ev.len().min(limit_of(limit))], text)
     }
 
+    /// As `eventsSinceJson`, in the packed form (`packed::pack`; `text` as there, but
+    /// naming only types that are not packed).
+    #[wasm_bindgen(js_name = eventsSincePacked)]
+    pub fn events_since_packed(
+        &self,
+        since: f64,
+        limit: Option<u32>,
+        text: Option<String>,
+    ) -> Result<WasmPacked, JsValue> {
+        let since = whole("since", since)?;
+        let text = TextFor::parse_packed(text)?;
+        packed(&self.sim.events_since_at_most(since, limit_of(limit)), text)
+    }
+
+    /// As `eventsBetweenJson`, in the packed form (as `eventsSincePacked`).
+    #[wasm_bindgen(js_name = eventsBetweenPacked)]
+    pub fn events_between_packed(
+        &self,
+        from: f64,
+        to: f64,
+        limit: Option<u32>,
+        text: Option<String>,
+    ) -> Result<WasmPacked, JsValue> {
+        let from = whole("from", from)?;
+        let to = whole("to", to)?;
+        let text = TextFor::parse_packed(text)?;
+        let ev = self.sim.events_between(from, to);
+        packed(&ev[..ev.len().min(limit_of(limit))], text)
+    }
+
     /// The one-line text form of the events with seq > `since` (at most `limit`), one
     /// per line.
     #[wasm_bindgen(js_name = textSince)]
@@ -491,6 +521,23 @@ impl TextFor {
         Ok(TextFor(bits))
     }
 
+    /// As `parse`, for the packed form: the packed types carry no text, so naming one is
+    /// refused.
+    fn parse_packed(types: Option<String>) -> Result<TextFor, JsValue> {
+        let text = TextFor::parse(types)?;
+        if text.0 != u32::MAX {
+            if let Some((name, _)) = EVENT_FIELDS.iter().enumerate().find_map(|(i, row)| {
+                (text.0 >> i & 1 == 1 && crate::packed::ROWS.iter().any(|(n, _)| *n == row.0)).then_some(row)
+            }) {
+                return Err(range_error(
+                    "text",
+                    &format!("{name:?} events are packed, without text; ask for them without `packed` to get it"),
+                ));
+            }
+        }
+        Ok(text)
+    }
+
     fn wants(self, kind: &EventKind) -> bool {
         match self.0 {
             0 => false,
@@ -498,15 +545,6 @@ impl TextFor {
             bits => EVENT_FIELDS.iter().position(|(n, _)| *n == kind.type_name()).is_some_and(|i| bits >> i & 1 == 1),
         }
     }
-}
-
-/// An event's JSON form without `text`.
-#[derive(Serialize)]
-struct BareEvent<'a> {
-    seq: u64,
-    t: u64,
-    #[serde(flatten)]
-    kind: &'a EventKind,
 }
 
 /// Events as one JSON array, each with or without `text` as `text` says.
@@ -517,21 +555,47 @@ struct EventsJson<'a> {
 
 impl Serialize for EventsJson<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let mut seq = s.serialize_seq(Some(self.events.len()))?;
-        for e in self.events {
-            if self.text.wants(&e.kind) {
-                seq.serialize_element(e)?;
-            } else {
-                seq.serialize_element(&BareEvent { seq: e.seq, t: e.t, kind: &e.kind })?;
-            }
-        }
-        seq.end()
+        s.collect_seq(self.events.iter().map(|e| EventText { event: e, text: self.text.wants(&e.kind) }))
     }
 }
 
 fn events_json(events: &[Event], text: TextFor) -> Result<String, JsValue> {
     serde_json::to_string(&EventsJson { events, text }).map_err(|e| cannot_write(&e))
+}
+
+/// Events in the packed form (`packed::Packed`), read once each by the JS layer.
+#[wasm_bindgen]
+pub struct WasmPacked {
+    numbers: Vec<f64>,
+    rest: String,
+}
+
+#[wasm_bindgen]
+impl WasmPacked {
+    /// Where the packed events' numbers are in the wasm memory (f64s, aligned), for a
+    /// view read before the next call into the core: copying them out into a new array
+    /// cost a garbage collection now and then (external memory pressure).
+    #[wasm_bindgen(js_name = numbersPtr)]
+    pub fn numbers_ptr(&self) -> usize {
+        self.numbers.as_ptr() as usize
+    }
+
+    /// How many numbers there are at `numbersPtr`.
+    #[wasm_bindgen(js_name = numbersLen)]
+    pub fn numbers_len(&self) -> usize {
+        self.numbers.len()
+    }
+
+    /// The JSON of `packed::PackedRest` (moved out: a second call gives none).
+    #[wasm_bindgen(js_name = takeRest)]
+    pub fn take_rest(&mut self) -> String {
+        std::mem::take(&mut self.rest)
+    }
+}
+
+fn packed(events: &[Event], text: TextFor) -> Result<WasmPacked, JsValue> {
+    let p = crate::packed::pack(events, |k| text.wants(k)).map_err(|e| cannot_write(&e))?;
+    Ok(WasmPacked { numbers: p.numbers, rest: p.rest })
 }
 
 fn cannot_write(e: &serde_json::Error) -> JsValue {

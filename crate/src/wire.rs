@@ -289,6 +289,15 @@ mod tests {
         names(o, "A voter's decision on a (pre-)vote request.", "VoteReason", {
             samples::decisions().iter().map(|d| d.name()).collect::<Vec<_>>()
         });
+        decl::<crate::packed::PackedRest>(&cfg, o);
+        decl::<crate::packed::Packing>(&cfg, o);
+        constant(
+            o,
+            "The packed event types by code, each with its fields after `seq` and `t` (`packed::ROWS`).",
+            "PACKED_ROWS",
+            "readonly (readonly [TraceEvent[\"type\"], readonly (readonly [string, PackedField])[]])[]",
+            &serde_json::to_string(crate::packed::ROWS).unwrap(),
+        );
         decl::<RpcKind>(&cfg, o);
         decl::<DropReason>(&cfg, o);
         decl::<StateName>(&cfg, o);

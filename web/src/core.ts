@@ -10,6 +10,7 @@ import type { Glue as EngineGlue } from '../pkg/kraft_playground_full_factory.js
 import { freshEngineGlue, freshGlue, retire } from './wasm.js';
 
 export type WasmSim = InstanceType<Glue['WasmSim']>;
+export type WasmPacked = Glue['WasmPacked']['prototype'];
 export type { EngineGlue, Glue };
 
 /** The bindings new work goes to; throws when the wasm is not loaded yet. */

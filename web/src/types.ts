@@ -119,6 +119,27 @@ export type EventBase = Pick<TraceEvent, 'seq' | 't' | 'text'>;
 /** A trace event that may lack `text` (`events({ text: false })` or a list of types). */
 export type TraceEventMaybeText = { [T in EventType]: Omit<EventOf<T>, 'text'> & { text?: string } }[EventType];
 
+/** The event types {@link Cluster.packedEvents} packs as numbers (`PACKED_ROWS`): without `text` or `summary`. */
+export type PackedType = 'send' | 'deliver' | 'drop' | 'disconnect' | 'append' | 'flush' | 'hw';
+
+/**
+ * A trace event as {@link Cluster.packedEvents} gives it: a packed type without `text`
+ * (and a message without its `summary` unless that tells an outcome), any other maybe
+ * with `text`.
+ */
+export type PackedTraceEvent = {
+  [T in EventType]: T extends 'send' | 'deliver'
+    ? Omit<EventOf<T>, 'text' | 'summary'> & { summary?: string }
+    : T extends PackedType
+      ? Omit<EventOf<T>, 'text'>
+      : Omit<EventOf<T>, 'text'> & { text?: string };
+}[EventType];
+
+/** Filters of {@link Cluster.packedEvents}: as {@link EventQuery}, `text` naming only types that are not packed. */
+export interface PackedEventQuery extends Omit<EventQuery, 'text'> {
+  text?: boolean | Exclude<EventType, PackedType>[];
+}
+
 /** The `type` names of trace events. */
 export type EventType = TraceEvent['type'];
 

@@ -306,6 +306,42 @@ test('events: text on request (false, or a list of types), every other field the
   assert.throws(() => c.events({ text: [1] }), { name: 'TypeError', message: /text\[0\] must be a string, got 1/ });
 });
 
+test('packedEvents: the events of events() in order, messages without a summary that tells no outcome, packed types without text', async () => {
+  const c = await elected();
+  c.advance(2_000);
+  c.crash(c.leader().id);
+  c.advance(3_000);
+  const all = c.events();
+  const packed = c.packedEvents({ text: ['state', 'crash'] });
+  assert.deepEqual(
+    packed.map((e) => e.seq),
+    all.map((e) => e.seq),
+  );
+  const byType = (t) => packed.filter((e) => e.type === t);
+  assert.ok(
+    byType('send').some((e) => !('summary' in e)),
+    'a plain message has no summary',
+  );
+  assert.ok(
+    byType('deliver').some((e) => e.rpc === 'VoteResponse' && /^granted=/.test(e.summary)),
+    'a vote response keeps it',
+  );
+  assert.ok(['send', 'deliver', 'append', 'flush', 'hw'].every((t) => byType(t).length > 0 && byType(t).every((e) => !('text' in e))));
+  assert.ok(byType('state').every((e) => typeof e.text === 'string') && byType('crash').every((e) => typeof e.text === 'string'));
+  assert.ok(byType('write').every((e) => !('text' in e)));
+  assert.deepEqual(
+    c.packedEvents({ since: 5, limit: 3, text: false }).map((e) => e.seq),
+    [6, 7, 8],
+  );
+  assert.deepEqual(
+    c.packedEvents({ from: 100, to: 100 }),
+    c.packedEvents({ from: 0, to: c.now }).filter((e) => e.t === 100),
+  );
+  assert.throws(() => c.packedEvents({ text: ['state', 'send'] }), { name: 'RangeError', field: 'text', message: /"send" events are packed, without text/ });
+  assert.throws(() => c.packedEvents({ from: 5, to: 4 }), { name: 'RangeError', message: /from \(5\) must not be after to \(4\)/ });
+  assert.throws(() => c.packedEvents({ summary: true }), { name: 'TypeError', message: /packedEvents query field/ });
+});
+
 test('pages: a whole run past the in-memory window as events, text and JSON; refused once the cluster moves', async () => {
   const c = await Cluster.create({ seed: 2, voters: 5, observers: 3, writesPerSecond: 1000 });
   const live = [];

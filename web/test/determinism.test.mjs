@@ -184,7 +184,20 @@ test('random valid action sequences: no internal error, links and seeks reproduc
   assert.ok(checked >= 6, `${checked} rounds checked for violations`);
 });
 
-test('random operation lists replay exactly: live = fromLink(toLink()) = seek(0); seek(now), and old windows regenerate', async () => {
+/** The packed types (`packedEvents`): numbers, no text. */
+const PACKED = new Set(['send', 'deliver', 'drop', 'disconnect', 'append', 'flush', 'hw']);
+/** Whether a message's summary tells an outcome its fields do not (crate/src/packed.rs, `tells_outcome`): kept in the packed form. */
+const tellsOutcome = (e) => /^(PreVote|Vote)Response$/.test(e.rpc) || (e.rpc === 'FetchResponse' && /^error=|divergingEpoch=|snapshot=/.test(e.summary));
+/** An event of `events()` as `packedEvents({ text })` gives it. */
+function packedForm(e, text) {
+  const { text: line, summary, ...rest } = e;
+  const out = { ...rest };
+  if (summary !== undefined && tellsOutcome(e)) out.summary = summary;
+  if (!PACKED.has(e.type) && text.includes(e.type)) out.text = line;
+  return out;
+}
+
+test('random operation lists replay exactly: live = fromLink(toLink()) = seek(0); seek(now), and old windows regenerate, in the JSON and the packed form', async () => {
   // The ordering rule (crate/src/sim/world.rs): an action at t comes after what is due at t,
   // and what it causes at t runs before the next action. Many actions share a millisecond
   // here, with controller.quorum.append.linger.ms 0 and default. Native twin:
@@ -310,6 +323,19 @@ test('random operation lists replay exactly: live = fromLink(toLink()) = seek(0)
         c.events({ from, to }),
         live.filter((e) => e.t >= from && e.t <= to),
         `events(${from}..${to}): ${ctx}`,
+      );
+      // the packed form: the same events in the same order, each with the same fields
+      // (less the text of the packed types and the summaries that tell no outcome)
+      const text = ['state', 'fault', 'write'];
+      assert.deepEqual(
+        c.packedEvents({ since, text }),
+        live.slice(since).map((e) => packedForm(e, text)),
+        `packedEvents({ since: ${since} }): ${ctx}`,
+      );
+      assert.deepEqual(
+        c.packedEvents({ from, to, text }),
+        live.filter((e) => e.t >= from && e.t <= to).map((e) => packedForm(e, text)),
+        `packedEvents(${from}..${to}): ${ctx}`,
       );
     }
   }

@@ -101,3 +101,34 @@ test('compacting in place holds what taking the kept events in again would', asy
   assert.deepEqual(held(compacted), held(reference));
   c.dispose();
 });
+
+test('a packed window draws what the full events draw; a message summary it left out is asked of the cluster when shown', async () => {
+  const { Store, windowQuery, sameEvent } = await loadStore();
+  const c = await busyRun();
+  const nodes = c.nodeCount;
+  const full = new Store();
+  full.reset(nodes);
+  full.add(c.events({ from: Math.max(0, c.now - 10_000), to: c.now }));
+  const packed = new Store();
+  packed.reset(nodes);
+  packed.cluster = c;
+  packed.add(c.packedEvents(windowQuery(c.now)));
+  assert.equal(packed.events.length, full.events.length);
+  assert.ok(
+    packed.events.every((e, i) => sameEvent(e, full.events[i])),
+    'the same events, less text and summaries',
+  );
+  const withoutSummaries = (s) => held(s).msgs.map(({ summary, ...m }) => m);
+  assert.deepEqual(withoutSummaries(packed), withoutSummaries(full));
+  assert.deepEqual({ ...held(packed), msgs: null }, { ...held(full), msgs: null });
+  const left = packed.msgs.filter((m) => m.summary === undefined);
+  assert.ok(left.length > 100, `messages come without a summary (${left.length})`);
+  for (const m of [left[0], left[left.length >> 1], left[left.length - 1]]) {
+    const want = full.msgs.find((x) => x.seq === m.seq).summary;
+    assert.ok(want.length > 0);
+    assert.equal(packed.summaryOf(m), want);
+    assert.equal(m.summary, want, 'kept once asked');
+  }
+  // the timeline's cues read summaries that tell an outcome: those come along
+  for (const m of packed.msgs) if (m.summary !== undefined && !m.failed) assert.equal(m.summary, full.msgs.find((x) => x.seq === m.seq).summary);
+});

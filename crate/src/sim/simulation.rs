@@ -17,10 +17,11 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 
 /// A world snapshot every this many simulated ms (spacing doubles as runs grow long).
-const CHECKPOINT_EVERY_MS: u64 = 20_000;
+const CHECKPOINT_EVERY_MS: u64 = 10_000;
 /// Checkpoints kept at most; past it every other one is dropped (spacing doubles). An
-/// hour-long run keeps a checkpoint within 20 simulated seconds of any moment.
-const MAX_CHECKPOINTS: usize = 200;
+/// hour-long run keeps a checkpoint within 10 simulated seconds of any moment (a scrub
+/// step replays at most 10 s to get there and 10 s to regenerate the window before it).
+const MAX_CHECKPOINTS: usize = 400;
 /// Most recent events kept in memory; older ones are regenerated from a checkpoint when
 /// asked for (a run is deterministic, so they come back byte for byte).
 const WINDOW_MAX_EVENTS: usize = 200_000;

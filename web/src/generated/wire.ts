@@ -54,6 +54,29 @@ export type FaultName = "isolate" | "partition" | "cut" | "uncut" | "slowLink" |
 export type VoteReason = "granted" | "granted-again" | "log-not-up-to-date" | "already-voted" | "knows-leader" | "is-leader" | "is-candidate" | "is-resigned" | "follower-has-fetched" | "is-follower" | "stale-epoch" | "not-a-voter" | "invalid-request";
 
 /**
+ * The JSON half of [`Packed`].
+ */
+export type PackedRest = { 
+/**
+ * The strings the packed rows name, by index.
+ */
+names: Array<string>, 
+/**
+ * The events that are not packed, oldest first, each with `text` when asked.
+ */
+events: Array<{ [K in TraceEvent["type"]]: Omit<Extract<TraceEvent, { type: K }>, "text"> & { text?: string } }[TraceEvent["type"]]>, };
+
+/**
+ * How one packed field is written as numbers.
+ */
+export type PackedField = "number" | "maybeNumber" | "flag" | "name" | "maybeName" | "list";
+
+/**
+ * The packed event types by code, each with its fields after `seq` and `t` (`packed::ROWS`).
+ */
+export const PACKED_ROWS: readonly (readonly [TraceEvent["type"], readonly (readonly [string, PackedField])[]])[] = [["send",[["msg","number"],["from","number"],["to","number"],["rpc","name"],["epoch","number"],["arrives","number"],["dropped","maybeName"]]],["deliver",[["msg","number"],["from","number"],["to","number"],["rpc","name"],["epoch","number"],["sent","number"],["duplicate","flag"]]],["drop",[["msg","number"],["from","number"],["to","number"],["rpc","name"],["epoch","number"],["sent","number"],["reason","name"]]],["disconnect",[["node","number"],["peer","number"],["rpc","name"],["sent","number"]]],["append",[["node","number"],["first","number"],["last","number"],["epoch","number"],["kind","name"]]],["flush",[["node","number"],["offset","number"]]],["hw",[["node","number"],["old","maybeNumber"],["new","number"],["majority","list"]]]];
+
+/**
  * The RPC kinds the timeline colours differently.
  */
 export type RpcKind = "Vote" | "VoteResponse" | "PreVote" | "PreVoteResponse" | "BeginQuorumEpoch" | "BeginQuorumEpochResponse" | "EndQuorumEpoch" | "EndQuorumEpochResponse" | "Fetch" | "FetchResponse" | "FetchSnapshot" | "FetchSnapshotResponse";

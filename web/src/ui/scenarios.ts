@@ -186,7 +186,7 @@ export async function loadScenario(outlined: ScenarioEntry, opts: { variant?: st
   const own = base.seed === undefined && base.unsafe === undefined;
   const story = own ? entry.stories?.[variant?.name ?? ''] : undefined;
   const { cluster, report } = story ? { cluster: await Cluster.replay(story.spec, story.inputs, story.endMs), report: story } : await Cluster.fromScenario(entry.file as object, base);
-  const futureEvents = cluster.events({ text: STORE_TEXT }) as unknown as UiEvent[];
+  const futureEvents: UiEvent[] = cluster.packedEvents({ text: STORE_TEXT });
   cluster.seek(0);
   const spec = report.spec as { voters?: number; observers?: number; seed?: number; network?: unknown };
   const summary = typeof vfile.summary === 'string' ? vfile.summary : typeof file.summary === 'string' ? file.summary : '';

@@ -4,7 +4,8 @@
 // faded. A new action while seeked back forks the run: the store drops everything after
 // the cluster's last event.
 
-import type { EventType } from '../types.js';
+import type { Cluster } from '../cluster.js';
+import type { EventType, PackedEventQuery, PackedType } from '../types.js';
 import { rpcIndex, stateIndex, type UiEvent, type UiEventOf } from './types.js';
 
 export interface Msg {
@@ -14,7 +15,8 @@ export interface Msg {
   /** index into RPC_KINDS */
   rpc: number;
   epoch: number;
-  summary: string;
+  /** what it carried, in a line; undefined until asked of the cluster (`Store.summaryOf`) */
+  summary?: string;
   sent: number;
   arrives: number;
   /** time of delivery or drop; Infinity while unknown */
@@ -100,7 +102,15 @@ export function lowerBound(a: ArrayLike<number>, x: number): number {
  * the accessible summary; violations, faults): it draws messages, appends, flushes and
  * HW from their fields, and formatting their text would be most of a window's cost.
  */
-export const STORE_TEXT: EventType[] = ['state', 'truncate', 'crash', 'restart', 'snapshot', 'violation', 'fault', 'write', 'vote'];
+export const STORE_TEXT: Exclude<EventType, PackedType>[] = ['state', 'truncate', 'crash', 'restart', 'snapshot', 'violation', 'fault', 'write', 'vote'];
+
+/** How much history a scrub step reloads at least when it lands outside what the store holds (the timeline shows 3.5 s unzoomed). */
+export const SCRUB_WINDOW_MS = 10_000;
+
+/** What the UI asks the cluster for to draw the `spanMs` before `now`: the packed form, text on `STORE_TEXT` only. */
+export function windowQuery(now: number, spanMs = SCRUB_WINDOW_MS): PackedEventQuery {
+  return { from: Math.max(0, now - spanMs), to: now, text: STORE_TEXT };
+}
 
 function num(v: unknown): number {
   if (typeof v === 'number') return v;
@@ -111,16 +121,21 @@ function num(v: unknown): number {
   return -1;
 }
 
+/** Fields one form of an event may leave out: `text`, and a message's `summary` (`Cluster.packedEvents`). */
+const OPTIONAL_FIELDS = new Set(['text', 'summary']);
+
 /**
- * The same event, whether or not either carries `text` (the UI fetches message traffic
- * without it): every other field equal (arrays and objects by their JSON).
+ * The same event, whether or not either carries `text` or a message's `summary` (the UI
+ * fetches message traffic without them): every other field equal (arrays and objects by
+ * their JSON), and those too where both have them.
  */
 export function sameEvent(a: UiEvent, b: UiEvent): boolean {
   if (a.seq !== b.seq || a.type !== b.type) return false;
   const x = a as unknown as Record<string, unknown>;
   const y = b as unknown as Record<string, unknown>;
-  const keys = Object.keys(x).filter((k) => k !== 'text');
-  if (keys.length !== Object.keys(y).filter((k) => k !== 'text').length) return false;
+  const keys = Object.keys(x).filter((k) => !OPTIONAL_FIELDS.has(k));
+  if (keys.length !== Object.keys(y).filter((k) => !OPTIONAL_FIELDS.has(k)).length) return false;
+  if ('summary' in x && 'summary' in y && x.summary !== y.summary) return false;
   return keys.every((k) => x[k] === y[k] || (typeof x[k] === 'object' && x[k] !== null && JSON.stringify(x[k]) === JSON.stringify(y[k])));
 }
 
@@ -157,6 +172,9 @@ export class Store {
   private leoNow: number[] = [];
   /** per truncation event (seq): the epochs of the records it removed */
   private removed = new Map<number, (number | null)[]>();
+
+  /** Where a message's summary comes from when its event came without one (`Store.summaryOf`). */
+  cluster: Pick<Cluster, 'events'> | null = null;
 
   /** Events before this time are no longer held (see compact). */
   firstT = 0;
@@ -360,7 +378,7 @@ export class Store {
           to: num(e.to),
           rpc: rpcIndex(e.rpc ?? ''),
           epoch: e.epoch ?? 0,
-          summary: e.summary ?? '',
+          summary: e.summary,
           sent: t,
           arrives: e.arrives ?? t,
           end: Infinity,
@@ -513,6 +531,18 @@ export class Store {
     // The signature pairs `kind` with its event type; TS cannot correlate them in the literal.
     this.marks.push({ t, seq: ev.seq, node, kind, ev } as Mark);
     this.markT.push(t);
+  }
+
+  /**
+   * A message's summary: what its send event carried, else asked of the cluster once
+   * (packed windows leave it out; only a tooltip or an explanation shows it).
+   */
+  summaryOf(m: Msg): string {
+    if (m.summary === undefined) {
+      const [e] = this.cluster?.events({ since: m.seq - 1, limit: 1, text: false }) ?? [];
+      m.summary = e && e.seq === m.seq && (e.type === 'send' || e.type === 'deliver') ? e.summary : '';
+    }
+    return m.summary;
   }
 
   /** The state segment of a node at time t. */

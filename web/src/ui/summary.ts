@@ -156,6 +156,6 @@ function describeMark(m: Mark): string {
     case 'violation':
       return `VIOLATION of ${m.ev.invariant}: ${m.ev.detail}`;
     default:
-      return m.ev.text;
+      return m.ev.text ?? '';
   }
 }

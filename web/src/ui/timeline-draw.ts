@@ -315,7 +315,8 @@ export function drawMessages(L: Layer): HitArrow[] {
     const color = m.failed ? th.danger : (th.rpc[group] ?? th.muted);
     const resp = isResponse(RPC_KINDS[m.rpc]);
     const hi = L.highlight.has(m.seq) || L.highlight.has(m.endSeq) || m.seq === L.hoverSeq;
-    const quiet = group === 4 ? (resp && m.summary.startsWith('error') ? 0.3 : 0.62) : 1;
+    // a packed window leaves a summary out only when it tells no outcome: '' reads alike
+    const quiet = group === 4 ? (resp && (m.summary ?? '').startsWith('error') ? 0.3 : 0.62) : 1;
     ctx.globalAlpha = (future ? 0.22 : 1) * (hi ? 1 : quiet);
     ctx.strokeStyle = color;
     ctx.fillStyle = color;
@@ -348,19 +349,19 @@ export function drawMessages(L: Layer): HitArrow[] {
       ctx.closePath();
       ctx.fill();
       if ((m.rpc === 1 || m.rpc === 3) && Math.abs(x2 - x1) + Math.abs(y2 - y1) > 24) {
-        const granted = m.summary.startsWith('granted=true');
+        const granted = (m.summary ?? '').startsWith('granted=true');
         ctx.font = `bold 10px ${th.font}`;
         ctx.textAlign = 'center';
         ctx.textBaseline = 'middle';
         ctx.fillStyle = granted ? th.ok : th.danger;
         ctx.fillText(granted ? '✓' : '✗', x2 + 7, y2 + (y2 > y1 ? 7 : -7));
-      } else if (m.rpc === 9 && /diverging|snapshot=/.test(m.summary) && Math.abs(x2 - x1) > 10 && x2 - lastNoteX > 70) {
+      } else if (m.rpc === 9 && /diverging|snapshot=/.test(m.summary ?? '') && Math.abs(x2 - x1) > 10 && x2 - lastNoteX > 70) {
         lastNoteX = x2;
         ctx.font = `bold 9px ${th.font}`;
         ctx.textAlign = 'left';
         ctx.textBaseline = 'middle';
         ctx.fillStyle = th.danger;
-        ctx.fillText(m.summary.includes('diverging') ? '↶ diverging' : '⇩ snapshot', x2 + 4, y2 + (y2 > y1 ? 8 : -8));
+        ctx.fillText((m.summary ?? '').includes('diverging') ? '↶ diverging' : '⇩ snapshot', x2 + 4, y2 + (y2 > y1 ? 8 : -8));
       }
     }
     ctx.globalAlpha = 1;

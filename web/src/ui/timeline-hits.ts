@@ -48,8 +48,11 @@ export interface Flag {
   color: string;
 }
 
+/** A message's summary line, fetched when first shown (`Store.summaryOf`). */
+export type SummaryOf = (m: Msg) => string;
+
 /** What is under (x, y): a mark within 10 px, else a state change or HW step within 5 px, else an arrow within 6 px; or null. */
-export function hitAt(x: number, y: number, marks: HitMark[], steps: HitStep[], arrows: HitArrow[], now: number): Hit | null {
+export function hitAt(x: number, y: number, marks: HitMark[], steps: HitStep[], arrows: HitArrow[], now: number, summary: SummaryOf): Hit | null {
   let best: (Hit & { d: number }) | null = null;
   for (const mk of marks) {
     const d = Math.hypot(mk.x - x, mk.y - y);
@@ -62,10 +65,16 @@ export function hitAt(x: number, y: number, marks: HitMark[], steps: HitStep[], 
     }
   }
   if (!best) {
+    let nearest: HitArrow | null = null;
+    let dMin = 6;
     for (const a of arrows) {
       const d = segDist(x, y, a.x1, a.y1, a.x2, a.y2);
-      if (d < 6 && (!best || d < best.d)) best = { d, ...arrowHit(a, now) };
+      if (d < dMin) {
+        nearest = a;
+        dMin = d;
+      }
     }
+    if (nearest) return arrowHit(nearest, now, summary);
   }
   return best;
 }
@@ -75,9 +84,9 @@ export function hitAt(x: number, y: number, marks: HitMark[], steps: HitStep[], 
  * drawn on several lanes (a fault) counts once, and a mark wins over the state change
  * it stands for (a new leader).
  */
-export function allHits(marks: HitMark[], steps: HitStep[], arrows: HitArrow[], now: number): Hit[] {
+export function allHits(marks: HitMark[], steps: HitStep[], arrows: HitArrow[], now: number, summary: SummaryOf): Hit[] {
   const seen = new Set<number>();
-  const out = [...marks.map(markHit), ...steps.map(stepHit), ...arrows.map((a) => arrowHit(a, now))].filter((x) => !seen.has(x.seq) && seen.add(x.seq));
+  const out = [...marks.map(markHit), ...steps.map(stepHit), ...arrows.map((a) => arrowHit(a, now, summary))].filter((x) => !seen.has(x.seq) && seen.add(x.seq));
   return out.sort((a, b) => a.x - b.x || a.y - b.y);
 }
 
@@ -87,11 +96,22 @@ function markHit(mk: HitMark): Hit {
 function stepHit(s: HitStep): Hit {
   return { lines: s.lines, key: `s${s.seq}`, seq: s.seq, x: s.x, y: (s.y0 + s.y1) / 2 };
 }
-/** An arrow stands for its delivery, drop or failure once that happened, else for its send. */
-function arrowHit(a: HitArrow, now: number): Hit {
+/**
+ * An arrow stands for its delivery, drop or failure once that happened, else for its
+ * send. Its lines are made when read (they may ask the cluster for the summary).
+ */
+function arrowHit(a: HitArrow, now: number, summary: SummaryOf): Hit {
   const m = a.m;
   const ended = m.end !== Infinity && m.end <= now && m.endSeq > 0;
-  return { lines: msgLines(m, now), key: `a${m.seq}`, seq: ended ? m.endSeq : m.seq, x: (a.x1 + a.x2) / 2, y: (a.y1 + a.y2) / 2 };
+  return {
+    get lines() {
+      return msgLines(m, now, summary(m));
+    },
+    key: `a${m.seq}`,
+    seq: ended ? m.endSeq : m.seq,
+    x: (a.x1 + a.x2) / 2,
+    y: (a.y1 + a.y2) / 2,
+  };
 }
 
 /**
@@ -142,10 +162,10 @@ function segDist(px: number, py: number, x1: number, y1: number, x2: number, y2:
   return Math.hypot(px - (x1 + t * dx), py - (y1 + t * dy));
 }
 
-function msgLines(m: Msg, now: number): string[] {
+function msgLines(m: Msg, now: number, summary: string): string[] {
   const kind = RPC_KINDS[m.rpc];
   const lines = [`${kind}  n${m.from} → n${m.to}  epoch ${m.epoch}`];
-  if (m.summary) lines.push(m.summary);
+  if (summary) lines.push(summary);
   let fate: string;
   if (m.end === Infinity || m.end > now) {
     fate = m.sent > now ? 'not sent yet (recorded future)' : `in flight, due at ${fmtT(m.arrives)}`;
@@ -173,7 +193,7 @@ function markLines(mk: Mark): string[] {
     write: 'Client write',
     vote: 'Vote',
   };
-  const lines = [title[mk.kind], e.text, `at ${fmtT(e.t)} (event ${e.seq})`];
+  const lines = [title[mk.kind], e.text ?? '', `at ${fmtT(e.t)} (event ${e.seq})`];
   if (mk.kind === 'truncate') {
     const e = mk.ev;
     lines.push(

@@ -5,7 +5,7 @@
 import { clamp, fmtT, h } from './dom.js';
 import { ExplainPopover } from './explain.js';
 import { RPC_TERMS, term, tip } from './glossary.js';
-import type { Store } from './store.js';
+import type { Msg, Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
 import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, type Layer, makeHatch } from './timeline-draw.js';
 import { AXIS_H, GUTTER, MAX_MS_PER_PX, MIN_MS_PER_PX, TimelineGeometry } from './timeline-geometry.js';
@@ -44,6 +44,8 @@ export class Timeline {
   /** the hit the keyboard is on (ArrowUp/ArrowDown); the pointer clears it */
   private keyHit: Hit | null = null;
   readonly explainer = new ExplainPopover();
+  /** A message's summary for its tooltip or explanation (asked of the cluster when the store lacks it). */
+  private summaryOf = (m: Msg): string => this.store.summaryOf(m);
   private hover: { x: number; y: number } | null = null;
   private hoverKey = '';
   /** seq of the message under the pointer (drawn bold) */
@@ -102,6 +104,12 @@ export class Timeline {
 
   get plotW(): number {
     return this.geo.plotW;
+  }
+
+  /** How many simulated ms the plot shows across its width. */
+  get spanMs(): number {
+    const [t0, t1] = this.geo.window();
+    return t1 - t0;
   }
 
   /** Centre the view on t and stop following. */
@@ -361,7 +369,7 @@ export class Timeline {
           this.hoverKey = '';
           this.updateTip();
           this.pinned = !this.tip.hidden;
-          const hit = hitAt(e.offsetX, e.offsetY, this.markHits, this.stepHits, this.arrows, this.host.now());
+          const hit = hitAt(e.offsetX, e.offsetY, this.markHits, this.stepHits, this.arrows, this.host.now(), this.summaryOf);
           if (hit) this.explain(hit, e.clientX, e.clientY);
         }
       }
@@ -416,7 +424,7 @@ export class Timeline {
 
   /** Moves the keyboard selection to the next (+1) or previous (-1) event in view and shows its tooltip. */
   private stepKeyHit(dir: number): void {
-    const hits = allHits(this.markHits, this.stepHits, this.arrows, this.host.now());
+    const hits = allHits(this.markHits, this.stepHits, this.arrows, this.host.now(), this.summaryOf);
     if (!hits.length) return;
     const i = hits.findIndex((x) => x.key === this.keyHit?.key);
     const next = hits[i < 0 ? (dir > 0 ? 0 : hits.length - 1) : (i + dir + hits.length) % hits.length];
@@ -439,7 +447,7 @@ export class Timeline {
       }
       return;
     }
-    const best = this.keyHit ?? hitAt(p.x, p.y, this.markHits, this.stepHits, this.arrows, this.host.now());
+    const best = this.keyHit ?? hitAt(p.x, p.y, this.markHits, this.stepHits, this.arrows, this.host.now(), this.summaryOf);
     if (!best) {
       this.tip.hidden = true;
       this.hoverKey = '';

@@ -2,14 +2,20 @@
 // trace events (crate/src/trace.rs), node views and log records (crate/src/sim/view.rs),
 // and the invariants and safety switches with their explanations.
 
-import type { LogRecord, NodeInfo, QuorumDescription, RpcKind, StateName, TraceEvent } from '../types.js';
+import type { EventOf, EventType, LogRecord, NodeInfo, QuorumDescription, RpcKind, StateName } from '../types.js';
 
 export { INVARIANTS, SWITCHES } from '../generated/wire.js';
 export type { LogRecord, NodeInfo, StateName };
 export type RpcName = RpcKind;
 
-/** Any trace event: a discriminated union on `type`. */
-export type UiEvent = TraceEvent;
+/**
+ * Any trace event the UI holds, a discriminated union on `type`: as the player gives it
+ * (every field) or from a packed window (`Cluster.packedEvents`: a message's `summary`
+ * only when it tells an outcome, `text` only on the `STORE_TEXT` types).
+ */
+export type UiEvent = {
+  [T in EventType]: T extends 'send' | 'deliver' ? Omit<EventOf<T>, 'text' | 'summary'> & { summary?: string; text?: string } : Omit<EventOf<T>, 'text'> & { text?: string };
+}[EventType];
 /** The trace event of one `type`. */
 export type UiEventOf<T extends UiEvent['type']> = Extract<UiEvent, { type: T }>;
 
