@@ -421,6 +421,23 @@ describe('the main page', () => {
     await page.close();
   });
 
+  test('a crash while Play already reads "Pause" turns the button back to "Play"', async () => {
+    const { page, errors } = await open('/?seed=17&speed=10');
+    await waitLeader(page);
+    const btn = page.locator(`${EL} [data-action="play"]`);
+    // playing, and drawn as playing: the button reads Pause
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('[data-action="play"]').getAttribute('aria-label') === 'Pause');
+    await page.evaluate(() => {
+      const c = document.querySelector('kraft-playground').cluster;
+      c.advance = () => c.__panicForTest();
+    });
+    await page.locator(`${EL} [data-crash]`).waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await btn.getAttribute('aria-label'), 'Play');
+    assert.equal(await btn.evaluate((b) => b.classList.contains('kp-on')), false);
+    assert.ok(errors.every((e) => /deliberate panic for a test/.test(e)), `only the panic is reported: ${errors}`);
+    await page.close();
+  });
+
   test('the dev server answers 400, not 500, to a malformed %-escape', async () => {
     for (const path of ['%E0%A4%A', '%', 'a%zz/b']) {
       const res = await fetch(server.url + path);
