@@ -434,7 +434,10 @@ describe('the main page', () => {
     await page.locator(`${EL} [data-crash]`).waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await btn.getAttribute('aria-label'), 'Play');
     assert.equal(await btn.evaluate((b) => b.classList.contains('kp-on')), false);
-    assert.ok(errors.every((e) => /deliberate panic for a test/.test(e)), `only the panic is reported: ${errors}`);
+    assert.ok(
+      errors.every((e) => /deliberate panic for a test/.test(e)),
+      `only the panic is reported: ${errors}`,
+    );
     await page.close();
   });
 
