@@ -178,8 +178,8 @@ describe('the on-ramp', () => {
     await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-node-btn[data-node="0"]')?.title);
     assert.match(await shadow('.kp-node-btn[data-node="0"]', 'title'), /e: epoch \(Raft: term\)/);
     assert.match(await shadow('.kp-node-btn[data-node="4"]', 'title'), /observer \(Raft: learner/);
-    assert.match(await shadow('.kp-logs-panel h3 .kp-term[data-term="hw"]', 'title'), /commitIndex/);
-    assert.match(await shadow('.kp-quorum h3 .kp-term[data-term="epoch"]', 'title'), /Raft: term/);
+    assert.match(await shadow('.kp-logs-panel h2 .kp-term[data-term="hw"]', 'title'), /commitIndex/);
+    assert.match(await shadow('.kp-quorum h2 .kp-term[data-term="epoch"]', 'title'), /Raft: term/);
     // the help: one row per entry, the same text the tooltips carry
     await page.locator(`${EL} [data-action="help"]`).click();
     const rows = page.locator(`${EL} .kp-dialog table.kp-glossary tbody tr`);
@@ -192,11 +192,11 @@ describe('the on-ramp', () => {
       );
     }
     const hwRow = await page.locator(`${EL} .kp-dialog tr[data-term="hw"] td:last-child`).textContent();
-    const hwTip = await shadow('.kp-logs-panel h3 .kp-term[data-term="hw"]', 'title');
+    const hwTip = await shadow('.kp-logs-panel h2 .kp-term[data-term="hw"]', 'title');
     assert.ok(hwTip.includes(hwRow.slice(0, 60)), 'the tooltip and the table share one entry');
     await page.keyboard.press('Escape');
     // without hover (a phone), a tap on a dotted word opens its entry in the help
-    await page.locator(`${EL} .kp-logs-panel h3 .kp-term[data-term="leo"]`).click();
+    await page.locator(`${EL} .kp-logs-panel h2 .kp-term[data-term="leo"]`).click();
     const hit = page.locator(`${EL} .kp-dialog tr.kp-glossary-hit`);
     assert.equal(await hit.getAttribute('data-term'), 'leo');
     assert.ok(await hit.isVisible());

@@ -54,7 +54,7 @@ export class QuorumPanel {
     this.el = h(
       'section',
       { class: 'kp-panel kp-quorum', 'aria-label': 'kafka-metadata-quorum describe' },
-      h('h3', null, 'Quorum ', h('span', { class: 'kp-sub' }, 'as kafka-metadata-quorum prints it · ', term('epoch', 'LeaderEpoch'), ' · ', term('hw', 'HighWatermark'))),
+      h('h2', null, 'Quorum ', h('span', { class: 'kp-sub' }, 'as kafka-metadata-quorum prints it · ', term('epoch', 'LeaderEpoch'), ' · ', term('hw', 'HighWatermark'))),
       h('div', { class: 'kp-cmd' }, '$ kafka-metadata-quorum describe --status'),
       this.status,
       h('div', { class: 'kp-cmd' }, '$ kafka-metadata-quorum describe --replication'),
@@ -133,7 +133,7 @@ export class InvariantsPanel {
     this.el = h(
       'section',
       { class: 'kp-panel kp-invariants', 'aria-label': 'Invariants' },
-      h('h3', null, 'Invariants ', h('span', { class: 'kp-sub' }, 'checked after every event')),
+      h('h2', null, 'Invariants ', h('span', { class: 'kp-sub' }, 'checked after every event')),
       this.summary,
       ul,
     );
@@ -406,7 +406,7 @@ export class FaultsPanel {
     this.el = h(
       'section',
       { class: 'kp-panel kp-network', 'aria-label': 'Network and workload' },
-      h('h3', null, 'Network and workload'),
+      h('h2', null, 'Network and workload'),
       h(
         'div',
         { class: 'kp-field kp-grid2' },
