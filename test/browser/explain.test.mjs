@@ -4,41 +4,20 @@
 // it stays inside the viewport on a phone and is readable in dark mode.
 //   node --test test/browser/      (the site must be built: node scripts/build.mjs)
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { launch, openPage, root, serve } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { EL, nowOf, shotPath, useSite } from './harness.mjs';
 
-const EL = 'kraft-playground';
-
-function shotPath(name) {
-  const dir = process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : 'test-results';
-  mkdirSync(join(root, dir), { recursive: true });
-  return join(root, dir, name);
-}
-
-let server;
-let browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const site = useSite();
 
 /** Opens a story paused, travels to its end and shows the whole run. */
 async function storyAtEnd(path, opts) {
-  const { page, errors } = await openPage(browser.context, server.url + path.replace(/^\//, ''), opts);
-  await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
-  await page.evaluate(() => document.querySelector('kraft-playground').ready);
+  const { page, errors } = await site.open(path, opts);
   await page.locator(`${EL} .kp-time`).click();
   await page.keyboard.press('End');
   // the end is reached when the clock stops moving
   let last = -1;
   for (;;) {
-    const now = await page.evaluate(() => document.querySelector('kraft-playground').cluster.now);
+    const now = await nowOf(page);
     if (now > 0 && now === last) break;
     last = now;
     await page.waitForTimeout(300);

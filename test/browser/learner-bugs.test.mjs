@@ -3,37 +3,13 @@
 // boxes, the timeline's fault labels, axe-core, and smaller ones.
 //   node --test test/browser/learner-bugs.test.mjs   (the site must be built)
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { launch, openPage, root, serve } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { EL, launch, openPage, root, shotPath, useSite } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
-
-const EL = 'kraft-playground';
-
-function shotPath(name) {
-  const dir = join(root, 'test-results');
-  mkdirSync(dir, { recursive: true });
-  return join(dir, name);
-}
-
-async function open(path, opts) {
-  const { page, errors } = await openPage(browser.context, server.url + path.replace(/^\//, ''), opts);
-  await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
-  await page.evaluate(() => document.querySelector('kraft-playground').ready);
-  return { page, errors };
-}
+const site = useSite();
+const open = site.open;
 
 /** What has focus, looking through the element's shadow root. */
 const focused = (page) =>
@@ -53,18 +29,18 @@ const DOCS = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 <div style="height:2000px">more</div></main></body></html>`;
 
 async function openDocs() {
-  const page = await browser.context.newPage();
+  const page = await site.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.route('**/docs-two.html', (r) => r.fulfill({ contentType: 'text/html', body: DOCS }));
-  await page.goto(`${server.url}docs-two.html`);
+  await page.goto(`${site.server.url}docs-two.html`);
   await page.waitForFunction(() => ['a', 'b'].every((id) => document.getElementById(id)?.cluster != null), null, { timeout: 30_000 });
   return { page, errors };
 }
 
 describe('the loading window', () => {
   test('until the wasm core arrives the controls are disabled and say so; then a picked story loads', async () => {
-    const page = await browser.context.newPage();
+    const page = await site.browser.context.newPage();
     let release;
     const held = new Promise((r) => (release = r));
     await page.route('**/kraft_playground_bg.wasm', async (route) => {
@@ -72,7 +48,7 @@ describe('the loading window', () => {
       await route.continue();
     });
     // the embed: the main page picks stories from the tour panel, the embed from its picker
-    await page.goto(`${server.url}embed.html?seed=5`);
+    await page.goto(`${site.server.url}embed.html?seed=5`);
     const picker = page.locator(`${EL} .kp-scenario`);
     await picker.waitFor({ state: 'attached' });
     await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelectorAll('.kp-scenario option').length > 1);
@@ -98,9 +74,9 @@ describe('the loading window', () => {
 
 describe('a core that cannot load', () => {
   test('the status says so and the controls stay disabled', async () => {
-    const page = await browser.context.newPage();
+    const page = await site.browser.context.newPage();
     await page.route('**/kraft_playground_bg.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
-    await page.goto(`${server.url}?seed=5`);
+    await page.goto(`${site.server.url}?seed=5`);
     await page.waitForFunction(() => /not loaded/.test(document.querySelector('kraft-playground')?.shadowRoot?.querySelector('.kp-status')?.textContent ?? ''), null, { timeout: 30_000 });
     assert.equal(await page.locator(`${EL} .kp-scenario`).isDisabled(), true);
     assert.match(await page.locator(`${EL} .kp-notice`).textContent(), /could not be loaded/);
@@ -169,7 +145,7 @@ describe('phone', () => {
   test('the node menu stays inside the viewport at 390x844, whichever node', async () => {
     const phone = await launch({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
     try {
-      const { page } = await openPage(phone.context, `${server.url}?scenario=first-election`);
+      const { page } = await openPage(phone.context, `${site.server.url}?scenario=first-election`);
       await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
       const n = await page.locator(`${EL} .kp-node-btn`).count();
       for (let i = 0; i < n; i++) {
@@ -356,7 +332,7 @@ describe('axe-core', () => {
         await page.waitForTimeout(600);
         assert.deepEqual(await axeIssues(page), []);
         // a story with its caption, paused
-        await page.goto(`${server.url}${f}?scenario=figure-8&autoplay=0`);
+        await page.goto(`${site.server.url}${f}?scenario=figure-8&autoplay=0`);
         await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
         await page.waitForTimeout(600);
         assert.deepEqual(await axeIssues(page), []);
