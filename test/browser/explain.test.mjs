@@ -112,6 +112,18 @@ describe('every event explained', () => {
     await pop.waitFor({ state: 'visible' });
     assert.equal(await pop.locator('.kp-explain-h').textContent(), 'Truncation');
     assert.match(await pop.locator('.kp-explain-why').textContent(), /ReplicatedLog\.truncateToEndOffset/);
+    // it points at its event: its caret's tip just clear of the clicked point's mark (a 22 px bar), the popover off it and its label
+    const at = { x: canvas.x + x, y: canvas.y + y };
+    const tip = await pop.evaluate((p) => {
+      const b = p.getBoundingClientRect();
+      const c = getComputedStyle(p, '::before');
+      if (c.content === 'none') return null;
+      const side = p.dataset.caret;
+      return { x: b.left + Number.parseFloat(c.left) + Number.parseFloat(c.width) / 2 + 1, y: side === 'up' ? b.top - 10 : b.bottom + 10, top: b.top, bottom: b.bottom };
+    });
+    assert.ok(tip, 'the popover has a caret');
+    assert.ok(Math.abs(tip.x - at.x) <= 2 && Math.abs(Math.abs(tip.y - at.y) - 10) <= 2, `the caret's tip ${JSON.stringify(tip)} is 10 px from the event at ${JSON.stringify(at)}`);
+    assert.ok(at.y + 16 < tip.top || at.y - 16 > tip.bottom, 'the popover does not cover its event or its label');
     await page.screenshot({ path: shotPath('explain-popover.png') });
     await page.keyboard.press('Escape');
     await pop.waitFor({ state: 'hidden' });
