@@ -355,6 +355,29 @@ describe('axe-core', () => {
 });
 
 describe('smaller ones', () => {
+  test("a story's completion card shows what you saw, the numbers and what to try next without scrolling, at 1440x900", async () => {
+    const { page } = await open('/?scenario=leader-crash-failover&autoplay=0', { viewport: { width: 1440, height: 900 } });
+    await page.locator(`${EL} .kp-time`).click();
+    await page.keyboard.press('End');
+    const card = page.locator(`${EL} [data-story-complete]`);
+    await card.waitFor({ state: 'visible', timeout: 30_000 });
+    // what lies outside the scrollports around the card (or the viewport) cannot be read without scrolling
+    const hidden = await page.evaluate(() => {
+      const r = document.querySelector('kraft-playground').shadowRoot;
+      const ports = ['.kp-caption-card', '.kp-caption-body'].map((s) => r.querySelector(s).getBoundingClientRect());
+      const port = { top: Math.max(...ports.map((p) => p.top)), bottom: Math.min(...ports.map((p) => p.bottom)) };
+      const sel = ['h3', '[data-part]', '[data-try]', '[data-action="replay-story"]'];
+      return [...r.querySelectorAll(sel.map((s) => `[data-story-complete] ${s}`).join(','))]
+        .filter((e) => {
+          const b = e.getBoundingClientRect();
+          return b.top < port.top || b.bottom > port.bottom || b.bottom > innerHeight;
+        })
+        .map((e) => e.textContent);
+    });
+    assert.deepEqual(hidden, []);
+    await page.close();
+  });
+
   test("inline code in a caption has a background that stands out from the caption's", async () => {
     const { page } = await open('/?scenario=first-election&autoplay=0');
     const diff = await page.evaluate(() => {
