@@ -1,11 +1,11 @@
 // The site in Chromium, through its real UI: buttons, menus, the scrub bar, keys.
 //   node --test test/browser/      (the site must be built: node scripts/build.mjs)
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { EL, launch, nowOf, openPage, pause, root, serve, shotPath, useSite } from './harness.mjs';
+import { EL, launch, nowOf, openPage, pause, README_SHOTS, root, serve, shotPath, useSite } from './harness.mjs';
 
 const site = useSite();
 const open = site.open;
@@ -476,6 +476,13 @@ describe('the main page', () => {
     const old = await open('/?run=k9.e30');
     assert.match(await old.page.locator(`${EL} .kp-notice`).textContent(), /incompatible link/);
     await old.page.close();
+  });
+
+  test('the README shows exactly the screenshots the tests refresh (README_SHOTS), and each is in docs/', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const shown = [...readme.matchAll(/docs\/([\w-]+\.png)/g)].map((m) => m[1]);
+    assert.deepEqual([...new Set(shown)].sort(), [...README_SHOTS].sort());
+    for (const f of README_SHOTS) assert.ok(existsSync(join(root, 'docs', f)), `docs/${f} is missing`);
   });
 
   test('a screenshot of the main page for the README', async () => {
