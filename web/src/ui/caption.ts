@@ -95,7 +95,7 @@ export class Caption {
     setText(this.#step, step ?? '');
     [this.#text.hidden, this.#about.hidden, this.#card.hidden, this.#back.hidden, this.#button.hidden, this.#aboutBtn.hidden] = hidden;
     this.el.style.minHeight = `${Math.ceil(tallest)}px`;
-    // the completion card scrolls within that height, or within 60vh where that is taller (kraft-playground.css)
+    // the completion card scrolls within that height rather than pushing the stage down
     this.el.style.setProperty('--kp-caption-h', `${Math.ceil(tallest)}px`);
     this.#fitted = { s, width: this.el.clientWidth };
   }
