@@ -4,41 +4,20 @@
 // it stays inside the viewport on a phone and is readable in dark mode.
 //   node --test test/browser/      (the site must be built: node scripts/build.mjs)
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { launch, openPage, root, serve } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { EL, nowOf, shotPath, useSite } from './harness.mjs';
 
-const EL = 'kraft-playground';
-
-function shotPath(name) {
-  const dir = process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : 'test-results';
-  mkdirSync(join(root, dir), { recursive: true });
-  return join(root, dir, name);
-}
-
-let server;
-let browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const site = useSite();
 
 /** Opens a story paused, travels to its end and shows the whole run. */
 async function storyAtEnd(path, opts) {
-  const { page, errors } = await openPage(browser.context, server.url + path.replace(/^\//, ''), opts);
-  await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
-  await page.evaluate(() => document.querySelector('kraft-playground').ready);
+  const { page, errors } = await site.open(path, opts);
   await page.locator(`${EL} .kp-time`).click();
   await page.keyboard.press('End');
   // the end is reached when the clock stops moving
   let last = -1;
   for (;;) {
-    const now = await page.evaluate(() => document.querySelector('kraft-playground').cluster.now);
+    const now = await nowOf(page);
     if (now > 0 && now === last) break;
     last = now;
     await page.waitForTimeout(300);
@@ -133,6 +112,18 @@ describe('every event explained', () => {
     await pop.waitFor({ state: 'visible' });
     assert.equal(await pop.locator('.kp-explain-h').textContent(), 'Truncation');
     assert.match(await pop.locator('.kp-explain-why').textContent(), /ReplicatedLog\.truncateToEndOffset/);
+    // it points at its event: its caret's tip just clear of the clicked point's mark (a 22 px bar), the popover off it and its label
+    const at = { x: canvas.x + x, y: canvas.y + y };
+    const tip = await pop.evaluate((p) => {
+      const b = p.getBoundingClientRect();
+      const c = getComputedStyle(p, '::before');
+      if (c.content === 'none') return null;
+      const side = p.dataset.caret;
+      return { x: b.left + Number.parseFloat(c.left) + Number.parseFloat(c.width) / 2 + 1, y: side === 'up' ? b.top - 10 : b.bottom + 10, top: b.top, bottom: b.bottom };
+    });
+    assert.ok(tip, 'the popover has a caret');
+    assert.ok(Math.abs(tip.x - at.x) <= 2 && Math.abs(Math.abs(tip.y - at.y) - 10) <= 2, `the caret's tip ${JSON.stringify(tip)} is 10 px from the event at ${JSON.stringify(at)}`);
+    assert.ok(at.y + 16 < tip.top || at.y - 16 > tip.bottom, 'the popover does not cover its event or its label');
     await page.screenshot({ path: shotPath('explain-popover.png') });
     await page.keyboard.press('Escape');
     await pop.waitFor({ state: 'hidden' });

@@ -4,29 +4,11 @@
 // dock says is what the cluster holds; an embed gets the compact layout.
 //   node --test test/browser/      (the site must be built: node scripts/build.mjs)
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { launch, openReady, serve, shotPath } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { EL, pause, shotPath, useSite } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
-
-const EL = 'kraft-playground';
-
-const open = (path, opts) => openReady(browser.context, server, path, opts);
-
-async function pause(page) {
-  const btn = page.locator(`${EL} [data-action="play"]`);
-  if ((await btn.getAttribute('aria-label')) === 'Pause') await btn.click();
-}
+const site = useSite();
+const open = site.open;
 
 /** What the cluster holds now: link faults, down links, network, disks, crashed nodes. */
 const state = (page) =>
@@ -310,7 +292,7 @@ describe('the compact layout', () => {
         };
       });
     const compact = await measure();
-    await page.locator('#docs').screenshot({ path: shotPath('faults-embed-800.png') });
+    await page.locator('#docs').screenshot({ path: shotPath('embed-compact.png') });
     assert.equal(compact.layout, 'compact');
     assert.deepEqual({ ...compact, height: 0 }, { height: 0, layout: 'compact', ring: true, timeline: true, dock: true, controls: true, panels: false, caption: true });
     assert.ok(compact.height <= 900, `the compact element is ${compact.height}px tall at 800px wide`);

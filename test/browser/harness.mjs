@@ -4,10 +4,14 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The element's tag, as the tests' locators name it. */
+export const EL = 'kraft-playground';
 
 /** Starts scripts/serve.mjs (on www/dist, or `dir`) on a free port; resolves to { url, stop }. */
 export function serve(dir) {
@@ -62,9 +66,15 @@ export async function openPage(context, url, opts = {}) {
   return { page, errors };
 }
 
-/** Where a test's screenshot goes: test-results/, or docs/ (the README's copies) with UPDATE_SCREENSHOTS=1. */
+/** The screenshots the README shows (in docs/), each taken by a browser test. */
+export const README_SHOTS = ['screenshot-onramp.png', 'screenshot.png', 'story-pause.png', 'story-complete.png', 'explain-popover.png', 'embed-compact.png', 'screenshot-phone.png'];
+
+/**
+ * Where a test's screenshot goes, to be looked at: test-results/; with
+ * UPDATE_SCREENSHOTS=1, the README's (README_SHOTS) go to docs/ instead.
+ */
 export function shotPath(name) {
-  const dir = join(root, process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : 'test-results');
+  const dir = join(root, process.env.UPDATE_SCREENSHOTS === '1' && README_SHOTS.includes(name) ? 'docs' : 'test-results');
   mkdirSync(dir, { recursive: true });
   return join(dir, name);
 }
@@ -75,4 +85,35 @@ export async function openReady(context, server, path, opts) {
   await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
   await page.evaluate(() => document.querySelector('kraft-playground').ready);
   return { page, errors };
+}
+
+/**
+ * A test file's site and browser: serves www/dist and launches Chromium (`options`:
+ * context options) before the file's tests, closes both after them. `server` and
+ * `browser` are set once the tests run; `open(path, opts)` is openReady on them.
+ */
+export function useSite(options) {
+  const site = {
+    server: null,
+    browser: null,
+    open: (path, opts) => openReady(site.browser.context, site.server, path, opts),
+  };
+  before(async () => {
+    site.server = await serve();
+    site.browser = await launch(options);
+  });
+  after(async () => {
+    await site.browser?.close();
+    site.server?.stop();
+  });
+  return site;
+}
+
+/** The element's simulated time (ms). */
+export const nowOf = (page) => page.evaluate(() => document.querySelector('kraft-playground').cluster.now);
+
+/** Pauses the element if it plays (by its Play button). */
+export async function pause(page) {
+  const btn = page.locator(`${EL} [data-action="play"]`);
+  if ((await btn.getAttribute('aria-label')) === 'Pause') await btn.click();
 }

@@ -3,25 +3,13 @@
 // resize or play draws again on demand.
 //   node --test test/browser/idle.test.mjs      (the site must be built: node scripts/build.mjs)
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launch, openPage, serve } from './harness.mjs';
+import { test } from 'node:test';
+import { nowOf, useSite } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const site = useSite();
 
 async function open(path) {
-  const { page, errors } = await openPage(browser.context, server.url + path.replace(/^\//, ''));
-  await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
-  await page.evaluate(() => document.querySelector('kraft-playground').ready);
+  const { page, errors } = await site.open(path);
   // count every requestAnimationFrame request and every DOM change, page and element alike
   await page.evaluate(() => {
     const w = window;
@@ -163,8 +151,6 @@ test('a story played to its end: no frames and no DOM changes', async () => {
   assert.deepEqual(a, { rafs: 0, mutations: 0, simulated: 0 }, 'finished, the page kept drawing');
   await page.close();
 });
-
-const nowOf = (page) => page.evaluate(() => document.querySelector('kraft-playground').cluster.now);
 
 /** The story's end (ms): where it stops after its last step (the caption bar says). */
 function storyEnd(page) {

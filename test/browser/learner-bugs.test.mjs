@@ -3,37 +3,13 @@
 // boxes, the timeline's fault labels, axe-core, and smaller ones.
 //   node --test test/browser/learner-bugs.test.mjs   (the site must be built)
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { launch, openPage, root, serve } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { EL, launch, openPage, root, shotPath, useSite } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
-
-const EL = 'kraft-playground';
-
-function shotPath(name) {
-  const dir = join(root, 'test-results');
-  mkdirSync(dir, { recursive: true });
-  return join(dir, name);
-}
-
-async function open(path, opts) {
-  const { page, errors } = await openPage(browser.context, server.url + path.replace(/^\//, ''), opts);
-  await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
-  await page.evaluate(() => document.querySelector('kraft-playground').ready);
-  return { page, errors };
-}
+const site = useSite();
+const open = site.open;
 
 /** What has focus, looking through the element's shadow root. */
 const focused = (page) =>
@@ -53,18 +29,18 @@ const DOCS = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 <div style="height:2000px">more</div></main></body></html>`;
 
 async function openDocs() {
-  const page = await browser.context.newPage();
+  const page = await site.browser.context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.route('**/docs-two.html', (r) => r.fulfill({ contentType: 'text/html', body: DOCS }));
-  await page.goto(`${server.url}docs-two.html`);
+  await page.goto(`${site.server.url}docs-two.html`);
   await page.waitForFunction(() => ['a', 'b'].every((id) => document.getElementById(id)?.cluster != null), null, { timeout: 30_000 });
   return { page, errors };
 }
 
 describe('the loading window', () => {
   test('until the wasm core arrives the controls are disabled and say so; then a picked story loads', async () => {
-    const page = await browser.context.newPage();
+    const page = await site.browser.context.newPage();
     let release;
     const held = new Promise((r) => (release = r));
     await page.route('**/kraft_playground_bg.wasm', async (route) => {
@@ -72,7 +48,7 @@ describe('the loading window', () => {
       await route.continue();
     });
     // the embed: the main page picks stories from the tour panel, the embed from its picker
-    await page.goto(`${server.url}embed.html?seed=5`);
+    await page.goto(`${site.server.url}embed.html?seed=5`);
     const picker = page.locator(`${EL} .kp-scenario`);
     await picker.waitFor({ state: 'attached' });
     await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelectorAll('.kp-scenario option').length > 1);
@@ -98,9 +74,9 @@ describe('the loading window', () => {
 
 describe('a core that cannot load', () => {
   test('the status says so and the controls stay disabled', async () => {
-    const page = await browser.context.newPage();
+    const page = await site.browser.context.newPage();
     await page.route('**/kraft_playground_bg.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
-    await page.goto(`${server.url}?seed=5`);
+    await page.goto(`${site.server.url}?seed=5`);
     await page.waitForFunction(() => /not loaded/.test(document.querySelector('kraft-playground')?.shadowRoot?.querySelector('.kp-status')?.textContent ?? ''), null, { timeout: 30_000 });
     assert.equal(await page.locator(`${EL} .kp-scenario`).isDisabled(), true);
     assert.match(await page.locator(`${EL} .kp-notice`).textContent(), /could not be loaded/);
@@ -169,7 +145,7 @@ describe('phone', () => {
   test('the node menu stays inside the viewport at 390x844, whichever node', async () => {
     const phone = await launch({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
     try {
-      const { page } = await openPage(phone.context, `${server.url}?scenario=first-election`);
+      const { page } = await openPage(phone.context, `${site.server.url}?scenario=first-election`);
       await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
       const n = await page.locator(`${EL} .kp-node-btn`).count();
       for (let i = 0; i < n; i++) {
@@ -337,12 +313,12 @@ describe('timeline fault labels', () => {
 
 const AXE = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
 
-/** axe-core's serious and critical violations on the page now (inside shadow roots too). */
-async function axeSerious(page) {
+/** axe-core's moderate, serious and critical violations on the page now (inside shadow roots too). */
+async function axeIssues(page) {
   await page.evaluate(AXE); // not a <script>: the pages' CSP refuses inline scripts
   const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations);
   return v
-    .filter((x) => x.impact === 'serious' || x.impact === 'critical')
+    .filter((x) => x.impact === 'moderate' || x.impact === 'serious' || x.impact === 'critical')
     .map((x) => `${x.impact} ${x.id}: ${x.nodes.length} × ${x.nodes[0]?.target.join(' ')} ${x.nodes[0]?.failureSummary?.split('\n')[1] ?? ''}`);
 }
 
@@ -350,22 +326,28 @@ describe('axe-core', () => {
   const pages = readdirSync(join(root, 'www/dist')).filter((f) => f.endsWith('.html'));
   for (const scheme of ['light', 'dark']) {
     for (const f of pages) {
-      test(`${f} in ${scheme}: no serious or critical issues`, async () => {
+      test(`${f} in ${scheme}: no moderate, serious or critical issues`, async () => {
         const { page } = await open(`/${f}?seed=42&speed=10&autoplay=1`, { colorScheme: scheme });
         await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.leader() != null, null, { timeout: 30_000 });
         await page.waitForTimeout(600);
-        assert.deepEqual(await axeSerious(page), []);
+        assert.deepEqual(await axeIssues(page), []);
         // a story with its caption, paused
-        await page.goto(`${server.url}${f}?scenario=figure-8&autoplay=0`);
+        await page.goto(`${site.server.url}${f}?scenario=figure-8&autoplay=0`);
         await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
         await page.waitForTimeout(600);
-        assert.deepEqual(await axeSerious(page), []);
+        assert.deepEqual(await axeIssues(page), []);
         // with the node menu open, then the help dialog
         await page.locator(`${EL} .kp-node-btn[data-node="0"]`).click();
-        assert.deepEqual(await axeSerious(page), []);
+        assert.deepEqual(await axeIssues(page), []);
         await page.keyboard.press('Escape');
         await page.locator(`${EL} [data-action="help"]`).click();
-        assert.deepEqual(await axeSerious(page), []);
+        assert.deepEqual(await axeIssues(page), []);
+        await page.keyboard.press('Escape');
+        // the story's completion card (its own headings), reached by travelling to the end
+        await page.locator(`${EL} .kp-time`).click();
+        await page.keyboard.press('End');
+        await page.locator(`${EL} [data-story-complete]`).waitFor({ state: 'visible', timeout: 30_000 });
+        assert.deepEqual(await axeIssues(page), []);
         await page.close();
       });
     }
@@ -373,6 +355,34 @@ describe('axe-core', () => {
 });
 
 describe('smaller ones', () => {
+  // KNOWN BUG (a todo: runs and reports, does not fail the suite): since captions are capped
+  // at 5.5 lines, the card scrolls inside that small box and shows little more than its title.
+  // Letting it grow moves the stage, which 'the stage stays put when the caption changes'
+  // forbids; the fix wants the card over the stage (with a way to hide it), not in the bar.
+  const cramped = 'known bug: the completion card is cramped into the capped caption (see the comment)';
+  test("a story's completion card shows what you saw, the numbers and what to try next without scrolling, at 1440x900", { todo: cramped }, async () => {
+    const { page } = await open('/?scenario=leader-crash-failover&autoplay=0', { viewport: { width: 1440, height: 900 } });
+    await page.locator(`${EL} .kp-time`).click();
+    await page.keyboard.press('End');
+    const card = page.locator(`${EL} [data-story-complete]`);
+    await card.waitFor({ state: 'visible', timeout: 30_000 });
+    // what lies outside the scrollports around the card (or the viewport) cannot be read without scrolling
+    const hidden = await page.evaluate(() => {
+      const r = document.querySelector('kraft-playground').shadowRoot;
+      const ports = ['.kp-caption-card', '.kp-caption-body'].map((s) => r.querySelector(s).getBoundingClientRect());
+      const port = { top: Math.max(...ports.map((p) => p.top)), bottom: Math.min(...ports.map((p) => p.bottom)) };
+      const sel = ['h3', '[data-part]', '[data-try]', '[data-action="replay-story"]'];
+      return [...r.querySelectorAll(sel.map((s) => `[data-story-complete] ${s}`).join(','))]
+        .filter((e) => {
+          const b = e.getBoundingClientRect();
+          return b.top < port.top || b.bottom > port.bottom || b.bottom > innerHeight;
+        })
+        .map((e) => e.textContent);
+    });
+    assert.deepEqual(hidden, []);
+    await page.close();
+  });
+
   test("inline code in a caption has a background that stands out from the caption's", async () => {
     const { page } = await open('/?scenario=first-election&autoplay=0');
     const diff = await page.evaluate(() => {

@@ -4,24 +4,12 @@
 // the embed open what they name, without the on-ramp.
 //   node --test test/browser/      (the site must be built: node scripts/build.mjs)
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { launch, openPage, root, serve } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { EL, nowOf, root, shotPath, useSite } from './harness.mjs';
 
-const EL = 'kraft-playground';
 const COURSE = '.site-course';
-
-/** The README's screenshot: in test-results/, or in docs/ with UPDATE_SCREENSHOTS=1. */
-function shotPath(name) {
-  return resultPath(name, process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : 'test-results');
-}
-
-/** Other screenshots, to look at: test-results/. */
-function resultPath(name, dir = 'test-results') {
-  mkdirSync(join(root, dir), { recursive: true });
-  return join(root, dir, name);
-}
 
 /** Every scenario id of the library (scenarios/*.json). */
 const library = readdirSync(join(root, 'scenarios'))
@@ -29,27 +17,10 @@ const library = readdirSync(join(root, 'scenarios'))
   .map((f) => JSON.parse(readFileSync(join(root, 'scenarios', f), 'utf8')).id)
   .sort();
 
-let server;
-let browser;
+// a fresh profile: nothing in localStorage, as on a first visit
+const site = useSite();
+const open = site.open;
 
-before(async () => {
-  server = await serve();
-  // a fresh profile: nothing in localStorage, as on a first visit
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
-
-async function open(path, opts) {
-  const { page, errors } = await openPage(browser.context, server.url + path.replace(/^\//, ''), opts);
-  await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
-  await page.evaluate(() => document.querySelector('kraft-playground').ready);
-  return { page, errors };
-}
-
-const nowOf = (page) => page.evaluate(() => document.querySelector('kraft-playground').cluster.now);
 const scenarioOf = (page) => page.evaluate(() => document.querySelector('kraft-playground').getAttribute('scenario'));
 const card = (page, id) => page.locator(`${COURSE} .course-card[data-story="${id}"]`);
 
@@ -90,7 +61,7 @@ describe('the on-ramp', () => {
       await page.setViewportSize({ width: w, height: hgt });
       await page.emulateMedia({ colorScheme: scheme });
       await page.waitForTimeout(250);
-      await page.screenshot({ path: resultPath(`onramp-${w}x${hgt}${scheme === 'dark' ? '-dark' : ''}.png`) });
+      await page.screenshot({ path: shotPath(`onramp-${w}x${hgt}${scheme === 'dark' ? '-dark' : ''}.png`) });
     }
     assert.deepEqual(errors, []);
     await page.close();
@@ -178,8 +149,8 @@ describe('the on-ramp', () => {
     await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-node-btn[data-node="0"]')?.title);
     assert.match(await shadow('.kp-node-btn[data-node="0"]', 'title'), /e: epoch \(Raft: term\)/);
     assert.match(await shadow('.kp-node-btn[data-node="4"]', 'title'), /observer \(Raft: learner/);
-    assert.match(await shadow('.kp-logs-panel h3 .kp-term[data-term="hw"]', 'title'), /commitIndex/);
-    assert.match(await shadow('.kp-quorum h3 .kp-term[data-term="epoch"]', 'title'), /Raft: term/);
+    assert.match(await shadow('.kp-logs-panel h2 .kp-term[data-term="hw"]', 'title'), /commitIndex/);
+    assert.match(await shadow('.kp-quorum h2 .kp-term[data-term="epoch"]', 'title'), /Raft: term/);
     // the help: one row per entry, the same text the tooltips carry
     await page.locator(`${EL} [data-action="help"]`).click();
     const rows = page.locator(`${EL} .kp-dialog table.kp-glossary tbody tr`);
@@ -192,11 +163,11 @@ describe('the on-ramp', () => {
       );
     }
     const hwRow = await page.locator(`${EL} .kp-dialog tr[data-term="hw"] td:last-child`).textContent();
-    const hwTip = await shadow('.kp-logs-panel h3 .kp-term[data-term="hw"]', 'title');
+    const hwTip = await shadow('.kp-logs-panel h2 .kp-term[data-term="hw"]', 'title');
     assert.ok(hwTip.includes(hwRow.slice(0, 60)), 'the tooltip and the table share one entry');
     await page.keyboard.press('Escape');
     // without hover (a phone), a tap on a dotted word opens its entry in the help
-    await page.locator(`${EL} .kp-logs-panel h3 .kp-term[data-term="leo"]`).click();
+    await page.locator(`${EL} .kp-logs-panel h2 .kp-term[data-term="leo"]`).click();
     const hit = page.locator(`${EL} .kp-dialog tr.kp-glossary-hit`);
     assert.equal(await hit.getAttribute('data-term'), 'leo');
     assert.ok(await hit.isVisible());

@@ -1,43 +1,16 @@
 // The site in Chromium, through its real UI: buttons, menus, the scrub bar, keys.
 //   node --test test/browser/      (the site must be built: node scripts/build.mjs)
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { launch, openPage, root, serve } from './harness.mjs';
+import { describe, test } from 'node:test';
+import { EL, launch, nowOf, openPage, pause, README_SHOTS, root, serve, shotPath, useSite } from './harness.mjs';
 
-/** Screenshots go to test-results/; UPDATE_SCREENSHOTS=1 writes the README's copies in docs/. */
-function shotPath(name) {
-  const dir = join(root, process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : 'test-results');
-  mkdirSync(dir, { recursive: true });
-  return join(dir, name);
-}
-
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
-
-const EL = 'kraft-playground';
-
-/** Waits for the element's first run, then returns helpers bound to the page. */
-async function open(path, opts) {
-  const { page, errors } = await openPage(browser.context, server.url + path.replace(/^\//, ''), opts);
-  await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
-  await page.evaluate(() => document.querySelector('kraft-playground').ready);
-  return { page, errors };
-}
+const site = useSite();
+const open = site.open;
 
 const leaderOf = (page) => page.evaluate(() => document.querySelector('kraft-playground').cluster.leader());
-const nowOf = (page) => page.evaluate(() => document.querySelector('kraft-playground').cluster.now);
 const digestOf = (page) => page.evaluate(() => document.querySelector('kraft-playground').cluster.digest());
 
 /** Waits for a leader with an epoch above `minEpoch` other than `notId`. */
@@ -68,11 +41,6 @@ async function summaryNodes(page) {
 
 async function summaryText(page, sel) {
   return page.locator(`${EL} [data-summary] ${sel}`).first().textContent();
-}
-
-async function pause(page) {
-  const btn = page.locator(`${EL} [data-action="play"]`);
-  if ((await btn.getAttribute('aria-label')) === 'Pause') await btn.click();
 }
 
 async function play(page) {
@@ -245,7 +213,7 @@ describe('the main page', () => {
     const digest = await digestOf(page);
     const now = await nowOf(page);
     assert.match(url, /#run=k2\.[A-Za-z0-9_-]+$/, 'the run travels in the fragment');
-    const other = await open(url.replace(server.url, '/'));
+    const other = await open(url.replace(site.server.url, '/'));
     assert.equal(await nowOf(other.page), now);
     assert.equal(await digestOf(other.page), digest);
     // the new page's text summary is drawn on a later frame
@@ -323,7 +291,7 @@ describe('the main page', () => {
       assert.deepEqual(other.errors, []);
       await other.page.close();
     };
-    await opened(made.url.replace(server.url, '/'));
+    await opened(made.url.replace(site.server.url, '/'));
     // the embed page reads the fragment too, and its share links open the main page by fragment
     await opened(`/embed.html#run=${made.url.split('#run=')[1]}`);
     // the same run as an old uncompressed k1 link: 8x longer, too long for a query string...
@@ -340,7 +308,7 @@ describe('the main page', () => {
       );
     }, link);
     assert.ok(k1.length > 16 * 1024, `${k1.length}`);
-    assert.equal((await fetch(`${server.url}?run=${k1}`)).status, 431, 'a server refuses it in the query string');
+    assert.equal((await fetch(`${site.server.url}?run=${k1}`)).status, 431, 'a server refuses it in the query string');
     // ...but it opens from the fragment
     await opened(`/#run=${k1}`);
     assert.deepEqual(errors, []);
@@ -405,7 +373,7 @@ describe('the main page', () => {
     await page.locator(`${EL} [data-action="copy-repro"]`).click();
     await page.waitForFunction(() => /Copied|Select and copy/.test(document.querySelector('kraft-playground').shadowRoot.querySelector('[data-action="copy-repro"]').textContent));
     // the reproduction link replays the run up to that moment
-    const other = await open(repro.replace(server.url, '/'));
+    const other = await open(repro.replace(site.server.url, '/'));
     assert.equal(await nowOf(other.page), good.now);
     assert.equal(await digestOf(other.page), good.digest);
     assert.deepEqual(other.errors, []);
@@ -421,12 +389,32 @@ describe('the main page', () => {
     await page.close();
   });
 
+  test('a crash while Play already reads "Pause" turns the button back to "Play"', async () => {
+    const { page, errors } = await open('/?seed=17&speed=10');
+    await waitLeader(page);
+    const btn = page.locator(`${EL} [data-action="play"]`);
+    // playing, and drawn as playing: the button reads Pause
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('[data-action="play"]').getAttribute('aria-label') === 'Pause');
+    await page.evaluate(() => {
+      const c = document.querySelector('kraft-playground').cluster;
+      c.advance = () => c.__panicForTest();
+    });
+    await page.locator(`${EL} [data-crash]`).waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await btn.getAttribute('aria-label'), 'Play');
+    assert.equal(await btn.evaluate((b) => b.classList.contains('kp-on')), false);
+    assert.ok(
+      errors.every((e) => /deliberate panic for a test/.test(e)),
+      `only the panic is reported: ${errors}`,
+    );
+    await page.close();
+  });
+
   test('the dev server answers 400, not 500, to a malformed %-escape', async () => {
     for (const path of ['%E0%A4%A', '%', 'a%zz/b']) {
-      const res = await fetch(server.url + path);
+      const res = await fetch(site.server.url + path);
       assert.equal(res.status, 400, path);
     }
-    assert.equal((await fetch(server.url)).status, 200);
+    assert.equal((await fetch(site.server.url)).status, 200);
   });
 
   test('exports the trace as JSON and text, and the timeline as a PNG', async () => {
@@ -490,6 +478,13 @@ describe('the main page', () => {
     await old.page.close();
   });
 
+  test('the README shows exactly the screenshots the tests refresh (README_SHOTS), and each is in docs/', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const shown = [...readme.matchAll(/docs\/([\w-]+\.png)/g)].map((m) => m[1]);
+    assert.deepEqual([...new Set(shown)].sort(), [...README_SHOTS].sort());
+    for (const f of README_SHOTS) assert.ok(existsSync(join(root, 'docs', f)), `docs/${f} is missing`);
+  });
+
   test('a screenshot of the main page for the README', async () => {
     const { page, errors } = await open('/?seed=42&speed=4', { viewport: { width: 1440, height: 1160 } });
     const l = await waitLeader(page);
@@ -543,7 +538,7 @@ describe('scenarios', () => {
     const fetched = [];
     const note = (r) => fetched.push(new URL(r.url()).pathname);
     const engine = /\/(engine\.js|kraft_playground_full_bg\.wasm)$/;
-    browser.context.on('request', note);
+    site.browser.context.on('request', note);
     try {
       const { page, errors } = await open('/?scenario=partitioned-leader&speed=10');
       await page.locator(`${EL} [data-caption]`).waitFor({ state: 'visible' });
@@ -564,7 +559,7 @@ describe('scenarios', () => {
       assert.deepEqual(other.errors, []);
       await other.page.close();
     } finally {
-      browser.context.off('request', note);
+      site.browser.context.off('request', note);
     }
   });
 
@@ -675,7 +670,7 @@ describe('phone width, touch', () => {
   test("taps open a node's actions and crash it; the layout fits the width", async () => {
     const phone = await launch({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
     try {
-      const { page, errors } = await openPage(phone.context, `${server.url}?seed=42&speed=10`);
+      const { page, errors } = await openPage(phone.context, `${site.server.url}?seed=42&speed=10`);
       await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster?.leader() != null, null, { timeout: 30_000 });
       const l = await leaderOf(page);
       await page.locator(`${EL} .kp-node-btn[data-node="${l.id}"]`).tap();
@@ -706,7 +701,7 @@ describe('the npm package', () => {
     );
     const docs = await serve(dir);
     try {
-      const { page, errors } = await openPage(browser.context, docs.url);
+      const { page, errors } = await openPage(site.browser.context, docs.url);
       await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
       await page.evaluate(() => document.querySelector('kraft-playground').ready);
       assert.equal(await page.locator(`${EL} .kp-scenario`).inputValue(), 'first-election');

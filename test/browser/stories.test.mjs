@@ -4,38 +4,17 @@
 // way in every story; acting in a story says so and offers the way back.
 //   node --test test/browser/      (the site must be built: node scripts/build.mjs)
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { launch, openPage, root, serve } from './harness.mjs';
-
-const EL = 'kraft-playground';
-
-/** The README's screenshot: in test-results/, or in docs/ with UPDATE_SCREENSHOTS=1. */
-function shotPath(name) {
-  const dir = process.env.UPDATE_SCREENSHOTS === '1' ? 'docs' : 'test-results';
-  mkdirSync(join(root, dir), { recursive: true });
-  return join(root, dir, name);
-}
+import { describe, test } from 'node:test';
+import { EL, launch, openPage, root, shotPath, useSite } from './harness.mjs';
 
 const scenarioFile = (id) => JSON.parse(readFileSync(join(root, 'scenarios', `${id}.json`), 'utf8'));
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const site = useSite();
 
 async function open(path, opts) {
-  const { page, errors } = await openPage(browser.context, server.url + path.replace(/^\//, ''), opts);
-  await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
-  await page.evaluate(() => document.querySelector('kraft-playground').ready);
+  const { page, errors } = await site.open(path, opts);
   await page.locator(`${EL} [data-caption]`).waitFor({ state: 'visible' });
   return { page, errors };
 }
@@ -221,7 +200,7 @@ describe('stories that land', () => {
       const problems = [];
       for (const id of ids) {
         const file = scenarioFile(id);
-        const { page, errors } = await openPage(own.context, `${server.url}?scenario=${id}&speed=3.3&autoplay=0`);
+        const { page, errors } = await openPage(own.context, `${site.server.url}?scenario=${id}&speed=3.3&autoplay=0`);
         const ready = () => page.evaluate(() => !!document.querySelector('kraft-playground')?.shadowRoot.querySelector('[data-caption]:not([hidden])'));
         for (let i = 0; i < 1500 && !(await ready()); i++) await page.clock.runFor(20);
         const state = () =>

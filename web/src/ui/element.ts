@@ -121,6 +121,8 @@ export class KraftPlayground extends HTMLElement {
     mark: (on) => {
       this.#root.toggleAttribute('data-crashed', on);
       this.#views.controls.el.inert = on;
+      // no frame draws a broken run: the controls show that play stopped now
+      this.#views.controls.frame(this.#runs.scenario?.endMs ?? 0);
     },
     runUrl: (link) => this.#share.runUrl(link),
     startAgain: () => void this.#runs.reset(),

@@ -4,6 +4,14 @@
 
 import { clamp, h } from './dom.js';
 
+/**
+ * How far the popover's edge is from the point it explains, px: clear of a mark's bar and
+ * its label (11 px each side of the point); the caret spans the first 10 px of it.
+ */
+const CARET_GAP = 20;
+/** Where along its edge the caret sits when the viewport allows, px from the left. */
+const CARET_INSET = 24;
+
 export class ExplainPopover {
   readonly el: HTMLDivElement;
   private title: HTMLElement;
@@ -32,8 +40,9 @@ export class ExplainPopover {
   }
 
   /**
-   * Shows `why` for an event near the viewport point (x, y), kept inside the viewport;
-   * `opener` gets focus back on close.
+   * Shows `why` for an event at the viewport point (x, y): below it (above when there is
+   * no room), its caret pointing at the point from just clear of the event's mark, kept inside the viewport; `opener` gets
+   * focus back on close.
    */
   show(title: string, event: string, why: string, x: number, y: number, opener: HTMLElement): void {
     this.opener = opener;
@@ -45,10 +54,15 @@ export class ExplainPopover {
     const hgt = this.el.offsetHeight;
     const vw = document.documentElement.clientWidth;
     const vh = document.documentElement.clientHeight;
-    const left = x + 12 + w > vw - 8 ? x - w - 12 : x + 12;
-    const top = y + 12 + hgt > vh - 8 ? y - hgt - 12 : y + 12;
-    this.el.style.left = `${clamp(left, 8, Math.max(8, vw - w - 8))}px`;
-    this.el.style.top = `${clamp(top, 8, Math.max(8, vh - hgt - 8))}px`;
+    const below = y + CARET_GAP + hgt <= vh - 8 || y - CARET_GAP - hgt < 8;
+    const top = clamp(below ? y + CARET_GAP : y - hgt - CARET_GAP, 8, Math.max(8, vh - hgt - 8));
+    const left = clamp(x - CARET_INSET, 8, Math.max(8, vw - w - 8));
+    this.el.style.left = `${left}px`;
+    this.el.style.top = `${top}px`;
+    // the caret only where it can reach the point (not when the viewport squeezed the popover over it)
+    const reaches = (below ? top === y + CARET_GAP : top === y - hgt - CARET_GAP) && x - left >= CARET_INSET / 2 && x - left <= w - CARET_INSET / 2;
+    this.el.dataset.caret = reaches ? (below ? 'up' : 'down') : '';
+    this.el.style.setProperty('--kp-caret-x', `${x - left}px`);
     this.el.focus();
   }
 

@@ -63,7 +63,7 @@ export function layOut(root: HTMLElement, p: LayoutParts): ResizeObserver {
     'section',
     { class: 'kp-panel kp-logs-panel', 'aria-label': 'Logs' },
     h(
-      'h3',
+      'h2',
       null,
       'Logs ',
       h(

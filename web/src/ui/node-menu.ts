@@ -107,7 +107,7 @@ export class NodeMenu {
       };
       this.#facts = facts.map(() => h('div'));
       this.el.replaceChildren(
-        h('h4', null, `Node n${id}`),
+        h('h2', null, `Node n${id}`),
         h('div', { class: 'kp-menu-facts' }, ...this.#facts),
         this.#why,
         h(

@@ -261,7 +261,7 @@ export class FaultsPanel {
     this.el = h(
       'section',
       { class: 'kp-panel kp-network', 'aria-label': 'Network and workload' },
-      h('h3', null, 'Network and workload'),
+      h('h2', null, 'Network and workload'),
       h(
         'div',
         { class: 'kp-field kp-grid2' },

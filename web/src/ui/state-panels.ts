@@ -22,7 +22,7 @@ export class QuorumPanel {
     this.el = h(
       'section',
       { class: 'kp-panel kp-quorum', 'aria-label': 'kafka-metadata-quorum describe' },
-      h('h3', null, 'Quorum ', h('span', { class: 'kp-sub' }, 'as kafka-metadata-quorum prints it · ', term('epoch', 'LeaderEpoch'), ' · ', term('hw', 'HighWatermark'))),
+      h('h2', null, 'Quorum ', h('span', { class: 'kp-sub' }, 'as kafka-metadata-quorum prints it · ', term('epoch', 'LeaderEpoch'), ' · ', term('hw', 'HighWatermark'))),
       h('div', { class: 'kp-cmd' }, '$ kafka-metadata-quorum describe --status'),
       this.status,
       h('div', { class: 'kp-cmd' }, '$ kafka-metadata-quorum describe --replication'),
@@ -101,7 +101,7 @@ export class InvariantsPanel {
     this.el = h(
       'section',
       { class: 'kp-panel kp-invariants', 'aria-label': 'Invariants' },
-      h('h3', null, 'Invariants ', h('span', { class: 'kp-sub' }, 'checked after every event')),
+      h('h2', null, 'Invariants ', h('span', { class: 'kp-sub' }, 'checked after every event')),
       this.summary,
       ul,
     );

@@ -103,11 +103,11 @@ export function completionCard(s: LoadedScenario, next: NextStory[], on: { open(
   return h(
     'section',
     { class: 'kp-card', 'data-story-complete': s.variant ? `${s.id}:${s.variant}` : s.id, 'aria-label': 'Story complete' },
-    h('h3', null, `Story complete: ${s.title}`),
-    h('h4', null, 'What you saw'),
+    h('h2', null, `Story complete: ${s.title}`),
+    h('h3', null, 'What you saw'),
     saw,
-    ...(numbers.length ? [h('h4', null, 'Measured in this run'), h('ul', { class: 'kp-card-numbers' }, ...numbers)] : []),
-    h('h4', null, 'Try next'),
+    ...(numbers.length ? [h('h3', null, 'Measured in this run'), h('ul', { class: 'kp-card-numbers' }, ...numbers)] : []),
+    h('h3', null, 'Try next'),
     h('ul', { class: 'kp-card-next' }, ...tries, h('li', null, h('button', { class: 'kp-btn', type: 'button', 'data-action': 'replay-story', onclick: on.replay }, 'Replay this story'))),
     h('p', { class: 'kp-card-hint' }, 'Play goes on past the end as free play: act on the cluster to see what changes.'),
   );
