@@ -360,7 +360,7 @@ test('describeQuorum: status and replication like kafka-metadata-quorum', async 
   );
 });
 
-test('image: a node\'s metadata image now, bounded and in order; the same after a seek; null while crashed', async () => {
+test("image: a node's metadata image now, bounded and in order; the same after a seek; null while crashed", async () => {
   const c = await elected();
   for (const record of [
     { type: 'RegisterBroker', brokerId: 3 },

@@ -231,8 +231,18 @@ test('zero latency is refused with its limit wherever it comes from', async () =
       return true;
     });
   }
-  rejects(c, () => c.setNetwork({ latencyMs: 0 }), RangeError, /^latencyMs\[0\]: latency must be at least 1 ms \(at zero latency replicas can answer each other forever within one millisecond\), got 0 ms$/);
-  rejects(c, () => c.setNetwork({ latencyMs: [-0, 3] }), RangeError, /^latencyMs\[0\]: latency must be at least 1 ms \(at zero latency replicas can answer each other forever within one millisecond\), got 0 ms$/);
+  rejects(
+    c,
+    () => c.setNetwork({ latencyMs: 0 }),
+    RangeError,
+    /^latencyMs\[0\]: latency must be at least 1 ms \(at zero latency replicas can answer each other forever within one millisecond\), got 0 ms$/,
+  );
+  rejects(
+    c,
+    () => c.setNetwork({ latencyMs: [-0, 3] }),
+    RangeError,
+    /^latencyMs\[0\]: latency must be at least 1 ms \(at zero latency replicas can answer each other forever within one millisecond\), got 0 ms$/,
+  );
   rejects(c, () => c.setNetwork({ latencyMs: [5, 60_001] }), RangeError, /^latencyMs\[1\]: latency must be at most 60000 ms, got 60001$/);
   rejects(c, () => c.slowLink(0, 1, 0), RangeError, /^latencyMs\[0\]: latency must be at least 1 ms \(at zero latency replicas can answer each other forever within one millisecond\), got 0 ms$/);
   // A link or a scenario meets the same check in the core.
