@@ -35,7 +35,8 @@ export class Images {
   readonly el = h(
     'details',
     { class: 'kp-images', 'data-images': '' },
-    h('summary', null, term('image', 'Metadata image'), h('span', { class: 'kp-sub' }, ' per node: what the records it applied add up to')),
+    // no glossary button inside the summary (axe: nested-interactive): the 'applied offset' heading carries it
+    h('summary', null, 'Metadata image', h('span', { class: 'kp-sub' }, ' per node: what the records it applied add up to')),
     h(
       'table',
       { class: 'kp-images-table' },
