@@ -59,12 +59,16 @@ copyFileSync(fullWasm, join(dist, 'kraft_playground_full_bg.wasm'));
 
 // The <kraft-playground> element (src/ui/, defines itself on import): it shares the
 // API module above, loads its stylesheet and the scenario library from beside itself.
+// What its first frame does not need (src/ui/later.ts) is a chunk of its own, imported
+// after that frame: element-*.js beside it (esbuild also puts what the two share in one).
 await build({
   ...common,
   entryPoints: { element: join(web, 'src/ui/define.ts') },
   outdir: dist,
   platform: 'browser',
   minify: true,
+  splitting: true,
+  chunkNames: 'element-[name]-[hash]',
   plugins: [
     {
       name: 'share-the-api',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // Builds the static site into www/dist: the <kraft-playground> element with the package
 // API (one bundle, also usable by any page), the scenario library (scenarios/*.json,
@@ -64,13 +64,19 @@ const common = {
 };
 
 // 1. the element + the API: dist/kraft-playground.js (defines <kraft-playground> on
-//    import; loads ./scenarios.js beside it when a scenario is asked for)
-await build({
+//    import; loads ./scenarios.js beside it when a scenario is asked for), and its
+//    chunks: what it imports after its first frame, and what that shares with it
+//    (kraft-playground-chunk-*.js, which the pages preload beside it).
+const element = await build({
   ...common,
   entryPoints: { 'kraft-playground': fromPackage('element') },
   outdir: dist,
   platform: 'browser',
+  splitting: true,
+  chunkNames: 'kraft-playground-[name]-[hash]',
+  metafile: true,
 });
+const staticChunks = element.metafile.outputs[`${relative(root, dist)}/kraft-playground.js`].imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => basename(i.path));
 
 // 2. the scenarios: dist/scenarios.js (the outline) and dist/story-ID.js (file and runs)
 // Each story precomputed by the package's engine, for the page's core to replay.
@@ -92,8 +98,21 @@ await build({
   plugins: [shared],
 });
 
-// 4. static files
-for (const f of readdirSync(join(www, 'public'))) copyFileSync(join(www, 'public', f), join(dist, f));
+// 4. static files; the pages preload the chunks the element module imports statically
+//    (found only once that module has arrived, they would come a round trip later)
+const ELEMENT_PRELOAD = '<link rel="modulepreload" href="kraft-playground.js">';
+for (const f of readdirSync(join(www, 'public'))) {
+  if (!f.endsWith('.html')) {
+    copyFileSync(join(www, 'public', f), join(dist, f));
+    continue;
+  }
+  const html = readFileSync(join(www, 'public', f), 'utf8');
+  const at = html.indexOf(ELEMENT_PRELOAD);
+  if (at < 0) throw new Error(`www/build.mjs: public/${f} has no ${ELEMENT_PRELOAD}`);
+  const indent = html.slice(html.lastIndexOf('\n', at) + 1, at);
+  const preloads = staticChunks.map((c) => `\n${indent}<link rel="modulepreload" href="${c}">`).join('');
+  writeFileSync(join(dist, f), html.slice(0, at + ELEMENT_PRELOAD.length) + preloads + html.slice(at + ELEMENT_PRELOAD.length));
+}
 copyFileSync(fromPackage('kraft-playground.css'), join(dist, 'kraft-playground.css'));
 copyFileSync(wasm, join(dist, 'kraft_playground_bg.wasm'));
 // the full engine, fetched only when a reader opens their own scenario file
@@ -104,12 +123,13 @@ copyFileSync(fromPackage('kraft_playground_full_bg.wasm'), join(dist, 'kraft_pla
 //    hosts and scripts/serve.mjs
 const sizes = new Map(precompress(dist).map((r) => [r.file, r]));
 
-// Sizes: what a visitor downloads for the main page (brotli, as browsers ask for it;
-// gzip where brotli is not offered).
-const page = ['index.html', 'site.css', 'page.js', 'kraft-playground.js', 'scenarios.js', 'kraft-playground.css', 'kraft_playground_bg.wasm', 'favicon.svg'];
+// Sizes: what a visitor downloads for the main page until its first story plays
+// (brotli, as browsers ask for it; gzip where brotli is not offered). The library's
+// outline (scenarios.js) and the element's later chunk come after that.
+const page = ['index.html', 'site.css', 'page.js', 'kraft-playground.js', ...staticChunks, 'story-first-election.js', 'kraft-playground.css', 'kraft_playground_bg.wasm', 'favicon.svg'];
 const total = { raw: 0, gz: 0, br: 0 };
 const rows = [];
-const row = (name, r) => `  ${name.padEnd(26)} ${String(r.raw).padStart(8)} B  ${String(r.gz).padStart(7)} B gzip  ${String(r.br).padStart(7)} B br`;
+const row = (name, r) => `  ${name.padEnd(36)} ${String(r.raw).padStart(8)} B  ${String(r.gz).padStart(7)} B gzip  ${String(r.br).padStart(7)} B br`;
 for (const f of page) {
   const r = sizes.get(f);
   for (const k of ['raw', 'gz', 'br']) total[k] += r[k];

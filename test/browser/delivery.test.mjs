@@ -227,3 +227,91 @@ describe('the wasm is fetched with the page', () => {
     });
   }
 });
+
+describe('what the first frame does not need comes after it', () => {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(() => browser?.close());
+
+  /** The first frame with a running cluster drawn (as scripts/bench-load.mjs sees it), in the page's clock. */
+  function watchFirstFrame() {
+    const tick = () => {
+      const el = document.querySelector('kraft-playground');
+      let now = 0;
+      try {
+        now = el?.cluster?.now ?? 0;
+      } catch {
+        /* not loaded yet */
+      }
+      if (now > 0 && el.shadowRoot?.querySelector('.kp-root')?.classList.contains('kp-ready')) window.__firstFrameMs = performance.now();
+      else requestAnimationFrame(() => setTimeout(tick, 0));
+    };
+    requestAnimationFrame(() => setTimeout(tick, 0));
+  }
+
+  test('index.html: the story is requested while the wasm is still on its way; the later chunk and the library only once a running cluster is drawn', async () => {
+    const page = await browser.context.newPage();
+    const requested = [];
+    page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+    // the wasm is held back until the story has been asked for (or 5 s have passed)
+    let storyWhileHeld = false;
+    await page.route(/\.wasm$/, async (route) => {
+      for (let i = 0; i < 50 && !requested.some((p) => p.endsWith('/story-first-election.js')); i++) await new Promise((r) => setTimeout(r, 100));
+      storyWhileHeld = requested.some((p) => p.endsWith('/story-first-election.js'));
+      await route.continue();
+    });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.addInitScript(watchFirstFrame);
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.__firstFrameMs !== undefined, null, { timeout: 60_000 });
+    // the panels of the later chunk arrive on their own, without any interaction
+    await page.locator('kraft-playground [data-quorum="status"]').waitFor({ timeout: 30_000 });
+    // then the library is listed in the picker (every story and variant, beside free play)
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelectorAll('.kp-scenario option').length > 20);
+    const t = await page.evaluate(() => ({
+      frame: window.__firstFrameMs,
+      later: performance.getEntriesByType('resource').find((e) => /-later-[^/]*\.js$/.test(e.name))?.startTime,
+      library: performance.getEntriesByType('resource').find((e) => e.name.endsWith('/scenarios.js'))?.startTime,
+    }));
+    await page.close();
+    assert.deepEqual(errors, []);
+    assert.ok(storyWhileHeld, `the story was not requested before the wasm had arrived: ${requested.join(', ')}`);
+    assert.ok(t.later > t.frame, `the later chunk was requested at ${t.later} ms, before the first frame (${t.frame} ms)`);
+    assert.ok(t.library > t.frame, `scenarios.js was requested at ${t.library} ms, before the first frame (${t.frame} ms)`);
+  });
+
+  test('help asked for before its chunk has arrived opens once it does; a node tapped then opens its menu', async () => {
+    const page = await browser.context.newPage();
+    let release;
+    const held = new Promise((r) => {
+      release = r;
+    });
+    let asked = 0;
+    await page.route(/-later-[^/]*\.js$/, async (route) => {
+      asked++;
+      await held;
+      await route.continue();
+    });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${server.url}?seed=42`);
+    await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
+    await page.evaluate(() => document.querySelector('kraft-playground').ready);
+    await page.waitForFunction(() => true);
+    await page.locator('kraft-playground [data-action="help"]').click();
+    await page.waitForTimeout(300);
+    assert.ok(asked >= 1, 'the chunk was asked for');
+    assert.equal(await page.locator('kraft-playground dialog.kp-dialog').count(), 0, 'no help yet: its chunk is held back');
+    release();
+    await page.locator('kraft-playground dialog.kp-dialog').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await page.locator('kraft-playground dialog.kp-dialog h2').textContent(), /How to read the playground/);
+    await page.locator('kraft-playground dialog.kp-dialog [data-action="close"]').click();
+    await page.locator('kraft-playground .kp-node-btn[data-node="0"]').click();
+    await page.locator('kraft-playground .kp-menu').waitFor({ state: 'visible' });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});

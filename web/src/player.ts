@@ -218,10 +218,7 @@ export class Player {
    */
   tick(wallMs: number): PlayerFrame {
     this.#alive();
-    if (typeof wallMs !== 'number' || !Number.isFinite(wallMs) || wallMs < 0) {
-      throw new RangeError(`tick(wallMs) needs a finite number >= 0, got ${check.show(wallMs)}`);
-    }
-    this.#carry += this.#speed * Math.min(wallMs, this.#maxFrameMs);
+    this.#carry += this.#simMs(wallMs, 'tick');
     const ms = Math.floor(this.#carry);
     this.#carry -= ms;
     if (ms > 0) {
@@ -233,6 +230,22 @@ export class Player {
       }
     }
     return this.#emit({});
+  }
+
+  /**
+   * The simulated time (ms) `tick(wallMs)` would advance the cluster to: whole ms, with
+   * the fractions earlier ticks carried, so it can be up to 1 ms past `now + speed x wallMs`.
+   * A caller that must not pass a moment (a pause) checks this, not its own sum.
+   */
+  reach(wallMs: number): number {
+    return this.#cluster.now + Math.floor(this.#carry + this.#simMs(wallMs, 'reach'));
+  }
+
+  #simMs(wallMs: number, what: string): number {
+    if (typeof wallMs !== 'number' || !Number.isFinite(wallMs) || wallMs < 0) {
+      throw new RangeError(`${what}(wallMs) needs a finite number >= 0, got ${check.show(wallMs)}`);
+    }
+    return this.#speed * Math.min(wallMs, this.#maxFrameMs);
   }
 
   /** Tells the listeners about events that appeared without the player (actions taken while paused). */

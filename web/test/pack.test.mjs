@@ -140,4 +140,25 @@ console.log(runScenarioSync(file).report.passed);
   assert.match(bundled, /new URL\("\.\/kraft_playground_bg\.wasm", import\.meta\.url\)/);
   assert.doesNotMatch(bundled, /node:fs/);
   assert.ok(readdirSync(join(app, 'node_modules', 'kraft-playground', 'dist')).includes('kraft_playground_bg.wasm'));
+
+  // The element ships in chunks (what its first frame does not need comes later): every
+  // module it imports, statically or not, is in the tarball, and a bundler follows them.
+  const installed = join(app, 'node_modules', 'kraft-playground', 'dist');
+  const imported = (file) => [...readFileSync(join(installed, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*["'](\.\/[^"']+\.js)["']/g)].map((m) => m[1].slice(2));
+  const chunks = new Set();
+  for (const queue = ['element.js']; queue.length; ) {
+    for (const f of imported(queue.pop())) {
+      if (chunks.has(f)) continue;
+      assert.ok(files.includes(`dist/${f}`), `the tarball has dist/${f}, which the element imports`);
+      chunks.add(f);
+      queue.push(f);
+    }
+  }
+  assert.ok(
+    [...chunks].some((f) => /^element-later-/.test(f)),
+    `the element imports its later chunk: ${[...chunks]}`,
+  );
+  writeFileSync(join(app, 'docs.js'), `import 'kraft-playground/element';\n`);
+  run(esbuild, ['docs.js', '--bundle', '--format=esm', '--splitting', '--platform=browser', '--outdir=out/docs'], app);
+  assert.ok(readdirSync(join(app, 'out', 'docs')).length >= 2, 'the bundler keeps the later chunk apart');
 });

@@ -114,6 +114,24 @@ test('speed on a log scale from 0.1x to 100x', () => {
   assert.equal(Player.MAX_SPEED, 100);
 });
 
+test('reach says where tick takes the cluster, carried fractions and all (up to 1 ms past speed x wall time)', async () => {
+  const c = await Cluster.create({ seed: 7 });
+  const p = new Player(c, { speed: 3.3 });
+  let past = 0;
+  for (let i = 0; i < 200; i++) {
+    const wall = 0.3 + ((i * 7) % 11) / 3;
+    const before = c.now;
+    const reach = p.reach(wall);
+    p.tick(wall);
+    assert.equal(c.now, reach, `tick ${i}`);
+    if (reach > before + 3.3 * wall) past++;
+  }
+  // the case a caller summing speed x wall itself gets wrong: a pause at `reach` stepped over
+  assert.ok(past > 0, 'some ticks go past speed x wall time');
+  assert.throws(() => p.reach(-1), /reach\(wallMs\) needs a finite number >= 0, got -1/);
+  c.dispose();
+});
+
 test('a throwing listener does not stop the others', async () => {
   const c = await Cluster.create({ seed: 7 });
   const loop = fakeLoop();

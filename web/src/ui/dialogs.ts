@@ -1,10 +1,8 @@
 // Dialogs: one modal <dialog> at a time, in the top layer (above everything, whatever the
-// page does); the help dialog; the copy-a-link button the share and crash views use.
+// page does); the copy-a-link button the share and crash views use. The help dialog is
+// help.ts's.
 
 import { h, setText } from './dom.js';
-import { glossaryTable } from './glossary.js';
-import { KEY_HELP } from './keys.js';
-import { STATES, SWITCHES } from './types.js';
 
 export class Dialogs {
   readonly #root: HTMLElement;
@@ -63,41 +61,6 @@ export function activeElement(node: Node): HTMLElement | null {
   const root = node.getRootNode() as Document | ShadowRoot;
   const el = root.activeElement ?? document.activeElement;
   return el instanceof HTMLElement && el !== document.body ? el : null;
-}
-
-/** The help dialog: how to read the views, the glossary, the keys, the safety switches; `term` scrolls to and marks that glossary entry. */
-export function openHelp(dialogs: Dialogs, term?: string): void {
-  const glossary = glossaryTable();
-  const dl = h('dl', { class: 'kp-keys' });
-  for (const [k, d] of KEY_HELP) dl.append(h('dt', null, ...k.split(' ').flatMap((x, i) => [i ? ' ' : '', h('kbd', null, x)])), h('dd', null, d));
-  dialogs.open(
-    'How to read the playground',
-    h(
-      'p',
-      null,
-      'A KRaft controller quorum: voters elect a leader; followers pull the log from it with Fetch; a record is committed once a majority has it (the high watermark, HW). Observers (brokers) replicate but never vote.',
-    ),
-    h('h3', null, 'Raft words, KRaft words'),
-    h('p', null, "KRaft is Raft with Kafka's names and a few changes of its own. The same entries show as tooltips on the words where the playground uses them; tap a dotted word to come here."),
-    glossary,
-    h('h3', null, 'States'),
-    h('div', { class: 'kp-states' }, ...STATES.map((s) => h('span', { class: `kp-st-${s}` }, s))),
-    h('h3', null, 'Timeline'),
-    h(
-      'p',
-      null,
-      "One lane per node, time to the right. Bands show each node's state and epoch; arrows are messages from send to delivery (dashed: responses; ✓/✗ on vote responses); ✕ marks a dropped message; ✂ a truncation; the cyan step line is each node's HW. Tap the time axis to travel there.",
-    ),
-    h('h3', null, 'Keyboard'),
-    dl,
-    h('h3', null, 'Safety switches'),
-    h('ul', null, ...SWITCHES.map(([n, e]) => h('li', null, h('code', null, n), `: ${e}`))),
-  );
-  if (term) {
-    const row = glossary.querySelector(`tr[data-term="${CSS.escape(term)}"]`);
-    row?.classList.add('kp-glossary-hit');
-    row?.scrollIntoView({ block: 'center' });
-  }
 }
 
 /** A button that copies the link in `input` (selecting it, for copying by hand where the clipboard is refused). */

@@ -13,26 +13,36 @@ import { type Cluster, init, Player } from '../api.js';
 import { type Parsed, parseAttributes, show } from './attributes.js';
 import { Caption } from './caption.js';
 import { MAX_SPEED, MIN_SPEED } from './controls.js';
-import { Dialogs, openHelp } from './dialogs.js';
+import { Dialogs } from './dialogs.js';
 import { h } from './dom.js';
 import { CappedBadge, Drawing, DrawingSchedule, FrameLoop, Pacer, stopWithin } from './frame-loop.js';
 import { type KeyHost, onKey } from './keys.js';
 import { layOut } from './layout.js';
 import { Announcer, announcement, Crashes, Notices, StatusLine, Toaster } from './messages.js';
-import { NodeMenu } from './node-menu.js';
 import { ScenarioPicker } from './picker.js';
 import { Playback } from './playback.js';
 import { RunChoice, unknownScenario } from './runs.js';
-import { findScenario, loadBundledScenarios, variantsOf } from './scenarios.js';
+import { findScenario, loadBundledScenarios, openableScenario, prefetchScenario, variantsOf } from './scenarios.js';
 import { ExportMenu, Sharing } from './share.js';
 import { ClusterSnapshot } from './snapshot.js';
 import { STORE_TEXT, Store } from './store.js';
 import { type LeftScript, ScriptPlace, stepTicks, stopAt } from './story.js';
 import { StoryProgress } from './story-progress.js';
-import { Summary } from './summary.js';
 import { readTheme, type Theme } from './theme.js';
 import type { UiEvent, UiEventOf } from './types.js';
 import { buildViews, type Views } from './views.js';
+
+/** The chunk of what the first frame does not need (later.ts). */
+type Later = typeof import('./later.js');
+type LaterParts = {
+  menu: InstanceType<Later['NodeMenu']>;
+  summary: InstanceType<Later['Summary']>;
+  quorum: InstanceType<Later['QuorumPanel']>;
+  invariants: InstanceType<Later['InvariantsPanel']>;
+  openHelp: Later['openHelp'];
+};
+/** How long after the first frame the later chunk may wait for an idle moment, in ms. */
+const LATER_WITHIN_MS = 300;
 
 function cssUrl(): string {
   return new URL('./kraft-playground.css', import.meta.url).href;
@@ -70,11 +80,14 @@ export class KraftPlayground extends HTMLElement {
     picker: this.#picker,
     notices: this.#notices,
   });
-  #menu!: NodeMenu;
   #dialogs!: Dialogs;
+  /** The later chunk's parts, once loaded and in place (null until then). */
+  #later: LaterParts | null = null;
+  #laterLoad: Promise<LaterParts> | null = null;
+  /** Where the quorum and invariants panels go when they arrive. */
+  #slots!: { quorum: HTMLElement; invariants: HTMLElement };
   #keyHost!: KeyHost;
   #live = new Announcer();
-  #summary!: Summary;
   #progress = new StoryProgress();
   #script = new ScriptPlace();
   #loop = new FrameLoop((elapsed, gap) => this.#frame(elapsed, gap));
@@ -102,7 +115,7 @@ export class KraftPlayground extends HTMLElement {
     toast: (text) => this.#toaster.show(text),
     halt: () => {
       this.#play.setPlaying(false);
-      this.#menu.close();
+      this.#later?.menu.close();
       this.#dialogs.close();
     },
     mark: (on) => {
@@ -176,6 +189,7 @@ export class KraftPlayground extends HTMLElement {
   }
 
   connectedCallback(): void {
+    if (!this.#cluster) this.#startLoading();
     if (!this.#built) this.#build();
     this.addEventListener('keydown', this.#keyHandler);
     this.#schemeQuery = window.matchMedia('(prefers-color-scheme: dark)');
@@ -248,7 +262,7 @@ export class KraftPlayground extends HTMLElement {
       downLinks: () => this.#snap.down,
       act: (what, fn) => this.#act(what, fn),
       write: () => this.#write(),
-      openNode: (id, anchor) => this.#menu.open(id, anchor, this.#root),
+      openNode: (id, anchor) => this.#withLater('The node menu', (l) => l.menu.open(id, anchor, this.#root)),
       unsafe: () => this.#runs.unsafe,
       setUnsafe: (list) => {
         this.#runs.unsafe = list;
@@ -297,15 +311,6 @@ export class KraftPlayground extends HTMLElement {
     });
     this.#views.controls.el.querySelector('.kp-speed-wrap')?.after(this.#capped.el);
 
-    this.#menu = new NodeMenu({
-      nodes: () => this.#snap.nodes,
-      isolated: () => this.#cluster?.linkFaults().isolated ?? [],
-      now: () => this.#now(),
-      act: (what, fn) => this.#act(what, fn),
-      write: () => this.#write(),
-      stateSeq: (id) => this.#store.stateAt(id, this.#now())?.seq ?? -1,
-      explain: (seq) => this.#cluster?.explain(seq) ?? null,
-    });
     this.#keyHost = {
       play: this.#play,
       now: () => this.#now(),
@@ -316,17 +321,17 @@ export class KraftPlayground extends HTMLElement {
       write: () => this.#write(),
       toast: (text) => this.#toaster.show(text),
       reset: () => void this.#runs.reset(),
-      help: () => openHelp(this.#dialogs),
+      help: () => this.#openHelp(),
       closeDialog: () => this.#dialogs.close(),
-      closeMenu: () => this.#menu.close(true),
+      closeMenu: () => this.#later?.menu.close(true),
     };
-    this.#summary = new Summary(this.#store, this.#views.timeline, this.#views.logs);
+    this.#slots = { quorum: h('div', { 'data-later': 'quorum' }), invariants: h('div', { 'data-later': 'invariants' }) };
     layOut(this.#root, {
       picker: this.#picker.el,
       status: this.#status.el,
       exportMenu: exportMenu.el,
       onShare: () => this.#share.open(),
-      onHelp: () => openHelp(this.#dialogs),
+      onHelp: () => this.#openHelp(),
       banners: [this.#crashes.banner.el, this.#notices.el, this.#caption.el],
       ring: this.#views.ring,
       timeline: this.#views.timeline,
@@ -334,22 +339,113 @@ export class KraftPlayground extends HTMLElement {
       controls: [this.#views.controls.el, this.#views.controls.settingsEl],
       logs: this.#views.logs,
       images: this.#views.images.el,
-      panels: [this.#views.quorum.el, this.#views.invariants.el, this.#views.faults.el],
-      overlays: [this.#menu.el, this.#live.el, this.#summary.el],
+      panels: [this.#slots.quorum, this.#slots.invariants, this.#views.faults.el],
+      overlays: [this.#live.el],
     });
 
     // a glossary word: its entry in the help
     this.#root.addEventListener('click', (e) => {
       const word = e.composedPath().find((n): n is HTMLElement => n instanceof HTMLElement && n.classList.contains('kp-term'));
-      if (word) openHelp(this.#dialogs, word.dataset.term);
+      if (word) this.#openHelp(word.dataset.term);
     });
     this.#setLoading(true);
 
     this.#root.addEventListener('pointerdown', (e) => {
       const path = e.composedPath();
-      if (!this.#menu.el.hidden && !path.includes(this.#menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) this.#menu.close();
+      const menu = this.#later?.menu;
+      if (menu && !menu.el.hidden && !path.includes(menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) menu.close();
       exportMenu.pointerDown(path);
     });
+  }
+
+  // ---- what comes after the first frame ---------------------------------------------------
+
+  /** Loads the later chunk (once; a failed load is tried again at the next ask) and puts its parts in place. */
+  #loadLater(): Promise<LaterParts> {
+    if (!this.#laterLoad) {
+      const p = import('./later.js').then((module) => this.#mountLater(module));
+      p.catch(() => {
+        if (this.#laterLoad === p) this.#laterLoad = null;
+      });
+      this.#laterLoad = p;
+    }
+    return this.#laterLoad;
+  }
+
+  /** Runs `fn` once the later chunk is here: at once when it is, else when it arrives (nothing asked for is dropped). */
+  #withLater(what: string, fn: (parts: LaterParts) => void): void {
+    if (this.#later) {
+      fn(this.#later);
+      return;
+    }
+    this.#loadLater().then(fn, (e: Error) => this.#toaster.show(`${what} could not be loaded: ${e.message}`));
+  }
+
+  #openHelp(term?: string): void {
+    this.#withLater('The help', (l) => l.openHelp(this.#dialogs, term));
+  }
+
+  #mountLater(module: Later): LaterParts {
+    const host = this.#views.panelHost;
+    const quorum = new module.QuorumPanel(host);
+    const invariants = new module.InvariantsPanel(this.#store, host);
+    this.#slots.quorum.replaceWith(quorum.el);
+    this.#slots.invariants.replaceWith(invariants.el);
+    const menu = new module.NodeMenu({
+      nodes: () => this.#snap.nodes,
+      isolated: () => this.#cluster?.linkFaults().isolated ?? [],
+      now: () => this.#now(),
+      act: (what, fn) => this.#act(what, fn),
+      write: () => this.#write(),
+      stateSeq: (id) => this.#store.stateAt(id, this.#now())?.seq ?? -1,
+      explain: (seq) => this.#cluster?.explain(seq) ?? null,
+    });
+    const summary = new module.Summary(this.#store, this.#views.timeline, this.#views.logs);
+    this.#live.el.before(menu.el);
+    this.#live.el.after(summary.el);
+    this.#later = { menu, summary, quorum, invariants, openHelp: module.openHelp };
+    this.#loop.request();
+    return this.#later;
+  }
+
+  /** After the first frame, at an idle moment: the later chunk, so that nothing the reader reaches for waits on it. */
+  #loadLaterSoon(): void {
+    requestAnimationFrame(() => {
+      const load = () => {
+        void this.#listLibrary();
+        void this.#loadLater().catch(() => {});
+      };
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: LATER_WITHIN_MS });
+      else setTimeout(load, 0);
+    });
+  }
+
+  /**
+   * Starts the downloads the first run waits for, at once (the boot comes a task later):
+   * the core, the scenario library and the story the `scenario` attribute names (a
+   * link's captions too), side by side. Returns the core's loading.
+   */
+  #startLoading(): Promise<void> {
+    const core = init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url));
+    const id = this.getAttribute('scenario');
+    if (id) this.#prefetch(id);
+    return core;
+  }
+
+  #prefetch(id: string): void {
+    const entry = openableScenario(id);
+    if (entry) prefetchScenario(entry);
+    else
+      void loadBundledScenarios().then(() => {
+        const listed = findScenario(id);
+        if (listed) prefetchScenario(listed);
+      });
+  }
+
+  /** The scenario library's outline, registered and in the picker. */
+  async #listLibrary(): Promise<void> {
+    await loadBundledScenarios();
+    this.#picker.fill();
   }
 
   /**
@@ -380,13 +476,14 @@ export class KraftPlayground extends HTMLElement {
     this.#runs.settings = { ...p.settings };
     if (!p.seedGiven) this.#runs.settings.seed = Math.floor(Math.random() * 1_000_000);
     this.#play.initialSpeed(p.speed);
-    // The core loads while the scenario library does.
-    const core = init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url)).then(
+    const core = this.#startLoading().then(
       () => null,
       (e: Error) => e,
     );
-    await loadBundledScenarios();
-    this.#picker.fill();
+    // a story the course names opens without the library's outline (it is listed after
+    // the first frame); anything else waits for the outline, beside the core
+    if (p.run || !p.scenario || !openableScenario(p.scenario)) await this.#listLibrary();
+    if (p.scenario) this.#prefetch(p.scenario);
     const failed = await core;
     if (failed) {
       this.#notices.problems.push(`The simulation core could not be loaded: ${failed.message}`);
@@ -398,7 +495,7 @@ export class KraftPlayground extends HTMLElement {
     if (p.run) {
       loaded = await this.#runs.loadLink(p.run, p.scenario, p.variant);
     } else if (p.scenario) {
-      const entry = findScenario(p.scenario);
+      const entry = openableScenario(p.scenario);
       if (!entry) {
         this.#notices.problems.push(unknownScenario(p.scenario));
       } else {
@@ -414,6 +511,7 @@ export class KraftPlayground extends HTMLElement {
     const fromLink = !!p.run && loaded;
     if (p.autoplay && !fromLink && !stopAt(this.#runs.scenario, this.#now())) this.#play.setPlaying(true);
     this.#resolveReady();
+    this.#loadLaterSoon();
   }
 
   /** Puts a cluster on screen. */
@@ -438,7 +536,7 @@ export class KraftPlayground extends HTMLElement {
     this.#views.timeline.highlightNodes.clear();
     this.#views.logs.setRecordNames(this.#runs.scenario?.recordNames ?? {});
     this.#script.reset();
-    this.#menu.close();
+    this.#later?.menu.close();
     // Everything recorded so far, including the future of a scenario loaded and rewound.
     // Everything so far, or the last two minutes of a very long run.
     const all = c.eventCount <= 150_000;
@@ -492,7 +590,8 @@ export class KraftPlayground extends HTMLElement {
       const now = c.now;
       wanted = elapsed * p.speed;
       const allowed = this.#pacer.allowance(wanted, drawing);
-      const stop = stopWithin(this.#script.left ? null : this.#runs.scenario, this.#play.pausedAtStep, now, now + allowed);
+      // the player's own reach (whole ms, its carried fractions), so no stop is stepped over
+      const stop = stopWithin(this.#script.left ? null : this.#runs.scenario, this.#play.pausedAtStep, now, p.reach(allowed / p.speed));
       try {
         if (stop) {
           p.seek(stop.t);
@@ -597,19 +696,21 @@ export class KraftPlayground extends HTMLElement {
       this.#views.logs.frame();
       this.#views.images.frame();
       lap('logs');
-      this.#views.quorum.frame();
-      this.#views.invariants.frame();
+      this.#later?.quorum.frame();
+      this.#later?.invariants.frame();
       lap('panels');
     }
     this.#views.controls.frame(this.#runs.scenario?.endMs ?? 0);
     this.#status.update(this.#cluster, this.#snap.nodes, this.#store, this.#runs.unsafe);
     this.#updateCaption(false);
-    this.#menu.frame();
+    this.#later?.menu.frame();
     lap('controls');
+    const summary = this.#later?.summary;
+    if (!summary) return more;
     // the accessible summary is refreshed a few times a second: until its turn, the next frame is wanted
-    const summaryNow = this.#summary.due(this.#play.playing);
+    const summaryNow = summary.due(this.#play.playing);
     if (summaryNow) {
-      this.#summary.update(this.#cluster, this.#snap.nodes);
+      summary.update(this.#cluster, this.#snap.nodes);
       lap('summary');
     }
     return more || !summaryNow;

@@ -1,6 +1,6 @@
 // Raft words to KRaft words: one table, read by the help dialog (as a table) and by the
 // views (as tooltips on the words where they are shown: the status line, the legend,
-// the node labels, the panel headings).
+// the node labels, the panel headings). The help dialog's table is help.ts's.
 
 import { h } from './dom.js';
 import type { RpcGroup } from './types.js';
@@ -159,17 +159,4 @@ export function nodeTip(role: string, state: string): string {
 /** A word with its glossary entry as a tooltip (`text` defaults to the entry's KRaft word); a tap opens the entry in the help, for screens without hover. */
 export function term(key: Term, text: string = GLOSSARY[key].kraft): HTMLButtonElement {
   return h('button', { class: 'kp-term', type: 'button', title: tip(key), 'data-term': key }, text);
-}
-
-/** The whole glossary as a table, for the help dialog. */
-export function glossaryTable(): HTMLTableElement {
-  const rows = Object.entries(GLOSSARY).map(([key, e]: [string, GlossaryEntry]) =>
-    h('tr', { 'data-term': key }, h('td', null, e.raft), h('th', { scope: 'row' }, e.kraft), h('td', null, e.text, ' ', h('span', { class: 'kp-glossary-kafka' }, e.kafka))),
-  );
-  return h(
-    'table',
-    { class: 'kp-glossary' },
-    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Raft says'), h('th', { scope: 'col' }, 'KRaft says'), h('th', { scope: 'col' }, 'What it means here'))),
-    h('tbody', null, ...rows),
-  );
 }

@@ -9,6 +9,8 @@ import { type ScenarioEntry, scenarioList, variantsOf } from './scenarios.js';
 
 export class ScenarioPicker {
   readonly el = h('select', { class: 'kp-scenario', 'aria-label': 'Story', part: 'picker' });
+  /** What is shown as picked (kept across a refill). */
+  #value = '';
 
   /** `onPick` gets the id (and variant) chosen, or null for free play. */
   constructor(onPick: (id: string | null, variant: string | null) => void) {
@@ -35,11 +37,25 @@ export class ScenarioPicker {
     if (others.length) groups.push(h('optgroup', { label: 'More stories' }, ...others.flatMap((s) => options(s, s.title))));
     this.el.replaceChildren(...groups);
     this.el.hidden = list.length === 0;
+    this.#select();
   }
 
-  /** Shows `id` (with `variant`) as picked, or free play for null. */
+  /**
+   * Shows `id` (with `variant`) as picked, or free play for null; a story opened before
+   * the library is listed (scenarios.ts's `openableScenario`) has an option of its own until then.
+   */
   show(id: string | null, variant: string | null = null): void {
-    this.el.value = id ? value(id, variant) : '';
+    this.#value = id ? value(id, variant) : '';
+    this.#select();
+  }
+
+  #select(): void {
+    const v = this.#value;
+    if (v && ![...this.el.options].some((o) => o.value === v)) {
+      const [id, variant] = v.split('|');
+      this.el.append(h('option', { value: v }, variant ? `  ↳ ${variant}` : (courseStory(id)?.story.name ?? id)));
+    }
+    this.el.value = v;
   }
 }
 

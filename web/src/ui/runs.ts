@@ -7,7 +7,7 @@ import { DEFAULTS, show } from './attributes.js';
 import type { Settings } from './controls.js';
 import type { Notices } from './messages.js';
 import type { ScenarioPicker } from './picker.js';
-import { findScenario, type LoadedScenario, loadScenario, scenarioList } from './scenarios.js';
+import { findScenario, type LoadedScenario, loadScenario, openableScenario, scenarioList } from './scenarios.js';
 
 export interface LinkRun {
   cluster: Cluster;
@@ -123,7 +123,7 @@ export class RunChoice {
   }
 
   async loadScenario(id: string, variant: string | null = null, opts: { seed?: number | null; unsafe?: string[] } = {}): Promise<boolean> {
-    const entry = findScenario(id);
+    const entry = openableScenario(id);
     if (!entry) return false;
     const seq = ++this.#seq;
     try {

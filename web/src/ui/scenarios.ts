@@ -10,6 +10,7 @@ import { Cluster } from '../api.js';
 import type { Focus, RecordName, ScenarioMeasurement } from '../generated/wire.js';
 import type { ScenarioOptions, ScenarioReport } from '../types.js';
 import type { Settings } from './controls.js';
+import { courseStory } from './course.js';
 import { STORE_TEXT } from './store.js';
 import type { UiEvent } from './types.js';
 
@@ -126,6 +127,19 @@ export function findScenario(id: string): ScenarioEntry | undefined {
   return registry.get(id);
 }
 
+/**
+ * The entry to open `id` with: the registered one, or, while nothing is registered yet
+ * (the library's outline has not arrived), a story the course names, which the library
+ * beside this module always has (both come from scenarios/): it opens from its own
+ * `story-ID.js`, without waiting for the outline of every other.
+ */
+export function openableScenario(id: string): ScenarioEntry | undefined {
+  const found = registry.get(id);
+  if (found || registry.size > 0) return found;
+  const named = courseStory(id);
+  return named ? { id, title: named.story.name, file: {}, bundled: true } : undefined;
+}
+
 function obj(v: unknown): Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
@@ -138,6 +152,14 @@ export function variantsOf(entry: ScenarioEntry): Variant[] {
     .map((v) => obj(v))
     .filter((v) => typeof v.name === 'string')
     .map((v) => ({ name: v.name as string, title: typeof v.title === 'string' ? v.title : (v.name as string) }));
+}
+
+/**
+ * Starts fetching what opening `entry` needs (a bundled story's module), so that it
+ * downloads beside the core instead of after it; a failure shows when it is opened.
+ */
+export function prefetchScenario(entry: ScenarioEntry): void {
+  complete(entry).catch(() => {});
 }
 
 /**

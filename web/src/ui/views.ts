@@ -1,12 +1,12 @@
-// The element's views (the timeline, the cluster ring, the logs, the quorum, invariants
-// and faults panels, the playback controls), each built with the narrow host it needs
-// from one host the element provides.
+// The element's views (the timeline, the cluster ring, the logs, the faults panels, the
+// playback controls), each built with the narrow host it needs from one host the element
+// provides; and the host of the quorum and invariants panels, which come later (later.ts).
 
 import type { Baseline, Cluster } from '../api.js';
 import { Controls, type Settings } from './controls.js';
 import { Images } from './images.js';
 import { Logs } from './logs.js';
-import { FaultsPanel, InvariantsPanel, type NetworkProfile, QuorumPanel } from './panels.js';
+import { FaultsPanel, type NetworkProfile, type PanelHost } from './panels.js';
 import type { Playback } from './playback.js';
 import { Ring } from './ring.js';
 import type { Store } from './store.js';
@@ -40,9 +40,9 @@ export interface Views {
   ring: Ring;
   logs: Logs;
   images: Images;
-  quorum: QuorumPanel;
-  invariants: InvariantsPanel;
   faults: FaultsPanel;
+  /** What the panels read of the run (the quorum and invariants panels too, once loaded). */
+  panelHost: PanelHost;
   controls: Controls;
 }
 
@@ -89,7 +89,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
   // a cluster's options and baseline never change: read once per cluster
   const stableChecked = new WeakMap<object, boolean>();
   const baselines = new WeakMap<Cluster, Baseline>();
-  const panelHost = {
+  const panelHost: PanelHost = {
     now: () => host.now(),
     nodes: () => host.nodes(),
     quorum: () => host.quorum(),
@@ -149,9 +149,8 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     ring,
     logs,
     images,
-    quorum: new QuorumPanel(panelHost),
-    invariants: new InvariantsPanel(store, panelHost),
     faults: new FaultsPanel(panelHost),
+    panelHost,
     controls,
   };
 }
