@@ -547,45 +547,6 @@ mod tests {
     use crate::protocol::rpc::{DivergingEpoch, SnapshotId};
     use crate::trace::samples;
 
-    /// Every reason a transition can record: an exhaustive match guards the list.
-    fn reasons() -> Vec<Reason> {
-        use Reason::*;
-        let all = vec![
-            Startup,
-            Restart,
-            ElectionTimeout,
-            FetchTimeout,
-            PreVoteGranted,
-            PreVoteRejected,
-            PreVoteTimedOut,
-            VoteGranted,
-            HigherEpoch,
-            LeaderDiscovered,
-            VotedForCandidate,
-            Resign,
-            CheckQuorumFailed,
-            ResignedTimeout,
-        ];
-        let arm = |r: &Reason| match r {
-            Startup => 0,
-            Restart => 1,
-            ElectionTimeout => 2,
-            FetchTimeout => 3,
-            PreVoteGranted => 4,
-            PreVoteRejected => 5,
-            PreVoteTimedOut => 6,
-            VoteGranted => 7,
-            HigherEpoch => 8,
-            LeaderDiscovered => 9,
-            VotedForCandidate => 10,
-            Resign => 11,
-            CheckQuorumFailed => 12,
-            ResignedTimeout => 13,
-        };
-        assert!(all.iter().map(arm).eq(0..all.len()), "one reason per variant, in order");
-        all
-    }
-
     fn errors() -> Vec<ErrorCode> {
         use ErrorCode::*;
         let all =
@@ -619,7 +580,7 @@ mod tests {
     #[test]
     fn every_event_kind_and_reason_has_an_explanation() {
         let mut all: Vec<EventKind> = samples::events();
-        for reason in reasons() {
+        for reason in Reason::ALL {
             all.push(EventKind::State {
                 node: 1,
                 from: StateName::Follower,

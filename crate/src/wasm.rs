@@ -380,16 +380,29 @@ impl WasmSim {
         to_js(&out)
     }
 
+    fn check_node(&self, node: u32) -> Result<(), JsValue> {
+        if node < self.node_count() {
+            return Ok(());
+        }
+        Err(range_error("node", &format!("node {node} does not exist; nodes are 0..{}", self.node_count() - 1)))
+    }
+
     /// A node's log records from `from` (default: its log start), at most `limit`.
     pub fn log(&self, node: u32, from: Option<f64>, limit: Option<u32>) -> Result<JsValue, JsValue> {
-        if node >= self.node_count() {
-            return Err(range_error(
-                "node",
-                &format!("node {node} does not exist; nodes are 0..{}", self.node_count() - 1),
-            ));
-        }
+        self.check_node(node)?;
         let from = from.map(|f| whole("from", f)).transpose()?;
         to_js(&self.sim.world().log_view(node, from, limit_of(limit)))
+    }
+
+    /// A node's metadata image now (at most `limit` brokers, topics and partition leaders
+    /// per topic; default `IMAGE_LIST_DEFAULT`), or null while it is crashed.
+    pub fn image(&self, node: u32, limit: Option<u32>) -> Result<JsValue, JsValue> {
+        self.check_node(node)?;
+        let limit = limit.map_or(crate::sim::view::IMAGE_LIST_DEFAULT, |l| l as usize);
+        match self.sim.world().image_view(node, limit) {
+            Some(v) => to_js(&v),
+            None => Ok(JsValue::NULL),
+        }
     }
 
     /// `kafka-metadata-quorum describe --status/--replication`, or null with no leader.

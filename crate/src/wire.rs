@@ -311,6 +311,8 @@ mod tests {
         decl::<TimerView>(&cfg, o);
         decl::<TimerKind>(&cfg, o);
         decl::<RecordView>(&cfg, o);
+        decl::<crate::sim::view::ImageView>(&cfg, o);
+        decl::<crate::sim::view::TopicView>(&cfg, o);
         decl::<RecordBody>(&cfg, o);
         decl::<LeaderOut>(&cfg, o);
         decl::<QuorumView>(&cfg, o);

@@ -178,7 +178,7 @@ fn zero_latency_is_refused_with_the_limit_wherever_it_comes_from() {
     for latency_ms in [zero, [0, 5]] {
         let err =
             Simulation::new(ClusterSpec { network: profile(latency_ms), ..ClusterSpec::default() }).err().unwrap();
-        assert_eq!(err.field, "network");
+        assert_eq!(err.field, "network.latencyMs[0]");
         assert!(err.message.contains("at least 1 ms") && err.message.contains("got 0 ms"), "{err}");
     }
     let mut sim = Simulation::new(ClusterSpec::default()).unwrap();
@@ -188,18 +188,18 @@ fn zero_latency_is_refused_with_the_limit_wherever_it_comes_from() {
     ];
     for a in &refused {
         let err = sim.act(a.clone()).unwrap_err();
-        assert_eq!(err.field, "latencyMs");
+        assert_eq!(err.field, "latencyMs[0]");
         assert!(err.message.contains("at least 1 ms") && err.message.contains("got 0 ms"), "{err}");
     }
     assert!(sim.inputs().is_empty());
     let link = vec![TimedAction { t: 5, action: refused[1].clone() }];
-    assert_eq!(Simulation::replay(ClusterSpec::default(), link, 10).err().unwrap().field, "inputs[0].latencyMs");
+    assert_eq!(Simulation::replay(ClusterSpec::default(), link, 10).err().unwrap().field, "inputs[0].latencyMs[0]");
     let scenario = r#"{"id": "z", "title": "z", "summary": "z", "cluster": {"voters": 3, "network": {"latencyMs": [0, 0]}},
         "durationMs": 1000, "steps": []}"#;
     let err = kraft_playground::scenario::parse(scenario).err().unwrap();
-    assert!(err.to_string().starts_with("cluster.network: latency must be at least 1 ms"), "{err}");
+    assert!(err.to_string().starts_with("cluster.network.latencyMs[0]: latency must be at least 1 ms"), "{err}");
     let scenario = r#"{"id": "z", "title": "z", "summary": "z", "cluster": {"voters": 3}, "durationMs": 1000,
         "steps": [{"at": 10, "action": "slowLink", "from": 0, "to": 1, "latencyMs": [0, 0]}]}"#;
     let err = kraft_playground::scenario::parse(scenario).err().unwrap();
-    assert!(err.to_string().starts_with("steps[0].latencyMs: latency must be at least 1 ms"), "{err}");
+    assert!(err.to_string().starts_with("steps[0].latencyMs[0]: latency must be at least 1 ms"), "{err}");
 }

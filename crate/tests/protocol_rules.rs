@@ -413,6 +413,27 @@ fn without_check_quorum_a_cut_off_leader_stays_leader() {
     assert_eq!(net.state(0), "leader", "KAFKA-15489");
 }
 
+/// Kafka's LeaderState.timeUntilCheckQuorumExpires returns Long.MAX_VALUE for a lone
+/// voter: its leader never checks quorum, so there is no check-quorum timer to show;
+/// nor with check-quorum switched off. A leader of three shows one.
+#[test]
+fn only_a_leader_that_checks_quorum_shows_a_check_quorum_timer() {
+    let mut alone = Net::new(1, 1);
+    assert_eq!(alone.state(0), "leader");
+    assert_eq!(alone.replica(0).state_timer(), None, "a lone voter never checks quorum");
+    alone.tick(10_000);
+    alone.deliver_all();
+    assert_eq!((alone.state(0), alone.replica(0).state_timer()), ("leader", None));
+    let mut unchecked = Net::with_switches(3, 0, Unsafe::default().with(SafetySwitch::NoCheckQuorum));
+    unchecked.elect(0);
+    assert_eq!(unchecked.replica(0).state_timer(), None, "no-check-quorum: the leader never checks");
+    let mut three = cold(3);
+    three.elect(0);
+    let (deadline, total) = three.replica(0).state_timer().expect("a leader of three checks quorum");
+    assert_eq!(total, 3_000, "1.5 x fetch.timeout.ms");
+    assert!(deadline > three.now && deadline <= three.now + total, "{deadline} vs now {}", three.now);
+}
+
 #[test]
 fn graceful_resign_lets_the_preferred_successor_start_first() {
     let mut net = settled_leader_0();

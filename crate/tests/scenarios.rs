@@ -502,3 +502,52 @@ fn removed_kinds_are_refused_with_the_known_ones() {
     assert_eq!(e.path, "steps[0].until.anyOf");
     assert!(e.message.contains("unknown condition"), "{e}");
 }
+
+/// The `image` condition looks at the metadata images at its moment: what they hold,
+/// and whether they are alike (`sameAs` names the node they must equal).
+#[test]
+fn image_conditions_check_the_metadata_images_at_their_moment() {
+    let run = |conditions: Vec<Value>| {
+        let mut v = base();
+        v["steps"] = serde_json::json!([
+            { "until": { "leaderElected": true }, "label": "elected" },
+            { "after": 1000, "action": "write", "record": { "type": "RegisterBroker", "brokerId": 7 }, "label": "write" },
+            { "until": { "allOf": [{ "converged": true }, { "hw": { "node": "leader", "atLeast": 2 } }] }, "label": "converged" },
+            { "after": 100, "action": "crash", "node": 3, "label": "crash" }
+        ]);
+        v["expect"] = conditions
+            .into_iter()
+            .map(|c| serde_json::json!({"holds": {"condition": {"image": c}, "at": "converged"}}))
+            .collect();
+        let s = scenario::parse(&v.to_string()).unwrap();
+        let r = scenario::run(&s, &RunOptions::default());
+        r.expectations
+    };
+    let reports = run(vec![
+        serde_json::json!({"brokers": [7], "topics": []}),
+        serde_json::json!({"node": 3, "sameAs": "leader"}),
+        serde_json::json!({"node": 3, "brokers": [1]}),
+        serde_json::json!({"node": "voters", "appliedOffset": 0}),
+    ]);
+    let passed: Vec<bool> = reports.iter().map(|r| r.passed).collect();
+    assert_eq!(passed, [true, true, false, false], "{reports:#?}");
+    assert_eq!(
+        reports[1].explanation.split(": held").next().unwrap(),
+        "the metadata image of n3, the same as the leader's"
+    );
+    // Node 3 crashes after: at the end its image is gone with its memory.
+    let mut v = base();
+    v["steps"] = serde_json::json!([{ "at": 3000, "action": "crash", "node": 3 }]);
+    v["expect"] = serde_json::json!([
+        {"holds": {"condition": {"image": {"node": 3}}, "at": 2900}},
+        {"holds": {"condition": {"image": {"node": 3}}, "at": "end"}}
+    ]);
+    let s = scenario::parse(&v.to_string()).unwrap();
+    let passed: Vec<bool> = scenario::run(&s, &RunOptions::default()).expectations.iter().map(|r| r.passed).collect();
+    assert_eq!(passed, [true, false]);
+    let e =
+        broken(|v| v["expect"][0] = serde_json::json!({"holds": {"condition": {"image": {"brokers": 1}}, "at": 5}}));
+    assert_eq!(e.path, "expect[0].holds.condition.image.brokers");
+    let e = broken(|v| v["expect"][0] = serde_json::json!({"holds": {"condition": {"image": {"size": 1}}, "at": 5}}));
+    assert!(e.message.contains("unknown field 'size'") && e.message.contains("sameAs"), "{e}");
+}

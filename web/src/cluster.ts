@@ -16,6 +16,7 @@ import type {
   LeaderInfo,
   LinkFaults,
   LogRecord,
+  MetadataImageInfo,
   NetworkProfile,
   NetworkState,
   NodeInfo,
@@ -531,6 +532,20 @@ export class Cluster {
     const from = o.from === undefined ? undefined : check.whole(o.from, 'from');
     const limit = o.limit === undefined ? undefined : check.whole(o.limit, 'limit', 0, U32);
     return this.#call((s) => s.log(n, from, limit)) as LogRecord[];
+  }
+
+  /**
+   * A node's metadata image at this moment: its applied offset (every record below it is
+   * applied), its brokers and its topics with their partition leaders, in ascending order,
+   * at most `limit` of each (default 100; the counts say how many in all). Null while the
+   * node is crashed: the image lives in memory and a restart builds it again.
+   */
+  image(id: number, options: { limit?: number } = {}): MetadataImageInfo | null {
+    const n = this.#node(id);
+    const o = check.object(options, 'image options');
+    check.keys(o, ['limit'], 'image option');
+    const limit = o.limit === undefined ? undefined : check.whole(o.limit, 'limit', 0, U32);
+    return this.#call((s) => s.image(n, limit)) as MetadataImageInfo | null;
   }
 
   /**

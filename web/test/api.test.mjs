@@ -396,6 +396,47 @@ test('describeQuorum: status and replication like kafka-metadata-quorum', async 
   );
 });
 
+test("image: a node's metadata image now, bounded and in order; the same after a seek; null while crashed", async () => {
+  const c = await elected();
+  for (const record of [
+    { type: 'RegisterBroker', brokerId: 3 },
+    { type: 'RegisterBroker', brokerId: 1 },
+    { type: 'CreateTopic', name: 'orders', partitions: 3 },
+    { type: 'CreateTopic', name: 'audit', partitions: 1 },
+  ]) {
+    assert.equal(c.write(record).accepted, true);
+    c.advance(200);
+  }
+  c.advance(3_000);
+  const t = c.now;
+  const img = c.image(4);
+  assert.deepEqual(img, {
+    node: 4,
+    appliedOffset: c.node(4, { records: false }).hw,
+    brokers: [1, 3],
+    brokerCount: 2,
+    topics: [
+      { name: 'audit', partitions: 1, partitionLeaders: [1] },
+      { name: 'orders', partitions: 3, partitionLeaders: [1, 3, 1] },
+    ],
+    topicCount: 2,
+    leaderChanges: 1,
+  });
+  assert.deepEqual(c.image(0), { ...img, node: 0 }, 'every node applies the same records to the same image');
+  const small = c.image(4, { limit: 1 });
+  assert.deepEqual([small.brokers, small.brokerCount, small.topics.map((x) => x.name), small.topicCount], [[1], 2, ['audit'], 2]);
+  assert.deepEqual(c.image(4, { limit: 0 }).topics, []);
+  c.seek(1_000);
+  assert.equal(c.image(4).topicCount, 0, 'before the writes');
+  c.seek(t);
+  assert.deepEqual(c.image(4), img, 'the same moment, the same image');
+  c.crash(4);
+  assert.equal(c.image(4), null);
+  assert.throws(() => c.image(9), /^RangeError: unknown node id 9: this cluster has nodes 0..4/);
+  assert.throws(() => c.image(0, { limit: -1 }), RangeError);
+  assert.throws(() => c.image(0, { size: 1 }), /unknown image option 'size'/);
+});
+
 test('inFlight messages', async () => {
   const c = await Cluster.create({ seed: 9, network: 'teaching' });
   let seen = 0;

@@ -80,9 +80,9 @@ test('partitions: a node named twice, empty groups, bad shapes', () => {
 test('network, workload and records', () => {
   rejects(c, () => c.setNetwork({ loss: 1.5 }), RangeError, /loss must be a number between 0 and 1, got 1.5/);
   rejects(c, () => c.setNetwork({ duplicate: -0.1 }), RangeError, /duplicate/);
-  rejects(c, () => c.setNetwork({ latencyMs: [10, 5] }), RangeError, /min 10 ms is above max 5 ms/);
+  rejects(c, () => c.setNetwork({ latencyMs: [10, 5] }), RangeError, /^latencyMs: latency min 10 ms is above max 5 ms$/);
   rejects(c, () => c.setNetwork({ latencyMs: [1, 2, 3] }), TypeError, /\[min, max\] pair/);
-  rejects(c, () => c.setNetwork({ latencyMs: 70_000 }), RangeError, /latencyMs: latency must be at most 60000 ms, got 70000/);
+  rejects(c, () => c.setNetwork({ latencyMs: 70_000 }), RangeError, /^latencyMs\[1\]: latency must be at most 60000 ms, got 70000$/);
   rejects(c, () => c.setNetwork({ jitter: 1 }), TypeError, /unknown network field 'jitter'; allowed: latencyMs, loss, duplicate/);
   rejects(c, () => c.setWorkload({ writesPerSecond: 1001 }), RangeError, /between 0 and 1000/);
   rejects(c, () => c.setWorkload({ rate: 1 }), TypeError, /unknown workload field 'rate'/);
@@ -227,21 +227,31 @@ test('zero latency is refused with its limit wherever it comes from', async () =
   for (const latencyMs of [0, -0, [0, 0], [0, 5]]) {
     await assert.rejects(Cluster.create({ network: { latencyMs } }), (e) => {
       assert.ok(e instanceof RangeError, e.message);
-      assert.match(e.message, /^network: latency must be at least 1 ms \(.*\), got 0 ms$/);
+      assert.match(e.message, /^network\.latencyMs\[0\]: latency must be at least 1 ms \(at zero latency replicas can answer each other forever within one millisecond\), got 0 ms$/);
       return true;
     });
   }
-  rejects(c, () => c.setNetwork({ latencyMs: 0 }), RangeError, /^latencyMs: latency must be at least 1 ms \(.*\), got 0 ms$/);
-  rejects(c, () => c.setNetwork({ latencyMs: [-0, 3] }), RangeError, /^latencyMs: latency must be at least 1 ms \(.*\), got 0 ms$/);
-  rejects(c, () => c.setNetwork({ latencyMs: [5, 60_001] }), RangeError, /^latencyMs: latency must be at most 60000 ms, got 60001$/);
-  rejects(c, () => c.slowLink(0, 1, 0), RangeError, /^latencyMs: latency must be at least 1 ms \(.*\), got 0 ms$/);
+  rejects(
+    c,
+    () => c.setNetwork({ latencyMs: 0 }),
+    RangeError,
+    /^latencyMs\[0\]: latency must be at least 1 ms \(at zero latency replicas can answer each other forever within one millisecond\), got 0 ms$/,
+  );
+  rejects(
+    c,
+    () => c.setNetwork({ latencyMs: [-0, 3] }),
+    RangeError,
+    /^latencyMs\[0\]: latency must be at least 1 ms \(at zero latency replicas can answer each other forever within one millisecond\), got 0 ms$/,
+  );
+  rejects(c, () => c.setNetwork({ latencyMs: [5, 60_001] }), RangeError, /^latencyMs\[1\]: latency must be at most 60000 ms, got 60001$/);
+  rejects(c, () => c.slowLink(0, 1, 0), RangeError, /^latencyMs\[0\]: latency must be at least 1 ms \(at zero latency replicas can answer each other forever within one millisecond\), got 0 ms$/);
   // A link or a scenario meets the same check in the core.
   const spec = { voters: 3, seed: 1 };
   const inputs = [{ t: 5, action: 'slowLink', from: 0, to: 1, latencyMs: [0, 0] }];
   const link = `k1.${Buffer.from(JSON.stringify({ v: '0', spec, inputs, t: 10 })).toString('base64url')}`;
-  await assert.rejects(Cluster.fromLink(link), /inputs\[0\]\.latencyMs.*at least 1 ms.*got 0 ms/);
+  await assert.rejects(Cluster.fromLink(link), /inputs\[0\]\.latencyMs\[0\]: latency must be at least 1 ms .*got 0 ms$/);
   const scenario = { id: 'z', title: 'z', summary: 'z', cluster: { voters: 3, network: { latencyMs: [0, 0] } }, durationMs: 1000, steps: [] };
-  await assert.rejects(Cluster.fromScenario(scenario), /cluster\.network.*at least 1 ms.*got 0 ms/);
+  await assert.rejects(Cluster.fromScenario(scenario), /cluster\.network\.latencyMs\[0\]: latency must be at least 1 ms .*got 0 ms$/);
 });
 
 test('log(id, { from }) without a limit reads to the end', () => {

@@ -150,10 +150,15 @@ impl Replica {
     }
 
     /// (deadline, total) of the timer that ends this state, for the UI's progress bars.
+    /// A leader that never checks quorum has none: a lone voter never expires (Kafka's
+    /// LeaderState.timeUntilCheckQuorumExpires returns Long.MAX_VALUE for one voter), nor
+    /// does a leader with check-quorum switched off.
     pub fn state_timer(&self) -> Option<(u64, u64)> {
         match &self.state {
             EpochState::Follower(s) => self.is_voter().then_some((s.fetch_deadline, self.config.fetch_timeout_ms)),
-            EpochState::Leader(l) => Some((l.check_quorum_deadline, self.config.check_quorum_timeout_ms())),
+            EpochState::Leader(l) => {
+                self.checks_quorum().then_some((l.check_quorum_deadline, self.config.check_quorum_timeout_ms()))
+            }
             s => s.election_deadline().map(|d| (d, self.config.election_timeout_ms)),
         }
     }

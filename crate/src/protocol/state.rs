@@ -68,6 +68,25 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Every reason, in declaration order (`every_reason_is_in_all` checks it against the
+    /// derived type, so a new variant fails the tests until it is listed).
+    pub const ALL: [Reason; 14] = [
+        Reason::Startup,
+        Reason::Restart,
+        Reason::ElectionTimeout,
+        Reason::FetchTimeout,
+        Reason::PreVoteGranted,
+        Reason::PreVoteRejected,
+        Reason::PreVoteTimedOut,
+        Reason::VoteGranted,
+        Reason::HigherEpoch,
+        Reason::LeaderDiscovered,
+        Reason::VotedForCandidate,
+        Reason::Resign,
+        Reason::CheckQuorumFailed,
+        Reason::ResignedTimeout,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Reason::Startup => "startup",
@@ -524,6 +543,23 @@ impl Replica {
             EpochState::Candidate(_) => Some(self.id),
             EpochState::Follower(s) => s.voted,
             EpochState::Leader(_) | EpochState::Resigned(_) => self.election.voted,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Reason;
+    use ts_rs::TS;
+
+    /// The derived TypeScript union names every variant (serde's names, in declaration
+    /// order): `Reason::ALL` must list the same, and `name()` must agree with serde.
+    #[test]
+    fn every_reason_is_in_all() {
+        let listed: Vec<String> = Reason::ALL.iter().map(|r| format!("\"{}\"", r.name())).collect();
+        assert_eq!(Reason::inline(&ts_rs::Config::new()), listed.join(" | "));
+        for r in Reason::ALL {
+            assert_eq!(serde_json::to_value(r).unwrap(), r.name());
         }
     }
 }

@@ -3,7 +3,7 @@
 //! of trace events.
 
 use super::NodeRef;
-use crate::protocol::{Epoch, NodeId};
+use crate::protocol::{Epoch, MetadataImage, NodeId};
 use crate::sim::World;
 use crate::trace::Event;
 use serde_json::{json, Value};
@@ -135,6 +135,13 @@ pub enum Condition {
     /// Every running node has the leader's LEO and HW, has applied everything below it,
     /// and all metadata images are identical.
     Converged,
+    /// The selected nodes (and `same_as`) are running and have identical metadata
+    /// images, as `want` asks.
+    Image {
+        nodes: NodeSel,
+        same_as: Option<NodeRef>,
+        want: ImageWant,
+    },
     /// A matching event happened since the wait (or the window) began.
     Event(EventMatch),
     AllOf(Vec<Condition>),
@@ -151,6 +158,7 @@ impl Condition {
             Condition::Hw { .. }
             | Condition::CaughtUp { .. }
             | Condition::Converged
+            | Condition::Image { .. }
             | Condition::Event(_)
             | Condition::Not(_) => None,
         }
@@ -164,6 +172,7 @@ impl Condition {
             Condition::Hw { .. }
             | Condition::CaughtUp { .. }
             | Condition::Converged
+            | Condition::Image { .. }
             | Condition::Event(_)
             | Condition::Not(_) => false,
         }
@@ -197,6 +206,16 @@ impl std::fmt::Display for Condition {
             Condition::Hw { nodes, at_least } => write!(f, "HW >= {at_least} on {nodes}"),
             Condition::CaughtUp { nodes } => write!(f, "{nodes} caught up with the leader"),
             Condition::Converged => f.write_str("all running nodes converged"),
+            Condition::Image { nodes, same_as, want } => {
+                write!(f, "the metadata image of {nodes}")?;
+                if !matches!(nodes, NodeSel::Node(_)) {
+                    f.write_str(", all alike")?;
+                }
+                if let Some(n) = same_as {
+                    write!(f, ", the same as {n}'s")?;
+                }
+                write!(f, "{want}")
+            }
             Condition::Event(m) => write!(f, "an event {m} happened"),
             Condition::AllOf(v) => {
                 for (i, c) in v.iter().enumerate() {
@@ -350,6 +369,22 @@ fn eval(c: &Condition, env: &Env, trace: &[Event], latches: &mut [(usize, bool)]
                 .collect();
             images.iter().all(|(hw, img)| Some(img.applied_offset) == *hw && *img == images[0].1)
         }
+        Condition::Image { nodes, same_as, want } => {
+            let mut ids = match same_as.as_ref().map(|n| env.resolve(n)).transpose() {
+                Ok(first) => first.into_iter().collect::<Vec<_>>(),
+                Err(_) => return false,
+            };
+            let Ok(selected) = env.select(nodes) else {
+                return false;
+            };
+            for id in selected {
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
+            }
+            let (problems, shared) = image_problems(w, &ids, want);
+            problems.is_empty() && shared.is_some()
+        }
         Condition::Event(m) => {
             let slot = &mut latches[*leaf];
             *leaf += 1;
@@ -373,6 +408,81 @@ fn eval(c: &Condition, env: &Env, trace: &[Event], latches: &mut [(usize, bool)]
         }
         Condition::Not(c) => !eval(c, env, trace, latches, leaf),
     }
+}
+
+/// What a metadata image must hold (each part only when given).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImageWant {
+    pub applied_offset: Option<u64>,
+    /// Broker ids, ascending, without repeats.
+    pub brokers: Option<Vec<u32>>,
+    /// Topic names, ascending, without repeats.
+    pub topics: Option<Vec<String>>,
+}
+
+impl ImageWant {
+    pub fn new(applied_offset: Option<u64>, brokers: Option<Vec<u32>>, topics: Option<Vec<String>>) -> ImageWant {
+        fn sorted<T: Ord>(mut v: Vec<T>) -> Vec<T> {
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
+        ImageWant { applied_offset, brokers: brokers.map(sorted), topics: topics.map(sorted) }
+    }
+}
+
+impl std::fmt::Display for ImageWant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(o) = self.applied_offset {
+            write!(f, ", applied to offset {o}")?;
+        }
+        if let Some(b) = &self.brokers {
+            write!(f, ", brokers {b:?}")?;
+        }
+        if let Some(t) = &self.topics {
+            write!(f, ", topics {t:?}")?;
+        }
+        Ok(())
+    }
+}
+
+/// How the images of nodes `ids` fall short of being alike and holding what `want` asks
+/// (no problems: they do), and the image of the first running one.
+pub(crate) fn image_problems<'w>(
+    w: &'w World,
+    ids: &[NodeId],
+    want: &ImageWant,
+) -> (Vec<String>, Option<(NodeId, &'w MetadataImage)>) {
+    let mut problems = Vec::new();
+    let mut first: Option<(NodeId, &MetadataImage)> = None;
+    for n in ids {
+        let Some(r) = w.nodes[*n as usize].replica.as_ref() else {
+            problems.push(format!("n{n} is crashed"));
+            continue;
+        };
+        let img = r.image();
+        if want.applied_offset.is_some_and(|o| o != img.applied_offset) {
+            problems.push(format!("n{n} has applied to offset {}", img.applied_offset));
+        }
+        if want.brokers.as_ref().is_some_and(|b| **img.brokers != **b) {
+            problems.push(format!("n{n} has brokers {:?}", img.brokers));
+        }
+        if let Some(topics) = &want.topics {
+            let have: Vec<&str> = img.topics.keys().map(|k| &**k).collect();
+            if !have.iter().copied().eq(topics.iter().map(String::as_str)) {
+                problems.push(format!("n{n} has topics {have:?}"));
+            }
+        }
+        match first {
+            None => first = Some((*n, img)),
+            Some((f, fi)) if fi != img => problems.push(format!(
+                "n{n}'s image (applied to {}) differs from n{f}'s (applied to {})",
+                img.applied_offset, fi.applied_offset
+            )),
+            Some(_) => {}
+        }
+    }
+    (problems, first)
 }
 
 /// The lowest-id running voter that follows the current leader.

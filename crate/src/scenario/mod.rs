@@ -17,7 +17,7 @@ mod report;
 mod runner;
 pub mod vocab;
 
-pub use cond::{Condition, EventMatch, NodeSel};
+pub use cond::{Condition, EventMatch, ImageWant, NodeSel};
 pub use markup::{caption_spans, Span, SpanStyle};
 pub use report::{ExpectationReport, Measurement, MeasurementPart, Report, StepReport, ViolationReport};
 
@@ -151,6 +151,8 @@ pub struct Focus {
     pub records: Vec<String>,
     /// The width of the timeline window around the moment (ms).
     pub window_ms: u64,
+    /// The caption talks about the nodes' metadata images: the UI shows them.
+    pub image: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -309,7 +311,7 @@ pub enum Expectation {
     Progress { from: TimeRef, to: Option<TimeRef>, at_least: u64 },
     /// The metadata image at the end: these brokers and topics on the selected nodes,
     /// all alike.
-    Metadata { nodes: NodeSel, brokers: Option<Vec<u32>>, topics: Option<Vec<String>> },
+    Metadata { nodes: NodeSel, want: ImageWant },
 }
 
 impl Expectation {

@@ -365,7 +365,8 @@ fn parse_focus(
     if window_ms == 0 || window_ms > duration_ms {
         return err(o.p("windowMs"), format!("must be between 1 and durationMs ({duration_ms}), got {window_ms}"));
     }
-    Ok(Focus { nodes, records, window_ms })
+    let image = o.opt("image")?.unwrap_or(false);
+    Ok(Focus { nodes, records, window_ms, image })
 }
 
 fn parse_record_names(v: Option<&Value>) -> R<BTreeMap<String, RecordName>> {

@@ -7,7 +7,7 @@
 //! as `Simulation::replay` applies an input log, so the report's `inputs` replay the
 //! run byte for byte.
 
-use super::cond::{Env, LabelInfo, Labels, LiveCondition, NodeSel};
+use super::cond::{image_problems, Env, LabelInfo, Labels, LiveCondition, NodeSel};
 use super::markup::caption_spans;
 use super::report::*;
 use super::vocab::Kind;

@@ -191,6 +191,7 @@ pub const FOCUS: &[Field] = &[
         opt("windowMs", Ty::Positive),
         "How much of the timeline (ms) to show around the step's moment (default 4000, at most durationMs).",
     ),
+    doc(opt("image", Ty::Bool), "The caption talks about these nodes' metadata images: the UI shows them."),
 ];
 
 pub const RECORD_NAME: &[Field] =
@@ -274,6 +275,9 @@ kinds! {
             "The selected nodes have the leader's log end offset and HW.";
         Converged = "converged", Shape::True,
             "Every running node has the leader's LEO and HW, has applied everything below it, and all metadata images are equal.";
+        Image = "image",
+            Shape::Object(&[opt("node", Ty::NodeSelNow), opt("sameAs", Ty::Node), opt("appliedOffset", Ty::Int), opt("brokers", Ty::Ints), opt("topics", Ty::Strs)]),
+            "The selected nodes (default: all) are running and have identical metadata images, the same as node 'sameAs''s when given, applied to 'appliedOffset' and holding these brokers and topics when given.";
         Event = "event", Shape::Value(Ty::EventMatch), "A matching trace event happened since the wait began.";
         AllOf = "allOf", Shape::Value(Ty::Conditions), "All of these.";
         Not = "not", Shape::Value(Ty::Condition), "Not this.";

@@ -30,22 +30,35 @@ impl LinkProfile {
         }
     }
 
-    pub fn validate(&self) -> Result<(), String> {
+    /// Checks the ranges (`limits`); an error names the field at fault, the end of the
+    /// latency range included (`latencyMs[0]` is the least, `latencyMs[1]` the most).
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
         if self.latency_min_ms < LATENCY_MS.min {
-            return Err(format!(
-                "latency must be at least {} ms (at zero latency replicas can answer each other \
-                 forever within one millisecond), got {} ms",
-                LATENCY_MS.min, self.latency_min_ms
+            return Err((
+                "latencyMs[0]",
+                format!(
+                    "latency must be at least {} ms (at zero latency replicas can answer each other \
+                     forever within one millisecond), got {} ms",
+                    LATENCY_MS.min, self.latency_min_ms
+                ),
             ));
         }
         if self.latency_max_ms > LATENCY_MS.upper() {
-            return Err(format!("latency must be at most {} ms, got {}", LATENCY_MS.upper(), self.latency_max_ms));
+            return Err((
+                "latencyMs[1]",
+                format!("latency must be at most {} ms, got {}", LATENCY_MS.upper(), self.latency_max_ms),
+            ));
         }
         if self.latency_min_ms > self.latency_max_ms {
-            return Err(format!("latency min {} ms is above max {} ms", self.latency_min_ms, self.latency_max_ms));
+            return Err((
+                "latencyMs",
+                format!("latency min {} ms is above max {} ms", self.latency_min_ms, self.latency_max_ms),
+            ));
         }
-        if !LOSS.accepts(self.loss_ppm.into()) || !DUPLICATE.accepts(self.duplicate_ppm.into()) {
-            return Err("loss and duplicate must be between 0 and 1".into());
+        for (limit, ppm) in [(LOSS, self.loss_ppm), (DUPLICATE, self.duplicate_ppm)] {
+            if !limit.accepts(ppm.into()) {
+                return Err((limit.key, format!("must be a number between 0 and 1, got {}", ppm as f64 / 1e6)));
+            }
         }
         Ok(())
     }
@@ -261,6 +274,31 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn validate_names_the_end_of_the_latency_range_at_fault() {
+        let p = |lo, hi| LinkProfile { latency_min_ms: lo, latency_max_ms: hi, loss_ppm: 0, duplicate_ppm: 0 };
+        assert_eq!(
+            p(0, 5).validate().unwrap_err(),
+            (
+                "latencyMs[0]",
+                "latency must be at least 1 ms (at zero latency replicas can answer each other forever within \
+                 one millisecond), got 0 ms"
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            p(5, 60_001).validate().unwrap_err(),
+            ("latencyMs[1]", "latency must be at most 60000 ms, got 60001".to_string())
+        );
+        assert_eq!(p(9, 5).validate().unwrap_err(), ("latencyMs", "latency min 9 ms is above max 5 ms".to_string()));
+        let lossy = LinkProfile { loss_ppm: 1_000_001, ..p(1, 5) };
+        assert_eq!(
+            lossy.validate().unwrap_err(),
+            ("loss", "must be a number between 0 and 1, got 1.000001".to_string())
+        );
+        assert_eq!(p(1, 5).validate(), Ok(()));
+    }
 
     #[test]
     fn partitions_and_cuts() {

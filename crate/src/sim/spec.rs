@@ -88,15 +88,17 @@ impl Default for ClusterSpec {
 }
 
 impl NetworkSpec {
-    pub fn profile(&self) -> Result<LinkProfile, String> {
+    /// The profile it names or gives; an error names the field below `network` at fault
+    /// (empty: the preset name).
+    pub fn profile(&self) -> Result<LinkProfile, (&'static str, String)> {
         match self {
-            NetworkSpec::Preset(name) => LinkProfile::preset(name),
+            NetworkSpec::Preset(name) => LinkProfile::preset(name).map_err(|e| ("", e)),
             NetworkSpec::Profile(p) => {
                 let profile = LinkProfile {
                     latency_min_ms: p.latency_ms[0],
                     latency_max_ms: p.latency_ms[1],
-                    loss_ppm: limits::rate_ppm(&LOSS, p.loss)?,
-                    duplicate_ppm: limits::rate_ppm(&DUPLICATE, p.duplicate)?,
+                    loss_ppm: limits::rate_ppm(&LOSS, p.loss).map_err(|e| ("", e))?,
+                    duplicate_ppm: limits::rate_ppm(&DUPLICATE, p.duplicate).map_err(|e| ("", e))?,
                 };
                 profile.validate()?;
                 Ok(profile)
@@ -125,7 +127,10 @@ impl ClusterSpec {
     pub fn resolve(&self) -> Result<ResolvedSpec, (String, String)> {
         VOTERS.check_field(self.voters.into())?;
         OBSERVERS.check_field(self.observers.into())?;
-        let network = self.network.profile().map_err(|e| ("network".to_string(), e))?;
+        let network = self
+            .network
+            .profile()
+            .map_err(|(f, e)| (if f.is_empty() { "network".to_string() } else { format!("network.{f}") }, e))?;
         let mut quorum = QuorumConfig::default();
         for (k, v) in &self.config {
             quorum.set(k, *v).map_err(|e| (format!("config.{k}"), e))?;
@@ -353,7 +358,7 @@ impl Action {
 /// Checks an action's `latencyMs` range (`limits::LATENCY_MS`).
 pub fn validate_latency(latency_ms: [u64; 2]) -> Result<(), (String, String)> {
     let p = LinkProfile { latency_min_ms: latency_ms[0], latency_max_ms: latency_ms[1], loss_ppm: 0, duplicate_ppm: 0 };
-    p.validate().map_err(|e| (crate::limits::LATENCY_MS.key.to_string(), e))
+    p.validate().map_err(|(f, e)| (f.to_string(), e))
 }
 
 /// An action at a simulated time.

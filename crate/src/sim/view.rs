@@ -86,6 +86,43 @@ pub struct RecordView {
     pub record: RecordBody,
 }
 
+/// A node's metadata image now: the state its applied records add up to (what
+/// `Cluster.image` returns). Lists are in ascending order and hold at most the limit
+/// asked for; the counts say how many there are in all.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "MetadataImageInfo"))]
+pub struct ImageView {
+    pub node: NodeId,
+    /// Offset of the next record to apply: every record below it is in the image (a node
+    /// applies the records below its HW, or loads a snapshot that ends here).
+    pub applied_offset: Offset,
+    /// Registered broker ids.
+    pub brokers: Vec<u32>,
+    pub broker_count: usize,
+    /// Topics by name.
+    pub topics: Vec<TopicView>,
+    pub topic_count: usize,
+    /// `LeaderChange` control records applied (one per epoch that wrote one).
+    pub leader_changes: u32,
+}
+
+/// How many brokers, topics and partition leaders per topic an image view lists when
+/// the caller names no limit.
+pub const IMAGE_LIST_DEFAULT: usize = 100;
+
+/// One topic of an image.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "TopicInfo"))]
+pub struct TopicView {
+    #[cfg_attr(test, ts(as = "String"))]
+    pub name: std::sync::Arc<str>,
+    pub partitions: usize,
+    /// The leader (broker id) of each partition, by partition index (the first `limit`).
+    pub partition_leaders: Vec<u32>,
+}
+
 /// `kafka-metadata-quorum describe --status`. -1 where the tool prints -1.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -209,6 +246,31 @@ impl World {
             .collect()
     }
 
+    /// A node's metadata image (at most `limit` brokers, topics and partition leaders per
+    /// topic), or None while it is crashed: the image lives in memory, and a restart
+    /// builds it again from the snapshot and the log.
+    pub fn image_view(&self, id: NodeId, limit: usize) -> Option<ImageView> {
+        let img = self.nodes[id as usize].replica.as_ref()?.image();
+        Some(ImageView {
+            node: id,
+            applied_offset: img.applied_offset,
+            brokers: img.brokers.iter().take(limit).copied().collect(),
+            broker_count: img.brokers.len(),
+            topics: img
+                .topics
+                .iter()
+                .take(limit)
+                .map(|(name, t)| TopicView {
+                    name: name.clone(),
+                    partitions: t.partition_leaders.len(),
+                    partition_leaders: t.partition_leaders.iter().take(limit).copied().collect(),
+                })
+                .collect(),
+            topic_count: img.topics.len(),
+            leader_changes: img.leader_changes,
+        })
+    }
+
     /// What `kafka-metadata-quorum describe --status` and `--replication` would print,
     /// asked of the current leader. -1 where the tool prints -1 (unknown).
     pub fn describe_quorum(&self) -> Option<QuorumView> {
@@ -264,5 +326,49 @@ impl World {
             },
             replication: rows,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::protocol::RecordBody;
+    use crate::sim::{Action, ClusterSpec, Simulation};
+
+    /// `image_view` lists what the applied records add up to, in ascending order, at most
+    /// `limit` of each list (the counts say how many in all); a crashed node has none.
+    #[test]
+    fn the_image_view_shows_the_applied_image_bounded_and_in_order() {
+        let mut sim = Simulation::new(ClusterSpec { voters: 3, seed: 3, ..ClusterSpec::default() }).unwrap();
+        sim.advance(5_000).unwrap();
+        let records = [
+            RecordBody::RegisterBroker { broker_id: 2 },
+            RecordBody::RegisterBroker { broker_id: 1 },
+            RecordBody::CreateTopic { name: "b".into(), partitions: 3 },
+            RecordBody::CreateTopic { name: "a".into(), partitions: 2 },
+        ];
+        for record in records {
+            assert!(sim
+                .act(Action::Write { record: Some(record) })
+                .unwrap()
+                .is_some_and(|w| matches!(w, crate::sim::world::WriteOutcome::Accepted { .. })));
+            sim.advance(200).unwrap();
+        }
+        sim.advance(3_000).unwrap();
+        let hw = sim.world().node_view(0).hw.unwrap();
+        let v = sim.world().image_view(0, 100).unwrap();
+        assert_eq!((v.node, v.applied_offset, v.brokers.clone(), v.broker_count), (0, hw, vec![1, 2], 2));
+        let topics: Vec<(&str, usize, Vec<u32>)> =
+            v.topics.iter().map(|t| (&*t.name, t.partitions, t.partition_leaders.clone())).collect();
+        assert_eq!(topics, [("a", 2, vec![1, 2]), ("b", 3, vec![1, 2, 1])]);
+        assert_eq!((v.topic_count, v.leader_changes), (2, 1));
+        let json = serde_json::to_value(&v).unwrap();
+        assert_eq!(json["appliedOffset"], hw);
+        assert_eq!(json["topics"][0], serde_json::json!({"name": "a", "partitions": 2, "partitionLeaders": [1, 2]}));
+        let small = sim.world().image_view(0, 1).unwrap();
+        assert_eq!((small.brokers, small.broker_count, small.topic_count), (vec![1], 2, 2));
+        assert_eq!(small.topics.len(), 1);
+        assert_eq!((small.topics[0].partitions, small.topics[0].partition_leaders.clone()), (2, vec![1]));
+        sim.act(Action::Crash { node: 1 }).unwrap();
+        assert!(sim.world().image_view(1, 100).is_none(), "a crashed node's image is gone with its memory");
     }
 }

@@ -183,6 +183,39 @@ epoch: number,
 id: number, record: RecordBody, };
 
 /**
+ * A node's metadata image now: the state its applied records add up to (what
+ * `Cluster.image` returns). Lists are in ascending order and hold at most the limit
+ * asked for; the counts say how many there are in all.
+ */
+export type MetadataImageInfo = { node: number, 
+/**
+ * Offset of the next record to apply: every record below it is in the image (a node
+ * applies the records below its HW, or loads a snapshot that ends here).
+ */
+appliedOffset: number, 
+/**
+ * Registered broker ids.
+ */
+brokers: Array<number>, brokerCount: number, 
+/**
+ * Topics by name.
+ */
+topics: Array<TopicInfo>, topicCount: number, 
+/**
+ * `LeaderChange` control records applied (one per epoch that wrote one).
+ */
+leaderChanges: number, };
+
+/**
+ * One topic of an image.
+ */
+export type TopicInfo = { name: string, partitions: number, 
+/**
+ * The leader (broker id) of each partition, by partition index (the first `limit`).
+ */
+partitionLeaders: Array<number>, };
+
+/**
  * What a record says. `LeaderChange` is KRaft's control record written at the start
  * of every epoch; the rest are metadata records a controller would write.
  */
@@ -438,7 +471,11 @@ export type Focus = { nodes: Array<number>, records: Array<string>,
 /**
  * The width of the timeline window around the moment (ms).
  */
-windowMs: number, };
+windowMs: number, 
+/**
+ * The caption talks about the nodes' metadata images: the UI shows them.
+ */
+image: boolean, };
 
 /**
  * A record a story names in its captions: the one at this offset, of this epoch.

@@ -340,6 +340,7 @@ export class KraftPlayground extends HTMLElement {
       dock: this.#views.faults.dock,
       controls: [this.#views.controls.el, this.#views.controls.settingsEl],
       logs: this.#views.logs,
+      images: this.#views.images.el,
       panels: [this.#slots.quorum, this.#slots.invariants, this.#views.faults.el],
       overlays: [this.#live.el],
     });
@@ -554,6 +555,7 @@ export class KraftPlayground extends HTMLElement {
     this.#views.timeline.invalidate();
     this.#views.ring.invalidate();
     this.#views.logs.invalidate();
+    this.#views.images.invalidate();
     this.#updateCaption(true);
     if (wasPlaying && !this.#runs.scenario) this.#play.setPlaying(true);
     this.#share.emitChange();
@@ -680,6 +682,7 @@ export class KraftPlayground extends HTMLElement {
     }
     if (changed) {
       this.#views.logs.invalidate();
+      this.#views.images.invalidate();
       this.#views.timeline.invalidate();
     }
   }
@@ -695,6 +698,7 @@ export class KraftPlayground extends HTMLElement {
     if (panels) this.#views.faults.frame();
     if (this.#parsed?.full && panels) {
       this.#views.logs.frame();
+      this.#views.images.frame();
       lap('logs');
       this.#later?.quorum.frame();
       this.#later?.invariants.frame();
@@ -773,6 +777,10 @@ export class KraftPlayground extends HTMLElement {
 
   #updateCaption(force: boolean): void {
     this.#script.focusStop(this.#views.timeline, this.#runs.scenario, this.#play.playing, this.#play.pausedAtStep);
+    // a stop whose caption talks about metadata images shows them
+    const at = this.#play.playing || this.#script.left ? -1 : this.#play.pausedAtStep;
+    const focus = at >= 0 ? this.#runs.scenario?.steps.find((st) => st.index === at)?.focus : undefined;
+    this.#views.images.showStop(focus?.image ? focus.nodes : null);
     this.#caption.update(this.#runs.scenario, this.#now(), this.#play.playing, this.#play.pausedAtStep, force, this.#script.left);
     const story = this.#progress.update(this.#runs.scenario, this.#now());
     if (story) this.dispatchEvent(new CustomEvent('kraft-playground:story', { bubbles: true, composed: true, detail: story }));

@@ -83,6 +83,12 @@ export const GLOSSARY = {
     text: 'A replica too far behind (or new) is answered with a snapshot id and downloads the metadata image in chunks with FetchSnapshot, pulled by the follower like Fetch.',
     kafka: 'KafkaRaftClient.handleFetchSnapshotRequest',
   },
+  image: {
+    kraft: 'metadata image, applied offset',
+    raft: 'state machine, lastApplied',
+    text: 'What the records a node has applied add up to: the registered brokers and the topics with their partition leaders. Every node applies the records below its HW in log order (the applied offset is the next one to apply), or loads a snapshot of an image, so all images converge.',
+    kafka: 'MetadataLoader (RaftClient.Listener.handleCommit, handleLoadSnapshot), MetadataImage',
+  },
   resign: {
     kraft: 'resign (Resigned, EndQuorumEpoch)',
     raft: 'leadership transfer (TimeoutNow)',

@@ -26,6 +26,8 @@ export interface LayoutParts {
   /** Below the stage: the playback controls and the settings row. */
   controls: HTMLElement[];
   logs: Logs;
+  /** Below the logs: each node's metadata image. */
+  images: HTMLElement;
   /** Beside the logs: quorum, invariants, faults. */
   panels: HTMLElement[];
   /** Last: the node menu, the live region, the accessible summary. */
@@ -82,6 +84,7 @@ export function layOut(root: HTMLElement, p: LayoutParts): ResizeObserver {
       ),
     ),
     p.logs.el,
+    p.images,
   );
   const panels = h('div', { class: 'kp-panels' }, logsPanel, ...p.panels);
   root.append(top, ...p.banners, stage, ...p.controls, panels, ...p.overlays);

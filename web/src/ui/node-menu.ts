@@ -96,6 +96,7 @@ export class NodeMenu {
       `leader ${n.leader ?? '–'} · votedFor ${n.votedFor ?? '–'}`,
       n.timer ? `${n.timer.kind} timer: ${Math.max(0, n.timer.deadline - this.#host.now())} ms left` : 'no timer running',
       `disk flush: ${n.flushMs ?? 1} ms`,
+      crashed ? 'metadata image: none while crashed' : `metadata image: applied offset ${n.applied} · ${n.brokers} brokers · ${n.topics} topics`,
     ];
     const key = `${id}:${crashed}:${leader}:${isolated}:${slow}`;
     if (key !== this.#key) {

@@ -4,6 +4,7 @@
 
 import type { Baseline, Cluster } from '../api.js';
 import { Controls, type Settings } from './controls.js';
+import { Images } from './images.js';
 import { Logs } from './logs.js';
 import { FaultsPanel, type NetworkProfile, type PanelHost } from './panels.js';
 import type { Playback } from './playback.js';
@@ -38,6 +39,7 @@ export interface Views {
   timeline: Timeline;
   ring: Ring;
   logs: Logs;
+  images: Images;
   faults: FaultsPanel;
   /** What the panels read of the run (the quorum and invariants panels too, once loaded). */
   panelHost: PanelHost;
@@ -79,6 +81,10 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
         return [];
       }
     },
+  });
+  const images = new Images({
+    nodes: () => host.nodes(),
+    image: (id, limit) => host.cluster()?.image(id, { limit }) ?? null,
   });
   // a cluster's options and baseline never change: read once per cluster
   const stableChecked = new WeakMap<object, boolean>();
@@ -142,6 +148,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     timeline,
     ring,
     logs,
+    images,
     faults: new FaultsPanel(panelHost),
     panelHost,
     controls,

@@ -57,6 +57,19 @@ pub(super) fn parse_condition(v: &Value, path: &str, cx: &Cx) -> R<Condition> {
             expect_true(val, &p, "use {\"not\": {\"converged\": true}}")?;
             Condition::Converged
         }
+        ConditionKind::Image => {
+            let c = Obj::new(
+                val,
+                &p,
+                "{\"node\": n, \"sameAs\": n, \"appliedOffset\": offset, \"brokers\": [...], \"topics\": [...]}",
+            )?;
+            c.fields(fields)?;
+            Condition::Image {
+                nodes: c.get("node").map(|v| cx.node_sel(v, &c.p("node"), true)).transpose()?.unwrap_or(NodeSel::All),
+                same_as: c.get("sameAs").map(|v| cx.node_ref(v, &c.p("sameAs"), true)).transpose()?,
+                want: ImageWant::new(c.opt("appliedOffset")?, c.opt("brokers")?, c.opt("topics")?),
+            }
+        }
         ConditionKind::Event => Condition::Event(parse_event_match(val, &p, cx)?),
         ConditionKind::AllOf => {
             let Value::Array(items) = val else {
@@ -331,8 +344,7 @@ pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
             let c = obj("{\"node\": n, \"brokers\": [...], \"topics\": [...]}")?;
             Expectation::Metadata {
                 nodes: cx.sel_or_all(&c, "node")?,
-                brokers: c.opt("brokers")?,
-                topics: c.opt("topics")?,
+                want: ImageWant::new(None, c.opt("brokers")?, c.opt("topics")?),
             }
         }
     };

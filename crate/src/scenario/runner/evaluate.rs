@@ -318,9 +318,7 @@ impl Runner<'_> {
                     ),
                 )
             }
-            Expectation::Metadata { nodes, brokers, topics } => {
-                self.metadata(nodes, brokers.as_deref(), topics.as_deref())?
-            }
+            Expectation::Metadata { nodes, want } => self.metadata(nodes, want)?,
         })
     }
 
@@ -379,56 +377,10 @@ impl Runner<'_> {
         }
     }
 
-    fn metadata(
-        &self,
-        sel: &NodeSel,
-        brokers: Option<&[u32]>,
-        topics: Option<&[String]>,
-    ) -> Result<(bool, String), String> {
+    fn metadata(&self, sel: &NodeSel, want: &ImageWant) -> Result<(bool, String), String> {
         let nodes = self.nodes_of(sel)?;
-        let w = self.sim.world();
-        let mut ok = true;
-        let mut problems = Vec::new();
-        let mut first: Option<(NodeId, &crate::protocol::MetadataImage)> = None;
-        for n in &nodes {
-            let Some(r) = w.nodes[*n as usize].replica.as_ref() else {
-                ok = false;
-                problems.push(format!("n{n} is crashed"));
-                continue;
-            };
-            let img = r.image();
-            if let Some(want) = brokers {
-                let mut want = want.to_vec();
-                want.sort_unstable();
-                want.dedup();
-                if *img.brokers != want {
-                    ok = false;
-                    problems.push(format!("n{n} has brokers {:?}", img.brokers));
-                }
-            }
-            if let Some(want) = topics {
-                let mut want: Vec<&str> = want.iter().map(|s| s.as_str()).collect();
-                want.sort_unstable();
-                want.dedup();
-                let have: Vec<&str> = img.topics.keys().map(|k| &**k).collect();
-                if have != want {
-                    ok = false;
-                    problems.push(format!("n{n} has topics {have:?}"));
-                }
-            }
-            match first {
-                None => first = Some((*n, img)),
-                Some((f, fi)) => {
-                    if fi != img {
-                        ok = false;
-                        problems.push(format!(
-                            "n{n}'s image (applied to {}) differs from n{f}'s (applied to {})",
-                            img.applied_offset, fi.applied_offset
-                        ));
-                    }
-                }
-            }
-        }
+        let (problems, first) = image_problems(self.sim.world(), &nodes, want);
+        let ok = problems.is_empty();
         let Some((_, img)) = first else {
             return Ok((false, problems.join("; ")));
         };
