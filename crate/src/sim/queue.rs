@@ -48,6 +48,7 @@ impl<T> Default for EventQueue<T> {
 impl<T> EventQueue<T> {
     /// Queues `what` at `t`, after everything queued at `t` before. `t` must not be
     /// before the last popped event's time.
+    #[inline]
     pub fn push(&mut self, t: u64, what: T) {
         debug_assert!(t >= self.base, "scheduled in the past");
         if t < self.base + HORIZON {
