@@ -21,6 +21,7 @@ impl Rng {
         Rng::new(s)
     }
 
+    #[inline]
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.state;
@@ -30,6 +31,7 @@ impl Rng {
     }
 
     /// Uniform in [0, n); 0 when n is 0.
+    #[inline]
     pub fn below(&mut self, n: u64) -> u64 {
         if n == 0 {
             return 0;
@@ -38,6 +40,7 @@ impl Rng {
     }
 
     /// Uniform in [lo, hi] (inclusive); `lo` when hi < lo.
+    #[inline]
     pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
         if hi <= lo {
             return lo;
@@ -46,6 +49,7 @@ impl Rng {
     }
 
     /// True with probability `per_million` / 1,000,000 (integer, so native and wasm agree).
+    #[inline]
     pub fn chance(&mut self, per_million: u32) -> bool {
         per_million > 0 && self.below(1_000_000) < per_million as u64
     }

@@ -163,10 +163,12 @@ impl<T: Clone> SharedVec<T> {
         &self.metering
     }
 
+    #[inline]
     fn at(&self, slot: usize) -> &T {
         &self.pages[slot / PAGE_ITEMS].chunks[slot / CHUNK % PAGE].items[slot % CHUNK]
     }
 
+    #[inline]
     pub fn get(&self, i: usize) -> Option<&T> {
         (i < self.len).then(|| self.at(self.skip + i))
     }

@@ -102,9 +102,11 @@ pub struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    #[inline]
     pub fn note(&mut self, n: Note) {
         self.out.push(Output::Note(n));
     }
+    #[inline]
     pub(crate) fn send(&mut self, from: NodeId, to: NodeId, correlation: u64, message: Message) {
         self.out.push(Output::Send(Envelope { from, to, correlation, message }));
     }

@@ -17,6 +17,9 @@ pub struct ReplicaLog {
     /// First offset held as records: 0, or the end offset of the earliest snapshot.
     start_offset: Offset,
     records: SharedVec<Record>,
+    /// The records' bytes (`Record::size_bytes`), kept as they come and go: retention
+    /// reads it on every clean, which walked the whole log before.
+    bytes: u64,
     /// Epoch cache: (epoch, start offset of that epoch), ascending in both.
     epochs: Vec<(Epoch, Offset)>,
     /// Offsets below this are on disk; a crash keeps only them.
@@ -129,6 +132,7 @@ impl ReplicaLog {
                 debug_assert!(self.epochs.last().map(|(e, _)| *e < r.epoch).unwrap_or(true));
                 self.epochs.push((r.epoch, r.offset));
             }
+            self.bytes += r.size_bytes();
             self.records.push(r);
         }
         true
@@ -150,7 +154,9 @@ impl ReplicaLog {
             return 0;
         }
         let removed = self.end_offset() - offset;
-        self.records.truncate((offset - self.start_offset) as usize);
+        let keep = (offset - self.start_offset) as usize;
+        self.bytes -= self.records.iter_from(keep).map(Record::size_bytes).sum::<u64>();
+        self.records.truncate(keep);
         self.epochs.retain(|(_, s)| *s < offset);
         if self.records.is_empty() {
             self.epochs = self.earliest_snapshot().iter().map(|s| (s.id.epoch, s.id.end_offset)).collect();
@@ -250,7 +256,7 @@ impl ReplicaLog {
 
     /// Bytes the log's records take (Kafka's `log.size`), as the Fetch limits count them.
     pub fn size_bytes(&self) -> u64 {
-        self.records.iter().map(Record::size_bytes).sum()
+        self.bytes
     }
 
     /// Retention (Kafka's `KafkaMetadataLog.maybeClean`): with more than one snapshot,
@@ -289,6 +295,7 @@ impl ReplicaLog {
             self.compacted.push(r.clone());
         }
         self.records.drop_front(drop);
+        self.bytes -= bytes;
         self.start_offset = end;
         self.snapshots.remove(0);
         let epoch = self.snapshots[0].id.epoch;
@@ -312,6 +319,7 @@ impl ReplicaLog {
     pub fn reset_to_snapshot(&mut self, snapshot: Snapshot) {
         self.start_offset = snapshot.id.end_offset;
         self.records.clear();
+        self.bytes = 0;
         self.epochs = vec![(snapshot.id.epoch, snapshot.id.end_offset)];
         self.flushed = snapshot.id.end_offset;
         self.snapshots = vec![snapshot];
@@ -474,6 +482,29 @@ mod tests {
         log.mark_flushed(5);
         let durable = log.durable_copy();
         assert_eq!((durable.start_offset(), durable.end_offset()), (0, 5), "flushed: the log stays whole");
+    }
+
+    /// The kept byte count is what walking the records gives, whatever changed the log.
+    #[test]
+    fn the_byte_count_follows_appends_truncations_cleaning_and_resets() {
+        let walked = |log: &ReplicaLog| log.records().map(Record::size_bytes).sum::<u64>();
+        let mut log = log_with_epochs(&[1, 1, 1, 2, 2, 2, 2, 3, 3, 3]);
+        let topic =
+            Record { offset: 10, epoch: 3, id: 10, body: RecordBody::CreateTopic { name: "t".into(), partitions: 3 } };
+        assert!(log.append(vec![topic]));
+        assert_eq!(log.size_bytes(), walked(&log));
+        assert!(log.size_bytes() > 0);
+        log.truncate_to(9);
+        assert_eq!(log.size_bytes(), walked(&log));
+        for end in [3, 5, 8] {
+            log.add_snapshot(snapshot_at(&log, end, 0));
+        }
+        assert_eq!(log.clean(0, &Retention { max_bytes: 0, max_ms: u64::MAX }).len(), 2);
+        assert_eq!(log.size_bytes(), walked(&log));
+        let durable = log.durable_copy();
+        assert_eq!(durable.size_bytes(), walked(&durable));
+        log.reset_to_snapshot(snapshot_at(&log, 9, 0));
+        assert_eq!((log.size_bytes(), walked(&log)), (0, 0));
     }
 
     #[test]

@@ -103,6 +103,7 @@ impl Record {
     /// An estimate of the record's serialized size, which the byte limits of Fetch
     /// responses count (`controller.quorum.fetch.max.bytes`). The bodies are sized after
     /// the metadata records they stand for (ids 4 bytes, epochs 8, topic ids 16).
+    #[inline]
     pub fn size_bytes(&self) -> u64 {
         let body = match &self.body {
             // LeaderChangeMessage: version, leader id, voters and granting voters arrays.

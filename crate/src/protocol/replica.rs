@@ -487,6 +487,7 @@ impl Replica {
         Some(ready[ctx.rng.below(ready.len() as u64) as usize])
     }
 
+    #[inline]
     pub(super) fn hint(&self) -> LeaderHint {
         LeaderHint { epoch: self.epoch(), leader: self.leader_id() }
     }

@@ -287,6 +287,7 @@ pub enum MessageSummary {
 }
 
 impl Message {
+    #[inline]
     pub fn kind(&self) -> RpcKind {
         match self {
             Message::Vote(r) if r.pre_vote => RpcKind::PreVote,
@@ -305,6 +306,7 @@ impl Message {
     }
 
     /// The epoch the message speaks for (the request's epoch, the responder's epoch).
+    #[inline]
     pub fn epoch(&self) -> Epoch {
         match self {
             Message::Vote(r) => r.replica_epoch,

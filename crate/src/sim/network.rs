@@ -125,6 +125,7 @@ impl Network {
         }
     }
 
+    #[inline]
     pub fn link_up(&self, from: NodeId, to: NodeId) -> bool {
         self.groups[from as usize] == self.groups[to as usize]
             && !self.isolated.contains(&from)
@@ -261,6 +262,7 @@ impl Network {
         self.latency_range(from, to).0
     }
 
+    #[inline]
     fn arrival(&mut self, now: u64, from: NodeId, to: NodeId) -> u64 {
         let (lo, hi) = self.latency_range(from, to);
         let latency = self.rng.range(lo, hi);

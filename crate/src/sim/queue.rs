@@ -11,6 +11,9 @@ use std::collections::{BinaryHeap, VecDeque};
 
 /// Milliseconds the ring covers.
 const HORIZON: u64 = 256;
+/// Words of the ring's occupancy bitmap (a bit per slot).
+const WORDS: usize = HORIZON as usize / 64;
+const _: () = assert!(HORIZON % 64 == 0, "whole bitmap words");
 
 #[derive(Clone, Debug)]
 pub struct EventQueue<T> {
@@ -18,6 +21,9 @@ pub struct EventQueue<T> {
     /// due at `t` for `base <= t < base + HORIZON`.
     base: u64,
     ring: Vec<VecDeque<T>>,
+    /// Bit `i % 64` of word `i / 64` is set while slot `i` holds events, so the next
+    /// busy slot is found a word at a time instead of slot by slot.
+    occupied: [u64; WORDS],
     in_ring: usize,
     far: BinaryHeap<Far<T>>,
     seq: u64,
@@ -30,6 +36,7 @@ impl<T> Default for EventQueue<T> {
         EventQueue {
             base: 0,
             ring: (0..HORIZON).map(|_| VecDeque::new()).collect(),
+            occupied: [0; WORDS],
             in_ring: 0,
             far: BinaryHeap::new(),
             seq: 0,
@@ -41,11 +48,11 @@ impl<T> Default for EventQueue<T> {
 impl<T> EventQueue<T> {
     /// Queues `what` at `t`, after everything queued at `t` before. `t` must not be
     /// before the last popped event's time.
+    #[inline]
     pub fn push(&mut self, t: u64, what: T) {
         debug_assert!(t >= self.base, "scheduled in the past");
         if t < self.base + HORIZON {
-            self.ring[(t % HORIZON) as usize].push_back(what);
-            self.in_ring += 1;
+            self.push_ring(t, what);
         } else {
             self.seq += 1;
             self.far.push(Far { t, seq: self.seq, what });
@@ -66,6 +73,8 @@ impl<T> EventQueue<T> {
         let what = slot.pop_front().expect("the next event is in its slot");
         self.in_ring -= 1;
         if slot.is_empty() {
+            let i = (t % HORIZON) as usize;
+            self.occupied[i / 64] &= !(1 << (i % 64));
             self.next = self.find_next();
         }
         Some(what)
@@ -86,17 +95,36 @@ impl<T> EventQueue<T> {
         self.base = t;
         while self.far.peek().is_some_and(|f| f.t < t + HORIZON) {
             let f = self.far.pop().expect("peeked");
-            self.ring[(f.t % HORIZON) as usize].push_back(f.what);
-            self.in_ring += 1;
+            self.push_ring(f.t, f.what);
         }
+    }
+
+    fn push_ring(&mut self, t: u64, what: T) {
+        let i = (t % HORIZON) as usize;
+        self.ring[i].push_back(what);
+        self.occupied[i / 64] |= 1 << (i % 64);
+        self.in_ring += 1;
     }
 
     fn find_next(&self) -> Option<u64> {
         if self.in_ring > 0 {
-            let ahead = (0..HORIZON).find(|i| !self.ring[((self.base + i) % HORIZON) as usize].is_empty());
-            return Some(self.base + ahead.expect("a ring event"));
+            return Some(self.base + self.first_busy_slot_ahead().expect("a ring event"));
         }
         self.far.peek().map(|f| f.t)
+    }
+
+    /// How far ahead of `base` the first busy slot is (the ring wraps around).
+    fn first_busy_slot_ahead(&self) -> Option<u64> {
+        let start = (self.base % HORIZON) as usize;
+        let (w0, b0) = (start / 64, start % 64);
+        // The start word from the start bit, the other words in ring order, then the
+        // start word's bits before the start bit.
+        let words = std::iter::once((w0, self.occupied[w0] & (u64::MAX << b0)))
+            .chain((1..WORDS).map(|k| ((w0 + k) % WORDS, self.occupied[(w0 + k) % WORDS])))
+            .chain(std::iter::once((w0, self.occupied[w0] & !(u64::MAX << b0))));
+        let (w, bits) = words.into_iter().find(|(_, bits)| *bits != 0)?;
+        let slot = (w * 64 + bits.trailing_zeros() as usize) as u64;
+        Some((slot + HORIZON - start as u64) % HORIZON)
     }
 }
 

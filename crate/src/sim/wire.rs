@@ -23,6 +23,7 @@ pub struct Wire {
 
 impl Wire {
     /// Puts message `m` on the wire; its id is above every id put on it before.
+    #[inline]
     pub fn insert(&mut self, m: InFlight) {
         if self.ids.is_empty() {
             self.first = m.id;
@@ -44,6 +45,7 @@ impl Wire {
     }
 
     /// Takes message `id` off the wire, if it is on it.
+    #[inline]
     pub fn remove(&mut self, id: u64) -> Option<InFlight> {
         let i = id.checked_sub(self.first)? as usize;
         let slot = std::mem::replace(self.ids.get_mut(i)?, GONE);

@@ -45,6 +45,9 @@ const STREAM_NETWORK: u64 = 1;
 const STREAM_WORKLOAD: u64 = 2;
 const STREAM_NODE: u64 = 100;
 
+/// The workload's topics are `topic-0` .. `topic-49`.
+const WORKLOAD_TOPICS: u64 = 50;
+
 #[derive(Clone, Debug)]
 enum Pending {
     Deliver {
@@ -182,6 +185,8 @@ pub struct World {
     workload_rng: Rng,
     pub writes_per_second: u32,
     workload_gen: u64,
+    /// The workload's topic names, made once (a write shares one instead of formatting it).
+    topic_names: Arc<[Arc<str>]>,
     pub checker: Checker,
     /// Counts the bytes the logs, images and checker hold, shared by every clone.
     meter: Meter,
@@ -239,6 +244,7 @@ impl World {
             meter,
             writes_per_second: 0,
             workload_gen: 0,
+            topic_names: (0..WORKLOAD_TOPICS).map(|n| Arc::from(format!("topic-{n}"))).collect(),
             spec,
             now: 0,
             nodes,
@@ -646,7 +652,15 @@ impl World {
             }
             Note::Appended { first, last, epoch, kind } => EventKind::Append { node, first, last, epoch, kind },
             Note::HighWatermark { old, new, majority } => {
-                let majority = (0..u64::BITS).filter(|id| majority & 1 << id != 0).collect();
+                // The set bits, lowest first, into a vector of exactly their number (at a
+                // follower none: no allocation).
+                let mut ids = Vec::with_capacity(majority.count_ones() as usize);
+                let mut rest = majority;
+                while rest != 0 {
+                    ids.push(rest.trailing_zeros());
+                    rest &= rest - 1;
+                }
+                let majority = ids.into_boxed_slice();
                 EventKind::HighWatermark { node, old, new, majority }
             }
             Note::Truncated { from_leo, to, diverging_epoch, hw } => {
@@ -838,15 +852,16 @@ impl World {
     /// leaders move.
     fn random_record(&mut self) -> RecordBody {
         let r = &mut self.workload_rng;
+        let names = &self.topic_names;
         match r.below(10) {
             0..=1 => RecordBody::RegisterBroker { broker_id: r.below(8) as u32 + 1 },
             2..=5 => {
-                let n = r.below(50);
-                RecordBody::CreateTopic { name: Arc::from(format!("topic-{n}")), partitions: r.range(1, 6) as u32 }
+                let name = names[r.below(WORKLOAD_TOPICS) as usize].clone();
+                RecordBody::CreateTopic { name, partitions: r.range(1, 6) as u32 }
             }
-            6 => RecordBody::DeleteTopic { name: Arc::from(format!("topic-{}", r.below(50))) },
+            6 => RecordBody::DeleteTopic { name: names[r.below(WORKLOAD_TOPICS) as usize].clone() },
             _ => RecordBody::PartitionChange {
-                topic: Arc::from(format!("topic-{}", r.below(50))),
+                topic: names[r.below(WORKLOAD_TOPICS) as usize].clone(),
                 partition: r.below(6) as u32,
                 leader: r.below(8) as u32 + 1,
             },
