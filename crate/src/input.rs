@@ -149,7 +149,11 @@ impl Read for [u64; 2] {
 impl Read for BTreeMap<String, u64> {
     fn read(v: &Value, path: &str) -> R<BTreeMap<String, u64>> {
         let o = Obj::new(v, path)?;
-        o.map.iter().map(|(k, v)| Ok((k.clone(), u64::read(v, &o.at(k))?))).collect()
+        let mut out = BTreeMap::new();
+        for (k, v) in o.map {
+            out.insert(k.clone(), u64::read(v, &o.at(k))?);
+        }
+        Ok(out)
     }
 }
 
@@ -387,4 +391,187 @@ pub fn from_json<T: Read>(json: &str, path: &str) -> R<T> {
 pub fn json_value(json: &str, path: &str) -> R<Value> {
     serde_json::from_str(json)
         .map_err(|e| InputError { path: path.to_string(), message: crate::messages::plain_serde(&e.to_string()) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::messages::MAX_ECHO_CHARS;
+
+    fn error<T: Read + std::fmt::Debug>(json: &str) -> String {
+        let e = from_json::<T>(json, "").unwrap_err();
+        if e.path.is_empty() {
+            e.message
+        } else {
+            format!("{}: {}", e.path, e.message)
+        }
+    }
+
+    #[test]
+    fn type_errors_say_what_the_json_must_be() {
+        let spec = error::<ClusterSpec>;
+        assert_eq!(spec(r#"{"voters":-1}"#), "voters: must be a whole number from 0 to 4294967295, got -1");
+        assert_eq!(
+            spec(r#"{"voters":99999999999}"#),
+            "voters: must be a whole number from 0 to 4294967295, got 99999999999"
+        );
+        assert_eq!(spec(r#"{"voters":1.5}"#), "voters: must be a whole number from 0 to 4294967295, got 1.5");
+        assert_eq!(spec(r#"{"voters":"5"}"#), r#"voters: must be a whole number from 0 to 4294967295, got "5""#);
+        assert_eq!(spec(r#"{"voters":null}"#), "voters: must be a whole number from 0 to 4294967295, got null");
+        assert_eq!(spec(r#"{"voters":[1]}"#), "voters: must be a whole number from 0 to 4294967295, got an array");
+        assert_eq!(spec(r#"{"voters":3,"stableLeadership":1}"#), "stableLeadership: must be true or false, got 1");
+        assert_eq!(
+            spec(r#"{"voters":3,"network":{"latencyMs":[1]}}"#),
+            "network.latencyMs: must be an array of 2 elements, got 1 element(s)"
+        );
+        assert_eq!(
+            spec(r#"{"voters":3,"network":{"latencyMs":[1,2,3]}}"#),
+            "network.latencyMs: has too many elements (3)"
+        );
+        assert_eq!(
+            spec(r#"{"voters":3,"network":{"latencyMs":[1,"2"]}}"#),
+            r#"network.latencyMs[1]: must be a whole number from 0 to 18446744073709551615, got "2""#
+        );
+        assert_eq!(
+            spec(r#"{"voters":3,"network":5}"#),
+            r#"network: must be a preset name (datacenter, teaching, wan) or an object {"latencyMs": [min, max], "loss": 0..1, "duplicate": 0..1}, got 5"#
+        );
+        assert_eq!(
+            spec(r#"{"voters":3,"unsafe":["three"]}"#),
+            r#"unsafe[0]: must be one of hw-before-own-epoch, vote-ignores-log, no-pre-vote, no-check-quorum, no-resign-on-restart, ack-before-flush; got "three""#
+        );
+        assert_eq!(spec(r#"{"voters":3,"unsafe":[1]}"#), "unsafe[0]: must be a name, got 1");
+        assert_eq!(
+            spec(r#"{"voters":3,"config":{"x.y":-5}}"#),
+            "config.x.y: must be a whole number from 0 to 18446744073709551615, got -5"
+        );
+        assert_eq!(
+            spec(r#"{"voters":1,"zz":2}"#),
+            r#"unknown field "zz"; allowed: voters, observers, seed, network, config, unsafe, flushMs, snapshotInterval, writesPerSecond, stableLeadership"#
+        );
+        assert_eq!(spec(r#"{}"#), r#"needs the field "voters""#);
+        assert_eq!(spec(r#"[]"#), "must be an object, got an array");
+        for json in [r#"{"voters":-1}"#, r#"{"voters":3,"unsafe":["x"]}"#, r#"[]"#] {
+            let m = spec(json);
+            for rust in ["u32", "u64", "usize", "struct", "sequence", "line 1", "`"] {
+                assert!(!m.contains(rust), "{m:?} mentions {rust}");
+            }
+        }
+    }
+
+    #[test]
+    fn action_errors_name_the_field_inside_the_tagged_shape() {
+        let timed = error::<Vec<TimedAction>>;
+        assert_eq!(timed(r#"{}"#), "must be an array, got an object");
+        assert_eq!(
+            timed(r#"[{"t":1,"action":"crash","node":-1}]"#),
+            "[0].node: must be a whole number from 0 to 4294967295, got -1"
+        );
+        assert_eq!(
+            timed(r#"[{"t":5.5,"action":"heal"}]"#),
+            "[0].t: must be a whole number from 0 to 18446744073709551615, got 5.5"
+        );
+        assert_eq!(timed(r#"[{"action":"heal"}]"#), r#"[0]: needs the field "t""#);
+        assert_eq!(
+            timed(r#"[{"t":1,"action":"heal","node":1}]"#),
+            r#"[0]: unknown field "node"; this takes no fields"#
+        );
+        let action = error::<Action>;
+        assert_eq!(action(r#"{"node":1}"#), r#"needs the field "action""#);
+        assert_eq!(action(r#"{"action":7}"#), "must be a name, got 7");
+        assert_eq!(action(r#"{"action":"crash","node":1,"t":1}"#), r#"unknown field "t"; allowed: node"#);
+        assert_eq!(
+            action(r#"{"action":"partition","groups":[[0],[1,-2]]}"#),
+            "groups[1][1]: must be a whole number from 0 to 4294967295, got -2"
+        );
+        assert_eq!(
+            action(r#"{"action":"network","latencyMs":[1,2],"loss":"lots"}"#),
+            r#"loss: must be a number, got "lots""#
+        );
+        assert_eq!(
+            action(r#"{"action":"write","record":{"type":"CreateTopic","name":"a","partitions":-3}}"#),
+            "record.partitions: must be a whole number from 0 to 4294967295, got -3"
+        );
+        assert_eq!(
+            action(r#"{"action":"write","record":{"type":"CreateTopic","name":"a","partitions":1,"replicas":3}}"#),
+            r#"record: unknown field "replicas"; allowed: name, partitions"#
+        );
+        assert_eq!(
+            action(r#"{"action":"write","record":{"type":"Nope"}}"#),
+            r#"record: must be one of LeaderChange, RegisterBroker, UnregisterBroker, CreateTopic, DeleteTopic, PartitionChange; got "Nope""#
+        );
+        assert_eq!(from_json::<Action>(r#"{"action":"write","record":null}"#, ""), Ok(Action::Write { record: None }));
+    }
+
+    #[test]
+    fn echoed_input_is_capped() {
+        let long = "x".repeat(1_000_000);
+        let m = error::<Action>(&format!(r#"{{"action":"{long}"}}"#));
+        assert!(m.len() < 400, "{} chars", m.len());
+        assert!(m.ends_with("…\""), "{m}");
+        let key = error::<Action>(&format!(r#"{{"action":"heal","{long}":1}}"#));
+        assert!(key.len() < 200 && key.contains(&format!("{}…", "x".repeat(MAX_ECHO_CHARS))), "{key}");
+    }
+
+    /// What the sim writes (an input log, a spec) reads back as itself: the reader and the
+    /// serde `Serialize` forms agree on every action, record and field.
+    #[test]
+    fn every_written_shape_reads_back() {
+        let r = |body| Action::Write { record: Some(body) };
+        let actions = vec![
+            Action::Crash { node: 1 },
+            Action::Wipe { node: 1 },
+            Action::Restart { node: 1 },
+            Action::Isolate { node: 2 },
+            Action::Reconnect { node: 2 },
+            Action::Partition { groups: vec![vec![0, 1], vec![2]] },
+            Action::Cut { from: 0, to: 1 },
+            Action::Uncut { from: 0, to: 1 },
+            Action::SlowLink { from: 0, to: 1, latency_ms: [5, 9] },
+            Action::ClearSlowLink { from: 0, to: 1 },
+            Action::HealPartition,
+            Action::Heal,
+            Action::Network { latency_ms: [1, 5], loss: 0.25, duplicate: 0.125 },
+            Action::SlowDisk { node: 0, flush_ms: 40 },
+            Action::Resign,
+            Action::Workload { writes_per_second: 10 },
+            Action::Write { record: None },
+            r(RecordBody::LeaderChange { leader: 1, voters: vec![0, 1, 2] }),
+            r(RecordBody::RegisterBroker { broker_id: 3 }),
+            r(RecordBody::UnregisterBroker { broker_id: 3 }),
+            r(RecordBody::CreateTopic { name: "orders".into(), partitions: 3 }),
+            r(RecordBody::DeleteTopic { name: "orders".into() }),
+            r(RecordBody::PartitionChange { topic: "orders".into(), partition: 1, leader: 2 }),
+        ];
+        assert_eq!(actions.len() - 6, ACTIONS.len(), "one case per action");
+        let timed: Vec<TimedAction> =
+            actions.into_iter().enumerate().map(|(i, action)| TimedAction { t: i as u64, action }).collect();
+        let json = serde_json::to_string(&timed).unwrap();
+        assert_eq!(from_json::<Vec<TimedAction>>(&json, "inputs"), Ok(timed));
+        let spec = ClusterSpec {
+            voters: 5,
+            observers: 2,
+            seed: 42,
+            network: NetworkSpec::Profile(LinkProfileSpec { latency_ms: [2, 8], loss: 0.5, duplicate: 0.01 }),
+            config: [("controller.quorum.fetch.timeout.ms".to_string(), 3000)].into(),
+            unsafe_switches: SafetySwitch::ALL.to_vec(),
+            flush_ms: 7,
+            snapshot_interval: 100,
+            writes_per_second: 20,
+            stable_leadership: true,
+        };
+        assert_eq!(from_json::<ClusterSpec>(&serde_json::to_string(&spec).unwrap(), ""), Ok(spec));
+        let preset = ClusterSpec::default();
+        assert_eq!(from_json::<ClusterSpec>(&serde_json::to_string(&preset).unwrap(), ""), Ok(preset));
+    }
+
+    /// The scenario format's actions are the sim's, with the same fields.
+    #[cfg(feature = "scenarios")]
+    #[test]
+    fn the_scenario_vocabulary_has_the_same_actions() {
+        use crate::scenario::vocab::{keys_of, ActionKind, Kind};
+        let vocab: Vec<(&str, Vec<&str>)> = ActionKind::ALL.iter().map(|k| (k.key(), keys_of(k.fields()))).collect();
+        let here: Vec<(&str, Vec<&str>)> = ACTIONS.iter().map(|(n, f)| (*n, f.to_vec())).collect();
+        assert_eq!(vocab, here);
+    }
 }

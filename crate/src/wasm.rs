@@ -4,10 +4,12 @@
 //! `limits`; the JS layer checks only types and shapes): no input may reach a panic.
 //! Errors are [`ApiError`]s, made into a JS `TypeError` (wrong shape or type),
 //! `RangeError` (a value out of range) or `Error` with a `field` property naming the
-//! offending field by [`js_error`]. Outputs are plain JSON-compatible JS values
-//! (`serde_wasm_bindgen::Serializer::json_compatible`).
+//! offending field by [`js_error`]. Outputs are plain JSON-compatible JS values, written
+//! as JSON and parsed by `JSON.parse` (13 KB gzip less wasm than building them field by
+//! field with serde-wasm-bindgen).
 
 use crate::input::{self, InputError, Read};
+use crate::messages::number;
 use crate::sim::simulation::{TraceCursor, MAX_ADVANCE_MS};
 use crate::sim::{Action, ClusterSpec, SimError, Simulation, TimedAction, WriteOutcome};
 use crate::trace::{Event, EventKind, EVENT_FIELDS};
@@ -78,23 +80,23 @@ fn parse<T: Read>(what: &str, json: &str) -> Result<T, JsValue> {
 }
 
 fn to_js<T: Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| js_error(ApiError::other(format!("cannot convert to JS: {e}"))))
+    let json = serde_json::to_string(v).map_err(|e| cannot_write(&e))?;
+    js_sys::JSON::parse(&json)
 }
 
 /// A non-negative whole number of milliseconds (or any count) from a JS number.
 fn whole(field: &str, v: f64) -> Result<u64, JsValue> {
     if !v.is_finite() {
-        return Err(range_error(field, &format!("must be a finite number, got {v}")));
+        return Err(range_error(field, &format!("must be a finite number, got {}", number(v))));
     }
     if v < 0.0 {
-        return Err(range_error(field, &format!("must not be negative, got {v}")));
+        return Err(range_error(field, &format!("must not be negative, got {}", number(v))));
     }
     if v.fract() != 0.0 {
-        return Err(range_error(field, &format!("must be a whole number, got {v}")));
+        return Err(range_error(field, &format!("must be a whole number, got {}", number(v))));
     }
     if v > MAX_SAFE {
-        return Err(range_error(field, &format!("is too large, got {v}")));
+        return Err(range_error(field, &format!("is too large, got {}", number(v))));
     }
     Ok(v as u64)
 }
