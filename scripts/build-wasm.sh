@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the two wasms for the web: cargo (wasm32, `wasm` profile) -> wasm-bindgen (the
-# CLI pinned to the crate's exact wasm-bindgen version) -> wasm-opt -Oz. Output: web/pkg/:
+# CLI pinned to the crate's exact wasm-bindgen version) -> wasm-opt -Oz --converge. Output: web/pkg/:
 # kraft_playground* (the core, without the `scenarios` feature) and kraft_playground_full*
 # (with the scenario engine and the chaos sweep). Prints the raw and gzip sizes.
 set -euo pipefail
@@ -31,7 +31,7 @@ build() {
   node scripts/wasm-factory.mjs "$out" "$name"
   local wasm="$out/${name}_bg.wasm"
   if [ -x "$opt" ]; then
-    "$opt" -Oz --strip-debug --strip-producers --detect-features "$wasm" -o "$wasm.opt"
+    "$opt" -Oz --converge --strip-debug --strip-producers --detect-features "$wasm" -o "$wasm.opt"
     mv "$wasm.opt" "$wasm"
   fi
   say "$wasm: $(wc -c < "$wasm") bytes raw, $(gzip -9 -c "$wasm" | wc -c) bytes gzip"

@@ -20,12 +20,13 @@
 //! executions per second and every finding with its reproduction command; exits 1 on a
 //! finding. `--case N` runs that one case of each named target and prints its input.
 
+use kraft_playground::input::{self, Read};
 use kraft_playground::protocol::config::CONFIG_KEYS;
 use kraft_playground::protocol::{RecordBody, SafetySwitch};
 use kraft_playground::rng::Rng;
 use kraft_playground::scenario;
+use kraft_playground::sim::spec::LinkProfileSpec;
 use kraft_playground::sim::{Action, ClusterSpec, NetworkSpec, Simulation, TimedAction};
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::panic::{self, AssertUnwindSafe};
@@ -484,12 +485,9 @@ fn path_leads_into(root: &Value, path: &str) -> bool {
 
 // ---- target: the link decoder -----------------------------------------------------------
 
-/// Decodes JSON the way the wasm surface does (`serde_path_to_error`): Err is the path.
-fn decode<T: DeserializeOwned>(json: &str) -> Result<T, String> {
-    let mut de = serde_json::Deserializer::from_str(json);
-    let v = serde_path_to_error::deserialize(&mut de).map_err(|e| e.path().to_string())?;
-    de.end().map_err(|_| "trailing characters".to_string())?;
-    Ok(v)
+/// Decodes JSON the way the wasm surface does (`kraft_playground::input`): Err is the path.
+fn decode<T: Read>(json: &str) -> Result<T, String> {
+    input::from_json(json, "").map_err(|e| e.path)
 }
 
 fn link_case(rng: &mut Rng, corpus: &Corpus) -> Result<&'static str, Finding> {
@@ -562,9 +560,11 @@ fn random_spec(rng: &mut Rng) -> ClusterSpec {
             1 => NetworkSpec::Preset("wan".into()),
             2 => {
                 let lo = rng.range(1, 50);
-                serde_json::from_value(serde_json::json!({ "latencyMs": [lo, rng.range(lo, 200)],
-                    "loss": rng.below(30) as f64 / 100.0, "duplicate": rng.below(5) as f64 / 100.0 }))
-                .expect("a profile")
+                NetworkSpec::Profile(LinkProfileSpec {
+                    latency_ms: [lo, rng.range(lo, 200)],
+                    loss: rng.below(30) as f64 / 100.0,
+                    duplicate: rng.below(5) as f64 / 100.0,
+                })
             }
             _ => NetworkSpec::Preset("datacenter".into()),
         },
@@ -590,7 +590,7 @@ fn random_spec(rng: &mut Rng) -> ClusterSpec {
         match rng.below(9) {
             0 => spec.voters = pick(rng, &[0, 8]),
             1 => spec.observers = 9,
-            7 => spec.network = serde_json::from_value(serde_json::json!({ "latencyMs": [0, 0] })).expect("a profile"),
+            7 => spec.network = NetworkSpec::Profile(LinkProfileSpec { latency_ms: [0, 0], loss: 0.0, duplicate: 0.0 }),
             2 => spec.network = NetworkSpec::Preset("nowhere".into()),
             3 => spec.flush_ms = 60_001,
             4 => spec.writes_per_second = 1001,

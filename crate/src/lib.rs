@@ -8,6 +8,7 @@
 
 pub mod check;
 pub mod explain;
+pub mod input;
 pub mod limits;
 pub mod messages;
 pub mod packed;

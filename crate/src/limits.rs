@@ -5,6 +5,7 @@
 //! arguments) checks against these entries, the wasm catalog sends them to JS (which
 //! reads its bounds from there), and the root README's table is checked against them.
 
+use crate::messages::number;
 use serde::Serialize;
 
 /// What a limited number counts.
@@ -184,7 +185,7 @@ pub const LIMITS: [Limit; 12] = [
 pub fn rate_ppm(limit: &Limit, v: f64) -> Result<u32, String> {
     let top = limit.upper() as f64 / 1_000_000.0;
     if !v.is_finite() || !(0.0..=top).contains(&v) {
-        return Err(format!("{} must be a number between 0 and {top}, got {v}", limit.key));
+        return Err(format!("{} must be a number between 0 and {}, got {}", limit.key, number(top), number(v)));
     }
     Ok((v * 1_000_000.0).round() as u32)
 }

@@ -14,8 +14,8 @@ use kraft_playground::trace::{Event, EventKind, Invariant};
 use std::sync::Arc;
 
 fn replay(spec: &str, actions: &str, until: u64) -> Simulation {
-    let spec: ClusterSpec = serde_json::from_str(spec).expect("spec");
-    let actions: Vec<TimedAction> = serde_json::from_str(actions).expect("actions");
+    let spec: ClusterSpec = kraft_playground::input::from_json(spec, "spec").expect("spec");
+    let actions: Vec<TimedAction> = kraft_playground::input::from_json(actions, "actions").expect("actions");
     Simulation::replay_once(spec, actions, until).expect("valid run")
 }
 

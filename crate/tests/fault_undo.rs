@@ -116,7 +116,7 @@ fn undo_actions_replay_to_the_same_run() {
     for name in ["\"reconnect\"", "\"healPartition\"", "\"clearSlowLink\""] {
         assert!(json.contains(name), "{name} in {json}");
     }
-    let inputs: Vec<TimedAction> = serde_json::from_str(&json).unwrap();
+    let inputs: Vec<TimedAction> = kraft_playground::input::from_json(&json, "inputs").unwrap();
     let again = Simulation::replay(s.spec().clone(), inputs, s.now()).unwrap();
     assert_eq!(again.digest(), s.digest());
     let mut back = s;

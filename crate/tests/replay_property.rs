@@ -203,7 +203,8 @@ fn check_list(list: u64, size: Size) {
     assert_eq!(sim.digest(), digest, "the live digest covers what the run produced: {}", ctx());
 
     // A link: spec + inputs as JSON, replayed to now.
-    let inputs: Vec<TimedAction> = serde_json::from_str(&serde_json::to_string(sim.inputs()).unwrap()).unwrap();
+    let inputs: Vec<TimedAction> =
+        kraft_playground::input::from_json(&serde_json::to_string(sim.inputs()).unwrap(), "inputs").unwrap();
     let linked = Simulation::replay(spec.clone(), inputs, now).unwrap();
     assert_eq!(linked.digest(), digest, "replay (fromLink) differs from the live run: {}", ctx());
     let tail = &live[live.len() - linked.trace().len()..];

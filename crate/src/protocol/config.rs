@@ -241,7 +241,7 @@ impl QuorumConfig {
 }
 
 /// One of KRaft's safety rules, each of which a user may switch off (unsafe mode).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum SafetySwitch {
     /// The leader may advance the HW over earlier epochs' records (Raft figure 8).

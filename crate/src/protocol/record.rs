@@ -3,7 +3,7 @@
 
 use crate::messages::cap;
 use crate::shared::{Charge, Holder, Meter, Metering, SharedMap};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::sync::Arc;
 
 pub type NodeId = u32;
@@ -12,7 +12,7 @@ pub type Offset = u64;
 
 /// What a record says. `LeaderChange` is KRaft's control record written at the start
 /// of every epoch; the rest are metadata records a controller would write.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "type")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum RecordBody {
@@ -87,7 +87,7 @@ impl RecordBody {
 
 /// One entry of the replicated log. `id` is unique across a simulation, so two records
 /// that look alike but were written separately are told apart by the checker.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Record {
     pub offset: Offset,
     pub epoch: Epoch,

@@ -1,7 +1,7 @@
 //! Reading a scenario: JSON -> checked `Scenario`, with every error naming its path
-//! (`steps[3].node`). Shapes are checked with `serde_path_to_error` where a serde type
-//! exists (the cluster, records, switches); the rest is read by hand so node references,
-//! labels and times can be checked against the cluster and the steps as we go.
+//! (`steps[3].node`). The sim's own shapes (the cluster, records, switches) and plain
+//! values are read by `crate::input`; the rest is read here so node references, labels and
+//! times can be checked against the cluster and the steps as we go.
 
 use super::cond::{Condition, EventMatch, NodeSel};
 use super::markup;
@@ -9,7 +9,6 @@ use super::vocab::{keys_of, ActionKind, Kind, FOCUS, RECORD_NAME, SCENARIO, STEP
 use super::*;
 use crate::messages::{cap, plain_serde, MAX_ECHO_CHARS};
 use crate::protocol::SafetySwitch;
-use serde::de::DeserializeOwned;
 
 type R<T> = Result<T, ScenarioError>;
 
@@ -180,25 +179,6 @@ pub fn parse(text: &str) -> R<Scenario> {
 
 fn parse_cluster(v: &Value) -> R<ClusterSpec> {
     let o = Obj::new(v, "cluster", "the cluster")?;
-    // The network is a preset name or a profile; check its shape here so the error
-    // names the field instead of "did not match any variant".
-    if let Some(n) = o.get("network") {
-        match n {
-            Value::String(_) => {}
-            Value::Object(_) => {
-                de::<crate::sim::spec::LinkProfileSpec>(n, "cluster.network")?;
-            }
-            other => {
-                return err(
-                    "cluster.network",
-                    format!(
-                        "expected a preset name (\"datacenter\", \"teaching\", \"wan\") or an object {{\"latencyMs\": [min, max], \"loss\": 0..1, \"duplicate\": 0..1}}, got {}",
-                        json_kind(other)
-                    ),
-                )
-            }
-        }
-    }
     if let Some(Value::Object(c)) = o.get("config") {
         for (k, val) in c {
             if !val.is_u64() {
@@ -224,18 +204,7 @@ fn parse_cluster(v: &Value) -> R<ClusterSpec> {
 
 /// The cluster's keys (those of the sim's `ClusterSpec`).
 pub fn cluster_fields() -> Vec<&'static str> {
-    vec![
-        "voters",
-        "observers",
-        "seed",
-        "network",
-        "config",
-        "unsafe",
-        "flushMs",
-        "snapshotInterval",
-        "writesPerSecond",
-        "stableLeadership",
-    ]
+    crate::input::CLUSTER_FIELDS.to_vec()
 }
 
 fn parse_step(

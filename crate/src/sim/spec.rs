@@ -4,11 +4,11 @@
 use super::network::LinkProfile;
 use crate::limits::{self, DUPLICATE, FLUSH_MS, LOSS, OBSERVERS, SNAPSHOT_INTERVAL, VOTERS, WRITES_PER_SECOND};
 use crate::protocol::{NodeId, QuorumConfig, RecordBody, SafetySwitch, Unsafe};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The cluster: voters are nodes 0..voters, observers follow them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ClusterSpec {
@@ -40,7 +40,7 @@ pub struct ClusterSpec {
     pub stable_leadership: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum NetworkSpec {
@@ -49,7 +49,7 @@ pub enum NetworkSpec {
 }
 
 /// The JSON form of a link profile: latency range in ms and rates in [0, 1].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct LinkProfileSpec {
@@ -60,13 +60,13 @@ pub struct LinkProfileSpec {
     pub duplicate: f64,
 }
 
-fn default_network() -> NetworkSpec {
+pub(crate) fn default_network() -> NetworkSpec {
     NetworkSpec::Preset("datacenter".into())
 }
-fn default_flush_ms() -> u64 {
+pub(crate) fn default_flush_ms() -> u64 {
     FLUSH_MS.default.unwrap_or(0)
 }
-fn default_snapshot_interval() -> u64 {
+pub(crate) fn default_snapshot_interval() -> u64 {
     SNAPSHOT_INTERVAL.default.unwrap_or(0)
 }
 
@@ -163,7 +163,7 @@ impl ResolvedSpec {
 /// Something a user (or a scenario, or the chaos generator) does to the cluster. Generic
 /// in how it names nodes: the sim takes ids (`Action`), a scenario step names them by
 /// reference (`Action<NodeRef, Group>`) and resolves them when the step runs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "action", rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Action<N = NodeId, G = Vec<N>> {
@@ -362,7 +362,7 @@ pub fn validate_latency(latency_ms: [u64; 2]) -> Result<(), (String, String)> {
 }
 
 /// An action at a simulated time.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TimedAction {
     pub t: u64,

@@ -2,6 +2,7 @@
 //! (feature `scenarios`), which the package loads when it runs a scenario file or a sweep.
 
 use super::{hook, js_error, parse, range_error, sim_error, to_js, whole, WasmSim, MAX_SAFE};
+use crate::input::{self, Read};
 use crate::limits::{CHAOS_SECONDS, OBSERVERS, VOTERS};
 use crate::protocol::SafetySwitch;
 use crate::scenario::{self, Report, RunOptions, ScenarioError};
@@ -66,15 +67,22 @@ fn scenario_error(e: ScenarioError) -> JsValue {
 
 /// Options of `runScenario` (JSON): a seed instead of the file's, extra safety switches
 /// off, one of the scenario's variants.
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ScenarioOptions {
-    #[serde(default)]
     seed: Option<u64>,
-    #[serde(default, rename = "unsafe")]
     unsafe_switches: Vec<SafetySwitch>,
-    #[serde(default)]
     variant: Option<String>,
+}
+
+impl Read for ScenarioOptions {
+    fn read(v: &serde_json::Value, path: &str) -> input::R<ScenarioOptions> {
+        let o = input::Obj::new(v, path)?;
+        o.only(&["seed", "unsafe", "variant"], &[])?;
+        Ok(ScenarioOptions {
+            seed: o.opt("seed")?.flatten(),
+            unsafe_switches: o.opt("unsafe")?.unwrap_or_default(),
+            variant: o.opt("variant")?.flatten(),
+        })
+    }
 }
 
 /// A finished scenario run: its report and its simulation (at the end of the run).

@@ -2,21 +2,12 @@
 //! it, "did you mean", and the context that checks node references, labels and times.
 
 use super::*;
+use crate::input::Read;
 use crate::scenario::vocab::{keys_of, Field, Kind};
 
 // ---- small JSON helpers -------------------------------------------------------------
 
-pub(super) fn join(base: &str, key: &str) -> String {
-    if base.is_empty() {
-        cap(key).into_owned()
-    } else {
-        format!("{base}.{}", cap(key))
-    }
-}
-
-pub(super) fn idx(base: &str, i: usize) -> String {
-    format!("{base}[{i}]")
-}
+pub(super) use crate::input::{index as idx, join};
 
 pub(super) fn json_kind(v: &Value) -> &'static str {
     match v {
@@ -33,21 +24,9 @@ pub(super) fn err<T>(path: impl Into<String>, msg: impl Into<String>) -> R<T> {
     Err(ScenarioError::new(path, msg))
 }
 
-/// Deserializes a value with its path, prefixing `base`.
-pub(super) fn de<T: DeserializeOwned>(v: &Value, base: &str) -> R<T> {
-    serde_path_to_error::deserialize::<_, T>(v).map_err(|e| {
-        let mut path = base.to_string();
-        for seg in e.path().iter() {
-            match seg {
-                serde_path_to_error::Segment::Seq { index } => path = idx(&path, *index),
-                serde_path_to_error::Segment::Map { key } | serde_path_to_error::Segment::Enum { variant: key } => {
-                    path = join(&path, key)
-                }
-                serde_path_to_error::Segment::Unknown => {}
-            }
-        }
-        ScenarioError::new(path, plain_serde(&e.into_inner().to_string()))
-    })
+/// Reads a value (`crate::input`) at its path.
+pub(super) fn de<T: Read>(v: &Value, path: &str) -> R<T> {
+    T::read(v, path).map_err(|e| ScenarioError::new(e.path, e.message))
 }
 
 /// Edit distance, for "did you mean".
@@ -109,11 +88,11 @@ impl<'a> Obj<'a> {
         self.get(key).ok_or_else(|| ScenarioError::new(self.p(key), "missing required field"))
     }
 
-    pub(super) fn req<T: DeserializeOwned>(&self, key: &str) -> R<T> {
+    pub(super) fn req<T: Read>(&self, key: &str) -> R<T> {
         de(self.req_value(key)?, &self.p(key))
     }
 
-    pub(super) fn opt<T: DeserializeOwned>(&self, key: &str) -> R<Option<T>> {
+    pub(super) fn opt<T: Read>(&self, key: &str) -> R<Option<T>> {
         match self.get(key) {
             Some(v) => de(v, &self.p(key)).map(Some),
             None => Ok(None),
