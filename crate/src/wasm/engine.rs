@@ -1,7 +1,7 @@
 //! The scenario engine's and the chaos sweep's wasm exports: only in the full wasm
 //! (feature `scenarios`), which the package loads when it runs a scenario file or a sweep.
 
-use super::{hook, js_error, parse, range_error, sim_error, to_js, whole, WasmSim, MAX_SAFE};
+use super::{hook, js_error, parse, range_error, sim_error, whole, WasmSim, MAX_SAFE};
 use crate::input::{self, Read};
 use crate::limits::{CHAOS_SECONDS, OBSERVERS, VOTERS};
 use crate::protocol::SafetySwitch;
@@ -9,7 +9,16 @@ use crate::scenario::{self, Report, RunOptions, ScenarioError};
 use crate::sim::chaos::{self, ChaosOptions};
 use crate::sim::Simulation;
 use crate::wire::{ApiError, SeedOut, ViolationOut};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
+
+/// A result as a plain JS value, built in place by serde-wasm-bindgen: the engine's reports
+/// are large nested objects, made once per run, so no JSON text is written and reparsed
+/// (the core's `to_js` does that to keep the page's wasm small; the engine loads lazily).
+fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| js_error(ApiError::other(format!("cannot build the result: {e}"))))
+}
 
 // ---- the chaos sweep -----------------------------------------------------------------------
 
