@@ -51,14 +51,14 @@ async function openDocsOne(id, viewport) {
 }
 
 /**
- * The completion card's parts (its headings, each item, each button) and those a reader
- * cannot see without scrolling: outside the viewport, cut off by a box around them that
- * clips its overflow, or covered by something else.
+ * The element's parts matching `sel` and those a reader cannot see without scrolling:
+ * outside the viewport, cut off by a box around them that clips its overflow, or covered
+ * by something else.
  */
-const cardParts = (page) =>
-  page.evaluate(() => {
+const readable = (page, sel) =>
+  page.evaluate((sel) => {
     const r = document.querySelector('kraft-playground').shadowRoot;
-    const parts = [...r.querySelectorAll('[data-story-complete] :is(h2, h3, li, button)')];
+    const parts = [...r.querySelectorAll(sel)];
     const unreadable = [];
     for (const e of parts) {
       const b = e.getBoundingClientRect();
@@ -76,7 +76,10 @@ const cardParts = (page) =>
       if (b.height > 0 && top && !e.contains(top) && !top.contains(e)) unreadable.push(`${name}: covered by ${top.className || top.tagName}`);
     }
     return { count: parts.length, unreadable };
-  });
+  }, sel);
+
+/** The completion card's parts: its headings, each item, each button. */
+const cardParts = (page) => readable(page, '[data-story-complete] :is(h2, h3, li, button)');
 
 describe('the loading window', () => {
   test('until the wasm core arrives the controls are disabled and say so; then a picked story loads', async () => {
@@ -475,6 +478,29 @@ describe('the completion card', () => {
 });
 
 describe('smaller ones', () => {
+  test('in the compact embed, a summary the bar cuts short fades out, and "Read more" shows all of it over the stage, which stays put', async () => {
+    const { page } = await openDocsOne('leader-crash-failover', { width: 800, height: 900 });
+    const bar = await page.evaluate(() => {
+      const r = document.querySelector('kraft-playground').shadowRoot;
+      const b = r.querySelector('.kp-caption-body');
+      return { over: b.scrollHeight > b.clientHeight, clipped: b.hasAttribute('data-clipped'), mask: getComputedStyle(b).maskImage, stage: r.querySelector('.kp-stage').getBoundingClientRect().top };
+    });
+    assert.ok(bar.over, 'the summary is longer than the bar (else this test shows nothing)');
+    assert.ok(bar.clipped && bar.mask.includes('gradient'), `a fade at the foot of the bar: ${bar.mask}`);
+    const more = page.locator(`${EL} [data-action="story-summary"]`);
+    assert.equal(await more.textContent(), 'Read more');
+    await more.click();
+    const panel = await readable(page, '[data-story-summary], [data-story-summary] p');
+    assert.ok(panel.count >= 2, `${panel.count} parts`);
+    assert.deepEqual(panel.unreadable, []);
+    const summary = JSON.parse(readFileSync(join(root, 'scenarios/leader-crash-failover.json'), 'utf8')).summary;
+    const shown = await page.locator(`${EL} [data-story-summary]`).textContent();
+    assert.ok(shown.replace(/\s+/g, ' ').includes(summary.replace(/[`*]/g, '').slice(-60)), 'the whole summary, to its last words');
+    assert.equal(await page.evaluate(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-stage').getBoundingClientRect().top), bar.stage, 'the stage stayed put');
+    await page.screenshot({ path: shotPath('embed-summary-more.png') });
+    await page.close();
+  });
+
   test("inline code in a caption has a background that stands out from the caption's", async () => {
     const { page } = await open('/?scenario=first-election&autoplay=0');
     const diff = await page.evaluate(() => {

@@ -1,6 +1,7 @@
 // The caption bar of a scenario: the story's title and step, the caption's text,
-// "Continue" while the story waits at a stop, the story's summary (a panel the reader
-// can open again at any time), the completion card at its end (floating over the stage,
+// "Continue" while the story waits at a stop, the story's summary (a panel over the
+// stage the reader can open again at any time; "Read more" when the bar cuts the summary
+// short), the completion card at its end (floating over the stage,
 // so the bar keeps its height; hidden and shown again from the bar), and the notice that
 // the reader left the script, with the way back.
 
@@ -31,17 +32,21 @@ export class Caption {
   readonly #about = h('div', { class: 'kp-caption-about', 'data-story-summary': '', hidden: true });
   readonly #card = h('div', { class: 'kp-caption-card', hidden: true });
   readonly #cardBtn = h('button', { class: 'kp-btn kp-primary', type: 'button', 'data-action': 'show-card', 'aria-expanded': 'false', hidden: true }, 'Show the card');
+  readonly #body = h('div', { class: 'kp-caption-body', tabindex: '0' }, this.#step, this.#text);
   readonly el = h(
     'div',
     { class: 'kp-caption', hidden: true, 'data-caption': '' },
-    h('div', { class: 'kp-caption-body', tabindex: '0' }, this.#step, this.#text, this.#about),
+    this.#body,
     h('div', { class: 'kp-caption-actions' }, this.#aboutBtn, this.#back, this.#button, this.#cardBtn),
+    this.#about,
     this.#card,
   );
   readonly #host: CaptionHost;
   /** What is on screen, as a key (redrawn only when it changes). */
   #shown = '';
   #left: LeftScript | null = null;
+  /** Before the first step: the bar's text is the summary itself. */
+  #summaryShown = false;
   /** The story's end is on screen (its card shown, or hidden by the reader). */
   #ended = false;
   /** Where focus was when the card took it: it goes back there when the card is hidden. */
@@ -63,10 +68,23 @@ export class Caption {
       e.stopPropagation();
       this.#hideCard();
     });
+    this.#body.addEventListener('scroll', () => this.#markClipped(), { passive: true });
     // a new width changes every caption's height: measure again
     new ResizeObserver(() => {
       if (this.#fitted && this.#fitted.width !== this.el.clientWidth) this.#fitted = null;
+      this.#markClipped();
     }).observe(this.el);
+  }
+
+  /**
+   * Text the bar cuts off says so: a fade at its foot while more lies below (it scrolls),
+   * and before the first step "Read more" opens the whole summary.
+   */
+  #markClipped(): void {
+    const b = this.#body;
+    const over = b.scrollHeight > b.clientHeight + 1;
+    b.toggleAttribute('data-clipped', over && b.scrollTop + b.clientHeight < b.scrollHeight - 1);
+    if (this.#summaryShown) this.#aboutBtn.hidden = !over;
   }
 
   /** Opens (true) or closes the story's summary. */
@@ -169,7 +187,9 @@ export class Caption {
     this.#back.hidden = !left;
     // before the first step the text is the summary itself
     const summaryShown = !left && !ended && !cur;
+    this.#summaryShown = summaryShown;
     this.#aboutBtn.hidden = summaryShown;
+    setText(this.#aboutBtn, summaryShown ? 'Read more' : 'About this story');
     if (summaryShown) this.toggleAbout(false);
     this.#about.replaceChildren(h('strong', null, 'About this story: '), renderCaption(s.summary || s.title));
     const list = captioned(s);
@@ -205,5 +225,7 @@ export class Caption {
       this.#text.replaceChildren(renderCaption(cur.caption ?? ''));
       this.#text.dataset.step = String(cur.index);
     }
+    this.#body.scrollTop = 0;
+    this.#markClipped();
   }
 }
