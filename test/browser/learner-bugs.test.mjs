@@ -352,6 +352,46 @@ describe('timeline fault labels', () => {
     await page.locator(`${EL} .kp-tl`).screenshot({ path: shotPath('timeline-stacked-flags.png') });
     await page.close();
   });
+  test("flags over the lanes keep clear of the marks: n0's truncation bar shows whole under the labels (minority-partition, the whole run)", async () => {
+    const { page } = await open('/?scenario=minority-partition&autoplay=0', { viewport: { width: 1440, height: 900 } });
+    await page.locator(`${EL} .kp-time`).click();
+    await page.keyboard.press('End');
+    await page.locator(`${EL} [data-action="hide-card"]`).click();
+    await page.keyboard.press('0'); // the whole run: its flags crowd into rows over the lanes
+    await page.waitForTimeout(300);
+    const bars = await page.evaluate(() => {
+      const el = document.querySelector('kraft-playground');
+      const c = el.shadowRoot.querySelector('.kp-tl-canvas');
+      const [t0, t1] = el.shadowRoot.querySelector('.kp-tl').dataset.window.split(',').map(Number);
+      const k = c.width / c.clientWidth;
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      // the geometry of timeline-geometry.ts: gutter 46 px, axis 38 px, a lane's middle
+      const lanes = el.cluster.nodes({ records: false }).length;
+      const mid = 38 + Math.min(((c.clientHeight - 42) / lanes) * 0.42, 26);
+      const red = (x, y) => {
+        const i = (Math.round(y * k) * c.width + Math.round(x * k)) * 4;
+        return Math.abs(d[i] - 220) < 14 && Math.abs(d[i + 1] - 38) < 14 && Math.abs(d[i + 2] - 38) < 14;
+      };
+      return el.cluster
+        .events()
+        .filter((e) => e.type === 'truncate' && e.node === 0)
+        .map((e) => {
+          const x = 46 + ((e.t - t0) * (c.clientWidth - 46)) / (t1 - t0);
+          // the bar: 22 px tall and 2.5 wide about the mark's x; the best of its columns
+          let best = 0;
+          for (let dx = -1; dx <= 1.5; dx += 0.5) {
+            let n = 0;
+            for (let y = mid - 10; y <= mid + 10; y++) n += red(x + dx, y) ? 1 : 0;
+            best = Math.max(best, n);
+          }
+          return { t: e.t, red: best };
+        });
+    });
+    assert.ok(bars.length >= 1, 'n0 truncates in this story');
+    for (const b of bars) assert.ok(b.red >= 19, `the truncation bar at ${b.t} ms shows ${b.red} of 21 px`);
+    await page.locator(`${EL} .kp-tl`).screenshot({ path: shotPath('timeline-flags-clear-of-marks.png') });
+    await page.close();
+  });
 });
 
 const AXE = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
