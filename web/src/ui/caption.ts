@@ -1,9 +1,9 @@
 // The caption bar of a scenario: the story's title and step, the caption's text,
-// "Continue" while the story waits at a stop, the story's summary (a panel over the
-// stage the reader can open again at any time; "Read more" when the bar cuts the summary
-// short), the completion card at its end (floating over the stage,
-// so the bar keeps its height; hidden and shown again from the bar), and the notice that
-// the reader left the script, with the way back.
+// "Continue" while the story waits at a stop, the story's summary (a panel over the stage
+// the reader can open again at any time; "Read more" when the bar cuts it short), the
+// completion card at its end (over the stage too, so the bar keeps its height; hidden and
+// shown again from the bar), and the notice that the reader left the script, with the
+// way back.
 
 import { fmtT, h, setText, toggleClass } from './dom.js';
 import { renderCaption } from './markup.js';
