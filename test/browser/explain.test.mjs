@@ -9,7 +9,7 @@ import { EL, nowOf, shotPath, useSite } from './harness.mjs';
 
 const site = useSite();
 
-/** Opens a story paused, travels to its end and shows the whole run. */
+/** Opens a story paused, travels to its end, puts its completion card away (it covers the stage) and shows the whole run. */
 async function storyAtEnd(path, opts) {
   const { page, errors } = await site.open(path, opts);
   await page.locator(`${EL} .kp-time`).click();
@@ -22,6 +22,7 @@ async function storyAtEnd(path, opts) {
     last = now;
     await page.waitForTimeout(300);
   }
+  await page.locator(`${EL} [data-action="hide-card"]`).click();
   await page.locator(`${EL} [aria-label="Show the whole run"]`).click();
   return { page, errors };
 }

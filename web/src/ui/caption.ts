@@ -1,7 +1,9 @@
 // The caption bar of a scenario: the story's title and step, the caption's text,
-// "Continue" while the story waits at a stop, the story's summary (a panel the reader
-// can open again at any time), the completion card at its end, and the notice that the
-// reader left the script, with the way back.
+// "Continue" while the story waits at a stop, the story's summary (a panel over the stage
+// the reader can open again at any time; "Read more" when the bar cuts it short), the
+// completion card at its end (over the stage too, so the bar keeps its height; hidden and
+// shown again from the bar), and the notice that the reader left the script, with the
+// way back.
 
 import { fmtT, h, setText, toggleClass } from './dom.js';
 import { renderCaption } from './markup.js';
@@ -29,16 +31,26 @@ export class Caption {
   readonly #aboutBtn = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'story-summary', 'aria-expanded': 'false' }, 'About this story');
   readonly #about = h('div', { class: 'kp-caption-about', 'data-story-summary': '', hidden: true });
   readonly #card = h('div', { class: 'kp-caption-card', hidden: true });
+  readonly #cardBtn = h('button', { class: 'kp-btn kp-primary', type: 'button', 'data-action': 'show-card', 'aria-expanded': 'false', hidden: true }, 'Show the card');
+  readonly #body = h('div', { class: 'kp-caption-body', tabindex: '0' }, this.#step, this.#text);
   readonly el = h(
     'div',
     { class: 'kp-caption', hidden: true, 'data-caption': '' },
-    h('div', { class: 'kp-caption-body', tabindex: '0' }, this.#step, this.#text, this.#about, this.#card),
-    h('div', { class: 'kp-caption-actions' }, this.#aboutBtn, this.#back, this.#button),
+    this.#body,
+    h('div', { class: 'kp-caption-actions' }, this.#aboutBtn, this.#back, this.#button, this.#cardBtn),
+    this.#about,
+    this.#card,
   );
   readonly #host: CaptionHost;
   /** What is on screen, as a key (redrawn only when it changes). */
   #shown = '';
   #left: LeftScript | null = null;
+  /** Before the first step: the bar's text is the summary itself. */
+  #summaryShown = false;
+  /** The story's end is on screen (its card shown, or hidden by the reader). */
+  #ended = false;
+  /** Where focus was when the card took it: it goes back there when the card is hidden. */
+  #opener: HTMLElement | null = null;
   /** The story whose tallest caption sets the bar's height, and the width it was measured at. */
   #fitted: { s: LoadedScenario; width: number } | null = null;
 
@@ -49,10 +61,30 @@ export class Caption {
       if (this.#left) host.returnToScript(this.#left);
     });
     this.#aboutBtn.addEventListener('click', () => this.toggleAbout(this.#about.hidden));
+    this.#cardBtn.addEventListener('click', () => this.#showCard(true));
+    this.#card.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      e.stopPropagation();
+      this.#hideCard();
+    });
+    this.#body.addEventListener('scroll', () => this.#markClipped(), { passive: true });
     // a new width changes every caption's height: measure again
     new ResizeObserver(() => {
       if (this.#fitted && this.#fitted.width !== this.el.clientWidth) this.#fitted = null;
+      this.#markClipped();
     }).observe(this.el);
+  }
+
+  /**
+   * Text the bar cuts off says so: a fade at its foot while more lies below (it scrolls),
+   * and before the first step "Read more" opens the whole summary.
+   */
+  #markClipped(): void {
+    const b = this.#body;
+    const over = b.scrollHeight > b.clientHeight + 1;
+    b.toggleAttribute('data-clipped', over && b.scrollTop + b.clientHeight < b.scrollHeight - 1);
+    if (this.#summaryShown) this.#aboutBtn.hidden = !over;
   }
 
   /** Opens (true) or closes the story's summary. */
@@ -61,10 +93,39 @@ export class Caption {
     this.#aboutBtn.setAttribute('aria-expanded', String(open));
   }
 
+  /**
+   * Shows the completion card. Its heading takes focus when focus is already inside the
+   * element (`focus`: or when the reader asked for it), never from the page around it,
+   * and without scrolling the page.
+   */
+  #showCard(focus: boolean): void {
+    this.#card.hidden = false;
+    this.#cardBtn.hidden = true;
+    this.#cardBtn.setAttribute('aria-expanded', 'true');
+    const active = (this.el.getRootNode() as Document | ShadowRoot).activeElement as HTMLElement | null;
+    if (!focus && !active) return;
+    this.#opener = active && !this.#card.contains(active) ? active : this.#cardBtn;
+    this.#card.querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
+  }
+
+  /** Puts the card away (the bar offers it again); focus, if it was in the card, goes back where it came from. */
+  #hideCard(): void {
+    const root = this.el.getRootNode() as Document | ShadowRoot;
+    const hadFocus = this.#card.contains(root.activeElement);
+    this.#card.hidden = true;
+    this.#cardBtn.hidden = !this.#ended;
+    this.#cardBtn.setAttribute('aria-expanded', 'false');
+    const back = this.#opener?.isConnected && this.#opener.checkVisibility() ? this.#opener : this.#cardBtn;
+    this.#opener = null;
+    if (hadFocus) back.focus({ preventScroll: true });
+  }
+
   /** Forget what is shown (a new run); the summary panel closes. */
   reset(): void {
     this.#shown = '';
     this.#left = null;
+    this.#ended = false;
+    this.#opener = null;
     this.toggleAbout(false);
     this.#fitted = null;
   }
@@ -75,13 +136,14 @@ export class Caption {
     const shown = [...this.#text.childNodes];
     const step = this.#step.textContent;
     // measured as a step's caption: the text shown, the summary, card and notice's button not
-    const hidden = [this.#text, this.#about, this.#card, this.#back, this.#button, this.#aboutBtn].map((e) => e.hidden);
+    const hidden = [this.#text, this.#about, this.#card, this.#back, this.#button, this.#aboutBtn, this.#cardBtn].map((e) => e.hidden);
     this.el.style.minHeight = '';
     this.#button.hidden = false;
     this.#text.hidden = false;
     this.#about.hidden = true;
     this.#card.hidden = true;
     this.#back.hidden = true;
+    this.#cardBtn.hidden = true;
     setText(this.#step, `${s.title} · step 10 of 10 · at 00.000s · paused so you can look`);
     let tallest = 0;
     for (const [i, text] of [s.summary || 'Press play to start the story.', ...s.steps.map((st) => st.caption ?? '')].entries()) {
@@ -93,10 +155,8 @@ export class Caption {
     }
     this.#text.replaceChildren(...shown);
     setText(this.#step, step ?? '');
-    [this.#text.hidden, this.#about.hidden, this.#card.hidden, this.#back.hidden, this.#button.hidden, this.#aboutBtn.hidden] = hidden;
+    [this.#text.hidden, this.#about.hidden, this.#card.hidden, this.#back.hidden, this.#button.hidden, this.#aboutBtn.hidden, this.#cardBtn.hidden] = hidden;
     this.el.style.minHeight = `${Math.ceil(tallest)}px`;
-    // the completion card scrolls within that height rather than pushing the stage down
-    this.el.style.setProperty('--kp-caption-h', `${Math.ceil(tallest)}px`);
     this.#fitted = { s, width: this.el.clientWidth };
   }
 
@@ -127,13 +187,20 @@ export class Caption {
     this.#back.hidden = !left;
     // before the first step the text is the summary itself
     const summaryShown = !left && !ended && !cur;
+    this.#summaryShown = summaryShown;
     this.#aboutBtn.hidden = summaryShown;
+    setText(this.#aboutBtn, summaryShown ? 'Read more' : 'About this story');
     if (summaryShown) this.toggleAbout(false);
     this.#about.replaceChildren(h('strong', null, 'About this story: '), renderCaption(s.summary || s.title));
     const list = captioned(s);
     const unsafe = s.unsafe.length ? ` · unsafe: ${s.unsafe.join(', ')}` : '';
-    this.#card.hidden = !ended;
-    this.#text.hidden = ended;
+    const reached = ended && !this.#ended;
+    this.#ended = ended;
+    if (!ended) {
+      this.#card.hidden = true;
+      this.#cardBtn.hidden = true;
+      this.#opener = null;
+    }
     if (left) {
       setText(this.#step, `${s.title} · you left the script${left.number ? ` at step ${left.number} of ${left.of}` : ''}`);
       this.#text.replaceChildren(
@@ -144,8 +211,11 @@ export class Caption {
       this.#back.textContent = left.number ? `Return to the story at step ${left.number}` : 'Return to the story';
     } else if (ended) {
       setText(this.#step, `${s.title} · complete${unsafe}`);
-      this.#card.replaceChildren(completionCard(s, nextStories(s, this.#host.variants()), { open: (n) => this.#host.open(n), replay: () => this.#host.replay() }));
+      this.#text.replaceChildren('The story is over: its card sums up what you saw, the numbers measured in this run and what to try next.');
+      this.#card.replaceChildren(completionCard(s, nextStories(s, this.#host.variants()), { open: (n) => this.#host.open(n), replay: () => this.#host.replay(), hide: () => this.#hideCard() }));
       this.#text.dataset.step = 'end';
+      if (reached) this.#showCard(false);
+      else this.#cardBtn.hidden = !this.#card.hidden;
     } else if (!cur) {
       setText(this.#step, `${s.title}${unsafe}`);
       this.#text.replaceChildren(renderCaption(s.summary || 'Press play to start the story.'));
@@ -155,5 +225,7 @@ export class Caption {
       this.#text.replaceChildren(renderCaption(cur.caption ?? ''));
       this.#text.dataset.step = String(cur.index);
     }
+    this.#body.scrollTop = 0;
+    this.#markClipped();
   }
 }

@@ -88,28 +88,58 @@ function firstSentence(text: string): string {
   return m ? m[1] : text;
 }
 
-/** The completion card: what the story showed, its measured numbers, and what to try next. */
-export function completionCard(s: LoadedScenario, next: NextStory[], on: { open(n: NextStory): void; replay(): void }): HTMLElement {
-  const saw = h('ol', { class: 'kp-card-saw' }, ...captioned(s).map((st) => h('li', null, h('span', { class: 'kp-card-t' }, fmtT(st.t ?? 0)), ' ', renderCaption(firstSentence(st.caption ?? '')))));
+/** What the completion card's buttons do. */
+export interface CardActions {
+  open(n: NextStory): void;
+  replay(): void;
+  /** Put the card away (the caption bar offers it again). */
+  hide(): void;
+}
+
+/**
+ * The completion card: what the story showed, its measured numbers, and what to try next.
+ * Its heading takes focus (tabindex -1) when the card opens for a reader who is using the element.
+ */
+export function completionCard(s: LoadedScenario, next: NextStory[], on: CardActions): HTMLElement {
+  const saw = h('ol', { class: 'kp-done-saw' }, ...captioned(s).map((st) => h('li', null, h('span', { class: 'kp-done-t' }, fmtT(st.t ?? 0)), ' ', renderCaption(firstSentence(st.caption ?? '')))));
   const numbers = s.measurements.map((m) => {
     const value = m.valueMs !== null ? fmtT(m.valueMs) : m.count !== null ? String(m.count) : null;
-    const li = h('li', { 'data-measure': m.kind }, h('strong', null, value !== null ? `${m.name}: ${value}` : m.name), h('span', { class: 'kp-card-detail' }, m.text));
+    const li = h('li', { 'data-measure': m.kind }, h('strong', null, value !== null ? `${m.name}: ${value}` : m.name), h('span', { class: 'kp-done-detail' }, m.text));
     if (m.parts.length) {
-      li.append(h('ul', { class: 'kp-card-parts' }, ...m.parts.map((p) => h('li', { 'data-part': p.name }, `${p.name}: ${fmtT(p.ms)}`))));
+      li.append(h('ul', { class: 'kp-done-parts' }, ...m.parts.map((p) => h('li', { 'data-part': p.name }, `${p.name}: ${fmtT(p.ms)}`))));
     }
     return li;
   });
   const tries = next.map((n) => h('li', null, h('button', { class: 'kp-btn', type: 'button', 'data-try': n.variant ? `${n.id}:${n.variant}` : n.id, onclick: () => on.open(n) }, n.title)));
+  const id = `kp-done-h-${s.id}${s.variant ? `-${s.variant}` : ''}`;
   return h(
     'section',
-    { class: 'kp-card', 'data-story-complete': s.variant ? `${s.id}:${s.variant}` : s.id, 'aria-label': 'Story complete' },
-    h('h2', null, `Story complete: ${s.title}`),
-    h('h3', null, 'What you saw'),
-    saw,
-    ...(numbers.length ? [h('h3', null, 'Measured in this run'), h('ul', { class: 'kp-card-numbers' }, ...numbers)] : []),
-    h('h3', null, 'Try next'),
-    h('ul', { class: 'kp-card-next' }, ...tries, h('li', null, h('button', { class: 'kp-btn', type: 'button', 'data-action': 'replay-story', onclick: on.replay }, 'Replay this story'))),
-    h('p', { class: 'kp-card-hint' }, 'Play goes on past the end as free play: act on the cluster to see what changes.'),
+    { class: 'kp-done', 'data-story-complete': s.variant ? `${s.id}:${s.variant}` : s.id, role: 'dialog', 'aria-labelledby': id },
+    h(
+      'div',
+      { class: 'kp-done-head' },
+      h('h2', { id, tabindex: '-1' }, `Story complete: ${s.title}`),
+      h('button', { class: 'kp-btn', type: 'button', 'data-action': 'replay-story', onclick: on.replay }, 'Replay this story'),
+      h(
+        'button',
+        { class: 'kp-btn', type: 'button', 'data-action': 'hide-card', title: 'Hide the card (Esc); the caption bar shows it again', onclick: on.hide },
+        'Hide',
+        h('span', { 'aria-hidden': 'true' }, ' ✕'),
+      ),
+    ),
+    h(
+      'div',
+      { class: 'kp-done-cols' },
+      h('div', { class: 'kp-done-col' }, h('h3', null, 'What you saw'), saw),
+      h(
+        'div',
+        { class: 'kp-done-col' },
+        ...(numbers.length ? [h('h3', null, 'Measured in this run'), h('ul', { class: 'kp-done-numbers' }, ...numbers)] : []),
+        h('h3', null, 'Try next'),
+        h('ul', { class: 'kp-done-next' }, ...tries),
+        h('p', { class: 'kp-done-hint' }, 'Play goes on past the end as free play: hide the card and act on the cluster to see what changes.'),
+      ),
+    ),
   );
 }
 

@@ -370,12 +370,40 @@ export function drawMessages(L: Layer): HitArrow[] {
   return arrows;
 }
 
-/** Leaders, faults, crashes, truncations, snapshots, violations, writes and the highlighted evidence; returns the marks' hit points and the flags for the axis row. */
-export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
+/** Width of the columns MarkBoxes files boxes under (CSS px). */
+const BOX_COLUMN = 32;
+
+/** Where marks are drawn (boxes, filed by x), so that flags over the lanes keep clear of them. */
+export class MarkBoxes {
+  /** per column of BOX_COLUMN px: x0, y0, x1, y1 of each box reaching into it */
+  readonly #cols: number[][] = [];
+
+  add(x0: number, y0: number, x1: number, y1: number): void {
+    for (let c = Math.max(0, Math.floor(x0 / BOX_COLUMN)); c <= Math.floor(x1 / BOX_COLUMN); c++) {
+      const col = this.#cols[c] ?? [];
+      col.push(x0, y0, x1, y1);
+      this.#cols[c] = col;
+    }
+  }
+
+  /** Whether the rectangle overlaps a mark. */
+  overlaps(x0: number, y0: number, x1: number, y1: number): boolean {
+    for (let c = Math.max(0, Math.floor(x0 / BOX_COLUMN)); c <= Math.floor(x1 / BOX_COLUMN); c++) {
+      const col = this.#cols[c];
+      if (!col) continue;
+      for (let i = 0; i < col.length; i += 4) if (col[i] < x1 && col[i + 2] > x0 && col[i + 1] < y1 && col[i + 3] > y0) return true;
+    }
+    return false;
+  }
+}
+
+/** Leaders, faults, crashes, truncations, snapshots, violations, writes and the highlighted evidence; returns the marks' hit points, where they are drawn, and the flags for the axis row. */
+export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[]; boxes: MarkBoxes } {
   const { ctx, th, t0, t1, now, store } = L;
   const [a, b] = store.markRange(t0 - 1, t1 + 1);
   const hits: HitMark[] = [];
   const flags: Flag[] = [];
+  const boxes = new MarkBoxes();
   let lastWriteX = -1e9;
   const top = AXIS_H;
   for (let i = a; i < b; i++) {
@@ -404,10 +432,12 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
       case 'crash':
         glyph(ctx, '✕', x, y, th.danger, 15, hi);
         hits.push({ mk, x, y });
+        boxes.add(x - 8, y - 9, x + 8, y + 9);
         break;
       case 'restart':
         glyph(ctx, '↻', x, y, th.ok, 15, hi);
         hits.push({ mk, x, y });
+        boxes.add(x - 8, y - 9, x + 8, y + 9);
         break;
       case 'truncate': {
         ctx.fillStyle = th.danger;
@@ -415,8 +445,10 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
         ctx.font = `bold 10px ${th.font}`;
         ctx.textAlign = 'left';
         ctx.textBaseline = 'middle';
-        ctx.fillText(`✂ ${mk.ev.fromLeo}→${mk.ev.to}`, x + 4, y + 11);
+        const label = `✂ ${mk.ev.fromLeo}→${mk.ev.to}`;
+        ctx.fillText(label, x + 4, y + 11);
         hits.push({ mk, x, y });
+        boxes.add(x - 2, y - 12, x + 5 + ctx.measureText(label).width, y + 17);
         if (hi) ring(ctx, x, y, th.danger);
         break;
       }
@@ -429,6 +461,7 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
         ctx.textBaseline = 'middle';
         ctx.fillText('S', x, y + 0.5);
         hits.push({ mk, x, y });
+        boxes.add(x - 5, y - 5, x + 5, y + 5);
         break;
       case 'violation': {
         acrossLanes(L, x, th.danger, 2, []);
@@ -446,6 +479,7 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
         ctx.textBaseline = 'middle';
         ctx.fillText('!', x, yy + 1);
         hits.push({ mk, x, y: yy });
+        boxes.add(x - 9, yy - 10, x + 9, yy + 7);
         break;
       }
       case 'write': {
@@ -454,6 +488,7 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
         ctx.fillStyle = mk.ev.accepted ? th.fg : th.danger;
         ctx.fillRect(x - 0.5, y - 15, 1.5, 5);
         hits.push({ mk, x, y: y - 12 });
+        boxes.add(x - 1, y - 15, x + 1.5, y - 10);
         break;
       }
       case 'vote':
@@ -463,6 +498,7 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
         ctx.arc(x, y + 9, 2.2, 0, Math.PI * 2);
         ctx.fill();
         hits.push({ mk, x, y: y + 9 });
+        boxes.add(x - 3, y + 6, x + 3, y + 12);
         if (hi) ring(ctx, x, y, th.danger);
         break;
     }
@@ -479,7 +515,7 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[] } {
       ring(ctx, L.g.xOf(e.t), L.g.laneMid(n), th.danger);
     }
   }
-  return { hits, flags };
+  return { hits, flags, boxes };
 }
 
 /** A vertical line through every lane at x (a new leader, a fault, a violation). */
@@ -501,24 +537,26 @@ const FLAG_ROW_H = 17;
 /**
  * Flags (new leaders, faults) at their moment: each starts at its line (or ends there,
  * at the right edge); one that would overlap another goes on the next row down (the
- * axis row first, then over the lanes, at most half the plot), never later in time.
+ * axis row first, then over the lanes), never later in time; over the lanes, only on a
+ * row clear of the marks (`boxes`), so no label hides a crash, a truncation or a write.
  */
-export function drawFlags(L: Layer, flags: Flag[], hits: HitMark[]): void {
+export function drawFlags(L: Layer, flags: Flag[], hits: HitMark[], boxes: MarkBoxes): void {
   const { ctx, th } = L;
   ctx.font = `600 10px ${th.font}`;
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
   const maxRows = Math.max(1, Math.floor((L.g.hgt - AXIS_H) / FLAG_ROW_H));
   const ends: number[] = [];
+  const rowTop = (row: number) => (row === 0 ? AXIS_H - FLAG_ROW_H : AXIS_H + 2 + (row - 1) * FLAG_ROW_H);
   for (const f of flags) {
     if (f.x < GUTTER - 2 || f.x > L.g.w) continue;
     const w = ctx.measureText(f.label).width + 10;
     const x = f.x + w > L.g.w ? f.x - w : f.x;
-    let row = ends.findIndex((end) => end + 3 <= x);
-    if (row < 0 && ends.length < maxRows) row = ends.length;
-    if (row < 0) continue; // no room left: the line (and its tooltip) still shows it
+    let row = 0;
+    while (row < maxRows && ((ends[row] ?? -Infinity) + 3 > x || (row > 0 && boxes.overlaps(x, rowTop(row), x + w, rowTop(row) + 15)))) row++;
+    if (row === maxRows) continue; // no room left: the line (and its tooltip) still shows it
     ends[row] = x + w;
-    const top = row === 0 ? AXIS_H - FLAG_ROW_H : AXIS_H + 2 + (row - 1) * FLAG_ROW_H;
+    const top = rowTop(row);
     ctx.fillStyle = f.color;
     roundRect(ctx, x, top, w, 15, 4);
     ctx.fill();

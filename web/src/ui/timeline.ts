@@ -263,7 +263,7 @@ export class Timeline {
     drawHw(L);
     this.stepHits = stepHits(this.store, g, t0, t1);
     const arrows = drawMessages(L);
-    const { hits, flags } = drawMarks(L);
+    const { hits, flags, boxes } = drawMarks(L);
     // Recorded future (after a seek back): a veil.
     if (xNow < g.w) {
       ctx.fillStyle = th.dark ? 'rgba(13,20,36,0.55)' : 'rgba(248,250,252,0.62)';
@@ -287,7 +287,7 @@ export class Timeline {
       ctx.stroke();
     }
     ctx.restore();
-    drawFlags(L, flags, hits);
+    drawFlags(L, flags, hits, boxes);
     if (xNow >= GUTTER && xNow <= g.w) {
       ctx.fillStyle = th.now;
       ctx.beginPath();
