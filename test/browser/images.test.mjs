@@ -202,6 +202,15 @@ function assertOnScreen(c, nodes, where) {
   for (const b of c.buttons.filter((b) => nodes.includes(b.node))) assert.ok(!overlaps(box, b.box), `${where}: the card covers n${b.node}, which its caption names`);
 }
 
+const AXE = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's moderate, serious and critical violations on the page now (as learner-bugs.test.mjs runs it). */
+async function axeIssues(page) {
+  await page.evaluate(AXE);
+  const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations);
+  return v.filter((x) => ['moderate', 'serious', 'critical'].includes(x.impact)).map((x) => `${x.impact} ${x.id}: ${x.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
 const imageOf = (page, id) => page.evaluate((id) => document.querySelector('kraft-playground').cluster.image(id), id);
 
 describe('the image card at a stop about the images', () => {
@@ -229,6 +238,16 @@ describe('the image card at a stop about the images', () => {
       assert.equal(loaded.images[0].applied, String(n3.appliedOffset), "the card shows n3's applied offset");
       assert.ok(loaded.images[0].text.includes(`${n3.topicCount} topics`), `the card counts n3's topics: ${loaded.images[0].text}`);
       await page.screenshot({ path: shotPath(`image-card-loaded-${p.viewport.width}.png`) });
+      const seen = errors.length;
+      for (const scheme of ['dark', 'light']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        assert.deepEqual(await axeIssues(page), [], `axe-core with the card shown, ${scheme}`);
+      }
+      // axe-core's own inline styles, which the pages' CSP refuses (as it should)
+      errors.splice(seen, errors.length, ...errors.slice(seen).filter((e) => !/^Applying inline style violates/.test(e)));
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.screenshot({ path: shotPath(`image-card-loaded-${p.viewport.width}-dark.png`) });
+      await page.emulateMedia({ colorScheme: 'light' });
       // caught up: one image for n2 and n3, the same in the core
       await playToByApi(page, stepOf('caughtUp'));
       await waitCard(page, true);
