@@ -57,15 +57,19 @@ function assertMatches(rows, want) {
   }
 }
 
-/** Plays the story until it waits at step `index`. */
-async function playTo(page, index) {
+/**
+ * Plays the story until it waits at step `index`: by its Continue and Play buttons, or
+ * (`byApi`) by the element's play(), Continue's action, which never scrolls the page.
+ */
+async function playTo(page, index, { byApi = false } = {}) {
   for (let i = 0; i < 20; i++) {
     const at = await page.evaluate(() => {
       const c = document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]');
       return c.dataset.state === 'waiting' ? Number(c.querySelector('.kp-caption-text').dataset.step) : -1;
     });
     if (at === index) return;
-    if (at >= 0) await page.locator(`${EL} [data-action="continue"]`).click();
+    if (byApi) await page.evaluate(() => document.querySelector('kraft-playground').play());
+    else if (at >= 0) await page.locator(`${EL} [data-action="continue"]`).click();
     else if ((await page.locator(`${EL} [data-action="play"]`).getAttribute('aria-label')) !== 'Pause') await page.locator(`${EL} [data-action="play"]`).click();
     await page.waitForFunction(
       (prev) => {
@@ -135,8 +139,8 @@ describe('the metadata image block', () => {
 // The image card: at a stop about the images, the named nodes' images are shown over the
 // ring, beside those nodes, so the reader sees what the caption talks about without
 // scrolling (the block above sits below the logs, under the fold); it goes when the stop
-// is left. Driven through the element's play() (Continue's action) and never a click
-// that would scroll the page, so "inside the viewport" means without scrolling.
+// is left. Played through the element's play() (Continue's action), never a click that
+// would scroll the page, so "inside the viewport" means without scrolling.
 
 /** The card as shown: whether it is on screen, where, and each image it shows (its nodes, applied offset and text). */
 const card = (page) =>
@@ -168,27 +172,6 @@ const waitCard = (page, shown) =>
     shown,
     { timeout: 10_000 },
   );
-
-/** Plays (as Continue does) until the story waits at step `index`, without clicking anything. */
-async function playToByApi(page, index) {
-  for (let i = 0; i < 20; i++) {
-    const at = await page.evaluate(() => {
-      const c = document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]');
-      return c.dataset.state === 'waiting' ? Number(c.querySelector('.kp-caption-text').dataset.step) : -1;
-    });
-    if (at === index) return;
-    await page.evaluate(() => document.querySelector('kraft-playground').play());
-    await page.waitForFunction(
-      (prev) => {
-        const c = document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]');
-        return c.dataset.state === 'waiting' && Number(c.querySelector('.kp-caption-text').dataset.step) !== prev;
-      },
-      at,
-      { timeout: 30_000 },
-    );
-  }
-  throw new Error(`the story never waited at step ${index}`);
-}
 
 const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
@@ -223,7 +206,7 @@ describe('the image card at a stop about the images', () => {
     test(`${p.where}: the named nodes' images are in view at the stop, n3's equals n2's at catch-up, and the card goes when the stop is left`, async () => {
       const { page, errors } = await openReady(browser.context, server, p.path, { viewport: p.viewport });
       assert.equal(await card(page), null, 'no card before a stop about the images');
-      await playToByApi(page, stepOf('loaded'));
+      await playTo(page, stepOf('loaded'), { byApi: true });
       await waitCard(page, true);
       const loaded = await card(page);
       assert.equal(loaded.layout, p.layout);
@@ -249,7 +232,7 @@ describe('the image card at a stop about the images', () => {
       await page.screenshot({ path: shotPath(`image-card-loaded-${p.viewport.width}-dark.png`) });
       await page.emulateMedia({ colorScheme: 'light' });
       // caught up: one image for n2 and n3, the same in the core
-      await playToByApi(page, stepOf('caughtUp'));
+      await playTo(page, stepOf('caughtUp'), { byApi: true });
       await waitCard(page, true);
       const caught = await card(page);
       assertOnScreen(caught, [2, 3], p.where);
@@ -272,7 +255,7 @@ describe('the image card at a stop about the images', () => {
 
   test('the card is reachable by keyboard; in layout=full its "All images" opens the block; seeking away hides it', async () => {
     const { page, errors } = await openReady(browser.context, server, '/?scenario=late-observer-snapshot&speed=10', { viewport: { width: 1440, height: 900 } });
-    await playToByApi(page, stepOf('loaded'));
+    await playTo(page, stepOf('loaded'), { byApi: true });
     await waitCard(page, true);
     const all = page.locator(`${EL} [data-image-card] [data-action="all-images"]`);
     await all.focus();
