@@ -39,6 +39,7 @@ type LaterParts = {
   summary: InstanceType<Later['Summary']>;
   quorum: InstanceType<Later['QuorumPanel']>;
   invariants: InstanceType<Later['InvariantsPanel']>;
+  imageCard: InstanceType<Later['ImageCard']>;
   openHelp: Later['openHelp'];
 };
 /** How long after the first frame the later chunk may wait for an idle moment, in ms. */
@@ -403,9 +404,15 @@ export class KraftPlayground extends HTMLElement {
       explain: (seq) => this.#cluster?.explain(seq) ?? null,
     });
     const summary = new module.Summary(this.#store, this.#views.timeline, this.#views.logs);
+    const imageCard = new module.ImageCard({
+      image: (id, limit) => this.#cluster?.image(id, { limit }) ?? null,
+      ring: () => this.#views.ring.geometry(),
+      showAll: () => this.#views.images.showAll(),
+    });
+    this.#views.ring.el.append(imageCard.el);
     this.#live.el.before(menu.el);
     this.#live.el.after(summary.el);
-    this.#later = { menu, summary, quorum, invariants, openHelp: module.openHelp };
+    this.#later = { menu, summary, quorum, invariants, imageCard, openHelp: module.openHelp };
     this.#loop.request();
     return this.#later;
   }
@@ -556,6 +563,7 @@ export class KraftPlayground extends HTMLElement {
     this.#views.ring.invalidate();
     this.#views.logs.invalidate();
     this.#views.images.invalidate();
+    this.#later?.imageCard.invalidate();
     this.#updateCaption(true);
     if (wasPlaying && !this.#runs.scenario) this.#play.setPlaying(true);
     this.#share.emitChange();
@@ -683,6 +691,7 @@ export class KraftPlayground extends HTMLElement {
     if (changed) {
       this.#views.logs.invalidate();
       this.#views.images.invalidate();
+      this.#later?.imageCard.invalidate();
       this.#views.timeline.invalidate();
     }
   }
@@ -708,6 +717,7 @@ export class KraftPlayground extends HTMLElement {
     this.#status.update(this.#cluster, this.#snap.nodes, this.#store, this.#runs.unsafe);
     this.#updateCaption(false);
     this.#later?.menu.frame();
+    this.#later?.imageCard.frame();
     lap('controls');
     const summary = this.#later?.summary;
     if (!summary) return more;
@@ -777,10 +787,14 @@ export class KraftPlayground extends HTMLElement {
 
   #updateCaption(force: boolean): void {
     this.#script.focusStop(this.#views.timeline, this.#runs.scenario, this.#play.playing, this.#play.pausedAtStep);
-    // a stop whose caption talks about metadata images shows them
+    // a stop whose caption talks about metadata images shows them: on the ring (the card,
+    // which comes with the later chunk: a frame once it is here) and in the block
     const at = this.#play.playing || this.#script.left ? -1 : this.#play.pausedAtStep;
     const focus = at >= 0 ? this.#runs.scenario?.steps.find((st) => st.index === at)?.focus : undefined;
-    this.#views.images.showStop(focus?.image ? focus.nodes : null);
+    const imaged = focus?.image ? focus.nodes : null;
+    this.#views.images.showStop(imaged);
+    if (this.#later) this.#later.imageCard.showStop(imaged);
+    else if (imaged) void this.#loadLater().catch(() => {});
     this.#caption.update(this.#runs.scenario, this.#now(), this.#play.playing, this.#play.pausedAtStep, force, this.#script.left);
     const story = this.#progress.update(this.#runs.scenario, this.#now());
     if (story) this.dispatchEvent(new CustomEvent('kraft-playground:story', { bubbles: true, composed: true, detail: story }));

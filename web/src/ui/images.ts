@@ -18,7 +18,7 @@ export interface ImagesHost {
 const SHOWN = 6;
 
 /** `a, b, c +4 more` from the first items of a list of `count`. */
-function list(items: string[], count: number, sep = ', '): string {
+export function list(items: string[], count: number, sep = ', '): string {
   const more = count - items.length;
   return `${items.join(sep)}${more > 0 ? ` +${more} more` : ''}` || 'none';
 }
@@ -89,6 +89,14 @@ export class Images {
     }
     this.#stale = true;
     this.frame();
+  }
+
+  /** Opens the block and moves focus to it (the image card's "All images"). */
+  showAll(): void {
+    this.el.open = true;
+    this.#stale = true;
+    this.frame();
+    this.el.querySelector('summary')?.focus();
   }
 
   /** Re-reads the images when open and something changed; touches the DOM only where a row differs. */

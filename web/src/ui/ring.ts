@@ -71,6 +71,11 @@ export class Ring {
     this.el = h('div', { class: 'kp-ring' }, this.canvas, this.layer);
   }
 
+  /** Its size and where each node is drawn (as laid out by the last frame): what an overlay keeps clear of. */
+  geometry(): { w: number; h: number; spots: readonly (Pos | undefined)[] } {
+    return { w: this.w, h: this.hgt, spots: this.pos };
+  }
+
   /** Something it shows changed that it cannot see for itself (the legend, the theme). */
   invalidate(): void {
     this.drawn = null;
