@@ -18,6 +18,7 @@ pub mod rng;
 pub mod scenario;
 pub mod shared;
 pub mod sim;
+pub mod small_sort;
 pub mod trace;
 pub mod wire;
 

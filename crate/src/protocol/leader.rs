@@ -188,7 +188,7 @@ impl LeaderState {
     /// Voters other than `me`, the furthest replicated first (ties by id).
     pub fn preferred_successors(&self, me: NodeId) -> Vec<NodeId> {
         let mut others: Vec<&ReplicaProgress> = self.replicas.iter().filter(|r| r.is_voter && r.id != me).collect();
-        others.sort_by(|a, b| b.end_offset.cmp(&a.end_offset).then(a.id.cmp(&b.id)));
+        crate::small_sort::by_key(&mut others, |r| (std::cmp::Reverse(r.end_offset), r.id));
         others.into_iter().map(|r| r.id).collect()
     }
 }

@@ -62,7 +62,7 @@ impl Replica {
     /// Starts from what is on disk, by Kafka's rules (QuorumState.initialize).
     pub fn start(ctx: &mut Ctx, setup: ReplicaSetup, durable: Durable, reason: Reason) -> Replica {
         let ReplicaSetup { id, mut voters, config, switches, snapshot_interval } = setup;
-        voters.sort_unstable();
+        crate::small_sort::by_key(&mut voters, |&v| v);
         let image = durable
             .log
             .snapshot()

@@ -57,7 +57,10 @@ impl LinkProfile {
         }
         for (limit, ppm) in [(LOSS, self.loss_ppm), (DUPLICATE, self.duplicate_ppm)] {
             if !limit.accepts(ppm.into()) {
-                return Err((limit.key, format!("must be a number between 0 and 1, got {}", ppm as f64 / 1e6)));
+                return Err((
+                    limit.key,
+                    format!("must be a number between 0 and 1, got {}", crate::messages::number(ppm as f64 / 1e6)),
+                ));
             }
         }
         Ok(())

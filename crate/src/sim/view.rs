@@ -282,7 +282,7 @@ impl World {
         let mut rows: Vec<ReplicationRow> = Vec::new();
         let mut ordered: Vec<_> = l.replicas.iter().collect();
         // Leader first, then the other voters, then observers (as the tool prints).
-        ordered.sort_by_key(|p| (p.id != leader_id, !p.is_voter, p.id));
+        crate::small_sort::by_key(&mut ordered, |p| (p.id != leader_id, !p.is_voter, p.id));
         for p in ordered {
             let is_leader = p.id == leader_id;
             let end = if is_leader { Some(leo as u64) } else { p.end_offset };
