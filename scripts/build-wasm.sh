@@ -31,10 +31,7 @@ build() {
   node scripts/wasm-factory.mjs "$out" "$name"
   local wasm="$out/${name}_bg.wasm"
   if [ -x "$opt" ]; then
-    # --low-memory-unused: rustc puts the stack first, from 1 MiB down, so the lowest 1 KiB
-    # is reached only by a stack within 1 KiB of overflowing; it lets wasm-opt fold constant
-    # address offsets into loads and stores (core -3 KB raw, -1.4 KB gzip).
-    "$opt" -Oz --converge --low-memory-unused --strip-debug --strip-producers --detect-features "$wasm" -o "$wasm.opt"
+    "$opt" -Oz --converge --strip-debug --strip-producers --detect-features "$wasm" -o "$wasm.opt"
     mv "$wasm.opt" "$wasm"
   fi
   say "$wasm: $(wc -c < "$wasm") bytes raw, $(gzip -9 -c "$wasm" | wc -c) bytes gzip"
