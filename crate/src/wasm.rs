@@ -472,7 +472,10 @@ impl TextFor {
         for name in types.split(',').filter(|n| !n.is_empty()) {
             let i = EVENT_FIELDS.iter().position(|(n, _)| *n == name).ok_or_else(|| {
                 let known: Vec<&str> = EVENT_FIELDS.iter().map(|(n, _)| *n).collect();
-                range_error("text", &format!("{name:?} is not an event type; types are {}", known.join(", ")))
+                range_error(
+                    "text",
+                    &format!("\"{}\" is not an event type; types are {}", crate::messages::cap(name), known.join(", ")),
+                )
             })?;
             bits |= 1 << i;
         }
@@ -489,7 +492,7 @@ impl TextFor {
             }) {
                 return Err(range_error(
                     "text",
-                    &format!("{name:?} events are packed, without text; ask for them without `packed` to get it"),
+                    &format!("\"{name}\" events are packed, without text; ask for them without `packed` to get it"),
                 ));
             }
         }
