@@ -253,15 +253,16 @@ export class Store {
     this.merge(events);
   }
 
-  /** Adds events in seq order; ones already held (replayed after a seek) are skipped. */
-  add(evs: readonly UiEvent[]): UiEvent[] {
-    const fresh: UiEvent[] = [];
-    for (const e of evs) {
+  /** Adds events in seq order; ones already held (replayed after a seek) are skipped. Returns how many were new. */
+  add(evs: readonly UiEvent[]): number {
+    let fresh = 0;
+    for (let i = 0; i < evs.length; i++) {
+      const e = evs[i];
       if (e.seq <= this.lastSeq) continue;
       this.ingest(e);
-      fresh.push(e);
+      fresh++;
     }
-    if (fresh.length) this.version++;
+    if (fresh) this.version++;
     return fresh;
   }
 
