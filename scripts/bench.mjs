@@ -108,58 +108,87 @@ const cases = {
   },
 
   /**
-   * A scrub step in the busy hour, as the UI takes it: seek anywhere, then read the 10 s
-   * window before it with the UI's own query (`windowQuery` in web/src/ui/store.ts: the
-   * packed form, text only on the events it shows as text), timed together; apart, the
-   * UI's store taking that window in (reset and add, as web/src/ui/element.ts does), and
-   * the same window as JSON with every event's text (the API's default).
+   * Scrub steps in the busy hour, as the UI takes them (web/src/ui/element.ts): the run
+   * installed (its last two minutes in the store), a Player with the UI's options whose
+   * frames go to `Store.takeFrame`, then pairs of steps: a jump anywhere (mostly outside
+   * what the store holds: seek, the 10 s window read packed, the store reset and filled)
+   * and a step 10 s forward (seek, the Player reading the 10 s of new events, the store
+   * merging them). Each step timed whole, in wall time and in this process's CPU time
+   * (`process.cpuUsage`: the machine may be shared); the store's part timed apart; the
+   * seek alone, the same window as JSON with every text, and a forward step as the Player
+   * took it before (JSON with every text) measured after, so their garbage does not land
+   * in the UI's steps.
    */
   async seek() {
-    const { Cluster } = await pkg();
-    const { Store, windowQuery } = await uiStore();
+    const { Cluster, Player } = await pkg();
+    const { Store, STORE_TEXT, MAX_FRAME_EVENTS, SCRUB_WINDOW_MS, windowQuery } = await uiStore();
     const c = busyHour(Cluster);
-    const store = new Store();
     const end = c.now;
-    const seeks = [];
-    const windows = [];
-    const ingests = [];
-    const withText = [];
-    let t = 7_919;
+    const store = new Store();
+    store.cluster = c;
+    store.reload(c, 120_000);
+    let ingestMs = 0;
+    const add = store.add.bind(store);
+    store.add = (evs) => {
+      const a = performance.now();
+      const fresh = add(evs);
+      ingestMs += performance.now() - a;
+      return fresh;
+    };
+    const player = new Player(c, { packed: { text: STORE_TEXT }, maxEvents: MAX_FRAME_EVENTS, scheduler: { request: () => 0, cancel: () => {} } });
     let events = 0;
+    player.subscribe((f) => {
+      store.takeFrame(c, f.events, f.reset, SCRUB_WINDOW_MS);
+      events += f.reset ? store.events.length : f.events.length;
+    });
+    const cpuMs = (u) => (u.user + u.system) / 1000;
+    const steps = { jump: { wall: [], cpu: [], ingest: [] }, forward: { wall: [], cpu: [], ingest: [] } };
+    const step = (kind, t) => {
+      ingestMs = 0;
+      const u = process.cpuUsage();
+      const a = performance.now();
+      player.seek(t);
+      steps[kind].wall.push(performance.now() - a);
+      steps[kind].cpu.push(cpuMs(process.cpuUsage(u)));
+      steps[kind].ingest.push(ingestMs);
+    };
+    let t = 7_919;
     for (let i = 0; i < 40; i++) {
-      t = (t * 7_919 + 104_729) % end;
-      const a = performance.now();
-      c.seek(t);
-      const b = performance.now();
-      const window = c.packedEvents(windowQuery(c.now));
-      const d = performance.now();
-      store.reset(c.nodeCount);
-      store.add(window);
-      const e = performance.now();
-      events += window.length;
-      seeks.push(b - a);
-      windows.push(d - a);
-      ingests.push(e - d);
+      t = (t * 7_919 + 104_729) % (end - SCRUB_WINDOW_MS);
+      step('jump', t);
+      step('forward', t + SCRUB_WINDOW_MS);
     }
-    // apart, so its garbage does not land in the UI's steps
+    const seeks = [];
+    const withText = [];
+    const forwardJson = [];
     for (let i = 0; i < 20; i++) {
-      t = (t * 7_919 + 104_729) % end;
+      t = (t * 7_919 + 104_729) % (end - SCRUB_WINDOW_MS);
+      let a = performance.now();
       c.seek(t);
+      seeks.push(performance.now() - a);
       const { from, to } = windowQuery(c.now);
-      const a = performance.now();
+      a = performance.now();
       c.events({ from, to });
       withText.push(performance.now() - a);
+      const since = c.lastSeq;
+      a = performance.now();
+      c.seek(t + SCRUB_WINDOW_MS);
+      for (let cursor = since; cursor < c.lastSeq; ) cursor = c.events({ since: cursor }).at(-1).seq;
+      forwardJson.push(performance.now() - a);
     }
-    const eventsPerWindow = Math.round(events / 40);
+    const all = (k) => [...steps.jump[k], ...steps.forward[k]];
+    const sum = (xs) => ({ median: median(xs), worst: Math.max(...xs) });
     return {
-      median: median(windows),
-      worst: Math.max(...windows),
+      median: median(all('wall')),
+      worst: Math.max(...all('wall')),
+      cpu: sum(all('cpu')),
+      jump: { wall: sum(steps.jump.wall), cpu: sum(steps.jump.cpu), ingest: sum(steps.jump.ingest) },
+      forward: { wall: sum(steps.forward.wall), cpu: sum(steps.forward.cpu), ingest: sum(steps.forward.ingest) },
+      eventsPerStep: Math.round(events / 80),
       seekMedian: median(seeks),
       seekWorst: Math.max(...seeks),
-      eventsPerWindow,
-      ingestMedian: median(ingests),
       withTextMedian: median(withText),
-      usPerEvent: ((median(windows) - median(seeks)) * 1000) / eventsPerWindow,
+      forwardJsonMedian: median(forwardJson),
     };
   },
 
@@ -224,18 +253,34 @@ if (tp.ratio === null) {
   row('RaftScope ratio (ours in wasm / RaftScope model)', round(tp.ratio, 2), 'x', '>=', 6, `RaftScope ${round(tp.raftscope, 0)} sim s/s; median of interleaved pairs`);
 }
 
-say('seek + 10 s window in the busy hour');
+say('scrub steps in the busy hour');
 const sk = run('seek');
+const ms = (x) => `${round(x, 1)} ms`;
 row(
-  'seek + 10 s window, busy hour: median',
+  'scrub step (seek + 10 s window + store), busy hour: median',
   round(sk.median),
   'ms',
   '<=',
   20,
-  `the UI's query (packed); seek alone ${round(sk.seekMedian, 2)} ms; ${sk.eventsPerWindow} events per window, ${round(sk.usPerEvent, 2)} µs each; as JSON with every text ${round(sk.withTextMedian)} ms`,
+  `wall, 40 jumps + 40 steps 10 s on; CPU ${ms(sk.cpu.median)}; ${sk.eventsPerStep} events per step; seek alone ${round(sk.seekMedian, 2)} ms`,
 );
-row('seek + 10 s window, busy hour: worst', round(sk.worst), 'ms', '<=', 40, `seek alone worst ${round(sk.seekWorst, 2)} ms`);
-row('the UI store taking the 10 s window in', round(sk.ingestMedian), 'ms', null, null, 'median; reset + add, after the seek and the query');
+row('scrub step, busy hour: worst', round(sk.worst), 'ms', '<=', 40, `wall; CPU ${ms(sk.cpu.worst)}; seek alone worst ${round(sk.seekWorst, 2)} ms`);
+row(
+  'scrub jump (seek, window read packed, store reset + add)',
+  round(sk.jump.wall.median),
+  'ms',
+  null,
+  null,
+  `median; worst ${ms(sk.jump.wall.worst)}; CPU ${ms(sk.jump.cpu.median)}, worst ${ms(sk.jump.cpu.worst)}; store ${ms(sk.jump.ingest.median)}; window as JSON with every text ${ms(sk.withTextMedian)}`,
+);
+row(
+  'scrub step 10 s forward (seek, Player reads packed, store merge)',
+  round(sk.forward.wall.median),
+  'ms',
+  null,
+  null,
+  `median; worst ${ms(sk.forward.wall.worst)}; CPU ${ms(sk.forward.cpu.median)}, worst ${ms(sk.forward.cpu.worst)}; store ${ms(sk.forward.ingest.median)}; as JSON with every text (before) ${ms(sk.forwardJsonMedian)}`,
+);
 
 say('frame work at 100x (Chromium)');
 const ui = run('ui', join(root, 'scripts/bench-ui.mjs'), ['--voters', '7', '--observers', '4', '--writes', '20', '--speed', '100', '--seconds', '8', '--json']);

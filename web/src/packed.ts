@@ -71,7 +71,10 @@ const READERS: Record<PackedType, Reader> = {
   },
   hw: (out, r, i) => {
     const count = r[i + 3];
-    out.push({ seq: r[i - 2], t: r[i - 1], type: 'hw', node: r[i], old: Number.isNaN(r[i + 1]) ? null : r[i + 1], new: r[i + 2], majority: Array.from(r.subarray(i + 4, i + 4 + count)) });
+    // a loop, not Array.from(r.subarray(...)): no view object, no iterator
+    const majority: number[] = new Array(count);
+    for (let k = 0; k < count; k++) majority[k] = r[i + 4 + k];
+    out.push({ seq: r[i - 2], t: r[i - 1], type: 'hw', node: r[i], old: Number.isNaN(r[i + 1]) ? null : r[i + 1], new: r[i + 2], majority });
     return i + 4 + count;
   },
 };

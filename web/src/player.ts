@@ -5,17 +5,18 @@
  */
 import * as check from './check.js';
 import type { Cluster } from './cluster.js';
-import type { TraceEvent } from './types.js';
+import type { PackedEventQuery, PackedTraceEvent, TraceEvent } from './types.js';
 
-/** What listeners get each frame. */
-export interface PlayerFrame {
+/** What listeners get each frame (`E`: {@link PackedTraceEvent} with the `packed` option). */
+export interface PlayerFrame<E extends TraceEvent | PackedTraceEvent = TraceEvent> {
   /** Events that happened since the previous frame, oldest first. */
-  events: TraceEvent[];
+  events: E[];
   /** Simulated time now (ms). */
   now: number;
   /**
-   * True when the trace went back in time (a seek back): drop what you drew and re-read
-   * what you show with `cluster.events({ from, to })`. `events` is empty then.
+   * True when the trace went back in time (a seek back), or moved on by more than the
+   * `maxEvents` option (a seek far forward): drop what you drew and re-read what you
+   * show with `cluster.events({ from, to })`. `events` is empty then.
    */
   reset: boolean;
   playing: boolean;
@@ -25,7 +26,7 @@ export interface PlayerFrame {
 }
 
 /** A frame listener. */
-export type PlayerListener = (frame: PlayerFrame) => void;
+export type PlayerListener<E extends TraceEvent | PackedTraceEvent = TraceEvent> = (frame: PlayerFrame<E>) => void;
 
 /** A frame scheduler (requestAnimationFrame-like). */
 export interface FrameScheduler {
@@ -43,6 +44,18 @@ export interface PlayerOptions {
   clock?: () => number;
   /** The frame scheduler. Default `requestAnimationFrame`, or a 16 ms `setTimeout` where there is none (Node). */
   scheduler?: FrameScheduler;
+  /**
+   * Frames carry events in the packed form, as `cluster.packedEvents({ since, text })`
+   * gives them (no message summaries; text only on the types `text` names). Default:
+   * as `cluster.events({ since })`, every event with its text.
+   */
+  packed?: { text?: PackedEventQuery['text'] };
+  /**
+   * A frame that would carry more events than this carries none and says `reset`
+   * instead (re-reading a window is cheaper than taking a long jump's every event).
+   * Default: no limit.
+   */
+  maxEvents?: number;
 }
 
 function defaultScheduler(): FrameScheduler {
@@ -73,7 +86,7 @@ function defaultScheduler(): FrameScheduler {
  * player.play();
  * ```
  */
-export class Player {
+export class Player<E extends TraceEvent | PackedTraceEvent = TraceEvent> {
   /** Slowest speed (simulated ms per wall ms). */
   static readonly MIN_SPEED = 0.1;
   /** Fastest speed. */
@@ -93,10 +106,13 @@ export class Player {
   }
 
   readonly #cluster: Cluster;
-  readonly #listeners = new Set<PlayerListener>();
+  readonly #listeners = new Set<PlayerListener<E>>();
   readonly #clock: () => number;
   readonly #scheduler: FrameScheduler;
   readonly #maxFrameMs: number;
+  readonly #maxEvents: number;
+  /** The events since `cursor`, a page of them, as the options ask. */
+  readonly #page: (cursor: number) => E[];
   #speed: number;
   #playing = false;
   #handle: unknown = null;
@@ -111,7 +127,7 @@ export class Player {
       throw new TypeError(`Player needs a Cluster, got ${check.show(cluster)}`);
     }
     const o = check.object(options, 'Player options');
-    check.keys(o, ['speed', 'maxFrameMs', 'clock', 'scheduler'], 'Player option');
+    check.keys(o, ['speed', 'maxFrameMs', 'clock', 'scheduler', 'packed', 'maxEvents'], 'Player option');
     this.#cluster = cluster;
     this.#speed = o.speed === undefined ? 1 : checkSpeed(o.speed);
     this.#maxFrameMs = o.maxFrameMs === undefined ? 100 : check.whole(o.maxFrameMs, 'maxFrameMs', 1, 60_000);
@@ -124,6 +140,16 @@ export class Player {
       }
     }
     this.#scheduler = (o.scheduler as FrameScheduler) ?? defaultScheduler();
+    this.#maxEvents = o.maxEvents === undefined ? Number.POSITIVE_INFINITY : check.whole(o.maxEvents, 'maxEvents', 1);
+    if (o.packed === undefined) {
+      this.#page = (since) => cluster.events({ since }) as E[];
+    } else {
+      const text = check.object(o.packed, 'packed option');
+      check.keys(text, ['text'], 'packed option field');
+      // asked once now, so a bad `text` is refused here rather than on a frame
+      cluster.packedEvents({ since: cluster.lastSeq, text: text.text as PackedEventQuery['text'] });
+      this.#page = (since) => cluster.packedEvents({ since, text: text.text as PackedEventQuery['text'] }) as E[];
+    }
     this.#lastSeq = cluster.lastSeq;
     this.#lastNow = cluster.now;
   }
@@ -153,7 +179,7 @@ export class Player {
    * Calls `listener` after every frame (and after step, seek and refresh) with the new
    * events. Returns a function that unsubscribes.
    */
-  subscribe(listener: PlayerListener): () => void {
+  subscribe(listener: PlayerListener<E>): () => void {
     if (typeof listener !== 'function') throw new TypeError(`a listener must be a function, got ${check.show(listener)}`);
     this.#listeners.add(listener);
     return () => {
@@ -216,7 +242,7 @@ export class Player {
    * the listeners. The loop calls this every frame; call it yourself to drive the
    * player by hand.
    */
-  tick(wallMs: number): PlayerFrame {
+  tick(wallMs: number): PlayerFrame<E> {
     this.#alive();
     this.#carry += this.#simMs(wallMs, 'tick');
     const ms = Math.floor(this.#carry);
@@ -249,7 +275,7 @@ export class Player {
   }
 
   /** Tells the listeners about events that appeared without the player (actions taken while paused). */
-  refresh(): PlayerFrame {
+  refresh(): PlayerFrame<E> {
     this.#alive();
     return this.#emit({});
   }
@@ -275,20 +301,20 @@ export class Player {
     if (this.#playing) this.#handle = this.#scheduler.request(this.#frame);
   };
 
-  #emit(extra: { error?: Error }): PlayerFrame {
-    let events: TraceEvent[] = [];
+  #emit(extra: { error?: Error }): PlayerFrame<E> {
+    let events: E[] = [];
     let reset = false;
     let now = this.#lastNow;
     if (!this.#cluster.broken) {
       try {
         now = this.#cluster.now;
         const last = this.#cluster.lastSeq;
-        if (last < this.#lastSeq || now < this.#lastNow) {
+        if (last < this.#lastSeq || now < this.#lastNow || last - this.#lastSeq > this.#maxEvents) {
           reset = true;
         } else {
           // The core returns at most 100,000 events per query: page until caught up.
           for (let cursor = this.#lastSeq; cursor < last; ) {
-            const page = this.#cluster.events({ since: cursor });
+            const page = this.#page(cursor);
             if (page.length === 0) break;
             events = events.length === 0 ? page : events.concat(page);
             cursor = page[page.length - 1].seq;
@@ -300,7 +326,7 @@ export class Player {
         extra = { error: e as Error };
       }
     }
-    const frame: PlayerFrame = { events, now, reset, playing: this.#playing, speed: this.#speed, ...extra };
+    const frame: PlayerFrame<E> = { events, now, reset, playing: this.#playing, speed: this.#speed, ...extra };
     for (const l of [...this.#listeners]) {
       try {
         l(frame);

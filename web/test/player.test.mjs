@@ -102,6 +102,49 @@ test('step, seek (reset), refresh, toggle', async () => {
   assert.equal(p.playing, false, 'step pauses');
 });
 
+test('packed: frames carry cluster.packedEvents (the same events as the JSON form, text only where asked); maxEvents: a longer jump says reset', async () => {
+  const text = ['state', 'crash'];
+  const c = await Cluster.create({ voters: 5, seed: 8, writesPerSecond: 20 });
+  const loop = fakeLoop();
+  const p = new Player(c, { clock: loop.clock, scheduler: loop.scheduler, speed: 10, packed: { text }, maxEvents: 2_000 });
+  const frames = [];
+  p.subscribe((f) => frames.push(f));
+  const since = c.lastSeq;
+  p.play();
+  for (let i = 0; i < 60; i++) loop.frame(16);
+  p.pause();
+  const seen = frames.flatMap((f) => f.events);
+  assert.deepEqual(seen, c.packedEvents({ since, text }));
+  const full = c.events({ since });
+  assert.equal(seen.length, full.length);
+  assert.ok(seen.length > 500, `${seen.length} events`);
+  for (let i = 0; i < full.length; i++) {
+    const { text: fullText, summary, ...want } = full[i];
+    const { text: got, summary: gotSummary, ...rest } = seen[i];
+    assert.deepEqual(rest, want, `event ${full[i].seq}`);
+    assert.equal(got, text.includes(full[i].type) ? fullText : undefined, `text of ${full[i].type} ${full[i].seq}`);
+    assert.ok(gotSummary === undefined || gotSummary === summary);
+  }
+  // a step forward below maxEvents brings its events; a longer one none, and reset
+  const before = c.lastSeq;
+  p.seek(c.now + 1_000);
+  assert.ok(c.lastSeq - before <= 2_000 && !frames.at(-1).reset);
+  assert.deepEqual(frames.at(-1).events, c.packedEvents({ since: before, text }));
+  const from = c.lastSeq;
+  p.seek(c.now + 30_000);
+  assert.ok(c.lastSeq - from > 2_000, `${c.lastSeq - from} events in the jump`);
+  assert.equal(frames.at(-1).reset, true);
+  assert.deepEqual(frames.at(-1).events, []);
+  // and the frame after it goes on from there
+  p.seek(c.now + 500);
+  assert.equal(frames.at(-1).reset, false);
+  assert.equal(frames.at(-1).events[0].seq, from + (c.lastSeq - from) - frames.at(-1).events.length + 1);
+  // the options are checked when the player is made
+  assert.throws(() => new Player(c, { packed: { text: [7] } }), /text\[0\]/);
+  assert.throws(() => new Player(c, { packed: { txt: [] } }), /txt/);
+  assert.throws(() => new Player(c, { maxEvents: 0 }), /maxEvents/);
+});
+
 test('speed on a log scale from 0.1x to 100x', () => {
   assert.equal(Player.speedFromSlider(0), 0.1);
   assert.equal(Player.speedFromSlider(1), 100);

@@ -132,3 +132,51 @@ test('a packed window draws what the full events draw; a message summary it left
   // the timeline's cues read summaries that tell an outcome: those come along
   for (const m of packed.msgs) if (m.summary !== undefined && !m.failed) assert.equal(m.summary, full.msgs.find((x) => x.seq === m.seq).summary);
 });
+
+test('scrub steps as the UI takes them (Store.takeFrame): packed frames hold what full ones do; a jump past what is held reloads the window', async () => {
+  const { Store, STORE_TEXT, SCRUB_WINDOW_MS, windowQuery } = await loadStore();
+  const { Player } = await import('../dist/node.js');
+  const idle = { request: () => 0, cancel: () => {} };
+  // two copies of one run: one played as the UI plays it, one with every event as JSON
+  const [a, b] = [await busyRun(), await busyRun()];
+  const end = a.now;
+  const ui = new Store();
+  const full = new Store();
+  for (const c of [a, b]) c.seek(2_000);
+  ui.reset(a.nodeCount);
+  ui.cluster = a;
+  ui.add(a.packedEvents({ text: STORE_TEXT }));
+  full.reset(b.nodeCount);
+  full.add(b.events());
+  const pa = new Player(a, { packed: { text: STORE_TEXT }, maxEvents: 3_000, scheduler: idle });
+  const pb = new Player(b, { scheduler: idle });
+  const frames = [];
+  pa.subscribe((f) => {
+    frames.push(f);
+    ui.takeFrame(a, f.events, f.reset, 0);
+  });
+  pb.subscribe((f) => full.takeFrame(b, f.events, f.reset, 0));
+  const withoutSummaries = (s) => ({ ...held(s), msgs: held(s).msgs.map(({ summary, ...m }) => m) });
+  for (const t of [8_000, 4_000, 12_000, 12_500, 6_000]) {
+    pa.seek(t);
+    pb.seek(t);
+    assert.equal(frames.at(-1).reset, t < 8_000, `at ${t}`);
+    assert.deepEqual(withoutSummaries(ui), withoutSummaries(full), `at ${t}`);
+  }
+  // far on, past what the store holds: the window before now, read again; earlier is not held
+  const from = a.lastSeq;
+  pa.seek(end);
+  assert.ok(a.lastSeq - from > 3_000 && frames.at(-1).reset, `${a.lastSeq - from} events on`);
+  assert.equal(ui.firstT, end - SCRUB_WINDOW_MS);
+  assert.deepEqual(
+    ui.events.map((e) => e.seq),
+    a.packedEvents(windowQuery(end)).map((e) => e.seq),
+  );
+  // back inside the window: held, nothing read; back before it: read again
+  pa.seek(end - 5_000);
+  assert.equal(ui.firstT, end - SCRUB_WINDOW_MS);
+  assert.equal(ui.lastSeq > a.lastSeq, true, 'the recorded future is held');
+  pa.seek(end - 15_000);
+  assert.equal(ui.firstT, end - 15_000 - SCRUB_WINDOW_MS);
+  assert.equal(ui.lastSeq, a.lastSeq);
+});

@@ -426,7 +426,7 @@ impl Simulation {
 
     /// Moves to time `t`, back or forward. Going back keeps the recorded inputs, so
     /// seeking forward again reproduces the same run. Checkpoints ahead of now (kept
-    /// from before a seek back) are used to jump.
+    /// from before a seek back) are used to jump, when more than an interval ahead.
     pub fn seek(&mut self, t: u64) -> Result<(), SimError> {
         if t > self.world.now.saturating_add(MAX_ADVANCE_MS) {
             return Err(SimError {
@@ -436,7 +436,9 @@ impl Simulation {
         }
         let from = self.world.now;
         let i = self.checkpoints.partition_point(|c| c.world.now <= t).saturating_sub(1);
-        if t < from || self.checkpoints[i].world.now > from {
+        // A checkpoint ahead is jumped to only past one interval: a shorter step runs on,
+        // keeping its events in memory for the reader who asks for them next.
+        if t < from || self.checkpoints[i].world.now > from + CHECKPOINT_EVERY_MS {
             self.restore(i);
         }
         self.run_to_within_budget(t).map_err(|h| self.halted(from, "t", h))
@@ -636,6 +638,22 @@ mod tests {
         // Near the start: the prelude, then the window.
         sim.seek(5_000).unwrap();
         assert!(sim.events_between(0, 5_000).as_ref() == between(0, 5_000).as_slice());
+    }
+
+    #[test]
+    fn a_step_forward_within_a_checkpoint_interval_runs_on_keeping_its_events_in_memory() {
+        let (mut sim, live) = long_run();
+        // Back to 3 s past a checkpoint, then 9 s on, past the next checkpoint: the run
+        // goes on from where it is (jumping to that checkpoint would drop from memory the
+        // events just before it, which the reader of the step asks for next).
+        let cp = sim.trace()[0].t / CHECKPOINT_EVERY_MS * CHECKPOINT_EVERY_MS + CHECKPOINT_EVERY_MS;
+        sim.seek(cp + 3_000).unwrap();
+        let since = sim.last_seq();
+        sim.seek(cp + CHECKPOINT_EVERY_MS + 2_000).unwrap();
+        assert!(sim.trace()[0].seq <= since + 1, "the window starts at seq {}, after {since}", sim.trace()[0].seq);
+        let stepped: Vec<Event> = live.iter().filter(|e| e.seq > since && e.seq <= sim.last_seq()).cloned().collect();
+        assert!(matches!(sim.events_since(since), Cow::Borrowed(_)), "read from memory");
+        assert!(sim.events_since(since).as_ref() == stepped.as_slice());
     }
 
     #[test]

@@ -107,6 +107,13 @@ export const STORE_TEXT: Exclude<EventType, PackedType>[] = ['state', 'truncate'
 /** How much history a scrub step reloads at least when it lands outside what the store holds (the timeline shows 3.5 s unzoomed). */
 export const SCRUB_WINDOW_MS = 10_000;
 
+/**
+ * A frame with more new events than this (a jump far forward) reloads the window instead
+ * (`Store.takeFrame`): taking every event of a long jump costs more than the window. Well
+ * above what a frame at 100x brings (10 s of a busy cluster, ~20,000), so playing never reloads.
+ */
+export const MAX_FRAME_EVENTS = 50_000;
+
 /** What the UI asks the cluster for to draw the `spanMs` before `now`: the packed form, text on `STORE_TEXT` only. */
 export function windowQuery(now: number, spanMs = SCRUB_WINDOW_MS): PackedEventQuery {
   return { from: Math.max(0, now - spanMs), to: now, text: STORE_TEXT };
@@ -225,15 +232,37 @@ export class Store {
     this.version++;
   }
 
-  /** Adds events in seq order; ones already held (replayed after a seek) are skipped. */
-  add(evs: readonly UiEvent[]): UiEvent[] {
-    const fresh: UiEvent[] = [];
-    for (const e of evs) {
+  /**
+   * Holds only the `spanMs` before the cluster's now (10 s at least), read again from the
+   * cluster (what a jump outside the held history needs); earlier is shown as not held.
+   */
+  reload(c: Pick<Cluster, 'now' | 'nodeCount' | 'packedEvents'>, spanMs: number): void {
+    const q = windowQuery(c.now, Math.max(SCRUB_WINDOW_MS, spanMs));
+    this.reset(c.nodeCount);
+    this.add(c.packedEvents(q));
+    this.firstT = q.from ?? 0;
+  }
+
+  /**
+   * Takes a player's frame (the UI's listener; the bench's scrub step): its events, or
+   * after a reset that left what is held (back before it, or on past it), the
+   * `spanMs` before now again.
+   */
+  takeFrame(c: Pick<Cluster, 'now' | 'nodeCount' | 'lastSeq' | 'packedEvents'>, events: readonly UiEvent[], reset: boolean, spanMs: number): void {
+    if (reset && (c.now < this.firstT || c.lastSeq > this.lastSeq)) this.reload(c, spanMs);
+    this.merge(events);
+  }
+
+  /** Adds events in seq order; ones already held (replayed after a seek) are skipped. Returns how many were new. */
+  add(evs: readonly UiEvent[]): number {
+    let fresh = 0;
+    for (let i = 0; i < evs.length; i++) {
+      const e = evs[i];
       if (e.seq <= this.lastSeq) continue;
       this.ingest(e);
-      fresh.push(e);
+      fresh++;
     }
-    if (fresh.length) this.version++;
+    if (fresh) this.version++;
     return fresh;
   }
 
