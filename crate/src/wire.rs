@@ -361,7 +361,7 @@ mod tests {
                 `KafkaRaftClient.MAX_FETCH_WAIT_MS`), and Kafka's snapshot and retention keys (`metadata.*`), \
                 whose defaults are scaled down for a playground.",
             "QuorumConfigKey",
-            { CONFIG_KEYS.iter().map(|k| k.limit.key) },
+            CONFIG_KEYS.iter().map(|k| k.limit.key),
         );
         constant(
             o,

@@ -5,10 +5,10 @@
 
 use crate::limits::{Limit, Unit};
 use crate::messages::cap;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Timers and limits of one replica. Field names follow the config keys.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct QuorumConfig {
     /// `controller.quorum.fetch.timeout.ms`: a follower without a successful Fetch
     /// response for this long starts an election (pre-vote).
@@ -310,7 +310,7 @@ impl SafetySwitch {
 }
 
 /// The set of switched-off rules. Empty means Kafka's behaviour.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Unsafe(u8);
 
 impl Unsafe {

@@ -5,12 +5,12 @@ use crate::limits::{DUPLICATE, LATENCY_MS, LOSS};
 use crate::messages::cap;
 use crate::protocol::NodeId;
 use crate::rng::Rng;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Latency range and fault rates. Rates are parts per million (integers keep native and
 /// wasm runs identical).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LinkProfile {
     pub latency_min_ms: u64,
