@@ -304,7 +304,10 @@ test('events: text on request (false, or a list of types), every other field the
   assert.throws(() => c.events({ text: ['state', 'message'] }), { name: 'RangeError', field: 'text', message: /"message" is not an event type; types are send, deliver/ });
   // Echoed input is capped (messages::cap, MAX_ECHO_CHARS): a long unknown type is cut.
   const long = 'x'.repeat(10_000);
-  assert.throws(() => c.events({ text: [long] }), (e) => e.name === 'RangeError' && e.message.includes(`"${'x'.repeat(80)}…" is not an event type`) && e.message.length < 400);
+  assert.throws(
+    () => c.events({ text: [long] }),
+    (e) => e.name === 'RangeError' && e.message.includes(`"${'x'.repeat(80)}…" is not an event type`) && e.message.length < 400,
+  );
   assert.throws(() => c.events({ text: 'state' }), { name: 'TypeError', message: /text must be an array/ });
   assert.throws(() => c.events({ text: [1] }), { name: 'TypeError', message: /text\[0\] must be a string, got 1/ });
 });
