@@ -50,7 +50,7 @@ async function stopAt(page, index) {
 }
 
 describe('a stop names messages', () => {
-  test("leader-crash-failover: at the crash the Fetch arrows are emphasized, Fetch marked; at detection PreVote is, Fetch dimmed; not after the stop", async () => {
+  test('leader-crash-failover: at the crash the Fetch arrows are emphasized, Fetch marked; at detection PreVote is, Fetch dimmed; not after the stop', async () => {
     const { page, errors } = await site.open('/?scenario=leader-crash-failover&speed=10');
     await page.locator(`${EL} [data-caption]`).waitFor({ state: 'visible' });
     await stopAt(page, 1);

@@ -37,9 +37,7 @@ export function isNamed(m: Msg, named: NamedMessages): boolean {
   const resp = (m.rpc & 1) === 1;
   const asker = resp ? m.to : m.from;
   const answerer = resp ? m.from : m.to;
-  return named.messages.some(
-    (f) => RPC_GROUPS.indexOf(f.kind as (typeof RPC_GROUPS)[number]) === m.rpc >> 1 && (f.from ?? asker) === asker && (f.to ?? answerer) === answerer,
-  );
+  return named.messages.some((f) => RPC_GROUPS.indexOf(f.kind as (typeof RPC_GROUPS)[number]) === m.rpc >> 1 && (f.from ?? asker) === asker && (f.to ?? answerer) === answerer);
 }
 
 /** What one frame draws with. */

@@ -2,12 +2,12 @@
 // window shows: binary searches find the messages, state segments and marks in view, and
 // dense arrows collapse to one per pixel column per link and kind.
 
+import type { FocusMessage } from '../generated/wire.js';
 import { clamp, fmtT, h } from './dom.js';
 import { ExplainPopover } from './explain.js';
 import { RPC_TERMS, term, tip } from './glossary.js';
 import type { Msg, Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
-import type { FocusMessage } from '../generated/wire.js';
 import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, isNamed, type Layer, makeHatch, type NamedMessages } from './timeline-draw.js';
 import { AXIS_H, GUTTER, MAX_MS_PER_PX, MIN_MS_PER_PX, TimelineGeometry } from './timeline-geometry.js';
 import { allHits, type Hit, type HitArrow, type HitMark, type HitStep, hitAt, stepHits } from './timeline-hits.js';
