@@ -362,7 +362,7 @@ fn parse_focus_message(v: &Value, path: &str, cx: &Cx) -> R<FocusMessage> {
             format!("unknown message kind '{}'{}; allowed: {}", cap(&name), suggest(&name, &names), names.join(", ")),
         );
     };
-    let mut side = |key: &str| -> R<Option<NodeId>> {
+    let side = |key: &str| -> R<Option<NodeId>> {
         let n: Option<NodeId> = o.opt(key)?;
         match n {
             Some(n) if n >= cx.voters + cx.observers => no_such_node(o.p(key), n, cx),
