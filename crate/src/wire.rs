@@ -342,6 +342,7 @@ mod tests {
         decl::<Measurement>(&cfg, o);
         decl::<MeasurementPart>(&cfg, o);
         decl::<crate::scenario::Focus>(&cfg, o);
+        decl::<crate::scenario::FocusMessage>(&cfg, o);
         decl::<crate::scenario::RecordName>(&cfg, o);
         // The catalog and chaos seeds.
         decl::<Catalog>(&cfg, o);

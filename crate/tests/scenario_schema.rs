@@ -4,6 +4,7 @@
 
 use kraft_playground::limits::{self as limits_table, Limit};
 use kraft_playground::protocol::config::CONFIG_KEYS;
+use kraft_playground::protocol::rpc::RpcKind;
 use kraft_playground::protocol::SafetySwitch;
 use kraft_playground::scenario::fields::*;
 use kraft_playground::sim::ClusterSpec;
@@ -91,6 +92,8 @@ fn ty(t: Ty) -> Value {
         Ty::Variants => array_of(def("variant")),
         Ty::Captions => json!({"type": "object", "additionalProperties": ty(Ty::Text)}),
         Ty::Focus => object(FOCUS),
+        Ty::FocusMessages => array_of(object(FOCUS_MESSAGE)),
+        Ty::MessageKind => json!({"enum": RpcKind::REQUESTS.map(RpcKind::name)}),
         Ty::RecordNames => json!({"type": "object", "propertyNames": {"pattern": LABEL},
             "additionalProperties": object(RECORD_NAME)}),
         Ty::ActionName => json!({"enum": ActionKind::keys()}),

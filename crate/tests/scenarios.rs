@@ -214,6 +214,17 @@ fn the_base_of_the_invalid_cases_is_valid() {
 }
 
 #[test]
+fn a_focus_names_messages_by_kind_and_nodes() {
+    let mut v = base();
+    v["steps"][3]["focus"] =
+        serde_json::json!({"messages": [{"kind": "Fetch", "from": 1, "to": 0}, {"kind": "PreVote"}]});
+    let s = scenario::parse(&v.to_string()).unwrap();
+    let focus = s.steps[3].focus.as_ref().unwrap();
+    let names: Vec<_> = focus.messages.iter().map(|m| (m.kind.name(), m.from, m.to)).collect();
+    assert_eq!(names, [("Fetch", Some(1), Some(0)), ("PreVote", None, None)]);
+}
+
+#[test]
 fn invalid_files_name_the_path_and_the_reason() {
     type Edit = Box<dyn FnOnce(&mut Value)>;
     let cases: Vec<(Edit, &str, &str)> = vec![
@@ -248,6 +259,24 @@ fn invalid_files_name_the_path_and_the_reason() {
             Box::new(|v| v["steps"][3]["focus"] = serde_json::json!({"records": ["X"]})),
             "steps[3].focus.records[0]",
             "'X' is not in 'recordNames'",
+        ),
+        (
+            Box::new(|v| {
+                v["steps"][3]["focus"] = serde_json::json!({"messages": [{"kind": "Fetch"}, {"kind": "Fetchh"}]})
+            }),
+            "steps[3].focus.messages[1].kind",
+            "unknown message kind 'Fetchh' (did you mean 'Fetch'?); allowed: PreVote, Vote, BeginQuorumEpoch, \
+             EndQuorumEpoch, Fetch, FetchSnapshot",
+        ),
+        (
+            Box::new(|v| v["steps"][3]["focus"] = serde_json::json!({"messages": [{"kind": "Vote", "to": 5}]})),
+            "steps[3].focus.messages[0].to",
+            "there is no node 5",
+        ),
+        (
+            Box::new(|v| v["steps"][3]["focus"] = serde_json::json!({"messages": [{"kind": "Vote", "size": 5}]})),
+            "steps[3].focus.messages[0].size",
+            "unknown field 'size'",
         ),
         (
             Box::new(|v| v["steps"][3]["focus"] = serde_json::json!({"windowMs": 999_999_999})),

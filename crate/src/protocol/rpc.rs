@@ -209,6 +209,16 @@ pub enum RpcKind {
 }
 
 impl RpcKind {
+    /// The requests in the timeline legend's order; each names its exchange (request and response).
+    pub const REQUESTS: [RpcKind; 6] = [
+        RpcKind::PreVote,
+        RpcKind::Vote,
+        RpcKind::BeginQuorumEpoch,
+        RpcKind::EndQuorumEpoch,
+        RpcKind::Fetch,
+        RpcKind::FetchSnapshot,
+    ];
+
     /// Requests expect an answer; the sender's RequestManager tracks them.
     pub fn is_request(self) -> bool {
         matches!(

@@ -21,6 +21,7 @@ pub use cond::{Condition, EventMatch, ImageWant, NodeSel};
 pub use markup::{caption_spans, Span, SpanStyle};
 pub use report::{ExpectationReport, Measurement, MeasurementPart, Report, StepReport, ViolationReport};
 
+use crate::protocol::rpc::RpcKind;
 use crate::protocol::{NodeId, SafetySwitch};
 use crate::sim::{Action, ClusterSpec, Simulation};
 use vocab::{ActionKind, ExpectKind, MeasureKind};
@@ -153,6 +154,17 @@ pub struct Focus {
     pub window_ms: u64,
     /// The caption talks about the nodes' metadata images: the UI shows them.
     pub image: bool,
+    pub messages: Vec<FocusMessage>,
+}
+
+/// Messages a caption names: the exchanges of one request kind, between the nodes it
+/// says (`from` sends the request, `to` answers it; either side unsaid is any node).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct FocusMessage {
+    pub kind: RpcKind,
+    pub from: Option<NodeId>,
+    pub to: Option<NodeId>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -5,7 +5,7 @@
 
 use super::cond::{Condition, EventMatch, NodeSel};
 use super::markup;
-use super::vocab::{keys_of, ActionKind, Kind, FOCUS, RECORD_NAME, SCENARIO, STEP, VARIANT};
+use super::vocab::{keys_of, ActionKind, Kind, FOCUS, FOCUS_MESSAGE, RECORD_NAME, SCENARIO, STEP, VARIANT};
 use super::*;
 use crate::messages::{cap, plain_serde, MAX_ECHO_CHARS};
 use crate::protocol::SafetySwitch;
@@ -320,9 +320,8 @@ fn parse_focus(
     let o = Obj::new(v, path, "a focus")?;
     o.fields(FOCUS)?;
     let nodes: Vec<NodeId> = o.opt("nodes")?.unwrap_or_default();
-    let count = cx.voters + cx.observers;
-    if let Some((i, n)) = nodes.iter().enumerate().find(|(_, n)| **n >= count) {
-        return err(idx(&o.p("nodes"), i), format!("there is no node {n}: the cluster has nodes 0 to {}", count - 1));
+    if let Some((i, n)) = nodes.iter().enumerate().find(|(_, n)| **n >= cx.voters + cx.observers) {
+        return no_such_node(idx(&o.p("nodes"), i), *n, cx);
     }
     let records: Vec<String> = o.opt("records")?.unwrap_or_default();
     if let Some((i, r)) = records.iter().enumerate().find(|(_, r)| !record_names.contains_key(*r)) {
@@ -335,7 +334,42 @@ fn parse_focus(
         return err(o.p("windowMs"), format!("must be between 1 and durationMs ({duration_ms}), got {window_ms}"));
     }
     let image = o.opt("image")?.unwrap_or(false);
-    Ok(Focus { nodes, records, window_ms, image })
+    let messages = match o.get("messages") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .enumerate()
+            .map(|(i, m)| parse_focus_message(m, &idx(&o.p("messages"), i), cx))
+            .collect::<R<_>>()?,
+        Some(other) => return err(o.p("messages"), format!("expected a list of messages, got {}", json_kind(other))),
+    };
+    Ok(Focus { nodes, records, window_ms, image, messages })
+}
+
+fn no_such_node<T>(path: String, n: NodeId, cx: &Cx) -> R<T> {
+    err(path, format!("there is no node {n}: the cluster has nodes 0 to {}", cx.voters + cx.observers - 1))
+}
+
+/// `{"kind": "Fetch", "from": 1, "to": 0}`: the kind is a request's (the legend's names).
+fn parse_focus_message(v: &Value, path: &str, cx: &Cx) -> R<FocusMessage> {
+    let o = Obj::new(v, path, "a message")?;
+    o.fields(FOCUS_MESSAGE)?;
+    let name = o.req_string("kind")?;
+    let names = RpcKind::REQUESTS.map(RpcKind::name);
+    let Some(kind) = RpcKind::REQUESTS.into_iter().find(|k| k.name() == name) else {
+        return err(
+            o.p("kind"),
+            format!("unknown message kind '{}'{}; allowed: {}", cap(&name), suggest(&name, &names), names.join(", ")),
+        );
+    };
+    let side = |key: &str| -> R<Option<NodeId>> {
+        let n: Option<NodeId> = o.opt(key)?;
+        match n {
+            Some(n) if n >= cx.voters + cx.observers => no_such_node(o.p(key), n, cx),
+            n => Ok(n),
+        }
+    };
+    Ok(FocusMessage { kind, from: side("from")?, to: side("to")? })
 }
 
 fn parse_record_names(v: Option<&Value>) -> R<BTreeMap<String, RecordName>> {

@@ -92,6 +92,9 @@ pub enum Ty {
     Captions,
     /// What a caption names (`FOCUS`); record names by name (`RECORD_NAME`).
     Focus,
+    /// The messages a caption names (`FOCUS_MESSAGE`); a request kind's name.
+    FocusMessages,
+    MessageKind,
     RecordNames,
     ActionName,
 }
@@ -192,6 +195,16 @@ pub const FOCUS: &[Field] = &[
         "How much of the timeline (ms) to show around the step's moment (default 4000, at most durationMs).",
     ),
     doc(opt("image", Ty::Bool), "The caption talks about these nodes' metadata images: the UI shows them."),
+    doc(
+        opt("messages", Ty::FocusMessages),
+        "The messages the caption names: the timeline draws their arrows in the window emphasized, the others dimmed.",
+    ),
+];
+
+pub const FOCUS_MESSAGE: &[Field] = &[
+    doc(req("kind", Ty::MessageKind), "The request's kind (as in the timeline legend); its responses go with it."),
+    doc(opt("from", Ty::Int), "Only the requests this node sends (and the responses to them)."),
+    doc(opt("to", Ty::Int), "Only the requests this node receives (and its responses to them)."),
 ];
 
 pub const RECORD_NAME: &[Field] =

@@ -475,7 +475,13 @@ windowMs: number,
 /**
  * The caption talks about the nodes' metadata images: the UI shows them.
  */
-image: boolean, };
+image: boolean, messages: Array<FocusMessage>, };
+
+/**
+ * Messages a caption names: the exchanges of one request kind, between the nodes it
+ * says (`from` sends the request, `to` answers it; either side unsaid is any node).
+ */
+export type FocusMessage = { kind: RpcKind, from: number | null, to: number | null, };
 
 /**
  * A record a story names in its captions: the one at this offset, of this epoch.

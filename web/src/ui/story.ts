@@ -3,6 +3,7 @@
 // the completion card at its end, and the notice when the reader acts and so leaves the
 // script. It reads the scenario's steps, focus and report as data, however they were made.
 
+import type { FocusMessage } from '../generated/wire.js';
 import { courseStories } from './course.js';
 import { fmtT, h } from './dom.js';
 import { renderCaption } from './markup.js';
@@ -32,12 +33,12 @@ export function captioned(s: LoadedScenario): ScenarioStep[] {
   return s.steps.filter((st) => st.caption && st.t !== null);
 }
 
-/** What a stop shows: the timeline window [t0, t1] holding its moment, and the nodes its caption names. */
-export function stopView(st: ScenarioStep): { t0: number; t1: number; nodes: number[] } {
+/** What a stop shows: the timeline window [t0, t1] holding its moment, and the nodes and messages its caption names. */
+export function stopView(st: ScenarioStep): { t0: number; t1: number; nodes: number[]; messages: FocusMessage[] } {
   const t = st.t ?? 0;
   const w = st.focus?.windowMs ?? DEFAULT_WINDOW_MS;
   const t0 = Math.max(0, t - w * LEAD_IN);
-  return { t0, t1: t0 + w, nodes: st.focus?.nodes ?? [] };
+  return { t0, t1: t0 + w, nodes: st.focus?.nodes ?? [], messages: st.focus?.messages ?? [] };
 }
 
 /** Where the reader left the script: the captioned step they had reached and when they acted. */
@@ -156,6 +157,7 @@ export function stepTicks(s: LoadedScenario | null): { t: number; label: string 
 /** What a stop changes on the timeline. */
 export interface StopTimeline {
   highlightNodes: Set<number>;
+  nameMessages(messages: readonly FocusMessage[], t0?: number, t1?: number): void;
   showWindow(t0: number, t1: number): void;
   setFollow(on: boolean): void;
   invalidate(): void;
@@ -192,8 +194,10 @@ export class ScriptPlace {
       const v = stopView(st);
       tl.showWindow(v.t0, v.t1);
       tl.highlightNodes = new Set(v.nodes);
+      tl.nameMessages(v.messages, v.t0, v.t1);
     } else {
       tl.highlightNodes.clear();
+      tl.nameMessages([]);
       if (playing) tl.setFollow(true);
     }
     this.#focusedStep = st ? at : -1;

@@ -2,12 +2,13 @@
 // state bands, the HW and LEO step lines, the message arrows, the marks and their flags.
 // Each function draws what the window shows of the store onto the layer's canvas.
 
+import type { FocusMessage } from '../generated/wire.js';
 import { clamp, fmtShort } from './dom.js';
-import { type Steps, type Store, upperBound as upper } from './store.js';
+import { type Msg, type Steps, type Store, upperBound as upper } from './store.js';
 import type { Theme } from './theme.js';
 import { AXIS_H, GUTTER, type TimelineGeometry } from './timeline-geometry.js';
 import type { Flag, HitArrow, HitMark } from './timeline-hits.js';
-import { isResponse, RPC_KINDS, STATES, type UiEvent } from './types.js';
+import { isResponse, RPC_GROUPS, RPC_KINDS, STATES, type UiEvent } from './types.js';
 
 /** Fault events that undo faults (drawn green, not red). */
 const REPAIRS = new Set(['heal', 'healPartition', 'reconnect', 'uncut', 'clearSlowLink']);
@@ -16,6 +17,28 @@ export const isRepair = (fault: string | undefined): boolean => REPAIRS.has(faul
 /** line widths per RPC group (PreVote, Vote, Begin, End, Fetch, FetchSnapshot) */
 const REQ_W = [2, 2.2, 1.9, 2, 1.1, 1.6];
 const RESP_W = [1.3, 1.4, 1.1, 1.3, 0.9, 1.1];
+
+/** How much of its colour an arrow keeps while a stop names other messages. */
+const DIMMED = 0.18;
+/** How much thicker a named message's arrow is. */
+const NAMED_EXTRA_W = 1.4;
+
+/** The messages a story's stop names, in the stop's window [t0, t1]. */
+export interface NamedMessages {
+  messages: readonly FocusMessage[];
+  t0: number;
+  t1: number;
+}
+
+/** Whether an arrow is one the stop names: its exchange's kind, between the nodes said (a response goes back to the request's sender), in the window. */
+export function isNamed(m: Msg, named: NamedMessages): boolean {
+  const endT = m.end === Infinity ? m.arrives : m.end;
+  if (m.sent > named.t1 || endT < named.t0) return false;
+  const resp = (m.rpc & 1) === 1;
+  const asker = resp ? m.to : m.from;
+  const answerer = resp ? m.from : m.to;
+  return named.messages.some((f) => RPC_GROUPS.indexOf(f.kind as (typeof RPC_GROUPS)[number]) === m.rpc >> 1 && (f.from ?? asker) === asker && (f.to ?? answerer) === answerer);
+}
 
 /** What one frame draws with. */
 export interface Layer {
@@ -33,6 +56,8 @@ export interface Layer {
   highlight: ReadonlySet<number>;
   /** seq of the message under the pointer (drawn bold) */
   hoverSeq: number;
+  /** at a stop naming messages: those (drawn emphasized; the others dimmed) */
+  named: NamedMessages | null;
   nodeLabel(n: number): string;
   isObserver(n: number): boolean;
 }
@@ -317,10 +342,11 @@ export function drawMessages(L: Layer): HitArrow[] {
     const hi = L.highlight.has(m.seq) || L.highlight.has(m.endSeq) || m.seq === L.hoverSeq;
     // a packed window leaves a summary out only when it tells no outcome: '' reads alike
     const quiet = group === 4 ? (resp && (m.summary ?? '').startsWith('error') ? 0.3 : 0.62) : 1;
-    ctx.globalAlpha = (future ? 0.22 : 1) * (hi ? 1 : quiet);
+    const named = L.named ? isNamed(m, L.named) : null;
+    ctx.globalAlpha = (future ? 0.22 : 1) * (hi || named ? 1 : named === false ? DIMMED : quiet);
     ctx.strokeStyle = color;
     ctx.fillStyle = color;
-    ctx.lineWidth = hi ? 3 : ((resp ? RESP_W : REQ_W)[group] ?? 1.2);
+    ctx.lineWidth = hi ? 3 : ((resp ? RESP_W : REQ_W)[group] ?? 1.2) + (named ? NAMED_EXTRA_W : 0);
     if (resp) ctx.setLineDash([4, 3]);
     ctx.beginPath();
     ctx.moveTo(x1, y1);

@@ -2,12 +2,13 @@
 // window shows: binary searches find the messages, state segments and marks in view, and
 // dense arrows collapse to one per pixel column per link and kind.
 
+import type { FocusMessage } from '../generated/wire.js';
 import { clamp, fmtT, h } from './dom.js';
 import { ExplainPopover } from './explain.js';
 import { RPC_TERMS, term, tip } from './glossary.js';
 import type { Msg, Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
-import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, type Layer, makeHatch } from './timeline-draw.js';
+import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, isNamed, type Layer, makeHatch, type NamedMessages } from './timeline-draw.js';
 import { AXIS_H, GUTTER, MAX_MS_PER_PX, MIN_MS_PER_PX, TimelineGeometry } from './timeline-geometry.js';
 import { allHits, type Hit, type HitArrow, type HitMark, type HitStep, hitAt, stepHits } from './timeline-hits.js';
 import { RPC_GROUPS } from './types.js';
@@ -37,6 +38,9 @@ export class Timeline {
   highlight = new Set<number>();
   /** Nodes whose lanes are drawn highlighted (what a story's caption names). */
   highlightNodes = new Set<number>();
+  /** The messages a story's stop names (null: none; every arrow as usual). */
+  private named: NamedMessages | null = null;
+  private legendItems: HTMLButtonElement[] = [];
   wheelZooms = true;
   private arrows: HitArrow[] = [];
   private markHits: HitMark[] = [];
@@ -233,6 +237,7 @@ export class Timeline {
       hiddenGroups: this.hiddenGroups,
       highlight: this.highlight,
       hoverSeq: this.hoverSeq,
+      named: this.named,
       nodeLabel: (n) => this.host.nodeLabel(n),
       isObserver: (n) => this.host.isObserver(n),
     };
@@ -304,6 +309,18 @@ export class Timeline {
     // what is drawn, for tests and tools: the window and the highlighted lanes
     this.el.dataset.window = `${Math.round(t0)},${Math.round(t1)}`;
     this.el.dataset.highlightNodes = [...this.highlightNodes].sort((a, b) => a - b).join(',');
+    const named = this.named;
+    const emphasized = named ? arrows.filter((a) => isNamed(a.m, named)).length : 0;
+    this.el.dataset.namedArrows = named ? String(emphasized) : '';
+    this.el.dataset.dimmedArrows = named ? String(arrows.length - emphasized) : '';
+  }
+
+  /** At a stop: the named messages' arrows in [t0, t1] are drawn emphasized, the others dimmed, and their legend entries marked; none: as usual. */
+  nameMessages(messages: readonly FocusMessage[], t0 = 0, t1 = 0): void {
+    this.named = messages.length ? { messages, t0, t1 } : null;
+    const kinds = new Set<string>(messages.map((m) => m.kind));
+    for (const b of this.legendItems) b.classList.toggle('kp-legend-named', kinds.has(b.dataset.rpc ?? ''));
+    this.markDirty();
   }
 
   // ---- interaction ---------------------------------------------------------------
@@ -501,6 +518,7 @@ export class Timeline {
       });
       return b;
     });
+    this.legendItems = items;
     return h(
       'div',
       { class: 'kp-legend', role: 'group', 'aria-label': 'Message kinds' },
