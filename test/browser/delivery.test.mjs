@@ -226,6 +226,23 @@ describe('the wasm is fetched with the page', () => {
       assert.deepEqual(encodings, ['br']);
     });
   }
+
+  test('index.html: the story the on-ramp opens is requested with the page, not once the wasm has arrived', async () => {
+    const page = await browser.context.newPage();
+    const cdp = await browser.context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 40, downloadThroughput: -1, uploadThroughput: -1 });
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
+    const timing = await page.evaluate(() => {
+      const r = performance.getEntriesByType('resource');
+      return { story: r.filter((e) => e.name.endsWith('/story-first-election.js')).map((e) => e.startTime), wasmEnd: r.find((e) => e.name.endsWith('.wasm'))?.responseEnd };
+    });
+    await page.close();
+    assert.equal(timing.story.length, 1, JSON.stringify(timing));
+    assert.ok(timing.story[0] < timing.wasmEnd, `story-first-election.js requested at ${timing.story[0]} ms, the wasm arrived at ${timing.wasmEnd} ms`);
+  });
 });
 
 describe('what the first frame does not need comes after it', () => {
