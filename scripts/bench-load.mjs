@@ -9,7 +9,7 @@
 // frame is not counted); reports the median load.
 //   node scripts/bench-load.mjs [--loads 3] [--encoding gzip|br] [--json] [--site DIR]
 //     (--site: another build to compare with, e.g. main's www/dist)
-import { launch, serve } from '../test/browser/harness.mjs';
+import { launch, serve, watchFirstFrame } from '../test/browser/harness.mjs';
 
 const arg = (name, d) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -19,28 +19,6 @@ const loads = Number(arg('loads', 3));
 const encoding = arg('encoding', 'gzip');
 const json = process.argv.includes('--json');
 const site = arg('site', undefined);
-
-// Runs in the page before its scripts: notes the first frame with a running cluster.
-function watchFirstFrame() {
-  const tick = () => {
-    const el = document.querySelector('kraft-playground');
-    let now = 0;
-    try {
-      now = el?.cluster?.now ?? 0;
-    } catch {
-      /* not loaded yet */
-    }
-    const root = el?.shadowRoot?.querySelector('.kp-root');
-    if (now > 0 && root?.classList.contains('kp-ready') && root.querySelector('[data-node]')) {
-      window.__firstFrameMs = performance.now();
-      return;
-    }
-    next();
-  };
-  // a task queued from requestAnimationFrame runs once that frame's rendering is done
-  const next = () => requestAnimationFrame(() => setTimeout(tick, 0));
-  next();
-}
 
 const server = await serve(site);
 try {

@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { root, serve } from '../test/browser/harness.mjs';
+import { root, serve, watchFirstFrame } from '../test/browser/harness.mjs';
 
 const arg = (name, d) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -48,38 +48,22 @@ const node = stats(initMs);
 console.log(`bench-startup: Node init() (${nodeEntry}, fresh process each): ${ms(node)}`);
 
 // ---- 2. Chromium, throttled -----------------------------------------------------------------
-// Installed before the page's scripts: after each animation frame (a task queued from
-// requestAnimationFrame runs once that frame's rendering is done), look for a running
-// cluster drawn with its stylesheet.
-function firstFrameProbe() {
-  const check = () => {
-    const el = document.querySelector('kraft-playground');
-    let now = 0;
-    try {
-      now = el?.cluster?.now ?? 0;
-    } catch {
-      /* not loaded yet */
-    }
-    if (now > 0 && el.shadowRoot?.querySelector('.kp-root')?.classList.contains('kp-ready')) {
-      const t = performance.now();
-      const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
-      const done = entries.filter((e) => e.responseEnd > 0 && e.responseEnd <= t);
-      const wasm = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm'));
-      const script = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/kraft-playground.js'));
-      window.__kpFirstFrame = {
-        ms: t,
-        bytes: done.reduce((s, e) => s + e.transferSize, 0),
-        files: done.length,
-        wasmEntries: wasm.length,
-        wasmStart: wasm[0]?.startTime ?? null,
-        wasmEnd: wasm[0]?.responseEnd ?? null,
-        scriptEnd: script?.responseEnd ?? null,
-      };
-      return;
-    }
-    requestAnimationFrame(() => setTimeout(check, 0));
+// What had arrived by the first frame with a running cluster (`watchFirstFrame` in the page).
+function arrivedByFirstFrame() {
+  const t = window.__firstFrameMs;
+  const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
+  const done = entries.filter((e) => e.responseEnd > 0 && e.responseEnd <= t);
+  const wasm = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm'));
+  const script = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/kraft-playground.js'));
+  return {
+    ms: t,
+    bytes: done.reduce((s, e) => s + e.transferSize, 0),
+    files: done.length,
+    wasmEntries: wasm.length,
+    wasmStart: wasm[0]?.startTime ?? null,
+    wasmEnd: wasm[0]?.responseEnd ?? null,
+    scriptEnd: script?.responseEnd ?? null,
   };
-  requestAnimationFrame(() => setTimeout(check, 0));
 }
 
 const server = await serve(site);
@@ -111,10 +95,10 @@ try {
       const enc = e.response.headers['content-encoding'] ?? e.response.headers['Content-Encoding'] ?? 'identity';
       encodings[enc] = (encodings[enc] ?? 0) + 1;
     });
-    await page.addInitScript(firstFrameProbe);
+    await page.addInitScript(watchFirstFrame);
     await page.goto(server.url, { waitUntil: 'commit' });
-    const handle = await page.waitForFunction(() => window.__kpFirstFrame, null, { timeout: 60_000 });
-    const r = await handle.jsonValue();
+    await page.waitForFunction(() => window.__firstFrameMs !== undefined, null, { timeout: 60_000 });
+    const r = await page.evaluate(arrivedByFirstFrame);
     loads.push({ ...r, wasmRequests: wasmRequests.length, encodings });
     await context.close();
   }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { launch, root, serve } from './harness.mjs';
+import { launch, root, serve, watchFirstFrame } from './harness.mjs';
 
 const dist = join(root, 'www', 'dist');
 const COMPRESSIBLE = new Set(['.js', '.css', '.wasm', '.html', '.json', '.svg']);
@@ -251,22 +251,6 @@ describe('what the first frame does not need comes after it', () => {
     browser = await launch();
   });
   after(() => browser?.close());
-
-  /** The first frame with a running cluster drawn (as scripts/bench-load.mjs sees it), in the page's clock. */
-  function watchFirstFrame() {
-    const tick = () => {
-      const el = document.querySelector('kraft-playground');
-      let now = 0;
-      try {
-        now = el?.cluster?.now ?? 0;
-      } catch {
-        /* not loaded yet */
-      }
-      if (now > 0 && el.shadowRoot?.querySelector('.kp-root')?.classList.contains('kp-ready')) window.__firstFrameMs = performance.now();
-      else requestAnimationFrame(() => setTimeout(tick, 0));
-    };
-    requestAnimationFrame(() => setTimeout(tick, 0));
-  }
 
   test('index.html: the story is requested while the wasm is still on its way; the later chunk and the library only once a running cluster is drawn', async () => {
     const page = await browser.context.newPage();

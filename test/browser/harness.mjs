@@ -117,3 +117,30 @@ export async function pause(page) {
   const btn = page.locator(`${EL} [data-action="play"]`);
   if ((await btn.getAttribute('aria-label')) === 'Pause') await btn.click();
 }
+
+/**
+ * Installed with `page.addInitScript` before the page's scripts: notes in
+ * `window.__firstFrameMs` the first animation frame with a running cluster drawn (the
+ * element's clock has moved, its stylesheet has applied, its nodes are drawn). A task
+ * queued from requestAnimationFrame runs once that frame's rendering is done. The load and
+ * startup benches and the delivery test share this one definition of "drawn".
+ */
+export function watchFirstFrame() {
+  const tick = () => {
+    const el = document.querySelector('kraft-playground');
+    let now = 0;
+    try {
+      now = el?.cluster?.now ?? 0;
+    } catch {
+      /* not loaded yet */
+    }
+    const root = el?.shadowRoot?.querySelector('.kp-root');
+    if (now > 0 && root?.classList.contains('kp-ready') && root.querySelector('[data-node]')) {
+      window.__firstFrameMs = performance.now();
+      return;
+    }
+    next();
+  };
+  const next = () => requestAnimationFrame(() => setTimeout(tick, 0));
+  next();
+}
