@@ -128,19 +128,17 @@ const cases = {
     store.cluster = c;
     store.reload(c, 120_000);
     let ingestMs = 0;
-    const add = store.add.bind(store);
-    store.add = (evs) => {
+    const addBatch = store.addBatch.bind(store);
+    let events = 0;
+    store.addBatch = (b) => {
       const a = performance.now();
-      const fresh = add(evs);
+      const fresh = addBatch(b);
       ingestMs += performance.now() - a;
+      events += fresh;
       return fresh;
     };
-    const player = new Player(c, { packed: { text: STORE_TEXT }, maxEvents: MAX_FRAME_EVENTS, scheduler: { request: () => 0, cancel: () => {} } });
-    let events = 0;
-    player.subscribe((f) => {
-      store.takeFrame(c, f.events, f.reset, SCRUB_WINDOW_MS);
-      events += f.reset ? store.events.length : f.events.length;
-    });
+    const player = new Player(c, { packed: { text: STORE_TEXT, batches: true }, maxEvents: MAX_FRAME_EVENTS, scheduler: { request: () => 0, cancel: () => {} } });
+    player.subscribe((f) => store.takeFrame(c, f.events, f.reset, SCRUB_WINDOW_MS));
     const cpuMs = (u) => (u.user + u.system) / 1000;
     const steps = { jump: { wall: [], cpu: [], ingest: [] }, forward: { wall: [], cpu: [], ingest: [] } };
     const step = (kind, t) => {

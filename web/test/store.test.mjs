@@ -43,17 +43,27 @@ async function busyRun() {
   return c;
 }
 
+/** The messages a store holds, as objects. */
+const messages = (s) => Array.from({ length: s.msgs.length }, (_, i) => s.msgs.at(i));
+
+/** Every event a store holds, as objects, oldest first. */
+const eventsOf = (s) => {
+  const out = [...s.others];
+  for (let k = 0; k < s.msgEvents.length; k++) out.push(s.msgEvents.event(k, s.msgs.summaries));
+  return out.sort((a, b) => a.seq - b.seq);
+};
+
 /** Everything a store holds that the views draw from. */
 function held(s) {
   const steps = (st) => ({ t: st.t, v: st.v.map((x) => (Number.isNaN(x) ? 'NaN' : x)) });
   return {
     firstT: s.firstT,
     lastSeq: s.lastSeq,
-    events: s.events.map((e) => e.seq),
-    eventT: s.eventT,
-    msgs: s.msgs.map((m) => ({ ...m, end: m.end === Infinity ? 'Infinity' : m.end })),
-    msgSent: s.msgSent,
-    open: [...s.open.keys()].sort((a, b) => a - b),
+    others: s.others.map((e) => e.seq),
+    otherT: s.otherT,
+    msgEvents: Array.from({ length: s.msgEvents.length }, (_, k) => s.msgEvents.event(k, s.msgs.summaries)),
+    msgs: messages(s).map((m) => ({ ...m, end: m.end === Infinity ? 'Infinity' : m.end })),
+    open: [...s.open].sort((a, b) => a[0] - b[0]).map(([id, i]) => [id, s.msgs.seq(i)]),
     states: s.states,
     stateT: s.stateT,
     hw: s.hw.map(steps),
@@ -85,9 +95,9 @@ test('compacting in place holds what taking the kept events in again would', asy
 
   assert.equal(compacted.compact(max), true);
   // the old way: remember the state where the kept part starts, take the kept events in again
-  const from = compacted.events.length === 0 ? 0 : reference.events.findIndex((e) => e.seq === compacted.events[0].seq);
-  assert.ok(from > 0);
-  reference.rebuild(from, reference.events.length);
+  const first = eventsOf(compacted)[0];
+  assert.ok(first.seq > eventsOf(reference)[0].seq);
+  reference.rebuild({ seq: first.seq, t: first.t }, reference.lastSeq);
   assert.deepEqual(held(compacted), held(reference));
 
   // both go on the same way: later events (deliveries of messages sent before the cut
@@ -112,25 +122,28 @@ test('a packed window draws what the full events draw; a message summary it left
   const packed = new Store();
   packed.reset(nodes);
   packed.cluster = c;
-  packed.add(c.packedEvents(windowQuery(c.now)));
-  assert.equal(packed.events.length, full.events.length);
+  packed.addBatch(c.packedBatch(windowQuery(c.now)));
+  const [packedEvents, fullEvents] = [eventsOf(packed), eventsOf(full)];
+  assert.equal(packedEvents.length, full.eventCount);
   assert.ok(
-    packed.events.every((e, i) => sameEvent(e, full.events[i])),
+    packedEvents.every((e, i) => sameEvent(e, fullEvents[i])),
     'the same events, less text and summaries',
   );
   const withoutSummaries = (s) => held(s).msgs.map(({ summary, ...m }) => m);
   assert.deepEqual(withoutSummaries(packed), withoutSummaries(full));
-  assert.deepEqual({ ...held(packed), msgs: null }, { ...held(full), msgs: null });
-  const left = packed.msgs.filter((m) => m.summary === undefined);
+  const withoutMsgSummaries = (s) => ({ ...held(s), msgs: null, msgEvents: held(s).msgEvents.map(({ summary, ...e }) => e) });
+  assert.deepEqual(withoutMsgSummaries(packed), withoutMsgSummaries(full));
+  const left = messages(packed).filter((m) => m.summary === undefined);
   assert.ok(left.length > 100, `messages come without a summary (${left.length})`);
   for (const m of [left[0], left[left.length >> 1], left[left.length - 1]]) {
-    const want = full.msgs.find((x) => x.seq === m.seq).summary;
+    const want = messages(full).find((x) => x.seq === m.seq).summary;
     assert.ok(want.length > 0);
     assert.equal(packed.summaryOf(m), want);
     assert.equal(m.summary, want, 'kept once asked');
+    assert.equal(messages(packed).find((x) => x.seq === m.seq).summary, want, 'held once asked');
   }
   // the timeline's cues read summaries that tell an outcome: those come along
-  for (const m of packed.msgs) if (m.summary !== undefined && !m.failed) assert.equal(m.summary, full.msgs.find((x) => x.seq === m.seq).summary);
+  for (const m of messages(packed)) if (m.summary !== undefined && !m.failed) assert.equal(m.summary, messages(full).find((x) => x.seq === m.seq).summary);
 });
 
 test('scrub steps as the UI takes them (Store.takeFrame): packed frames hold what full ones do; a jump past what is held reloads the window', async () => {
@@ -145,10 +158,10 @@ test('scrub steps as the UI takes them (Store.takeFrame): packed frames hold wha
   for (const c of [a, b]) c.seek(2_000);
   ui.reset(a.nodeCount);
   ui.cluster = a;
-  ui.add(a.packedEvents({ text: STORE_TEXT }));
+  ui.addBatch(a.packedBatch({ text: STORE_TEXT }));
   full.reset(b.nodeCount);
   full.add(b.events());
-  const pa = new Player(a, { packed: { text: STORE_TEXT }, maxEvents: 3_000, scheduler: idle });
+  const pa = new Player(a, { packed: { text: STORE_TEXT, batches: true }, maxEvents: 3_000, scheduler: idle });
   const pb = new Player(b, { scheduler: idle });
   const frames = [];
   pa.subscribe((f) => {
@@ -156,7 +169,7 @@ test('scrub steps as the UI takes them (Store.takeFrame): packed frames hold wha
     ui.takeFrame(a, f.events, f.reset, 0);
   });
   pb.subscribe((f) => full.takeFrame(b, f.events, f.reset, 0));
-  const withoutSummaries = (s) => ({ ...held(s), msgs: held(s).msgs.map(({ summary, ...m }) => m) });
+  const withoutSummaries = (s) => ({ ...held(s), msgs: held(s).msgs.map(({ summary, ...m }) => m), msgEvents: held(s).msgEvents.map(({ summary, ...e }) => e) });
   for (const t of [8_000, 4_000, 12_000, 12_500, 6_000]) {
     pa.seek(t);
     pb.seek(t);
@@ -169,7 +182,7 @@ test('scrub steps as the UI takes them (Store.takeFrame): packed frames hold wha
   assert.ok(a.lastSeq - from > 3_000 && frames.at(-1).reset, `${a.lastSeq - from} events on`);
   assert.equal(ui.firstT, end - SCRUB_WINDOW_MS);
   assert.deepEqual(
-    ui.events.map((e) => e.seq),
+    eventsOf(ui).map((e) => e.seq),
     a.packedEvents(windowQuery(end)).map((e) => e.seq),
   );
   // back inside the window: held, nothing read; back before it: read again

@@ -97,9 +97,9 @@ export class Ring {
     for (const id of ids) {
       // a message just dropped was sent recently: search from the newest
       let i = msgs.length - 1;
-      while (i >= 0 && msgs[i].id !== id) i--;
-      const m = msgs[i];
-      if (!m) continue;
+      while (i >= 0 && msgs.id(i) !== id) i--;
+      if (i < 0) continue;
+      const m = msgs.at(i);
       const a = this.pos[m.from];
       const b = this.pos[m.to];
       if (!a || !b) continue;
@@ -255,8 +255,8 @@ export class Ring {
     const hidden = this.host.hiddenGroups();
     const [i0, i1] = this.store.msgRange(now, now);
     for (let i = i0; i < i1; i++) {
-      const m = this.store.msgs[i];
-      if (m.sent > now) break;
+      if (this.store.msgs.sent(i) > now) break;
+      const m = this.store.msgs.at(i);
       const endT = m.end === Infinity ? m.arrives : m.end;
       if (endT <= now || hidden.has(m.rpc >> 1)) continue;
       const pa = this.pos[m.from];

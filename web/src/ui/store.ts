@@ -1,12 +1,17 @@
 // The UI's memory of a run: every trace event received, indexed for drawing only the
-// visible window (binary searches over time-sorted arrays). Events may run ahead of the
+// visible window (binary searches over time-sorted arrays). Message traffic (sends,
+// deliveries, drops: nearly all of a run) is held as rows of numbers, not objects (a
+// window of live objects made the garbage collector pause for frames); its events and
+// messages are built as objects only when asked (what is drawn, hovered, explained). Events may run ahead of the
 // cluster's "now" after a seek back; they are the recorded future and are redrawn
 // faded. A new action while seeked back forks the run: the store drops everything after
 // the cluster's last event.
 
 import type { Cluster } from '../cluster.js';
+import { PACKED_ROWS } from '../generated/wire.js';
+import { type PackedBatch, PACKED_TYPES, readRow, rowEnd } from '../packed.js';
 import type { EventType, PackedEventQuery, PackedType } from '../types.js';
-import { rpcIndex, stateIndex, type UiEvent, type UiEventOf } from './types.js';
+import { RPC_KINDS, rpcIndex, stateIndex, type UiEvent, type UiEventOf } from './types.js';
 
 export interface Msg {
   id: number;
@@ -154,15 +159,239 @@ function restart(st: Steps, t: number, v: number): Steps {
   return out;
 }
 
+/** A batch's first event (by seq), as an object. */
+function firstOf(b: PackedBatch): UiEvent | undefined {
+  const other = b.rest.events[0] as UiEvent | undefined;
+  if (!b.numbers.length || (other && other.seq < b.numbers[1])) return other;
+  return readRow(b.numbers, 0, b.rest.names) as UiEvent;
+}
+
+/** The message events: held as rows of numbers (`MessageEvents`). */
+type MsgType = 'send' | 'deliver' | 'drop';
+const MSG_CODES = (['send', 'deliver', 'drop'] as const).map((type) => PACKED_TYPES.indexOf(type));
+const [SEND, DELIVER, DROP] = MSG_CODES;
+/** Each message row code's fields (name, kind), as the core packs them. */
+const MSG_FIELDS = new Map(MSG_CODES.map((code) => [code, PACKED_ROWS[code][1]]));
+/** A message event's row: code, seq, t and its fields (all scalar, as many for each type). */
+const ROW = 3 + PACKED_ROWS[SEND][1].length;
+if (MSG_CODES.some((code) => 3 + PACKED_ROWS[code][1].length !== ROW || PACKED_ROWS[code][1].some(([, kind]) => kind === 'list'))) {
+  throw new Error('the core packs message events in rows this store cannot hold');
+}
+/** Where a field of a message row is (after code, seq and t). */
+const field = (code: number, name: string): number => 3 + PACKED_ROWS[code][1].findIndex(([n]) => n === name);
+const F = {
+  msg: field(SEND, 'msg'),
+  from: field(SEND, 'from'),
+  to: field(SEND, 'to'),
+  rpc: field(SEND, 'rpc'),
+  epoch: field(SEND, 'epoch'),
+  arrives: field(SEND, 'arrives'),
+  planned: field(SEND, 'dropped'),
+  deliverMsg: field(DELIVER, 'msg'),
+  duplicate: field(DELIVER, 'duplicate'),
+  dropMsg: field(DROP, 'msg'),
+  reason: field(DROP, 'reason'),
+};
+
+/** A growable array of numbers. */
+class Numbers {
+  a = new Float64Array(1024);
+  n = 0;
+  /** Room for `k` more. */
+  reserve(k: number): void {
+    if (this.n + k <= this.a.length) return;
+    const b = new Float64Array(Math.max(this.a.length * 2, this.n + k));
+    b.set(this.a.subarray(0, this.n));
+    this.a = b;
+  }
+  /** Forgets the first `k`. */
+  dropFirst(k: number): void {
+    this.a.copyWithin(0, k, this.n);
+    this.n -= k;
+  }
+}
+
+/** Strings the rows name, by index (the store's own: each batch has its own indexes). */
+class Names {
+  readonly list: string[] = [];
+  readonly #index = new Map<string, number>();
+  of(s: string): number {
+    let i = this.#index.get(s);
+    if (i === undefined) {
+      i = this.list.length;
+      this.list.push(s);
+      this.#index.set(s, i);
+    }
+    return i;
+  }
+}
+
+/** The message events held, oldest first: one row of `ROW` numbers each, names as the store's `Names`. */
+export class MessageEvents {
+  readonly rows = new Numbers();
+  constructor(private readonly names: Names) {}
+  get length(): number {
+    return this.rows.n / ROW;
+  }
+  seq(k: number): number {
+    return this.rows.a[k * ROW + 1];
+  }
+  t(k: number): number {
+    return this.rows.a[k * ROW + 2];
+  }
+  /** Index of the first event with seq >= `seq`. */
+  lowerBound(seq: number): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.seq(mid) < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+  /** Event `k` as an object (`summary` the send's, when known). */
+  event(k: number, summaries: ReadonlyMap<number, string>): UiEvent {
+    const e = readRow(this.rows.a, k * ROW, this.names.list) as UiEvent;
+    const summary = e.type === 'send' ? summaries.get(e.seq) : undefined;
+    if (summary !== undefined) (e as UiEventOf<'send'>).summary = summary;
+    return e;
+  }
+  /** Appends the row at `i` of `numbers` (names indexed by `names`); returns its index. */
+  pushRow(numbers: Float64Array, i: number, names: readonly number[]): number {
+    const code = numbers[i];
+    const k = this.length;
+    this.rows.reserve(ROW);
+    const a = this.rows.a;
+    const o = this.rows.n;
+    for (let j = 0; j < ROW; j++) a[o + j] = numbers[i + j];
+    const fields = MSG_FIELDS.get(code)!;
+    for (let j = 0; j < fields.length; j++) {
+      const kind = fields[j][1];
+      const v = a[o + 3 + j];
+      if (kind === 'name' || (kind === 'maybeName' && v >= 0)) a[o + 3 + j] = names[v];
+    }
+    this.rows.n += ROW;
+    return k;
+  }
+  /** Appends a message event given as an object; returns its index. */
+  pushEvent(e: UiEventOf<MsgType>): number {
+    const code = PACKED_TYPES.indexOf(e.type);
+    const k = this.length;
+    this.rows.reserve(ROW);
+    const a = this.rows.a;
+    const o = this.rows.n;
+    a[o] = code;
+    a[o + 1] = e.seq;
+    a[o + 2] = e.t;
+    const x = e as unknown as Record<string, unknown>;
+    MSG_FIELDS.get(code)!.forEach(([name, kind], j) => {
+      const v = x[name];
+      a[o + 3 + j] = kind === 'flag' ? (v ? 1 : 0) : kind === 'name' ? this.names.of(String(v)) : kind === 'maybeName' ? (v == null ? -1 : this.names.of(String(v))) : Number(v);
+    });
+    this.rows.n += ROW;
+    return k;
+  }
+}
+
+/** A message's fields in its row of `Messages`. */
+const M = { id: 0, from: 1, to: 2, rpc: 3, epoch: 4, sent: 5, arrives: 6, end: 7, dropped: 8, planned: 9, flags: 10, seq: 11, endSeq: 12 };
+const MW = 13;
+const DUP = 1;
+const FAILED = 2;
+const DISCONNECTED = 'disconnected: BROKER_NOT_AVAILABLE';
+
+/** The messages held, sorted by send time: a row of numbers each, a `Msg` built when asked (`at`). */
+export class Messages {
+  readonly rows = new Numbers();
+  /** summaries known, by the send's seq */
+  readonly summaries = new Map<number, string>();
+  constructor(private readonly names: Names) {}
+  get length(): number {
+    return this.rows.n / MW;
+  }
+  sent(i: number): number {
+    return this.rows.a[i * MW + M.sent];
+  }
+  id(i: number): number {
+    return this.rows.a[i * MW + M.id];
+  }
+  seq(i: number): number {
+    return this.rows.a[i * MW + M.seq];
+  }
+  /** Message `i` as an object (a fresh one: changing it changes nothing held). */
+  at(i: number): Msg {
+    const a = this.rows.a;
+    const o = i * MW;
+    const flags = a[o + M.flags];
+    const failed = (flags & FAILED) !== 0;
+    const seq = a[o + M.seq];
+    return {
+      id: a[o + M.id],
+      from: a[o + M.from],
+      to: a[o + M.to],
+      rpc: a[o + M.rpc],
+      epoch: a[o + M.epoch],
+      summary: failed ? DISCONNECTED : this.summaries.get(seq),
+      sent: a[o + M.sent],
+      arrives: a[o + M.arrives],
+      end: a[o + M.end],
+      dropped: a[o + M.dropped] < 0 ? '' : this.names.list[a[o + M.dropped]],
+      planned: a[o + M.planned] < 0 ? '' : this.names.list[a[o + M.planned]],
+      dup: (flags & DUP) !== 0,
+      failed,
+      seq,
+      endSeq: a[o + M.endSeq],
+    };
+  }
+  /** Inserts a message at index `at` (the end by default); `v` by the fields of `M`. */
+  insert(v: number[], at = this.length): void {
+    this.rows.reserve(MW);
+    const a = this.rows.a;
+    if (at < this.length) a.copyWithin((at + 1) * MW, at * MW, this.rows.n);
+    a.set(v, at * MW);
+    this.rows.n += MW;
+  }
+  /** Message `i` ended at `t` (event `seq`): delivered (maybe a duplicate) or dropped (`reason`: a name index). */
+  end(i: number, t: number, seq: number, dup: boolean, reason: number): void {
+    const o = i * MW;
+    const a = this.rows.a;
+    a[o + M.end] = t;
+    a[o + M.endSeq] = seq;
+    a[o + M.flags] = (a[o + M.flags] & ~DUP) | (dup ? DUP : 0);
+    if (reason >= 0) a[o + M.dropped] = reason;
+  }
+  /** Keeps only the messages whose send (or disconnect) is at `seq` or later; returns each old index's new one (-1: gone). */
+  keepFrom(seq: number): Int32Array {
+    const n = this.length;
+    const moved = new Int32Array(n).fill(-1);
+    const a = this.rows.a;
+    let w = 0;
+    for (let i = 0; i < n; i++) {
+      if (a[i * MW + M.seq] < seq) continue;
+      if (w !== i) a.copyWithin(w * MW, i * MW, (i + 1) * MW);
+      moved[i] = w++;
+    }
+    this.rows.n = w * MW;
+    for (const k of [...this.summaries.keys()]) if (k < seq) this.summaries.delete(k);
+    return moved;
+  }
+}
+
 export class Store {
   nodes = 0;
-  events: UiEvent[] = [];
-  eventT: number[] = [];
-  msgs: Msg[] = [];
-  msgSent: number[] = [];
+  /** The events that are not message traffic (objects), oldest first, and their times. */
+  others: UiEvent[] = [];
+  otherT: number[] = [];
+  readonly #names = new Names();
+  /** The sends, deliveries and drops held, oldest first. */
+  msgEvents = new MessageEvents(this.#names);
+  /** The messages drawn (from the sends and connection failures), sorted by send time. */
+  msgs = new Messages(this.#names);
   /** the longest send-to-end span seen, to bound window queries */
   maxSpan = 1;
-  private open = new Map<number, Msg>();
+  /** the messages in flight, by id: their index in `msgs` */
+  private open = new Map<number, number>();
   states: StateSeg[][] = [];
   stateT: number[][] = [];
   hw: Steps[] = [];
@@ -204,10 +433,10 @@ export class Store {
 
   private clear(nodes: number): void {
     this.nodes = nodes;
-    this.events = [];
-    this.eventT = [];
-    this.msgs = [];
-    this.msgSent = [];
+    this.others = [];
+    this.otherT = [];
+    this.msgEvents = new MessageEvents(this.#names);
+    this.msgs = new Messages(this.#names);
     this.maxSpan = 1;
     this.open.clear();
     this.states = [];
@@ -232,23 +461,58 @@ export class Store {
     this.version++;
   }
 
+  /** How many events are held. */
+  get eventCount(): number {
+    return this.others.length + this.msgEvents.length;
+  }
+
+  /** The held event with this seq, as an object (undefined: not held). */
+  eventBySeq(seq: number): UiEvent | undefined {
+    const o = this.otherIndex(seq);
+    if (o < this.others.length && this.others[o].seq === seq) return this.others[o];
+    const k = this.msgEvents.lowerBound(seq);
+    return k < this.msgEvents.length && this.msgEvents.seq(k) === seq ? this.msgEvents.event(k, this.msgs.summaries) : undefined;
+  }
+
+  /** Index in `others` of the first event with seq >= `seq`. */
+  private otherIndex(seq: number): number {
+    let lo = 0;
+    let hi = this.others.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.others[mid].seq < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The seq and time of the held event just before seq `seq` (null: none). */
+  private before(seq: number): { seq: number; t: number } | null {
+    const o = this.otherIndex(seq) - 1;
+    const k = this.msgEvents.lowerBound(seq) - 1;
+    const os = o >= 0 ? this.others[o].seq : -Infinity;
+    const ks = k >= 0 ? this.msgEvents.seq(k) : -Infinity;
+    if (o < 0 && k < 0) return null;
+    return os > ks ? { seq: os, t: this.otherT[o] } : { seq: ks, t: this.msgEvents.t(k) };
+  }
+
   /**
    * Holds only the `spanMs` before the cluster's now (10 s at least), read again from the
    * cluster (what a jump outside the held history needs); earlier is shown as not held.
    */
-  reload(c: Pick<Cluster, 'now' | 'nodeCount' | 'packedEvents'>, spanMs: number): void {
+  reload(c: Pick<Cluster, 'now' | 'nodeCount' | 'packedBatch'>, spanMs: number): void {
     const q = windowQuery(c.now, Math.max(SCRUB_WINDOW_MS, spanMs));
     this.reset(c.nodeCount);
-    this.add(c.packedEvents(q));
+    this.addBatch(c.packedBatch(q));
     this.firstT = q.from ?? 0;
   }
 
   /**
-   * Takes a player's frame (the UI's listener; the bench's scrub step): its events, or
-   * after a reset that left what is held (back before it, or on past it), the
-   * `spanMs` before now again.
+   * Takes a player's frame (the UI's listener; the bench's scrub step): its events (as
+   * objects, or the batches of a player with `packed.batches`), or after a reset that
+   * left what is held (back before it, or on past it), the `spanMs` before now again.
    */
-  takeFrame(c: Pick<Cluster, 'now' | 'nodeCount' | 'lastSeq' | 'packedEvents'>, events: readonly UiEvent[], reset: boolean, spanMs: number): void {
+  takeFrame(c: Pick<Cluster, 'now' | 'nodeCount' | 'lastSeq' | 'packedBatch'>, events: readonly UiEvent[] | readonly PackedBatch[], reset: boolean, spanMs: number): void {
     if (reset && (c.now < this.firstT || c.lastSeq > this.lastSeq)) this.reload(c, spanMs);
     this.merge(events);
   }
@@ -266,28 +530,53 @@ export class Store {
     return fresh;
   }
 
+  /** `add` for a packed batch as it crossed: its message rows stay numbers. Returns how many were new. */
+  addBatch(b: PackedBatch): number {
+    const { numbers, rest } = b;
+    const names = rest.names.map((s) => this.#names.of(s));
+    const others = rest.events as UiEvent[];
+    let fresh = 0;
+    let j = 0;
+    for (let i = 0; i < numbers.length; ) {
+      const seq = numbers[i + 1];
+      for (; j < others.length && others[j].seq < seq; j++) if (others[j].seq > this.lastSeq) (this.ingest(others[j]), fresh++);
+      const end = rowEnd(numbers, i);
+      if (seq > this.lastSeq) {
+        const code = numbers[i];
+        if (code === SEND || code === DELIVER || code === DROP) this.ingestMessage(this.msgEvents.pushRow(numbers, i, names));
+        else this.ingest(readRow(numbers, i, rest.names) as UiEvent);
+        fresh++;
+      }
+      i = end;
+    }
+    for (; j < others.length; j++) if (others[j].seq > this.lastSeq) (this.ingest(others[j]), fresh++);
+    if (fresh) this.version++;
+    return fresh;
+  }
+
   /**
-   * Takes the events the player just made. After a seek back the store already holds
-   * them (the recorded future): if the first differs from what is held there, the run
-   * forked and what was held from there on goes first. Compacts afterwards.
+   * Takes the events the player just made (objects, or batches). After a seek back the
+   * store already holds them (the recorded future): if the first differs from what is
+   * held there, the run forked and what was held from there on goes first. Compacts afterwards.
    */
-  merge(events: readonly UiEvent[]): void {
+  merge(events: readonly UiEvent[] | readonly PackedBatch[]): void {
     if (!events.length) return;
-    const first = events[0];
+    const batches = 'numbers' in events[0];
+    const first = batches ? firstOf(events[0] as PackedBatch) : (events[0] as UiEvent);
+    if (!first) return;
     if (first.seq <= this.lastSeq) {
-      const held = this.events[this.events.length - 1 - (this.lastSeq - first.seq)];
+      const held = this.eventBySeq(first.seq);
       if (!held || !sameEvent(held, first)) this.truncateAfter(first.seq - 1);
     }
-    this.add(events);
+    if (batches) for (const b of events as readonly PackedBatch[]) this.addBatch(b);
+    else this.add(events as readonly UiEvent[]);
     this.compact();
   }
 
   /** Forgets every event after `seq` (the run forked there). */
   truncateAfter(seq: number): void {
     if (seq >= this.lastSeq) return;
-    let to = this.events.length;
-    while (to > 0 && this.events[to - 1].seq > seq) to--;
-    this.rebuild(0, to);
+    this.rebuild(null, seq);
   }
 
   /**
@@ -296,18 +585,28 @@ export class Store {
    * fault, leader and violation). The timeline shows the forgotten part as such.
    */
   compact(max = 150_000): boolean {
-    if (this.events.length <= max) return false;
-    let from = this.events.length - Math.floor(max / 2);
+    if (this.eventCount <= max) return false;
+    // the first event kept: the newest half, counted from the end of both kinds
+    let o = this.others.length;
+    let k = this.msgEvents.length;
+    for (let keep = Math.floor(max / 2); keep > 0; keep--) {
+      if (o > 0 && (k === 0 || this.others[o - 1].seq > this.msgEvents.seq(k - 1))) o--;
+      else k--;
+    }
+    const next = (): { seq: number; t: number } =>
+      o < this.others.length && (k >= this.msgEvents.length || this.others[o].seq < this.msgEvents.seq(k))
+        ? { seq: this.others[o].seq, t: this.otherT[o] }
+        : { seq: this.msgEvents.seq(k), t: this.msgEvents.t(k) };
+    let cut = next();
     // cut between two milliseconds, never inside one
-    while (from > 0 && this.eventT[from - 1] === this.eventT[from]) from--;
-    if (from <= 0) return false;
-    this.dropBefore(from);
+    for (let prev = this.before(cut.seq); prev && prev.t === cut.t; prev = this.before(cut.seq)) cut = prev;
+    if (!this.before(cut.seq)) return false;
+    this.dropBefore(cut);
     return true;
   }
 
-  /** Remembers what the nodes looked like just before event `from` (where the held events will start). */
-  private seedAt(from: number): void {
-    const cut = this.events[from];
+  /** Remembers what the nodes looked like just before event `cut` (where the held events will start). */
+  private seedAt(cut: { seq: number; t: number }): void {
     const before = cut.t - 0.5;
     this.seed = {
       states: this.states.map((segs) => {
@@ -325,20 +624,24 @@ export class Store {
   }
 
   /**
-   * Forgets the events before `from` in place: what `rebuild(from, end)` would hold, by
+   * Forgets the events before `cut` in place: what `rebuild(cut, lastSeq)` would hold, by
    * slicing the indexes instead of taking every kept event in again (which cost a frame
    * or several on a long run at speed).
    */
-  private dropBefore(from: number): void {
-    this.seedAt(from);
+  private dropBefore(cut: { seq: number; t: number }): void {
+    this.seedAt(cut);
     const seed = this.seed!;
-    const cutSeq = this.events[from].seq;
-    this.events = this.events.slice(from);
-    this.eventT = this.eventT.slice(from);
+    const cutSeq = cut.seq;
+    const o = this.otherIndex(cutSeq);
+    this.others = this.others.slice(o);
+    this.otherT = this.otherT.slice(o);
+    this.msgEvents.rows.dropFirst(this.msgEvents.lowerBound(cutSeq) * ROW);
     // a message is held when its send (or its disconnect) is
-    this.msgs = this.msgs.filter((m) => m.seq >= cutSeq);
-    this.msgSent = this.msgs.map((m) => m.sent);
-    for (const [id, m] of this.open) if (m.seq < cutSeq) this.open.delete(id);
+    const moved = this.msgs.keepFrom(cutSeq);
+    for (const [id, i] of this.open) {
+      if (moved[i] < 0) this.open.delete(id);
+      else this.open.set(id, moved[i]);
+    }
     for (let n = 0; n < this.nodes; n++) {
       const sg = seed.states[n];
       const keepFrom = sg ? this.states[n].indexOf(sg) : 0;
@@ -358,9 +661,14 @@ export class Store {
     this.version++;
   }
 
-  private rebuild(from: number, to: number): void {
-    const kept = this.events.slice(from, to);
-    if (from > 0) this.seedAt(from);
+  /** Holds only the events from `from` (null: the first held; else remembering the nodes there) to seq `to`, taken in again. */
+  private rebuild(from: { seq: number; t: number } | null, to: number): void {
+    const fromSeq = from ? from.seq : -Infinity;
+    const others = this.others.slice(this.otherIndex(fromSeq), this.otherIndex(to + 1));
+    const ev = this.msgEvents;
+    const rows = ev.rows.a.slice(ev.lowerBound(fromSeq) * ROW, ev.lowerBound(to + 1) * ROW);
+    const summaries = new Map(this.msgs.summaries);
+    if (from && this.before(from.seq)) this.seedAt(from);
     const seed = this.seed;
     this.clear(this.nodes);
     if (seed) {
@@ -379,88 +687,63 @@ export class Store {
       this.violations = [...seed.violations];
       this.leaders = [...seed.leaders];
     }
-    for (const e of kept) this.ingest(e);
+    // the rows already hold the store's name indexes
+    const same = this.#names.list.map((_, i) => i);
+    let j = 0;
+    for (let i = 0; i < rows.length; i += ROW) {
+      for (; j < others.length && others[j].seq < rows[i + 1]; j++) this.ingest(others[j]);
+      const k = this.msgEvents.pushRow(rows, i, same);
+      const summary = summaries.get(rows[i + 1]);
+      if (summary !== undefined) this.msgs.summaries.set(rows[i + 1], summary);
+      this.ingestMessage(k);
+    }
+    for (; j < others.length; j++) this.ingest(others[j]);
     this.version++;
   }
 
-  /** Seq of the last event at or before time t (-1 if none). */
-  lastSeqAt(t: number): number {
-    const i = upperBound(this.eventT, t) - 1;
-    return i < 0 ? -1 : this.events[i].seq;
-  }
-
   get lastT(): number {
-    const n = this.eventT.length;
-    return n ? this.eventT[n - 1] : 0;
+    const o = this.others.length;
+    const k = this.msgEvents.length;
+    if (!o && !k) return 0;
+    if (!k) return this.otherT[o - 1];
+    if (!o) return this.msgEvents.t(k - 1);
+    return this.others[o - 1].seq > this.msgEvents.seq(k - 1) ? this.otherT[o - 1] : this.msgEvents.t(k - 1);
   }
 
   private ingest(e: UiEvent): void {
-    this.events.push(e);
-    this.eventT.push(e.t);
+    if (e.type === 'send' || e.type === 'deliver' || e.type === 'drop') {
+      const k = this.msgEvents.pushEvent(e);
+      if (e.type === 'send' && e.summary !== undefined) this.msgs.summaries.set(e.seq, e.summary);
+      this.ingestMessage(k);
+      return;
+    }
+    this.others.push(e);
+    this.otherT.push(e.t);
     this.lastSeq = e.seq;
     const t = e.t;
     switch (e.type) {
-      case 'send': {
-        const m: Msg = {
-          id: e.msg ?? e.seq,
-          from: num(e.from),
-          to: num(e.to),
-          rpc: rpcIndex(e.rpc ?? ''),
-          epoch: e.epoch ?? 0,
-          summary: e.summary,
-          sent: t,
-          arrives: e.arrives ?? t,
-          end: Infinity,
-          dropped: '',
-          planned: e.dropped ?? '',
-          dup: false,
-          failed: false,
-          seq: e.seq,
-          endSeq: -1,
-        };
-        this.msgs.push(m);
-        this.msgSent.push(t);
-        this.open.set(m.id, m);
-        this.maxSpan = Math.max(this.maxSpan, m.arrives - t);
-        break;
-      }
-      case 'deliver':
-      case 'drop': {
-        const m = this.open.get(e.msg ?? -1);
-        if (m) {
-          this.open.delete(m.id);
-          m.end = t;
-          m.endSeq = e.seq;
-          m.dup = e.type === 'deliver' && e.duplicate;
-          if (e.type === 'drop') m.dropped = e.reason ?? 'dropped';
-          this.maxSpan = Math.max(this.maxSpan, t - m.sent);
-        }
-        break;
-      }
       case 'disconnect': {
         // Drawn as a short failed arrow from the dead peer back to the requester. It left
-        // the peer before later sends: insert it where its send time keeps msgSent sorted.
+        // the peer before later sends: insert it where its send time keeps the messages sorted.
         const sent = e.sent ?? t;
-        const m: Msg = {
-          id: -e.seq,
-          from: num(e.peer),
-          to: num(e.node),
-          rpc: rpcIndex(e.rpc ?? ''),
-          epoch: 0,
-          summary: 'disconnected: BROKER_NOT_AVAILABLE',
-          sent,
-          arrives: t,
-          end: t,
-          dropped: '',
-          planned: '',
-          dup: false,
-          failed: true,
-          seq: e.seq,
-          endSeq: e.seq,
-        };
-        const at = upperBound(this.msgSent, sent);
-        this.msgs.splice(at, 0, m);
-        this.msgSent.splice(at, 0, sent);
+        const at = this.msgBound(sent, true);
+        const none = -1;
+        const row = [];
+        row[M.id] = -e.seq;
+        row[M.from] = num(e.peer);
+        row[M.to] = num(e.node);
+        row[M.rpc] = rpcIndex(e.rpc ?? '');
+        row[M.epoch] = 0;
+        row[M.sent] = sent;
+        row[M.arrives] = t;
+        row[M.end] = t;
+        row[M.dropped] = none;
+        row[M.planned] = none;
+        row[M.flags] = FAILED;
+        row[M.seq] = e.seq;
+        row[M.endSeq] = e.seq;
+        this.msgs.insert(row, at);
+        for (const [id, i] of this.open) if (i >= at) this.open.set(id, i + 1);
         this.maxSpan = Math.max(this.maxSpan, t - sent);
         break;
       }
@@ -545,6 +828,58 @@ export class Store {
     }
   }
 
+
+  /** Takes in message event `k` of `msgEvents`: a send opens a message, a delivery or drop ends it. */
+  private ingestMessage(k: number): void {
+    const a = this.msgEvents.rows.a;
+    const o = k * ROW;
+    const code = a[o];
+    const seq = a[o + 1];
+    const t = a[o + 2];
+    this.lastSeq = seq;
+    const names = this.#names.list;
+    if (code === SEND) {
+      const id = a[o + F.msg];
+      const arrives = a[o + F.arrives];
+      const row = [];
+      row[M.id] = id;
+      row[M.from] = a[o + F.from];
+      row[M.to] = a[o + F.to];
+      row[M.rpc] = rpcIndex(names[a[o + F.rpc]]);
+      row[M.epoch] = a[o + F.epoch];
+      row[M.sent] = t;
+      row[M.arrives] = arrives;
+      row[M.end] = Infinity;
+      row[M.dropped] = -1;
+      row[M.planned] = a[o + F.planned];
+      row[M.flags] = 0;
+      row[M.seq] = seq;
+      row[M.endSeq] = -1;
+      this.open.set(id, this.msgs.length);
+      this.msgs.insert(row);
+      this.maxSpan = Math.max(this.maxSpan, arrives - t);
+      return;
+    }
+    const i = this.open.get(a[o + (code === DELIVER ? F.deliverMsg : F.dropMsg)]);
+    if (i === undefined) return;
+    this.open.delete(this.msgs.id(i));
+    this.msgs.end(i, t, seq, code === DELIVER && a[o + F.duplicate] === 1, code === DROP ? a[o + F.reason] : -1);
+    this.maxSpan = Math.max(this.maxSpan, t - this.msgs.sent(i));
+  }
+
+  /** Index of the first message sent after `t` (`after`), or at or after it. */
+  private msgBound(t: number, after: boolean): number {
+    let lo = 0;
+    let hi = this.msgs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const sent = this.msgs.sent(mid);
+      if (sent < t || (after && sent === t)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   private pushState(n: number, seg: StateSeg): void {
     const arr = this.states[n];
     const last = arr[arr.length - 1];
@@ -570,6 +905,7 @@ export class Store {
     if (m.summary === undefined) {
       const [e] = this.cluster?.events({ since: m.seq - 1, limit: 1, text: false }) ?? [];
       m.summary = e && e.seq === m.seq && (e.type === 'send' || e.type === 'deliver') ? e.summary : '';
+      this.msgs.summaries.set(m.seq, m.summary);
     }
     return m.summary;
   }
@@ -582,15 +918,16 @@ export class Store {
 
   /** Index range of messages that may be visible in [t0, t1]. */
   msgRange(t0: number, t1: number): [number, number] {
-    return [lowerBound(this.msgSent, t0 - this.maxSpan - 1), upperBound(this.msgSent, t1)];
+    return [this.msgBound(t0 - this.maxSpan - 1, false), this.msgBound(t1, true)];
   }
 
   markRange(t0: number, t1: number): [number, number] {
     return [lowerBound(this.markT, t0), upperBound(this.markT, t1)];
   }
 
-  eventRange(t0: number, t1: number): [number, number] {
-    return [lowerBound(this.eventT, t0), upperBound(this.eventT, t1)];
+  /** Index range of `others` in [t0, t1]. */
+  otherRange(t0: number, t1: number): [number, number] {
+    return [lowerBound(this.otherT, t0), upperBound(this.otherT, t1)];
   }
 
   /**
@@ -620,10 +957,9 @@ export class Store {
     if (hit) return hit;
     const out: (number | null)[] = Array.from({ length: Math.max(0, to - from) }, () => null);
     let left = out.length;
-    let end = this.events.length - 1 - (this.lastSeq - ev.seq);
-    if (this.events[end] !== ev) end = this.events.indexOf(ev);
-    for (let i = end - 1; i >= 0 && left > 0 && end - i <= MAX_GHOST_SCAN; i--) {
-      const e = this.events[i];
+    const end = this.otherIndex(ev.seq);
+    for (let i = end - 1; i >= 0 && left > 0 && ev.seq - this.others[i].seq <= MAX_GHOST_SCAN; i--) {
+      const e = this.others[i];
       if (e.type !== 'append' || e.node !== n) continue;
       for (let o = Math.max(from, Number(e.first)); o <= Math.min(to - 1, Number(e.last)); o++) {
         if (out[o - from] === null) {

@@ -303,7 +303,7 @@ export function drawMessages(L: Layer): HitArrow[] {
   let lastNoteX = -1e9;
   let budget = 6000;
   for (let i = a; i < b && budget > 0; i++) {
-    const m = store.msgs[i];
+    const m = store.msgs.at(i);
     if (m.from >= N || m.to >= N) continue;
     const group = m.rpc >> 1;
     if (L.hiddenGroups.has(group)) continue;
@@ -534,7 +534,7 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[]; boxes: Ma
   // evidence events that are not marks (appends, hw moves): rings on their lanes
   if (L.highlight.size) {
     for (const seq of L.highlight) {
-      const e = findEvent(L.store, seq);
+      const e = L.store.eventBySeq(seq);
       if (!e || e.t < t0 || e.t > t1) continue;
       const n = 'node' in e && typeof e.node === 'number' ? e.node : -1;
       if (n < 0 || n >= store.nodes) continue;
@@ -594,17 +594,6 @@ export function drawFlags(L: Layer, flags: Flag[], hits: HitMark[], boxes: MarkB
   }
 }
 
-function findEvent(store: Store, seq: number): UiEvent | undefined {
-  const evs = store.events;
-  let lo = 0;
-  let hi = evs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (evs[mid].seq < seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return evs[lo] && evs[lo].seq === seq ? evs[lo] : undefined;
-}
 
 function short(s: string): string {
   return s === 'prospective' ? 'prosp.' : s === 'unattached' ? 'unatt.' : s === 'candidate' ? 'cand.' : s;

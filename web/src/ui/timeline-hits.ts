@@ -147,8 +147,8 @@ export function stepHits(store: Store, g: TimelineGeometry, t0: number, t1: numb
 
 /** The last `hw` event of node n at time t (a step keeps the last value at its time). */
 function hwSeq(store: Store, n: number, t: number): number {
-  for (let i = upperBound(store.eventT, t) - 1; i >= 0 && store.eventT[i] === t; i--) {
-    const e = store.events[i];
+  for (let i = upperBound(store.otherT, t) - 1; i >= 0 && store.otherT[i] === t; i--) {
+    const e = store.others[i];
     if (e.type === 'hw' && e.node === n) return e.seq;
   }
   return -1;
