@@ -49,7 +49,7 @@ const messages = (s) => Array.from({ length: s.msgs.length }, (_, i) => s.msgs.a
 /** Every event a store holds, as objects, oldest first. */
 const eventsOf = (s) => {
   const out = [...s.others];
-  for (let k = 0; k < s.msgEvents.length; k++) out.push(s.msgEvents.event(k, s.msgs.summaries));
+  for (let k = 0; k < s.rows.length; k++) out.push(s.rows.event(k, s.msgs.summaries));
   return out.sort((a, b) => a.seq - b.seq);
 };
 
@@ -61,7 +61,7 @@ function held(s) {
     lastSeq: s.lastSeq,
     others: s.others.map((e) => e.seq),
     otherT: s.otherT,
-    msgEvents: Array.from({ length: s.msgEvents.length }, (_, k) => s.msgEvents.event(k, s.msgs.summaries)),
+    rows: Array.from({ length: s.rows.length }, (_, k) => s.rows.event(k, s.msgs.summaries)),
     msgs: messages(s).map((m) => ({ ...m, end: m.end === Infinity ? 'Infinity' : m.end })),
     open: [...s.open].sort((a, b) => a[0] - b[0]).map(([id, i]) => [id, s.msgs.seq(i)]),
     states: s.states,
@@ -131,7 +131,7 @@ test('a packed window draws what the full events draw; a message summary it left
   );
   const withoutSummaries = (s) => held(s).msgs.map(({ summary, ...m }) => m);
   assert.deepEqual(withoutSummaries(packed), withoutSummaries(full));
-  const withoutMsgSummaries = (s) => ({ ...held(s), msgs: null, msgEvents: held(s).msgEvents.map(({ summary, ...e }) => e) });
+  const withoutMsgSummaries = (s) => ({ ...held(s), msgs: null, rows: held(s).rows.map(({ summary, ...e }) => e) });
   assert.deepEqual(withoutMsgSummaries(packed), withoutMsgSummaries(full));
   const left = messages(packed).filter((m) => m.summary === undefined);
   assert.ok(left.length > 100, `messages come without a summary (${left.length})`);
@@ -169,7 +169,7 @@ test('scrub steps as the UI takes them (Store.takeFrame): packed frames hold wha
     ui.takeFrame(a, f.events, f.reset, 0);
   });
   pb.subscribe((f) => full.takeFrame(b, f.events, f.reset, 0));
-  const withoutSummaries = (s) => ({ ...held(s), msgs: held(s).msgs.map(({ summary, ...m }) => m), msgEvents: held(s).msgEvents.map(({ summary, ...e }) => e) });
+  const withoutSummaries = (s) => ({ ...held(s), msgs: held(s).msgs.map(({ summary, ...m }) => m), rows: held(s).rows.map(({ summary, ...e }) => e) });
   for (const t of [8_000, 4_000, 12_000, 12_500, 6_000]) {
     pa.seek(t);
     pb.seek(t);

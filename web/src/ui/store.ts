@@ -166,19 +166,16 @@ function firstOf(b: PackedBatch): UiEvent | undefined {
   return readRow(b.numbers, 0, b.rest.names) as UiEvent;
 }
 
-/** The message events: held as rows of numbers (`MessageEvents`). */
-type MsgType = 'send' | 'deliver' | 'drop';
-const MSG_CODES = (['send', 'deliver', 'drop'] as const).map((type) => PACKED_TYPES.indexOf(type));
-const [SEND, DELIVER, DROP] = MSG_CODES;
-/** Each message row code's fields (name, kind), as the core packs them. */
-const MSG_FIELDS = new Map(MSG_CODES.map((code) => [code, PACKED_ROWS[code][1]]));
-/** A message event's row: code, seq, t and its fields (all scalar, as many for each type). */
-const ROW = 3 + PACKED_ROWS[SEND][1].length;
-if (MSG_CODES.some((code) => 3 + PACKED_ROWS[code][1].length !== ROW || PACKED_ROWS[code][1].some(([, kind]) => kind === 'list'))) {
-  throw new Error('the core packs message events in rows this store cannot hold');
-}
-/** Where a field of a message row is (after code, seq and t). */
-const field = (code: number, name: string): number => 3 + PACKED_ROWS[code][1].findIndex(([n]) => n === name);
+/**
+ * The packed types held as rows of numbers (`Rows`): all but connection failures, which
+ * are few and drawn as messages inserted by their send time (`Messages`).
+ */
+type RowType = Exclude<PackedType, 'disconnect'>;
+const code = (type: RowType): number => PACKED_TYPES.indexOf(type);
+const [SEND, DELIVER, DROP, APPEND, FLUSH, HW] = (['send', 'deliver', 'drop', 'append', 'flush', 'hw'] as const).map(code);
+const IN_ROWS = PACKED_TYPES.map((_, c) => [SEND, DELIVER, DROP, APPEND, FLUSH, HW].includes(c));
+/** Where a field of a row is (from its start: code, seq and t come first). */
+const field = (c: number, name: string): number => 3 + PACKED_ROWS[c][1].findIndex(([n]) => n === name);
 const F = {
   msg: field(SEND, 'msg'),
   from: field(SEND, 'from'),
@@ -191,6 +188,12 @@ const F = {
   duplicate: field(DELIVER, 'duplicate'),
   dropMsg: field(DROP, 'msg'),
   reason: field(DROP, 'reason'),
+  appendNode: field(APPEND, 'node'),
+  appendFirst: field(APPEND, 'first'),
+  appendLast: field(APPEND, 'last'),
+  appendEpoch: field(APPEND, 'epoch'),
+  hwNode: field(HW, 'node'),
+  hwNew: field(HW, 'new'),
 };
 
 /** A growable array of numbers. */
@@ -226,20 +229,26 @@ class Names {
   }
 }
 
-/** The message events held, oldest first: one row of `ROW` numbers each, names as the store's `Names`. */
-export class MessageEvents {
+/** Events held as rows of numbers, oldest first: laid out as the core packs them, names as the store's `Names`. */
+export class Rows {
   readonly rows = new Numbers();
+  /** where each row starts */
+  readonly starts = new Numbers();
   constructor(private readonly names: Names) {}
   get length(): number {
-    return this.rows.n / ROW;
+    return this.starts.n;
+  }
+  /** Where row `k` starts in `rows.a`. */
+  at(k: number): number {
+    return this.starts.a[k];
   }
   seq(k: number): number {
-    return this.rows.a[k * ROW + 1];
+    return this.rows.a[this.starts.a[k] + 1];
   }
   t(k: number): number {
-    return this.rows.a[k * ROW + 2];
+    return this.rows.a[this.starts.a[k] + 2];
   }
-  /** Index of the first event with seq >= `seq`. */
+  /** Index of the first row with seq >= `seq`. */
   lowerBound(seq: number): number {
     let lo = 0;
     let hi = this.length;
@@ -250,47 +259,74 @@ export class MessageEvents {
     }
     return lo;
   }
-  /** Event `k` as an object (`summary` the send's, when known). */
+  /** Index of the first row after time `t`. */
+  upperBoundT(t: number): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.t(mid) <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+  /** Row `k` as its event (a send with its summary, when known). */
   event(k: number, summaries: ReadonlyMap<number, string>): UiEvent {
-    const e = readRow(this.rows.a, k * ROW, this.names.list) as UiEvent;
+    const e = readRow(this.rows.a, this.at(k), this.names.list) as UiEvent;
     const summary = e.type === 'send' ? summaries.get(e.seq) : undefined;
     if (summary !== undefined) (e as UiEventOf<'send'>).summary = summary;
     return e;
   }
   /** Appends the row at `i` of `numbers` (names indexed by `names`); returns its index. */
-  pushRow(numbers: Float64Array, i: number, names: readonly number[]): number {
-    const code = numbers[i];
-    const k = this.length;
-    this.rows.reserve(ROW);
+  pushRow(numbers: Float64Array, i: number, names: ArrayLike<number>): number {
+    const c = numbers[i];
+    const end = rowEnd(numbers, i);
+    this.rows.reserve(end - i);
     const a = this.rows.a;
     const o = this.rows.n;
-    for (let j = 0; j < ROW; j++) a[o + j] = numbers[i + j];
-    const fields = MSG_FIELDS.get(code)!;
+    a.set(numbers.subarray(i, end), o);
+    const fields = PACKED_ROWS[c][1];
     for (let j = 0; j < fields.length; j++) {
       const kind = fields[j][1];
       const v = a[o + 3 + j];
       if (kind === 'name' || (kind === 'maybeName' && v >= 0)) a[o + 3 + j] = names[v];
     }
-    this.rows.n += ROW;
-    return k;
+    this.rows.n = o + end - i;
+    return this.#start(o);
   }
-  /** Appends a message event given as an object; returns its index. */
-  pushEvent(e: UiEventOf<MsgType>): number {
-    const code = PACKED_TYPES.indexOf(e.type);
-    const k = this.length;
-    this.rows.reserve(ROW);
-    const a = this.rows.a;
-    const o = this.rows.n;
-    a[o] = code;
-    a[o + 1] = e.seq;
-    a[o + 2] = e.t;
+  /** Appends an event given as an object (of a type held in rows); returns its index. */
+  pushEvent(e: UiEventOf<RowType>): number {
+    const c = PACKED_TYPES.indexOf(e.type);
     const x = e as unknown as Record<string, unknown>;
-    MSG_FIELDS.get(code)!.forEach(([name, kind], j) => {
-      const v = x[name];
-      a[o + 3 + j] = kind === 'flag' ? (v ? 1 : 0) : kind === 'name' ? this.names.of(String(v)) : kind === 'maybeName' ? (v == null ? -1 : this.names.of(String(v))) : Number(v);
-    });
-    this.rows.n += ROW;
-    return k;
+    const v: number[] = [c, e.seq, e.t];
+    for (const [name, kind] of PACKED_ROWS[c][1]) {
+      const f = x[name];
+      if (kind === 'list') v.push((f as number[]).length, ...(f as number[]));
+      else if (kind === 'flag') v.push(f ? 1 : 0);
+      else if (kind === 'name') v.push(this.names.of(String(f)));
+      else if (kind === 'maybeName') v.push(f == null ? -1 : this.names.of(String(f)));
+      else if (kind === 'maybeNumber') v.push(f == null ? NaN : Number(f));
+      else v.push(Number(f));
+    }
+    this.rows.reserve(v.length);
+    const o = this.rows.n;
+    this.rows.a.set(v, o);
+    this.rows.n = o + v.length;
+    return this.#start(o);
+  }
+  #start(o: number): number {
+    this.starts.reserve(1);
+    this.starts.a[this.starts.n] = o;
+    return this.starts.n++;
+  }
+  /** Forgets the rows before row `k`. */
+  dropFirst(k: number): void {
+    if (k === 0) return;
+    const off = k < this.length ? this.at(k) : this.rows.n;
+    this.rows.dropFirst(off);
+    this.starts.dropFirst(k);
+    const s = this.starts.a;
+    for (let j = 0; j < this.starts.n; j++) s[j] -= off;
   }
 }
 
@@ -300,6 +336,8 @@ const MW = 13;
 const DUP = 1;
 const FAILED = 2;
 const DISCONNECTED = 'disconnected: BROKER_NOT_AVAILABLE';
+/** A message's row being written (`Store.ingestRow`, a disconnect). */
+const MSG_SCRATCH = new Float64Array(MW);
 
 /** The messages held, sorted by send time: a row of numbers each, a `Msg` built when asked (`at`). */
 export class Messages {
@@ -345,7 +383,7 @@ export class Messages {
     };
   }
   /** Inserts a message at index `at` (the end by default); `v` by the fields of `M`. */
-  insert(v: number[], at = this.length): void {
+  insert(v: ArrayLike<number>, at = this.length): void {
     this.rows.reserve(MW);
     const a = this.rows.a;
     if (at < this.length) a.copyWithin((at + 1) * MW, at * MW, this.rows.n);
@@ -384,8 +422,8 @@ export class Store {
   others: UiEvent[] = [];
   otherT: number[] = [];
   readonly #names = new Names();
-  /** The sends, deliveries and drops held, oldest first. */
-  msgEvents = new MessageEvents(this.#names);
+  /** The events of the packed types held (message traffic, appends, flushes, HW moves: most of a run), oldest first. */
+  rows = new Rows(this.#names);
   /** The messages drawn (from the sends and connection failures), sorted by send time. */
   msgs = new Messages(this.#names);
   /** the longest send-to-end span seen, to bound window queries */
@@ -435,7 +473,7 @@ export class Store {
     this.nodes = nodes;
     this.others = [];
     this.otherT = [];
-    this.msgEvents = new MessageEvents(this.#names);
+    this.rows = new Rows(this.#names);
     this.msgs = new Messages(this.#names);
     this.maxSpan = 1;
     this.open.clear();
@@ -463,15 +501,15 @@ export class Store {
 
   /** How many events are held. */
   get eventCount(): number {
-    return this.others.length + this.msgEvents.length;
+    return this.others.length + this.rows.length;
   }
 
   /** The held event with this seq, as an object (undefined: not held). */
   eventBySeq(seq: number): UiEvent | undefined {
     const o = this.otherIndex(seq);
     if (o < this.others.length && this.others[o].seq === seq) return this.others[o];
-    const k = this.msgEvents.lowerBound(seq);
-    return k < this.msgEvents.length && this.msgEvents.seq(k) === seq ? this.msgEvents.event(k, this.msgs.summaries) : undefined;
+    const k = this.rows.lowerBound(seq);
+    return k < this.rows.length && this.rows.seq(k) === seq ? this.rows.event(k, this.msgs.summaries) : undefined;
   }
 
   /** Index in `others` of the first event with seq >= `seq`. */
@@ -489,11 +527,11 @@ export class Store {
   /** The seq and time of the held event just before seq `seq` (null: none). */
   private before(seq: number): { seq: number; t: number } | null {
     const o = this.otherIndex(seq) - 1;
-    const k = this.msgEvents.lowerBound(seq) - 1;
+    const k = this.rows.lowerBound(seq) - 1;
     const os = o >= 0 ? this.others[o].seq : -Infinity;
-    const ks = k >= 0 ? this.msgEvents.seq(k) : -Infinity;
+    const ks = k >= 0 ? this.rows.seq(k) : -Infinity;
     if (o < 0 && k < 0) return null;
-    return os > ks ? { seq: os, t: this.otherT[o] } : { seq: ks, t: this.msgEvents.t(k) };
+    return os > ks ? { seq: os, t: this.otherT[o] } : { seq: ks, t: this.rows.t(k) };
   }
 
   /**
@@ -543,7 +581,7 @@ export class Store {
       const end = rowEnd(numbers, i);
       if (seq > this.lastSeq) {
         const code = numbers[i];
-        if (code === SEND || code === DELIVER || code === DROP) this.ingestMessage(this.msgEvents.pushRow(numbers, i, names));
+        if (IN_ROWS[code]) this.ingestRow(this.rows.pushRow(numbers, i, names));
         else this.ingest(readRow(numbers, i, rest.names) as UiEvent);
         fresh++;
       }
@@ -588,15 +626,15 @@ export class Store {
     if (this.eventCount <= max) return false;
     // the first event kept: the newest half, counted from the end of both kinds
     let o = this.others.length;
-    let k = this.msgEvents.length;
+    let k = this.rows.length;
     for (let keep = Math.floor(max / 2); keep > 0; keep--) {
-      if (o > 0 && (k === 0 || this.others[o - 1].seq > this.msgEvents.seq(k - 1))) o--;
+      if (o > 0 && (k === 0 || this.others[o - 1].seq > this.rows.seq(k - 1))) o--;
       else k--;
     }
     const next = (): { seq: number; t: number } =>
-      o < this.others.length && (k >= this.msgEvents.length || this.others[o].seq < this.msgEvents.seq(k))
+      o < this.others.length && (k >= this.rows.length || this.others[o].seq < this.rows.seq(k))
         ? { seq: this.others[o].seq, t: this.otherT[o] }
-        : { seq: this.msgEvents.seq(k), t: this.msgEvents.t(k) };
+        : { seq: this.rows.seq(k), t: this.rows.t(k) };
     let cut = next();
     // cut between two milliseconds, never inside one
     for (let prev = this.before(cut.seq); prev && prev.t === cut.t; prev = this.before(cut.seq)) cut = prev;
@@ -635,7 +673,7 @@ export class Store {
     const o = this.otherIndex(cutSeq);
     this.others = this.others.slice(o);
     this.otherT = this.otherT.slice(o);
-    this.msgEvents.rows.dropFirst(this.msgEvents.lowerBound(cutSeq) * ROW);
+    this.rows.dropFirst(this.rows.lowerBound(cutSeq));
     // a message is held when its send (or its disconnect) is
     const moved = this.msgs.keepFrom(cutSeq);
     for (const [id, i] of this.open) {
@@ -665,8 +703,9 @@ export class Store {
   private rebuild(from: { seq: number; t: number } | null, to: number): void {
     const fromSeq = from ? from.seq : -Infinity;
     const others = this.others.slice(this.otherIndex(fromSeq), this.otherIndex(to + 1));
-    const ev = this.msgEvents;
-    const rows = ev.rows.a.slice(ev.lowerBound(fromSeq) * ROW, ev.lowerBound(to + 1) * ROW);
+    const ev = this.rows;
+    const [k0, k1] = [ev.lowerBound(fromSeq), ev.lowerBound(to + 1)];
+    const rows = ev.rows.a.slice(k0 < ev.length ? ev.at(k0) : ev.rows.n, k1 < ev.length ? ev.at(k1) : ev.rows.n);
     const summaries = new Map(this.msgs.summaries);
     if (from && this.before(from.seq)) this.seedAt(from);
     const seed = this.seed;
@@ -690,12 +729,12 @@ export class Store {
     // the rows already hold the store's name indexes
     const same = this.#names.list.map((_, i) => i);
     let j = 0;
-    for (let i = 0; i < rows.length; i += ROW) {
+    for (let i = 0; i < rows.length; i = rowEnd(rows, i)) {
       for (; j < others.length && others[j].seq < rows[i + 1]; j++) this.ingest(others[j]);
-      const k = this.msgEvents.pushRow(rows, i, same);
+      const k = this.rows.pushRow(rows, i, same);
       const summary = summaries.get(rows[i + 1]);
       if (summary !== undefined) this.msgs.summaries.set(rows[i + 1], summary);
-      this.ingestMessage(k);
+      this.ingestRow(k);
     }
     for (; j < others.length; j++) this.ingest(others[j]);
     this.version++;
@@ -703,18 +742,18 @@ export class Store {
 
   get lastT(): number {
     const o = this.others.length;
-    const k = this.msgEvents.length;
+    const k = this.rows.length;
     if (!o && !k) return 0;
     if (!k) return this.otherT[o - 1];
-    if (!o) return this.msgEvents.t(k - 1);
-    return this.others[o - 1].seq > this.msgEvents.seq(k - 1) ? this.otherT[o - 1] : this.msgEvents.t(k - 1);
+    if (!o) return this.rows.t(k - 1);
+    return this.others[o - 1].seq > this.rows.seq(k - 1) ? this.otherT[o - 1] : this.rows.t(k - 1);
   }
 
   private ingest(e: UiEvent): void {
-    if (e.type === 'send' || e.type === 'deliver' || e.type === 'drop') {
-      const k = this.msgEvents.pushEvent(e);
+    if (e.type !== 'disconnect' && IN_ROWS[PACKED_TYPES.indexOf(e.type as PackedType)]) {
+      const k = this.rows.pushEvent(e as UiEventOf<RowType>);
       if (e.type === 'send' && e.summary !== undefined) this.msgs.summaries.set(e.seq, e.summary);
-      this.ingestMessage(k);
+      this.ingestRow(k);
       return;
     }
     this.others.push(e);
@@ -728,7 +767,7 @@ export class Store {
         const sent = e.sent ?? t;
         const at = this.msgBound(sent, true);
         const none = -1;
-        const row = [];
+        const row = MSG_SCRATCH;
         row[M.id] = -e.seq;
         row[M.from] = num(e.peer);
         row[M.to] = num(e.node);
@@ -777,19 +816,6 @@ export class Store {
       case 'restart':
         this.mark(t, e, num(e.node), 'restart');
         break;
-      case 'hw': {
-        const n = num(e.node);
-        if (n >= 0 && n < this.nodes) this.hw[n].push(t, e.new ?? NaN);
-        break;
-      }
-      case 'append': {
-        const n = num(e.node);
-        if (n >= 0 && n < this.nodes) {
-          this.leoNow[n] = (e.last ?? 0) + 1;
-          this.leo[n].push(t, this.leoNow[n]);
-        }
-        break;
-      }
       case 'truncate': {
         const n = num(e.node);
         if (n >= 0 && n < this.nodes) {
@@ -829,42 +855,50 @@ export class Store {
   }
 
 
-  /** Takes in message event `k` of `msgEvents`: a send opens a message, a delivery or drop ends it. */
-  private ingestMessage(k: number): void {
-    const a = this.msgEvents.rows.a;
-    const o = k * ROW;
+  /** Takes in row `k`: a send opens a message, a delivery or drop ends it, an append moves the LEO, an HW event the HW. */
+  private ingestRow(k: number): void {
+    const a = this.rows.rows.a;
+    const o = this.rows.at(k);
     const code = a[o];
     const seq = a[o + 1];
     const t = a[o + 2];
     this.lastSeq = seq;
-    const names = this.#names.list;
     if (code === SEND) {
       const id = a[o + F.msg];
       const arrives = a[o + F.arrives];
-      const row = [];
-      row[M.id] = id;
-      row[M.from] = a[o + F.from];
-      row[M.to] = a[o + F.to];
-      row[M.rpc] = rpcIndex(names[a[o + F.rpc]]);
-      row[M.epoch] = a[o + F.epoch];
-      row[M.sent] = t;
-      row[M.arrives] = arrives;
-      row[M.end] = Infinity;
-      row[M.dropped] = -1;
-      row[M.planned] = a[o + F.planned];
-      row[M.flags] = 0;
-      row[M.seq] = seq;
-      row[M.endSeq] = -1;
+      const m = MSG_SCRATCH;
+      m[M.id] = id;
+      m[M.from] = a[o + F.from];
+      m[M.to] = a[o + F.to];
+      m[M.rpc] = rpcIndex(this.#names.list[a[o + F.rpc]]);
+      m[M.epoch] = a[o + F.epoch];
+      m[M.sent] = t;
+      m[M.arrives] = arrives;
+      m[M.end] = Infinity;
+      m[M.dropped] = -1;
+      m[M.planned] = a[o + F.planned];
+      m[M.flags] = 0;
+      m[M.seq] = seq;
+      m[M.endSeq] = -1;
       this.open.set(id, this.msgs.length);
-      this.msgs.insert(row);
+      this.msgs.insert(m);
       this.maxSpan = Math.max(this.maxSpan, arrives - t);
-      return;
+    } else if (code === DELIVER || code === DROP) {
+      const i = this.open.get(a[o + (code === DELIVER ? F.deliverMsg : F.dropMsg)]);
+      if (i === undefined) return;
+      this.open.delete(this.msgs.id(i));
+      this.msgs.end(i, t, seq, code === DELIVER && a[o + F.duplicate] === 1, code === DROP ? a[o + F.reason] : -1);
+      this.maxSpan = Math.max(this.maxSpan, t - this.msgs.sent(i));
+    } else if (code === HW) {
+      const n = a[o + F.hwNode];
+      if (n >= 0 && n < this.nodes) this.hw[n].push(t, a[o + F.hwNew]);
+    } else if (code === APPEND) {
+      const n = a[o + F.appendNode];
+      if (n >= 0 && n < this.nodes) {
+        this.leoNow[n] = a[o + F.appendLast] + 1;
+        this.leo[n].push(t, this.leoNow[n]);
+      }
     }
-    const i = this.open.get(a[o + (code === DELIVER ? F.deliverMsg : F.dropMsg)]);
-    if (i === undefined) return;
-    this.open.delete(this.msgs.id(i));
-    this.msgs.end(i, t, seq, code === DELIVER && a[o + F.duplicate] === 1, code === DROP ? a[o + F.reason] : -1);
-    this.maxSpan = Math.max(this.maxSpan, t - this.msgs.sent(i));
   }
 
   /** Index of the first message sent after `t` (`after`), or at or after it. */
@@ -957,19 +991,29 @@ export class Store {
     if (hit) return hit;
     const out: (number | null)[] = Array.from({ length: Math.max(0, to - from) }, () => null);
     let left = out.length;
-    const end = this.otherIndex(ev.seq);
-    for (let i = end - 1; i >= 0 && left > 0 && ev.seq - this.others[i].seq <= MAX_GHOST_SCAN; i--) {
-      const e = this.others[i];
-      if (e.type !== 'append' || e.node !== n) continue;
-      for (let o = Math.max(from, Number(e.first)); o <= Math.min(to - 1, Number(e.last)); o++) {
+    const a = this.rows.rows.a;
+    for (let k = this.rows.lowerBound(ev.seq) - 1; k >= 0 && left > 0 && ev.seq - this.rows.seq(k) <= MAX_GHOST_SCAN; k--) {
+      const r = this.rows.at(k);
+      if (a[r] !== APPEND || a[r + F.appendNode] !== n) continue;
+      for (let o = Math.max(from, a[r + F.appendFirst]); o <= Math.min(to - 1, a[r + F.appendLast]); o++) {
         if (out[o - from] === null) {
-          out[o - from] = Number(e.epoch);
+          out[o - from] = a[r + F.appendEpoch];
           left--;
         }
       }
     }
     this.removed.set(ev.seq, out);
     return out;
+  }
+
+  /** The seq of node `n`'s last `hw` event at time `t` (-1: none; a step keeps the last value at its time). */
+  hwSeqAt(n: number, t: number): number {
+    const a = this.rows.rows.a;
+    for (let k = this.rows.upperBoundT(t) - 1; k >= 0 && this.rows.t(k) === t; k--) {
+      const r = this.rows.at(k);
+      if (a[r] === HW && a[r + F.hwNode] === n) return a[r + 1];
+    }
+    return -1;
   }
 
   /** The leader (highest epoch) as of time t, from the state history. */
