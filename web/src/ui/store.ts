@@ -284,7 +284,8 @@ export class Rows {
     this.rows.reserve(end - i);
     const a = this.rows.a;
     const o = this.rows.n;
-    a.set(numbers.subarray(i, end), o);
+    // a loop, not set(subarray): no view object per row
+    for (let j = i; j < end; j++) a[o + j - i] = numbers[j];
     const fields = PACKED_ROWS[c][1];
     for (let j = 0; j < fields.length; j++) {
       const kind = fields[j][1];
@@ -318,6 +319,10 @@ export class Rows {
     this.starts.reserve(1);
     this.starts.a[this.starts.n] = o;
     return this.starts.n++;
+  }
+  clear(): void {
+    this.rows.n = 0;
+    this.starts.n = 0;
   }
   /** Forgets the rows before row `k`. */
   dropFirst(k: number): void {
@@ -382,6 +387,10 @@ export class Messages {
       endSeq: a[o + M.endSeq],
     };
   }
+  clear(): void {
+    this.rows.n = 0;
+    this.summaries.clear();
+  }
   /** Inserts a message at index `at` (the end by default); `v` by the fields of `M`. */
   insert(v: ArrayLike<number>, at = this.length): void {
     this.rows.reserve(MW);
@@ -423,9 +432,9 @@ export class Store {
   otherT: number[] = [];
   readonly #names = new Names();
   /** The events of the packed types held (message traffic, appends, flushes, HW moves: most of a run), oldest first. */
-  rows = new Rows(this.#names);
+  readonly rows = new Rows(this.#names);
   /** The messages drawn (from the sends and connection failures), sorted by send time. */
-  msgs = new Messages(this.#names);
+  readonly msgs = new Messages(this.#names);
   /** the longest send-to-end span seen, to bound window queries */
   maxSpan = 1;
   /** the messages in flight, by id: their index in `msgs` */
@@ -473,8 +482,9 @@ export class Store {
     this.nodes = nodes;
     this.others = [];
     this.otherT = [];
-    this.rows = new Rows(this.#names);
-    this.msgs = new Messages(this.#names);
+    // the same buffers again: new ones on every jump kept the full collector busy
+    this.rows.clear();
+    this.msgs.clear();
     this.maxSpan = 1;
     this.open.clear();
     this.states = [];

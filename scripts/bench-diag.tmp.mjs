@@ -1,0 +1,331 @@
+#!/usr/bin/env node
+// `npm run bench`: every number issue 11 sets a target for, measured on the built package
+// and site, printed as one table (each number beside its target, met or not) and written
+// as JSON to target/bench.json. Speed is measured here, never asserted in tests.
+//   node scripts/bench.mjs [--raftscope DIR]     (or RAFTSCOPE=DIR; without it the
+//                                                  RaftScope row is skipped)
+//   node scripts/bench.mjs --case NAME           one measurement, as JSON (run in its own
+//                                                  process: a wasm instance never shrinks)
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import * as fsx from 'node:fs';
+import { loadRaftScope } from './bench-raftscope.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const here = fileURLToPath(import.meta.url);
+const arg = (name) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const quantile = (xs, p) => {
+  const s = sorted(xs);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+};
+const median = (xs) => quantile(xs, 0.5);
+const MIB = 2 ** 20;
+
+/** The reference workload of the throughput target. */
+const REFERENCE = { voters: 5, observers: 2, writesPerSecond: 100, network: 'datacenter', stableLeadership: true };
+
+async function pkg() {
+  const kp = await import(new URL('../web/dist/node.js', import.meta.url).href);
+  await kp.init();
+  return kp;
+}
+
+/** The UI's store (web/src/ui/store.ts), bundled from source: its window query and its ingest. */
+async function uiStore() {
+  const dir = mkdtempSync(join(tmpdir(), 'kp-bench-store-'));
+  try {
+    const outfile = join(dir, 'store.mjs');
+    await build({ entryPoints: [join(root, 'web/src/ui/store.ts')], outfile, bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning' });
+    return await import(pathToFileURL(outfile).href);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The busy hour of the scrubbing target: 7 voters, 20 writes/s, a crash a minute. */
+function busyHour(Cluster) {
+  const c = Cluster.createSync({ voters: 7, seed: 42, writesPerSecond: 20 });
+  for (let minute = 0; minute < 60; minute++) {
+    c.advance(30_000);
+    c.crash(minute % 7);
+    c.advance(30_000);
+    c.restart(minute % 7);
+  }
+  return c;
+}
+
+/** Wasm memory after one `advance(ms)` (an instance never shrinks: this is its peak). */
+async function peakMemory(options, ms) {
+  const { Cluster } = await pkg();
+  const t = performance.now();
+  const c = Cluster.createSync(options);
+  c.advance(ms);
+  return { peakBytes: c.__wasmMemoryBytes(), wallS: (performance.now() - t) / 1000 };
+}
+
+const cases = {
+  /** Ours in wasm vs RaftScope's model, interleaved repetitions in one process. */
+  async throughput() {
+    const { Cluster } = await pkg();
+    const dir = arg('raftscope') ?? process.env.RAFTSCOPE;
+    const raftscope = dir ? loadRaftScope(dir) : null;
+    const ours = [];
+    const theirs = [];
+    const ratios = [];
+    let events = 0;
+    for (let rep = 0; rep < 7; rep++) {
+      const t = performance.now();
+      const c = Cluster.createSync({ ...REFERENCE, seed: rep + 1 });
+      c.advance(60_000);
+      const wall = (performance.now() - t) / 1000;
+      if (c.violations().length) throw new Error(`the reference run broke an invariant: ${c.violations()[0].text}`);
+      events = c.eventCount;
+      c.dispose();
+      ours.push(60 / wall);
+      if (raftscope) {
+        const r = raftscope(60);
+        if (r.commits < 5_400) throw new Error(`RaftScope's model committed ${r.commits} of 6,000 requests: not the workload`);
+        theirs.push(r.simulatedS / (r.wallMs / 1000));
+        ratios.push(ours.at(-1) / theirs.at(-1));
+      }
+    }
+    // The first repetition of each warms the JIT and the wasm instance up.
+    const drop = (xs) => xs.slice(1);
+    return {
+      wasm: median(drop(ours)),
+      events,
+      raftscope: raftscope ? median(drop(theirs)) : null,
+      ratio: raftscope ? median(drop(ratios)) : null,
+    };
+  },
+
+  /**
+   * Scrub steps in the busy hour, as the UI takes them (web/src/ui/element.ts): the run
+   * installed (its last two minutes in the store), a Player with the UI's options whose
+   * frames go to `Store.takeFrame`, then pairs of steps: a jump anywhere (mostly outside
+   * what the store holds: seek, the 10 s window read packed, the store reset and filled)
+   * and a step 10 s forward (seek, the Player reading the 10 s of new events, the store
+   * merging them). Each step timed whole, in wall time and in this process's CPU time
+   * (`process.cpuUsage`: the machine may be shared); the store's part timed apart; the
+   * seek alone, the same window as JSON with every text, and a forward step as the Player
+   * took it before (JSON with every text) measured after, so their garbage does not land
+   * in the UI's steps.
+   */
+  async seek() {
+    const { Cluster, Player } = await pkg();
+    const { Store, STORE_TEXT, MAX_FRAME_EVENTS, SCRUB_WINDOW_MS, windowQuery } = await uiStore();
+    const c = busyHour(Cluster);
+    const end = c.now;
+    const store = new Store();
+    store.cluster = c;
+    store.reload(c, 120_000);
+    let ingestMs = 0;
+    const addBatch = store.addBatch.bind(store);
+    let events = 0;
+    store.addBatch = (b) => {
+      const a = performance.now();
+      const fresh = addBatch(b);
+      ingestMs += performance.now() - a;
+      events += fresh;
+      return fresh;
+    };
+    const player = new Player(c, { packed: { text: STORE_TEXT, batches: true }, maxEvents: MAX_FRAME_EVENTS, scheduler: { request: () => 0, cancel: () => {} } });
+    player.subscribe((f) => store.takeFrame(c, f.events, f.reset, SCRUB_WINDOW_MS));
+    const cpuMs = (u) => (u.user + u.system) / 1000;
+    const steps = { jump: { wall: [], cpu: [], ingest: [] }, forward: { wall: [], cpu: [], ingest: [] } };
+    const step = (kind, t) => { fsx.writeSync(1, `STEP ${kind}\n`);
+      ingestMs = 0;
+      const u = process.cpuUsage();
+      const a = performance.now();
+      player.seek(t);
+      steps[kind].wall.push(performance.now() - a);
+      steps[kind].cpu.push(cpuMs(process.cpuUsage(u)));
+      steps[kind].ingest.push(ingestMs); fsx.writeSync(1, `END ${kind} wall ${steps[kind].wall.at(-1).toFixed(1)} cpu ${steps[kind].cpu.at(-1).toFixed(1)} ingest ${ingestMs.toFixed(1)}\n`);
+    };
+    let t = 7_919;
+    for (let i = 0; i < 40; i++) {
+      t = (t * 7_919 + 104_729) % (end - SCRUB_WINDOW_MS);
+      step('jump', t);
+      step('forward', t + SCRUB_WINDOW_MS);
+    }
+    const seeks = [];
+    const withText = [];
+    const forwardJson = [];
+    for (let i = 0; i < 20; i++) {
+      t = (t * 7_919 + 104_729) % (end - SCRUB_WINDOW_MS);
+      let a = performance.now();
+      c.seek(t);
+      seeks.push(performance.now() - a);
+      const { from, to } = windowQuery(c.now);
+      a = performance.now();
+      c.events({ from, to });
+      withText.push(performance.now() - a);
+      const since = c.lastSeq;
+      a = performance.now();
+      c.seek(t + SCRUB_WINDOW_MS);
+      for (let cursor = since; cursor < c.lastSeq; ) cursor = c.events({ since: cursor }).at(-1).seq;
+      forwardJson.push(performance.now() - a);
+    }
+    const all = (k) => [...steps.jump[k], ...steps.forward[k]];
+    const sum = (xs) => ({ median: median(xs), worst: Math.max(...xs) });
+    return {
+      median: median(all('wall')),
+      worst: Math.max(...all('wall')),
+      cpu: sum(all('cpu')),
+      jump: { wall: sum(steps.jump.wall), cpu: sum(steps.jump.cpu), ingest: sum(steps.jump.ingest) },
+      forward: { wall: sum(steps.forward.wall), cpu: sum(steps.forward.cpu), ingest: sum(steps.forward.ingest) },
+      eventsPerStep: Math.round(events / 80),
+      seekMedian: median(seeks),
+      seekWorst: Math.max(...seeks),
+      withTextMedian: median(withText),
+      forwardJsonMedian: median(forwardJson),
+    };
+  },
+
+  /** `init()` in a fresh process (compiling and instantiating the wasm). */
+  async init() {
+    const t = performance.now();
+    const { init } = await import(new URL('../web/dist/node.js', import.meta.url).href);
+    const imported = performance.now();
+    await init();
+    return { init: performance.now() - imported, importMs: imported - t };
+  },
+
+  /** Peak wasm memory: an hour of 7 voters at 20 writes/s in one advance. */
+  hour: () => peakMemory({ voters: 7, seed: 42, writesPerSecond: 20 }, 3_600_000),
+
+  /** Peak wasm memory: a 24-hour run in one advance (3 voters at 10 writes/s). */
+  day: () => peakMemory({ voters: 3, seed: 42, writesPerSecond: 10 }, 86_400_000),
+};
+
+const only = arg('case');
+if (only) {
+  process.stdout.write(JSON.stringify(await cases[only]()));
+  process.exit(0);
+}
+
+/** One measurement in its own process. */
+const run = (name, script = here, args = ['--case', name]) => {
+  const extra = arg('raftscope') ? ['--raftscope', arg('raftscope')] : [];
+  const out = execFileSync(process.execPath, [script, ...args, ...extra], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.trim().split('\n').at(-1));
+};
+const say = (s) => process.stderr.write(`bench: ${s}\n`);
+
+const rows = [];
+/** A row: what, the number, its unit, the target (`<=`, `<` or `>=` a bound; none: reported). */
+const row = (what, value, unit, op = null, bound = null, note = '') => {
+  const met = value === null || op === null ? null : op === '<=' ? value <= bound : op === '<' ? value < bound : value >= bound;
+  rows.push({ what, value, unit, target: op ? `${op} ${bound}` : 'reported', met, note });
+};
+const round = (x, digits = 1) => (x === null ? null : Number(x.toFixed(digits)));
+
+say('throughput, wasm vs RaftScope (interleaved)');
+const tp = run('throughput');
+row(
+  'wasm throughput, reference workload (sim s per wall s)',
+  round(tp.wasm, 0),
+  'sim s/s',
+  null,
+  null,
+  `${tp.events} events per 60 s run; 5 voters + 2 observers, 100 writes/s, datacenter, all checks, trace`,
+);
+if (tp.ratio === null) {
+  rows.push({
+    what: 'RaftScope ratio (ours in wasm / RaftScope model)',
+    value: null,
+    unit: 'x',
+    target: '>= 6',
+    met: null,
+    note: 'skipped: set RAFTSCOPE=DIR or --raftscope DIR (a checkout of ongardie/raftscope)',
+  });
+} else {
+  row('RaftScope ratio (ours in wasm / RaftScope model)', round(tp.ratio, 2), 'x', '>=', 6, `RaftScope ${round(tp.raftscope, 0)} sim s/s; median of interleaved pairs`);
+}
+
+say('scrub steps in the busy hour');
+const sk = run('seek');
+const ms = (x) => `${round(x, 1)} ms`;
+row(
+  'scrub step (seek + 10 s window + store), busy hour: median',
+  round(sk.median),
+  'ms',
+  '<=',
+  20,
+  `wall, 40 jumps + 40 steps 10 s on; CPU ${ms(sk.cpu.median)}; ${sk.eventsPerStep} events per step; seek alone ${round(sk.seekMedian, 2)} ms`,
+);
+row('scrub step, busy hour: worst', round(sk.worst), 'ms', '<=', 40, `wall; CPU ${ms(sk.cpu.worst)}; seek alone worst ${round(sk.seekWorst, 2)} ms`);
+row(
+  'scrub jump (seek, window read packed, store reset + add)',
+  round(sk.jump.wall.median),
+  'ms',
+  null,
+  null,
+  `median; worst ${ms(sk.jump.wall.worst)}; CPU ${ms(sk.jump.cpu.median)}, worst ${ms(sk.jump.cpu.worst)}; store ${ms(sk.jump.ingest.median)}; window as JSON with every text ${ms(sk.withTextMedian)}`,
+);
+row(
+  'scrub step 10 s forward (seek, Player reads packed, store merge)',
+  round(sk.forward.wall.median),
+  'ms',
+  null,
+  null,
+  `median; worst ${ms(sk.forward.wall.worst)}; CPU ${ms(sk.forward.cpu.median)}, worst ${ms(sk.forward.cpu.worst)}; store ${ms(sk.forward.ingest.median)}; as JSON with every text (before) ${ms(sk.forwardJsonMedian)}`,
+);
+
+say('frame work at 100x (Chromium)');
+const ui = run('ui', join(root, 'scripts/bench-ui.mjs'), ['--voters', '7', '--observers', '4', '--writes', '20', '--speed', '100', '--seconds', '8', '--json']);
+row('frame work at 100x, 7 voters + 4 observers, 20 writes/s: p95', round(ui.work.p95), 'ms', '<=', 8, `median ${round(ui.work.median)} ms; ${ui.frames} frames`);
+row('frame work at 100x: p99', round(ui.work.p99), 'ms', '<=', 16, `kept ${round(ui.achievedSpeed)}x of 100x`);
+
+say('Node init');
+const inits = [];
+for (let i = 0; i < 5; i++) inits.push(run('init').init);
+row('Node init()', round(median(inits)), 'ms', '<=', 10, 'median of 5 fresh processes');
+
+say('first frame and transfer at 10 Mbps / 40 ms RTT (Chromium)');
+const load = run('load', join(root, 'scripts/bench-load.mjs'), ['--json']);
+row('first frame, 10 Mbps / 40 ms RTT, throttled Chromium', round(load.firstFrameMs, 0), 'ms', '<=', 450, 'median of 3 cold loads, gzip served');
+row('main page transfer until a running cluster is drawn', round(load.transferBytes / 1000), 'KB gzip', '<=', 250, `${load.requests} requests`);
+row('core wasm the main page loads', round(load.wasmGzipBytes / 1000), 'KB gzip', '<=', 190, load.wasmFile);
+
+say('peak wasm memory');
+const hour = run('hour');
+row('peak wasm memory, 1 h of 7 voters at 20 writes/s in one advance', round(hour.peakBytes / MIB), 'MiB', '<', 128, `${round(hour.wallS)} s wall`);
+const day = run('day');
+row('peak wasm memory, 24 h run in one advance (3 voters, 10 writes/s)', round(day.peakBytes / MIB), 'MiB', null, null, `${round(day.wallS)} s wall`);
+
+const native = execFileSync('cargo', ['run', '--release', '-q', '-p', 'kraft-playground', '--example', 'reference', '--', '5'], { cwd: root, encoding: 'utf8' });
+const nativeRate = Number(/median (\d+)/.exec(native)?.[1]);
+row('native throughput, reference workload (sim s per wall s)', nativeRate, 'sim s/s', null, null, 'cargo run --example reference');
+
+const results = { date: new Date().toISOString(), rows };
+mkdirSync(join(root, 'target'), { recursive: true });
+writeFileSync(join(root, 'target/bench.json'), `${JSON.stringify(results, null, 1)}\n`);
+
+const cells = rows.map((r) => [
+  r.what,
+  r.value === null ? '-' : `${r.value} ${r.unit}`,
+  r.target === 'reported' ? 'reported' : `${r.target} ${r.unit}`,
+  r.met === null ? (r.value === null ? 'skipped' : '') : r.met ? 'met' : 'NOT MET',
+  r.note,
+]);
+const head = ['measurement', 'value', 'target', '', 'notes'];
+const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => String(c[i]).length)));
+const line = (c) =>
+  c
+    .map((x, i) => String(x).padEnd(widths[i]))
+    .join(' | ')
+    .trimEnd();
+console.log(line(head));
+console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+for (const c of cells) console.log(line(c));
+console.log(`(also in target/bench.json)`);
