@@ -137,10 +137,10 @@ const cases = {
       events += fresh;
       return fresh;
     };
-    const player = new Player(c, { packed: { text: STORE_TEXT, batches: true }, maxEvents: MAX_FRAME_EVENTS, scheduler: { request: () => 0, cancel: () => {} } });
+    const player = new Player(c, { packed: { text: STORE_TEXT, batches: true }, maxEvents: MAX_FRAME_EVENTS, maxSeekMs: SCRUB_WINDOW_MS, scheduler: { request: () => 0, cancel: () => {} } });
     player.subscribe((f) => store.takeFrame(c, f.events, f.reset, SCRUB_WINDOW_MS));
     const cpuMs = (u) => (u.user + u.system) / 1000;
-    const steps = { jump: { wall: [], cpu: [], ingest: [] }, forward: { wall: [], cpu: [], ingest: [] } };
+    const steps = { jump: { wall: [], cpu: [], ingest: [] }, forward: { wall: [], cpu: [], ingest: [] }, long: { wall: [], cpu: [], ingest: [] } };
     const step = (kind, t) => {
       ingestMs = 0;
       const u = process.cpuUsage();
@@ -155,6 +155,12 @@ const cases = {
       t = (t * 7_919 + 104_729) % (end - SCRUB_WINDOW_MS);
       step('jump', t);
       step('forward', t + SCRUB_WINDOW_MS);
+    }
+    // longer steps on (10-35 s), apart from the 80: each after a jump
+    for (let i = 0; i < 20; i++) {
+      t = (t * 7_919 + 104_729) % (end - 3.5 * SCRUB_WINDOW_MS);
+      player.seek(t);
+      step('long', t + SCRUB_WINDOW_MS + 1_000 + ((i * 1_237) % (2.5 * SCRUB_WINDOW_MS - 1_000)));
     }
     const seeks = [];
     const withText = [];
@@ -182,6 +188,7 @@ const cases = {
       cpu: sum(all('cpu')),
       jump: { wall: sum(steps.jump.wall), cpu: sum(steps.jump.cpu), ingest: sum(steps.jump.ingest) },
       forward: { wall: sum(steps.forward.wall), cpu: sum(steps.forward.cpu), ingest: sum(steps.forward.ingest) },
+      long: { wall: sum(steps.long.wall), cpu: sum(steps.long.cpu) },
       eventsPerStep: Math.round(events / 80),
       seekMedian: median(seeks),
       seekWorst: Math.max(...seeks),
@@ -278,6 +285,15 @@ row(
   null,
   null,
   `median; worst ${ms(sk.forward.wall.worst)}; CPU ${ms(sk.forward.cpu.median)}, worst ${ms(sk.forward.cpu.worst)}; store ${ms(sk.forward.ingest.median)}; as JSON with every text (before) ${ms(sk.forwardJsonMedian)}`,
+);
+
+row(
+  'scrub step 11-35 s forward (seek, the window before now read again)',
+  round(sk.long.wall.median),
+  'ms',
+  null,
+  null,
+  `median of 20; worst ${ms(sk.long.wall.worst)}; CPU ${ms(sk.long.cpu.median)}, worst ${ms(sk.long.cpu.worst)}`,
 );
 
 say('frame work at 100x (Chromium)');

@@ -59,6 +59,12 @@ export interface PlayerOptions {
    * Default: no limit.
    */
   maxEvents?: number;
+  /**
+   * A seek forward by more simulated ms than this (a number, or a function asked at each
+   * seek) carries no events and says `reset` instead: a reader that shows only the time
+   * before now re-reads that rather than every event of the jump. Default: no limit.
+   */
+  maxSeekMs?: number | (() => number);
 }
 
 function defaultScheduler(): FrameScheduler {
@@ -114,6 +120,7 @@ export class Player<E extends TraceEvent | PackedTraceEvent | PackedBatch = Trac
   readonly #scheduler: FrameScheduler;
   readonly #maxFrameMs: number;
   readonly #maxEvents: number;
+  readonly #maxSeekMs: () => number;
   /** The events since `cursor`, a page of them as the options ask, and the seq of its last event (null: none). */
   readonly #page: (cursor: number) => { items: E[]; last: number } | null;
   #speed: number;
@@ -130,7 +137,7 @@ export class Player<E extends TraceEvent | PackedTraceEvent | PackedBatch = Trac
       throw new TypeError(`Player needs a Cluster, got ${check.show(cluster)}`);
     }
     const o = check.object(options, 'Player options');
-    check.keys(o, ['speed', 'maxFrameMs', 'clock', 'scheduler', 'packed', 'maxEvents'], 'Player option');
+    check.keys(o, ['speed', 'maxFrameMs', 'clock', 'scheduler', 'packed', 'maxEvents', 'maxSeekMs'], 'Player option');
     this.#cluster = cluster;
     this.#speed = o.speed === undefined ? 1 : checkSpeed(o.speed);
     this.#maxFrameMs = o.maxFrameMs === undefined ? 100 : check.whole(o.maxFrameMs, 'maxFrameMs', 1, 60_000);
@@ -144,6 +151,13 @@ export class Player<E extends TraceEvent | PackedTraceEvent | PackedBatch = Trac
     }
     this.#scheduler = (o.scheduler as FrameScheduler) ?? defaultScheduler();
     this.#maxEvents = o.maxEvents === undefined ? Number.POSITIVE_INFINITY : check.whole(o.maxEvents, 'maxEvents', 1);
+    if (typeof o.maxSeekMs === 'function') {
+      const ask = o.maxSeekMs as () => number;
+      this.#maxSeekMs = () => check.whole(ask(), 'maxSeekMs', 0);
+    } else {
+      const ms = o.maxSeekMs === undefined ? Number.POSITIVE_INFINITY : check.whole(o.maxSeekMs, 'maxSeekMs', 0);
+      this.#maxSeekMs = () => ms;
+    }
     const events = (items: E[]) => (items.length ? { items, last: (items[items.length - 1] as TraceEvent).seq } : null);
     if (o.packed === undefined) {
       this.#page = (since) => events(cluster.events({ since }) as E[]);
@@ -247,7 +261,7 @@ export class Player<E extends TraceEvent | PackedTraceEvent | PackedBatch = Trac
     this.#alive();
     this.#cluster.seek(t);
     this.#carry = 0;
-    this.#emit({});
+    this.#emit({}, true);
     return this;
   }
 
@@ -315,7 +329,7 @@ export class Player<E extends TraceEvent | PackedTraceEvent | PackedBatch = Trac
     if (this.#playing) this.#handle = this.#scheduler.request(this.#frame);
   };
 
-  #emit(extra: { error?: Error }): PlayerFrame<E> {
+  #emit(extra: { error?: Error }, seek = false): PlayerFrame<E> {
     let events: E[] = [];
     let reset = false;
     let now = this.#lastNow;
@@ -323,7 +337,7 @@ export class Player<E extends TraceEvent | PackedTraceEvent | PackedBatch = Trac
       try {
         now = this.#cluster.now;
         const last = this.#cluster.lastSeq;
-        if (last < this.#lastSeq || now < this.#lastNow || last - this.#lastSeq > this.#maxEvents) {
+        if (last < this.#lastSeq || now < this.#lastNow || last - this.#lastSeq > this.#maxEvents || (seek && now - this.#lastNow > this.#maxSeekMs())) {
           reset = true;
         } else {
           // The core returns at most 100,000 events per query: page until caught up.

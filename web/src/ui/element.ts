@@ -26,7 +26,7 @@ import { RunChoice, unknownScenario } from './runs.js';
 import { findScenario, loadBundledScenarios, openableScenario, prefetchScenario, variantsOf } from './scenarios.js';
 import { ExportMenu, Sharing } from './share.js';
 import { ClusterSnapshot } from './snapshot.js';
-import { MAX_FRAME_EVENTS, STORE_TEXT, Store } from './store.js';
+import { MAX_FRAME_EVENTS, SCRUB_WINDOW_MS, STORE_TEXT, Store } from './store.js';
 import { type LeftScript, ScriptPlace, stepTicks, stopAt } from './story.js';
 import { StoryProgress } from './story-progress.js';
 import { readTheme, type Theme } from './theme.js';
@@ -534,7 +534,13 @@ export class KraftPlayground extends HTMLElement {
     this.#player?.destroy();
     if (this.#cluster && this.#cluster !== c) this.#cluster.dispose();
     this.#cluster = c;
-    this.#player = new Player<PackedBatch>(c, { speed: this.#play.speed, packed: { text: STORE_TEXT, batches: true }, maxEvents: MAX_FRAME_EVENTS });
+    this.#player = new Player<PackedBatch>(c, {
+      speed: this.#play.speed,
+      packed: { text: STORE_TEXT, batches: true },
+      maxEvents: MAX_FRAME_EVENTS,
+      // a seek further on than the timeline shows re-reads what it shows (Store.takeFrame)
+      maxSeekMs: () => Math.ceil(Math.max(SCRUB_WINDOW_MS, this.#views.timeline.spanMs)),
+    });
     this.#store.reset(c.nodeCount);
     this.#views.logs.reload();
     this.#live.clear();
