@@ -214,10 +214,12 @@ test('Player packed.batches: frames carry the pages as cluster.packedBatch gives
   }
   p.pause();
   assert.ok(frames.length >= 5 && frames.every((f) => !f.reset));
-  const seen = frames.flatMap((f) => f.events).flatMap((b) => {
-    assert.ok(b.numbers instanceof Float64Array && Array.isArray(b.rest.events));
-    return unpack(b.numbers, b.rest);
-  });
+  const seen = frames
+    .flatMap((f) => f.events)
+    .flatMap((b) => {
+      assert.ok(b.numbers instanceof Float64Array && Array.isArray(b.rest.events));
+      return unpack(b.numbers, b.rest);
+    });
   assert.ok(seen.length > 10_000, `${seen.length} events`);
   assert.deepEqual(seen, c.packedEvents({ since, text }));
   // a seek on by at most maxSeekMs brings its events; further, none and reset
@@ -259,8 +261,10 @@ test('random runs: the column store holds every event as its object form does, a
       c.advance(300 + rand(1_500));
       const n = rand(c.nodeCount);
       const act = rand(4);
-      if (act === 0 && !down.has(n) && down.size < 1) (c.crash(n), down.add(n));
-      else if (act === 1 && down.size) {
+      if (act === 0 && !down.has(n) && down.size < 1) {
+        c.crash(n);
+        down.add(n);
+      } else if (act === 1 && down.size) {
         const back = [...down][0];
         c.restart(back);
         down.delete(back);
@@ -319,5 +323,8 @@ test('random runs: the column store holds every event as its object form does, a
     }
     c.dispose();
   }
-  assert.ok(Object.values(seen).every((k) => k > 0), `the runs have truncations (with removed records), disconnects and drops: ${JSON.stringify(seen)}`);
+  assert.ok(
+    Object.values(seen).every((k) => k > 0),
+    `the runs have truncations (with removed records), disconnects and drops: ${JSON.stringify(seen)}`,
+  );
 });

@@ -9,9 +9,9 @@
 
 import type { Cluster } from '../cluster.js';
 import { PACKED_ROWS } from '../generated/wire.js';
-import { type PackedBatch, PACKED_TYPES, readRow, rowEnd } from '../packed.js';
+import { PACKED_TYPES, type PackedBatch, readRow, rowEnd } from '../packed.js';
 import type { EventType, PackedEventQuery, PackedType } from '../types.js';
-import { RPC_KINDS, rpcIndex, stateIndex, type UiEvent, type UiEventOf } from './types.js';
+import { rpcIndex, stateIndex, type UiEvent, type UiEventOf } from './types.js';
 
 export interface Msg {
   id: number;
@@ -578,6 +578,13 @@ export class Store {
     return fresh;
   }
 
+  /** Takes `e` in unless it is held already; 1 if it was new. */
+  private ingestNew(e: UiEvent): number {
+    if (e.seq <= this.lastSeq) return 0;
+    this.ingest(e);
+    return 1;
+  }
+
   /** `add` for a packed batch as it crossed: its message rows stay numbers. Returns how many were new. */
   addBatch(b: PackedBatch): number {
     const { numbers, rest } = b;
@@ -587,7 +594,7 @@ export class Store {
     let j = 0;
     for (let i = 0; i < numbers.length; ) {
       const seq = numbers[i + 1];
-      for (; j < others.length && others[j].seq < seq; j++) if (others[j].seq > this.lastSeq) (this.ingest(others[j]), fresh++);
+      for (; j < others.length && others[j].seq < seq; j++) fresh += this.ingestNew(others[j]);
       const end = rowEnd(numbers, i);
       if (seq > this.lastSeq) {
         const code = numbers[i];
@@ -597,7 +604,7 @@ export class Store {
       }
       i = end;
     }
-    for (; j < others.length; j++) if (others[j].seq > this.lastSeq) (this.ingest(others[j]), fresh++);
+    for (; j < others.length; j++) fresh += this.ingestNew(others[j]);
     if (fresh) this.version++;
     return fresh;
   }
@@ -642,9 +649,7 @@ export class Store {
       else k--;
     }
     const next = (): { seq: number; t: number } =>
-      o < this.others.length && (k >= this.rows.length || this.others[o].seq < this.rows.seq(k))
-        ? { seq: this.others[o].seq, t: this.otherT[o] }
-        : { seq: this.rows.seq(k), t: this.rows.t(k) };
+      o < this.others.length && (k >= this.rows.length || this.others[o].seq < this.rows.seq(k)) ? { seq: this.others[o].seq, t: this.otherT[o] } : { seq: this.rows.seq(k), t: this.rows.t(k) };
     let cut = next();
     // cut between two milliseconds, never inside one
     for (let prev = this.before(cut.seq); prev && prev.t === cut.t; prev = this.before(cut.seq)) cut = prev;
@@ -863,7 +868,6 @@ export class Store {
         break;
     }
   }
-
 
   /** Takes in row `k`: a send opens a message, a delivery or drop ends it, an append moves the LEO, an HW event the HW. */
   private ingestRow(k: number): void {

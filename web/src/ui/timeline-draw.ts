@@ -8,7 +8,7 @@ import { type Msg, type Steps, type Store, upperBound as upper } from './store.j
 import type { Theme } from './theme.js';
 import { AXIS_H, GUTTER, type TimelineGeometry } from './timeline-geometry.js';
 import type { Flag, HitArrow, HitMark } from './timeline-hits.js';
-import { isResponse, RPC_GROUPS, RPC_KINDS, STATES, type UiEvent } from './types.js';
+import { isResponse, RPC_GROUPS, RPC_KINDS, STATES } from './types.js';
 
 /** Fault events that undo faults (drawn green, not red). */
 const REPAIRS = new Set(['heal', 'healPartition', 'reconnect', 'uncut', 'clearSlowLink']);
@@ -593,7 +593,6 @@ export function drawFlags(L: Layer, flags: Flag[], hits: HitMark[], boxes: MarkB
     hits.push({ mk: f.mk, x: x + w / 2, y: top + 8 });
   }
 }
-
 
 function short(s: string): string {
   return s === 'prospective' ? 'prosp.' : s === 'unattached' ? 'unatt.' : s === 'candidate' ? 'cand.' : s;
