@@ -4,7 +4,7 @@
 
 import { clamp, h } from './dom.js';
 import { nodeTip } from './glossary.js';
-import type { Store } from './store.js';
+import { MSG, type Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
 import { isResponse, type NodeInfo, RPC_KINDS, STATES } from './types.js';
 
@@ -255,10 +255,13 @@ export class Ring {
     const hidden = this.host.hiddenGroups();
     const [i0, i1] = this.store.msgRange(now, now);
     for (let i = i0; i < i1; i++) {
-      if (this.store.msgs.sent(i) > now) break;
-      const m = this.store.msgs.at(i);
-      const endT = m.end === Infinity ? m.arrives : m.end;
-      if (endT <= now || hidden.has(m.rpc >> 1)) continue;
+      const msgs = this.store.msgs;
+      if (msgs.sent(i) > now) break;
+      // the filter reads the numbers; an object only for what is drawn
+      const end = msgs.num(i, MSG.end);
+      const endT = end === Infinity ? msgs.num(i, MSG.arrives) : end;
+      if (endT <= now || hidden.has(msgs.num(i, MSG.rpc) >> 1)) continue;
+      const m = msgs.at(i);
       const pa = this.pos[m.from];
       const pb = this.pos[m.to];
       if (!pa || !pb) continue;

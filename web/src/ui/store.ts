@@ -335,8 +335,9 @@ export class Rows {
   }
 }
 
-/** A message's fields in its row of `Messages`. */
-const M = { id: 0, from: 1, to: 2, rpc: 3, epoch: 4, sent: 5, arrives: 6, end: 7, dropped: 8, planned: 9, flags: 10, seq: 11, endSeq: 12 };
+/** A message's fields in its row of `Messages` (`Messages.num`). */
+export const MSG = { id: 0, from: 1, to: 2, rpc: 3, epoch: 4, sent: 5, arrives: 6, end: 7, dropped: 8, planned: 9, flags: 10, seq: 11, endSeq: 12 };
+const M = MSG;
 const MW = 13;
 const DUP = 1;
 const FAILED = 2;
@@ -352,6 +353,10 @@ export class Messages {
   constructor(private readonly names: Names) {}
   get length(): number {
     return this.rows.n / MW;
+  }
+  /** Field `f` (of `MSG`) of message `i`. */
+  num(i: number, f: number): number {
+    return this.rows.a[i * MW + f];
   }
   sent(i: number): number {
     return this.rows.a[i * MW + M.sent];

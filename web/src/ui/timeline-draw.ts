@@ -4,7 +4,7 @@
 
 import type { FocusMessage } from '../generated/wire.js';
 import { clamp, fmtShort } from './dom.js';
-import { type Msg, type Steps, type Store, upperBound as upper } from './store.js';
+import { MSG, type Msg, type Steps, type Store, upperBound as upper } from './store.js';
 import type { Theme } from './theme.js';
 import { AXIS_H, GUTTER, type TimelineGeometry } from './timeline-geometry.js';
 import type { Flag, HitArrow, HitMark } from './timeline-hits.js';
@@ -302,16 +302,22 @@ export function drawMessages(L: Layer): HitArrow[] {
   const headLen = 6;
   let lastNoteX = -1e9;
   let budget = 6000;
+  const msgs = store.msgs;
   for (let i = a; i < b && budget > 0; i++) {
-    const m = store.msgs.at(i);
-    if (m.from >= N || m.to >= N) continue;
-    const group = m.rpc >> 1;
+    // the filters read the numbers; an object only for what is drawn
+    const from = msgs.num(i, MSG.from);
+    const to = msgs.num(i, MSG.to);
+    const rpc = msgs.num(i, MSG.rpc);
+    if (from >= N || to >= N) continue;
+    const group = rpc >> 1;
     if (L.hiddenGroups.has(group)) continue;
-    const endT = m.end === Infinity ? m.arrives : m.end;
+    const end = msgs.num(i, MSG.end);
+    const endT = end === Infinity ? msgs.num(i, MSG.arrives) : end;
     if (endT < t0) continue;
-    const x1 = L.g.xOf(m.sent);
-    const key = (m.from * N + m.to) * K + m.rpc;
-    if (x1 - lastX[key] < 1.5 && !L.highlight.has(m.seq)) continue;
+    const x1 = L.g.xOf(msgs.sent(i));
+    const key = (from * N + to) * K + rpc;
+    if (x1 - lastX[key] < 1.5 && !L.highlight.has(msgs.seq(i))) continue;
+    const m = msgs.at(i);
     lastX[key] = x1;
     budget--;
     const y1 = L.g.laneMid(m.from);
