@@ -254,8 +254,8 @@ export class Ring {
     // messages in flight
     const hidden = this.host.hiddenGroups();
     const [i0, i1] = this.store.msgRange(now, now);
+    const msgs = this.store.msgs;
     for (let i = i0; i < i1; i++) {
-      const msgs = this.store.msgs;
       if (msgs.sent(i) > now) break;
       // the filter reads the numbers; an object only for what is drawn
       const end = msgs.num(i, MSG.end);
