@@ -114,8 +114,9 @@ const cases = {
    * what the store holds: seek, the 10 s window read packed, the store reset and filled)
    * and a step 10 s forward (seek, the Player reading the 10 s of new events, the store
    * merging them); then 20 steps 11-35 s on, each after a jump (apart from the 80: the
-   * window before now read again, as `maxSeekMs` asks). Each step timed whole, in wall time and in this process's CPU time
-   * (`process.cpuUsage`: the machine may be shared); the store's part timed apart; the
+   * window before now read again, as `maxSeekMs` asks). Each step timed whole, in wall
+   * time and in this process's CPU time (`process.cpuUsage`: the machine may be shared);
+   * the store's part timed apart; the
    * seek alone, the same window as JSON with every text, and a forward step as the Player
    * took it before (JSON with every text) measured after, so their garbage does not land
    * in the UI's steps.
