@@ -148,10 +148,14 @@ impl Replica {
         let Some(l) = self.state.as_leader_mut() else {
             return;
         };
-        let parked = std::mem::take(&mut l.parked);
-        for p in parked {
+        let mut parked = std::mem::take(&mut l.parked);
+        for p in parked.drain(..) {
             let m = self.fetch_records_response(p.fetch_offset, p.max_bytes);
             ctx.send(self.id, p.from, p.correlation, Message::FetchResponse(m));
+        }
+        // Hand the emptied buffer back, so the next park does not allocate one.
+        if let Some(l) = self.state.as_leader_mut() {
+            l.parked = parked;
         }
     }
 
@@ -163,6 +167,9 @@ impl Replica {
             return;
         };
         let now = ctx.now;
+        if l.parked.iter().all(|p| p.deadline > now) {
+            return; // the common case, on every poll
+        }
         let mut expired = Vec::new();
         l.parked.retain(|p| {
             if p.deadline <= now {
