@@ -139,18 +139,21 @@ impl LeaderState {
     pub fn majority_offset(&self) -> Option<Offset> {
         let voters = &self.replicas[..self.replicas.iter().take_while(|r| r.is_voter).count()];
         let k = voters.len() / 2;
-        // `None < Some(_)`, so "descending, unknown last" is descending `Option` order.
+        // Descending with unknown last, as plain numbers: unknown is 0, offset o is o + 1.
+        let rank = |r: &ReplicaProgress| r.end_offset.map_or(0, |o| o.saturating_add(1));
         // The value at index k has at most k voters above it and more than k at or above.
-        voters
-            .iter()
-            .map(|r| r.end_offset)
-            .find(|&o| {
-                let (above, at_or_above) = voters
-                    .iter()
-                    .fold((0, 0), |(a, b), v| (a + (v.end_offset > o) as usize, b + (v.end_offset >= o) as usize));
-                above <= k && k < at_or_above
-            })
-            .flatten()
+        for v in voters {
+            let o = rank(v);
+            let (mut above, mut at_or_above) = (0, 0);
+            for w in voters {
+                above += (rank(w) > o) as usize;
+                at_or_above += (rank(w) >= o) as usize;
+            }
+            if above <= k && k < at_or_above {
+                return v.end_offset;
+            }
+        }
+        None
     }
 
     /// The voters whose reported fetch offset reached `offset`, one bit per node id: the
