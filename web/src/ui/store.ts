@@ -585,6 +585,24 @@ export class Store {
     return [lowerBound(this.msgSent, t0 - this.maxSpan - 1), upperBound(this.msgSent, t1)];
   }
 
+  /**
+   * The messages whose arrows lie in [t0, t1], counted per RPC kind (index into
+   * RPC_KINDS), leaving out the groups in `hidden`; `dropped`: those lost on the way.
+   * At most `limit` messages near the window are looked at: `more` says there are others.
+   */
+  messageCounts(t0: number, t1: number, hidden: ReadonlySet<number>, limit: number): { byKind: number[]; dropped: number; more: boolean } {
+    const [a, b] = this.msgRange(t0, t1);
+    const byKind: number[] = [];
+    let dropped = 0;
+    for (let i = a; i < Math.min(b, a + limit); i++) {
+      const m = this.msgs[i];
+      if (hidden.has(m.rpc >> 1) || (m.end === Infinity ? m.arrives : m.end) < t0) continue;
+      byKind[m.rpc] = (byKind[m.rpc] ?? 0) + 1;
+      if (m.dropped !== '') dropped++;
+    }
+    return { byKind, dropped, more: b - a > limit };
+  }
+
   markRange(t0: number, t1: number): [number, number] {
     return [lowerBound(this.markT, t0), upperBound(this.markT, t1)];
   }
