@@ -253,6 +253,25 @@ describe('the image card at a stop about the images', () => {
     });
   }
 
+  test("a seek away from the stop by the element's player (not the UI's controls) hides the card, and the story no longer waits there", async () => {
+    const { page, errors } = await openReady(browser.context, server, '/?scenario=late-observer-snapshot&speed=10', { viewport: { width: 1440, height: 900 } });
+    await playTo(page, stepOf('loaded'), { byApi: true });
+    await waitCard(page, true);
+    const at = await page.evaluate(() => document.querySelector('kraft-playground').cluster.now);
+    // back before it, then (played to the stop again) on past it
+    for (const t of [at - 1_000, at + 500]) {
+      await seek(page, t);
+      await waitCard(page, false);
+      assert.notEqual(await page.evaluate(() => document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]').dataset.state), 'waiting', `at ${t}`);
+      if (t < at) {
+        await playTo(page, stepOf('loaded'), { byApi: true });
+        await waitCard(page, true);
+      }
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('the card is reachable by keyboard; in layout=full its "All images" opens the block; seeking away hides it', async () => {
     const { page, errors } = await openReady(browser.context, server, '/?scenario=late-observer-snapshot&speed=10', { viewport: { width: 1440, height: 900 } });
     await playTo(page, stepOf('loaded'), { byApi: true });

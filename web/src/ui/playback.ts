@@ -71,6 +71,16 @@ export class Playback {
     this.#speed = s;
   }
 
+  /**
+   * The story waits at its stop only while paused at the stop's moment: a seek or a step
+   * elsewhere, by any path (`el.player.seek` too), leaves it.
+   */
+  leaveStopUnlessAt(now: number): void {
+    if (this.pausedAtStep < 0 || this.#playing) return;
+    const st = this.#host.scenario()?.steps.find((x) => x.index === this.pausedAtStep);
+    if (st?.t !== now) this.pausedAtStep = -1;
+  }
+
   /** Travels to `t` (ms, kept within the run and a minute past its end). */
   seek(t: number): void {
     const p = this.#host.player();
