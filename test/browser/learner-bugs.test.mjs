@@ -646,11 +646,15 @@ describe('smaller ones', () => {
     const { page } = await open('/?seed=3&speed=1', { viewport: { width: 1440, height: 900 } });
     await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.now > 3_000, null, { timeout: 30_000 });
     const text = () => page.locator(`${EL} [data-summary] [data-window]`).textContent();
-    await page.waitForFunction(() => /messages in view/.test(document.querySelector('kraft-playground').shadowRoot.querySelector('[data-summary] [data-window]')?.textContent ?? ''), null, { timeout: 10_000 });
+    await page.waitForFunction(() => /messages in view/.test(document.querySelector('kraft-playground').shadowRoot.querySelector('[data-summary] [data-window]')?.textContent ?? ''), null, {
+      timeout: 10_000,
+    });
     const withFetch = await text();
     assert.match(withFetch, /\d+ messages in view: \d+ Fetch(Response)?\b/, withFetch);
     await page.locator(`${EL} .kp-legend-item[data-rpc="Fetch"]`).click();
-    await page.waitForFunction(() => !/\d Fetch(Response)?\b/.test(document.querySelector('kraft-playground').shadowRoot.querySelector('[data-summary] [data-window]').textContent), null, { timeout: 10_000 });
+    await page.waitForFunction(() => !/\d Fetch(Response)?\b/.test(document.querySelector('kraft-playground').shadowRoot.querySelector('[data-summary] [data-window]').textContent), null, {
+      timeout: 10_000,
+    });
     assert.ok((await text()).length < 400, 'bounded');
     await page.close();
   });
