@@ -72,13 +72,15 @@ export class Playback {
   }
 
   /**
-   * The story waits at its stop only while paused at the stop's moment: a seek or a step
-   * elsewhere, by any path (`el.player.seek` too), leaves it.
+   * Paused, the story waits at the stop whose moment the player stands at, however it got
+   * there (`el.player.seek` too); anywhere else it waits at none, so a seek or a step away
+   * leaves the stop.
    */
-  leaveStopUnlessAt(now: number): void {
-    if (this.pausedAtStep < 0 || this.#playing) return;
-    const st = this.#host.scenario()?.steps.find((x) => x.index === this.pausedAtStep);
-    if (st?.t !== now) this.pausedAtStep = -1;
+  syncStop(now: number): void {
+    if (this.#playing) return;
+    const s = this.#host.scenario();
+    if (s?.steps.find((x) => x.index === this.pausedAtStep)?.t === now) return;
+    this.pausedAtStep = s?.steps.find((st) => isStop(st) && st.t === now)?.index ?? -1;
   }
 
   /** Travels to `t` (ms, kept within the run and a minute past its end). */
