@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { EL, launch, nowOf, openPage, root, shotPath, useSite } from './harness.mjs';
+import { EL, launch, nowOf, openPage, playTo, root, shotPath, useSite } from './harness.mjs';
 
 const site = useSite();
 const open = site.open;
@@ -77,6 +77,13 @@ const readable = (page, sel) =>
     }
     return { count: parts.length, unreadable };
   }, sel);
+
+/** Travels to the story's end (the time slider's End key) and waits for its completion card. */
+async function toStoryEnd(page) {
+  await page.locator(`${EL} .kp-time`).click();
+  await page.keyboard.press('End');
+  await page.locator(`${EL} [data-story-complete]`).waitFor({ state: 'visible', timeout: 30_000 });
+}
 
 /** The completion card's parts: its headings, each item, each button. */
 const cardParts = (page) => readable(page, '[data-story-complete] :is(h2, h3, li, button)');
@@ -471,9 +478,7 @@ describe('the completion card', () => {
     const { page, errors } = await open('/?scenario=leader-crash-failover&autoplay=0', { viewport: { width: 1440, height: 900 } });
     const card = page.locator(`${EL} .kp-caption-card`);
     const show = page.locator(`${EL} [data-action="show-card"]`);
-    await page.locator(`${EL} .kp-time`).click();
-    await page.keyboard.press('End');
-    await card.waitFor({ state: 'visible', timeout: 30_000 });
+    await toStoryEnd(page);
     assert.equal((await focused(page)).tag, 'H2', 'focus is on the card heading');
     assert.ok(await show.isHidden());
     await page.keyboard.press('Escape');
@@ -522,9 +527,7 @@ describe('the completion card, continued', () => {
     const { page, errors } = await open('/?scenario=leader-crash-failover&autoplay=0', { viewport: { width: 1440, height: 900 } });
     const card = page.locator(`${EL} .kp-caption-card`);
     const show = page.locator(`${EL} [data-action="show-card"]`);
-    await page.locator(`${EL} .kp-time`).click();
-    await page.keyboard.press('End');
-    await card.waitFor({ state: 'visible', timeout: 30_000 });
+    await toStoryEnd(page);
     const end = await nowOf(page);
     await page.evaluate(() => document.querySelector('kraft-playground').play());
     await card.waitFor({ state: 'hidden', timeout: 10_000 });
@@ -541,9 +544,7 @@ describe('the completion card, continued', () => {
   test('at 390x844 the card is as tall as it needs (no scroll box of its own): the page scrolls to all of it', async () => {
     for (const id of ['diverging-follower', 'lossy-network']) {
       const { page } = await open(`/?scenario=${id}&autoplay=0`, { viewport: { width: 390, height: 844 } });
-      await page.locator(`${EL} .kp-time`).click();
-      await page.keyboard.press('End');
-      await page.locator(`${EL} [data-story-complete]`).waitFor({ state: 'visible', timeout: 30_000 });
+      await toStoryEnd(page);
       await page.waitForTimeout(100);
       const box = await page.evaluate(() => {
         const c = document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-caption-card');
@@ -601,22 +602,7 @@ describe('smaller ones', () => {
     const step = story.steps.reduce((best, st, i) => ((st.caption ?? '').length > (story.steps[best].caption ?? '').length ? i : best), 0);
     const stage = () => page.evaluate(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-stage').getBoundingClientRect().top);
     const before = await stage();
-    for (let i = 0; i < 20; i++) {
-      const at = await page.evaluate(() => {
-        const c = document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]');
-        return c.dataset.state === 'waiting' ? Number(c.querySelector('.kp-caption-text').dataset.step) : -1;
-      });
-      if (at >= step) break;
-      await page.evaluate(() => document.querySelector('kraft-playground').play());
-      await page.waitForFunction(
-        (prev) => {
-          const c = document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]');
-          return c.dataset.state === 'waiting' && Number(c.querySelector('.kp-caption-text').dataset.step) !== prev;
-        },
-        at,
-        { timeout: 30_000 },
-      );
-    }
+    await playTo(page, step, { byApi: true });
     assert.equal(await page.evaluate(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-caption-text').dataset.step), String(step));
     const bar = await page.evaluate(() => {
       const b = document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-caption-body');
