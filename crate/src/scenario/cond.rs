@@ -477,7 +477,7 @@ fn image_diff(na: NodeId, a: &MetadataImage, nb: NodeId, b: &MetadataImage) -> S
         parts.push(format!("topics {:?} vs {:?}", names(a), names(b)));
     } else if let Some(t) = a.topics.iter().find(|(k, t)| b.topics.get(*k) != Some(*t)).map(|(k, _)| k) {
         let leaders = |i: &MetadataImage| i.topics.get(t).map(|x| x.partition_leaders.clone()).unwrap_or_default();
-        parts.push(format!("{t}'s partition leaders {:?} vs {:?}", leaders(a), leaders(b)));
+        parts.push(format!("{}'s partition leaders {:?} vs {:?}", &**t, leaders(a), leaders(b)));
     }
     if parts.is_empty() {
         parts.push(format!("leader changes {} vs {}", a.leader_changes, b.leader_changes));
