@@ -629,10 +629,14 @@ impl World {
 
     pub(crate) fn emit(&mut self, kind: EventKind) {
         self.event_seq += 1;
-        let event = Event { seq: self.event_seq, t: self.now, kind };
+        // Written straight into the window (the owner's buffer), then checked there.
+        self.events.push(Event { seq: self.event_seq, t: self.now, kind });
+        let event = self.events.last().expect("just pushed");
         let view = NodesView { nodes: &self.nodes, voters: &self.voters };
-        let violations = self.checker.observe(&view, &event);
-        self.events.push(event);
+        let violations = self.checker.observe(&view, event);
+        if violations.is_empty() {
+            return;
+        }
         for v in violations {
             self.event_seq += 1;
             self.events.push(Event { seq: self.event_seq, t: self.now, kind: v });
