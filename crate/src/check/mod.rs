@@ -83,10 +83,17 @@ impl Checker {
     }
 
     /// Checks what `event` may have broken; returns violation events to record.
+    #[inline]
     pub fn observe(&mut self, view: &dyn ClusterView, event: &Event) -> Vec<EventKind> {
         if !may_break_an_invariant(&event.kind) {
             return Vec::new(); // most events are messages: skip the three checks' dispatch
         }
+        self.check(view, event)
+    }
+
+    /// Kept out of line so the emitter's usual path (no check) stays small.
+    #[inline(never)]
+    fn check(&mut self, view: &dyn ClusterView, event: &Event) -> Vec<EventKind> {
         let mut found = Vec::new();
         self.leadership.observe(view, event, &mut found);
         self.data.observe(view, event, &mut found);
