@@ -4,10 +4,10 @@
 //   node web/build.mjs
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { writeStoryModules } from '../scripts/stories.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
@@ -78,7 +78,10 @@ await build({
     },
   ],
 });
-copyFileSync(join(web, 'src/ui/kraft-playground.css'), join(dist, 'kraft-playground.css'));
+// The stylesheet, minified: the element's first frame waits for it (comments and
+// spaces were a fifth of its gzip).
+const css = await transform(readFileSync(join(web, 'src/ui/kraft-playground.css'), 'utf8'), { loader: 'css', minify: true });
+writeFileSync(join(dist, 'kraft-playground.css'), css.code);
 {
   const dir = join(root, 'scenarios');
   const list = readdirSync(dir)

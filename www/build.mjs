@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 // The site uses the npm package as a user would: its `kraft-playground/element` entry,
 // stylesheet and wasm, from the built package (web/dist, `node web/build.mjs`).
 //   node www/build.mjs
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { precompress } from '../scripts/precompress.mjs';
 import { writeStoryModules } from '../scripts/stories.mjs';
 
@@ -102,6 +102,12 @@ await build({
 //    (found only once that module has arrived, they would come a round trip later)
 const ELEMENT_PRELOAD = '<link rel="modulepreload" href="kraft-playground.js">';
 for (const f of readdirSync(join(www, 'public'))) {
+  if (f.endsWith('.css')) {
+    // minified: the page's first paint waits for it
+    const css = await transform(readFileSync(join(www, 'public', f), 'utf8'), { loader: 'css', minify: true });
+    writeFileSync(join(dist, f), css.code);
+    continue;
+  }
   if (!f.endsWith('.html')) {
     copyFileSync(join(www, 'public', f), join(dist, f));
     continue;

@@ -284,6 +284,32 @@ describe('what the first frame does not need comes after it', () => {
     assert.ok(t.library > t.frame, `scenarios.js was requested at ${t.library} ms, before the first frame (${t.frame} ms)`);
   });
 
+  test('the logs come with the later chunk: held back, their panel waits empty; once it arrives they are drawn', async () => {
+    // their code is not in the element module the first frame waits for
+    assert.ok(!readFileSync(join(dist, 'kraft-playground.js'), 'utf8').includes('kp-logs-canvas'), 'kraft-playground.js holds the logs');
+    const page = await browser.context.newPage();
+    let release;
+    const held = new Promise((r) => {
+      release = r;
+    });
+    await page.route(/-later-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.addInitScript(watchFirstFrame);
+    await page.goto(`${server.url}?seed=42`);
+    await page.waitForFunction(() => window.__firstFrameMs !== undefined, null, { timeout: 60_000 });
+    assert.equal(await page.locator('kraft-playground .kp-logs-panel .kp-logs').count(), 1, 'the logs have their place');
+    assert.equal(await page.locator('kraft-playground .kp-logs-canvas').count(), 0, 'no logs yet: their chunk is held back');
+    release();
+    await page.locator('kraft-playground .kp-logs-canvas').waitFor({ timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-logs-canvas').getBoundingClientRect().height > 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('help asked for before its chunk has arrived opens once it does; a node tapped then opens its menu', async () => {
     const page = await browser.context.newPage();
     let release;

@@ -404,6 +404,7 @@ export class KraftPlayground extends HTMLElement {
       stateSeq: (id) => this.#store.stateAt(id, this.#now())?.seq ?? -1,
       explain: (seq) => this.#cluster?.explain(seq) ?? null,
     });
+    this.#views.logs.mount(module.Logs);
     const summary = new module.Summary(this.#store, this.#views.timeline, this.#views.logs);
     const imageCard = new module.ImageCard({
       image: (id, limit) => this.#cluster?.image(id, { limit }) ?? null,

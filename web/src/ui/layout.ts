@@ -5,7 +5,7 @@
 import { h } from './dom.js';
 import { term } from './glossary.js';
 import { icon } from './icons.js';
-import type { Logs } from './logs.js';
+import type { LogsSlot } from './logs-slot.js';
 import type { Ring } from './ring.js';
 import type { Timeline } from './timeline.js';
 
@@ -25,7 +25,7 @@ export interface LayoutParts {
   dock: HTMLElement;
   /** Below the stage: the playback controls and the settings row. */
   controls: HTMLElement[];
-  logs: Logs;
+  logs: LogsSlot;
   /** Below the logs: each node's metadata image. */
   images: HTMLElement;
   /** Beside the logs: quorum, invariants, faults. */

@@ -4,7 +4,7 @@
 
 import type { Cluster } from '../api.js';
 import { fmtT, h, setText } from './dom.js';
-import type { Logs } from './logs.js';
+import type { LogsSlot } from './logs-slot.js';
 import type { Mark, Store } from './store.js';
 import type { Timeline } from './timeline.js';
 import type { NodeInfo, UiEventOf } from './types.js';
@@ -13,9 +13,9 @@ export class Summary {
   readonly el: HTMLDivElement = h('div', { class: 'kp-sr-only', 'data-summary': '' });
   readonly #store: Store;
   readonly #timeline: Timeline;
-  readonly #logs: Logs;
+  readonly #logs: LogsSlot;
 
-  constructor(store: Store, timeline: Timeline, logs: Logs) {
+  constructor(store: Store, timeline: Timeline, logs: LogsSlot) {
     this.#store = store;
     this.#timeline = timeline;
     this.#logs = logs;

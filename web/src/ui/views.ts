@@ -5,7 +5,7 @@
 import type { Baseline, Cluster } from '../api.js';
 import { Controls, type Settings } from './controls.js';
 import { Images } from './images.js';
-import { Logs } from './logs.js';
+import { LogsSlot } from './logs-slot.js';
 import { FaultsPanel, type NetworkProfile, type PanelHost } from './panels.js';
 import type { Playback } from './playback.js';
 import { Ring } from './ring.js';
@@ -38,7 +38,8 @@ export interface ViewsHost {
 export interface Views {
   timeline: Timeline;
   ring: Ring;
-  logs: Logs;
+  /** The logs' place; the logs themselves come with the later chunk. */
+  logs: LogsSlot;
   images: Images;
   faults: FaultsPanel;
   /** What the panels read of the run (the quorum and invariants panels too, once loaded). */
@@ -62,7 +63,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     hiddenGroups: () => timeline.hiddenGroups,
     downLinks: () => host.downLinks(),
   });
-  const logs = new Logs({
+  const logs = new LogsSlot({
     ...drawing,
     nodes: () => host.nodes(),
     lastHw: (id) => {
