@@ -291,7 +291,11 @@ describe('the first frame after play starts', () => {
     await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]').dataset.state === 'waiting', null, { timeout: 30_000 });
     const later = await page.evaluate(() => {
       const root = document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-root');
-      return { bar: root.querySelector('[data-caption]').getBoundingClientRect().height, stage: root.querySelector('.kp-stage').getBoundingClientRect().top, sizers: root.querySelectorAll('.kp-caption-sizer').length };
+      return {
+        bar: root.querySelector('[data-caption]').getBoundingClientRect().height,
+        stage: root.querySelector('.kp-stage').getBoundingClientRect().top,
+        sizers: root.querySelectorAll('.kp-caption-sizer').length,
+      };
     });
     await page.close();
     assert.deepEqual({ bar: first.bar, stage: first.stage }, { bar: later.bar, stage: later.stage });
