@@ -59,6 +59,8 @@ export class Caption {
   readonly #sizerObserver = new ResizeObserver((entries) => this.#sized(entries));
   /** The frame that checks whether the text is cut off (0: none asked for). */
   #clipCheck = 0;
+  /** The text is scrolled down (by the reader). */
+  #bodyScrolled = false;
 
   constructor(host: CaptionHost) {
     this.#host = host;
@@ -74,7 +76,14 @@ export class Caption {
       e.stopPropagation();
       this.#hideCard();
     });
-    this.#body.addEventListener('scroll', () => this.#markClipped(), { passive: true });
+    this.#body.addEventListener(
+      'scroll',
+      () => {
+        this.#bodyScrolled = this.#body.scrollTop > 0;
+        this.#markClipped();
+      },
+      { passive: true },
+    );
     // a new width changes every caption's height: measure again
     new ResizeObserver((entries) => {
       const width = entries[entries.length - 1]?.borderBoxSize[0]?.inlineSize;
@@ -252,7 +261,8 @@ export class Caption {
       this.#text.replaceChildren(renderCaption(cur.caption ?? ''));
       this.#text.dataset.step = String(cur.index);
     }
-    this.#body.scrollTop = 0;
+    // back to the top of the new text (setting scrollTop lays the page out: only when the reader scrolled)
+    if (this.#bodyScrolled) this.#body.scrollTop = 0;
     this.#markClippedSoon();
   }
 
