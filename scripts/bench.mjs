@@ -113,8 +113,10 @@ const cases = {
    * frames go to `Store.takeFrame`, then pairs of steps: a jump anywhere (mostly outside
    * what the store holds: seek, the 10 s window read packed, the store reset and filled)
    * and a step 10 s forward (seek, the Player reading the 10 s of new events, the store
-   * merging them). Each step timed whole, in wall time and in this process's CPU time
-   * (`process.cpuUsage`: the machine may be shared); the store's part timed apart; the
+   * merging them); then 20 steps 11-35 s on, each after a jump (apart from the 80: the
+   * window before now read again, as `maxSeekMs` asks). Each step timed whole, in wall
+   * time and in this process's CPU time (`process.cpuUsage`: the machine may be shared);
+   * the store's part timed apart; the
    * seek alone, the same window as JSON with every text, and a forward step as the Player
    * took it before (JSON with every text) measured after, so their garbage does not land
    * in the UI's steps.
@@ -128,21 +130,19 @@ const cases = {
     store.cluster = c;
     store.reload(c, 120_000);
     let ingestMs = 0;
-    const add = store.add.bind(store);
-    store.add = (evs) => {
+    const addBatch = store.addBatch.bind(store);
+    let events = 0;
+    store.addBatch = (b) => {
       const a = performance.now();
-      const fresh = add(evs);
+      const fresh = addBatch(b);
       ingestMs += performance.now() - a;
+      events += fresh;
       return fresh;
     };
-    const player = new Player(c, { packed: { text: STORE_TEXT }, maxEvents: MAX_FRAME_EVENTS, scheduler: { request: () => 0, cancel: () => {} } });
-    let events = 0;
-    player.subscribe((f) => {
-      store.takeFrame(c, f.events, f.reset, SCRUB_WINDOW_MS);
-      events += f.reset ? store.events.length : f.events.length;
-    });
+    const player = new Player(c, { packed: { text: STORE_TEXT, batches: true }, maxEvents: MAX_FRAME_EVENTS, maxSeekMs: SCRUB_WINDOW_MS, scheduler: { request: () => 0, cancel: () => {} } });
+    player.subscribe((f) => store.takeFrame(c, f.events, f.reset, SCRUB_WINDOW_MS));
     const cpuMs = (u) => (u.user + u.system) / 1000;
-    const steps = { jump: { wall: [], cpu: [], ingest: [] }, forward: { wall: [], cpu: [], ingest: [] } };
+    const steps = { jump: { wall: [], cpu: [], ingest: [] }, forward: { wall: [], cpu: [], ingest: [] }, long: { wall: [], cpu: [], ingest: [] } };
     const step = (kind, t) => {
       ingestMs = 0;
       const u = process.cpuUsage();
@@ -157,6 +157,12 @@ const cases = {
       t = (t * 7_919 + 104_729) % (end - SCRUB_WINDOW_MS);
       step('jump', t);
       step('forward', t + SCRUB_WINDOW_MS);
+    }
+    // longer steps on (10-35 s), apart from the 80: each after a jump
+    for (let i = 0; i < 20; i++) {
+      t = (t * 7_919 + 104_729) % (end - 3.5 * SCRUB_WINDOW_MS);
+      player.seek(t);
+      step('long', t + SCRUB_WINDOW_MS + 1_000 + ((i * 1_237) % (2.5 * SCRUB_WINDOW_MS - 1_000)));
     }
     const seeks = [];
     const withText = [];
@@ -184,6 +190,7 @@ const cases = {
       cpu: sum(all('cpu')),
       jump: { wall: sum(steps.jump.wall), cpu: sum(steps.jump.cpu), ingest: sum(steps.jump.ingest) },
       forward: { wall: sum(steps.forward.wall), cpu: sum(steps.forward.cpu), ingest: sum(steps.forward.ingest) },
+      long: { wall: sum(steps.long.wall), cpu: sum(steps.long.cpu) },
       eventsPerStep: Math.round(events / 80),
       seekMedian: median(seeks),
       seekWorst: Math.max(...seeks),
@@ -280,6 +287,15 @@ row(
   null,
   null,
   `median; worst ${ms(sk.forward.wall.worst)}; CPU ${ms(sk.forward.cpu.median)}, worst ${ms(sk.forward.cpu.worst)}; store ${ms(sk.forward.ingest.median)}; as JSON with every text (before) ${ms(sk.forwardJsonMedian)}`,
+);
+
+row(
+  'scrub step 11-35 s forward (seek, the window before now read again)',
+  round(sk.long.wall.median),
+  'ms',
+  null,
+  null,
+  `median of 20; worst ${ms(sk.long.wall.worst)}; CPU ${ms(sk.long.cpu.median)}, worst ${ms(sk.long.cpu.worst)}`,
 );
 
 say('frame work at 100x (Chromium)');

@@ -7,6 +7,7 @@ export { chaosDigest, runChaosSeed, runChaosSeedSync } from './chaos.js';
 export type { ScenarioRun } from './cluster.js';
 export { Cluster, MAX_ADVANCE_MS, runScenario, runScenarioSync, ScenarioError } from './cluster.js';
 export { LINK_FORMAT } from './link.js';
+export type { PackedBatch } from './packed.js';
 export type { FrameScheduler, PlayerFrame, PlayerListener, PlayerOptions } from './player.js';
 export { Player } from './player.js';
 export * from './types.js';

@@ -6,7 +6,7 @@ import * as check from './check.js';
 import { CoreFailure, CORE_CRASHED as CRASHED, describeFailure, type EngineGlue, type Glue, isInternalFailure, type WasmPacked, type WasmSim, withCore, withEngine } from './core.js';
 import type { PackedRest } from './generated/wire.js';
 import { decodeLink, encodeLink } from './link.js';
-import { unpack } from './packed.js';
+import { type PackedBatch, unpack } from './packed.js';
 import type {
   Action,
   Baseline,
@@ -620,26 +620,50 @@ export class Cluster {
    * diverging epoch or a snapshot). `text` names only the other types.
    */
   packedEvents(query: PackedEventQuery = {}): PackedTraceEvent[] {
-    const read = (p: WasmPacked): PackedTraceEvent[] => {
-      try {
-        const rest = JSON.parse(p.takeRest()) as PackedRest;
-        // a view of the core's memory, read before the next call into it (which may grow it)
-        const memory = (this.#glue as Glue).memory() as WebAssembly.Memory;
-        return unpack(new Float64Array(memory.buffer, p.numbersPtr(), p.numbersLen()), rest);
-      } finally {
-        p.free();
-      }
-    };
+    const read = (numbers: Float64Array, rest: PackedRest): PackedTraceEvent[] => unpack(numbers, rest);
     return this.#events(
       query,
       'packedEvents query',
-      (since, limit, text) => read(this.#call((s) => s.eventsSincePacked(since, limit, text))),
-      (from, to, limit, text) => read(this.#call((s) => s.eventsBetweenPacked(from, to, limit, text))),
+      (since, limit, text) => this.#packed(read, (s) => s.eventsSincePacked(since, limit, text)),
+      (from, to, limit, text) => this.#packed(read, (s) => s.eventsBetweenPacked(from, to, limit, text)),
     );
   }
 
+  /**
+   * The result of {@link packedEvents} as it crossed, for a reader that keeps the packed
+   * rows as numbers instead of building an object per event (the UI's store): the rows
+   * (a copy) and the other events. The same query, but `since` and `from`/`to` not together.
+   * @internal
+   */
+  packedBatch(query: PackedEventQuery = {}): PackedBatch {
+    const q = check.object(query, 'packedBatch query');
+    if (q.since !== undefined && (q.from !== undefined || q.to !== undefined)) {
+      throw new RangeError(`packedBatch query: since (${check.show(q.since)}) and from/to cannot be asked together`);
+    }
+    const read = (numbers: Float64Array, rest: PackedRest): [PackedBatch] => [{ numbers: numbers.slice(), rest }];
+    return this.#events(
+      q,
+      'packedBatch query',
+      (since, limit, text) => this.#packed(read, (s) => s.eventsSincePacked(since, limit, text)),
+      (from, to, limit, text) => this.#packed(read, (s) => s.eventsBetweenPacked(from, to, limit, text)),
+    )[0];
+  }
+
+  /** Reads one packed result of the core. */
+  #packed<R>(read: (numbers: Float64Array, rest: PackedRest) => R, ask: (s: WasmSim) => WasmPacked): R {
+    const p = this.#call(ask);
+    try {
+      const rest = JSON.parse(p.takeRest()) as PackedRest;
+      // a view of the core's memory, read before the next call into it (which may grow it)
+      const memory = (this.#glue as Glue).memory() as WebAssembly.Memory;
+      return read(new Float64Array(memory.buffer, p.numbersPtr(), p.numbersLen()), rest);
+    } finally {
+      p.free();
+    }
+  }
+
   /** The query of {@link events} and {@link packedEvents}, checked, asked of `since` or `between`. */
-  #events<E extends { seq: number }>(
+  #events<E>(
     query: EventQuery | PackedEventQuery,
     what: string,
     sinceQuery: (since: number, limit: number | undefined, text: string | undefined) => E[],
@@ -658,7 +682,7 @@ export class Cluster {
     if (from === undefined && to === undefined) return sinceQuery(since ?? 0, limit, text);
     let ev = between(from ?? 0, to ?? Number.MAX_SAFE_INTEGER, since === undefined ? limit : undefined, text);
     if (since !== undefined) {
-      ev = ev.filter((e) => e.seq > since);
+      ev = ev.filter((e) => (e as { seq: number }).seq > since);
       if (limit !== undefined) ev = ev.slice(0, limit);
     }
     return ev;

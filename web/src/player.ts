@@ -5,11 +5,12 @@
  */
 import * as check from './check.js';
 import type { Cluster } from './cluster.js';
+import { lastSeqOf, type PackedBatch } from './packed.js';
 import type { PackedEventQuery, PackedTraceEvent, TraceEvent } from './types.js';
 
 /** What listeners get each frame (`E`: {@link PackedTraceEvent} with the `packed` option). */
-export interface PlayerFrame<E extends TraceEvent | PackedTraceEvent = TraceEvent> {
-  /** Events that happened since the previous frame, oldest first. */
+export interface PlayerFrame<E extends TraceEvent | PackedTraceEvent | PackedBatch = TraceEvent> {
+  /** Events that happened since the previous frame, oldest first (with the `packed.batches` option: the pages they came in). */
   events: E[];
   /** Simulated time now (ms). */
   now: number;
@@ -26,7 +27,7 @@ export interface PlayerFrame<E extends TraceEvent | PackedTraceEvent = TraceEven
 }
 
 /** A frame listener. */
-export type PlayerListener<E extends TraceEvent | PackedTraceEvent = TraceEvent> = (frame: PlayerFrame<E>) => void;
+export type PlayerListener<E extends TraceEvent | PackedTraceEvent | PackedBatch = TraceEvent> = (frame: PlayerFrame<E>) => void;
 
 /** A frame scheduler (requestAnimationFrame-like). */
 export interface FrameScheduler {
@@ -47,15 +48,23 @@ export interface PlayerOptions {
   /**
    * Frames carry events in the packed form, as `cluster.packedEvents({ since, text })`
    * gives them (no message summaries; text only on the types `text` names). Default:
-   * as `cluster.events({ since })`, every event with its text.
+   * as `cluster.events({ since })`, every event with its text. With `batches`, frames
+   * carry the pages as `cluster.packedBatch` gives them (the rows still numbers), for a
+   * reader that keeps them so.
    */
-  packed?: { text?: PackedEventQuery['text'] };
+  packed?: { text?: PackedEventQuery['text']; batches?: boolean };
   /**
    * A frame that would carry more events than this carries none and says `reset`
    * instead (re-reading a window is cheaper than taking a long jump's every event).
    * Default: no limit.
    */
   maxEvents?: number;
+  /**
+   * A seek forward by more simulated ms than this (a number, or a function asked at each
+   * seek) carries no events and says `reset` instead: a reader that shows only the time
+   * before now re-reads that rather than every event of the jump. Default: no limit.
+   */
+  maxSeekMs?: number | (() => number);
 }
 
 function defaultScheduler(): FrameScheduler {
@@ -86,7 +95,7 @@ function defaultScheduler(): FrameScheduler {
  * player.play();
  * ```
  */
-export class Player<E extends TraceEvent | PackedTraceEvent = TraceEvent> {
+export class Player<E extends TraceEvent | PackedTraceEvent | PackedBatch = TraceEvent> {
   /** Slowest speed (simulated ms per wall ms). */
   static readonly MIN_SPEED = 0.1;
   /** Fastest speed. */
@@ -111,8 +120,9 @@ export class Player<E extends TraceEvent | PackedTraceEvent = TraceEvent> {
   readonly #scheduler: FrameScheduler;
   readonly #maxFrameMs: number;
   readonly #maxEvents: number;
-  /** The events since `cursor`, a page of them, as the options ask. */
-  readonly #page: (cursor: number) => E[];
+  readonly #maxSeekMs: () => number;
+  /** The events since `cursor`, a page of them as the options ask, and the seq of its last event (null: none). */
+  readonly #page: (cursor: number) => { items: E[]; last: number } | null;
   #speed: number;
   #playing = false;
   #handle: unknown = null;
@@ -127,7 +137,7 @@ export class Player<E extends TraceEvent | PackedTraceEvent = TraceEvent> {
       throw new TypeError(`Player needs a Cluster, got ${check.show(cluster)}`);
     }
     const o = check.object(options, 'Player options');
-    check.keys(o, ['speed', 'maxFrameMs', 'clock', 'scheduler', 'packed', 'maxEvents'], 'Player option');
+    check.keys(o, ['speed', 'maxFrameMs', 'clock', 'scheduler', 'packed', 'maxEvents', 'maxSeekMs'], 'Player option');
     this.#cluster = cluster;
     this.#speed = o.speed === undefined ? 1 : checkSpeed(o.speed);
     this.#maxFrameMs = o.maxFrameMs === undefined ? 100 : check.whole(o.maxFrameMs, 'maxFrameMs', 1, 60_000);
@@ -141,14 +151,32 @@ export class Player<E extends TraceEvent | PackedTraceEvent = TraceEvent> {
     }
     this.#scheduler = (o.scheduler as FrameScheduler) ?? defaultScheduler();
     this.#maxEvents = o.maxEvents === undefined ? Number.POSITIVE_INFINITY : check.whole(o.maxEvents, 'maxEvents', 1);
-    if (o.packed === undefined) {
-      this.#page = (since) => cluster.events({ since }) as E[];
+    if (typeof o.maxSeekMs === 'function') {
+      const ask = o.maxSeekMs as () => number;
+      this.#maxSeekMs = () => check.whole(ask(), 'maxSeekMs', 0);
     } else {
-      const text = check.object(o.packed, 'packed option');
-      check.keys(text, ['text'], 'packed option field');
+      const ms = o.maxSeekMs === undefined ? Number.POSITIVE_INFINITY : check.whole(o.maxSeekMs, 'maxSeekMs', 0);
+      this.#maxSeekMs = () => ms;
+    }
+    const events = (items: E[]) => (items.length ? { items, last: (items[items.length - 1] as TraceEvent).seq } : null);
+    if (o.packed === undefined) {
+      this.#page = (since) => events(cluster.events({ since }) as E[]);
+    } else {
+      const p = check.object(o.packed, 'packed option');
+      check.keys(p, ['text', 'batches'], 'packed option field');
+      const text = p.text as PackedEventQuery['text'];
       // asked once now, so a bad `text` is refused here rather than on a frame
-      cluster.packedEvents({ since: cluster.lastSeq, text: text.text as PackedEventQuery['text'] });
-      this.#page = (since) => cluster.packedEvents({ since, text: text.text as PackedEventQuery['text'] }) as E[];
+      cluster.packedEvents({ since: cluster.lastSeq, text });
+      if (p.batches !== undefined && typeof p.batches !== 'boolean') throw new TypeError(`packed.batches must be a boolean, got ${check.show(p.batches)}`);
+      if (p.batches) {
+        this.#page = (since) => {
+          const batch = cluster.packedBatch({ since, text });
+          const last = lastSeqOf(batch);
+          return last < 0 ? null : { items: [batch as E], last };
+        };
+      } else {
+        this.#page = (since) => events(cluster.packedEvents({ since, text }) as E[]);
+      }
     }
     this.#lastSeq = cluster.lastSeq;
     this.#lastNow = cluster.now;
@@ -233,7 +261,7 @@ export class Player<E extends TraceEvent | PackedTraceEvent = TraceEvent> {
     this.#alive();
     this.#cluster.seek(t);
     this.#carry = 0;
-    this.#emit({});
+    this.#emit({}, true);
     return this;
   }
 
@@ -301,7 +329,7 @@ export class Player<E extends TraceEvent | PackedTraceEvent = TraceEvent> {
     if (this.#playing) this.#handle = this.#scheduler.request(this.#frame);
   };
 
-  #emit(extra: { error?: Error }): PlayerFrame<E> {
+  #emit(extra: { error?: Error }, seek = false): PlayerFrame<E> {
     let events: E[] = [];
     let reset = false;
     let now = this.#lastNow;
@@ -309,15 +337,15 @@ export class Player<E extends TraceEvent | PackedTraceEvent = TraceEvent> {
       try {
         now = this.#cluster.now;
         const last = this.#cluster.lastSeq;
-        if (last < this.#lastSeq || now < this.#lastNow || last - this.#lastSeq > this.#maxEvents) {
+        if (last < this.#lastSeq || now < this.#lastNow || last - this.#lastSeq > this.#maxEvents || (seek && now - this.#lastNow > this.#maxSeekMs())) {
           reset = true;
         } else {
           // The core returns at most 100,000 events per query: page until caught up.
           for (let cursor = this.#lastSeq; cursor < last; ) {
             const page = this.#page(cursor);
-            if (page.length === 0) break;
-            events = events.length === 0 ? page : events.concat(page);
-            cursor = page[page.length - 1].seq;
+            if (page === null) break;
+            events = events.length === 0 ? page.items : events.concat(page.items);
+            cursor = page.last;
           }
         }
         this.#lastSeq = last;

@@ -4,21 +4,21 @@
 // real run's events (crashes, partitions, writes: messages, disconnects, truncations).
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { Cluster } from '../dist/node.js';
+import { Cluster, runScenario } from '../dist/node.js';
 
 const source = fileURLToPath(new URL('../src/ui/store.ts', import.meta.url));
 
-async function loadStore() {
+async function loadStore(entry = source) {
   const dir = mkdtempSync(join(tmpdir(), 'kp-store-'));
   try {
     const outfile = join(dir, 'store.mjs');
-    await build({ entryPoints: [source], outfile, bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning' });
+    await build({ entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning' });
     return await import(pathToFileURL(outfile).href);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -43,17 +43,27 @@ async function busyRun() {
   return c;
 }
 
+/** The messages a store holds, as objects. */
+const messages = (s) => Array.from({ length: s.msgs.length }, (_, i) => s.msgs.at(i));
+
+/** Every event a store holds, as objects, oldest first. */
+const eventsOf = (s) => {
+  const out = [...s.others];
+  for (let k = 0; k < s.rows.length; k++) out.push(s.rows.event(k, s.msgs.summaries));
+  return out.sort((a, b) => a.seq - b.seq);
+};
+
 /** Everything a store holds that the views draw from. */
 function held(s) {
   const steps = (st) => ({ t: st.t, v: st.v.map((x) => (Number.isNaN(x) ? 'NaN' : x)) });
   return {
     firstT: s.firstT,
     lastSeq: s.lastSeq,
-    events: s.events.map((e) => e.seq),
-    eventT: s.eventT,
-    msgs: s.msgs.map((m) => ({ ...m, end: m.end === Infinity ? 'Infinity' : m.end })),
-    msgSent: s.msgSent,
-    open: [...s.open.keys()].sort((a, b) => a - b),
+    others: s.others.map((e) => e.seq),
+    otherT: s.otherT,
+    rows: Array.from({ length: s.rows.length }, (_, k) => s.rows.event(k, s.msgs.summaries)),
+    msgs: messages(s).map((m) => ({ ...m, end: m.end === Infinity ? 'Infinity' : m.end })),
+    open: [...s.open].sort((a, b) => a[0] - b[0]).map(([id, i]) => [id, s.msgs.seq(i)]),
     states: s.states,
     stateT: s.stateT,
     hw: s.hw.map(steps),
@@ -85,9 +95,9 @@ test('compacting in place holds what taking the kept events in again would', asy
 
   assert.equal(compacted.compact(max), true);
   // the old way: remember the state where the kept part starts, take the kept events in again
-  const from = compacted.events.length === 0 ? 0 : reference.events.findIndex((e) => e.seq === compacted.events[0].seq);
-  assert.ok(from > 0);
-  reference.rebuild(from, reference.events.length);
+  const first = eventsOf(compacted)[0];
+  assert.ok(first.seq > eventsOf(reference)[0].seq);
+  reference.rebuild({ seq: first.seq, t: first.t }, reference.lastSeq);
   assert.deepEqual(held(compacted), held(reference));
 
   // both go on the same way: later events (deliveries of messages sent before the cut
@@ -112,25 +122,28 @@ test('a packed window draws what the full events draw; a message summary it left
   const packed = new Store();
   packed.reset(nodes);
   packed.cluster = c;
-  packed.add(c.packedEvents(windowQuery(c.now)));
-  assert.equal(packed.events.length, full.events.length);
+  packed.addBatch(c.packedBatch(windowQuery(c.now)));
+  const [packedEvents, fullEvents] = [eventsOf(packed), eventsOf(full)];
+  assert.equal(packedEvents.length, full.eventCount);
   assert.ok(
-    packed.events.every((e, i) => sameEvent(e, full.events[i])),
+    packedEvents.every((e, i) => sameEvent(e, fullEvents[i])),
     'the same events, less text and summaries',
   );
   const withoutSummaries = (s) => held(s).msgs.map(({ summary, ...m }) => m);
   assert.deepEqual(withoutSummaries(packed), withoutSummaries(full));
-  assert.deepEqual({ ...held(packed), msgs: null }, { ...held(full), msgs: null });
-  const left = packed.msgs.filter((m) => m.summary === undefined);
+  const withoutMsgSummaries = (s) => ({ ...held(s), msgs: null, rows: held(s).rows.map(({ summary, ...e }) => e) });
+  assert.deepEqual(withoutMsgSummaries(packed), withoutMsgSummaries(full));
+  const left = messages(packed).filter((m) => m.summary === undefined);
   assert.ok(left.length > 100, `messages come without a summary (${left.length})`);
   for (const m of [left[0], left[left.length >> 1], left[left.length - 1]]) {
-    const want = full.msgs.find((x) => x.seq === m.seq).summary;
+    const want = messages(full).find((x) => x.seq === m.seq).summary;
     assert.ok(want.length > 0);
     assert.equal(packed.summaryOf(m), want);
     assert.equal(m.summary, want, 'kept once asked');
+    assert.equal(messages(packed).find((x) => x.seq === m.seq).summary, want, 'held once asked');
   }
   // the timeline's cues read summaries that tell an outcome: those come along
-  for (const m of packed.msgs) if (m.summary !== undefined && !m.failed) assert.equal(m.summary, full.msgs.find((x) => x.seq === m.seq).summary);
+  for (const m of messages(packed)) if (m.summary !== undefined && !m.failed) assert.equal(m.summary, messages(full).find((x) => x.seq === m.seq).summary);
 });
 
 test('scrub steps as the UI takes them (Store.takeFrame): packed frames hold what full ones do; a jump past what is held reloads the window', async () => {
@@ -145,10 +158,10 @@ test('scrub steps as the UI takes them (Store.takeFrame): packed frames hold wha
   for (const c of [a, b]) c.seek(2_000);
   ui.reset(a.nodeCount);
   ui.cluster = a;
-  ui.add(a.packedEvents({ text: STORE_TEXT }));
+  ui.addBatch(a.packedBatch({ text: STORE_TEXT }));
   full.reset(b.nodeCount);
   full.add(b.events());
-  const pa = new Player(a, { packed: { text: STORE_TEXT }, maxEvents: 3_000, scheduler: idle });
+  const pa = new Player(a, { packed: { text: STORE_TEXT, batches: true }, maxEvents: 3_000, scheduler: idle });
   const pb = new Player(b, { scheduler: idle });
   const frames = [];
   pa.subscribe((f) => {
@@ -156,7 +169,7 @@ test('scrub steps as the UI takes them (Store.takeFrame): packed frames hold wha
     ui.takeFrame(a, f.events, f.reset, 0);
   });
   pb.subscribe((f) => full.takeFrame(b, f.events, f.reset, 0));
-  const withoutSummaries = (s) => ({ ...held(s), msgs: held(s).msgs.map(({ summary, ...m }) => m) });
+  const withoutSummaries = (s) => ({ ...held(s), msgs: held(s).msgs.map(({ summary, ...m }) => m), rows: held(s).rows.map(({ summary, ...e }) => e) });
   for (const t of [8_000, 4_000, 12_000, 12_500, 6_000]) {
     pa.seek(t);
     pb.seek(t);
@@ -169,7 +182,7 @@ test('scrub steps as the UI takes them (Store.takeFrame): packed frames hold wha
   assert.ok(a.lastSeq - from > 3_000 && frames.at(-1).reset, `${a.lastSeq - from} events on`);
   assert.equal(ui.firstT, end - SCRUB_WINDOW_MS);
   assert.deepEqual(
-    ui.events.map((e) => e.seq),
+    eventsOf(ui).map((e) => e.seq),
     a.packedEvents(windowQuery(end)).map((e) => e.seq),
   );
   // back inside the window: held, nothing read; back before it: read again
@@ -179,4 +192,139 @@ test('scrub steps as the UI takes them (Store.takeFrame): packed frames hold wha
   pa.seek(end - 15_000);
   assert.equal(ui.firstT, end - 15_000 - SCRUB_WINDOW_MS);
   assert.equal(ui.lastSeq, a.lastSeq);
+});
+
+test('Player packed.batches: frames carry the pages as cluster.packedBatch gives them (the same events); maxSeekMs: a seek further on says reset, playing never does', async () => {
+  const { unpack } = await loadStore(fileURLToPath(new URL('../src/packed.ts', import.meta.url)));
+  const { Player } = await import('../dist/node.js');
+  const text = ['state', 'crash'];
+  const c = await Cluster.create({ voters: 5, seed: 8, writesPerSecond: 20 });
+  const wall = { now: 0, queued: null };
+  const scheduler = { request: (cb) => (wall.queued = cb), cancel: () => (wall.queued = null) };
+  let maxSeek = 2_000;
+  const p = new Player(c, { clock: () => wall.now, scheduler, speed: 100, packed: { text, batches: true }, maxSeekMs: () => maxSeek });
+  const frames = [];
+  p.subscribe((f) => frames.push(f));
+  const since = c.lastSeq;
+  p.play();
+  // frames of 100 ms at 100x: 10 s each, further than maxSeekMs, yet they are not seeks
+  for (let i = 0; i < 5; i++) {
+    wall.now += 100;
+    wall.queued();
+  }
+  p.pause();
+  assert.ok(frames.length >= 5 && frames.every((f) => !f.reset));
+  const seen = frames
+    .flatMap((f) => f.events)
+    .flatMap((b) => {
+      assert.ok(b.numbers instanceof Float64Array && Array.isArray(b.rest.events));
+      return unpack(b.numbers, b.rest);
+    });
+  assert.ok(seen.length > 10_000, `${seen.length} events`);
+  assert.deepEqual(seen, c.packedEvents({ since, text }));
+  // a seek on by at most maxSeekMs brings its events; further, none and reset
+  const before = c.lastSeq;
+  p.seek(c.now + 2_000);
+  assert.equal(frames.at(-1).reset, false);
+  assert.deepEqual(unpack(frames.at(-1).events[0].numbers, frames.at(-1).events[0].rest), c.packedEvents({ since: before, text }));
+  p.seek(c.now + 2_001);
+  assert.equal(frames.at(-1).reset, true);
+  assert.deepEqual(frames.at(-1).events, []);
+  // asked at each seek
+  maxSeek = 5_000;
+  p.seek(c.now + 4_000);
+  assert.equal(frames.at(-1).reset, false);
+  maxSeek = 0.5;
+  p.seek(c.now + 1);
+  assert.match(String(frames.at(-1).error), /maxSeekMs/);
+  assert.throws(() => new Player(c, { maxSeekMs: -1 }), /maxSeekMs/);
+  assert.throws(() => new Player(c, { packed: { batches: 1 } }), /batches/);
+  assert.throws(() => c.packedBatch({ since: 1, from: 0 }), /since \(1\) and from\/to/);
+  c.dispose();
+});
+
+test('random runs: the column store holds every event as its object form does, and answers the views alike whichever form fed it', async () => {
+  const { Store, STORE_TEXT } = await loadStore();
+  const seen = { truncate: 0, ghosts: 0, disconnect: 0, drop: 0 };
+  // seeded runs of faults (crashes, restarts, isolations, heals), and the stories whose logs diverge
+  let r = 1;
+  const rand = (n) => {
+    r = (r * 1_103_515_245 + 12_345) % 2 ** 31;
+    return r % n;
+  };
+  const runs = [3, 17, 29, 41].map((seed) => async () => {
+    r = seed;
+    const c = await Cluster.create({ voters: 3 + rand(3), observers: rand(2), seed, network: rand(2) ? 'teaching' : 'datacenter' });
+    c.setWorkload({ writesPerSecond: 5 + rand(30) });
+    const down = new Set();
+    for (let i = 0; i < 14; i++) {
+      c.advance(300 + rand(1_500));
+      const n = rand(c.nodeCount);
+      const act = rand(4);
+      if (act === 0 && !down.has(n) && down.size < 1) {
+        c.crash(n);
+        down.add(n);
+      } else if (act === 1 && down.size) {
+        const back = [...down][0];
+        c.restart(back);
+        down.delete(back);
+      } else if (act === 2) c.isolate(n);
+      else c.heal();
+    }
+    return c;
+  });
+  for (const name of ['diverging-follower', 'figure-8', 'all-nodes-restart']) {
+    runs.push(async () => (await runScenario(readFileSync(fileURLToPath(new URL(`../../scenarios/${name}.json`, import.meta.url)), 'utf8'))).cluster);
+  }
+  for (const [seed, run] of runs.entries()) {
+    const c = await run();
+    const full = c.events({ text: false });
+    for (const e of full) if (e.type in seen) seen[e.type]++;
+    const objects = new Store();
+    objects.reset(c.nodeCount);
+    objects.add(full);
+    const columns = new Store();
+    columns.reset(c.nodeCount);
+    columns.cluster = c;
+    columns.addBatch(c.packedBatch({ text: STORE_TEXT }));
+    assert.equal(columns.eventCount, full.length, `seed ${seed}`);
+    // every event as its object form, less what the packed form leaves out
+    for (const e of full) {
+      const got = columns.eventBySeq(e.seq);
+      const { text, summary, ...want } = e;
+      const { text: _t, summary: gotSummary, ...rest } = got;
+      assert.deepEqual(rest, want, `seed ${seed}: event ${e.seq} (${e.type})`);
+      assert.ok(gotSummary === undefined || gotSummary === summary);
+      assert.deepEqual(objects.eventBySeq(e.seq), e.type === 'send' || e.type === 'deliver' ? { ...rest, ...(e.type === 'send' ? { summary } : {}) } : e);
+    }
+    const noSummaries = (s) => ({ ...held(s), msgs: held(s).msgs.map(({ summary, ...m }) => m), rows: held(s).rows.map(({ summary, ...e }) => e) });
+    assert.deepEqual(noSummaries(columns), noSummaries(objects), `seed ${seed}`);
+    // what the timeline asks of a window
+    for (let k = 0; k < 20; k++) {
+      const t0 = rand(c.now);
+      const t1 = t0 + rand(4_000);
+      assert.deepEqual(columns.msgRange(t0, t1), objects.msgRange(t0, t1));
+      for (let n = 0; n < c.nodeCount; n++) {
+        const ghosts = columns.truncated(n, t0, t1);
+        seen.ghosts += ghosts.length;
+        assert.deepEqual(ghosts, objects.truncated(n, t0, t1), `seed ${seed}: truncated n${n} ${t0}..${t1}`);
+        assert.equal(columns.hwSeqAt(n, t0), objects.hwSeqAt(n, t0));
+        assert.deepEqual(columns.stateAt(n, t0), objects.stateAt(n, t0));
+      }
+      assert.deepEqual(columns.leaderAt(t0), objects.leaderAt(t0));
+    }
+    const hwAt = full.filter((e) => e.type === 'hw').slice(-5);
+    for (const e of hwAt) assert.ok(columns.hwSeqAt(e.node, e.t) >= e.seq);
+    // and the truncations' removed records over the whole run
+    for (let n = 0; n < c.nodeCount; n++) {
+      const ghosts = columns.truncated(n, 0, c.now);
+      seen.ghosts += ghosts.length;
+      assert.deepEqual(ghosts, objects.truncated(n, 0, c.now));
+    }
+    c.dispose();
+  }
+  assert.ok(
+    Object.values(seen).every((k) => k > 0),
+    `the runs have truncations (with removed records), disconnects and drops: ${JSON.stringify(seen)}`,
+  );
 });

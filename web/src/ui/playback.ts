@@ -2,14 +2,14 @@
 // (the pause step it stopped at). The frame loop plays; this keeps the state and the
 // rules for changing it.
 
-import type { PackedTraceEvent, Player } from '../api.js';
+import type { PackedBatch, Player } from '../api.js';
 import { MAX_SPEED, MIN_SPEED } from './controls.js';
 import { clamp } from './dom.js';
 import type { LoadedScenario } from './scenarios.js';
 import { isStop } from './story.js';
 
 export interface PlaybackHost {
-  player(): Player<PackedTraceEvent> | null;
+  player(): Player<PackedBatch> | null;
   scenario(): LoadedScenario | null;
   now(): number;
   /** Play may start: a run is loaded and the core has not crashed. */

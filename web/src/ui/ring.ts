@@ -4,7 +4,7 @@
 
 import { clamp, h } from './dom.js';
 import { nodeTip } from './glossary.js';
-import type { Store } from './store.js';
+import { MSG, type Store } from './store.js';
 import { fitCanvas, type Theme } from './theme.js';
 import { isResponse, type NodeInfo, RPC_KINDS, STATES } from './types.js';
 
@@ -97,9 +97,9 @@ export class Ring {
     for (const id of ids) {
       // a message just dropped was sent recently: search from the newest
       let i = msgs.length - 1;
-      while (i >= 0 && msgs[i].id !== id) i--;
-      const m = msgs[i];
-      if (!m) continue;
+      while (i >= 0 && msgs.id(i) !== id) i--;
+      if (i < 0) continue;
+      const m = msgs.at(i);
       const a = this.pos[m.from];
       const b = this.pos[m.to];
       if (!a || !b) continue;
@@ -254,11 +254,14 @@ export class Ring {
     // messages in flight
     const hidden = this.host.hiddenGroups();
     const [i0, i1] = this.store.msgRange(now, now);
+    const msgs = this.store.msgs;
     for (let i = i0; i < i1; i++) {
-      const m = this.store.msgs[i];
-      if (m.sent > now) break;
-      const endT = m.end === Infinity ? m.arrives : m.end;
-      if (endT <= now || hidden.has(m.rpc >> 1)) continue;
+      if (msgs.sent(i) > now) break;
+      // the filter reads the numbers; an object only for what is drawn
+      const end = msgs.num(i, MSG.end);
+      const endT = end === Infinity ? msgs.num(i, MSG.arrives) : end;
+      if (endT <= now || hidden.has(msgs.num(i, MSG.rpc) >> 1)) continue;
+      const m = msgs.at(i);
       const pa = this.pos[m.from];
       const pb = this.pos[m.to];
       if (!pa || !pb) continue;

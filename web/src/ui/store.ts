@@ -1,10 +1,15 @@
 // The UI's memory of a run: every trace event received, indexed for drawing only the
-// visible window (binary searches over time-sorted arrays). Events may run ahead of the
+// visible window (binary searches over time-sorted arrays). Message traffic (sends,
+// deliveries, drops: nearly all of a run) is held as rows of numbers, not objects (a
+// window of live objects made the garbage collector pause for frames); its events and
+// messages are built as objects only when asked (what is drawn, hovered, explained). Events may run ahead of the
 // cluster's "now" after a seek back; they are the recorded future and are redrawn
 // faded. A new action while seeked back forks the run: the store drops everything after
 // the cluster's last event.
 
 import type { Cluster } from '../cluster.js';
+import { PACKED_ROWS } from '../generated/wire.js';
+import { PACKED_TYPES, type PackedBatch, readRow, rowEnd } from '../packed.js';
 import type { EventType, PackedEventQuery, PackedType } from '../types.js';
 import { rpcIndex, stateIndex, type UiEvent, type UiEventOf } from './types.js';
 
@@ -154,15 +159,291 @@ function restart(st: Steps, t: number, v: number): Steps {
   return out;
 }
 
+/** A batch's first event (by seq), as an object. */
+function firstOf(b: PackedBatch): UiEvent | undefined {
+  const other = b.rest.events[0] as UiEvent | undefined;
+  if (!b.numbers.length || (other && other.seq < b.numbers[1])) return other;
+  return readRow(b.numbers, 0, b.rest.names) as UiEvent;
+}
+
+/**
+ * The packed types held as rows of numbers (`Rows`): all but connection failures, which
+ * are few and drawn as messages inserted by their send time (`Messages`).
+ */
+type RowType = Exclude<PackedType, 'disconnect'>;
+const code = (type: RowType): number => PACKED_TYPES.indexOf(type);
+const [SEND, DELIVER, DROP, APPEND, FLUSH, HW] = (['send', 'deliver', 'drop', 'append', 'flush', 'hw'] as const).map(code);
+const IN_ROWS = PACKED_TYPES.map((_, c) => [SEND, DELIVER, DROP, APPEND, FLUSH, HW].includes(c));
+/** Where a field of a row is (from its start: code, seq and t come first). */
+const field = (c: number, name: string): number => 3 + PACKED_ROWS[c][1].findIndex(([n]) => n === name);
+const F = {
+  msg: field(SEND, 'msg'),
+  from: field(SEND, 'from'),
+  to: field(SEND, 'to'),
+  rpc: field(SEND, 'rpc'),
+  epoch: field(SEND, 'epoch'),
+  arrives: field(SEND, 'arrives'),
+  planned: field(SEND, 'dropped'),
+  deliverMsg: field(DELIVER, 'msg'),
+  duplicate: field(DELIVER, 'duplicate'),
+  dropMsg: field(DROP, 'msg'),
+  reason: field(DROP, 'reason'),
+  appendNode: field(APPEND, 'node'),
+  appendFirst: field(APPEND, 'first'),
+  appendLast: field(APPEND, 'last'),
+  appendEpoch: field(APPEND, 'epoch'),
+  hwNode: field(HW, 'node'),
+  hwNew: field(HW, 'new'),
+};
+
+/** A growable array of numbers. */
+class Numbers {
+  a = new Float64Array(1024);
+  n = 0;
+  /** Room for `k` more. */
+  reserve(k: number): void {
+    if (this.n + k <= this.a.length) return;
+    const b = new Float64Array(Math.max(this.a.length * 2, this.n + k));
+    b.set(this.a.subarray(0, this.n));
+    this.a = b;
+  }
+  /** Forgets the first `k`. */
+  dropFirst(k: number): void {
+    this.a.copyWithin(0, k, this.n);
+    this.n -= k;
+  }
+}
+
+/** Strings the rows name, by index (the store's own: each batch has its own indexes). */
+class Names {
+  readonly list: string[] = [];
+  readonly #index = new Map<string, number>();
+  of(s: string): number {
+    let i = this.#index.get(s);
+    if (i === undefined) {
+      i = this.list.length;
+      this.list.push(s);
+      this.#index.set(s, i);
+    }
+    return i;
+  }
+}
+
+/** Events held as rows of numbers, oldest first: laid out as the core packs them, names as the store's `Names`. */
+export class Rows {
+  readonly rows = new Numbers();
+  /** where each row starts */
+  readonly starts = new Numbers();
+  constructor(private readonly names: Names) {}
+  get length(): number {
+    return this.starts.n;
+  }
+  /** Where row `k` starts in `rows.a`. */
+  at(k: number): number {
+    return this.starts.a[k];
+  }
+  seq(k: number): number {
+    return this.rows.a[this.starts.a[k] + 1];
+  }
+  t(k: number): number {
+    return this.rows.a[this.starts.a[k] + 2];
+  }
+  /** Index of the first row with seq >= `seq`. */
+  lowerBound(seq: number): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.seq(mid) < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+  /** Index of the first row after time `t`. */
+  upperBoundT(t: number): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.t(mid) <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+  /** Row `k` as its event (a send with its summary, when known). */
+  event(k: number, summaries: ReadonlyMap<number, string>): UiEvent {
+    const e = readRow(this.rows.a, this.at(k), this.names.list) as UiEvent;
+    const summary = e.type === 'send' ? summaries.get(e.seq) : undefined;
+    if (summary !== undefined) (e as UiEventOf<'send'>).summary = summary;
+    return e;
+  }
+  /** Appends the row at `i` of `numbers` (names indexed by `names`); returns its index. */
+  pushRow(numbers: Float64Array, i: number, names: ArrayLike<number>): number {
+    const c = numbers[i];
+    const end = rowEnd(numbers, i);
+    this.rows.reserve(end - i);
+    const a = this.rows.a;
+    const o = this.rows.n;
+    // a loop, not set(subarray): no view object per row
+    for (let j = i; j < end; j++) a[o + j - i] = numbers[j];
+    const fields = PACKED_ROWS[c][1];
+    for (let j = 0; j < fields.length; j++) {
+      const kind = fields[j][1];
+      const v = a[o + 3 + j];
+      if (kind === 'name' || (kind === 'maybeName' && v >= 0)) a[o + 3 + j] = names[v];
+    }
+    this.rows.n = o + end - i;
+    return this.#start(o);
+  }
+  /** Appends an event given as an object (of a type held in rows); returns its index. */
+  pushEvent(e: UiEventOf<RowType>): number {
+    const c = PACKED_TYPES.indexOf(e.type);
+    const x = e as unknown as Record<string, unknown>;
+    const v: number[] = [c, e.seq, e.t];
+    for (const [name, kind] of PACKED_ROWS[c][1]) {
+      const f = x[name];
+      if (kind === 'list') v.push((f as number[]).length, ...(f as number[]));
+      else if (kind === 'flag') v.push(f ? 1 : 0);
+      else if (kind === 'name') v.push(this.names.of(String(f)));
+      else if (kind === 'maybeName') v.push(f == null ? -1 : this.names.of(String(f)));
+      else if (kind === 'maybeNumber') v.push(f == null ? NaN : Number(f));
+      else v.push(Number(f));
+    }
+    this.rows.reserve(v.length);
+    const o = this.rows.n;
+    this.rows.a.set(v, o);
+    this.rows.n = o + v.length;
+    return this.#start(o);
+  }
+  #start(o: number): number {
+    this.starts.reserve(1);
+    this.starts.a[this.starts.n] = o;
+    return this.starts.n++;
+  }
+  clear(): void {
+    this.rows.n = 0;
+    this.starts.n = 0;
+  }
+  /** Forgets the rows before row `k`. */
+  dropFirst(k: number): void {
+    if (k === 0) return;
+    const off = k < this.length ? this.at(k) : this.rows.n;
+    this.rows.dropFirst(off);
+    this.starts.dropFirst(k);
+    const s = this.starts.a;
+    for (let j = 0; j < this.starts.n; j++) s[j] -= off;
+  }
+}
+
+/** A message's fields in its row of `Messages` (`Messages.num`). */
+export const MSG = { id: 0, from: 1, to: 2, rpc: 3, epoch: 4, sent: 5, arrives: 6, end: 7, dropped: 8, planned: 9, flags: 10, seq: 11, endSeq: 12 };
+const M = MSG;
+const MW = 13;
+const DUP = 1;
+const FAILED = 2;
+const DISCONNECTED = 'disconnected: BROKER_NOT_AVAILABLE';
+/** A message's row being written (`Store.ingestRow`, a disconnect). */
+const MSG_SCRATCH = new Float64Array(MW);
+
+/** The messages held, sorted by send time: a row of numbers each, a `Msg` built when asked (`at`). */
+export class Messages {
+  readonly rows = new Numbers();
+  /** summaries known, by the send's seq */
+  readonly summaries = new Map<number, string>();
+  constructor(private readonly names: Names) {}
+  get length(): number {
+    return this.rows.n / MW;
+  }
+  /** Field `f` (of `MSG`) of message `i`. */
+  num(i: number, f: number): number {
+    return this.rows.a[i * MW + f];
+  }
+  sent(i: number): number {
+    return this.rows.a[i * MW + M.sent];
+  }
+  id(i: number): number {
+    return this.rows.a[i * MW + M.id];
+  }
+  seq(i: number): number {
+    return this.rows.a[i * MW + M.seq];
+  }
+  /** Message `i` as an object (a fresh one: changing it changes nothing held). */
+  at(i: number): Msg {
+    const a = this.rows.a;
+    const o = i * MW;
+    const flags = a[o + M.flags];
+    const failed = (flags & FAILED) !== 0;
+    const seq = a[o + M.seq];
+    return {
+      id: a[o + M.id],
+      from: a[o + M.from],
+      to: a[o + M.to],
+      rpc: a[o + M.rpc],
+      epoch: a[o + M.epoch],
+      summary: failed ? DISCONNECTED : this.summaries.get(seq),
+      sent: a[o + M.sent],
+      arrives: a[o + M.arrives],
+      end: a[o + M.end],
+      dropped: a[o + M.dropped] < 0 ? '' : this.names.list[a[o + M.dropped]],
+      planned: a[o + M.planned] < 0 ? '' : this.names.list[a[o + M.planned]],
+      dup: (flags & DUP) !== 0,
+      failed,
+      seq,
+      endSeq: a[o + M.endSeq],
+    };
+  }
+  clear(): void {
+    this.rows.n = 0;
+    this.summaries.clear();
+  }
+  /** Inserts a message at index `at` (the end by default); `v` by the fields of `M`. */
+  insert(v: ArrayLike<number>, at = this.length): void {
+    this.rows.reserve(MW);
+    const a = this.rows.a;
+    if (at < this.length) a.copyWithin((at + 1) * MW, at * MW, this.rows.n);
+    a.set(v, at * MW);
+    this.rows.n += MW;
+  }
+  /** Message `i` ended at `t` (event `seq`): delivered (maybe a duplicate) or dropped (`reason`: a name index). */
+  end(i: number, t: number, seq: number, dup: boolean, reason: number): void {
+    const o = i * MW;
+    const a = this.rows.a;
+    a[o + M.end] = t;
+    a[o + M.endSeq] = seq;
+    a[o + M.flags] = (a[o + M.flags] & ~DUP) | (dup ? DUP : 0);
+    if (reason >= 0) a[o + M.dropped] = reason;
+  }
+  /** Keeps only the messages whose send (or disconnect) is at `seq` or later; returns each old index's new one (-1: gone). */
+  keepFrom(seq: number): Int32Array {
+    const n = this.length;
+    const moved = new Int32Array(n).fill(-1);
+    const a = this.rows.a;
+    let w = 0;
+    for (let i = 0; i < n; i++) {
+      if (a[i * MW + M.seq] < seq) continue;
+      if (w !== i) a.copyWithin(w * MW, i * MW, (i + 1) * MW);
+      moved[i] = w++;
+    }
+    this.rows.n = w * MW;
+    for (const k of [...this.summaries.keys()]) if (k < seq) this.summaries.delete(k);
+    return moved;
+  }
+}
+
 export class Store {
   nodes = 0;
-  events: UiEvent[] = [];
-  eventT: number[] = [];
-  msgs: Msg[] = [];
-  msgSent: number[] = [];
+  /** The events that are not message traffic (objects), oldest first, and their times. */
+  others: UiEvent[] = [];
+  otherT: number[] = [];
+  readonly #names = new Names();
+  /** The events of the packed types held (message traffic, appends, flushes, HW moves: most of a run), oldest first. */
+  readonly rows = new Rows(this.#names);
+  /** The messages drawn (from the sends and connection failures), sorted by send time. */
+  readonly msgs = new Messages(this.#names);
   /** the longest send-to-end span seen, to bound window queries */
   maxSpan = 1;
-  private open = new Map<number, Msg>();
+  /** the messages in flight, by id: their index in `msgs` */
+  private open = new Map<number, number>();
   states: StateSeg[][] = [];
   stateT: number[][] = [];
   hw: Steps[] = [];
@@ -204,10 +485,11 @@ export class Store {
 
   private clear(nodes: number): void {
     this.nodes = nodes;
-    this.events = [];
-    this.eventT = [];
-    this.msgs = [];
-    this.msgSent = [];
+    this.others = [];
+    this.otherT = [];
+    // the same buffers again: new ones on every jump kept the full collector busy
+    this.rows.clear();
+    this.msgs.clear();
     this.maxSpan = 1;
     this.open.clear();
     this.states = [];
@@ -232,23 +514,58 @@ export class Store {
     this.version++;
   }
 
+  /** How many events are held. */
+  get eventCount(): number {
+    return this.others.length + this.rows.length;
+  }
+
+  /** The held event with this seq, as an object (undefined: not held). */
+  eventBySeq(seq: number): UiEvent | undefined {
+    const o = this.otherIndex(seq);
+    if (o < this.others.length && this.others[o].seq === seq) return this.others[o];
+    const k = this.rows.lowerBound(seq);
+    return k < this.rows.length && this.rows.seq(k) === seq ? this.rows.event(k, this.msgs.summaries) : undefined;
+  }
+
+  /** Index in `others` of the first event with seq >= `seq`. */
+  private otherIndex(seq: number): number {
+    let lo = 0;
+    let hi = this.others.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.others[mid].seq < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The seq and time of the held event just before seq `seq` (null: none). */
+  private before(seq: number): { seq: number; t: number } | null {
+    const o = this.otherIndex(seq) - 1;
+    const k = this.rows.lowerBound(seq) - 1;
+    const os = o >= 0 ? this.others[o].seq : -Infinity;
+    const ks = k >= 0 ? this.rows.seq(k) : -Infinity;
+    if (o < 0 && k < 0) return null;
+    return os > ks ? { seq: os, t: this.otherT[o] } : { seq: ks, t: this.rows.t(k) };
+  }
+
   /**
    * Holds only the `spanMs` before the cluster's now (10 s at least), read again from the
    * cluster (what a jump outside the held history needs); earlier is shown as not held.
    */
-  reload(c: Pick<Cluster, 'now' | 'nodeCount' | 'packedEvents'>, spanMs: number): void {
+  reload(c: Pick<Cluster, 'now' | 'nodeCount' | 'packedBatch'>, spanMs: number): void {
     const q = windowQuery(c.now, Math.max(SCRUB_WINDOW_MS, spanMs));
     this.reset(c.nodeCount);
-    this.add(c.packedEvents(q));
+    this.addBatch(c.packedBatch(q));
     this.firstT = q.from ?? 0;
   }
 
   /**
-   * Takes a player's frame (the UI's listener; the bench's scrub step): its events, or
-   * after a reset that left what is held (back before it, or on past it), the
-   * `spanMs` before now again.
+   * Takes a player's frame (the UI's listener; the bench's scrub step): its events (as
+   * objects, or the batches of a player with `packed.batches`), or after a reset that
+   * left what is held (back before it, or on past it), the `spanMs` before now again.
    */
-  takeFrame(c: Pick<Cluster, 'now' | 'nodeCount' | 'lastSeq' | 'packedEvents'>, events: readonly UiEvent[], reset: boolean, spanMs: number): void {
+  takeFrame(c: Pick<Cluster, 'now' | 'nodeCount' | 'lastSeq' | 'packedBatch'>, events: readonly UiEvent[] | readonly PackedBatch[], reset: boolean, spanMs: number): void {
     if (reset && (c.now < this.firstT || c.lastSeq > this.lastSeq)) this.reload(c, spanMs);
     this.merge(events);
   }
@@ -266,28 +583,60 @@ export class Store {
     return fresh;
   }
 
+  /** Takes `e` in unless it is held already; 1 if it was new. */
+  private ingestNew(e: UiEvent): number {
+    if (e.seq <= this.lastSeq) return 0;
+    this.ingest(e);
+    return 1;
+  }
+
+  /** `add` for a packed batch as it crossed: its message rows stay numbers. Returns how many were new. */
+  addBatch(b: PackedBatch): number {
+    const { numbers, rest } = b;
+    const names = rest.names.map((s) => this.#names.of(s));
+    const others = rest.events as UiEvent[];
+    let fresh = 0;
+    let j = 0;
+    for (let i = 0; i < numbers.length; ) {
+      const seq = numbers[i + 1];
+      for (; j < others.length && others[j].seq < seq; j++) fresh += this.ingestNew(others[j]);
+      const end = rowEnd(numbers, i);
+      if (seq > this.lastSeq) {
+        const code = numbers[i];
+        if (IN_ROWS[code]) this.ingestRow(this.rows.pushRow(numbers, i, names));
+        else this.ingest(readRow(numbers, i, rest.names) as UiEvent);
+        fresh++;
+      }
+      i = end;
+    }
+    for (; j < others.length; j++) fresh += this.ingestNew(others[j]);
+    if (fresh) this.version++;
+    return fresh;
+  }
+
   /**
-   * Takes the events the player just made. After a seek back the store already holds
-   * them (the recorded future): if the first differs from what is held there, the run
-   * forked and what was held from there on goes first. Compacts afterwards.
+   * Takes the events the player just made (objects, or batches). After a seek back the
+   * store already holds them (the recorded future): if the first differs from what is
+   * held there, the run forked and what was held from there on goes first. Compacts afterwards.
    */
-  merge(events: readonly UiEvent[]): void {
+  merge(events: readonly UiEvent[] | readonly PackedBatch[]): void {
     if (!events.length) return;
-    const first = events[0];
+    const batches = 'numbers' in events[0];
+    const first = batches ? firstOf(events[0] as PackedBatch) : (events[0] as UiEvent);
+    if (!first) return;
     if (first.seq <= this.lastSeq) {
-      const held = this.events[this.events.length - 1 - (this.lastSeq - first.seq)];
+      const held = this.eventBySeq(first.seq);
       if (!held || !sameEvent(held, first)) this.truncateAfter(first.seq - 1);
     }
-    this.add(events);
+    if (batches) for (const b of events as readonly PackedBatch[]) this.addBatch(b);
+    else this.add(events as readonly UiEvent[]);
     this.compact();
   }
 
   /** Forgets every event after `seq` (the run forked there). */
   truncateAfter(seq: number): void {
     if (seq >= this.lastSeq) return;
-    let to = this.events.length;
-    while (to > 0 && this.events[to - 1].seq > seq) to--;
-    this.rebuild(0, to);
+    this.rebuild(null, seq);
   }
 
   /**
@@ -296,18 +645,26 @@ export class Store {
    * fault, leader and violation). The timeline shows the forgotten part as such.
    */
   compact(max = 150_000): boolean {
-    if (this.events.length <= max) return false;
-    let from = this.events.length - Math.floor(max / 2);
+    if (this.eventCount <= max) return false;
+    // the first event kept: the newest half, counted from the end of both kinds
+    let o = this.others.length;
+    let k = this.rows.length;
+    for (let keep = Math.floor(max / 2); keep > 0; keep--) {
+      if (o > 0 && (k === 0 || this.others[o - 1].seq > this.rows.seq(k - 1))) o--;
+      else k--;
+    }
+    const next = (): { seq: number; t: number } =>
+      o < this.others.length && (k >= this.rows.length || this.others[o].seq < this.rows.seq(k)) ? { seq: this.others[o].seq, t: this.otherT[o] } : { seq: this.rows.seq(k), t: this.rows.t(k) };
+    let cut = next();
     // cut between two milliseconds, never inside one
-    while (from > 0 && this.eventT[from - 1] === this.eventT[from]) from--;
-    if (from <= 0) return false;
-    this.dropBefore(from);
+    for (let prev = this.before(cut.seq); prev && prev.t === cut.t; prev = this.before(cut.seq)) cut = prev;
+    if (!this.before(cut.seq)) return false;
+    this.dropBefore(cut);
     return true;
   }
 
-  /** Remembers what the nodes looked like just before event `from` (where the held events will start). */
-  private seedAt(from: number): void {
-    const cut = this.events[from];
+  /** Remembers what the nodes looked like just before event `cut` (where the held events will start). */
+  private seedAt(cut: { seq: number; t: number }): void {
     const before = cut.t - 0.5;
     this.seed = {
       states: this.states.map((segs) => {
@@ -325,20 +682,24 @@ export class Store {
   }
 
   /**
-   * Forgets the events before `from` in place: what `rebuild(from, end)` would hold, by
+   * Forgets the events before `cut` in place: what `rebuild(cut, lastSeq)` would hold, by
    * slicing the indexes instead of taking every kept event in again (which cost a frame
    * or several on a long run at speed).
    */
-  private dropBefore(from: number): void {
-    this.seedAt(from);
+  private dropBefore(cut: { seq: number; t: number }): void {
+    this.seedAt(cut);
     const seed = this.seed!;
-    const cutSeq = this.events[from].seq;
-    this.events = this.events.slice(from);
-    this.eventT = this.eventT.slice(from);
+    const cutSeq = cut.seq;
+    const o = this.otherIndex(cutSeq);
+    this.others = this.others.slice(o);
+    this.otherT = this.otherT.slice(o);
+    this.rows.dropFirst(this.rows.lowerBound(cutSeq));
     // a message is held when its send (or its disconnect) is
-    this.msgs = this.msgs.filter((m) => m.seq >= cutSeq);
-    this.msgSent = this.msgs.map((m) => m.sent);
-    for (const [id, m] of this.open) if (m.seq < cutSeq) this.open.delete(id);
+    const moved = this.msgs.keepFrom(cutSeq);
+    for (const [id, i] of this.open) {
+      if (moved[i] < 0) this.open.delete(id);
+      else this.open.set(id, moved[i]);
+    }
     for (let n = 0; n < this.nodes; n++) {
       const sg = seed.states[n];
       const keepFrom = sg ? this.states[n].indexOf(sg) : 0;
@@ -358,9 +719,15 @@ export class Store {
     this.version++;
   }
 
-  private rebuild(from: number, to: number): void {
-    const kept = this.events.slice(from, to);
-    if (from > 0) this.seedAt(from);
+  /** Holds only the events from `from` (null: the first held; else remembering the nodes there) to seq `to`, taken in again. */
+  private rebuild(from: { seq: number; t: number } | null, to: number): void {
+    const fromSeq = from ? from.seq : -Infinity;
+    const others = this.others.slice(this.otherIndex(fromSeq), this.otherIndex(to + 1));
+    const ev = this.rows;
+    const [k0, k1] = [ev.lowerBound(fromSeq), ev.lowerBound(to + 1)];
+    const rows = ev.rows.a.slice(k0 < ev.length ? ev.at(k0) : ev.rows.n, k1 < ev.length ? ev.at(k1) : ev.rows.n);
+    const summaries = new Map(this.msgs.summaries);
+    if (from && this.before(from.seq)) this.seedAt(from);
     const seed = this.seed;
     this.clear(this.nodes);
     if (seed) {
@@ -379,88 +746,63 @@ export class Store {
       this.violations = [...seed.violations];
       this.leaders = [...seed.leaders];
     }
-    for (const e of kept) this.ingest(e);
+    // the rows already hold the store's name indexes
+    const same = this.#names.list.map((_, i) => i);
+    let j = 0;
+    for (let i = 0; i < rows.length; i = rowEnd(rows, i)) {
+      for (; j < others.length && others[j].seq < rows[i + 1]; j++) this.ingest(others[j]);
+      const k = this.rows.pushRow(rows, i, same);
+      const summary = summaries.get(rows[i + 1]);
+      if (summary !== undefined) this.msgs.summaries.set(rows[i + 1], summary);
+      this.ingestRow(k);
+    }
+    for (; j < others.length; j++) this.ingest(others[j]);
     this.version++;
   }
 
-  /** Seq of the last event at or before time t (-1 if none). */
-  lastSeqAt(t: number): number {
-    const i = upperBound(this.eventT, t) - 1;
-    return i < 0 ? -1 : this.events[i].seq;
-  }
-
   get lastT(): number {
-    const n = this.eventT.length;
-    return n ? this.eventT[n - 1] : 0;
+    const o = this.others.length;
+    const k = this.rows.length;
+    if (!o && !k) return 0;
+    if (!k) return this.otherT[o - 1];
+    if (!o) return this.rows.t(k - 1);
+    return this.others[o - 1].seq > this.rows.seq(k - 1) ? this.otherT[o - 1] : this.rows.t(k - 1);
   }
 
   private ingest(e: UiEvent): void {
-    this.events.push(e);
-    this.eventT.push(e.t);
+    if (e.type !== 'disconnect' && IN_ROWS[PACKED_TYPES.indexOf(e.type as PackedType)]) {
+      const k = this.rows.pushEvent(e as UiEventOf<RowType>);
+      if (e.type === 'send' && e.summary !== undefined) this.msgs.summaries.set(e.seq, e.summary);
+      this.ingestRow(k);
+      return;
+    }
+    this.others.push(e);
+    this.otherT.push(e.t);
     this.lastSeq = e.seq;
     const t = e.t;
     switch (e.type) {
-      case 'send': {
-        const m: Msg = {
-          id: e.msg ?? e.seq,
-          from: num(e.from),
-          to: num(e.to),
-          rpc: rpcIndex(e.rpc ?? ''),
-          epoch: e.epoch ?? 0,
-          summary: e.summary,
-          sent: t,
-          arrives: e.arrives ?? t,
-          end: Infinity,
-          dropped: '',
-          planned: e.dropped ?? '',
-          dup: false,
-          failed: false,
-          seq: e.seq,
-          endSeq: -1,
-        };
-        this.msgs.push(m);
-        this.msgSent.push(t);
-        this.open.set(m.id, m);
-        this.maxSpan = Math.max(this.maxSpan, m.arrives - t);
-        break;
-      }
-      case 'deliver':
-      case 'drop': {
-        const m = this.open.get(e.msg ?? -1);
-        if (m) {
-          this.open.delete(m.id);
-          m.end = t;
-          m.endSeq = e.seq;
-          m.dup = e.type === 'deliver' && e.duplicate;
-          if (e.type === 'drop') m.dropped = e.reason ?? 'dropped';
-          this.maxSpan = Math.max(this.maxSpan, t - m.sent);
-        }
-        break;
-      }
       case 'disconnect': {
         // Drawn as a short failed arrow from the dead peer back to the requester. It left
-        // the peer before later sends: insert it where its send time keeps msgSent sorted.
+        // the peer before later sends: insert it where its send time keeps the messages sorted.
         const sent = e.sent ?? t;
-        const m: Msg = {
-          id: -e.seq,
-          from: num(e.peer),
-          to: num(e.node),
-          rpc: rpcIndex(e.rpc ?? ''),
-          epoch: 0,
-          summary: 'disconnected: BROKER_NOT_AVAILABLE',
-          sent,
-          arrives: t,
-          end: t,
-          dropped: '',
-          planned: '',
-          dup: false,
-          failed: true,
-          seq: e.seq,
-          endSeq: e.seq,
-        };
-        const at = upperBound(this.msgSent, sent);
-        this.msgs.splice(at, 0, m);
-        this.msgSent.splice(at, 0, sent);
+        const at = this.msgBound(sent, true);
+        const none = -1;
+        const row = MSG_SCRATCH;
+        row[M.id] = -e.seq;
+        row[M.from] = num(e.peer);
+        row[M.to] = num(e.node);
+        row[M.rpc] = rpcIndex(e.rpc ?? '');
+        row[M.epoch] = 0;
+        row[M.sent] = sent;
+        row[M.arrives] = t;
+        row[M.end] = t;
+        row[M.dropped] = none;
+        row[M.planned] = none;
+        row[M.flags] = FAILED;
+        row[M.seq] = e.seq;
+        row[M.endSeq] = e.seq;
+        this.msgs.insert(row, at);
+        for (const [id, i] of this.open) if (i >= at) this.open.set(id, i + 1);
         this.maxSpan = Math.max(this.maxSpan, t - sent);
         break;
       }
@@ -494,19 +836,6 @@ export class Store {
       case 'restart':
         this.mark(t, e, num(e.node), 'restart');
         break;
-      case 'hw': {
-        const n = num(e.node);
-        if (n >= 0 && n < this.nodes) this.hw[n].push(t, e.new ?? NaN);
-        break;
-      }
-      case 'append': {
-        const n = num(e.node);
-        if (n >= 0 && n < this.nodes) {
-          this.leoNow[n] = (e.last ?? 0) + 1;
-          this.leo[n].push(t, this.leoNow[n]);
-        }
-        break;
-      }
       case 'truncate': {
         const n = num(e.node);
         if (n >= 0 && n < this.nodes) {
@@ -545,6 +874,65 @@ export class Store {
     }
   }
 
+  /** Takes in row `k`: a send opens a message, a delivery or drop ends it, an append moves the LEO, an HW event the HW. */
+  private ingestRow(k: number): void {
+    const a = this.rows.rows.a;
+    const o = this.rows.at(k);
+    const code = a[o];
+    const seq = a[o + 1];
+    const t = a[o + 2];
+    this.lastSeq = seq;
+    if (code === SEND) {
+      const id = a[o + F.msg];
+      const arrives = a[o + F.arrives];
+      const m = MSG_SCRATCH;
+      m[M.id] = id;
+      m[M.from] = a[o + F.from];
+      m[M.to] = a[o + F.to];
+      m[M.rpc] = rpcIndex(this.#names.list[a[o + F.rpc]]);
+      m[M.epoch] = a[o + F.epoch];
+      m[M.sent] = t;
+      m[M.arrives] = arrives;
+      m[M.end] = Infinity;
+      m[M.dropped] = -1;
+      m[M.planned] = a[o + F.planned];
+      m[M.flags] = 0;
+      m[M.seq] = seq;
+      m[M.endSeq] = -1;
+      this.open.set(id, this.msgs.length);
+      this.msgs.insert(m);
+      this.maxSpan = Math.max(this.maxSpan, arrives - t);
+    } else if (code === DELIVER || code === DROP) {
+      const i = this.open.get(a[o + (code === DELIVER ? F.deliverMsg : F.dropMsg)]);
+      if (i === undefined) return;
+      this.open.delete(this.msgs.id(i));
+      this.msgs.end(i, t, seq, code === DELIVER && a[o + F.duplicate] === 1, code === DROP ? a[o + F.reason] : -1);
+      this.maxSpan = Math.max(this.maxSpan, t - this.msgs.sent(i));
+    } else if (code === HW) {
+      const n = a[o + F.hwNode];
+      if (n >= 0 && n < this.nodes) this.hw[n].push(t, a[o + F.hwNew]);
+    } else if (code === APPEND) {
+      const n = a[o + F.appendNode];
+      if (n >= 0 && n < this.nodes) {
+        this.leoNow[n] = a[o + F.appendLast] + 1;
+        this.leo[n].push(t, this.leoNow[n]);
+      }
+    }
+  }
+
+  /** Index of the first message sent after `t` (`after`), or at or after it. */
+  private msgBound(t: number, after: boolean): number {
+    let lo = 0;
+    let hi = this.msgs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const sent = this.msgs.sent(mid);
+      if (sent < t || (after && sent === t)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   private pushState(n: number, seg: StateSeg): void {
     const arr = this.states[n];
     const last = arr[arr.length - 1];
@@ -570,6 +958,7 @@ export class Store {
     if (m.summary === undefined) {
       const [e] = this.cluster?.events({ since: m.seq - 1, limit: 1, text: false }) ?? [];
       m.summary = e && e.seq === m.seq && (e.type === 'send' || e.type === 'deliver') ? e.summary : '';
+      this.msgs.summaries.set(m.seq, m.summary);
     }
     return m.summary;
   }
@@ -582,15 +971,16 @@ export class Store {
 
   /** Index range of messages that may be visible in [t0, t1]. */
   msgRange(t0: number, t1: number): [number, number] {
-    return [lowerBound(this.msgSent, t0 - this.maxSpan - 1), upperBound(this.msgSent, t1)];
+    return [this.msgBound(t0 - this.maxSpan - 1, false), this.msgBound(t1, true)];
   }
 
   markRange(t0: number, t1: number): [number, number] {
     return [lowerBound(this.markT, t0), upperBound(this.markT, t1)];
   }
 
-  eventRange(t0: number, t1: number): [number, number] {
-    return [lowerBound(this.eventT, t0), upperBound(this.eventT, t1)];
+  /** Index range of `others` in [t0, t1]. */
+  otherRange(t0: number, t1: number): [number, number] {
+    return [lowerBound(this.otherT, t0), upperBound(this.otherT, t1)];
   }
 
   /**
@@ -620,20 +1010,29 @@ export class Store {
     if (hit) return hit;
     const out: (number | null)[] = Array.from({ length: Math.max(0, to - from) }, () => null);
     let left = out.length;
-    let end = this.events.length - 1 - (this.lastSeq - ev.seq);
-    if (this.events[end] !== ev) end = this.events.indexOf(ev);
-    for (let i = end - 1; i >= 0 && left > 0 && end - i <= MAX_GHOST_SCAN; i--) {
-      const e = this.events[i];
-      if (e.type !== 'append' || e.node !== n) continue;
-      for (let o = Math.max(from, Number(e.first)); o <= Math.min(to - 1, Number(e.last)); o++) {
+    const a = this.rows.rows.a;
+    for (let k = this.rows.lowerBound(ev.seq) - 1; k >= 0 && left > 0 && ev.seq - this.rows.seq(k) <= MAX_GHOST_SCAN; k--) {
+      const r = this.rows.at(k);
+      if (a[r] !== APPEND || a[r + F.appendNode] !== n) continue;
+      for (let o = Math.max(from, a[r + F.appendFirst]); o <= Math.min(to - 1, a[r + F.appendLast]); o++) {
         if (out[o - from] === null) {
-          out[o - from] = Number(e.epoch);
+          out[o - from] = a[r + F.appendEpoch];
           left--;
         }
       }
     }
     this.removed.set(ev.seq, out);
     return out;
+  }
+
+  /** The seq of node `n`'s last `hw` event at time `t` (-1: none; a step keeps the last value at its time). */
+  hwSeqAt(n: number, t: number): number {
+    const a = this.rows.rows.a;
+    for (let k = this.rows.upperBoundT(t) - 1; k >= 0 && this.rows.t(k) === t; k--) {
+      const r = this.rows.at(k);
+      if (a[r] === HW && a[r + F.hwNode] === n) return a[r + 1];
+    }
+    return -1;
   }
 
   /** The leader (highest epoch) as of time t, from the state history. */

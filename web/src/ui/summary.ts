@@ -116,10 +116,10 @@ export class Summary {
         }),
       );
     }
-    const [ea, eb] = this.#store.eventRange(Math.max(0, t0), Math.min(t1, now));
+    const [ea, eb] = this.#store.otherRange(Math.max(0, t0), Math.min(t1, now));
     const st: UiEventOf<'state'>[] = [];
     for (let i = eb - 1; i >= ea && st.length < 40; i--) {
-      const e = this.#store.events[i];
+      const e = this.#store.others[i];
       if (e.type === 'state') st.push(e);
     }
     st.reverse();

@@ -4,11 +4,11 @@
 
 import type { FocusMessage } from '../generated/wire.js';
 import { clamp, fmtShort } from './dom.js';
-import { type Msg, type Steps, type Store, upperBound as upper } from './store.js';
+import { MSG, type Msg, type Steps, type Store, upperBound as upper } from './store.js';
 import type { Theme } from './theme.js';
 import { AXIS_H, GUTTER, type TimelineGeometry } from './timeline-geometry.js';
 import type { Flag, HitArrow, HitMark } from './timeline-hits.js';
-import { isResponse, RPC_GROUPS, RPC_KINDS, STATES, type UiEvent } from './types.js';
+import { isResponse, RPC_GROUPS, RPC_KINDS, STATES } from './types.js';
 
 /** Fault events that undo faults (drawn green, not red). */
 const REPAIRS = new Set(['heal', 'healPartition', 'reconnect', 'uncut', 'clearSlowLink']);
@@ -302,16 +302,22 @@ export function drawMessages(L: Layer): HitArrow[] {
   const headLen = 6;
   let lastNoteX = -1e9;
   let budget = 6000;
+  const msgs = store.msgs;
   for (let i = a; i < b && budget > 0; i++) {
-    const m = store.msgs[i];
-    if (m.from >= N || m.to >= N) continue;
-    const group = m.rpc >> 1;
+    // the filters read the numbers; an object only for what is drawn
+    const from = msgs.num(i, MSG.from);
+    const to = msgs.num(i, MSG.to);
+    const rpc = msgs.num(i, MSG.rpc);
+    if (from >= N || to >= N) continue;
+    const group = rpc >> 1;
     if (L.hiddenGroups.has(group)) continue;
-    const endT = m.end === Infinity ? m.arrives : m.end;
+    const end = msgs.num(i, MSG.end);
+    const endT = end === Infinity ? msgs.num(i, MSG.arrives) : end;
     if (endT < t0) continue;
-    const x1 = L.g.xOf(m.sent);
-    const key = (m.from * N + m.to) * K + m.rpc;
-    if (x1 - lastX[key] < 1.5 && !L.highlight.has(m.seq)) continue;
+    const x1 = L.g.xOf(msgs.sent(i));
+    const key = (from * N + to) * K + rpc;
+    if (x1 - lastX[key] < 1.5 && !L.highlight.has(msgs.seq(i))) continue;
+    const m = msgs.at(i);
     lastX[key] = x1;
     budget--;
     const y1 = L.g.laneMid(m.from);
@@ -534,7 +540,7 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[]; boxes: Ma
   // evidence events that are not marks (appends, hw moves): rings on their lanes
   if (L.highlight.size) {
     for (const seq of L.highlight) {
-      const e = findEvent(L.store, seq);
+      const e = L.store.eventBySeq(seq);
       if (!e || e.t < t0 || e.t > t1) continue;
       const n = 'node' in e && typeof e.node === 'number' ? e.node : -1;
       if (n < 0 || n >= store.nodes) continue;
@@ -592,18 +598,6 @@ export function drawFlags(L: Layer, flags: Flag[], hits: HitMark[], boxes: MarkB
     if (row === 0) ctx.fillRect(Math.round(f.x), AXIS_H - 3, 1.5, 3);
     hits.push({ mk: f.mk, x: x + w / 2, y: top + 8 });
   }
-}
-
-function findEvent(store: Store, seq: number): UiEvent | undefined {
-  const evs = store.events;
-  let lo = 0;
-  let hi = evs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (evs[mid].seq < seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return evs[lo] && evs[lo].seq === seq ? evs[lo] : undefined;
 }
 
 function short(s: string): string {

@@ -138,20 +138,11 @@ export function stepHits(store: Store, g: TimelineGeometry, t0: number, t1: numb
     const hw = store.hw[n];
     for (let i = upperBound(hw.t, t0 - 1); i < hw.t.length && hw.t[i] <= t1; i++) {
       if (Number.isNaN(hw.v[i])) continue;
-      const seq = hwSeq(store, n, hw.t[i]);
+      const seq = store.hwSeqAt(n, hw.t[i]);
       if (seq > 0) out.push({ seq, x: g.xOf(hw.t[i]), y0: mid + 8, y1: bottom, lines: ['High watermark', `n${n} HW → ${hw.v[i]}`, `at ${fmtT(hw.t[i])} (event ${seq})`] });
     }
   }
   return out;
-}
-
-/** The last `hw` event of node n at time t (a step keeps the last value at its time). */
-function hwSeq(store: Store, n: number, t: number): number {
-  for (let i = upperBound(store.eventT, t) - 1; i >= 0 && store.eventT[i] === t; i--) {
-    const e = store.events[i];
-    if (e.type === 'hw' && e.node === n) return e.seq;
-  }
-  return -1;
 }
 
 function segDist(px: number, py: number, x1: number, y1: number, x2: number, y2: number): number {
