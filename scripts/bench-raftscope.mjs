@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Loads the model from `dir`; returns `run(seconds)` -> { simulatedS, wallMs, commits }. */
+/** Loads the model from `dir`; returns `run(seconds)` -> { simulatedS, wallMs, cpuMs, commits }. */
 export function loadRaftScope(dir) {
   // One function body, so its top-level `var`s are fast locals (a vm context's globals
   // go through interceptors, which would slow the model down).
@@ -32,6 +32,7 @@ export function loadRaftScope(dir) {
     const peersOf = (i) => [1, 2, 3, 4, 5].filter((j) => j !== i);
     const model = { servers: [1, 2, 3, 4, 5].map((i) => raft.server(i, peersOf(i))), messages: [], time: 0 };
     const end = seconds * US;
+    const cpuStarted = process.cpuUsage();
     const started = performance.now();
     for (; model.time <= end; model.time += TICK) {
       raft.update(model);
@@ -41,7 +42,9 @@ export function loadRaftScope(dir) {
       }
     }
     const wallMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuStarted);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
     const commits = Math.max(...model.servers.map((s) => s.commitIndex));
-    return { simulatedS: seconds, wallMs, commits };
+    return { simulatedS: seconds, wallMs, cpuMs, commits };
   };
 }

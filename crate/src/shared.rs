@@ -189,6 +189,26 @@ impl<T: Clone> SharedVec<T> {
     }
 
     pub fn push(&mut self, item: T) {
+        self.tail().push(item);
+        self.len += 1;
+    }
+
+    /// Pushes every item in order; the tail's page and chunk are made writable once per
+    /// chunk filled, not once per item.
+    pub fn extend(&mut self, items: impl IntoIterator<Item = T>) {
+        let mut items = items.into_iter().peekable();
+        while items.peek().is_some() {
+            let room = CHUNK - (self.skip + self.len) % CHUNK;
+            let tail = self.tail();
+            let before = tail.len();
+            tail.extend(items.by_ref().take(room));
+            self.len += tail.len() - before;
+        }
+    }
+
+    /// The items of the chunk the next item goes into (made, or copied from a clone
+    /// that shares it, first).
+    fn tail(&mut self) -> &mut Vec<T> {
         let slot = self.skip + self.len;
         if slot % PAGE_ITEMS == 0 {
             let charge = self.metering.charge_bytes(PAGE as u64 * POINTER_BYTES);
@@ -199,8 +219,7 @@ impl<T: Clone> SharedVec<T> {
             let chunk = Chunk { items: Vec::with_capacity(CHUNK), _charge: self.metering.charge(CHUNK) };
             page.chunks.push(Arc::new(chunk));
         }
-        Arc::make_mut(page.chunks.last_mut().expect("a chunk")).items.push(item);
-        self.len += 1;
+        &mut Arc::make_mut(page.chunks.last_mut().expect("a chunk")).items
     }
 
     /// Keeps the first `n` items.
@@ -632,9 +651,15 @@ mod tests {
         let mut kept: Vec<(SharedVec<u64>, Vec<u64>)> = Vec::new();
         for step in 0..20_000u64 {
             match rng.below(100) {
-                0..=79 => {
+                0..=74 => {
                     ours.push(step);
                     theirs.push(step);
+                }
+                75..=79 => {
+                    // Up to two chunks and a bit, so an extend crosses chunk boundaries.
+                    let n = rng.below(2 * CHUNK as u64 + 10);
+                    ours.extend((0..n).map(|i| step * 1000 + i));
+                    theirs.extend((0..n).map(|i| step * 1000 + i));
                 }
                 80..=84 => {
                     let n = rng.below(theirs.len() as u64 + 1) as usize;

@@ -450,6 +450,15 @@ impl WasmSim {
         self.sim.world().writes_per_second
     }
 
+    /// Bytes this run holds by holder (logs, images, checker, checkpoints' own parts,
+    /// events) and the number of checkpoints, for the memory benchmark.
+    #[wasm_bindgen(js_name = __memoryUsage)]
+    pub fn memory_usage(&self) -> Vec<f64> {
+        let m = self.sim.memory();
+        let count = self.sim.checkpoint_count();
+        [m.logs, m.images, m.checker, m.checkpoints, m.events, count as u64].map(|x| x as f64).to_vec()
+    }
+
     /// Test hook: panics on purpose, so the JS layer's handling of a broken module can
     /// be tested. Never called by the API.
     #[wasm_bindgen(js_name = __panicForTest)]

@@ -580,3 +580,36 @@ fn image_conditions_check_the_metadata_images_at_their_moment() {
     let e = broken(|v| v["expect"][0] = serde_json::json!({"holds": {"condition": {"image": {"size": 1}}, "at": 5}}));
     assert!(e.message.contains("unknown field 'size'") && e.message.contains("sameAs"), "{e}");
 }
+
+/// An unmet `image` condition's failure names what differs, field by field, beside the
+/// nodes' states (which say nothing of the images): the wanted value against the one
+/// found, or one node's image against the other's.
+#[test]
+fn image_condition_failures_name_what_differs() {
+    let mut v = base();
+    // n3 is the observer: cut off, it misses the broker registered after
+    v["steps"] = serde_json::json!([
+        { "until": { "leaderElected": true }, "label": "elected" },
+        { "after": 500, "action": "isolate", "node": 3, "label": "isolated" },
+        { "after": 500, "action": "write", "record": { "type": "RegisterBroker", "brokerId": 7 }, "label": "write" },
+        { "after": 2000, "action": "heal", "label": "later" }
+    ]);
+    v["expect"] = serde_json::json!([
+        {"holds": {"condition": {"image": {"node": 3, "sameAs": "leader"}}, "at": "later"}},
+        {"holds": {"condition": {"image": {"node": "leader", "brokers": [1, 7], "appliedOffset": 0}}, "at": "later"}},
+        {"always": {"condition": {"image": {"node": 3, "sameAs": "leader"}}, "from": "write"}}
+    ]);
+    let s = scenario::parse(&v.to_string()).unwrap();
+    let r = scenario::run(&s, &RunOptions::default());
+    let texts: Vec<&str> = r.expectations.iter().map(|e| e.explanation.as_str()).collect();
+    assert!(r.expectations.iter().all(|e| !e.passed), "{texts:#?}");
+    assert!(
+        texts[0].contains("n3's image differs from n") && texts[0].contains("brokers [") && texts[0].contains(" vs "),
+        "{}",
+        texts[0]
+    );
+    assert!(texts[0].contains("applied to offset"), "{}", texts[0]);
+    assert!(texts[1].contains("has brokers [7] (expected [1, 7])"), "{}", texts[1]);
+    assert!(texts[1].contains("(expected 0)"), "{}", texts[1]);
+    assert!(texts[2].contains("stopped holding") && texts[2].contains("n3's image differs from n"), "{}", texts[2]);
+}

@@ -112,6 +112,32 @@ export function useSite(options) {
 /** The element's simulated time (ms). */
 export const nowOf = (page) => page.evaluate(() => document.querySelector('kraft-playground').cluster.now);
 
+/**
+ * Plays the story until it waits at step `index`: by its Continue and Play buttons, or
+ * (`byApi`) by the element's play(), Continue's action, which never scrolls the page.
+ */
+export async function playTo(page, index, { byApi = false } = {}) {
+  for (let i = 0; i < 20; i++) {
+    const at = await page.evaluate(() => {
+      const c = document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]');
+      return c.dataset.state === 'waiting' ? Number(c.querySelector('.kp-caption-text').dataset.step) : -1;
+    });
+    if (at === index) return;
+    if (byApi) await page.evaluate(() => document.querySelector('kraft-playground').play());
+    else if (at >= 0) await page.locator(`${EL} [data-action="continue"]`).click();
+    else if ((await page.locator(`${EL} [data-action="play"]`).getAttribute('aria-label')) !== 'Pause') await page.locator(`${EL} [data-action="play"]`).click();
+    await page.waitForFunction(
+      (prev) => {
+        const c = document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]');
+        return c.dataset.state === 'waiting' && Number(c.querySelector('.kp-caption-text').dataset.step) !== prev;
+      },
+      at,
+      { timeout: 30_000 },
+    );
+  }
+  throw new Error(`the story never waited at step ${index}`);
+}
+
 /** Pauses the element if it plays (by its Play button). */
 export async function pause(page) {
   const btn = page.locator(`${EL} [data-action="play"]`);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launch, openReady, root, serve, shotPath } from './harness.mjs';
+import { launch, openReady, playTo, root, serve, shotPath } from './harness.mjs';
 
 const EL = 'kraft-playground';
 const story = JSON.parse(readFileSync(join(root, 'scenarios', 'late-observer-snapshot.json'), 'utf8'));
@@ -55,32 +55,6 @@ function assertMatches(rows, want) {
     if (w.brokers.length <= 6) assert.equal(row.cells[2], w.brokers.join(', ') || 'none', `n${w.node}'s brokers`);
     for (const t of w.topics.slice(0, 6)) assert.ok(row.cells[3].includes(`${t} → `), `n${w.node} shows topic ${t}: ${row.cells[3]}`);
   }
-}
-
-/**
- * Plays the story until it waits at step `index`: by its Continue and Play buttons, or
- * (`byApi`) by the element's play(), Continue's action, which never scrolls the page.
- */
-async function playTo(page, index, { byApi = false } = {}) {
-  for (let i = 0; i < 20; i++) {
-    const at = await page.evaluate(() => {
-      const c = document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]');
-      return c.dataset.state === 'waiting' ? Number(c.querySelector('.kp-caption-text').dataset.step) : -1;
-    });
-    if (at === index) return;
-    if (byApi) await page.evaluate(() => document.querySelector('kraft-playground').play());
-    else if (at >= 0) await page.locator(`${EL} [data-action="continue"]`).click();
-    else if ((await page.locator(`${EL} [data-action="play"]`).getAttribute('aria-label')) !== 'Pause') await page.locator(`${EL} [data-action="play"]`).click();
-    await page.waitForFunction(
-      (prev) => {
-        const c = document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]');
-        return c.dataset.state === 'waiting' && Number(c.querySelector('.kp-caption-text').dataset.step) !== prev;
-      },
-      at,
-      { timeout: 30_000 },
-    );
-  }
-  throw new Error(`the story never waited at step ${index}`);
 }
 
 const seek = (page, t) =>
@@ -252,6 +226,25 @@ describe('the image card at a stop about the images', () => {
       await page.close();
     });
   }
+
+  test("a seek away from the stop by the element's player (not the UI's controls) hides the card, and the story no longer waits there", async () => {
+    const { page, errors } = await openReady(browser.context, server, '/?scenario=late-observer-snapshot&speed=10', { viewport: { width: 1440, height: 900 } });
+    await playTo(page, stepOf('loaded'), { byApi: true });
+    await waitCard(page, true);
+    const at = await page.evaluate(() => document.querySelector('kraft-playground').cluster.now);
+    // back before it, then (played to the stop again) on past it
+    for (const t of [at - 1_000, at + 500]) {
+      await seek(page, t);
+      await waitCard(page, false);
+      assert.notEqual(await page.evaluate(() => document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]').dataset.state), 'waiting', `at ${t}`);
+      if (t < at) {
+        await playTo(page, stepOf('loaded'), { byApi: true });
+        await waitCard(page, true);
+      }
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
 
   test('the card is reachable by keyboard; in layout=full its "All images" opens the block; seeking away hides it', async () => {
     const { page, errors } = await openReady(browser.context, server, '/?scenario=late-observer-snapshot&speed=10', { viewport: { width: 1440, height: 900 } });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { EL, launch, openPage, root, shotPath, useSite } from './harness.mjs';
+import { EL, launch, nowOf, openPage, playTo, root, shotPath, useSite } from './harness.mjs';
 
 const site = useSite();
 const open = site.open;
@@ -77,6 +77,13 @@ const readable = (page, sel) =>
     }
     return { count: parts.length, unreadable };
   }, sel);
+
+/** Travels to the story's end (the time slider's End key) and waits for its completion card. */
+async function toStoryEnd(page) {
+  await page.locator(`${EL} .kp-time`).click();
+  await page.keyboard.press('End');
+  await page.locator(`${EL} [data-story-complete]`).waitFor({ state: 'visible', timeout: 30_000 });
+}
 
 /** The completion card's parts: its headings, each item, each button. */
 const cardParts = (page) => readable(page, '[data-story-complete] :is(h2, h3, li, button)');
@@ -471,9 +478,7 @@ describe('the completion card', () => {
     const { page, errors } = await open('/?scenario=leader-crash-failover&autoplay=0', { viewport: { width: 1440, height: 900 } });
     const card = page.locator(`${EL} .kp-caption-card`);
     const show = page.locator(`${EL} [data-action="show-card"]`);
-    await page.locator(`${EL} .kp-time`).click();
-    await page.keyboard.press('End');
-    await card.waitFor({ state: 'visible', timeout: 30_000 });
+    await toStoryEnd(page);
     assert.equal((await focused(page)).tag, 'H2', 'focus is on the card heading');
     assert.ok(await show.isHidden());
     await page.keyboard.press('Escape');
@@ -517,6 +522,55 @@ describe('the completion card', () => {
   });
 });
 
+describe('the completion card, continued', () => {
+  test('playing on past the end (free play) puts the card away; "Show the card" brings it back while play goes on', async () => {
+    const { page, errors } = await open('/?scenario=leader-crash-failover&autoplay=0', { viewport: { width: 1440, height: 900 } });
+    const card = page.locator(`${EL} .kp-caption-card`);
+    const show = page.locator(`${EL} [data-action="show-card"]`);
+    await toStoryEnd(page);
+    const end = await nowOf(page);
+    await page.evaluate(() => document.querySelector('kraft-playground').play());
+    await card.waitFor({ state: 'hidden', timeout: 10_000 });
+    assert.ok(await show.isVisible(), 'the bar offers the card again');
+    await show.click();
+    assert.ok(await card.isVisible(), '"Show the card" shows it');
+    await page.waitForTimeout(500);
+    assert.ok(await card.isVisible(), 'it stays while play goes on');
+    assert.ok((await nowOf(page)) > end, 'play went on past the end');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('at 390x844 the card is as tall as it needs (no scroll box of its own): the page scrolls to all of it', async () => {
+    for (const id of ['diverging-follower', 'lossy-network']) {
+      const { page } = await open(`/?scenario=${id}&autoplay=0`, { viewport: { width: 390, height: 844 } });
+      await toStoryEnd(page);
+      await page.waitForTimeout(100);
+      const box = await page.evaluate(() => {
+        const c = document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-caption-card');
+        const b = c.getBoundingClientRect();
+        return { scroll: c.scrollHeight - c.clientHeight, top: b.top, bottom: b.bottom + scrollY, page: document.documentElement.scrollHeight };
+      });
+      assert.ok(box.bottom > 844, `${id}: the card is taller than the window (else this test shows nothing): ${box.bottom}`);
+      assert.equal(box.scroll, 0, `${id}: the card scrolls inside itself`);
+      assert.ok(box.top >= 0 && box.top < 100, `${id}: the card opened in view from its top (${box.top})`);
+      assert.ok(box.page >= box.bottom, `${id}: the page reaches the card's foot`);
+      await page.screenshot({ path: shotPath(`story-complete-${id}-390x844.png`) });
+      const head = await readable(page, '[data-story-complete] h2');
+      assert.deepEqual(head.unreadable, [], `${id}: the heading, as the card opened`);
+      // the page alone scrolls to the card's foot
+      await page.evaluate(() => {
+        const b = document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-caption-card').getBoundingClientRect();
+        scrollBy(0, b.bottom - innerHeight + 8);
+      });
+      const last = await readable(page, '[data-story-complete] .kp-done-next li:last-child button');
+      assert.deepEqual(last.unreadable, [], `${id}: the last button, the page scrolled to it`);
+      await page.screenshot({ path: shotPath(`story-complete-${id}-390x844-foot.png`) });
+      await page.close();
+    }
+  });
+});
+
 describe('smaller ones', () => {
   test('in the compact embed, a summary the bar cuts short fades out, and "Read more" shows all of it over the stage, which stays put', async () => {
     const { page } = await openDocsOne('leader-crash-failover', { width: 800, height: 900 });
@@ -538,6 +592,56 @@ describe('smaller ones', () => {
     assert.ok(shown.replace(/\s+/g, ' ').includes(summary.replace(/[`*]/g, '').slice(-60)), 'the whole summary, to its last words');
     assert.equal(await page.evaluate(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-stage').getBoundingClientRect().top), bar.stage, 'the stage stayed put');
     await page.screenshot({ path: shotPath('embed-summary-more.png') });
+    await page.close();
+  });
+
+  test('in the compact embed, a step caption the bar cuts short fades out, and "Read more" shows all of it over the stage, which stays put', async () => {
+    const { page } = await openDocsOne('leader-crash-failover', { width: 800, height: 900 });
+    const story = JSON.parse(readFileSync(join(root, 'scenarios/leader-crash-failover.json'), 'utf8'));
+    // the longest caption of the story, and the step it belongs to
+    const step = story.steps.reduce((best, st, i) => ((st.caption ?? '').length > (story.steps[best].caption ?? '').length ? i : best), 0);
+    const stage = () => page.evaluate(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-stage').getBoundingClientRect().top);
+    const before = await stage();
+    await playTo(page, step, { byApi: true });
+    assert.equal(await page.evaluate(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-caption-text').dataset.step), String(step));
+    const bar = await page.evaluate(() => {
+      const b = document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-caption-body');
+      return { over: b.scrollHeight > b.clientHeight, clipped: b.hasAttribute('data-clipped') };
+    });
+    assert.ok(bar.over && bar.clipped, `the caption is longer than the bar and fades (else this test shows nothing): ${JSON.stringify(bar)}`);
+    const more = page.locator(`${EL} [data-action="caption-more"]`);
+    assert.ok(await more.isVisible(), '"Read more" is offered');
+    assert.equal(await more.textContent(), 'Read more');
+    assert.deepEqual((await readable(page, '[data-action="caption-more"]')).unreadable, [], 'the button itself is readable');
+    await more.click();
+    assert.equal(await more.getAttribute('aria-expanded'), 'true');
+    const panel = await readable(page, '[data-caption-more], [data-caption-more] p');
+    assert.ok(panel.count >= 2, `${panel.count} parts`);
+    assert.deepEqual(panel.unreadable, []);
+    const shown = await page.locator(`${EL} [data-caption-more]`).textContent();
+    assert.ok(shown.replace(/\s+/g, ' ').includes(story.steps[step].caption.replace(/[`*]/g, '').slice(-60)), 'the whole caption, to its last words');
+    assert.equal(await stage(), before, 'the stage stayed put');
+    await page.screenshot({ path: shotPath('embed-caption-more.png') });
+    // the next step's caption closes it
+    await page.evaluate(() => document.querySelector('kraft-playground').play());
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption-more]').hidden, null, { timeout: 30_000 });
+    await page.close();
+  });
+
+  test('the text summary names the messages the timeline shows, counted per kind; a kind hidden in the legend is left out', async () => {
+    const { page } = await open('/?seed=3&speed=1', { viewport: { width: 1440, height: 900 } });
+    await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.now > 3_000, null, { timeout: 30_000 });
+    const text = () => page.locator(`${EL} [data-summary] [data-window]`).textContent();
+    await page.waitForFunction(() => /messages in view/.test(document.querySelector('kraft-playground').shadowRoot.querySelector('[data-summary] [data-window]')?.textContent ?? ''), null, {
+      timeout: 10_000,
+    });
+    const withFetch = await text();
+    assert.match(withFetch, /\d+ messages in view: \d+ Fetch(Response)?\b/, withFetch);
+    await page.locator(`${EL} .kp-legend-item[data-rpc="Fetch"]`).click();
+    await page.waitForFunction(() => !/\d Fetch(Response)?\b/.test(document.querySelector('kraft-playground').shadowRoot.querySelector('[data-summary] [data-window]').textContent), null, {
+      timeout: 10_000,
+    });
+    assert.ok((await text()).length < 400, 'bounded');
     await page.close();
   });
 

@@ -169,10 +169,14 @@ describe('stories that land', () => {
       await page.waitForTimeout(300);
       assert.equal(await nowOf(page), end, 'stopped at the end');
       assert.ok(await page.locator(`${EL} [data-action="continue"]`).isHidden(), 'no Continue at the end');
-      // ...and play goes on past it as free play, the card still there (not an old caption)
+      // ...and play goes on past it as free play: the card makes way, the bar still says
+      // the story is complete (not an old caption) and shows the card again
       await page.locator(`${EL} [data-action="play"]`).click();
       await page.waitForFunction((e) => document.querySelector('kraft-playground').cluster.now > e + 500, end);
       assert.equal((await captionState(page)).state, 'complete');
+      assert.ok(await card.isHidden(), 'the card made way for free play');
+      await page.locator(`${EL} [data-action="show-card"]`).click();
+      await card.waitFor({ state: 'visible' });
       // the unsafe variant opens from the card
       if (id === 'figure-8') {
         await card.locator('[data-try="figure-8:hw-before-own-epoch"]').click();

@@ -992,6 +992,12 @@ export class Cluster {
     return this.#call(() => (this.#glue as Glue).memory()?.buffer.byteLength ?? 0);
   }
 
+  /** @internal What holds this run's memory, in bytes by holder, and its checkpoint count (benchmarks). */
+  __memoryUsage(): { logs: number; images: number; checker: number; checkpoints: number; events: number; checkpointCount: number } {
+    const [logs, images, checker, checkpoints, events, checkpointCount] = this.#call((s) => s.__memoryUsage());
+    return { logs, images, checker, checkpoints, events, checkpointCount };
+  }
+
   /** @internal Deliberately panics inside the core (tests of the broken-cluster path). */
   __panicForTest(): void {
     this.#call((s) => s.__panicForTest());

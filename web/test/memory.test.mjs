@@ -78,3 +78,17 @@ test('after a trap, new clusters get a fresh wasm instance; the broken one says 
     again.dispose();
   }
 });
+
+test("the benchmark's account of a run's memory (__memoryUsage): what the core's budget counts, by holder, and the checkpoints", async () => {
+  const c = await Cluster.create({ voters: 3, seed: 5, writesPerSecond: 10 });
+  c.advance(5_000);
+  const early = c.__memoryUsage();
+  c.advance(60_000);
+  const later = c.__memoryUsage();
+  assert.ok(later.checkpointCount >= early.checkpointCount + 6, `a checkpoint every 10 s at most: ${early.checkpointCount} -> ${later.checkpointCount}`);
+  assert.ok(later.checkpoints > early.checkpoints && later.logs > early.logs && later.events > early.events, JSON.stringify({ early, later }));
+  c.write(bigTopic(0));
+  c.advance(1_000);
+  assert.ok(c.__memoryUsage().images > later.images + 10_000 * 3, 'the images hold the new topic on every node');
+  c.dispose();
+});

@@ -194,6 +194,60 @@ test('scrub steps as the UI takes them (Store.takeFrame): packed frames hold wha
   assert.equal(ui.lastSeq, a.lastSeq);
 });
 
+test("the messages in a window, counted per kind for the timeline's text description: what the events say, hidden kinds left out, bounded", async () => {
+  const { Store } = await loadStore();
+  const c = await busyRun();
+  const events = c.events();
+  const store = new Store();
+  store.reset(c.nodeCount);
+  store.add(events);
+  // from the events alone: each message's send (or a disconnect's), and its end (delivered, dropped, or due)
+  const msgs = new Map();
+  const list = [];
+  for (const e of events) {
+    if (e.type === 'send') {
+      const m = { rpc: e.rpc, sent: e.t, end: e.arrives, dropped: false };
+      msgs.set(e.msg, m);
+      list.push(m);
+    } else if ((e.type === 'deliver' || e.type === 'drop') && msgs.has(e.msg)) {
+      const m = msgs.get(e.msg);
+      msgs.delete(e.msg);
+      m.end = e.t;
+      m.dropped = e.type === 'drop';
+    } else if (e.type === 'disconnect') list.push({ rpc: e.rpc, sent: e.sent, end: e.t, dropped: false });
+  }
+  const kinds = ['PreVote', 'Vote', 'BeginQuorumEpoch', 'EndQuorumEpoch', 'Fetch', 'FetchSnapshot'].flatMap((g) => [g, `${g}Response`]);
+  let dropsSeen = 0;
+  for (const [t0, t1] of [
+    [0, 2_000],
+    [9_000, 13_000],
+    [20_000, 20_500],
+    [0, c.now],
+  ]) {
+    for (const hidden of [new Set(), new Set([4])]) {
+      const want = {};
+      let dropped = 0;
+      for (const m of list) {
+        if (m.sent > t1 || m.end < t0 || hidden.has(kinds.indexOf(m.rpc) >> 1)) continue;
+        want[m.rpc] = (want[m.rpc] ?? 0) + 1;
+        if (m.dropped) dropped++;
+      }
+      const got = store.messageCounts(t0, t1, hidden, 1e9);
+      const byName = Object.fromEntries(got.byKind.flatMap((n, i) => (n ? [[kinds[i], n]] : [])));
+      assert.deepEqual(byName, want, `[${t0}, ${t1}] hiding ${[...hidden]}`);
+      assert.equal(got.dropped, dropped);
+      assert.equal(got.more, false);
+      dropsSeen += dropped;
+    }
+  }
+  assert.ok(dropsSeen > 0, 'the windows hold dropped messages');
+  // bounded: past the limit it looks no further and says so
+  const few = store.messageCounts(0, c.now, new Set(), 100);
+  assert.equal(few.more, true);
+  assert.ok(few.byKind.reduce((a, n) => a + (n ?? 0), 0) <= 100);
+  c.dispose();
+});
+
 test('Player packed.batches: frames carry the pages as cluster.packedBatch gives them (the same events); maxSeekMs: a seek further on says reset, playing never does', async () => {
   const { unpack } = await loadStore(fileURLToPath(new URL('../src/packed.ts', import.meta.url)));
   const { Player } = await import('../dist/node.js');

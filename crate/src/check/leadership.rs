@@ -10,6 +10,8 @@ use std::collections::BTreeMap;
 pub struct Leadership {
     /// Leader recorded per epoch, with the event that recorded it.
     leaders: BTreeMap<Epoch, (NodeId, u64)>,
+    /// The last entry of `leaders` (the newest epoch's leader), read at most events.
+    newest: Option<(Epoch, NodeId)>,
     /// The epoch on each node's disk (after a drop, the lower one: each drop is
     /// reported once, where it happens).
     persisted_epoch: Vec<Epoch>,
@@ -27,6 +29,7 @@ impl Leadership {
     pub fn new(nodes: usize, stable_leadership: bool) -> Self {
         Leadership {
             leaders: BTreeMap::new(),
+            newest: None,
             persisted_epoch: vec![0; nodes],
             max_leader_hw: None,
             last_leader_hw: None,
@@ -109,6 +112,9 @@ impl Leadership {
             Some(_) => {}
             None => {
                 self.leaders.insert(epoch, (leader, seq));
+                if self.newest.is_none_or(|(e, _)| epoch > e) {
+                    self.newest = Some((epoch, leader));
+                }
             }
         }
         if let Some(stable) = &mut self.stable {
@@ -132,7 +138,7 @@ impl Leadership {
     /// which check-quorum allows for up to 1.5 fetch timeouts and is no safety violation.
     /// We look only at the newest epoch's leader.)
     fn check_leader_hw(&mut self, view: &dyn ClusterView, seq: u64, found: &mut Vec<Found>) {
-        let Some((&epoch, &(id, _))) = self.leaders.iter().next_back() else {
+        let Some((epoch, id)) = self.newest else {
             return;
         };
         let Some(leader) = view.replica(id).filter(|r| r.state_name() == StateName::Leader && r.epoch() == epoch)
@@ -188,7 +194,7 @@ impl Leadership {
 
     /// The newest epoch's leader, if `node` is it (by the events so far).
     fn newest_leader_epoch(&self, node: NodeId) -> Option<Epoch> {
-        let (&epoch, &(id, _)) = self.leaders.iter().next_back()?;
+        let (epoch, id) = self.newest?;
         (id == node && self.leading[node as usize] == Some(epoch)).then_some(epoch)
     }
 }

@@ -104,15 +104,17 @@ impl Replica {
         // A fetch already in the purgatory for this replica is superseded.
         l.parked.retain(|p| p.from != from);
         self.maybe_advance_leader_hw(ctx);
-        let response = self.fetch_records_response(fetch_offset, req.max_bytes);
-        let behind_hw = match (req.high_watermark, response.high_watermark) {
+        let leader_hw = self.leader_state().and_then(|l| l.high_watermark);
+        let behind_hw = match (req.high_watermark, leader_hw) {
             (_, None) => false,
             (None, Some(_)) => true,
             (Some(f), Some(h)) => f < h,
         };
         if fetch_offset < leo || req.max_wait_ms == 0 || behind_hw {
-            return Some(response);
+            return Some(self.fetch_records_response(fetch_offset, req.max_bytes));
         }
+        // Parked at the log end: there is nothing to read.
+        let response = self.fetch_response(Vec::new());
         let l = self.state.as_leader_mut().expect("a leader: checked above");
         l.parked.push(ParkedFetch {
             from,
@@ -148,10 +150,14 @@ impl Replica {
         let Some(l) = self.state.as_leader_mut() else {
             return;
         };
-        let parked = std::mem::take(&mut l.parked);
-        for p in parked {
+        let mut parked = std::mem::take(&mut l.parked);
+        for p in parked.drain(..) {
             let m = self.fetch_records_response(p.fetch_offset, p.max_bytes);
             ctx.send(self.id, p.from, p.correlation, Message::FetchResponse(m));
+        }
+        // Hand the emptied buffer back, so the next park does not allocate one.
+        if let Some(l) = self.state.as_leader_mut() {
+            l.parked = parked;
         }
     }
 
@@ -163,6 +169,9 @@ impl Replica {
             return;
         };
         let now = ctx.now;
+        if l.parked.iter().all(|p| p.deadline > now) {
+            return; // the common case, on every poll
+        }
         let mut expired = Vec::new();
         l.parked.retain(|p| {
             if p.deadline <= now {

@@ -45,6 +45,7 @@ pub struct LeaderState {
     pub epoch_start_offset: Offset,
     /// None until a record of this epoch is committed (a new leader has no HW).
     pub high_watermark: Option<Offset>,
+    /// The voters first (as `new` lists them), then observers as they first fetch.
     pub replicas: Vec<ReplicaProgress>,
     pub check_quorum_deadline: u64,
     /// Voters that fetched validly in the current check-quorum window.
@@ -136,17 +137,23 @@ impl LeaderState {
     /// descending (unknown last), i.e. the offset a majority has reached. Found by
     /// counting instead of sorting a copy: this runs on every fetch.
     pub fn majority_offset(&self) -> Option<Offset> {
-        let voters = || self.replicas.iter().filter(|r| r.is_voter).map(|r| r.end_offset);
-        let k = voters().count() / 2;
-        // `None < Some(_)`, so "descending, unknown last" is descending `Option` order.
+        let voters = &self.replicas[..self.replicas.iter().take_while(|r| r.is_voter).count()];
+        let k = voters.len() / 2;
+        // Descending with unknown last, as plain numbers: unknown is 0, offset o is o + 1.
+        let rank = |r: &ReplicaProgress| r.end_offset.map_or(0, |o| o.saturating_add(1));
         // The value at index k has at most k voters above it and more than k at or above.
-        voters()
-            .find(|&o| {
-                let (above, at_or_above) =
-                    voters().fold((0, 0), |(a, b), v| (a + (v > o) as usize, b + (v >= o) as usize));
-                above <= k && k < at_or_above
-            })
-            .flatten()
+        for v in voters {
+            let o = rank(v);
+            let (mut above, mut at_or_above) = (0, 0);
+            for w in voters {
+                above += (rank(w) > o) as usize;
+                at_or_above += (rank(w) >= o) as usize;
+            }
+            if above <= k && k < at_or_above {
+                return v.end_offset;
+            }
+        }
+        None
     }
 
     /// The voters whose reported fetch offset reached `offset`, one bit per node id: the

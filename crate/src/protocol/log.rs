@@ -126,15 +126,15 @@ impl ReplicaLog {
         if first.offset != self.end_offset() {
             return false;
         }
-        for r in records {
-            debug_assert_eq!(r.offset, self.end_offset());
+        for (i, r) in records.iter().enumerate() {
+            debug_assert_eq!(r.offset, self.end_offset() + i as u64);
             if self.epochs.last().map(|(e, _)| *e != r.epoch).unwrap_or(true) {
                 debug_assert!(self.epochs.last().map(|(e, _)| *e < r.epoch).unwrap_or(true));
                 self.epochs.push((r.epoch, r.offset));
             }
             self.bytes += r.size_bytes();
-            self.records.push(r);
         }
+        self.records.extend(records);
         true
     }
 

@@ -136,9 +136,60 @@ pub struct MetadataImage {
     /// Offset of the next record to apply (everything below is in the image).
     pub applied_offset: Offset,
     pub brokers: Arc<Vec<u32>>,
-    pub topics: SharedMap<Arc<str>, Arc<TopicImage>>,
+    pub topics: SharedMap<TopicName, Arc<TopicImage>>,
     pub leader_changes: u32,
 }
+
+/// A topic's name as the image's key. It orders exactly as the name's bytes do, but
+/// keeps the first eight of them as one big-endian word: the map's searches compare
+/// names (`topic-17`) that nearly always differ in those, so a comparison is one integer
+/// compare instead of a call to compare byte strings.
+#[derive(Clone, Debug)]
+pub struct TopicName {
+    /// The name's first eight bytes, zero-padded: when two heads differ they order as the
+    /// names do (a zero pad sorts first, as a shorter name does); when equal, the names decide.
+    head: u64,
+    name: Arc<str>,
+}
+
+impl TopicName {
+    pub fn new(name: &Arc<str>) -> TopicName {
+        let bytes = name.as_bytes();
+        let head = (0..8).fold(0u64, |head, i| head << 8 | bytes.get(i).copied().unwrap_or(0) as u64);
+        TopicName { head, name: name.clone() }
+    }
+    pub fn name(&self) -> &Arc<str> {
+        &self.name
+    }
+}
+
+impl std::ops::Deref for TopicName {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.name
+    }
+}
+
+impl Ord for TopicName {
+    #[inline]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        if Arc::ptr_eq(&self.name, &other.name) {
+            return std::cmp::Ordering::Equal; // the same name, shared (as the workload's are)
+        }
+        self.head.cmp(&other.head).then_with(|| self.name.cmp(&other.name))
+    }
+}
+impl PartialOrd for TopicName {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl PartialEq for TopicName {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+impl Eq for TopicName {}
 
 #[derive(Clone, Debug)]
 pub struct TopicImage {
@@ -177,7 +228,8 @@ impl MetadataImage {
                 }
             }
             RecordBody::CreateTopic { name, partitions } => {
-                if !self.topics.contains_key(name) {
+                let key = TopicName::new(name);
+                if !self.topics.contains_key(&key) {
                     let partition_leaders: Vec<u32> = (0..*partitions)
                         .map(
                             |p| if self.brokers.is_empty() { 0 } else { self.brokers[p as usize % self.brokers.len()] },
@@ -185,16 +237,16 @@ impl MetadataImage {
                         .collect();
                     let bytes = TOPIC_BYTES + name.len() as u64 + *partitions as u64 * PARTITION_BYTES;
                     let charge = Charge::new(&self.topics.metering().meter, Holder::Images, bytes);
-                    self.topics.insert(name.clone(), Arc::new(TopicImage { partition_leaders, _charge: charge }));
+                    self.topics.insert(key, Arc::new(TopicImage { partition_leaders, _charge: charge }));
                 }
             }
             RecordBody::DeleteTopic { name } => {
-                self.topics.remove(name);
+                self.topics.remove(&TopicName::new(name));
             }
             RecordBody::PartitionChange { topic, partition, leader } => {
                 let changes =
                     |t: &Arc<TopicImage>| t.partition_leaders.get(*partition as usize).is_some_and(|l| l != leader);
-                if let Some(t) = self.topics.get_mut_if(topic, changes) {
+                if let Some(t) = self.topics.get_mut_if(&TopicName::new(topic), changes) {
                     Arc::make_mut(t).partition_leaders[*partition as usize] = *leader;
                 }
             }
@@ -206,5 +258,22 @@ impl MetadataImage {
     pub fn size_bytes(&self) -> u64 {
         64 + self.brokers.len() as u64 * 16
             + self.topics.iter().map(|(n, t)| 32 + n.len() as u64 + t.partition_leaders.len() as u64 * 8).sum::<u64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn topic_names_order_as_their_bytes() {
+        let names = ["", "a", "a\0", "a\0b", "ab", "topic-1", "topic-10", "topic-100", "topic-1000", "topic-10000x"];
+        let names: Vec<Arc<str>> =
+            names.iter().chain(["topic-9", "topic-99999", "b", "Z"].iter()).map(|&n| n.into()).collect();
+        for a in &names {
+            for b in &names {
+                assert_eq!(TopicName::new(a).cmp(&TopicName::new(b)), a.cmp(b), "{a:?} vs {b:?}");
+            }
+        }
     }
 }

@@ -370,18 +370,9 @@ fn eval(c: &Condition, env: &Env, trace: &[Event], latches: &mut [(usize, bool)]
             images.iter().all(|(hw, img)| Some(img.applied_offset) == *hw && *img == images[0].1)
         }
         Condition::Image { nodes, same_as, want } => {
-            let mut ids = match same_as.as_ref().map(|n| env.resolve(n)).transpose() {
-                Ok(first) => first.into_iter().collect::<Vec<_>>(),
-                Err(_) => return false,
-            };
-            let Ok(selected) = env.select(nodes) else {
+            let Some(ids) = image_nodes(env, nodes, same_as.as_ref()) else {
                 return false;
             };
-            for id in selected {
-                if !ids.contains(&id) {
-                    ids.push(id);
-                }
-            }
             let (problems, shared) = image_problems(w, &ids, want);
             problems.is_empty() && shared.is_some()
         }
@@ -446,6 +437,54 @@ impl std::fmt::Display for ImageWant {
     }
 }
 
+/// The nodes an `image` condition compares: `same_as` first, then the selected ones
+/// (None: a reference names no node now).
+fn image_nodes(env: &Env, nodes: &NodeSel, same_as: Option<&NodeRef>) -> Option<Vec<NodeId>> {
+    let mut ids: Vec<NodeId> = same_as.map(|n| env.resolve(n)).transpose().ok()?.into_iter().collect();
+    for id in env.select(nodes).ok()? {
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    Some(ids)
+}
+
+/// What differs in the images an unmet condition's `image` parts look at (the parts
+/// under `not` excepted: there a match is the failure), for its failure text.
+pub(crate) fn image_differences(c: &Condition, env: &Env) -> Vec<String> {
+    match c {
+        Condition::Image { nodes, same_as, want } => match image_nodes(env, nodes, same_as.as_ref()) {
+            Some(ids) => image_problems(env.world, &ids, want).0,
+            None => vec![format!("{c}: names no node now")],
+        },
+        Condition::AllOf(v) => v.iter().flat_map(|c| image_differences(c, env)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The fields in which image `a` (of node `na`) differs from image `b` (of `nb`), each as
+/// `field: a's vs b's`.
+fn image_diff(na: NodeId, a: &MetadataImage, nb: NodeId, b: &MetadataImage) -> String {
+    let mut parts = Vec::new();
+    if a.applied_offset != b.applied_offset {
+        parts.push(format!("applied to offset {} vs {}", a.applied_offset, b.applied_offset));
+    }
+    if a.brokers != b.brokers {
+        parts.push(format!("brokers {:?} vs {:?}", a.brokers, b.brokers));
+    }
+    let names = |i: &MetadataImage| i.topics.keys().map(|k| k.to_string()).collect::<Vec<_>>();
+    if names(a) != names(b) {
+        parts.push(format!("topics {:?} vs {:?}", names(a), names(b)));
+    } else if let Some(t) = a.topics.iter().find(|(k, t)| b.topics.get(*k) != Some(*t)).map(|(k, _)| k) {
+        let leaders = |i: &MetadataImage| i.topics.get(t).map(|x| x.partition_leaders.clone()).unwrap_or_default();
+        parts.push(format!("{}'s partition leaders {:?} vs {:?}", &**t, leaders(a), leaders(b)));
+    }
+    if parts.is_empty() {
+        parts.push(format!("leader changes {} vs {}", a.leader_changes, b.leader_changes));
+    }
+    format!("n{na}'s image differs from n{nb}'s: {}", parts.join(", "))
+}
+
 /// How the images of nodes `ids` fall short of being alike and holding what `want` asks
 /// (no problems: they do), and the image of the first running one.
 pub(crate) fn image_problems<'w>(
@@ -461,24 +500,21 @@ pub(crate) fn image_problems<'w>(
             continue;
         };
         let img = r.image();
-        if want.applied_offset.is_some_and(|o| o != img.applied_offset) {
-            problems.push(format!("n{n} has applied to offset {}", img.applied_offset));
+        if let Some(o) = want.applied_offset.filter(|o| *o != img.applied_offset) {
+            problems.push(format!("n{n} has applied to offset {} (expected {o})", img.applied_offset));
         }
-        if want.brokers.as_ref().is_some_and(|b| **img.brokers != **b) {
-            problems.push(format!("n{n} has brokers {:?}", img.brokers));
+        if let Some(b) = want.brokers.as_ref().filter(|b| **img.brokers != ***b) {
+            problems.push(format!("n{n} has brokers {:?} (expected {b:?})", img.brokers));
         }
         if let Some(topics) = &want.topics {
             let have: Vec<&str> = img.topics.keys().map(|k| &**k).collect();
             if !have.iter().copied().eq(topics.iter().map(String::as_str)) {
-                problems.push(format!("n{n} has topics {have:?}"));
+                problems.push(format!("n{n} has topics {have:?} (expected {topics:?})"));
             }
         }
         match first {
             None => first = Some((*n, img)),
-            Some((f, fi)) if fi != img => problems.push(format!(
-                "n{n}'s image (applied to {}) differs from n{f}'s (applied to {})",
-                img.applied_offset, fi.applied_offset
-            )),
+            Some((f, fi)) if fi != img => problems.push(image_diff(*n, img, f, fi)),
             Some(_) => {}
         }
     }

@@ -7,7 +7,7 @@
 //! as `Simulation::replay` applies an input log, so the report's `inputs` replay the
 //! run byte for byte.
 
-use super::cond::{image_problems, Env, LabelInfo, Labels, LiveCondition, NodeSel};
+use super::cond::{image_differences, image_problems, Env, LabelInfo, Labels, LiveCondition, NodeSel};
 use super::markup::caption_spans;
 use super::report::*;
 use super::vocab::Kind;
@@ -173,6 +173,17 @@ fn describe_world(sim: &Simulation) -> String {
         .join(", ")
 }
 
+/// The world when `condition` does not hold: every node, and what differs in the metadata
+/// images the condition looks at (the nodes' states do not show that).
+fn describe_unmet(sim: &Simulation, env: &Env, condition: &Condition) -> String {
+    let mut out = describe_world(sim);
+    for d in image_differences(condition, env) {
+        out.push_str("; ");
+        out.push_str(&d);
+    }
+    out
+}
+
 impl Runner<'_> {
     fn env(&self) -> Env<'_> {
         Env { world: self.sim.world(), labels: &self.labels }
@@ -302,14 +313,14 @@ impl Runner<'_> {
                 }
                 MonitorKind::Always => {
                     if !holds {
-                        m.failed = Some((now, describe_world(&self.sim)));
+                        m.failed = Some((now, describe_unmet(&self.sim, &env, &m.condition)));
                         m.done = true;
                     }
                 }
                 MonitorKind::Holds => {
                     m.hit = Some(now);
                     if !holds {
-                        m.failed = Some((now, describe_world(&self.sim)));
+                        m.failed = Some((now, describe_unmet(&self.sim, &env, &m.condition)));
                     }
                     m.done = true;
                 }
@@ -371,7 +382,7 @@ impl Runner<'_> {
                                 "{}timed out after {}: {condition} did not happen ({})",
                                 if step.optional { "(optional) " } else { "" },
                                 Seconds(self.sim.now() - start),
-                                describe_world(&self.sim)
+                                describe_unmet(&self.sim, &self.env(), condition)
                             ));
                             break;
                         }

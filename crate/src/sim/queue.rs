@@ -68,7 +68,10 @@ impl<T> EventQueue<T> {
     /// Pops the earliest event if it is due at or before `now`.
     pub fn pop_due(&mut self, now: u64) -> Option<T> {
         let t = self.next.filter(|t| *t <= now)?;
-        self.advance_base(t);
+        if t != self.base {
+            // (At the same base no far event can have come within the horizon.)
+            self.advance_base(t);
+        }
         let slot = &mut self.ring[(t % HORIZON) as usize];
         let what = slot.pop_front().expect("the next event is in its slot");
         self.in_ring -= 1;
@@ -119,12 +122,19 @@ impl<T> EventQueue<T> {
         let (w0, b0) = (start / 64, start % 64);
         // The start word from the start bit, the other words in ring order, then the
         // start word's bits before the start bit.
-        let words = std::iter::once((w0, self.occupied[w0] & (u64::MAX << b0)))
-            .chain((1..WORDS).map(|k| ((w0 + k) % WORDS, self.occupied[(w0 + k) % WORDS])))
-            .chain(std::iter::once((w0, self.occupied[w0] & !(u64::MAX << b0))));
-        let (w, bits) = words.into_iter().find(|(_, bits)| *bits != 0)?;
-        let slot = (w * 64 + bits.trailing_zeros() as usize) as u64;
-        Some((slot + HORIZON - start as u64) % HORIZON)
+        for k in 0..=WORDS {
+            let w = (w0 + k) % WORDS;
+            let bits = match k {
+                0 => self.occupied[w] & (u64::MAX << b0),
+                WORDS => self.occupied[w] & !(u64::MAX << b0),
+                _ => self.occupied[w],
+            };
+            if bits != 0 {
+                let slot = (w * 64 + bits.trailing_zeros() as usize) as u64;
+                return Some((slot + HORIZON - start as u64) % HORIZON);
+            }
+        }
+        None
     }
 }
 

@@ -261,7 +261,7 @@ impl World {
                 .iter()
                 .take(limit)
                 .map(|(name, t)| TopicView {
-                    name: name.clone(),
+                    name: name.name().clone(),
                     partitions: t.partition_leaders.len(),
                     partition_leaders: t.partition_leaders.iter().take(limit).copied().collect(),
                 })

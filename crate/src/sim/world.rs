@@ -489,49 +489,56 @@ impl World {
     // ---- network -------------------------------------------------------------------
 
     fn send(&mut self, env: Envelope) {
-        let now = self.now;
         let (from, to) = (env.from, env.to);
-        let (plan, dup) = self.network.plan(now, from, to);
-        let link_up = self.network.link_up(from, to);
-        let (rpc, epoch, summary) = (env.message.kind(), env.message.epoch(), env.message.summary());
-        // The envelope moves into its last copy; only a duplicate costs a clone.
-        let mut env = Some(env);
-        let last = dup.is_some() as usize;
-        let copies = std::iter::once((plan, false)).chain(dup.map(|d| (d, true)));
-        for (i, (p, duplicate)) in copies.enumerate() {
-            self.next_msg += 1;
-            let id = self.next_msg;
-            let dropped = if !link_up {
-                Some(DropReason::Partition)
-            } else if p.lost {
-                Some(DropReason::Loss)
-            } else {
-                None
-            };
-            let envelope = if i == last { env.take() } else { env.clone() }.expect("one envelope per copy");
-            let m = InFlight { id, envelope, sent: now, arrives: p.arrives, duplicate };
-            self.emit(EventKind::Send {
-                msg: id,
-                from,
-                to,
-                rpc,
-                epoch,
-                summary: summary.clone(),
-                arrives: p.arrives,
-                dropped,
-            });
-            match dropped {
-                Some(DropReason::Partition) => self.emit_drop(&m, DropReason::Partition),
-                Some(_) => {
-                    // Lost somewhere on the way: it dies halfway.
-                    let die = now + (p.arrives - now) / 2;
-                    self.in_flight.insert(m);
-                    self.schedule(die, Pending::DropInFlight { msg: id });
-                }
-                None => {
-                    self.in_flight.insert(m);
-                    self.schedule(p.arrives, Pending::Deliver { msg: id });
-                }
+        let (plan, dup) = self.network.plan(self.now, from, to);
+        // The envelope moves onto the wire; only a duplicate costs a clone (the original
+        // takes the lower id).
+        match dup {
+            None => self.put_on_wire(env, plan, false),
+            Some(d) => {
+                self.put_on_wire(env.clone(), plan, false);
+                self.put_on_wire(env, d, true);
+            }
+        }
+    }
+
+    /// One copy of a sent message: traced, then on the wire to be delivered or lost, or
+    /// dropped at once when its link is down.
+    fn put_on_wire(&mut self, envelope: Envelope, p: super::network::Plan, duplicate: bool) {
+        let now = self.now;
+        let (from, to) = (envelope.from, envelope.to);
+        self.next_msg += 1;
+        let id = self.next_msg;
+        let dropped = if !self.network.link_up(from, to) {
+            Some(DropReason::Partition)
+        } else if p.lost {
+            Some(DropReason::Loss)
+        } else {
+            None
+        };
+        let m = &envelope.message;
+        self.emit(EventKind::Send {
+            msg: id,
+            from,
+            to,
+            rpc: m.kind(),
+            epoch: m.epoch(),
+            summary: m.summary(),
+            arrives: p.arrives,
+            dropped,
+        });
+        let m = InFlight { id, envelope, sent: now, arrives: p.arrives, duplicate };
+        match dropped {
+            Some(DropReason::Partition) => self.emit_drop(&m, DropReason::Partition),
+            Some(_) => {
+                // Lost somewhere on the way: it dies halfway.
+                let die = now + (p.arrives - now) / 2;
+                self.in_flight.insert(m);
+                self.schedule(die, Pending::DropInFlight { msg: id });
+            }
+            None => {
+                self.in_flight.insert(m);
+                self.schedule(p.arrives, Pending::Deliver { msg: id });
             }
         }
     }
@@ -629,10 +636,14 @@ impl World {
 
     pub(crate) fn emit(&mut self, kind: EventKind) {
         self.event_seq += 1;
-        let event = Event { seq: self.event_seq, t: self.now, kind };
+        // Written straight into the window (the owner's buffer), then checked there.
+        self.events.push(Event { seq: self.event_seq, t: self.now, kind });
+        let event = self.events.last().expect("just pushed");
         let view = NodesView { nodes: &self.nodes, voters: &self.voters };
-        let violations = self.checker.observe(&view, &event);
-        self.events.push(event);
+        let violations = self.checker.observe(&view, event);
+        if violations.is_empty() {
+            return;
+        }
         for v in violations {
             self.event_seq += 1;
             self.events.push(Event { seq: self.event_seq, t: self.now, kind: v });

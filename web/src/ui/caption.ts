@@ -33,12 +33,16 @@ export class Caption {
   readonly #card = h('div', { class: 'kp-caption-card', hidden: true });
   readonly #cardBtn = h('button', { class: 'kp-btn kp-primary', type: 'button', 'data-action': 'show-card', 'aria-expanded': 'false', hidden: true }, 'Show the card');
   readonly #body = h('div', { class: 'kp-caption-body', tabindex: '0' }, this.#step, this.#text);
+  /** A step's caption the bar cuts short: "Read more" (over the fade) opens all of it over the stage. */
+  readonly #moreBtn = h('button', { class: 'kp-caption-more-btn', type: 'button', 'data-action': 'caption-more', 'aria-expanded': 'false', hidden: true }, 'Read more');
+  readonly #more = h('div', { class: 'kp-caption-about', 'data-caption-more': '', hidden: true });
   readonly el = h(
     'div',
     { class: 'kp-caption', hidden: true, 'data-caption': '' },
-    this.#body,
+    h('div', { class: 'kp-caption-main' }, this.#body, this.#moreBtn),
     h('div', { class: 'kp-caption-actions' }, this.#aboutBtn, this.#back, this.#button, this.#cardBtn),
     this.#about,
+    this.#more,
     this.#card,
   );
   readonly #host: CaptionHost;
@@ -49,6 +53,8 @@ export class Caption {
   #summaryShown = false;
   /** The story's end is on screen (its card shown, or hidden by the reader). */
   #ended = false;
+  /** Play was on at the last update: the card goes away when play goes on past the end. */
+  #playing = false;
   /** Where focus was when the card took it: it goes back there when the card is hidden. */
   #opener: HTMLElement | null = null;
   /** The story whose tallest caption sets the bar's height, and the width it was measured at (null: still being measured). */
@@ -69,6 +75,7 @@ export class Caption {
       if (this.#left) host.returnToScript(this.#left);
     });
     this.#aboutBtn.addEventListener('click', () => this.toggleAbout(this.#about.hidden));
+    this.#moreBtn.addEventListener('click', () => this.#toggleMore(this.#more.hidden));
     this.#cardBtn.addEventListener('click', () => this.#showCard(true));
     this.#card.addEventListener('keydown', (e) => {
       if (e.key !== 'Escape') return;
@@ -94,19 +101,36 @@ export class Caption {
 
   /**
    * Text the bar cuts off says so: a fade at its foot while more lies below (it scrolls),
-   * and before the first step "Read more" opens the whole summary.
+   * and "Read more" opens all of it: before the first step the whole summary, after it
+   * the whole caption.
    */
   #markClipped(): void {
     const b = this.#body;
     const over = b.scrollHeight > b.clientHeight + 1;
-    b.toggleAttribute('data-clipped', over && b.scrollTop + b.clientHeight < b.scrollHeight - 1);
+    const clipped = over && b.scrollTop + b.clientHeight < b.scrollHeight - 1;
+    b.toggleAttribute('data-clipped', clipped);
     if (this.#summaryShown) this.#aboutBtn.hidden = !over;
+    // on the fade only: scrolled to its end, the caption is all in view
+    const more = over && !this.#summaryShown && (clipped || !this.#more.hidden);
+    if (this.#moreBtn.hidden === more) this.#moreBtn.hidden = !more;
+    if (!more && !this.#more.hidden) this.#toggleMore(false);
   }
 
-  /** Opens (true) or closes the story's summary. */
+  /** Opens (true) or closes the story's summary (the whole caption's panel makes way). */
   toggleAbout(open: boolean): void {
     this.#about.hidden = !open;
     this.#aboutBtn.setAttribute('aria-expanded', String(open));
+    if (open) this.#toggleMore(false);
+  }
+
+  /** Opens (true) or closes the panel with the whole of the caption shown (the summary's makes way). */
+  #toggleMore(open: boolean): void {
+    if (open) {
+      this.#more.replaceChildren(...[...this.#text.childNodes].map((n) => n.cloneNode(true)));
+      this.toggleAbout(false);
+    }
+    this.#more.hidden = !open;
+    this.#moreBtn.setAttribute('aria-expanded', String(open));
   }
 
   /**
@@ -121,7 +145,11 @@ export class Caption {
     const active = (this.el.getRootNode() as Document | ShadowRoot).activeElement as HTMLElement | null;
     if (!focus && !active) return;
     this.#opener = active && !this.#card.contains(active) ? active : this.#cardBtn;
-    this.#card.querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
+    const heading = this.#card.querySelector<HTMLElement>('h2');
+    heading?.focus({ preventScroll: true });
+    // the reader is in the element: a card that opens above the window (a phone scrolled
+    // down to the controls) is brought into view from its top
+    if (heading && heading.getBoundingClientRect().top < 0) this.#card.scrollIntoView({ block: 'start' });
   }
 
   /** Puts the card away (the bar offers it again); focus, if it was in the card, goes back where it came from. */
@@ -141,8 +169,10 @@ export class Caption {
     this.#shown = '';
     this.#left = null;
     this.#ended = false;
+    this.#playing = false;
     this.#opener = null;
     this.toggleAbout(false);
+    this.#toggleMore(false);
     this.#fitted = null;
     this.#dropSizer();
   }
@@ -163,7 +193,7 @@ export class Caption {
       h(
         'div',
         { class: 'kp-caption' },
-        h('div', { class: 'kp-caption-body' }, h('span', { class: 'kp-caption-step' }, step), h('div', { class: 'kp-caption-text' }, renderCaption(text))),
+        h('div', { class: 'kp-caption-main' }, h('div', { class: 'kp-caption-body' }, h('span', { class: 'kp-caption-step' }, step), h('div', { class: 'kp-caption-text' }, renderCaption(text)))),
         h('div', { class: 'kp-caption-actions' }, ...(i === 0 ? [] : [this.#copy(this.#aboutBtn), this.#copy(this.#button)])),
       ),
     );
@@ -207,6 +237,9 @@ export class Caption {
     let cur: ScenarioStep | null = null;
     for (const st of s.steps) if (st.caption && st.t !== null && st.t <= now) cur = st;
     const ended = !left && now >= storyEnd(s);
+    // playing on past the end is free play: the card makes way (the bar offers it again)
+    if (playing && !this.#playing && ended && this.#ended && !this.#card.hidden) this.#hideCard();
+    this.#playing = playing;
     const waiting = !left && !ended && !playing && cur !== null && isStop(cur) && pausedAtStep === cur.index;
     const key = `${s.id}|${s.variant}|${cur ? cur.index : -1}|${waiting}|${ended}|${left ? left.t : ''}`;
     if (!force && key === this.#shown) return;
@@ -261,6 +294,7 @@ export class Caption {
       this.#text.replaceChildren(renderCaption(cur.caption ?? ''));
       this.#text.dataset.step = String(cur.index);
     }
+    this.#toggleMore(false);
     // back to the top of the new text (setting scrollTop lays the page out: only when the reader scrolled)
     if (this.#bodyScrolled) this.#body.scrollTop = 0;
     this.#markClippedSoon();

@@ -792,6 +792,7 @@ export class KraftPlayground extends HTMLElement {
   }
 
   #updateCaption(force: boolean): void {
+    this.#play.syncStop(this.#now());
     this.#script.focusStop(this.#views.timeline, this.#runs.scenario, this.#play.playing, this.#play.pausedAtStep);
     // a stop whose caption talks about metadata images shows them: on the ring (the card,
     // which comes with the later chunk: a frame once it is here) and in the block

@@ -71,6 +71,18 @@ export class Playback {
     this.#speed = s;
   }
 
+  /**
+   * Paused, the story waits at the stop whose moment the player stands at, however it got
+   * there (`el.player.seek` too); anywhere else it waits at none, so a seek or a step away
+   * leaves the stop.
+   */
+  syncStop(now: number): void {
+    if (this.#playing) return;
+    const s = this.#host.scenario();
+    if (s?.steps.find((x) => x.index === this.pausedAtStep)?.t === now) return;
+    this.pausedAtStep = s?.steps.find((st) => isStop(st) && st.t === now)?.index ?? -1;
+  }
+
   /** Travels to `t` (ms, kept within the run and a minute past its end). */
   seek(t: number): void {
     const p = this.#host.player();

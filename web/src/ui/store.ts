@@ -974,6 +974,26 @@ export class Store {
     return [this.msgBound(t0 - this.maxSpan - 1, false), this.msgBound(t1, true)];
   }
 
+  /**
+   * The messages whose arrows lie in [t0, t1], counted per RPC kind (index into
+   * RPC_KINDS), leaving out the groups in `hidden`; `dropped`: those lost on the way.
+   * At most `limit` messages near the window are looked at: `more` says there are others.
+   */
+  messageCounts(t0: number, t1: number, hidden: ReadonlySet<number>, limit: number): { byKind: number[]; dropped: number; more: boolean } {
+    const [a, b] = this.msgRange(t0, t1);
+    const msgs = this.msgs;
+    const byKind: number[] = [];
+    let dropped = 0;
+    for (let i = a; i < Math.min(b, a + limit); i++) {
+      const rpc = msgs.num(i, MSG.rpc);
+      const end = msgs.num(i, MSG.end);
+      if (hidden.has(rpc >> 1) || (end === Infinity ? msgs.num(i, MSG.arrives) : end) < t0) continue;
+      byKind[rpc] = (byKind[rpc] ?? 0) + 1;
+      if (msgs.num(i, MSG.dropped) >= 0) dropped++;
+    }
+    return { byKind, dropped, more: b - a > limit };
+  }
+
   markRange(t0: number, t1: number): [number, number] {
     return [lowerBound(this.markT, t0), upperBound(this.markT, t1)];
   }

@@ -11,7 +11,7 @@ import { fitCanvas, type Theme } from './theme.js';
 import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, isNamed, type Layer, makeHatch, type NamedMessages } from './timeline-draw.js';
 import { AXIS_H, GUTTER, MAX_MS_PER_PX, MIN_MS_PER_PX, TimelineGeometry } from './timeline-geometry.js';
 import { allHits, type Hit, type HitArrow, type HitMark, type HitStep, hitAt, stepHits } from './timeline-hits.js';
-import { RPC_GROUPS } from './types.js';
+import { RPC_GROUPS, RPC_KINDS } from './types.js';
 
 export interface TimelineHost {
   now(): number;
@@ -26,6 +26,8 @@ export interface TimelineHost {
 
 /** The widest PNG export, in device pixels (browsers refuse much larger canvases). */
 const MAX_EXPORT_PX = 16_000;
+/** The most messages the text description counts (it is redrawn a few times a second). */
+const DESCRIBED_MESSAGES = 20_000;
 
 export class Timeline {
   readonly el: HTMLDivElement;
@@ -493,11 +495,22 @@ export class Timeline {
     this.tip.style.top = `${clamp(p.y + 12, 0, Math.max(0, this.geo.hgt - this.tip.offsetHeight))}px`;
   }
 
-  /** A one-line description of what the plot shows, for the text summary. */
+  /** A one-line description of what the plot shows, for the text summary: the window, the highlighted lanes, the messages in view by kind. */
   describeWindow(): string {
     const [t0, t1] = this.window();
     const hi = [...this.highlightNodes].sort((a, b) => a - b).map((n) => `n${n}`);
-    return `Timeline ${fmtT(Math.max(0, t0))} to ${fmtT(Math.max(0, t1))}${this.follow ? ', following now' : ''}${hi.length ? `; highlighted: ${hi.join(', ')}` : ''}`;
+    return `Timeline ${fmtT(Math.max(0, t0))} to ${fmtT(Math.max(0, t1))}${this.follow ? ', following now' : ''}${hi.length ? `; highlighted: ${hi.join(', ')}` : ''}; ${this.describeMessages(t0, t1)}`;
+  }
+
+  /** The messages in [t0, t1] as the plot shows them (hidden kinds left out), most frequent kind first. */
+  private describeMessages(t0: number, t1: number): string {
+    const { byKind, dropped, more } = this.store.messageCounts(t0, t1, this.hiddenGroups, DESCRIBED_MESSAGES);
+    if (more) return 'too many messages in view to count (zoom in)';
+    const kinds = byKind.flatMap((n, i) => (n ? [{ n, name: RPC_KINDS[i] }] : [])).sort((a, b) => b.n - a.n);
+    const total = kinds.reduce((sum, k) => sum + k.n, 0);
+    if (!total) return 'no messages in view';
+    const listed = kinds.map((k) => `${k.n} ${k.name}`).join(', ');
+    return `${total} message${total === 1 ? '' : 's'} in view: ${listed}${dropped ? `; ${dropped} dropped` : ''}`;
   }
 
   legend(onToggle?: () => void): HTMLElement {

@@ -341,7 +341,11 @@ impl Runner<'_> {
                     false,
                     match until_t {
                         Some(u) => {
-                            format!("{condition}: did not hold by {} ({})", Seconds(u), describe_world(&self.sim))
+                            format!(
+                                "{condition}: did not hold by {} ({})",
+                                Seconds(u),
+                                describe_unmet(&self.sim, &self.env(), condition)
+                            )
                         }
                         None => {
                             format!("{condition}: {} never happened", until.map(|t| t.to_string()).unwrap_or_default())
