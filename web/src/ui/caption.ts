@@ -63,8 +63,6 @@ export class Caption {
   #sizer: HTMLElement | null = null;
   /** Reads the stacked copies' height after a layout the page does anyway (a forced layout per caption cost a frame's worth at startup). */
   readonly #sizerObserver = new ResizeObserver((entries) => this.#sized(entries));
-  /** The frame that checks whether the text is cut off (0: none asked for). */
-  #clipCheck = 0;
   /** The text is scrolled down (by the reader). */
   #bodyScrolled = false;
 
@@ -214,6 +212,8 @@ export class Caption {
     const box = entry?.contentBoxSize[0];
     // not laid out (the element is not shown): measured when it is
     if (!box || box.blockSize === 0 || !this.#fitted) return;
+    // laid out now: what the text fills is known without laying out again
+    this.#markClipped();
     this.el.style.minHeight = `${Math.ceil(box.blockSize)}px`;
     this.#fitted.width = box.inlineSize;
     this.#dropSizer();
@@ -297,15 +297,7 @@ export class Caption {
     this.#toggleMore(false);
     // back to the top of the new text (setting scrollTop lays the page out: only when the reader scrolled)
     if (this.#bodyScrolled) this.#body.scrollTop = 0;
-    this.#markClippedSoon();
-  }
-
-  /** Before the next frame is drawn (reading the text's height lays the page out: once then, not at every change). */
-  #markClippedSoon(): void {
-    if (this.#clipCheck) return;
-    this.#clipCheck = requestAnimationFrame(() => {
-      this.#clipCheck = 0;
-      this.#markClipped();
-    });
+    // while the bar is being measured (a new story: no layout yet), once it is
+    if (!this.#sizer) this.#markClipped();
   }
 }
