@@ -9,7 +9,7 @@
 // frame is not counted); reports the median load.
 //   node scripts/bench-load.mjs [--loads 3] [--encoding gzip|br] [--json] [--site DIR]
 //     (--site: another build to compare with, e.g. main's www/dist)
-import { launch, serve, watchFirstFrame } from '../test/browser/harness.mjs';
+import { launch, loadToFirstFrame, serve, watchFirstFrame } from '../test/browser/harness.mjs';
 
 const arg = (name, d) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -49,9 +49,7 @@ try {
       cdp.on('Network.requestWillBeSent', (e) => {
         if (navigatedAt === null) navigatedAt = e.timestamp;
       });
-      await page.goto(`${server.url}`);
-      await page.waitForFunction(() => window.__firstFrameMs !== undefined, null, { timeout: 60_000 });
-      const firstFrameMs = await page.evaluate(() => window.__firstFrameMs);
+      const firstFrameMs = await loadToFirstFrame(page, server.url);
       // Bytes of every response finished before the first frame (CDP times are seconds).
       const drawnAt = navigatedAt + firstFrameMs / 1000;
       const before = [...requests.values()].filter((r) => r.done !== null && r.done <= drawnAt);

@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { root, serve, watchFirstFrame } from '../test/browser/harness.mjs';
+import { loadToFirstFrame, root, serve, watchFirstFrame } from '../test/browser/harness.mjs';
 
 const arg = (name, d) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -96,8 +96,7 @@ try {
       encodings[enc] = (encodings[enc] ?? 0) + 1;
     });
     await page.addInitScript(watchFirstFrame);
-    await page.goto(server.url, { waitUntil: 'commit' });
-    await page.waitForFunction(() => window.__firstFrameMs !== undefined, null, { timeout: 60_000 });
+    await loadToFirstFrame(page, server.url);
     const r = await page.evaluate(arrivedByFirstFrame);
     loads.push({ ...r, wasmRequests: wasmRequests.length, encodings });
     await context.close();

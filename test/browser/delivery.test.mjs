@@ -245,6 +245,65 @@ describe('the wasm is fetched with the page', () => {
   });
 });
 
+/**
+ * Installed with `page.addInitScript`: notes in `window.__firstPlaying` what the first
+ * frame drawn after play started showed (after that frame's rendering): the clock, the
+ * caption bar's height and the stage's top.
+ */
+function watchFirstPlayingFrame() {
+  const tick = () => {
+    const el = document.querySelector('kraft-playground');
+    const root = el?.shadowRoot?.querySelector('.kp-root');
+    if (el?.hasAttribute('data-playing') && root?.classList.contains('kp-ready') && root.querySelector('[data-node]')) {
+      window.__firstPlaying = {
+        now: el.cluster.now,
+        bar: root.querySelector('[data-caption]').getBoundingClientRect().height,
+        stage: root.querySelector('.kp-stage').getBoundingClientRect().top,
+      };
+      return;
+    }
+    requestAnimationFrame(() => setTimeout(tick, 0));
+  };
+  requestAnimationFrame(() => setTimeout(tick, 0));
+}
+
+describe('the first frame after play starts', () => {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(() => browser?.close());
+
+  test('index.html: the on-ramp story is already running in the first frame drawn after it starts playing, its caption bar at its full height', async () => {
+    // The regression: that frame counted its wall time from its own timestamp, from before
+    // play started (loading the story delayed it), so it showed the clock at 0 still and
+    // the running cluster came a frame later.
+    const page = await browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.addInitScript(watchFirstPlayingFrame);
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.__firstPlaying !== undefined, null, { timeout: 60_000 });
+    const first = await page.evaluate(() => window.__firstPlaying);
+    assert.ok(first.now > 0, `the first frame after play started showed the clock at ${first.now} ms`);
+    // the bar already has the height of the story's tallest caption: nothing below it moves
+    // once the story waits at its first stop, another caption shown
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]').dataset.state === 'waiting', null, { timeout: 30_000 });
+    const later = await page.evaluate(() => {
+      const root = document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-root');
+      return {
+        bar: root.querySelector('[data-caption]').getBoundingClientRect().height,
+        stage: root.querySelector('.kp-stage').getBoundingClientRect().top,
+        sizers: root.querySelectorAll('.kp-caption-sizer').length,
+      };
+    });
+    await page.close();
+    assert.deepEqual({ bar: first.bar, stage: first.stage }, { bar: later.bar, stage: later.stage });
+    assert.equal(later.sizers, 0, 'the copies measured for the bar are gone');
+    assert.deepEqual(errors, []);
+  });
+});
+
 describe('what the first frame does not need comes after it', () => {
   let browser;
   before(async () => {

@@ -149,7 +149,8 @@ export async function pause(page) {
  * `window.__firstFrameMs` the first animation frame with a running cluster drawn (the
  * element's clock has moved, its stylesheet has applied, its nodes are drawn). A task
  * queued from requestAnimationFrame runs once that frame's rendering is done. The load and
- * startup benches and the delivery test share this one definition of "drawn".
+ * startup benches and the delivery test share this one definition of "drawn". It also says
+ * so on the console, for `loadToFirstFrame`.
  */
 export function watchFirstFrame() {
   const tick = () => {
@@ -163,10 +164,24 @@ export function watchFirstFrame() {
     const root = el?.shadowRoot?.querySelector('.kp-root');
     if (now > 0 && root?.classList.contains('kp-ready') && root.querySelector('[data-node]')) {
       window.__firstFrameMs = performance.now();
+      console.debug('kraft-playground: first frame');
       return;
     }
     next();
   };
   const next = () => requestAnimationFrame(() => setTimeout(tick, 0));
   next();
+}
+
+/**
+ * Opens `url` in `page` (which has `watchFirstFrame` installed) and resolves to the first
+ * frame's time (ms since navigation). It waits for the probe's console message, not with
+ * `waitForFunction`: that evaluates Playwright's own script in the page (10-30 ms on the
+ * main thread, once the page has loaded: in the middle of the startup being measured).
+ */
+export async function loadToFirstFrame(page, url) {
+  const said = page.waitForEvent('console', { predicate: (m) => m.text() === 'kraft-playground: first frame', timeout: 60_000 });
+  await page.goto(url, { waitUntil: 'commit' });
+  await said;
+  return page.evaluate(() => window.__firstFrameMs);
 }

@@ -717,6 +717,40 @@ describe('smaller ones', () => {
     await page.close();
   });
 
+  test('a caption the reader scrolled down is followed by the next one from its top', async () => {
+    // on a phone the captions are cut short: they scroll
+    const { page } = await open('/?scenario=figure-8&autoplay=0&speed=10', { viewport: { width: 390, height: 844 } });
+    const body = page.locator(`${EL} .kp-caption-body`);
+    const overflows = () => body.evaluate((b) => b.scrollHeight > b.clientHeight + 1);
+    const stepShown = () => page.evaluate(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-caption-text').dataset.step);
+    await page.locator(`${EL} [data-action="play"]`).click();
+    await page.locator(`${EL} [data-action="continue"]`).waitFor({ state: 'visible' });
+    const seen = [];
+    for (let i = 0; i < 6; i++) {
+      const step = await stepShown();
+      if (await overflows()) {
+        await body.evaluate((b) => {
+          b.scrollTop = b.scrollHeight;
+        });
+        await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-caption-body').scrollTop > 0);
+      }
+      await page.locator(`${EL} [data-action="continue"]`).click();
+      await page.waitForFunction((s) => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-caption-text').dataset.step !== s, step);
+      await page.waitForTimeout(50);
+      seen.push({ step: await stepShown(), top: await body.evaluate((b) => b.scrollTop), overflows: await overflows() });
+      await page.locator(`${EL} [data-action="continue"]`).waitFor({ state: 'visible' });
+    }
+    assert.ok(
+      seen.some((s) => s.overflows),
+      `no caption was cut short: ${JSON.stringify(seen)}`,
+    );
+    assert.deepEqual(
+      seen.filter((s) => s.top !== 0),
+      [],
+    );
+    await page.close();
+  });
+
   test('the PNG export is the whole timeline at 2x (or the screen density), not the visible window', async () => {
     const { page } = await open('/?seed=3&speed=10&autoplay=1');
     await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.now > 15_000, null, { timeout: 30_000 });

@@ -67,6 +67,36 @@ describe('the on-ramp', () => {
     await page.close();
   });
 
+  test("the course shows the on-ramp's story (its part open, its card current) before the playground has loaded: nothing in it moves when the story starts", async () => {
+    // The regression: the part opened only once the story was on screen, so the course
+    // was painted with every part folded and unfolded under the reader a moment later.
+    const page = await site.browser.context.newPage();
+    let release;
+    const held = new Promise((r) => {
+      release = r;
+    });
+    await page.route(/\.wasm$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(site.server.url);
+    await page.locator(`${COURSE} .course-card`).first().waitFor();
+    const shown = () =>
+      page.evaluate(() => ({
+        open: [...document.querySelectorAll('.site-course details[open]')].map((d) => d.dataset.part),
+        current: [...document.querySelectorAll('.site-course [aria-current="true"]')].map((c) => c.dataset.story),
+      }));
+    const before = await shown();
+    assert.equal(await page.evaluate(() => document.querySelector('kraft-playground').cluster), null, 'the core is still on its way');
+    assert.deepEqual(before.current, ['first-election']);
+    assert.equal(before.open.length, 1, JSON.stringify(before));
+    release();
+    await page.waitForFunction(() => document.querySelector('kraft-playground').cluster?.now > 0, null, { timeout: 30_000 });
+    await page.locator(`${COURSE} .course-card[data-story="first-election"][data-progress="seen"]`).waitFor();
+    assert.deepEqual(await shown(), before);
+    await page.close();
+  });
+
   test('playing a story to its last caption completes it; progress survives a reload, a visit goes on with the next story, and Reset clears it', async () => {
     const { page, errors } = await open('/?scenario=first-election');
     const cont = page.locator(`${EL} [data-action="continue"]`);

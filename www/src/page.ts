@@ -35,17 +35,33 @@ aside.hidden = false;
 aside.parentElement?.classList.add('has-course');
 document.body.classList.add('has-course');
 
-// no link: the next story of the course (or free play once all are completed)
+// no link: the next story of the course (or free play once all are completed), its part
+// of the course open from the first paint
 const onRamp = !fromLink;
 if (onRamp) {
   const next = course.next();
   if (next) el.setAttribute('scenario', next);
+  course.showCurrent(next);
+}
+
+/** The course's marks follow the run on screen after the frame that shows it (they wait for nothing). */
+let courseShows: string | null = null;
+let courseUpdate = 0;
+function showInCourse(id: string | null): void {
+  courseShows = id;
+  if (courseUpdate) return;
+  courseUpdate = requestAnimationFrame(() =>
+    setTimeout(() => {
+      courseUpdate = 0;
+      course.showCurrent(courseShows);
+      if (courseShows && progress.markSeen(courseShows)) course.refresh();
+    }, 0),
+  );
 }
 
 el.addEventListener('kraft-playground:change', (e) => {
   const d = (e as CustomEvent<ChangeDetail>).detail;
-  course.showCurrent(d.scenario);
-  if (d.scenario && progress.markSeen(d.scenario)) course.refresh();
+  showInCourse(d.scenario);
   if (d.actions > 0) return; // a run in progress: the share button makes its link
   const url = new URL(location.href);
   url.search = '';

@@ -57,8 +57,14 @@ export class Caption {
   #playing = false;
   /** Where focus was when the card took it: it goes back there when the card is hidden. */
   #opener: HTMLElement | null = null;
-  /** The story whose tallest caption sets the bar's height, and the width it was measured at. */
-  #fitted: { s: LoadedScenario; width: number } | null = null;
+  /** The story whose tallest caption sets the bar's height, and the width it was measured at (null: still being measured). */
+  #fitted: { s: LoadedScenario; width: number | null } | null = null;
+  /** The copies of the bar being measured, one per caption, stacked (beside the bar, until the next layout). */
+  #sizer: HTMLElement | null = null;
+  /** Reads the stacked copies' height after a layout the page does anyway (a forced layout per caption cost a frame's worth at startup). */
+  readonly #sizerObserver = new ResizeObserver((entries) => this.#sized(entries));
+  /** The text is scrolled down (by the reader). */
+  #bodyScrolled = false;
 
   constructor(host: CaptionHost) {
     this.#host = host;
@@ -75,10 +81,18 @@ export class Caption {
       e.stopPropagation();
       this.#hideCard();
     });
-    this.#body.addEventListener('scroll', () => this.#markClipped(), { passive: true });
+    this.#body.addEventListener(
+      'scroll',
+      () => {
+        this.#bodyScrolled = this.#body.scrollTop > 0;
+        this.#markClipped();
+      },
+      { passive: true },
+    );
     // a new width changes every caption's height: measure again
-    new ResizeObserver(() => {
-      if (this.#fitted && this.#fitted.width !== this.el.clientWidth) this.#fitted = null;
+    new ResizeObserver((entries) => {
+      const width = entries[entries.length - 1]?.borderBoxSize[0]?.inlineSize;
+      if (this.#fitted?.width != null && this.#fitted.width !== width) this.#fitted = null;
       this.#markClipped();
     }).observe(this.el);
   }
@@ -158,37 +172,58 @@ export class Caption {
     this.toggleAbout(false);
     this.#toggleMore(false);
     this.#fitted = null;
+    this.#dropSizer();
   }
 
-  /** The bar keeps the height of the story's tallest caption, so the stage below never jumps. */
+  /**
+   * The bar keeps the height of the story's tallest caption, so the stage below never
+   * jumps: a copy of the bar per caption (as a step's caption: the step line at its
+   * longest, the text, Continue and About beside it; the summary before the first step
+   * without them), stacked in one grid cell beside the bar, as wide as it. The grid is as
+   * tall as the tallest; its height is read once the next layout has placed it, before
+   * that frame is painted.
+   */
   #fit(s: LoadedScenario): void {
     if (this.#fitted?.s === s) return;
-    const shown = [...this.#text.childNodes];
-    const step = this.#step.textContent;
-    // measured as a step's caption: the text shown, the summary, card and notice's button not
-    const hidden = [this.#text, this.#about, this.#card, this.#back, this.#button, this.#aboutBtn, this.#cardBtn, this.#more].map((e) => e.hidden);
-    this.el.style.minHeight = '';
-    this.#button.hidden = false;
-    this.#text.hidden = false;
-    this.#about.hidden = true;
-    this.#card.hidden = true;
-    this.#back.hidden = true;
-    this.#cardBtn.hidden = true;
-    this.#more.hidden = true;
-    setText(this.#step, `${s.title} · step 10 of 10 · at 00.000s · paused so you can look`);
-    let tallest = 0;
-    for (const [i, text] of [s.summary || 'Press play to start the story.', ...s.steps.map((st) => st.caption ?? '')].entries()) {
-      // the summary before the first step shows without buttons; a step's caption beside them
-      this.#button.hidden = i === 0;
-      this.#aboutBtn.hidden = i === 0;
-      this.#text.replaceChildren(renderCaption(text));
-      tallest = Math.max(tallest, this.el.getBoundingClientRect().height);
-    }
-    this.#text.replaceChildren(...shown);
-    setText(this.#step, step ?? '');
-    [this.#text.hidden, this.#about.hidden, this.#card.hidden, this.#back.hidden, this.#button.hidden, this.#aboutBtn.hidden, this.#cardBtn.hidden, this.#more.hidden] = hidden;
-    this.el.style.minHeight = `${Math.ceil(tallest)}px`;
-    this.#fitted = { s, width: this.el.clientWidth };
+    this.#dropSizer();
+    const step = `${s.title} · step 10 of 10 · at 00.000s · paused so you can look`;
+    const copies = [s.summary || 'Press play to start the story.', ...s.steps.map((st) => st.caption ?? '')].map((text, i) =>
+      h(
+        'div',
+        { class: 'kp-caption' },
+        h('div', { class: 'kp-caption-main' }, h('div', { class: 'kp-caption-body' }, h('span', { class: 'kp-caption-step' }, step), h('div', { class: 'kp-caption-text' }, renderCaption(text)))),
+        h('div', { class: 'kp-caption-actions' }, ...(i === 0 ? [] : [this.#copy(this.#aboutBtn), this.#copy(this.#button)])),
+      ),
+    );
+    this.#sizer = h('div', { class: 'kp-caption-sizer', 'aria-hidden': 'true', inert: true }, ...copies);
+    this.el.after(this.#sizer);
+    this.#sizerObserver.observe(this.#sizer);
+    this.#fitted = { s, width: null };
+  }
+
+  /** A button of the bar, to be measured: its class and text, none of its attributes. */
+  #copy(button: HTMLButtonElement): HTMLButtonElement {
+    return h('button', { class: button.className, type: 'button' }, button.textContent ?? '');
+  }
+
+  #sized(entries: ResizeObserverEntry[]): void {
+    const entry = entries.find((e) => e.target === this.#sizer);
+    // its content box: the root's, as wide as the bar's border box
+    const box = entry?.contentBoxSize[0];
+    // not laid out (the element is not shown): measured when it is
+    if (!box || box.blockSize === 0 || !this.#fitted) return;
+    // laid out now: what the text fills is known without laying out again
+    this.#markClipped();
+    this.el.style.minHeight = `${Math.ceil(box.blockSize)}px`;
+    this.#fitted.width = box.inlineSize;
+    this.#dropSizer();
+  }
+
+  #dropSizer(): void {
+    if (!this.#sizer) return;
+    this.#sizerObserver.unobserve(this.#sizer);
+    this.#sizer.remove();
+    this.#sizer = null;
   }
 
   /** Shows the caption of the latest step at or before `now` (redrawn only when that changes, or `force`); `left`: where the reader left the script, if they did. */
@@ -260,7 +295,9 @@ export class Caption {
       this.#text.dataset.step = String(cur.index);
     }
     this.#toggleMore(false);
-    this.#body.scrollTop = 0;
-    this.#markClipped();
+    // back to the top of the new text (setting scrollTop lays the page out: only when the reader scrolled)
+    if (this.#bodyScrolled) this.#body.scrollTop = 0;
+    // while the bar is being measured (a new story: no layout yet), once it is
+    if (!this.#sizer) this.#markClipped();
   }
 }

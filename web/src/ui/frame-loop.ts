@@ -16,6 +16,8 @@ import { isStop, storyEnd } from './story.js';
 const MAX_FRAME_MS = 100;
 /** The longest gap between frames that counts as falling behind (a longer one is a suspended machine). */
 const MAX_GAP_MS = 1000;
+/** One display frame (ms, at 60 Hz): how long after its callback a frame reaches the screen. */
+const DISPLAY_FRAME_MS = 1000 / 60;
 
 export class FrameLoop {
   /**
@@ -26,6 +28,8 @@ export class FrameLoop {
   readonly #onFrame: (elapsedMs: number, gapMs: number) => boolean;
   #raf = 0;
   #lastWall = 0;
+  /** Play (re)started since the last frame: the next frame counts from that moment, not from a frame's timestamp. */
+  #restarted = false;
   #connected = false;
   #pageVisible = true;
   #onScreen = true;
@@ -81,8 +85,14 @@ export class FrameLoop {
 
   #loop = (wall: number): void => {
     this.#raf = 0;
-    const gap = Math.max(0, Math.min(MAX_GAP_MS, wall - this.#lastWall));
-    this.#lastWall = wall;
+    // The first frame after Play plays the wall time from Play until it is on screen (a
+    // display frame after this callback). Its timestamp, when the frame began, can be
+    // before Play (a long task delayed the callback): counted from there, the frame
+    // would show the very moment Play was pressed, still.
+    const at = this.#restarted ? Math.max(wall, performance.now()) : wall;
+    const gap = Math.max(0, Math.min(MAX_GAP_MS, at - this.#lastWall + (this.#restarted ? DISPLAY_FRAME_MS : 0)));
+    this.#restarted = false;
+    this.#lastWall = at;
     const more = this.#onFrame(Math.min(MAX_FRAME_MS, gap), gap);
     if (more && this.visible && !this.#raf) this.#raf = requestAnimationFrame(this.#loop);
   };
@@ -100,6 +110,7 @@ export class FrameLoop {
   /** Counts the next frame's elapsed time from now (play starts or stops). */
   restartClock(): void {
     this.#lastWall = performance.now();
+    this.#restarted = true;
   }
 
   /** Records the work of one frame of play (ms). */
