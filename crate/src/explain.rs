@@ -545,7 +545,7 @@ fn fault(f: &FaultKind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::rpc::{DivergingEpoch, SnapshotId};
+    use crate::protocol::rpc::SnapshotId;
     use crate::trace::samples;
 
     fn errors() -> Vec<ErrorCode> {
