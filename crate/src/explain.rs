@@ -7,7 +7,7 @@
 //! until it has its sentence.
 
 use crate::protocol::election::VoteDecision;
-use crate::protocol::rpc::{ErrorCode, MessageSummary, RpcKind};
+use crate::protocol::rpc::{ErrorCode, FetchOutcome, MessageSummary, RpcKind};
 use crate::protocol::{NodeId, Reason, StateName};
 use crate::trace::{DropReason, EventKind, FaultKind, SnapshotAction};
 
@@ -265,36 +265,37 @@ fn send_reason(from: NodeId, to: NodeId, rpc: RpcKind, epoch: u32, s: &MessageSu
              fetch from a voter to find it (KafkaRaftClient.maybeSendFetchOrFetchSnapshot, KIP-595)",
             hw.map(|h| format!(", its HW {h}, KIP-1166")).unwrap_or_default()
         ),
-        (RpcKind::FetchResponse, MessageSummary::FetchResponse { error, hw, records, first_offset, diverging, snapshot }) => {
+        (RpcKind::FetchResponse, MessageSummary::FetchResponse { error, hw_known, hw, outcome }) => {
+            let hw = MessageSummary::fetch_hw(*hw_known, *hw);
             let err = error_clause(*error);
             if !err.is_empty() {
                 format!("n{from} answers n{to}'s fetch with {err}")
-            } else if let Some(d) = diverging {
+            } else if let Some(d) = outcome.diverging() {
                 format!(
                     "n{from} answers n{to}'s fetch with a diverging epoch (epoch {}, end offset {}): the follower's last \
                      fetched epoch ends earlier in the leader's log, so the follower must truncate to it \
                      (KafkaRaftClient.handleFetchRequest, ReplicatedLog.validateOffsetAndEpoch)",
                     d.epoch, d.end_offset
                 )
-            } else if let Some(sn) = snapshot {
+            } else if let Some(sn) = outcome.snapshot() {
                 format!(
                     "n{from} answers n{to}'s fetch with snapshot id (end {}, epoch {}): the records it asked for are \
                      below the leader's log start, so the follower must download the snapshot with FetchSnapshot \
                      (KafkaRaftClient.handleFetchRequest, ReplicatedLog.validateOffsetAndEpoch)",
                     sn.end_offset, sn.epoch
                 )
-            } else if *records > 0 {
+            } else if let FetchOutcome::Records { first_offset, count: records @ 1.. } = outcome {
                 format!(
                     "n{from}, the leader, sends n{to} {records} record(s) from offset {first_offset} and its HW {}: a \
                      valid fetch is answered with the records after the fetch offset (KafkaRaftClient.handleFetchRequest)",
-                    opt(*hw)
+                    opt(hw)
                 )
             } else {
                 format!(
                     "n{from}, the leader, answers n{to}'s fetch with no records and its HW {}: the fetch was parked up to \
                      500 ms and answered when it expired or the HW moved (KafkaRaftClient.handleFetchRequest, \
                      MAX_FETCH_WAIT_MS, KIP-1166)",
-                    opt(*hw)
+                    opt(hw)
                 )
             }
         }
@@ -544,7 +545,7 @@ fn fault(f: &FaultKind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::rpc::{DivergingEpoch, SnapshotId};
+    use crate::protocol::rpc::SnapshotId;
     use crate::trace::samples;
 
     fn errors() -> Vec<ErrorCode> {
@@ -564,14 +565,12 @@ mod tests {
     }
 
     fn fetch_response(error: ErrorCode, records: u32, diverging: bool, snapshot: bool) -> MessageSummary {
-        MessageSummary::FetchResponse {
-            error,
-            hw: Some(4),
-            records,
-            first_offset: 5,
-            diverging: diverging.then_some(DivergingEpoch { epoch: 2, end_offset: 6 }),
-            snapshot: snapshot.then_some(SnapshotId { end_offset: 100, epoch: 2 }),
-        }
+        let outcome = match (diverging, snapshot) {
+            (true, _) => FetchOutcome::Diverging { epoch: 2, end_offset: 6 },
+            (false, true) => FetchOutcome::Snapshot { end_offset: 100, epoch: 2 },
+            (false, false) => FetchOutcome::Records { first_offset: 5, count: records },
+        };
+        MessageSummary::FetchResponse { error, hw_known: true, hw: 4, outcome }
     }
 
     /// Every variant of every vocabulary the trace records gets its own sentence: event

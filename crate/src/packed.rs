@@ -5,7 +5,7 @@
 //! `summary` is left out (the UI fetches one when it shows it) unless it tells an outcome
 //! the other fields do not ([`tells_outcome`]): such a message comes as JSON with it.
 
-use crate::protocol::rpc::{ErrorCode, MessageSummary, RpcKind};
+use crate::protocol::rpc::{ErrorCode, FetchOutcome, MessageSummary, RpcKind};
 use crate::protocol::{Epoch, NodeId};
 use crate::trace::{Event, EventKind, EventText};
 use serde::Serialize;
@@ -112,8 +112,8 @@ pub fn packs_type(kind: &EventKind) -> bool {
 pub fn tells_outcome(summary: &MessageSummary) -> bool {
     match summary {
         MessageSummary::VoteResponse { .. } => true,
-        MessageSummary::FetchResponse { error, diverging, snapshot, .. } => {
-            *error != ErrorCode::None || diverging.is_some() || snapshot.is_some()
+        MessageSummary::FetchResponse { error, outcome, .. } => {
+            *error != ErrorCode::None || !matches!(outcome, FetchOutcome::Records { .. })
         }
         _ => false,
     }

@@ -927,6 +927,168 @@ mod tests {
     use super::*;
     use serde_json::Value;
 
+    /// Every event is moved through the trace pipeline several times: its size is part of
+    /// the simulator's speed (it was 128 bytes while the summary took 80).
+    #[test]
+    fn events_and_summaries_stay_small() {
+        assert_eq!(std::mem::size_of::<MessageSummary>(), 32);
+        assert_eq!(std::mem::size_of::<Event>(), 80);
+    }
+
+    /// The summary's compact layout hashes the very words its first (derived, 80-byte)
+    /// layout did, so digests recorded before it still match.
+    #[test]
+    fn summary_digest_words_match_the_first_layout() {
+        use crate::protocol::rpc::{DivergingEpoch, ErrorCode, FetchOutcome};
+        #[derive(Hash)]
+        #[allow(dead_code)] // only the variants a sample needs are built
+        enum FirstLayout {
+            Vote {
+                last_epoch: Epoch,
+                last_offset: Offset,
+            },
+            VoteResponse {
+                granted: bool,
+                error: ErrorCode,
+                leader: Option<NodeId>,
+            },
+            BeginQuorumEpoch,
+            EndQuorumEpoch {
+                first_successor: Option<NodeId>,
+                successors: u8,
+            },
+            Ack {
+                error: ErrorCode,
+                leader: Option<NodeId>,
+            },
+            Fetch {
+                offset: Offset,
+                last_epoch: Epoch,
+                hw: Option<Offset>,
+            },
+            FetchResponse {
+                error: ErrorCode,
+                hw: Option<Offset>,
+                records: u32,
+                first_offset: Offset,
+                diverging: Option<DivergingEpoch>,
+                snapshot: Option<SnapshotId>,
+            },
+            FetchSnapshot {
+                snapshot: SnapshotId,
+                position: u64,
+            },
+            FetchSnapshotResponse {
+                error: ErrorCode,
+                position: u64,
+                chunk: u64,
+                size: u64,
+            },
+        }
+        fn words(v: &impl std::hash::Hash) -> u64 {
+            let mut d = Digest::default();
+            v.hash(&mut d);
+            d.value()
+        }
+        let snap = SnapshotId { end_offset: 40, epoch: 3 };
+        let e = ErrorCode::FencedLeaderEpoch;
+        let pairs = [
+            (
+                MessageSummary::Vote { last_epoch: 2, last_offset: 9 },
+                FirstLayout::Vote { last_epoch: 2, last_offset: 9 },
+            ),
+            (
+                MessageSummary::VoteResponse { granted: true, error: e, leader: Some(2) },
+                FirstLayout::VoteResponse { granted: true, error: e, leader: Some(2) },
+            ),
+            (MessageSummary::BeginQuorumEpoch, FirstLayout::BeginQuorumEpoch),
+            (
+                MessageSummary::EndQuorumEpoch { first_successor: Some(4), successors: 3 },
+                FirstLayout::EndQuorumEpoch { first_successor: Some(4), successors: 3 },
+            ),
+            (MessageSummary::Ack { error: e, leader: None }, FirstLayout::Ack { error: e, leader: None }),
+            (
+                MessageSummary::Fetch { offset: 7, last_epoch: 2, hw: Some(5) },
+                FirstLayout::Fetch { offset: 7, last_epoch: 2, hw: Some(5) },
+            ),
+            (
+                MessageSummary::FetchResponse {
+                    error: ErrorCode::None,
+                    hw_known: true,
+                    hw: 5,
+                    outcome: FetchOutcome::Records { first_offset: 6, count: 3 },
+                },
+                FirstLayout::FetchResponse {
+                    error: ErrorCode::None,
+                    hw: Some(5),
+                    records: 3,
+                    first_offset: 6,
+                    diverging: None,
+                    snapshot: None,
+                },
+            ),
+            (
+                MessageSummary::FetchResponse {
+                    error: e,
+                    hw_known: false,
+                    hw: 0,
+                    outcome: FetchOutcome::Records { first_offset: 0, count: 0 },
+                },
+                FirstLayout::FetchResponse {
+                    error: e,
+                    hw: None,
+                    records: 0,
+                    first_offset: 0,
+                    diverging: None,
+                    snapshot: None,
+                },
+            ),
+            (
+                MessageSummary::FetchResponse {
+                    error: ErrorCode::None,
+                    hw_known: true,
+                    hw: 5,
+                    outcome: FetchOutcome::Diverging { epoch: 2, end_offset: 8 },
+                },
+                FirstLayout::FetchResponse {
+                    error: ErrorCode::None,
+                    hw: Some(5),
+                    records: 0,
+                    first_offset: 0,
+                    diverging: Some(DivergingEpoch { epoch: 2, end_offset: 8 }),
+                    snapshot: None,
+                },
+            ),
+            (
+                MessageSummary::FetchResponse {
+                    error: ErrorCode::None,
+                    hw_known: true,
+                    hw: 5,
+                    outcome: FetchOutcome::Snapshot { end_offset: 40, epoch: 3 },
+                },
+                FirstLayout::FetchResponse {
+                    error: ErrorCode::None,
+                    hw: Some(5),
+                    records: 0,
+                    first_offset: 0,
+                    diverging: None,
+                    snapshot: Some(snap),
+                },
+            ),
+            (
+                MessageSummary::FetchSnapshot { snapshot: snap, position: 10 },
+                FirstLayout::FetchSnapshot { snapshot: snap, position: 10 },
+            ),
+            (
+                MessageSummary::FetchSnapshotResponse { error: e, position: 10, chunk: 20, size: 60 },
+                FirstLayout::FetchSnapshotResponse { error: e, position: 10, chunk: 20, size: 60 },
+            ),
+        ];
+        for (now, first) in &pairs {
+            assert_eq!(words(now), words(first), "{now:?}");
+        }
+    }
+
     fn json(kind: EventKind) -> serde_json::Map<String, Value> {
         match serde_json::to_value(Event { seq: 3, t: 1234, kind }).unwrap() {
             Value::Object(m) => m,

@@ -51,7 +51,7 @@ fn first_breach(switches: Vec<SafetySwitch>, seed: u64) -> (Option<Breach>, Simu
             let EventKind::Send { from, rpc: RpcKind::FetchResponse, epoch, summary, .. } = &e.kind else {
                 continue;
             };
-            let MessageSummary::FetchResponse { hw: Some(hw), .. } = summary else { continue };
+            let MessageSummary::FetchResponse { hw_known: true, hw, .. } = summary else { continue };
             if let Some((max, at)) = exposed.max_up_to(*epoch) {
                 if *hw < max && breach.is_none() {
                     breach = Some(Breach {

@@ -6,7 +6,7 @@
 
 use kraft_playground::check::{Checker, ClusterView};
 use kraft_playground::protocol::log::{ReplicaLog, Retention};
-use kraft_playground::protocol::rpc::{MessageSummary, RpcKind, Snapshot, SnapshotId};
+use kraft_playground::protocol::rpc::{FetchOutcome, MessageSummary, RpcKind, Snapshot, SnapshotId};
 use kraft_playground::protocol::{MetadataImage, NodeId, Offset, Record, RecordBody, Replica};
 use kraft_playground::shared::Meter;
 use kraft_playground::sim::{Action, ClusterSpec, Simulation, TimedAction};
@@ -50,7 +50,7 @@ fn a_new_leader_advertising_a_lower_hw_is_reported() {
         if let EventKind::Send {
             from,
             rpc: RpcKind::FetchResponse,
-            summary: MessageSummary::FetchResponse { hw: Some(hw), .. },
+            summary: MessageSummary::FetchResponse { hw_known: true, hw, .. },
             ..
         } = &e.kind
         {
@@ -96,7 +96,7 @@ fn the_node_view_shows_the_hw_a_leader_advertises() {
             EventKind::Send {
                 from,
                 rpc: RpcKind::FetchResponse,
-                summary: MessageSummary::FetchResponse { hw: Some(hw), .. },
+                summary: MessageSummary::FetchResponse { hw_known: true, hw, .. },
                 ..
             } => {
                 let below = highest.map(|h| *hw < h).unwrap_or(false);
@@ -287,8 +287,10 @@ fn a_truncation_stopped_by_the_snapshot_says_where_the_log_ends() {
             seen = e.seq;
             match e.kind {
                 EventKind::Deliver {
-                    to, summary: MessageSummary::FetchResponse { diverging: Some(d), .. }, ..
-                } => told[to as usize] = Some(d.end_offset),
+                    to,
+                    summary: MessageSummary::FetchResponse { outcome: FetchOutcome::Diverging { end_offset, .. }, .. },
+                    ..
+                } => told[to as usize] = Some(end_offset),
                 EventKind::Truncate { node, to, diverging_epoch: Some(_), hw, .. }
                     if told[node as usize].map(|d| d < to).unwrap_or(false) =>
                 {

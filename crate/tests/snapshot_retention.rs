@@ -4,7 +4,7 @@
 //! old snapshots and the records before the next one, and only when the log is over its
 //! retention. So a FetchSnapshot redirect means "new or far behind", never "in sync".
 
-use kraft_playground::protocol::rpc::MessageSummary;
+use kraft_playground::protocol::rpc::{FetchOutcome, MessageSummary};
 use kraft_playground::protocol::NodeId;
 use kraft_playground::sim::{ClusterSpec, Simulation};
 use kraft_playground::trace::{EventKind, SnapshotAction};
@@ -29,7 +29,7 @@ fn voter_snapshot_redirects(spec: ClusterSpec, ms: u64) -> (Vec<(NodeId, u64)>, 
                 EventKind::Deliver {
                     from,
                     to,
-                    summary: MessageSummary::FetchResponse { snapshot: Some(_), .. },
+                    summary: MessageSummary::FetchResponse { outcome: FetchOutcome::Snapshot { .. }, .. },
                     ..
                 } if *to < voters => {
                     let leo = sim.world().node_view(*from).leo;

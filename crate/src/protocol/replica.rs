@@ -40,6 +40,8 @@ pub struct Durable {
 pub struct Replica {
     pub id: NodeId,
     pub(crate) voters: Vec<NodeId>,
+    /// Whether `id` is among `voters` (which never change), asked on every poll.
+    voter: bool,
     pub(crate) config: QuorumConfig,
     pub(crate) switches: Unsafe,
     pub(crate) snapshot_interval: u64,
@@ -71,6 +73,7 @@ impl Replica {
         let e = durable.election;
         let mut r = Replica {
             id,
+            voter: voters.binary_search(&id).is_ok(),
             voters,
             config,
             switches,
@@ -102,7 +105,7 @@ impl Replica {
     // ---- queries -------------------------------------------------------------------
 
     pub fn is_voter(&self) -> bool {
-        self.voters.binary_search(&self.id).is_ok()
+        self.voter
     }
     pub fn voters(&self) -> &[NodeId] {
         &self.voters
@@ -168,30 +171,34 @@ impl Replica {
         if self.flush_done() {
             return Some(now); // back from the flush: set the HW and fetch again
         }
-        let state = match &self.state {
+        // The log cleaner always has a next run.
+        let mut d = self.clean_deadline;
+        match &self.state {
             // An observer has no fetch timeout (Kafka's pollFollowerAsObserver).
-            EpochState::Follower(s) => self.is_voter().then_some(s.fetch_deadline),
+            EpochState::Follower(s) if self.voter => d = d.min(s.fetch_deadline),
+            EpochState::Follower(_) => {}
             EpochState::Leader(l) => {
-                let mut d = if l.resign_requested { now } else { l.begin_quorum_deadline };
+                d = d.min(if l.resign_requested { now } else { l.begin_quorum_deadline });
                 if self.checks_quorum() {
                     d = d.min(l.check_quorum_deadline);
                 }
                 if let Some(t) = l.linger_deadline {
                     d = d.min(t);
                 }
-                if let Some(t) = l.parked.iter().map(|p| p.deadline).min() {
+                for p in &l.parked {
+                    d = d.min(p.deadline);
+                }
+            }
+            s => {
+                if let Some(t) = s.election_deadline() {
                     d = d.min(t);
                 }
-                Some(d)
             }
-            s => s.election_deadline(),
-        };
-        let requests = self.requests.next_deadline(now);
-        let timers = match (state, requests) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        Some(timers.map_or(self.clean_deadline, |t| t.min(self.clean_deadline)))
+        }
+        if let Some(t) = self.requests.next_deadline(now) {
+            d = d.min(t);
+        }
+        Some(d)
     }
 
     /// Earliest expiry among parked fetches (answered even while the replica is busy).

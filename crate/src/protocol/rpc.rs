@@ -250,8 +250,8 @@ impl RpcKind {
     }
 }
 
-/// The few numbers of a message the trace keeps, so events stay small and `Copy`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The few numbers of a message the trace keeps, so events stay small (32 bytes) and `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MessageSummary {
     Vote {
         last_epoch: Epoch,
@@ -276,13 +276,12 @@ pub enum MessageSummary {
         last_epoch: Epoch,
         hw: Option<Offset>,
     },
+    /// The HW is `hw` if `hw_known` (an `Option` here would make every summary 8 bytes longer).
     FetchResponse {
         error: ErrorCode,
-        hw: Option<Offset>,
-        records: u32,
-        first_offset: Offset,
-        diverging: Option<DivergingEpoch>,
-        snapshot: Option<SnapshotId>,
+        hw_known: bool,
+        hw: Offset,
+        outcome: FetchOutcome,
     },
     FetchSnapshot {
         snapshot: SnapshotId,
@@ -294,6 +293,101 @@ pub enum MessageSummary {
         chunk: u64,
         size: u64,
     },
+}
+
+/// What a fetch response answers with: records (maybe none), a diverging epoch or a
+/// snapshot id, never two of them (KafkaRaftClient.handleFetchRequest returns on the
+/// diverging epoch or the snapshot id before it reads records).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FetchOutcome {
+    Records { first_offset: Offset, count: u32 },
+    Diverging { epoch: Epoch, end_offset: Offset },
+    Snapshot { end_offset: Offset, epoch: Epoch },
+}
+
+impl MessageSummary {
+    /// A fetch response's HW, if the leader knows one.
+    pub fn fetch_hw(hw_known: bool, hw: Offset) -> Option<Offset> {
+        hw_known.then_some(hw)
+    }
+}
+
+impl FetchOutcome {
+    pub fn diverging(self) -> Option<DivergingEpoch> {
+        match self {
+            FetchOutcome::Diverging { epoch, end_offset } => Some(DivergingEpoch { epoch, end_offset }),
+            _ => None,
+        }
+    }
+    pub fn snapshot(self) -> Option<SnapshotId> {
+        match self {
+            FetchOutcome::Snapshot { end_offset, epoch } => Some(SnapshotId { end_offset, epoch }),
+            _ => None,
+        }
+    }
+}
+
+/// Hashes the words the derived `Hash` of the summary's first layout did, so the trace
+/// digest never changed: the variant's index, then each field in order, a fetch response
+/// as (error, hw, records, first offset, diverging epoch, snapshot id).
+impl std::hash::Hash for MessageSummary {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        match *self {
+            MessageSummary::Vote { last_epoch, last_offset } => {
+                h.write_isize(0);
+                last_epoch.hash(h);
+                last_offset.hash(h);
+            }
+            MessageSummary::VoteResponse { granted, error, leader } => {
+                h.write_isize(1);
+                granted.hash(h);
+                error.hash(h);
+                leader.hash(h);
+            }
+            MessageSummary::BeginQuorumEpoch => h.write_isize(2),
+            MessageSummary::EndQuorumEpoch { first_successor, successors } => {
+                h.write_isize(3);
+                first_successor.hash(h);
+                successors.hash(h);
+            }
+            MessageSummary::Ack { error, leader } => {
+                h.write_isize(4);
+                error.hash(h);
+                leader.hash(h);
+            }
+            MessageSummary::Fetch { offset, last_epoch, hw } => {
+                h.write_isize(5);
+                offset.hash(h);
+                last_epoch.hash(h);
+                hw.hash(h);
+            }
+            MessageSummary::FetchResponse { error, hw_known, hw, outcome } => {
+                h.write_isize(6);
+                error.hash(h);
+                MessageSummary::fetch_hw(hw_known, hw).hash(h);
+                let (count, first_offset) = match outcome {
+                    FetchOutcome::Records { first_offset, count } => (count, first_offset),
+                    _ => (0, 0),
+                };
+                count.hash(h);
+                first_offset.hash(h);
+                outcome.diverging().hash(h);
+                outcome.snapshot().hash(h);
+            }
+            MessageSummary::FetchSnapshot { snapshot, position } => {
+                h.write_isize(7);
+                snapshot.hash(h);
+                position.hash(h);
+            }
+            MessageSummary::FetchSnapshotResponse { error, position, chunk, size } => {
+                h.write_isize(8);
+                error.hash(h);
+                position.hash(h);
+                chunk.hash(h);
+                size.hash(h);
+            }
+        }
+    }
 }
 
 impl Message {
@@ -352,11 +446,16 @@ impl Message {
             }
             Message::FetchResponse(r) => MessageSummary::FetchResponse {
                 error: r.error,
-                hw: r.high_watermark,
-                records: r.records.len() as u32,
-                first_offset: r.records.first().map(|r| r.offset).unwrap_or(0),
-                diverging: r.diverging_epoch,
-                snapshot: r.snapshot_id,
+                hw_known: r.high_watermark.is_some(),
+                hw: r.high_watermark.unwrap_or(0),
+                outcome: match (r.diverging_epoch, r.snapshot_id) {
+                    (Some(DivergingEpoch { epoch, end_offset }), _) => FetchOutcome::Diverging { epoch, end_offset },
+                    (None, Some(SnapshotId { end_offset, epoch })) => FetchOutcome::Snapshot { end_offset, epoch },
+                    (None, None) => FetchOutcome::Records {
+                        first_offset: r.records.first().map(|r| r.offset).unwrap_or(0),
+                        count: r.records.len() as u32,
+                    },
+                },
             },
             Message::FetchSnapshot(r) => {
                 MessageSummary::FetchSnapshot { snapshot: r.snapshot_id, position: r.position }
@@ -403,21 +502,19 @@ impl std::fmt::Display for MessageSummary {
             MessageSummary::Fetch { offset, last_epoch, hw } => {
                 write!(f, "offset={offset} lastEpoch={last_epoch} hw={}", opt(*hw))
             }
-            MessageSummary::FetchResponse { error, hw, records, first_offset, diverging, snapshot } => {
+            MessageSummary::FetchResponse { error, hw_known, hw, outcome } => {
                 if *error != ErrorCode::None {
                     return write!(f, "error={}", error.name());
                 }
-                write!(f, "hw={}", opt(*hw))?;
-                if let Some(d) = diverging {
-                    write!(f, " divergingEpoch={}@{}", d.epoch, d.end_offset)?;
-                } else if let Some(s) = snapshot {
-                    write!(f, " snapshot={}@{}", s.epoch, s.end_offset)?;
-                } else if *records > 0 {
-                    write!(f, " records={}..{}", first_offset, first_offset + *records as u64 - 1)?;
-                } else {
-                    write!(f, " records=none")?;
+                write!(f, "hw={}", opt(MessageSummary::fetch_hw(*hw_known, *hw)))?;
+                match *outcome {
+                    FetchOutcome::Diverging { epoch, end_offset } => write!(f, " divergingEpoch={epoch}@{end_offset}"),
+                    FetchOutcome::Snapshot { end_offset, epoch } => write!(f, " snapshot={epoch}@{end_offset}"),
+                    FetchOutcome::Records { count: 0, .. } => write!(f, " records=none"),
+                    FetchOutcome::Records { first_offset, count } => {
+                        write!(f, " records={}..{}", first_offset, first_offset + count as u64 - 1)
+                    }
                 }
-                Ok(())
             }
             MessageSummary::FetchSnapshot { snapshot, position } => {
                 write!(f, "snapshot={}@{} position={position}", snapshot.epoch, snapshot.end_offset)
