@@ -1,17 +1,20 @@
-// Writes `F.br` (brotli, quality 11) and `F.gz` (gzip -9) beside every compressible file
-// F of a directory, for static hosts that serve precompressed files and for
-// scripts/serve.mjs. Called by www/build.mjs; also a command:
+// Writes `F.br` (brotli, quality 11) and `F.gz` (gzip by Zopfli) beside every compressible
+// file F of a directory, for static hosts that serve precompressed files and for
+// scripts/serve.mjs. Zopfli writes ordinary gzip, 3-5% smaller than zlib's level 9 (the
+// core wasm 162.4 -> 154.1 KB, the element 61.3 -> 59.0 KB), for a few seconds of build:
+// what a host that has no brotli serves. Called by www/build.mjs; also a command:
 //   node scripts/precompress.mjs DIR
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants } from 'node:zlib';
+import { gzipAsync } from '@gfx/zopfli';
 
 /** The extensions worth compressing (text, and wasm); images like PNG already are. */
 export const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.wasm', '.svg', '.txt', '.map', '.webmanifest']);
 
 /** Compresses every compressible file directly in `dir`; returns their sizes. */
-export function precompress(dir) {
+export async function precompress(dir) {
   const out = [];
   for (const f of readdirSync(dir).sort()) {
     const path = join(dir, f);
@@ -24,7 +27,7 @@ export function precompress(dir) {
         [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
       },
     });
-    const gz = gzipSync(raw, { level: 9 });
+    const gz = await gzipAsync(raw, { numiterations: 15 });
     writeFileSync(`${path}.br`, br);
     writeFileSync(`${path}.gz`, gz);
     out.push({ file: f, raw: raw.length, br: br.length, gz: gz.length });
@@ -38,5 +41,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error('usage: node scripts/precompress.mjs DIR');
     process.exit(2);
   }
-  for (const r of precompress(dir)) console.log(`${r.file.padEnd(30)} ${String(r.raw).padStart(8)} B  ${String(r.gz).padStart(7)} B gzip  ${String(r.br).padStart(7)} B br`);
+  for (const r of await precompress(dir)) console.log(`${r.file.padEnd(30)} ${String(r.raw).padStart(8)} B  ${String(r.gz).padStart(7)} B gzip  ${String(r.br).padStart(7)} B br`);
 }

@@ -127,7 +127,7 @@ copyFileSync(fromPackage('kraft_playground_full_bg.wasm'), join(dist, 'kraft_pla
 
 // 5. precompressed copies (.br, .gz) beside each text file and the wasm, for static
 //    hosts and scripts/serve.mjs
-const sizes = new Map(precompress(dist).map((r) => [r.file, r]));
+const sizes = new Map((await precompress(dist)).map((r) => [r.file, r]));
 
 // Sizes: what a visitor downloads for the main page until its first story plays
 // (brotli, as browsers ask for it; gzip where brotli is not offered). The library's
