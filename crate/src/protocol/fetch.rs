@@ -9,7 +9,7 @@ use super::leader::ParkedFetch;
 use super::log::FetchPosition;
 use super::record::{Epoch, MetadataImage, NodeId, Offset, Record};
 use super::replica::Replica;
-use super::rpc::{DivergingEpoch, ErrorCode, FetchRequest, FetchResponse, Message};
+use super::rpc::{DivergingEpoch, ErrorCode, FetchRedirect, FetchRequest, FetchResponse, Message};
 use super::state::SnapshotDownload;
 
 /// A voter's append as follower whose flush is still running: its HW is set only once
@@ -65,8 +65,7 @@ impl Replica {
             high_watermark: self.leader_state().and_then(|l| l.high_watermark),
             log_start_offset: self.log.start_offset(),
             records,
-            diverging_epoch: None,
-            snapshot_id: None,
+            redirect: None,
         }
     }
 
@@ -85,11 +84,12 @@ impl Replica {
         let fetch_offset = req.fetch_offset;
         match self.log.validate_fetch(fetch_offset, req.last_fetched_epoch) {
             FetchPosition::Diverging { epoch, end_offset } => {
-                let diverging_epoch = Some(DivergingEpoch { epoch, end_offset });
-                return Some(FetchResponse { diverging_epoch, ..self.fetch_response(Vec::new()) });
+                let redirect = Some(Box::new(FetchRedirect::Diverging(DivergingEpoch { epoch, end_offset })));
+                return Some(FetchResponse { redirect, ..self.fetch_response(Vec::new()) });
             }
             FetchPosition::Snapshot(id) => {
-                return Some(FetchResponse { snapshot_id: Some(id), ..self.fetch_response(Vec::new()) });
+                let redirect = Some(Box::new(FetchRedirect::Snapshot(id)));
+                return Some(FetchResponse { redirect, ..self.fetch_response(Vec::new()) });
             }
             FetchPosition::Valid => {}
         }
@@ -191,8 +191,7 @@ impl Replica {
     /// Kafka's handleFetchResponse: truncate, start a snapshot download, or append (and
     /// for a voter flush before the leader's HW takes effect).
     pub(super) fn handle_fetch_response(&mut self, ctx: &mut Ctx, from: NodeId, response: FetchResponse) {
-        let FetchResponse { error, hint, high_watermark: leader_hw, records, diverging_epoch, snapshot_id, .. } =
-            response;
+        let FetchResponse { error, hint, high_watermark: leader_hw, records, redirect, .. } = response;
         if self.handled_by_epoch(ctx, error, hint, from) {
             return;
         }
@@ -204,13 +203,13 @@ impl Replica {
         }
         f.fetch_deadline = ctx.now + self.config.fetch_timeout_ms;
         f.has_fetched = true;
-        if let Some(d) = diverging_epoch {
-            self.truncate_on_divergence(ctx, d);
-            return;
-        }
-        if let Some(id) = snapshot_id {
-            f.snapshot_download = Some(SnapshotDownload { id, position: 0 });
-            return;
+        match redirect.as_deref() {
+            Some(FetchRedirect::Diverging(d)) => return self.truncate_on_divergence(ctx, *d),
+            Some(FetchRedirect::Snapshot(id)) => {
+                f.snapshot_download = Some(SnapshotDownload { id: *id, position: 0 });
+                return;
+            }
+            None => {}
         }
         let appended = match (records.first(), records.last()) {
             (Some(first), Some(last)) => {

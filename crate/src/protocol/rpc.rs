@@ -139,8 +139,33 @@ pub struct FetchResponse {
     pub high_watermark: Option<Offset>,
     pub log_start_offset: Offset,
     pub records: Vec<Record>,
-    pub diverging_epoch: Option<DivergingEpoch>,
-    pub snapshot_id: Option<SnapshotId>,
+    /// Boxed: rare, and inline it would add 16 bytes to every message moved.
+    pub redirect: Option<Box<FetchRedirect>>,
+}
+
+/// Where a FetchResponse sends the follower instead of records: Kafka's leader sets at
+/// most one of `divergingEpoch` and `snapshotId` (KafkaRaftClient.tryCompleteFetchRequest,
+/// by the kind of `ValidOffsetAndEpoch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FetchRedirect {
+    Diverging(DivergingEpoch),
+    Snapshot(SnapshotId),
+}
+
+impl FetchResponse {
+    pub fn diverging_epoch(&self) -> Option<DivergingEpoch> {
+        match self.redirect.as_deref() {
+            Some(FetchRedirect::Diverging(d)) => Some(*d),
+            _ => None,
+        }
+    }
+
+    pub fn snapshot_id(&self) -> Option<SnapshotId> {
+        match self.redirect.as_deref() {
+            Some(FetchRedirect::Snapshot(id)) => Some(*id),
+            _ => None,
+        }
+    }
 }
 
 /// FetchSnapshotRequestData: the next chunk of a snapshot, from `position`.
@@ -163,7 +188,8 @@ pub struct FetchSnapshotResponse {
     pub position: u64,
     /// Bytes in this chunk; the last chunk carries the snapshot itself.
     pub chunk_bytes: u64,
-    pub snapshot: Option<Snapshot>,
+    /// Boxed: only the last chunk has it, and inline it would add 32 bytes to every message.
+    pub snapshot: Option<Box<Snapshot>>,
 }
 
 /// Every RPC of the quorum, request or response.
@@ -448,10 +474,14 @@ impl Message {
                 error: r.error,
                 hw_known: r.high_watermark.is_some(),
                 hw: r.high_watermark.unwrap_or(0),
-                outcome: match (r.diverging_epoch, r.snapshot_id) {
-                    (Some(DivergingEpoch { epoch, end_offset }), _) => FetchOutcome::Diverging { epoch, end_offset },
-                    (None, Some(SnapshotId { end_offset, epoch })) => FetchOutcome::Snapshot { end_offset, epoch },
-                    (None, None) => FetchOutcome::Records {
+                outcome: match r.redirect.as_deref() {
+                    Some(&FetchRedirect::Diverging(DivergingEpoch { epoch, end_offset })) => {
+                        FetchOutcome::Diverging { epoch, end_offset }
+                    }
+                    Some(&FetchRedirect::Snapshot(SnapshotId { end_offset, epoch })) => {
+                        FetchOutcome::Snapshot { end_offset, epoch }
+                    }
+                    None => FetchOutcome::Records {
                         first_offset: r.records.first().map(|r| r.offset).unwrap_or(0),
                         count: r.records.len() as u32,
                     },
@@ -526,5 +556,25 @@ impl std::fmt::Display for MessageSummary {
                 write!(f, "bytes={}..{} of {size}", position, position + chunk)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::size_of;
+
+    /// Every message is moved several times between a replica and the wire (into its
+    /// outputs, onto the wire, into the inbox, into the handler), so its size is bytes
+    /// copied per message. FetchResponse, the largest and commonest, sets the size; its
+    /// rare redirect and FetchSnapshotResponse's last-chunk snapshot are boxed to keep it
+    /// there (inline they made a Message 112 bytes). 64-bit sizes.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn messages_stay_small() {
+        assert!(size_of::<FetchResponse>() <= 72, "FetchResponse is {} bytes", size_of::<FetchResponse>());
+        assert!(size_of::<Message>() <= 72, "Message is {} bytes", size_of::<Message>());
+        assert!(size_of::<Envelope>() <= 88, "Envelope is {} bytes", size_of::<Envelope>());
+        assert!(size_of::<crate::protocol::Output>() <= 88, "Output is {} bytes", size_of::<crate::protocol::Output>());
     }
 }

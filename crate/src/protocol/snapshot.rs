@@ -50,7 +50,7 @@ impl Replica {
         let chunk_bytes = (snap.size_bytes - position).min(max_bytes);
         let last = position + chunk_bytes >= snap.size_bytes;
         let size = snap.size_bytes;
-        FetchSnapshotResponse { size, chunk_bytes, snapshot: if last { Some(snap) } else { None }, ..base }
+        FetchSnapshotResponse { size, chunk_bytes, snapshot: if last { Some(Box::new(snap)) } else { None }, ..base }
     }
 
     /// Kafka's handleFetchSnapshotResponse: the next chunk, and once all is there the
@@ -91,7 +91,7 @@ impl Replica {
         let Some(snapshot) = snapshot else { return };
         let from_leo = self.log.end_offset();
         self.image = (*snapshot.image).clone();
-        self.log.reset_to_snapshot(snapshot);
+        self.log.reset_to_snapshot(*snapshot);
         ctx.note(Note::SnapshotFetched { id });
         ctx.note(Note::SnapshotLoaded { id });
         if from_leo > id.end_offset {

@@ -60,16 +60,9 @@ enum Pending {
         node: NodeId,
         gen: u64,
     },
-    /// `node`'s connection to `peer` failed under request `correlation`; `incarnation`
-    /// is the sender's, so a restarted sender never matches an old request.
-    Disconnect {
-        node: NodeId,
-        incarnation: u32,
-        peer: NodeId,
-        correlation: u64,
-        rpc: RpcKind,
-        sent: u64,
-    },
+    /// Boxed: rare (only a dead peer), and inline it would make every queued event 8
+    /// bytes larger.
+    Disconnect(Box<Disconnect>),
     FlushDone {
         node: NodeId,
         incarnation: u32,
@@ -78,6 +71,18 @@ enum Pending {
     Workload {
         gen: u64,
     },
+}
+
+/// `node`'s connection to `peer` failed under request `correlation`; `incarnation` is the
+/// sender's, so a restarted sender never matches an old request.
+#[derive(Clone, Debug)]
+struct Disconnect {
+    node: NodeId,
+    incarnation: u32,
+    peer: NodeId,
+    correlation: u64,
+    rpc: RpcKind,
+    sent: u64,
 }
 
 /// A message on the wire, visible to the UI while in flight.
@@ -335,7 +340,8 @@ impl World {
                     self.emit_drop(&m, DropReason::Loss);
                 }
             }
-            Pending::Disconnect { node, incarnation, peer, correlation, rpc, sent } => {
+            Pending::Disconnect(d) => {
+                let Disconnect { node, incarnation, peer, correlation, rpc, sent } = *d;
                 self.disconnect_arrives(node, incarnation, Inbound::Disconnect { peer, correlation, rpc, sent })
             }
             Pending::Wake { node, gen } => {
@@ -590,7 +596,8 @@ impl World {
         }
         let at = self.now + self.network.reset_latency(peer, node);
         let incarnation = self.nodes[node as usize].incarnation;
-        self.schedule(at, Pending::Disconnect { node, incarnation, peer, correlation, rpc, sent: self.now });
+        let d = Disconnect { node, incarnation, peer, correlation, rpc, sent: self.now };
+        self.schedule(at, Pending::Disconnect(Box::new(d)));
     }
 
     fn disconnect_arrives(&mut self, node: NodeId, incarnation: u32, inbound: Inbound) {
@@ -953,5 +960,14 @@ mod tests {
         let mut w = World::new(spec);
         assert_eq!(run(&mut w, 60_000), Ok(()));
         assert!(w.leader().is_some());
+    }
+
+    /// Every queued event moves through the timing wheel's slots and, when far, its heap:
+    /// the rare Disconnect is boxed so the common ones (Deliver, Wake, FlushDone) set the
+    /// size. 64-bit sizes.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn queued_events_stay_small() {
+        assert!(std::mem::size_of::<Pending>() <= 24, "Pending is {} bytes", std::mem::size_of::<Pending>());
     }
 }
