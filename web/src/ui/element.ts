@@ -560,7 +560,7 @@ export class KraftPlayground extends HTMLElement {
     this.#store.cluster = c;
     if (all) this.#store.addBatch(c.packedBatch({ text: STORE_TEXT }));
     else this.#store.reload(c, 120_000);
-    if (this.#runs.scenario?.futureEvents) this.#store.add(this.#runs.scenario.futureEvents);
+    if (this.#runs.scenario?.future) this.#store.addBatch(this.#runs.scenario.future);
     this.#play.horizon = Math.max(this.#store.lastT, c.now, this.#runs.scenario?.endMs ?? 0);
     this.#unsub = this.#player.subscribe((f) => this.#onFrame(f.events, f.reset));
     this.#refreshViews(true);

@@ -33,7 +33,7 @@ export async function openLink(link: string, scenarioId: string | null, variant:
   if (entry) {
     try {
       const s = await loadScenario(entry, { variant, seed: c.seed, unsafe });
-      captions = { ...s, cluster: null, futureEvents: undefined };
+      captions = { ...s, cluster: null, future: undefined };
       s.cluster?.dispose();
     } catch {
       /* captions are optional for a link */

@@ -6,13 +6,12 @@
 // (a user's own file, another seed, more switches off) loads the engine
 // (`Cluster.fromScenario`).
 
-import { Cluster } from '../api.js';
+import { Cluster, type PackedBatch } from '../api.js';
 import type { Focus, RecordName, ScenarioMeasurement } from '../generated/wire.js';
 import type { ScenarioOptions, ScenarioReport } from '../types.js';
 import type { Settings } from './controls.js';
 import { courseStory } from './course.js';
 import { STORE_TEXT } from './store.js';
-import type { UiEvent } from './types.js';
 
 export interface ScenarioEntry {
   id: string;
@@ -61,7 +60,8 @@ export interface LoadedScenario {
   /** the names its captions give records ("X") */
   recordNames: Record<string, RecordName>;
   cluster: Cluster | null;
-  futureEvents?: UiEvent[];
+  /** the run's recorded future, as it crossed from the core (its rows still numbers) */
+  future?: PackedBatch;
 }
 
 export interface Variant {
@@ -186,7 +186,7 @@ export async function loadScenario(outlined: ScenarioEntry, opts: { variant?: st
   const own = base.seed === undefined && base.unsafe === undefined;
   const story = own ? entry.stories?.[variant?.name ?? ''] : undefined;
   const { cluster, report } = story ? { cluster: await Cluster.replay(story.spec, story.inputs, story.endMs), report: story } : await Cluster.fromScenario(entry.file as object, base);
-  const futureEvents: UiEvent[] = cluster.packedEvents({ text: STORE_TEXT });
+  const future = cluster.packedBatch({ text: STORE_TEXT });
   cluster.seek(0);
   const spec = report.spec as { voters?: number; observers?: number; seed?: number; network?: unknown };
   const summary = typeof vfile.summary === 'string' ? vfile.summary : typeof file.summary === 'string' ? file.summary : '';
@@ -217,7 +217,7 @@ export async function loadScenario(outlined: ScenarioEntry, opts: { variant?: st
     measurements: report.measurements ?? [],
     recordNames: report.recordNames ?? {},
     cluster,
-    futureEvents,
+    future,
   };
 }
 
