@@ -208,6 +208,10 @@ describe('the main page', () => {
     await pause(page);
     await nodeAction(page, next.id, 'write');
     await forward(page, 3000);
+    // read this page's text summary now: it refreshes a few times a second, and only while
+    // the page is shown (opening the link below may hide it)
+    await waitSummary(page);
+    const summary = await summaryNodes(page);
     await page.locator(`${EL} [data-action="share"]`).click();
     const url = await page.locator(`${EL} [data-share-url]`).inputValue();
     const digest = await digestOf(page);
@@ -217,11 +221,8 @@ describe('the main page', () => {
     assert.equal(await nowOf(other.page), now);
     assert.equal(await digestOf(other.page), digest);
     // the new page's text summary is drawn on a later frame
-    await other.page.waitForFunction(
-      (n) => document.querySelector('kraft-playground').shadowRoot.querySelectorAll('[data-summary] tbody tr').length === n,
-      Object.keys(await summaryNodes(page)).length,
-    );
-    assert.deepEqual(await summaryNodes(other.page), await summaryNodes(page));
+    await other.page.waitForFunction((n) => document.querySelector('kraft-playground').shadowRoot.querySelectorAll('[data-summary] tbody tr').length === n, Object.keys(summary).length);
+    assert.deepEqual(await summaryNodes(other.page), summary);
     assert.deepEqual(errors, []);
     assert.deepEqual(other.errors, []);
     await other.page.close();
