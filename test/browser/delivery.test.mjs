@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { launch, root, serve, watchFirstFrame } from './harness.mjs';
+import { launch, root, serve, shotPath, watchFirstFrame } from './harness.mjs';
 
 const dist = join(root, 'www', 'dist');
 const COMPRESSIBLE = new Set(['.js', '.css', '.wasm', '.html', '.json', '.svg']);
@@ -302,6 +302,69 @@ describe('the first frame after play starts', () => {
     await page.close();
     assert.deepEqual({ bar: first.bar, stage: first.stage }, { bar: later.bar, stage: later.stage });
     assert.equal(later.sizers, 0, 'the copies measured for the bar are gone');
+    assert.deepEqual(errors, []);
+  });
+});
+
+describe('while the core loads', () => {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(() => browser?.close());
+
+  test("index.html: the on-ramp story's caption bar, name and step ticks are on screen before the core arrives, at full height; the run comes without moving the stage", async () => {
+    // The regression: the bar (and the ticks) appeared only with the run, pushing the
+    // stage down under the reader; and building them was left to the frame that shows it.
+    const page = await browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    let release;
+    const held = new Promise((r) => {
+      release = r;
+    });
+    await page.route(/\.wasm$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.addInitScript(watchFirstPlayingFrame);
+    await page.goto(server.url);
+    // the bar is measured once laid out (its copies gone): then it has its height
+    await page.waitForFunction(() => {
+      const root = document.querySelector('kraft-playground')?.shadowRoot?.querySelector('.kp-root');
+      const bar = root?.querySelector('[data-caption]');
+      return root?.classList.contains('kp-ready') && bar && !bar.hidden && root.querySelectorAll('.kp-caption-sizer').length === 0;
+    });
+    const loading = await page.evaluate(() => {
+      const el = document.querySelector('kraft-playground');
+      const root = el.shadowRoot.querySelector('.kp-root');
+      return {
+        cluster: el.cluster,
+        loading: root.hasAttribute('data-loading'),
+        step: root.querySelector('.kp-caption-step').textContent,
+        text: root.querySelector('.kp-caption-text').textContent,
+        continueDisabled: root.querySelector('[data-action="continue"]').disabled,
+        picked: root.querySelector('.kp-scenario').value,
+        ticks: root.querySelectorAll('.kp-tick').length,
+        bar: root.querySelector('[data-caption]').getBoundingClientRect().height,
+        stage: root.querySelector('.kp-stage').getBoundingClientRect().top,
+      };
+    });
+    assert.equal(loading.cluster, null, 'the core is still on its way');
+    assert.ok(loading.loading);
+    assert.match(loading.step, /^First election · step 1 of \d+/);
+    assert.match(loading.text, /Unattached/);
+    assert.ok(loading.continueDisabled, 'Continue waits for the core');
+    assert.equal(loading.picked, 'first-election');
+    assert.ok(loading.ticks > 0, 'the steps are marked on the scrubber');
+    await page.screenshot({ path: shotPath('loading-story.png') });
+    release();
+    await page.waitForFunction(() => window.__firstPlaying !== undefined, null, { timeout: 60_000 });
+    const first = await page.evaluate(() => window.__firstPlaying);
+    const ticks = await page.evaluate(() => document.querySelector('kraft-playground').shadowRoot.querySelectorAll('.kp-tick').length);
+    await page.close();
+    assert.deepEqual({ bar: first.bar, stage: first.stage }, { bar: loading.bar, stage: loading.stage }, 'the bar and the stage did not move');
+    assert.equal(ticks, loading.ticks);
     assert.deepEqual(errors, []);
   });
 });

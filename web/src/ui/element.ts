@@ -23,7 +23,7 @@ import { Announcer, announcement, Crashes, Notices, StatusLine, Toaster } from '
 import { ScenarioPicker } from './picker.js';
 import { Playback } from './playback.js';
 import { RunChoice, unknownScenario } from './runs.js';
-import { findScenario, loadBundledScenarios, openableScenario, prefetchScenario, variantsOf } from './scenarios.js';
+import { findScenario, type LoadedScenario, loadBundledScenarios, openableScenario, outlineScenario, prefetchScenario, sameStory, variantsOf } from './scenarios.js';
 import { ExportMenu, Sharing } from './share.js';
 import { ClusterSnapshot } from './snapshot.js';
 import { MAX_FRAME_EVENTS, SCRUB_WINDOW_MS, STORE_TEXT, Store } from './store.js';
@@ -143,6 +143,9 @@ export class KraftPlayground extends HTMLElement {
   #parsed: Parsed | null = null;
   #rebootTimer = 0;
   #bootTimer = 0;
+  /** The story on screen before its run (see #showOutline), and which request showed it. */
+  #outline: LoadedScenario | null = null;
+  #outlineToken: object | null = null;
   // Keys act only while focus is inside this element (never the page's, so Space still
   // scrolls it, and of two elements only the focused one acts).
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
@@ -248,7 +251,7 @@ export class KraftPlayground extends HTMLElement {
     this.#root = h('div', { class: 'kp-root', tabindex: '-1' });
     link.addEventListener('load', () => {
       this.#root.classList.add('kp-ready');
-      this.#theme = null;
+      this.#theme = readTheme(this);
       this.#views.timeline.invalidate();
       this.#views.ring.invalidate();
     });
@@ -467,6 +470,7 @@ export class KraftPlayground extends HTMLElement {
     this.#root.toggleAttribute('data-loading', on);
     this.#picker.el.disabled = on;
     for (const el of [this.#views.controls.el, this.#views.controls.settingsEl, this.#views.ring.el, this.#views.faults.el, this.#views.faults.dock]) el.inert = on;
+    this.#caption.setLoading(on);
     if (on) this.#status.loading();
   }
 
@@ -495,6 +499,7 @@ export class KraftPlayground extends HTMLElement {
     // the first frame); anything else waits for the outline, beside the core
     if (p.run || !p.scenario || !openableScenario(p.scenario)) await this.#listLibrary();
     if (p.scenario) this.#prefetch(p.scenario);
+    if (p.scenario && !p.run) void this.#showOutline(p.scenario, p.variant, p.seedGiven ? p.settings.seed : null);
     const failed = await core;
     if (failed) {
       this.#notices.problems.push(`The simulation core could not be loaded: ${failed.message}`);
@@ -525,8 +530,30 @@ export class KraftPlayground extends HTMLElement {
     this.#loadLaterSoon();
   }
 
+  /**
+   * While the core loads, a precomputed story's caption bar, name and step ticks, from
+   * its module alone: the reader can start reading, and the stage is not pushed down
+   * when the run comes (nor is that work left for the frame that shows it).
+   */
+  async #showOutline(id: string, variant: string | null, seed: number | null): Promise<void> {
+    const entry = openableScenario(id);
+    if (!entry) return;
+    const token = {};
+    this.#outlineToken = token;
+    const s = await outlineScenario(entry, { variant, seed }).catch(() => null);
+    if (!s || this.#cluster || this.#outlineToken !== token) return;
+    this.#outline = s;
+    this.#picker.show(s.id, s.variant);
+    this.#caption.update(s, 0, false, stopAt(s, 0)?.index ?? -1, true, null);
+    this.#views.controls.setTicks(stepTicks(s), s.endMs);
+  }
+
   /** Puts a cluster on screen. */
   #install(c: Cluster): void {
+    // the story shown while the core loaded, if this is its run: its caption bar stays
+    const outlined = sameStory(this.#outline, this.#runs.scenario);
+    this.#outline = null;
+    this.#outlineToken = null;
     this.#crashes.clear();
     this.#setLoading(false);
     const wasPlaying = this.#play.playing;
@@ -545,7 +572,7 @@ export class KraftPlayground extends HTMLElement {
     this.#store.reset(c.nodeCount);
     this.#views.logs.reload();
     this.#live.clear();
-    this.#caption.reset();
+    if (!outlined) this.#caption.reset();
     this.#progress.reset(this.#runs.scenario);
     // a story that asks to pause at its very start waits there for "Continue"
     this.#play.pausedAtStep = stopAt(this.#runs.scenario, c.now)?.index ?? -1;
@@ -573,7 +600,7 @@ export class KraftPlayground extends HTMLElement {
     this.#views.logs.invalidate();
     this.#views.images.invalidate();
     this.#later?.imageCard.invalidate();
-    this.#updateCaption(true);
+    this.#updateCaption(!outlined);
     if (wasPlaying && !this.#runs.scenario) this.#play.setPlaying(true);
     this.#share.emitChange();
   }
