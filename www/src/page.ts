@@ -76,8 +76,21 @@ el.addEventListener('kraft-playground:change', (e) => {
     url.searchParams.set('observers', String(d.observers));
     if (d.network !== 'teaching') url.searchParams.set('network', d.network);
   }
-  if (url.href !== location.href) history.replaceState(null, '', url.href);
+  setAddress(url.href);
 });
+
+/** The address follows the run on screen after the frame that shows it: replacing it is not worth delaying that frame. */
+let address: string | null = null;
+function setAddress(href: string): void {
+  if (address === null)
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        if (address !== null && address !== location.href) history.replaceState(null, '', address);
+        address = null;
+      }, 0),
+    );
+  address = href;
+}
 
 el.addEventListener('kraft-playground:story', (e) => {
   const d = (e as CustomEvent<StoryDetail>).detail;
