@@ -229,6 +229,54 @@ describe('the wasm is fetched with the page', () => {
     });
   }
 
+  test("index.html: the core compiles while the element's script downloads (early-core.js), and the element takes that compile", async () => {
+    const page = await browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    let release;
+    const held = new Promise((r) => {
+      release = r;
+    });
+    await page.route(/\/kraft-playground\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    // (the page's load event waits for the held module)
+    await page.goto(server.url, { waitUntil: 'commit' });
+    await page.waitForFunction(() => self.kraftPlaygroundCore !== undefined);
+    // the element's module has not arrived, and the core is compiled already
+    const early = await page.evaluate(async () => (await self.kraftPlaygroundCore) instanceof WebAssembly.Module);
+    assert.equal(early, true);
+    assert.equal(await page.evaluate(() => customElements.get('kraft-playground')), undefined, 'the element is still on its way');
+    release();
+    await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster?.now > 0, null, { timeout: 30_000 });
+    const wasmRequests = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).length);
+    await page.close();
+    assert.equal(wasmRequests, 1, 'the element used the compile the page started');
+    assert.deepEqual(errors, []);
+  });
+
+  test('index.html: where the server does not say application/wasm (no streaming compile), the element compiles the fetched bytes', async () => {
+    const page = await browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.route(/kraft_playground_bg\.wasm$/, async (route) => {
+      const r = await route.fetch();
+      await route.fulfill({ response: r, headers: { ...r.headers(), 'content-type': 'application/octet-stream' } });
+    });
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster?.now > 0, null, { timeout: 30_000 });
+    const early = await page.evaluate(() =>
+      self.kraftPlaygroundCore.then(
+        () => 'compiled',
+        () => 'refused',
+      ),
+    );
+    await page.close();
+    assert.equal(early, 'refused', 'streaming compilation needs application/wasm');
+    assert.deepEqual(errors, []);
+  });
+
   test('index.html: the story the on-ramp opens is requested with the page, not once the wasm has arrived', async () => {
     const page = await browser.context.newPage();
     const cdp = await browser.context.newCDPSession(page);

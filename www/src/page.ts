@@ -3,7 +3,8 @@
 // course's stories as cards with the reader's progress. A visit without a link opens the
 // next story of the course already playing (the first one, on a first visit); a link
 // (`?scenario=`, `#run=`, any parameter) opens what it names, as before.
-import { type ChangeDetail, defineElement, type KraftPlayground, type StoryDetail } from 'kraft-playground/element';
+import { type ChangeDetail, defineElement, KraftPlayground, type StoryDetail } from 'kraft-playground/element';
+import { takeEarlyCore } from './core.js';
 import { Course } from './course.js';
 import { applyParams, followFragment, fragmentRun } from './params.js';
 import { Progress } from './progress.js';
@@ -97,6 +98,7 @@ el.addEventListener('kraft-playground:story', (e) => {
   if (d.complete && progress.markCompleted(d.scenario)) course.refresh();
 });
 
+takeEarlyCore(KraftPlayground);
 defineElement();
 for (const p of problems) el.addNotice(p);
 // the on-ramp's story is already running when the reader arrives

@@ -9,7 +9,7 @@
 // Events: `kraft-playground:change` (the run on screen), `kraft-playground:story` (the
 // reader's place in a story's script).
 
-import { type Cluster, init, type PackedBatch, Player } from '../api.js';
+import { type Cluster, init, type PackedBatch, Player, type WasmSource } from '../api.js';
 import { PACKED_TYPES, readRow, rowEnd } from '../packed.js';
 import { type Parsed, parseAttributes, show } from './attributes.js';
 import { Caption } from './caption.js';
@@ -54,8 +54,8 @@ export class KraftPlayground extends HTMLElement {
   static observedAttributes = ['scenario', 'variant', 'voters', 'observers', 'seed', 'network', 'speed', 'controls', 'layout', 'height', 'run', 'autoplay', 'theme'];
   /** Where the element's stylesheet is (override before the element is created). */
   static stylesheet: string | null = null;
-  /** Where the wasm core is (default: kraft_playground_bg.wasm next to this module). */
-  static wasm: string | URL | null = null;
+  /** Where the wasm core is (default: kraft_playground_bg.wasm next to this module), or its fetch or compile already under way (see `init`); read when an element boots, a task after it is connected. */
+  static wasm: WasmSource | null = null;
 
   #shadow: ShadowRoot;
   #root!: HTMLDivElement;
@@ -196,13 +196,12 @@ export class KraftPlayground extends HTMLElement {
   }
 
   connectedCallback(): void {
-    if (!this.#cluster) this.#startLoading();
     if (!this.#built) this.#build();
     this.addEventListener('keydown', this.#keyHandler);
     this.#schemeQuery = window.matchMedia('(prefers-color-scheme: dark)');
     this.#schemeQuery.addEventListener('change', this.#onScheme);
     // Boot in a later task: a page script that imported this module may still be
-    // setting attributes (its URL parameters) in this one.
+    // setting attributes (its URL parameters) or `KraftPlayground.wasm` in this one.
     if (!this.#cluster && !this.#bootTimer) {
       this.#bootTimer = window.setTimeout(() => {
         this.#bootTimer = 0;
@@ -435,9 +434,8 @@ export class KraftPlayground extends HTMLElement {
   }
 
   /**
-   * Starts the downloads the first run waits for, at once (the boot comes a task later):
-   * the core, the scenario library and the story the `scenario` attribute names (a
-   * link's captions too), side by side. Returns the core's loading.
+   * Starts the downloads the first run waits for, side by side: the core and the story
+   * the `scenario` attribute names (a link's captions too). Returns the core's loading.
    */
   #startLoading(): Promise<void> {
     const core = init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url));
