@@ -20,6 +20,14 @@ rm -rf "$out"
 opt=node_modules/.bin/wasm-opt
 [ -x "$opt" ] || say "node_modules/.bin/wasm-opt not found (run npm ci); the wasm is not size-optimised"
 
+# The wasm target's rustflags live in .cargo/config.toml; a RUSTFLAGS in the environment
+# would replace them (cargo takes one or the other), so they are added to it.
+if [ -n "${RUSTFLAGS+set}" ]; then
+  config_flags=$(sed -n 's/^rustflags = \[\(.*\)\]/\1/p' .cargo/config.toml | tr -d '",')
+  say "RUSTFLAGS is set: adding the wasm target's flags from .cargo/config.toml ($config_flags)"
+  export RUSTFLAGS="$RUSTFLAGS $config_flags"
+fi
+
 # build NAME CARGO_FLAGS...: cargo -> wasm-bindgen -> factory glue -> wasm-opt, as $out/NAME*.
 build() {
   local name=$1

@@ -92,7 +92,7 @@ const shared = {
 };
 await build({
   ...common,
-  entryPoints: { page: join(www, 'src/page.ts'), embed: join(www, 'src/embed.ts') },
+  entryPoints: { page: join(www, 'src/page.ts'), embed: join(www, 'src/embed.ts'), 'early-core': join(www, 'src/early-core.ts') },
   outdir: dist,
   platform: 'browser',
   plugins: [shared],

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { launch, root, serve, watchFirstFrame } from './harness.mjs';
+import { launch, root, serve, shotPath, watchFirstFrame } from './harness.mjs';
 
 const dist = join(root, 'www', 'dist');
 const COMPRESSIBLE = new Set(['.js', '.css', '.wasm', '.html', '.json', '.svg']);
@@ -229,6 +229,54 @@ describe('the wasm is fetched with the page', () => {
     });
   }
 
+  test("index.html: the core compiles while the element's script downloads (early-core.js), and the element takes that compile", async () => {
+    const page = await browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    let release;
+    const held = new Promise((r) => {
+      release = r;
+    });
+    await page.route(/\/kraft-playground\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    // (the page's load event waits for the held module)
+    await page.goto(server.url, { waitUntil: 'commit' });
+    await page.waitForFunction(() => self.kraftPlaygroundCore !== undefined);
+    // the element's module has not arrived, and the core is compiled already
+    const early = await page.evaluate(async () => (await self.kraftPlaygroundCore) instanceof WebAssembly.Module);
+    assert.equal(early, true);
+    assert.equal(await page.evaluate(() => customElements.get('kraft-playground')), undefined, 'the element is still on its way');
+    release();
+    await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster?.now > 0, null, { timeout: 30_000 });
+    const wasmRequests = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).length);
+    await page.close();
+    assert.equal(wasmRequests, 1, 'the element used the compile the page started');
+    assert.deepEqual(errors, []);
+  });
+
+  test('index.html: where the server does not say application/wasm (no streaming compile), the element compiles the fetched bytes', async () => {
+    const page = await browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.route(/kraft_playground_bg\.wasm$/, async (route) => {
+      const r = await route.fetch();
+      await route.fulfill({ response: r, headers: { ...r.headers(), 'content-type': 'application/octet-stream' } });
+    });
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster?.now > 0, null, { timeout: 30_000 });
+    const early = await page.evaluate(() =>
+      self.kraftPlaygroundCore.then(
+        () => 'compiled',
+        () => 'refused',
+      ),
+    );
+    await page.close();
+    assert.equal(early, 'refused', 'streaming compilation needs application/wasm');
+    assert.deepEqual(errors, []);
+  });
+
   test('index.html: the story the on-ramp opens is requested with the page, not once the wasm has arrived', async () => {
     const page = await browser.context.newPage();
     const cdp = await browser.context.newCDPSession(page);
@@ -302,6 +350,69 @@ describe('the first frame after play starts', () => {
     await page.close();
     assert.deepEqual({ bar: first.bar, stage: first.stage }, { bar: later.bar, stage: later.stage });
     assert.equal(later.sizers, 0, 'the copies measured for the bar are gone');
+    assert.deepEqual(errors, []);
+  });
+});
+
+describe('while the core loads', () => {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(() => browser?.close());
+
+  test("index.html: the on-ramp story's caption bar, name and step ticks are on screen before the core arrives, at full height; the run comes without moving the stage", async () => {
+    // The regression: the bar (and the ticks) appeared only with the run, pushing the
+    // stage down under the reader; and building them was left to the frame that shows it.
+    const page = await browser.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    let release;
+    const held = new Promise((r) => {
+      release = r;
+    });
+    await page.route(/\.wasm$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.addInitScript(watchFirstPlayingFrame);
+    await page.goto(server.url);
+    // the bar is measured once laid out (its copies gone): then it has its height
+    await page.waitForFunction(() => {
+      const root = document.querySelector('kraft-playground')?.shadowRoot?.querySelector('.kp-root');
+      const bar = root?.querySelector('[data-caption]');
+      return root?.classList.contains('kp-ready') && bar && !bar.hidden && root.querySelectorAll('.kp-caption-sizer').length === 0;
+    });
+    const loading = await page.evaluate(() => {
+      const el = document.querySelector('kraft-playground');
+      const root = el.shadowRoot.querySelector('.kp-root');
+      return {
+        cluster: el.cluster,
+        loading: root.hasAttribute('data-loading'),
+        step: root.querySelector('.kp-caption-step').textContent,
+        text: root.querySelector('.kp-caption-text').textContent,
+        continueDisabled: root.querySelector('[data-action="continue"]').disabled,
+        picked: root.querySelector('.kp-scenario').value,
+        ticks: root.querySelectorAll('.kp-tick').length,
+        bar: root.querySelector('[data-caption]').getBoundingClientRect().height,
+        stage: root.querySelector('.kp-stage').getBoundingClientRect().top,
+      };
+    });
+    assert.equal(loading.cluster, null, 'the core is still on its way');
+    assert.ok(loading.loading);
+    assert.match(loading.step, /^First election · step 1 of \d+/);
+    assert.match(loading.text, /Unattached/);
+    assert.ok(loading.continueDisabled, 'Continue waits for the core');
+    assert.equal(loading.picked, 'first-election');
+    assert.ok(loading.ticks > 0, 'the steps are marked on the scrubber');
+    await page.screenshot({ path: shotPath('loading-story.png') });
+    release();
+    await page.waitForFunction(() => window.__firstPlaying !== undefined, null, { timeout: 60_000 });
+    const first = await page.evaluate(() => window.__firstPlaying);
+    const ticks = await page.evaluate(() => document.querySelector('kraft-playground').shadowRoot.querySelectorAll('.kp-tick').length);
+    await page.close();
+    assert.deepEqual({ bar: first.bar, stage: first.stage }, { bar: loading.bar, stage: loading.stage }, 'the bar and the stage did not move');
+    assert.equal(ticks, loading.ticks);
     assert.deepEqual(errors, []);
   });
 });

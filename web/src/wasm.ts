@@ -18,7 +18,12 @@ import type { Glue as EngineGlue } from '../pkg/kraft_playground_full_factory.js
 import type { Catalog, Limit } from './types.js';
 
 /** Where the wasm comes from: a URL, a fetch Response, the bytes, or a compiled module. */
-export type WasmSource = URL | string | Response | BufferSource | WebAssembly.Module;
+/**
+ * Where the core comes from: a URL, a fetched response, its bytes, a compiled module, or a
+ * promise of a response or a module (a fetch or compile the page started itself, e.g. from
+ * an inline script, so it compiles while it downloads).
+ */
+export type WasmSource = URL | string | Response | BufferSource | WebAssembly.Module | Promise<Response | WebAssembly.Module>;
 
 /** @internal How the full engine (the core plus the scenario engine and the chaos sweep) is loaded. */
 export interface EngineLoader {
@@ -72,6 +77,7 @@ export function setDefaultWasmSource(f: () => WasmSource | Promise<WasmSource>, 
 }
 
 async function compile(s: WasmSource): Promise<WebAssembly.Module> {
+  if (s instanceof Promise) return compile(await s);
   if (s instanceof WebAssembly.Module) return s;
   const r = typeof s === 'string' || s instanceof URL ? await fetch(s) : s;
   if (typeof Response === 'function' && r instanceof Response) {

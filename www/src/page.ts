@@ -3,7 +3,8 @@
 // course's stories as cards with the reader's progress. A visit without a link opens the
 // next story of the course already playing (the first one, on a first visit); a link
 // (`?scenario=`, `#run=`, any parameter) opens what it names, as before.
-import { type ChangeDetail, defineElement, type KraftPlayground, type StoryDetail } from 'kraft-playground/element';
+import { type ChangeDetail, defineElement, KraftPlayground, type StoryDetail } from 'kraft-playground/element';
+import { takeEarlyCore } from './core.js';
 import { Course } from './course.js';
 import { applyParams, followFragment, fragmentRun } from './params.js';
 import { Progress } from './progress.js';
@@ -76,14 +77,28 @@ el.addEventListener('kraft-playground:change', (e) => {
     url.searchParams.set('observers', String(d.observers));
     if (d.network !== 'teaching') url.searchParams.set('network', d.network);
   }
-  if (url.href !== location.href) history.replaceState(null, '', url.href);
+  setAddress(url.href);
 });
+
+/** The address follows the run on screen after the frame that shows it: replacing it is not worth delaying that frame. */
+let address: string | null = null;
+function setAddress(href: string): void {
+  if (address === null)
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        if (address !== null && address !== location.href) history.replaceState(null, '', address);
+        address = null;
+      }, 0),
+    );
+  address = href;
+}
 
 el.addEventListener('kraft-playground:story', (e) => {
   const d = (e as CustomEvent<StoryDetail>).detail;
   if (d.complete && progress.markCompleted(d.scenario)) course.refresh();
 });
 
+takeEarlyCore(KraftPlayground);
 defineElement();
 for (const p of problems) el.addNotice(p);
 // the on-ramp's story is already running when the reader arrives

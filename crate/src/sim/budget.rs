@@ -7,6 +7,7 @@
 
 use super::simulation::SimError;
 use crate::shared::{Holder, Meter};
+use crate::trace::Event;
 
 const MIB: u64 = 1 << 20;
 /// Records in every log, live and in checkpoints (shared between them).
@@ -23,8 +24,10 @@ pub const TOTAL_BUDGET_BYTES: u64 = 512 * MIB;
 /// A long advance checks the budget at every multiple of this many simulated ms.
 pub const CHECK_EVERY_MS: u64 = 1000;
 
-/// What one event kept in the window is counted as.
-pub const EVENT_BYTES: u64 = 96;
+/// What one event kept in the window is counted as: its own size. The few kinds with heap
+/// parts (a partition's groups, an election's majority, a violation's text) are too rare
+/// to count, and so is the window's spare capacity.
+pub const EVENT_BYTES: u64 = std::mem::size_of::<Event>() as u64;
 
 /// Bytes held by one simulation, by what holds them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 
 import { fmtT, h, setText, toggleClass } from './dom.js';
 import { renderCaption } from './markup.js';
-import type { LoadedScenario, ScenarioStep, Variant } from './scenarios.js';
+import { type LoadedScenario, type ScenarioStep, sameStory, type Variant } from './scenarios.js';
 import { captioned, completionCard, isStop, type LeftScript, type NextStory, nextStories, storyEnd } from './story.js';
 
 export interface CaptionHost {
@@ -114,6 +114,11 @@ export class Caption {
     if (!more && !this.#more.hidden) this.#toggleMore(false);
   }
 
+  /** Until the run is on screen (the core still loading) Continue cannot act: it waits, disabled. */
+  setLoading(on: boolean): void {
+    this.#button.disabled = on;
+  }
+
   /** Opens (true) or closes the story's summary (the whole caption's panel makes way). */
   toggleAbout(open: boolean): void {
     this.#about.hidden = !open;
@@ -184,7 +189,7 @@ export class Caption {
    * that frame is painted.
    */
   #fit(s: LoadedScenario): void {
-    if (this.#fitted?.s === s) return;
+    if (this.#fitted && sameStory(this.#fitted.s, s)) return;
     this.#dropSizer();
     const step = `${s.title} · step 10 of 10 · at 00.000s · paused so you can look`;
     const copies = [s.summary || 'Press play to start the story.', ...s.steps.map((st) => st.caption ?? '')].map((text, i) =>
@@ -233,7 +238,7 @@ export class Caption {
       this.#shown = '';
       return;
     }
-    if (this.#fitted?.s !== s && !this.el.hidden) this.#fit(s);
+    if (!(this.#fitted && sameStory(this.#fitted.s, s)) && !this.el.hidden) this.#fit(s);
     let cur: ScenarioStep | null = null;
     for (const st of s.steps) if (st.caption && st.t !== null && st.t <= now) cur = st;
     const ended = !left && now >= storyEnd(s);

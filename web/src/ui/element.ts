@@ -9,7 +9,7 @@
 // Events: `kraft-playground:change` (the run on screen), `kraft-playground:story` (the
 // reader's place in a story's script).
 
-import { type Cluster, init, type PackedBatch, Player } from '../api.js';
+import { type Cluster, init, type PackedBatch, Player, type WasmSource } from '../api.js';
 import { PACKED_TYPES, readRow, rowEnd } from '../packed.js';
 import { type Parsed, parseAttributes, show } from './attributes.js';
 import { Caption } from './caption.js';
@@ -23,7 +23,7 @@ import { Announcer, announcement, Crashes, Notices, StatusLine, Toaster } from '
 import { ScenarioPicker } from './picker.js';
 import { Playback } from './playback.js';
 import { RunChoice, unknownScenario } from './runs.js';
-import { findScenario, loadBundledScenarios, openableScenario, prefetchScenario, variantsOf } from './scenarios.js';
+import { findScenario, type LoadedScenario, loadBundledScenarios, openableScenario, outlineScenario, prefetchScenario, sameStory, variantsOf } from './scenarios.js';
 import { ExportMenu, Sharing } from './share.js';
 import { ClusterSnapshot } from './snapshot.js';
 import { MAX_FRAME_EVENTS, SCRUB_WINDOW_MS, STORE_TEXT, Store } from './store.js';
@@ -54,8 +54,8 @@ export class KraftPlayground extends HTMLElement {
   static observedAttributes = ['scenario', 'variant', 'voters', 'observers', 'seed', 'network', 'speed', 'controls', 'layout', 'height', 'run', 'autoplay', 'theme'];
   /** Where the element's stylesheet is (override before the element is created). */
   static stylesheet: string | null = null;
-  /** Where the wasm core is (default: kraft_playground_bg.wasm next to this module). */
-  static wasm: string | URL | null = null;
+  /** Where the wasm core is (default: kraft_playground_bg.wasm next to this module), or its fetch or compile already under way (see `init`); read when an element boots, a task after it is connected. */
+  static wasm: WasmSource | null = null;
 
   #shadow: ShadowRoot;
   #root!: HTMLDivElement;
@@ -143,6 +143,9 @@ export class KraftPlayground extends HTMLElement {
   #parsed: Parsed | null = null;
   #rebootTimer = 0;
   #bootTimer = 0;
+  /** The story on screen before its run (see #showOutline), and which request showed it. */
+  #outline: LoadedScenario | null = null;
+  #outlineToken: object | null = null;
   // Keys act only while focus is inside this element (never the page's, so Space still
   // scrolls it, and of two elements only the focused one acts).
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
@@ -193,13 +196,12 @@ export class KraftPlayground extends HTMLElement {
   }
 
   connectedCallback(): void {
-    if (!this.#cluster) this.#startLoading();
     if (!this.#built) this.#build();
     this.addEventListener('keydown', this.#keyHandler);
     this.#schemeQuery = window.matchMedia('(prefers-color-scheme: dark)');
     this.#schemeQuery.addEventListener('change', this.#onScheme);
     // Boot in a later task: a page script that imported this module may still be
-    // setting attributes (its URL parameters) in this one.
+    // setting attributes (its URL parameters) or `KraftPlayground.wasm` in this one.
     if (!this.#cluster && !this.#bootTimer) {
       this.#bootTimer = window.setTimeout(() => {
         this.#bootTimer = 0;
@@ -248,7 +250,7 @@ export class KraftPlayground extends HTMLElement {
     this.#root = h('div', { class: 'kp-root', tabindex: '-1' });
     link.addEventListener('load', () => {
       this.#root.classList.add('kp-ready');
-      this.#theme = null;
+      this.#theme = readTheme(this);
       this.#views.timeline.invalidate();
       this.#views.ring.invalidate();
     });
@@ -432,9 +434,8 @@ export class KraftPlayground extends HTMLElement {
   }
 
   /**
-   * Starts the downloads the first run waits for, at once (the boot comes a task later):
-   * the core, the scenario library and the story the `scenario` attribute names (a
-   * link's captions too), side by side. Returns the core's loading.
+   * Starts the downloads the first run waits for, side by side: the core and the story
+   * the `scenario` attribute names (a link's captions too). Returns the core's loading.
    */
   #startLoading(): Promise<void> {
     const core = init(KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url));
@@ -467,6 +468,7 @@ export class KraftPlayground extends HTMLElement {
     this.#root.toggleAttribute('data-loading', on);
     this.#picker.el.disabled = on;
     for (const el of [this.#views.controls.el, this.#views.controls.settingsEl, this.#views.ring.el, this.#views.faults.el, this.#views.faults.dock]) el.inert = on;
+    this.#caption.setLoading(on);
     if (on) this.#status.loading();
   }
 
@@ -495,6 +497,7 @@ export class KraftPlayground extends HTMLElement {
     // the first frame); anything else waits for the outline, beside the core
     if (p.run || !p.scenario || !openableScenario(p.scenario)) await this.#listLibrary();
     if (p.scenario) this.#prefetch(p.scenario);
+    if (p.scenario && !p.run) void this.#showOutline(p.scenario, p.variant, p.seedGiven ? p.settings.seed : null);
     const failed = await core;
     if (failed) {
       this.#notices.problems.push(`The simulation core could not be loaded: ${failed.message}`);
@@ -525,8 +528,30 @@ export class KraftPlayground extends HTMLElement {
     this.#loadLaterSoon();
   }
 
+  /**
+   * While the core loads, a precomputed story's caption bar, name and step ticks, from
+   * its module alone: the reader can start reading, and the stage is not pushed down
+   * when the run comes (nor is that work left for the frame that shows it).
+   */
+  async #showOutline(id: string, variant: string | null, seed: number | null): Promise<void> {
+    const entry = openableScenario(id);
+    if (!entry) return;
+    const token = {};
+    this.#outlineToken = token;
+    const s = await outlineScenario(entry, { variant, seed }).catch(() => null);
+    if (!s || this.#cluster || this.#outlineToken !== token) return;
+    this.#outline = s;
+    this.#picker.show(s.id, s.variant);
+    this.#caption.update(s, 0, false, stopAt(s, 0)?.index ?? -1, true, null);
+    this.#views.controls.setTicks(stepTicks(s), s.endMs);
+  }
+
   /** Puts a cluster on screen. */
   #install(c: Cluster): void {
+    // the story shown while the core loaded, if this is its run: its caption bar stays
+    const outlined = sameStory(this.#outline, this.#runs.scenario);
+    this.#outline = null;
+    this.#outlineToken = null;
     this.#crashes.clear();
     this.#setLoading(false);
     const wasPlaying = this.#play.playing;
@@ -545,7 +570,7 @@ export class KraftPlayground extends HTMLElement {
     this.#store.reset(c.nodeCount);
     this.#views.logs.reload();
     this.#live.clear();
-    this.#caption.reset();
+    if (!outlined) this.#caption.reset();
     this.#progress.reset(this.#runs.scenario);
     // a story that asks to pause at its very start waits there for "Continue"
     this.#play.pausedAtStep = stopAt(this.#runs.scenario, c.now)?.index ?? -1;
@@ -573,7 +598,7 @@ export class KraftPlayground extends HTMLElement {
     this.#views.logs.invalidate();
     this.#views.images.invalidate();
     this.#later?.imageCard.invalidate();
-    this.#updateCaption(true);
+    this.#updateCaption(!outlined);
     if (wasPlaying && !this.#runs.scenario) this.#play.setPlaying(true);
     this.#share.emitChange();
   }

@@ -162,11 +162,18 @@ export function prefetchScenario(entry: ScenarioEntry): void {
   complete(entry).catch(() => {});
 }
 
-/**
- * Runs the scenario to its end, keeps every event, and rewinds to the start: playing
- * forward replays the recorded steps, event for event.
- */
-export async function loadScenario(outlined: ScenarioEntry, opts: { variant?: string | null; seed?: number | null; unsafe?: string[] } = {}): Promise<LoadedScenario> {
+/** How `outlined` opens with `opts`: its whole entry, the variant, the options for the engine and, when the file's own run is asked for, its precomputed story. */
+interface Opening {
+  entry: ScenarioEntry;
+  variant: Variant | undefined;
+  /** the variant's part of the file (its summary, its switches) */
+  vfile: Record<string, unknown>;
+  base: ScenarioOptions;
+  ownUnsafe: string[];
+  story: Story | undefined;
+}
+
+async function opening(outlined: ScenarioEntry, opts: { variant?: string | null; seed?: number | null; unsafe?: string[] }): Promise<Opening> {
   const entry = await complete(outlined);
   const file = obj(entry.file);
   const variant = opts.variant ? variantsOf(entry).find((v) => v.name === opts.variant) : undefined;
@@ -185,15 +192,18 @@ export async function loadScenario(outlined: ScenarioEntry, opts: { variant?: st
   // the file's own run (or a variant's) is precomputed; another seed or more switches off is not
   const own = base.seed === undefined && base.unsafe === undefined;
   const story = own ? entry.stories?.[variant?.name ?? ''] : undefined;
-  const { cluster, report } = story ? { cluster: await Cluster.replay(story.spec, story.inputs, story.endMs), report: story } : await Cluster.fromScenario(entry.file as object, base);
-  const future = cluster.packedBatch({ text: STORE_TEXT });
-  cluster.seek(0);
+  return { entry, variant, vfile, base, ownUnsafe, story };
+}
+
+/** The story as the reader sees it, from its report; `cluster` null (no run yet). */
+function describe(o: Opening, report: Story | ScenarioReport): LoadedScenario {
+  const file = obj(o.entry.file);
   const spec = report.spec as { voters?: number; observers?: number; seed?: number; network?: unknown };
-  const summary = typeof vfile.summary === 'string' ? vfile.summary : typeof file.summary === 'string' ? file.summary : '';
+  const summary = typeof o.vfile.summary === 'string' ? o.vfile.summary : typeof file.summary === 'string' ? file.summary : '';
   return {
-    id: entry.id,
-    variant: variant?.name ?? null,
-    title: variant ? variant.title : report.title || entry.title,
+    id: o.entry.id,
+    variant: o.variant?.name ?? null,
+    title: o.variant ? o.variant.title : report.title || o.entry.title,
     summary,
     settings: {
       voters: spec.voters,
@@ -202,8 +212,8 @@ export async function loadScenario(outlined: ScenarioEntry, opts: { variant?: st
       ...(typeof spec.network === 'string' ? { network: spec.network } : {}),
     },
     unsafe: [...report.unsafe],
-    ownUnsafe,
-    seed: base.seed ?? null,
+    ownUnsafe: o.ownUnsafe,
+    seed: o.base.seed ?? null,
     steps: report.steps.map((s) => ({
       index: s.index,
       t: s.t ?? null,
@@ -216,9 +226,35 @@ export async function loadScenario(outlined: ScenarioEntry, opts: { variant?: st
     passed: report.passed,
     measurements: report.measurements ?? [],
     recordNames: report.recordNames ?? {},
-    cluster,
-    future,
+    cluster: null,
   };
+}
+
+/**
+ * What opening the scenario shows before its run exists (captions, steps, title; no
+ * cluster), when that run is precomputed: the page shows it while the core loads.
+ * Null when the run must be computed first (another seed, more switches off).
+ */
+export async function outlineScenario(outlined: ScenarioEntry, opts: { variant?: string | null; seed?: number | null } = {}): Promise<LoadedScenario | null> {
+  const o = await opening(outlined, opts);
+  return o.story ? describe(o, o.story) : null;
+}
+
+/** Whether two loadings show the same story (the same report: file, variant, seed and switches). */
+export function sameStory(a: LoadedScenario | null, b: LoadedScenario | null): boolean {
+  return !!a && !!b && a.id === b.id && a.variant === b.variant && a.seed === b.seed && a.unsafe.join() === b.unsafe.join();
+}
+
+/**
+ * Runs the scenario to its end, keeps every event, and rewinds to the start: playing
+ * forward replays the recorded steps, event for event.
+ */
+export async function loadScenario(outlined: ScenarioEntry, opts: { variant?: string | null; seed?: number | null; unsafe?: string[] } = {}): Promise<LoadedScenario> {
+  const o = await opening(outlined, opts);
+  const { cluster, report } = o.story ? { cluster: await Cluster.replay(o.story.spec, o.story.inputs, o.story.endMs), report: o.story } : await Cluster.fromScenario(o.entry.file as object, o.base);
+  const future = cluster.packedBatch({ text: STORE_TEXT });
+  cluster.seek(0);
+  return { ...describe(o, report), cluster, future };
 }
 
 function arr(v: unknown): string[] {
