@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { launch, root, serve, shotPath, watchFirstFrame } from './harness.mjs';
+import { holdBack, launch, root, serve, shotPath, watchFirstFrame } from './harness.mjs';
 
 const dist = join(root, 'www', 'dist');
 const COMPRESSIBLE = new Set(['.js', '.css', '.wasm', '.html', '.json', '.svg']);
@@ -233,14 +233,7 @@ describe('the wasm is fetched with the page', () => {
     const page = await browser.context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    let release;
-    const held = new Promise((r) => {
-      release = r;
-    });
-    await page.route(/\/kraft-playground\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdBack(page, /\/kraft-playground\.js$/);
     // (the page's load event waits for the held module)
     await page.goto(server.url, { waitUntil: 'commit' });
     await page.waitForFunction(() => self.kraftPlaygroundCore !== undefined);
@@ -352,29 +345,14 @@ describe('the first frame after play starts', () => {
     assert.equal(later.sizers, 0, 'the copies measured for the bar are gone');
     assert.deepEqual(errors, []);
   });
-});
 
-describe('while the core loads', () => {
-  let browser;
-  before(async () => {
-    browser = await launch();
-  });
-  after(() => browser?.close());
-
-  test("index.html: the on-ramp story's caption bar, name and step ticks are on screen before the core arrives, at full height; the run comes without moving the stage", async () => {
+  test("index.html: while the core loads, the on-ramp story's caption bar, name and step ticks are on screen before the core arrives, at full height; the run comes without moving the stage", async () => {
     // The regression: the bar (and the ticks) appeared only with the run, pushing the
     // stage down under the reader; and building them was left to the frame that shows it.
     const page = await browser.context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    let release;
-    const held = new Promise((r) => {
-      release = r;
-    });
-    await page.route(/\.wasm$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdBack(page, /\.wasm$/);
     await page.addInitScript(watchFirstPlayingFrame);
     await page.goto(server.url);
     // the bar is measured once laid out (its copies gone): then it has its height
@@ -460,14 +438,7 @@ describe('what the first frame does not need comes after it', () => {
     // their code is not in the element module the first frame waits for
     assert.ok(!readFileSync(join(dist, 'kraft-playground.js'), 'utf8').includes('kp-logs-canvas'), 'kraft-playground.js holds the logs');
     const page = await browser.context.newPage();
-    let release;
-    const held = new Promise((r) => {
-      release = r;
-    });
-    await page.route(/-later-[^/]*\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdBack(page, /-later-[^/]*\.js$/);
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.addInitScript(watchFirstFrame);

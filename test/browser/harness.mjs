@@ -173,6 +173,19 @@ export function watchFirstFrame() {
   next();
 }
 
+/** Holds back the requests of `page` that match `pattern` until the returned function is called. */
+export async function holdBack(page, pattern) {
+  let release;
+  const held = new Promise((r) => {
+    release = r;
+  });
+  await page.route(pattern, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 /**
  * Opens `url` in `page` (which has `watchFirstFrame` installed) and resolves to the first
  * frame's time (ms since navigation). It waits for the probe's console message, not with

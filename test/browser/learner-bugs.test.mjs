@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { EL, launch, nowOf, openPage, playTo, root, shotPath, useSite } from './harness.mjs';
+import { EL, holdBack, launch, nowOf, openPage, playTo, root, shotPath, useSite } from './harness.mjs';
 
 const site = useSite();
 const open = site.open;
@@ -91,12 +91,7 @@ const cardParts = (page) => readable(page, '[data-story-complete] :is(h2, h3, li
 describe('the loading window', () => {
   test('until the wasm core arrives the controls are disabled and say so; then a picked story loads', async () => {
     const page = await site.browser.context.newPage();
-    let release;
-    const held = new Promise((r) => (release = r));
-    await page.route('**/kraft_playground_bg.wasm', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdBack(page, '**/kraft_playground_bg.wasm');
     // the embed: the main page picks stories from the tour panel, the embed from its picker
     await page.goto(`${site.server.url}embed.html?seed=5`);
     const picker = page.locator(`${EL} .kp-scenario`);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { EL, nowOf, root, shotPath, useSite } from './harness.mjs';
+import { EL, holdBack, nowOf, root, shotPath, useSite } from './harness.mjs';
 
 const COURSE = '.site-course';
 
@@ -71,14 +71,7 @@ describe('the on-ramp', () => {
     // The regression: the part opened only once the story was on screen, so the course
     // was painted with every part folded and unfolded under the reader a moment later.
     const page = await site.browser.context.newPage();
-    let release;
-    const held = new Promise((r) => {
-      release = r;
-    });
-    await page.route(/\.wasm$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdBack(page, /\.wasm$/);
     await page.goto(site.server.url);
     await page.locator(`${COURSE} .course-card`).first().waitFor();
     const shown = () =>
