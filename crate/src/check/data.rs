@@ -67,7 +67,7 @@ impl Data {
         }
     }
 
-    pub fn observe(&mut self, view: &dyn ClusterView, event: &Event, found: &mut Vec<Found>) {
+    pub fn observe(&mut self, view: &impl ClusterView, event: &Event, found: &mut Vec<Found>) {
         match &event.kind {
             EventKind::HighWatermark { node, old, new, .. } => self.on_hw(view, *node, *old, *new, event.seq, found),
             EventKind::Append { node, first, last, .. } => self.on_append(view, *node, *first, *last, event.seq, found),
@@ -89,7 +89,7 @@ impl Data {
     /// exposed there.
     fn on_hw(
         &mut self,
-        view: &dyn ClusterView,
+        view: &impl ClusterView,
         node: NodeId,
         old: Option<Offset>,
         new: Offset,
@@ -138,7 +138,7 @@ impl Data {
     /// appended below the node's HW (after it truncated below it) are exposed at once.
     fn on_append(
         &mut self,
-        view: &dyn ClusterView,
+        view: &impl ClusterView,
         node: NodeId,
         first: Offset,
         last: Offset,
@@ -196,7 +196,7 @@ impl Data {
     }
 
     /// A new leader must hold every record committed so far.
-    fn on_new_leader(&mut self, view: &dyn ClusterView, node: NodeId, epoch: Epoch, seq: u64, found: &mut Vec<Found>) {
+    fn on_new_leader(&mut self, view: &impl ClusterView, node: NodeId, epoch: Epoch, seq: u64, found: &mut Vec<Found>) {
         let Some(log) = view.log(node) else { return };
         for (offset, (key, at)) in self.committed.iter_from(first_held(log)) {
             if key_at(log, offset) != Some(*key) {
@@ -219,7 +219,7 @@ impl Data {
     }
 
     /// Forgets offsets below every node's log start: nothing can be compared there again.
-    fn prune(&mut self, view: &dyn ClusterView) {
+    fn prune(&mut self, view: &impl ClusterView) {
         let min_start =
             (0..view.node_count() as NodeId).filter_map(|id| view.log(id)).map(first_held).min().unwrap_or(0);
         if min_start > self.pruned_below {
