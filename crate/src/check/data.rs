@@ -152,7 +152,7 @@ impl Data {
         // The key of the record at `offset - 1` when the loop read it (the log does not
         // change during the loop): each record is read once.
         let mut before: Option<RecordKey> = None;
-        for offset in first.max(self.pruned_below)..=last {
+        for offset in first.max(self.pruned_below)..last + 1 {
             let Some(r) = record_at(log, offset) else {
                 before = None;
                 continue;

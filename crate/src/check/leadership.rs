@@ -149,9 +149,11 @@ impl Leadership {
             return;
         };
         let voters = view.voters();
-        let holding = voters.iter().filter(|v| view.log(**v).map(|l| l.end_offset() >= hw).unwrap_or(false)).count();
+        let holds = |v: &&NodeId| view.log(**v).is_some_and(|l| l.end_offset() >= hw);
         let majority = voters.len() / 2 + 1;
-        if holding < majority {
+        // Counting stops at a majority (the usual case); a report counts them all.
+        if voters.iter().filter(holds).take(majority).count() < majority {
+            let holding = voters.iter().filter(holds).count();
             found.push(Found {
                 invariant: Invariant::MajorityReachedHighWatermark,
                 node: Some(id),
