@@ -67,7 +67,7 @@ impl Data {
         }
     }
 
-    pub fn observe(&mut self, view: &dyn ClusterView, event: &Event, found: &mut Vec<Found>) {
+    pub fn observe(&mut self, view: &impl ClusterView, event: &Event, found: &mut Vec<Found>) {
         match &event.kind {
             EventKind::HighWatermark { node, old, new, .. } => self.on_hw(view, *node, *old, *new, event.seq, found),
             EventKind::Append { node, first, last, .. } => self.on_append(view, *node, *first, *last, event.seq, found),
@@ -89,7 +89,7 @@ impl Data {
     /// exposed there.
     fn on_hw(
         &mut self,
-        view: &dyn ClusterView,
+        view: &impl ClusterView,
         node: NodeId,
         old: Option<Offset>,
         new: Offset,
@@ -117,7 +117,7 @@ impl Data {
             };
             match self.committed.get_or_note(offset, || (mine, seq)) {
                 None => {}
-                Some((theirs, first)) if *theirs != mine => {
+                Some((theirs, first)) if theirs != mine => {
                     found.push(Found {
                         invariant: Invariant::ConsistentCommittedData,
                         node: Some(node),
@@ -125,7 +125,7 @@ impl Data {
                             "offset {offset} is committed as record {}@e{} but n{node} exposes record {}@e{}",
                             theirs.1, theirs.0, mine.1, mine.0
                         ),
-                        evidence: vec![*first, seq],
+                        evidence: vec![first, seq],
                     });
                     return; // one report per event is enough
                 }
@@ -138,7 +138,7 @@ impl Data {
     /// appended below the node's HW (after it truncated below it) are exposed at once.
     fn on_append(
         &mut self,
-        view: &dyn ClusterView,
+        view: &impl ClusterView,
         node: NodeId,
         first: Offset,
         last: Offset,
@@ -149,36 +149,43 @@ impl Data {
         if let Some(hw) = view.replica(node).and_then(|r| r.high_watermark()).filter(|hw| first < *hw) {
             self.expose(log, node, first..hw.min(last + 1), seq, found);
         }
-        for offset in first.max(self.pruned_below)..=last {
-            let Some(r) = record_at(log, offset) else { continue };
+        // The key of the record at `offset - 1` when the loop read it (the log does not
+        // change during the loop): each record is read once.
+        let mut before: Option<RecordKey> = None;
+        for offset in first.max(self.pruned_below)..last + 1 {
+            let Some(r) = record_at(log, offset) else {
+                before = None;
+                continue;
+            };
             let prev = if offset == 0 {
                 None
             } else {
-                key_at(log, offset - 1).or_else(|| log.epoch_at(offset - 1).map(|e| (e, 0)))
+                before.or_else(|| key_at(log, offset - 1)).or_else(|| log.epoch_at(offset - 1).map(|e| (e, 0)))
             };
+            before = Some((r.epoch, r.id));
             let noted = match self.appended.get_or_note(offset, || (r.epoch, (r.id, prev, seq))) {
                 None => None,
-                Some((epoch, noted)) if *epoch == r.epoch => Some(noted),
+                Some((epoch, noted)) if epoch == r.epoch => Some(noted),
                 Some(_) => match self.appended_later.get(&(offset, r.epoch)) {
                     None => {
                         self.appended_later.insert((offset, r.epoch), (r.id, prev, seq));
                         None
                     }
-                    noted => noted,
+                    noted => noted.copied(),
                 },
             };
             match noted {
                 None => {}
                 Some((id, p, at)) => {
                     let prefix_differs = match (p, prev) {
-                        (Some(a), Some(b)) => a.1 != 0 && b.1 != 0 && a != &b,
+                        (Some(a), Some(b)) => a.1 != 0 && b.1 != 0 && a != b,
                         _ => false,
                     };
-                    if *id != r.id || prefix_differs {
+                    if id != r.id || prefix_differs {
                         found.push(Found {
                             invariant: Invariant::LogMatching,
                             node: Some(node),
-                            detail: if *id != r.id {
+                            detail: if id != r.id {
                                 format!(
                                     "(offset {offset}, epoch {}) holds record {} on n{node} but record {id} elsewhere",
                                     r.epoch, r.id
@@ -186,7 +193,7 @@ impl Data {
                             } else {
                                 format!("(offset {offset}, epoch {}) matches but the logs differ before it", r.epoch)
                             },
-                            evidence: vec![*at, seq],
+                            evidence: vec![at, seq],
                         });
                         return;
                     }
@@ -196,7 +203,7 @@ impl Data {
     }
 
     /// A new leader must hold every record committed so far.
-    fn on_new_leader(&mut self, view: &dyn ClusterView, node: NodeId, epoch: Epoch, seq: u64, found: &mut Vec<Found>) {
+    fn on_new_leader(&mut self, view: &impl ClusterView, node: NodeId, epoch: Epoch, seq: u64, found: &mut Vec<Found>) {
         let Some(log) = view.log(node) else { return };
         for (offset, (key, at)) in self.committed.iter_from(first_held(log)) {
             if key_at(log, offset) != Some(*key) {
@@ -219,7 +226,7 @@ impl Data {
     }
 
     /// Forgets offsets below every node's log start: nothing can be compared there again.
-    fn prune(&mut self, view: &dyn ClusterView) {
+    fn prune(&mut self, view: &impl ClusterView) {
         let min_start =
             (0..view.node_count() as NodeId).filter_map(|id| view.log(id)).map(first_held).min().unwrap_or(0);
         if min_start > self.pruned_below {

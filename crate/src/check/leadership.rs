@@ -38,7 +38,7 @@ impl Leadership {
         }
     }
 
-    pub fn observe(&mut self, view: &dyn ClusterView, event: &Event, found: &mut Vec<Found>) {
+    pub fn observe(&mut self, view: &impl ClusterView, event: &Event, found: &mut Vec<Found>) {
         match &event.kind {
             EventKind::Persist { node, epoch, leader, .. } => {
                 self.persisted(*node, *epoch, "persisted epoch", event.seq, found);
@@ -137,7 +137,7 @@ impl Leadership {
     /// quirk of its comparator: that flags a deposed leader that has not yet noticed,
     /// which check-quorum allows for up to 1.5 fetch timeouts and is no safety violation.
     /// We look only at the newest epoch's leader.)
-    fn check_leader_hw(&mut self, view: &dyn ClusterView, seq: u64, found: &mut Vec<Found>) {
+    fn check_leader_hw(&mut self, view: &impl ClusterView, seq: u64, found: &mut Vec<Found>) {
         let Some((epoch, id)) = self.newest else {
             return;
         };
@@ -149,9 +149,11 @@ impl Leadership {
             return;
         };
         let voters = view.voters();
-        let holding = voters.iter().filter(|v| view.log(**v).map(|l| l.end_offset() >= hw).unwrap_or(false)).count();
+        let holds = |v: &&NodeId| view.log(**v).is_some_and(|l| l.end_offset() >= hw);
         let majority = voters.len() / 2 + 1;
-        if holding < majority {
+        // Counting stops at a majority (the usual case); a report counts them all.
+        if voters.iter().filter(holds).take(majority).count() < majority {
+            let holding = voters.iter().filter(holds).count();
             found.push(Found {
                 invariant: Invariant::MajorityReachedHighWatermark,
                 node: Some(id),

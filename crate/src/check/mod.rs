@@ -84,7 +84,7 @@ impl Checker {
 
     /// Checks what `event` may have broken; returns violation events to record.
     #[inline]
-    pub fn observe(&mut self, view: &dyn ClusterView, event: &Event) -> Vec<EventKind> {
+    pub fn observe(&mut self, view: &impl ClusterView, event: &Event) -> Vec<EventKind> {
         if !may_break_an_invariant(&event.kind) {
             return Vec::new(); // most events are messages: skip the three checks' dispatch
         }
@@ -93,7 +93,7 @@ impl Checker {
 
     /// Kept out of line so the emitter's usual path (no check) stays small.
     #[inline(never)]
-    fn check(&mut self, view: &dyn ClusterView, event: &Event) -> Vec<EventKind> {
+    fn check(&mut self, view: &impl ClusterView, event: &Event) -> Vec<EventKind> {
         let mut found = Vec::new();
         self.leadership.observe(view, event, &mut found);
         self.data.observe(view, event, &mut found);

@@ -17,7 +17,7 @@ impl Snapshots {
         Snapshots { is_leader: vec![false; nodes] }
     }
 
-    pub fn observe(&mut self, view: &dyn ClusterView, event: &Event, found: &mut Vec<Found>) {
+    pub fn observe(&mut self, view: &impl ClusterView, event: &Event, found: &mut Vec<Found>) {
         match &event.kind {
             EventKind::State { node, to, .. } => self.is_leader[*node as usize] = *to == StateName::Leader,
             EventKind::Crash { node, .. } => self.is_leader[*node as usize] = false,
@@ -27,7 +27,7 @@ impl Snapshots {
     }
 }
 
-fn check(is_leader: &[bool], view: &dyn ClusterView, event: &Event, found: &mut Vec<Found>) {
+fn check(is_leader: &[bool], view: &impl ClusterView, event: &Event, found: &mut Vec<Found>) {
     let (node, action) = match &event.kind {
         EventKind::Snapshot { node, action, .. } => (*node, Some(*action)),
         EventKind::Truncate { node, .. } => (*node, None),
