@@ -325,6 +325,14 @@ impl WasmSim {
         to_js(&out)
     }
 
+    /// Every node as it was at time `t` (at most now), as `nodes(false)` shows it after
+    /// `seek(t)`; the run is not changed (`Simulation::nodes_at`).
+    #[wasm_bindgen(js_name = nodesAt)]
+    pub fn nodes_at(&self, t: f64) -> Result<JsValue, JsValue> {
+        let t = whole("t", t)?;
+        to_js(&self.sim.nodes_at(t).map_err(sim_error)?)
+    }
+
     fn check_node(&self, node: u32) -> Result<(), JsValue> {
         if node < self.node_count() {
             return Ok(());

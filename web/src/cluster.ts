@@ -524,6 +524,18 @@ export class Cluster {
     return this.nodes(options)[n];
   }
 
+  /**
+   * Every node as it was at simulated time `t` of this run (after everything at `t`),
+   * for any `t` from 0 to now: what {@link Cluster.nodes} with `{ records: false }` would
+   * show after `seek(t)`, without moving the cluster (its time, trace and digest stay as
+   * they are). It replays at most one checkpoint interval (10 simulated s) on a copy of
+   * the run. A `t` after now throws a `RangeError` naming `t` and now.
+   */
+  nodesAt(t: number): NodeInfo[] {
+    const at = check.duration(t, 'nodesAt(t)');
+    return this.#call((s) => s.nodesAt(at)) as NodeInfo[];
+  }
+
   /** A node's log records from `from` (default: its log start), at most `limit`. */
   log(id: number, options: { from?: number; limit?: number } = {}): LogRecord[] {
     const n = this.#node(id);

@@ -500,6 +500,50 @@ test('seek back and forward, inputs and futureInputs', async () => {
   assert.deepEqual(c.inputs()[0], { t: t1, action: 'crash', node: c.inputs()[0].node });
 });
 
+test("nodesAt: every node as a seek to that time shows it, the run unchanged; t checked like seek's", async () => {
+  const c = await elected({ writesPerSecond: 20 });
+  c.advance(4_000);
+  const crashed = c.leader().id;
+  c.crash(crashed);
+  c.advance(3_000);
+  c.partition([[0], [1, 2, 3, 4]]);
+  c.advance(9_000);
+  c.heal();
+  c.restart(crashed);
+  c.advance(6_000);
+  const run = () => ({ now: c.now, digest: c.digest(), lastSeq: c.lastSeq, inputs: c.inputs(), future: c.futureInputs() });
+  const before = run();
+  const replay = await Cluster.fromLink(c.toLink());
+  const times = [0, 1, 2_500, 9_999, 10_000, 10_001, c.inputs()[0].t, c.inputs()[0].t + 1, 15_432, 21_000, c.now - 1, c.now];
+  let sawCrashed = false;
+  for (const t of times) {
+    replay.seek(t);
+    const got = c.nodesAt(t);
+    assert.deepEqual(got, replay.nodes({ records: false }), `t = ${t} ms`);
+    assert.equal(got.length, c.nodeCount);
+    for (const n of got) assert.ok(STATES.includes(n.state) && !('records' in n));
+    sawCrashed ||= got[crashed].state === 'crashed';
+  }
+  assert.ok(sawCrashed, 'a time with the old leader crashed');
+  assert.deepEqual(run(), before, 'time, trace and inputs unchanged');
+  // seeked back: times up to now
+  c.seek(12_000);
+  replay.seek(11_000);
+  assert.deepEqual(c.nodesAt(11_000), replay.nodes({ records: false }));
+  const rejects = (fn, Kind, message, field) => {
+    assert.throws(fn, (e) => e instanceof Kind && message.test(e.message) && (field === undefined || e.field === field), String(message));
+  };
+  rejects(() => c.nodesAt(12_001), RangeError, /^t: must be at most now \(12000 ms\), got 12001$/, 't');
+  rejects(() => c.nodesAt(-1), RangeError, /nodesAt\(t\) must not be negative/);
+  rejects(() => c.nodesAt(1.5), RangeError, /nodesAt\(t\) must be a whole number, got 1.5/);
+  rejects(() => c.nodesAt(Number.POSITIVE_INFINITY), RangeError, /nodesAt\(t\) must be a finite number/);
+  rejects(() => c.nodesAt('5'), TypeError, /nodesAt\(t\) must be a number, got "5"/);
+  assert.equal(c.now, 12_000);
+  assert.equal(c.futureInputs().length, before.inputs.length - c.inputs().length);
+  c.dispose();
+  replay.dispose();
+});
+
 test('toLink / fromLink', async () => {
   const c = await elected({ network: { latencyMs: [3, 7], loss: 0.05 }, unsafe: ['no-pre-vote'], config: { 'controller.quorum.fetch.timeout.ms': 2500 } });
   c.write({ type: 'CreateTopic', name: 'orders', partitions: 3 });

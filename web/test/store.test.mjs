@@ -382,3 +382,51 @@ test('random runs: the column store holds every event as its object form does, a
     `the runs have truncations (with removed records), disconnects and drops: ${JSON.stringify(seen)}`,
   );
 });
+
+test("a reloaded window starts every node's band, HW and LEO at its left edge, with what the node had then (as a store fed from the run's start holds)", async () => {
+  const { Store, STORE_TEXT, SCRUB_WINDOW_MS } = await loadStore();
+  const c = await busyRun();
+  // then a calm stretch: stable leadership, so a window inside it holds no state events
+  c.heal();
+  for (let n = 0; n < c.nodeCount; n++) if (c.node(n, { records: false }).state === 'crashed') c.restart(n);
+  c.advance(25_000);
+  const end = c.now;
+  const full = new Store();
+  full.reset(c.nodeCount);
+  full.addBatch(c.packedBatch({ text: STORE_TEXT }));
+  const seg = (s, n, t) => {
+    const x = s.stateAt(n, t);
+    return x && { state: x.state, epoch: x.epoch, leader: x.leader };
+  };
+  const val = (x) => (Number.isNaN(x) ? 'NaN' : x);
+  let calm = 0;
+  let crashedAtEdge = 0;
+  for (const now of [end, end - 3_000, 11_000, 13_700, 17_500, 21_234, 26_000, 29_999]) {
+    c.seek(now);
+    const digest = c.digest();
+    const s = new Store();
+    s.reload(c, 0);
+    assert.equal(c.digest(), digest, 'the reload changed nothing');
+    assert.equal(c.now, now);
+    const from = now - SCRUB_WINDOW_MS;
+    assert.equal(s.firstT, from);
+    const times = [];
+    for (let t = from; t <= now; t += 97) times.push(t);
+    for (let n = 0; n < c.nodeCount; n++) {
+      const at = `n${n}, window ${from}..${now}`;
+      assert.equal(s.states[n][0]?.t, from, `${at}: the first state segment starts at the window's start`);
+      if (!Number.isNaN(full.hw[n].at(from - 0.5))) assert.equal(s.hw[n].t[0], from, `${at}: the HW line starts at the window's start`);
+      assert.equal(s.leo[n].t[0], from, `${at}: the LEO line starts at the window's start`);
+      if (!full.states[n].some((x) => x.t >= from && x.t <= now)) calm++;
+      if (full.stateAt(n, from).state === 6) crashedAtEdge++;
+      for (const t of [...times, ...full.stateT[n].filter((x) => x >= from && x <= now)]) {
+        assert.deepEqual(seg(s, n, t), seg(full, n, t), `${at}: state at ${t}`);
+        assert.equal(val(s.hw[n].at(t)), val(full.hw[n].at(t)), `${at}: HW at ${t}`);
+        assert.equal(s.leo[n].at(t, 0), full.leo[n].at(t, 0), `${at}: LEO at ${t}`);
+      }
+    }
+  }
+  assert.ok(calm > 0, 'windows where a node has no state event (its band starts only from the seed)');
+  assert.ok(crashedAtEdge > 0, 'a window starting while a node is crashed');
+  c.dispose();
+});

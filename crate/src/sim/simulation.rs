@@ -11,6 +11,7 @@
 
 use super::budget::{MemoryUsage, CHECK_EVERY_MS, EVENT_BYTES};
 use super::spec::{Action, ClusterSpec, TimedAction};
+use super::view::NodeView;
 use super::world::{Livelock, RunStep, World, WriteOutcome};
 use crate::trace::{Digest, Event, EventKind};
 use std::borrow::Cow;
@@ -468,6 +469,25 @@ impl Simulation {
         let inputs = &self.inputs[..self.applied_inputs];
         let mut wanted = true;
         while wanted && replay.step(inputs, until, &mut |e| wanted = wanted && keep(&e)) {}
+    }
+
+    /// Every node as it was at time `t` (after everything at `t`, as `seek(t)` would
+    /// leave it), for any `t` up to now, without changing the run: a copy of the world
+    /// replays the recorded inputs from the last checkpoint at or before `t`, so it costs
+    /// at most one checkpoint interval of replay, like `regenerate`.
+    pub fn nodes_at(&self, t: u64) -> Result<Vec<NodeView>, SimError> {
+        let now = self.world.now;
+        if t > now {
+            return Err(SimError { field: "t".into(), message: format!("must be at most now ({now} ms), got {t}") });
+        }
+        if t == now {
+            return Ok(self.world.node_views());
+        }
+        let ci = self.checkpoints.partition_point(|c| c.world.now <= t).saturating_sub(1);
+        let mut replay = Replay::from(&self.checkpoints[ci]);
+        let inputs = &self.inputs[..self.applied_inputs];
+        while replay.step(inputs, t, &mut |_| {}) {}
+        Ok(replay.world.node_views())
     }
 
     /// A cursor over the events with seq > `since`, for `trace_page`.

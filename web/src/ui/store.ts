@@ -10,7 +10,7 @@
 import type { Cluster } from '../cluster.js';
 import { PACKED_ROWS } from '../generated/wire.js';
 import { PACKED_TYPES, type PackedBatch, readRow, rowEnd } from '../packed.js';
-import type { EventType, PackedEventQuery, PackedType } from '../types.js';
+import type { EventType, NodeInfo, PackedEventQuery, PackedType } from '../types.js';
 import { rpcIndex, stateIndex, type UiEvent, type UiEventOf } from './types.js';
 
 export interface Msg {
@@ -72,6 +72,7 @@ export interface StateSeg {
   state: number;
   epoch: number;
   leader: number;
+  /** its `state` (or `crash`) event; 0 when that is not held (the state in force where a reloaded window starts) */
   seq: number;
   reason: string;
 }
@@ -553,11 +554,32 @@ export class Store {
    * Holds only the `spanMs` before the cluster's now (10 s at least), read again from the
    * cluster (what a jump outside the held history needs); earlier is shown as not held.
    */
-  reload(c: Pick<Cluster, 'now' | 'nodeCount' | 'packedBatch'>, spanMs: number): void {
+  reload(c: Pick<Cluster, 'now' | 'nodeCount' | 'packedBatch' | 'nodesAt'>, spanMs: number): void {
     const q = windowQuery(c.now, Math.max(SCRUB_WINDOW_MS, spanMs));
+    const from = q.from ?? 0;
     this.reset(c.nodeCount);
+    // the nodes as they were just before the window (its events at `from` come on top)
+    if (from > 0) this.seedFrom(from, c.nodesAt(from - 1));
     this.addBatch(c.packedBatch(q));
-    this.firstT = q.from ?? 0;
+    this.firstT = from;
+  }
+
+  /** Starts the held history at `t` with the nodes as `nodes` (the cluster's `nodesAt`) says they were just before it. */
+  private seedFrom(t: number, nodes: readonly NodeInfo[]): void {
+    this.seed = {
+      // seq 0: the event that started the state is not held
+      states: nodes.map((v) => {
+        const crashed = v.state === 'crashed';
+        return { t, state: stateIndex(v.state), epoch: v.epoch, leader: crashed ? -1 : (v.leader ?? -1), seq: 0, reason: '' };
+      }),
+      hw: nodes.map((v) => v.hw ?? NaN),
+      leo: nodes.map((v) => v.leo),
+      t,
+      faults: [],
+      violations: [],
+      leaders: [],
+    };
+    this.startFromSeed();
   }
 
   /**
@@ -565,7 +587,7 @@ export class Store {
    * objects, or the batches of a player with `packed.batches`), or after a reset that
    * left what is held (back before it, or on past it), the `spanMs` before now again.
    */
-  takeFrame(c: Pick<Cluster, 'now' | 'nodeCount' | 'lastSeq' | 'packedBatch'>, events: readonly UiEvent[] | readonly PackedBatch[], reset: boolean, spanMs: number): void {
+  takeFrame(c: Pick<Cluster, 'now' | 'nodeCount' | 'lastSeq' | 'packedBatch' | 'nodesAt'>, events: readonly UiEvent[] | readonly PackedBatch[], reset: boolean, spanMs: number): void {
     if (reset && (c.now < this.firstT || c.lastSeq > this.lastSeq)) this.reload(c, spanMs);
     this.merge(events);
   }
@@ -728,24 +750,8 @@ export class Store {
     const rows = ev.rows.a.slice(k0 < ev.length ? ev.at(k0) : ev.rows.n, k1 < ev.length ? ev.at(k1) : ev.rows.n);
     const summaries = new Map(this.msgs.summaries);
     if (from && this.before(from.seq)) this.seedAt(from);
-    const seed = this.seed;
     this.clear(this.nodes);
-    if (seed) {
-      this.firstT = seed.t;
-      for (let n = 0; n < this.nodes; n++) {
-        const sg = seed.states[n];
-        if (sg) {
-          this.states[n].push(sg);
-          this.stateT[n].push(sg.t);
-        }
-        if (!Number.isNaN(seed.hw[n])) this.hw[n].push(seed.t, seed.hw[n]);
-        this.leo[n].push(seed.t, seed.leo[n]);
-        this.leoNow[n] = seed.leo[n];
-      }
-      this.faults = [...seed.faults];
-      this.violations = [...seed.violations];
-      this.leaders = [...seed.leaders];
-    }
+    this.startFromSeed();
     // the rows already hold the store's name indexes
     const same = this.#names.list.map((_, i) => i);
     let j = 0;
@@ -758,6 +764,26 @@ export class Store {
     }
     for (; j < others.length; j++) this.ingest(others[j]);
     this.version++;
+  }
+
+  /** Holds, in a store just cleared, what the nodes looked like where the held events start (the seed), if there is one. */
+  private startFromSeed(): void {
+    const seed = this.seed;
+    if (!seed) return;
+    this.firstT = seed.t;
+    for (let n = 0; n < this.nodes; n++) {
+      const sg = seed.states[n];
+      if (sg) {
+        this.states[n].push(sg);
+        this.stateT[n].push(sg.t);
+      }
+      if (!Number.isNaN(seed.hw[n])) this.hw[n].push(seed.t, seed.hw[n]);
+      this.leo[n].push(seed.t, seed.leo[n]);
+      this.leoNow[n] = seed.leo[n];
+    }
+    this.faults = [...seed.faults];
+    this.violations = [...seed.violations];
+    this.leaders = [...seed.leaders];
   }
 
   get lastT(): number {
