@@ -339,7 +339,14 @@ row('Node init()', round(median(inits)), 'ms', '<=', 10, 'median of 5 fresh proc
 say('first frame and transfer at 10 Mbps / 40 ms RTT (Chromium)');
 // 7 loads: one load's first frame moves by +-100 ms on a shared 2-core host
 const load = run('load', join(root, 'scripts/bench-load.mjs'), ['--json', '--loads', '7']);
-row('first frame, 10 Mbps / 40 ms RTT, throttled Chromium', round(load.firstFrameMs, 0), 'ms', '<=', 450, `median of 7 cold loads (${Math.min(...load.loads)}-${Math.max(...load.loads)}), gzip served`);
+row(
+  'first frame, 10 Mbps / 40 ms RTT, throttled Chromium',
+  round(load.firstFrameMs, 0),
+  'ms',
+  '<=',
+  450,
+  `median of 7 cold loads (${Math.min(...load.loads)}-${Math.max(...load.loads)}), gzip served`,
+);
 row('main page transfer until a running cluster is drawn', round(load.transferBytes / 1000), 'KB gzip', '<=', 250, `${load.requests} requests`);
 row('core wasm the main page loads', round(load.wasmGzipBytes / 1000), 'KB gzip', '<=', 190, load.wasmFile);
 
