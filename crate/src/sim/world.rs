@@ -489,7 +489,8 @@ impl World {
         n.wake_gen += 1;
         n.wake_at = Some(d);
         let gen = n.wake_gen;
-        self.schedule(d, Pending::Wake { node: id, gen });
+        // The node's queued wake-up has an older generation now: the queue may drop it.
+        self.queue.push_superseding(id as usize, d, Pending::Wake { node: id, gen });
     }
 
     // ---- network -------------------------------------------------------------------
