@@ -99,6 +99,7 @@ impl Replica {
         let l = self.state.as_leader_mut().expect("a leader: checked above");
         l.update_follower(from, fetch_offset, leo, ctx.now);
         if is_voter {
+            // (It moves the check-quorum timer only later.)
             l.record_voter_fetch(from, majority, ctx.now, &self.config);
         }
         // A fetch already in the purgatory for this replica is superseded.
@@ -124,6 +125,7 @@ impl Replica {
             deadline: ctx.now + req.max_wait_ms,
             expiry_response: response,
         });
+        self.timer_set(ctx.now + req.max_wait_ms);
         None
     }
 
@@ -195,6 +197,7 @@ impl Replica {
         if self.handled_by_epoch(ctx, error, hint, from) {
             return;
         }
+        self.timer_set(ctx.now + self.config.fetch_timeout_ms); // the fetch timer, below
         let Some(f) = self.state.as_follower_mut() else {
             return;
         };
@@ -229,6 +232,7 @@ impl Replica {
         let flush = appended && self.is_voter();
         if flush && !self.switches.has(SafetySwitch::AckBeforeFlush) {
             self.awaiting_flush = Some(AwaitingFlush { up_to: leo, leader_hw });
+            self.timer_set(ctx.now); // `flush_done` once the log is flushed
             ctx.out.push(Output::Flush { up_to: leo });
             return;
         }

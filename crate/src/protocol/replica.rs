@@ -58,6 +58,11 @@ pub struct Replica {
     pub(super) last_snapshot_ms: u64,
     /// When the log cleaner runs next (KafkaRaftClient's RaftMetadataLogCleanerManager).
     pub(super) clean_deadline: u64,
+    /// The earliest time any timer `next_deadline` reads was set to since the caller last
+    /// saw them all ([`Replica::timers_seen`]); 0 when anything may have moved (a new
+    /// state, a flush done). A timer that only moves later needs no note: the deadline
+    /// can only grow.
+    earliest_timer_set: u64,
 }
 
 impl Replica {
@@ -93,6 +98,7 @@ impl Replica {
             next_correlation: 0,
             last_snapshot_ms: ctx.now,
             clean_deadline: ctx.now + LOG_CLEANER_INTERVAL_MS,
+            earliest_timer_set: 0,
         };
         if let Some(s) = r.log.snapshot() {
             ctx.note(Note::SnapshotLoaded { id: s.id });
@@ -166,7 +172,8 @@ impl Replica {
         }
     }
 
-    /// The earliest time this replica needs `poll` again.
+    /// The earliest time this replica needs `poll` again. Code that sets a timer read here
+    /// notes it with `timer_set` (the world reads this only when one may have come first).
     pub fn next_deadline(&self, now: u64) -> Option<u64> {
         if self.flush_done() {
             return Some(now); // back from the flush: set the HW and fetch again
@@ -199,6 +206,27 @@ impl Replica {
             d = d.min(t);
         }
         Some(d)
+    }
+
+    /// Whether a timer may have been set to before `t` since [`Replica::timers_seen`]: if
+    /// not, and `next_deadline` was at or after `t` then, it still is.
+    pub fn timer_set_before(&self, t: u64) -> bool {
+        self.earliest_timer_set < t
+    }
+
+    /// The caller has read every timer (by `next_deadline`).
+    pub fn timers_seen(&mut self) {
+        self.earliest_timer_set = u64::MAX;
+    }
+
+    /// The caller read only some timers (`next_parked_expiry`): the next look reads all.
+    pub fn timers_unseen(&mut self) {
+        self.earliest_timer_set = 0;
+    }
+
+    /// Notes a timer set to `t` (see `earliest_timer_set`).
+    pub(super) fn timer_set(&mut self, t: u64) {
+        self.earliest_timer_set = self.earliest_timer_set.min(t);
     }
 
     /// Earliest expiry among parked fetches (answered even while the replica is busy).
@@ -268,7 +296,9 @@ impl Replica {
     pub fn disconnected(&mut self, ctx: &mut Ctx, peer: NodeId, correlation: u64) {
         self.finish_follower_append(ctx);
         if self.requests.complete(peer, correlation) {
-            self.requests.backoff(peer, ctx.now + self.config.retry_backoff_ms);
+            let until = ctx.now + self.config.retry_backoff_ms;
+            self.requests.backoff(peer, until);
+            self.timer_set(until);
         }
         self.poll(ctx);
     }
@@ -286,6 +316,7 @@ impl Replica {
         l.pending_writes.push((id, body));
         if l.linger_deadline.is_none() {
             l.linger_deadline = Some(ctx.now + linger);
+            self.timer_set(ctx.now + linger);
         }
         // The batch is drained by the raft thread when the linger ends (poll), as Kafka's
         // BatchAccumulator is: a write never runs on a blocked replica thread.
@@ -299,12 +330,14 @@ impl Replica {
             return Err(format!("node {} is {}, only a leader can resign", self.id, self.state.name().name()));
         };
         l.resign_requested = true;
+        self.timers_unseen();
         Ok(())
     }
 
     /// The disk finished a flush the replica asked for.
     pub fn flushed(&mut self, up_to: Offset) {
         self.log.mark_flushed(up_to);
+        self.timers_unseen(); // a follower back from its flush polls at once
     }
 
     // ---- timers --------------------------------------------------------------------
@@ -393,7 +426,9 @@ impl Replica {
 
     pub(super) fn request(&mut self, ctx: &mut Ctx, to: NodeId, message: Message) {
         let corr = self.next_correlation();
-        self.requests.start(to, corr, ctx.now + self.config.request_timeout_ms, message.kind());
+        let deadline = ctx.now + self.config.request_timeout_ms;
+        self.requests.start(to, corr, deadline, message.kind());
+        self.timer_set(deadline);
         ctx.send(self.id, to, corr, message);
     }
 
@@ -518,7 +553,9 @@ impl Replica {
             }
         }
         if error != ErrorCode::None {
-            self.requests.backoff(from, ctx.now + self.config.retry_backoff_ms);
+            let until = ctx.now + self.config.retry_backoff_ms;
+            self.requests.backoff(from, until);
+            self.timer_set(until);
             return true;
         }
         false

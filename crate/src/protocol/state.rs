@@ -291,6 +291,7 @@ impl Replica {
         }
         let previous = std::mem::replace(&mut self.state, next);
         self.requests.reset();
+        self.timers_unseen(); // every timer is the new state's
         ctx.note(Note::StateChanged { from, to, epoch, leader, voted: self.election.voted, reason });
         if let EpochState::Leader(l) = previous {
             // Parked fetches of a leader that steps down are answered with an error.
@@ -382,6 +383,7 @@ impl Replica {
             p.voted = Some(candidate);
             p.election_deadline = deadline;
         }
+        self.timer_set(deadline);
         ctx.note(Note::StateChanged {
             from: StateName::Prospective,
             to: StateName::Prospective,

@@ -112,6 +112,9 @@ pub struct Network {
     slow_links: BTreeMap<(NodeId, NodeId), (u64, u64)>,
     /// Latest arrival scheduled per link, to keep links FIFO: `from * nodes + to`.
     last_arrival: Vec<u64>,
+    /// Whether each link is up (`from * nodes + to`), from the groups, isolations and cuts:
+    /// asked for every message sent and delivered, recomputed when a fault changes.
+    up: Vec<bool>,
     rng: Rng,
 }
 
@@ -124,16 +127,25 @@ impl Network {
             cuts: Vec::new(),
             slow_links: BTreeMap::new(),
             last_arrival: vec![0; nodes * nodes],
+            up: vec![true; nodes * nodes],
             rng,
         }
     }
 
     #[inline]
     pub fn link_up(&self, from: NodeId, to: NodeId) -> bool {
-        self.groups[from as usize] == self.groups[to as usize]
-            && !self.isolated.contains(&from)
-            && !self.isolated.contains(&to)
-            && !self.cuts.contains(&(from, to))
+        self.up[from as usize * self.groups.len() + to as usize]
+    }
+
+    fn refresh_links(&mut self) {
+        let n = self.groups.len();
+        for (i, up) in self.up.iter_mut().enumerate() {
+            let (from, to) = ((i / n) as NodeId, (i % n) as NodeId);
+            *up = self.groups[from as usize] == self.groups[to as usize]
+                && !self.isolated.contains(&from)
+                && !self.isolated.contains(&to)
+                && !self.cuts.contains(&(from, to));
+        }
     }
 
     pub fn is_healed(&self) -> bool {
@@ -186,12 +198,14 @@ impl Network {
         if let Err(at) = self.isolated.binary_search(&node) {
             self.isolated.insert(at, node);
         }
+        self.refresh_links();
     }
 
     /// Undoes `isolate`: the node's links are as they were before (its partition group
     /// and its cuts still apply).
     pub fn reconnect(&mut self, node: NodeId) {
         self.isolated.retain(|n| *n != node);
+        self.refresh_links();
     }
 
     /// Nodes in the same listed group talk; unlisted nodes form one more group. A new
@@ -207,16 +221,19 @@ impl Network {
                 self.groups[*n as usize] = i as u32 + 1;
             }
         }
+        self.refresh_links();
     }
 
     pub fn cut(&mut self, from: NodeId, to: NodeId) {
         if !self.cuts.contains(&(from, to)) {
             self.cuts.push((from, to));
         }
+        self.refresh_links();
     }
 
     pub fn uncut(&mut self, from: NodeId, to: NodeId) {
         self.cuts.retain(|c| *c != (from, to));
+        self.refresh_links();
     }
 
     pub fn slow_link(&mut self, from: NodeId, to: NodeId, min_ms: u64, max_ms: u64) {
@@ -231,6 +248,7 @@ impl Network {
     /// Undoes the partition only: isolations, cuts and slow links stay.
     pub fn heal_partition(&mut self) {
         self.groups.iter_mut().for_each(|g| *g = 0);
+        self.refresh_links();
     }
 
     /// Every link up again, at the default latency.
@@ -239,6 +257,7 @@ impl Network {
         self.isolated.clear();
         self.cuts.clear();
         self.slow_links.clear();
+        self.refresh_links();
     }
 
     /// Decides a message's fate: arrival time (FIFO per link) and whether it is lost;
@@ -320,6 +339,45 @@ mod tests {
         n.heal();
         n.isolate(3);
         assert!(!n.link_up(3, 0) && !n.link_up(0, 3) && n.link_up(0, 1));
+    }
+
+    /// Through random faults and their undoing, the kept link table answers what the faults
+    /// in force (as `link_faults` reports them) say: a link is up when both ends are in one
+    /// partition group, neither is isolated and it is not cut.
+    #[test]
+    fn kept_links_match_the_faults_in_force() {
+        let nodes = 6;
+        let mut n = Network::new(nodes, LinkProfile::preset("datacenter").unwrap(), Rng::new(1));
+        let mut rng = Rng::new(9);
+        for _ in 0..2_000 {
+            let (a, b) = (rng.below(nodes as u64) as NodeId, rng.below(nodes as u64) as NodeId);
+            match rng.below(9) {
+                0 => n.isolate(a),
+                1 => n.reconnect(a),
+                2 => n.cut(a, b),
+                3 => n.uncut(a, b),
+                4 => n.heal_partition(),
+                5 if rng.below(4) == 0 => n.heal(),
+                6 => n.slow_link(a, b, 10, 20),
+                _ => {
+                    let groups: Vec<Vec<NodeId>> = (0..rng.below(3))
+                        .map(|_| (0..nodes as NodeId).filter(|_| rng.below(3) == 0).collect())
+                        .collect();
+                    n.partition(&groups);
+                }
+            }
+            let f = n.link_faults();
+            let group = |x: NodeId| f.groups.iter().position(|g| g.contains(&x));
+            for from in 0..nodes as NodeId {
+                for to in 0..nodes as NodeId {
+                    let up = group(from) == group(to)
+                        && !f.isolated.contains(&from)
+                        && !f.isolated.contains(&to)
+                        && !f.cuts.contains(&(from, to));
+                    assert_eq!(n.link_up(from, to), up, "{from} -> {to} with {f:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -5,6 +5,10 @@
 //! due beyond the ring's horizon (timeouts) wait in a heap and move into their slot when
 //! the horizon reaches them, before anything can be scheduled directly into that slot,
 //! so every slot stays in scheduling order and the order is exactly (time, seq).
+//!
+//! A caller that supersedes its own events (a node's next wake-up replaces its last one)
+//! pushes them under a key: the key's previous event, while it still waits beyond the
+//! horizon, is dropped instead of moving into the ring to be popped and thrown away.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
@@ -26,6 +30,11 @@ pub struct EventQueue<T> {
     occupied: [u64; WORDS],
     in_ring: usize,
     far: BinaryHeap<Far<T>>,
+    /// Per key, the far event last pushed under it (see [`EventQueue::push_superseding`]);
+    /// it joins `far` when the horizon reaches it.
+    keyed: Vec<Option<Far<T>>>,
+    /// The earliest time in `keyed` (`u64::MAX` when it holds nothing).
+    keyed_next: u64,
     seq: u64,
     /// The earliest due time, if any event is queued.
     next: Option<u64>,
@@ -39,6 +48,8 @@ impl<T> Default for EventQueue<T> {
             occupied: [0; WORDS],
             in_ring: 0,
             far: BinaryHeap::new(),
+            keyed: Vec::new(),
+            keyed_next: u64::MAX,
             seq: 0,
             next: None,
         }
@@ -56,6 +67,32 @@ impl<T> EventQueue<T> {
         } else {
             self.seq += 1;
             self.far.push(Far { t, seq: self.seq, what });
+        }
+        self.next = Some(self.next.map_or(t, |n| n.min(t)));
+    }
+
+    /// Queues `what` at `t` like [`EventQueue::push`], as the event of `key` that
+    /// supersedes the key's previous one: the caller ignores that one when it pops, so
+    /// while it still waits beyond the horizon it is dropped here (one within the horizon
+    /// still pops).
+    pub fn push_superseding(&mut self, key: usize, t: u64, what: T) {
+        if self.keyed.len() <= key {
+            self.keyed.resize_with(key + 1, || None);
+        }
+        if let Some(old) = self.keyed[key].take() {
+            if old.t == self.keyed_next {
+                self.keyed_next = self.keyed_min();
+            }
+            if self.next == Some(old.t) {
+                self.next = self.find_next();
+            }
+        }
+        if t < self.base + HORIZON {
+            self.push_ring(t, what);
+        } else {
+            self.seq += 1;
+            self.keyed[key] = Some(Far { t, seq: self.seq, what });
+            self.keyed_next = self.keyed_next.min(t);
         }
         self.next = Some(self.next.map_or(t, |n| n.min(t)));
     }
@@ -84,7 +121,7 @@ impl<T> EventQueue<T> {
     }
 
     pub fn len(&self) -> usize {
-        self.in_ring + self.far.len()
+        self.in_ring + self.far.len() + self.keyed.iter().flatten().count()
     }
 
     /// Bytes of the ring itself, beyond the events it holds.
@@ -96,6 +133,15 @@ impl<T> EventQueue<T> {
     /// now within the horizon into their slots, in (time, seq) order.
     fn advance_base(&mut self, t: u64) {
         self.base = t;
+        if self.keyed_next < t + HORIZON {
+            // Into the heap with their seq, to take their place among the other far events.
+            for k in &mut self.keyed {
+                if k.as_ref().is_some_and(|f| f.t < t + HORIZON) {
+                    self.far.push(k.take().expect("checked"));
+                }
+            }
+            self.keyed_next = self.keyed_min();
+        }
         while self.far.peek().is_some_and(|f| f.t < t + HORIZON) {
             let f = self.far.pop().expect("peeked");
             self.push_ring(f.t, f.what);
@@ -113,7 +159,12 @@ impl<T> EventQueue<T> {
         if self.in_ring > 0 {
             return Some(self.base + self.first_busy_slot_ahead().expect("a ring event"));
         }
-        self.far.peek().map(|f| f.t)
+        let far = self.far.peek().map_or(u64::MAX, |f| f.t).min(self.keyed_next);
+        (far != u64::MAX).then_some(far)
+    }
+
+    fn keyed_min(&self) -> u64 {
+        self.keyed.iter().flatten().map(|f| f.t).min().unwrap_or(u64::MAX)
     }
 
     /// How far ahead of `base` the first busy slot is (the ring wraps around).
@@ -189,5 +240,64 @@ mod tests {
             assert_eq!(q.len(), reference.len());
             assert_eq!(q.next_time(), reference.iter().map(|r| r.0).min());
         }
+    }
+
+    /// Keyed pushes that supersede (as a node's wake-ups do) among plain ones, near and
+    /// far, against a stable sort that keeps everything: the queue pops the live events
+    /// exactly in the sort's order, may skip superseded ones but never a live one, and
+    /// never pops one that was superseded while still beyond the horizon.
+    #[test]
+    fn superseding_drops_only_superseded_events_and_keeps_the_order() {
+        struct Entry {
+            t: u64,
+            n: u64,
+            key: Option<usize>,
+            live: bool,
+            /// Superseded while certainly beyond the horizon: must never pop.
+            dropped: bool,
+        }
+        let mut rng = Rng::fork(7, 2);
+        let mut q = EventQueue::default();
+        let mut reference: Vec<Entry> = Vec::new();
+        let (mut now, mut n, mut skipped) = (0, 0, 0);
+        for _ in 0..40_000 {
+            match rng.below(4) {
+                0 | 1 => {
+                    let far = rng.below(3) == 0;
+                    let t = now + if far { rng.below(3 * HORIZON) } else { rng.below(6) };
+                    n += 1;
+                    let key = (rng.below(2) == 0).then(|| rng.below(5) as usize);
+                    if let Some(k) = key {
+                        for e in reference.iter_mut().filter(|e| e.key == Some(k) && e.live) {
+                            e.live = false;
+                            e.dropped = e.t >= now + HORIZON;
+                        }
+                        q.push_superseding(k, t, n);
+                    } else {
+                        q.push(t, n);
+                    }
+                    reference.push(Entry { t, n, key, live: true, dropped: false });
+                }
+                _ => {
+                    let Some(t) = q.next_time() else {
+                        assert!(reference.iter().all(|e| !e.live), "a live event is lost");
+                        continue;
+                    };
+                    now = now.max(t);
+                    let popped = q.pop_due(now).expect("due");
+                    reference.sort_by_key(|e| (e.t, e.n));
+                    let i = reference.iter().position(|e| e.n == popped).expect("queued");
+                    let e = &reference[i];
+                    assert_eq!(e.t, t, "popped at its time");
+                    assert!(!e.dropped, "{popped} was superseded beyond the horizon, yet popped");
+                    assert!(reference[..i].iter().all(|e| !e.live), "a live event was skipped");
+                    skipped += i;
+                    reference.drain(..=i);
+                }
+            }
+            let earliest_live = reference.iter().filter(|e| e.live).map(|e| e.t).min();
+            assert!(q.next_time() <= earliest_live.or(Some(u64::MAX)));
+        }
+        assert!(skipped > 1000, "superseded far events are dropped ({skipped})");
     }
 }

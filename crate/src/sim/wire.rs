@@ -30,7 +30,9 @@ impl Wire {
         }
         let i = (m.id - self.first) as usize;
         debug_assert!(i >= self.ids.len(), "ids increase");
-        self.ids.resize(i, GONE);
+        if i > self.ids.len() {
+            self.ids.resize(i, GONE); // ids of messages never put on the wire (dropped at once)
+        }
         let slot = match self.free.pop() {
             Some(slot) => {
                 self.slab[slot as usize] = Some(m);
