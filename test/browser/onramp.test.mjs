@@ -172,6 +172,8 @@ describe('the on-ramp', () => {
     await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-node-btn[data-node="0"]')?.title);
     assert.match(await shadow('.kp-node-btn[data-node="0"]', 'title'), /e: epoch \(Raft: term\)/);
     assert.match(await shadow('.kp-node-btn[data-node="4"]', 'title'), /observer \(Raft: learner/);
+    // the logs and the quorum panel come with the later chunk, after the first frame
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-quorum h2 .kp-term[data-term="epoch"]'));
     assert.match(await shadow('.kp-logs-panel h2 .kp-term[data-term="hw"]', 'title'), /commitIndex/);
     assert.match(await shadow('.kp-quorum h2 .kp-term[data-term="epoch"]', 'title'), /Raft: term/);
     // the help: one row per entry, the same text the tooltips carry

@@ -66,7 +66,12 @@ describe('a stop names messages', () => {
     assert.deepEqual(detection.marked, ['PreVote']);
     await page.locator(`${EL} .kp-tl`).screenshot({ path: shotPath('story-messages.png') });
     await page.locator(`${EL} [data-action="continue"]`).click();
-    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]').dataset.state !== 'waiting');
+    // away from step 2: playing, or (42 ms of wall time later at 10x, which a busy machine's
+    // polling can miss) already waiting at step 3, whose caption names no messages
+    await page.waitForFunction(() => {
+      const c = document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]');
+      return c.dataset.state !== 'waiting' || c.querySelector('.kp-caption-text').dataset.step !== '2';
+    });
     await page.waitForTimeout(150);
     assert.deepEqual(await named(page), { emphasized: '', dimmed: '', marked: [] }, 'playing on: every arrow as usual');
     assert.deepEqual(errors, []);
