@@ -136,8 +136,10 @@ impl WasmSim {
     }
 
     /// Rebuilds a run from its spec, its input log (JSON array of timed actions) and the
-    /// time it had reached.
-    pub fn replay(spec_json: &str, inputs_json: &str, until: f64) -> Result<WasmSim, JsValue> {
+    /// time it had reached. With `at`, the run is put at that earlier time instead, as a
+    /// `seek(at)` would leave it, without running on to `until` first: the inputs after
+    /// `at` stay ahead and play as the clock reaches them.
+    pub fn replay(spec_json: &str, inputs_json: &str, until: f64, at: Option<f64>) -> Result<WasmSim, JsValue> {
         hook();
         let spec: ClusterSpec = parse("spec", spec_json)?;
         check_spec(&spec)?;
@@ -150,7 +152,14 @@ impl WasmSim {
         if let Some(i) = inputs.iter().position(|i| i.t > until) {
             return Err(range_error(&format!("inputs[{i}].t"), &format!("is after the link's time t = {until}")));
         }
-        let sim = Simulation::replay(spec, inputs, until).map_err(sim_error)?;
+        let at = match at {
+            Some(at) => whole("at", at)?,
+            None => until,
+        };
+        if at > until {
+            return Err(range_error("at", &format!("must be at most t = {until}, got {at}")));
+        }
+        let sim = Simulation::replay(spec, inputs, at).map_err(sim_error)?;
         Ok(WasmSim { sim })
     }
 

@@ -2,7 +2,8 @@
 //! in one millisecond, `append.linger.ms` 0 and default, seeks back and forward, acting
 //! after a seek back) give one run however it is reproduced. For every list:
 //! the live digest = the digest of `Simulation::replay(spec, inputs, now)` (what
-//! `Cluster.fromLink(c.toLink())` does) = the digest after `seek(0); seek(now)`, and
+//! `Cluster.fromLink(c.toLink())` does) = the digest after `seek(0); seek(now)` = the
+//! digest of the run replayed only to a time `at` and played on from there, and
 //! every regenerated `events_between` / `events_since` window equals what the live run
 //! produced, including windows older than the events kept in memory.
 
@@ -214,6 +215,28 @@ fn check_list(list: u64, size: Size) {
     sim.seek(now).unwrap();
     assert_eq!(sim.digest(), digest, "seek(0); seek(now) differs from the live run: {}", ctx());
     assert_eq!(sim.last_seq(), last);
+
+    // A run rewound: replayed only to `at`, its later inputs kept ahead (how a built-in
+    // story opens, `Cluster.replay(.., { at })`), is the run seeked back to `at`, and it
+    // plays on into the same run.
+    let recorded: Vec<TimedAction> = sim.inputs().iter().chain(sim.future_inputs()).cloned().collect();
+    let at = rng.below(now + 1);
+    let mut rewound = Simulation::replay(spec.clone(), recorded, at).unwrap();
+    sim.seek(at).unwrap();
+    assert_eq!(
+        (rewound.now(), rewound.last_seq(), rewound.digest(), rewound.inputs(), rewound.future_inputs()),
+        (sim.now(), sim.last_seq(), sim.digest(), sim.inputs(), sim.future_inputs()),
+        "replayed to {at} differs from seek({at}): {}",
+        ctx()
+    );
+    rewound.advance(now - at).unwrap();
+    assert_eq!(rewound.digest(), digest, "rewound to {at} and played on differs from the live run: {}", ctx());
+    assert!(
+        rewound.trace() == &live[live.len() - rewound.trace().len()..],
+        "rewound to {at}: its events differ: {}",
+        ctx()
+    );
+    sim.seek(now).unwrap();
 
     // Regenerated windows (the seek forward jumped checkpoints, so most of the run is no
     // longer in memory and comes back by replaying from a checkpoint).

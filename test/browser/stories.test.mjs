@@ -95,6 +95,28 @@ describe('stories that land', () => {
     await page.close();
   });
 
+  test('a story opens at its start without running first; its recorded future fills in after, nothing played', async () => {
+    const { page, errors } = await site.open('/?scenario=leader-crash-failover&autoplay=0');
+    // the timeline's description (the accessible summary) counts the messages in view:
+    // at t = 0 only the future ones, there once the future is read
+    const inView = () =>
+      page.evaluate(() => {
+        const el = document.querySelector('kraft-playground');
+        const text = el.shadowRoot.querySelector('[data-summary] [data-window]')?.textContent ?? '';
+        return { now: el.cluster.now, future: el.cluster.futureInputs().length, messages: Number(/(\d+) messages? in view/.exec(text)?.[1] ?? 0) };
+      });
+    let seen = await inView();
+    for (let i = 0; i < 100 && seen.messages < 20; i++) {
+      await page.waitForTimeout(50);
+      seen = await inView();
+    }
+    assert.equal(seen.now, 0, 'nothing played');
+    assert.ok(seen.future > 0, "the story's inputs are ahead");
+    assert.ok(seen.messages >= 20, `the recorded future is in view: ${JSON.stringify(seen)}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('the story stops at every caption, the timeline showing its moment and the nodes it names; X is labelled', async () => {
     const { page, errors } = await open('/?scenario=figure-8&speed=10');
     const file = scenarioFile('figure-8');
@@ -205,7 +227,9 @@ describe('stories that land', () => {
       for (const id of ids) {
         const file = scenarioFile(id);
         const { page, errors } = await openPage(own.context, `${site.server.url}?scenario=${id}&speed=3.3&autoplay=0`);
-        const ready = () => page.evaluate(() => !!document.querySelector('kraft-playground')?.shadowRoot.querySelector('[data-caption]:not([hidden])'));
+        // the caption bar shows while the core loads: ready once the run is there too
+        const ready = () =>
+          page.evaluate(() => !!document.querySelector('kraft-playground')?.cluster && !!document.querySelector('kraft-playground').shadowRoot.querySelector('[data-caption]:not([hidden])'));
         for (let i = 0; i < 1500 && !(await ready()); i++) await page.clock.runFor(20);
         const state = () =>
           page.evaluate(() => {

@@ -254,7 +254,7 @@ export class Cluster {
     }
     try {
       const json = [JSON.stringify(spec), JSON.stringify(payload.inputs)] as const;
-      return withCore((G) => new Cluster(G.WasmSim.replay(json[0], json[1], payload.t), spec, G));
+      return withCore((G) => new Cluster(G.WasmSim.replay(json[0], json[1], payload.t, undefined), spec, G));
     } catch (e) {
       if (e instanceof CoreFailure) throw e;
       throw rewrap(e, 'invalid link: ');
@@ -265,13 +265,21 @@ export class Cluster {
    * Rebuilds a recorded run on the core alone (no scenario engine): a scenario report's
    * `spec` and `inputs` at its `endMs` reproduce that run exactly, digest for digest. The
    * built-in stories play this way, precomputed at build time.
+   *
+   * `options.at` puts the run at that earlier time instead, as `seek(at)` would leave
+   * it, without running on to `t` first: the inputs after `at` stay ahead and play as
+   * the clock reaches them (a story opens at its start this way, and its recorded
+   * future costs nothing until it is played).
    */
-  static async replay(spec: object, inputs: unknown[], t: number): Promise<Cluster> {
+  static async replay(spec: object, inputs: unknown[], t: number, options: { at?: number } = {}): Promise<Cluster> {
     await init();
     const s = normaliseOptions(spec, 'the replayed spec');
     const json = [JSON.stringify(s), JSON.stringify(check.array(inputs, 'inputs'))] as const;
     const until = check.whole(t, 't');
-    return withCore((G) => new Cluster(G.WasmSim.replay(json[0], json[1], until), s, G));
+    const o = check.object(options, 'options');
+    check.keys(o, ['at'], 'options');
+    const at = o.at === undefined ? undefined : check.whole(o.at, 'options.at', 0, until);
+    return withCore((G) => new Cluster(G.WasmSim.replay(json[0], json[1], until, at), s, G));
   }
 
   /**

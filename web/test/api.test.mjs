@@ -599,3 +599,32 @@ test('long runs: events page through 100,000 at a time; the Player catches up in
     first.filter((e) => e.t >= 1_000 && e.t <= 1_200),
   );
 });
+
+test('Cluster.replay with options.at is the run seeked back to `at`, its later inputs ahead, and plays on into the same run', async () => {
+  const c = await Cluster.create({ voters: 3, seed: 11, network: 'teaching' });
+  c.advance(3_000);
+  c.crash(c.leader().id);
+  c.advance(2_500);
+  c.write();
+  c.heal();
+  c.advance(1_000);
+  c.restart(0);
+  c.advance(4_000);
+  const end = { now: c.now, digest: c.digest(), lastSeq: c.lastSeq };
+  const spec = c.options;
+  const inputs = c.inputs();
+  for (const at of [0, 1, inputs[0].t, inputs[0].t + 1, 7_777, end.now]) {
+    const opened = await Cluster.replay(spec, inputs, end.now, { at });
+    c.seek(at);
+    const state = (x) => ({ now: x.now, digest: x.digest(), lastSeq: x.lastSeq, inputs: x.inputs(), future: x.futureInputs(), nodes: x.nodes() });
+    assert.deepEqual(state(opened), state(c), `at ${at}: as seek(${at}) leaves the run`);
+    opened.advance(end.now - at);
+    assert.deepEqual({ now: opened.now, digest: opened.digest(), lastSeq: opened.lastSeq }, end, `at ${at}: played on to the end`);
+    opened.dispose();
+  }
+  const rejects = (p, Kind, message) => assert.rejects(p, (e) => e instanceof Kind && message.test(e.message), String(message));
+  await rejects(Cluster.replay(spec, inputs, end.now, { at: end.now + 1 }), RangeError, new RegExp(`^options\\.at must be between 0 and ${end.now}, got ${end.now + 1}$`));
+  await rejects(Cluster.replay(spec, inputs, end.now, { at: 1.5 }), RangeError, /options\.at must be a whole number, got 1\.5/);
+  await rejects(Cluster.replay(spec, inputs, end.now, { from: 0 }), TypeError, /options.*from/);
+  c.dispose();
+});

@@ -38,6 +38,12 @@ test('each precomputed story replays on the core to the digest of a fresh engine
       assert.equal(replayed.digest(), fresh.report.digest, `${what}: the core's replay`);
       assert.equal(replayed.now, precomputed.endMs, what);
       replayed.dispose();
+      // how the page opens it: at its start, the recorded inputs ahead
+      const opened = await Cluster.replay(precomputed.spec, precomputed.inputs, precomputed.endMs, { at: 0 });
+      assert.equal(opened.now, 0, what);
+      opened.advance(precomputed.endMs);
+      assert.equal(opened.digest(), fresh.report.digest, `${what}: opened at its start and played to its end`);
+      opened.dispose();
     }
   }
 });

@@ -23,7 +23,7 @@ import { Announcer, announcement, Crashes, Notices, StatusLine, Toaster } from '
 import { ScenarioPicker } from './picker.js';
 import { Playback } from './playback.js';
 import { RunChoice, unknownScenario } from './runs.js';
-import { findScenario, type LoadedScenario, loadBundledScenarios, openableScenario, outlineScenario, prefetchScenario, sameStory, variantsOf } from './scenarios.js';
+import { findScenario, type LoadedScenario, loadBundledScenarios, openableScenario, outlineScenario, playFuture, prefetchScenario, sameStory, variantsOf } from './scenarios.js';
 import { ExportMenu, Sharing } from './share.js';
 import { ClusterSnapshot } from './snapshot.js';
 import { MAX_FRAME_EVENTS, SCRUB_WINDOW_MS, STORE_TEXT, Store } from './store.js';
@@ -146,6 +146,10 @@ export class KraftPlayground extends HTMLElement {
   /** The story on screen before its run (see #showOutline), and which request showed it. */
   #outline: LoadedScenario | null = null;
   #outlineToken: object | null = null;
+  /** while the story on screen has its recorded future still being read (`#readFuture`) */
+  #futurePending = false;
+  /** the story, variant and seed of the outline shown or on its way */
+  #outlineKey: string | null = null;
   // Keys act only while focus is inside this element (never the page's, so Space still
   // scrolls it, and of two elements only the focused one acts).
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
@@ -203,6 +207,9 @@ export class KraftPlayground extends HTMLElement {
     // Boot in a later task: a page script that imported this module may still be
     // setting attributes (its URL parameters) or `KraftPlayground.wasm` in this one.
     if (!this.#cluster && !this.#bootTimer) {
+      // What the attributes ask to show goes up as soon as the script that connected
+      // this is done, before the core loads: its layout and paint overlap the download.
+      queueMicrotask(() => this.#showAsked());
       this.#bootTimer = window.setTimeout(() => {
         this.#bootTimer = 0;
         void this.#boot();
@@ -479,13 +486,25 @@ export class KraftPlayground extends HTMLElement {
 
   // ---- runs ---------------------------------------------------------------------------------
 
+  /** The layout the attributes ask for, and the outline of the story they name (not a link's). */
+  #showAsked(): void {
+    if (this.#cluster || !this.isConnected) return;
+    const p = parseAttributes(this);
+    this.#applyLayout(p);
+    if (p.scenario && !p.run) void this.#showOutline(p.scenario, p.variant, p.seedGiven ? p.settings.seed : null);
+  }
+
+  #applyLayout(p: Parsed): void {
+    this.#root.dataset.controls = p.minimal ? 'minimal' : 'full';
+    this.#root.dataset.layout = p.full ? 'full' : 'compact';
+    if (p.height) this.style.setProperty('--kp-stage-h', `${p.height}px`);
+  }
+
   async #boot(): Promise<void> {
     const p = parseAttributes(this);
     this.#parsed = p;
     this.#notices.problems = [...p.problems];
-    this.#root.dataset.controls = p.minimal ? 'minimal' : 'full';
-    this.#root.dataset.layout = p.full ? 'full' : 'compact';
-    if (p.height) this.style.setProperty('--kp-stage-h', `${p.height}px`);
+    this.#applyLayout(p);
     this.#runs.settings = { ...p.settings };
     if (!p.seedGiven) this.#runs.settings.seed = Math.floor(Math.random() * 1_000_000);
     this.#play.initialSpeed(p.speed);
@@ -536,6 +555,9 @@ export class KraftPlayground extends HTMLElement {
   async #showOutline(id: string, variant: string | null, seed: number | null): Promise<void> {
     const entry = openableScenario(id);
     if (!entry) return;
+    const key = `${id} ${variant} ${seed}`;
+    if (this.#outlineKey === key) return;
+    this.#outlineKey = key;
     const token = {};
     this.#outlineToken = token;
     const s = await outlineScenario(entry, { variant, seed }).catch(() => null);
@@ -552,6 +574,7 @@ export class KraftPlayground extends HTMLElement {
     const outlined = sameStory(this.#outline, this.#runs.scenario);
     this.#outline = null;
     this.#outlineToken = null;
+    this.#outlineKey = null;
     this.#crashes.clear();
     this.#setLoading(false);
     const wasPlaying = this.#play.playing;
@@ -586,6 +609,8 @@ export class KraftPlayground extends HTMLElement {
     if (all) this.#store.addBatch(c.packedBatch({ text: STORE_TEXT }));
     else this.#store.reload(c, 120_000);
     if (this.#runs.scenario?.future) this.#store.addBatch(this.#runs.scenario.future);
+    this.#futurePending = false;
+    if (this.#runs.scenario?.story) this.#readFuture(this.#runs.scenario, c);
     this.#play.horizon = Math.max(this.#store.lastT, c.now, this.#runs.scenario?.endMs ?? 0);
     this.#unsub = this.#player.subscribe((f) => this.#onFrame(f.events, f.reset));
     this.#refreshViews(true);
@@ -601,6 +626,27 @@ export class KraftPlayground extends HTMLElement {
     this.#updateCaption(!outlined);
     if (wasPlaying && !this.#runs.scenario) this.#play.setPlaying(true);
     this.#share.emitChange();
+  }
+
+  /**
+   * A story opened at its start (no run yet): its recorded future, drawn veiled ahead of
+   * now, comes after the frame that shows it, a slice per idle moment, for as long as
+   * this run is on screen and has not forked.
+   */
+  #readFuture(s: LoadedScenario, c: Cluster): void {
+    const current = () => this.#cluster === c && this.#runs.scenario === s;
+    this.#futurePending = true;
+    void playFuture(s.story!, current, (b) => {
+      if (!current() || !this.#store.addBatch(b)) return;
+      this.#views.timeline.invalidate();
+      this.#loop.request();
+    })
+      .catch(() => {
+        /* the run on screen does not depend on it: only its veiled future stays short */
+      })
+      .finally(() => {
+        if (current()) this.#futurePending = false;
+      });
   }
 
   // ---- the loop -----------------------------------------------------------------------------
@@ -679,6 +725,9 @@ export class KraftPlayground extends HTMLElement {
 
   #onFrameInner(c: Cluster, events: PackedBatch[], reset: boolean): void {
     if (reset) this.#views.logs.reload();
+    // a jump on before a story's future is read: what is in between comes from the
+    // cluster, so the store still holds the whole story (not the window before now)
+    if (reset && this.#futurePending && this.#store.firstT === 0 && c.lastSeq > this.#store.lastSeq) this.#store.addBatch(c.packedBatch({ since: this.#store.lastSeq, text: STORE_TEXT }));
     // outside the history the store holds (a long run): what the timeline shows before
     // here, regenerated by the cluster
     this.#store.takeFrame(c, events, reset, this.#views.timeline.spanMs);
