@@ -7,8 +7,15 @@
 // clock has moved, has drawn its nodes, and its stylesheet has applied; the main page
 // autoplays), and the bytes transferred until then (what the element loads after that
 // frame is not counted); reports the median load.
+// Interleaved with those loads, the same count of the host's floor: a page that makes
+// the main page's requests (its head, scripts preloaded instead of run) and draws one
+// canvas once they have all arrived. What the page's own work adds is the difference.
 //   node scripts/bench-load.mjs [--loads 3] [--encoding gzip|br] [--json] [--site DIR]
 //     (--site: another build to compare with, e.g. main's www/dist)
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { launch, loadToFirstFrame, serve, watchFirstFrame } from '../test/browser/harness.mjs';
 
 const arg = (name, d) => {
@@ -20,63 +27,115 @@ const encoding = arg('encoding', 'gzip');
 const json = process.argv.includes('--json');
 const site = arg('site', undefined);
 
+/**
+ * The site's files and floor.html: the main page's head with each module script turned
+ * into a modulepreload, and a script that draws a canvas once every request the main
+ * page makes before its first frame (`want`, by path) has finished.
+ */
+function floorSite(dir, want) {
+  const out = mkdtempSync(join(tmpdir(), 'kp-floor-'));
+  for (const f of readdirSync(dir)) symlinkSync(join(dir, f), join(out, f));
+  const head = readFileSync(join(dir, 'index.html'), 'utf8')
+    .match(/<head>([\s\S]*)<\/head>/)[1]
+    .replace(/<script type="module" src="([^"]+)"><\/script>/g, '<link rel="modulepreload" href="$1">');
+  const img = want.filter((p) => p.endsWith('.svg')).map((p) => `<img src="${p.slice(1)}" alt="" width="28" height="28">`);
+  writeFileSync(
+    join(out, 'floor.html'),
+    `<!doctype html>\n<html lang="en">\n<head>${head}<script type="module" src="floor.js"></script>\n</head>\n<body>${img.join('')}<canvas width="600" height="300"></canvas></body>\n</html>\n`,
+  );
+  writeFileSync(
+    join(out, 'floor.js'),
+    `const want = new Set(${JSON.stringify(want.filter((p) => p !== '/'))});
+const drawn = () => requestAnimationFrame(() => {
+  document.querySelector('canvas').getContext('2d').fillRect(10, 10, 100, 50);
+  requestAnimationFrame(() => setTimeout(() => { window.__firstFrameMs = performance.now(); console.debug('kraft-playground: first frame'); }, 0));
+});
+new PerformanceObserver((l, o) => {
+  for (const e of l.getEntries()) want.delete(new URL(e.name).pathname);
+  if (want.size === 0) { o.disconnect(); drawn(); }
+}).observe({ type: 'resource', buffered: true });
+`,
+  );
+  return out;
+}
+
+/** One cold load of `url` in a fresh browser: its first frame (ms) and the responses finished by then. */
+async function coldLoad(url, probe) {
+  const { context, close } = await launch();
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': encoding } });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 40,
+      downloadThroughput: 10e6 / 8,
+      uploadThroughput: 10e6 / 8,
+    });
+    const requests = new Map();
+    cdp.on('Network.responseReceived', (e) => requests.set(e.requestId, { url: e.response.url, bytes: 0, done: null }));
+    cdp.on('Network.loadingFinished', (e) => {
+      const r = requests.get(e.requestId);
+      if (r) Object.assign(r, { bytes: e.encodedDataLength, done: e.timestamp });
+    });
+    if (probe) await page.addInitScript(watchFirstFrame);
+    let navigatedAt = null;
+    cdp.on('Network.requestWillBeSent', (e) => {
+      if (navigatedAt === null) navigatedAt = e.timestamp;
+    });
+    const firstFrameMs = await loadToFirstFrame(page, url);
+    // Every response finished before the first frame (CDP times are seconds).
+    const drawnAt = navigatedAt + firstFrameMs / 1000;
+    const before = [...requests.values()].filter((r) => r.done !== null && r.done <= drawnAt);
+    return { firstFrameMs, before, navigatedAt };
+  } finally {
+    await close();
+  }
+}
+
 const server = await serve(site);
+let floor = null;
+let floorDir = null;
 try {
+  // One load first to warm the server's file cache (not part of a measurement); its
+  // requests are what the floor page makes.
+  const warm = await coldLoad(server.url, true);
+  floorDir = floorSite(
+    resolve(site ?? join(fileURLToPath(import.meta.url), '../../www/dist')),
+    warm.before.map((r) => new URL(r.url).pathname),
+  );
+  floor = await serve(floorDir);
   const results = [];
-  // One load first to warm the server's file cache (not part of a measurement).
-  for (let i = 0; i <= loads; i++) {
-    const { context, close } = await launch();
-    try {
-      const page = await context.newPage();
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Network.enable');
-      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-      await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': encoding } });
-      await cdp.send('Network.emulateNetworkConditions', {
-        offline: false,
-        latency: 40,
-        downloadThroughput: 10e6 / 8,
-        uploadThroughput: 10e6 / 8,
-      });
-      const requests = new Map();
-      cdp.on('Network.responseReceived', (e) => requests.set(e.requestId, { url: e.response.url, bytes: 0, done: null }));
-      cdp.on('Network.loadingFinished', (e) => {
-        const r = requests.get(e.requestId);
-        if (r) Object.assign(r, { bytes: e.encodedDataLength, done: e.timestamp });
-      });
-      await page.addInitScript(watchFirstFrame);
-      let navigatedAt = null;
-      cdp.on('Network.requestWillBeSent', (e) => {
-        if (navigatedAt === null) navigatedAt = e.timestamp;
-      });
-      const firstFrameMs = await loadToFirstFrame(page, server.url);
-      // Bytes of every response finished before the first frame (CDP times are seconds).
-      const drawnAt = navigatedAt + firstFrameMs / 1000;
-      const before = [...requests.values()].filter((r) => r.done !== null && r.done <= drawnAt);
-      const wasm = before.find((r) => r.url.endsWith('.wasm'));
-      if (i > 0) {
-        results.push({
-          firstFrameMs,
-          transferBytes: before.reduce((s, r) => s + r.bytes, 0),
-          requests: before.length,
-          wasmGzipBytes: wasm?.bytes ?? null,
-          wasmFile: wasm ? new URL(wasm.url).pathname.slice(1) : null,
-          timeline: before.map((r) => `${new URL(r.url).pathname} ${Math.round((r.done - navigatedAt) * 1000)} ms`),
-        });
-      }
-    } finally {
-      await close();
-    }
+  const floors = [];
+  for (let i = 0; i < loads; i++) {
+    const { firstFrameMs, before, navigatedAt } = await coldLoad(server.url, true);
+    const wasm = before.find((r) => r.url.endsWith('.wasm'));
+    results.push({
+      firstFrameMs,
+      transferBytes: before.reduce((s, r) => s + r.bytes, 0),
+      requests: before.length,
+      wasmGzipBytes: wasm?.bytes ?? null,
+      wasmFile: wasm ? new URL(wasm.url).pathname.slice(1) : null,
+      timeline: before.map((r) => `${new URL(r.url).pathname} ${Math.round((r.done - navigatedAt) * 1000)} ms`),
+    });
+    floors.push((await coldLoad(`${floor.url}floor.html`, false)).firstFrameMs);
   }
   results.sort((a, b) => a.firstFrameMs - b.firstFrameMs);
+  floors.sort((a, b) => a - b);
   const mid = results[Math.floor(results.length / 2)];
-  if (json) console.log(JSON.stringify({ ...mid, loads: results.map((r) => Math.round(r.firstFrameMs)) }));
+  const floorMs = floors[Math.floor(floors.length / 2)];
+  if (json) console.log(JSON.stringify({ ...mid, loads: results.map((r) => Math.round(r.firstFrameMs)), floorMs, floors: floors.map(Math.round) }));
   else {
     console.log(`bench-load: 10 Mbps / 40 ms RTT, ${encoding}, ${loads} cold loads`);
     console.log(`  first frame of a running cluster: ${results.map((r) => `${Math.round(r.firstFrameMs)} ms`).join(', ')}`);
+    console.log(`  the floor (the same requests, nothing run, one canvas drawn): ${floors.map((f) => `${Math.round(f)} ms`).join(', ')}`);
     console.log(`  transferred until then (median load): ${mid.transferBytes} B in ${mid.requests} requests; ${mid.wasmFile}: ${mid.wasmGzipBytes} B`);
     console.log(`  finished (median load): ${mid.timeline.join(', ')}`);
   }
 } finally {
   server.stop();
+  floor?.stop();
+  if (floorDir) rmSync(floorDir, { recursive: true, force: true });
 }

@@ -347,6 +347,14 @@ row(
   450,
   `median of 7 cold loads (${Math.min(...load.loads)}-${Math.max(...load.loads)}), gzip served`,
 );
+row(
+  "first frame's floor on this host: the same requests, nothing run",
+  round(load.floorMs, 0),
+  'ms',
+  null,
+  null,
+  `median of 7 loads interleaved with those above (${Math.min(...load.floors)}-${Math.max(...load.floors)}); the page's own work adds ${round(load.firstFrameMs - load.floorMs, 0)} ms`,
+);
 row('main page transfer until a running cluster is drawn', round(load.transferBytes / 1000), 'KB gzip', '<=', 250, `${load.requests} requests`);
 row('core wasm the main page loads', round(load.wasmGzipBytes / 1000), 'KB gzip', '<=', 190, load.wasmFile);
 
