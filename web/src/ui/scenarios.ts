@@ -290,10 +290,11 @@ export async function playFuture(story: Story, wanted: () => boolean, take: (b: 
   try {
     let since = 0;
     for (;;) {
-      for (let b = copy.packedBatch({ since, text: STORE_TEXT }); b.numbers.length || b.rest.events.length; b = copy.packedBatch({ since, text: STORE_TEXT })) {
+      // a query gives at most so many events: the slice may take more than one
+      while (since < copy.lastSeq) {
+        const b = copy.packedBatch({ since, text: STORE_TEXT });
         take(b);
-        since = Math.max(lastSeqOf(b), since);
-        if (since >= copy.lastSeq) break;
+        since = lastSeqOf(b);
       }
       if (copy.now >= story.endMs) return;
       await idle();
