@@ -143,13 +143,11 @@ export class KraftPlayground extends HTMLElement {
   #parsed: Parsed | null = null;
   #rebootTimer = 0;
   #bootTimer = 0;
-  /** The story on screen before its run (see #showOutline), and which request showed it. */
+  /** The story on screen before its run (see #showOutline), and the request (story, variant, seed) shown or on its way. */
   #outline: LoadedScenario | null = null;
-  #outlineToken: object | null = null;
+  #outlineKey: string | null = null;
   /** while the story on screen has its recorded future still being read (`#readFuture`) */
   #futurePending = false;
-  /** the story, variant and seed of the outline shown or on its way */
-  #outlineKey: string | null = null;
   // Keys act only while focus is inside this element (never the page's, so Space still
   // scrolls it, and of two elements only the focused one acts).
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
@@ -555,13 +553,12 @@ export class KraftPlayground extends HTMLElement {
   async #showOutline(id: string, variant: string | null, seed: number | null): Promise<void> {
     const entry = openableScenario(id);
     if (!entry) return;
+    // the latest request wins; the same one again (boot after the early outline) is under way
     const key = `${id} ${variant} ${seed}`;
     if (this.#outlineKey === key) return;
     this.#outlineKey = key;
-    const token = {};
-    this.#outlineToken = token;
     const s = await outlineScenario(entry, { variant, seed }).catch(() => null);
-    if (!s || this.#cluster || this.#outlineToken !== token) return;
+    if (!s || this.#cluster || this.#outlineKey !== key) return;
     this.#outline = s;
     this.#picker.show(s.id, s.variant);
     this.#caption.update(s, 0, false, stopAt(s, 0)?.index ?? -1, true, null);
@@ -573,7 +570,6 @@ export class KraftPlayground extends HTMLElement {
     // the story shown while the core loaded, if this is its run: its caption bar stays
     const outlined = sameStory(this.#outline, this.#runs.scenario);
     this.#outline = null;
-    this.#outlineToken = null;
     this.#outlineKey = null;
     this.#crashes.clear();
     this.#setLoading(false);
