@@ -13,7 +13,7 @@ use crate::messages::number;
 use crate::sim::simulation::{TraceCursor, MAX_ADVANCE_MS};
 use crate::sim::{Action, ClusterSpec, SimError, Simulation, TimedAction, WriteOutcome};
 use crate::trace::{Event, EventKind, EventText, EVENT_FIELDS};
-use crate::wire::{ApiError, BaselineOut, Catalog, ErrorKind, InFlightOut, LeaderOut, NetworkOut, NodeOut, WriteOut};
+use crate::wire::{ApiError, BaselineOut, ErrorKind, InFlightOut, LeaderOut, NetworkOut, NodeOut, WriteOut};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -642,14 +642,6 @@ pub fn random_seed() -> Result<f64, JsValue> {
     hook();
     let v = getrandom::u64().map_err(|e| js_error(ApiError::other(format!("no random source: {e}"))))?;
     Ok((v >> 11) as f64)
-}
-
-/// Names and limits the JS layer validates against: config keys with defaults, safety
-/// switches, invariants, network presets, size limits.
-#[wasm_bindgen]
-pub fn catalog() -> Result<JsValue, JsValue> {
-    hook();
-    to_js(&Catalog::new())
 }
 
 #[cfg(feature = "scenarios")]

@@ -1,15 +1,11 @@
 //! The JSON shapes the npm package reads that are not already types of the core (those
 //! derive their own serialization where they are defined), and the test that writes the
-//! TypeScript type of every wire shape into `web/src/generated/wire.ts`.
+//! TypeScript type of every wire shape, and the catalog, into `web/src/generated/wire.ts`.
 
-use crate::limits::{Limit, LIMITS};
-use crate::protocol::config::CONFIG_KEYS;
 use crate::protocol::rpc::RpcKind;
-use crate::protocol::{Epoch, NodeId, SafetySwitch};
+use crate::protocol::{Epoch, NodeId};
 use crate::sim::network::LinkProfile;
 use crate::sim::view::{NodeView, RecordView};
-use crate::sim::ClusterSpec;
-use crate::trace::Invariant;
 use serde::Serialize;
 
 /// One node as the panels show it (what `Cluster.nodes` returns).
@@ -96,68 +92,11 @@ pub struct InFlightOut {
     pub duplicate: bool,
 }
 
-/// A name with what it means.
-#[derive(Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-pub struct Named<T> {
-    pub name: T,
-    pub explanation: &'static str,
-}
-
-#[derive(Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-pub struct Preset {
-    pub name: &'static str,
-    #[serde(flatten)]
-    pub profile: NetworkOut,
-}
-
-/// Names and limits the package validates against (from the core).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(test, derive(ts_rs::TS))]
-pub struct Catalog {
-    pub version: &'static str,
-    /// The quorum config keys with their defaults and ranges.
-    pub config_keys: Vec<Limit>,
-    /// The cluster's other settings and the bounds on calls (`limits::LIMITS`).
-    pub limits: Vec<Limit>,
-    pub switches: Vec<Named<SafetySwitch>>,
-    pub invariants: Vec<Named<Invariant>>,
-    pub presets: Vec<Preset>,
-    /// The spec a cluster gets for every option left out.
-    pub default_spec: ClusterSpec,
-}
-
-impl Catalog {
-    /// Config keys with defaults, safety switches, invariants, network presets, size limits.
-    pub fn new() -> Catalog {
-        Catalog {
-            version: env!("CARGO_PKG_VERSION"),
-            config_keys: CONFIG_KEYS.iter().map(|k| k.limit).collect(),
-            limits: LIMITS.to_vec(),
-            switches: SafetySwitch::ALL.iter().map(|s| Named { name: *s, explanation: s.explanation() }).collect(),
-            invariants: Invariant::ALL.iter().map(|i| Named { name: *i, explanation: i.explanation() }).collect(),
-            presets: ["datacenter", "teaching", "wan"]
-                .into_iter()
-                .filter_map(|name| LinkProfile::preset(name).ok().map(|p| Preset { name, profile: (&p).into() }))
-                .collect(),
-            default_spec: ClusterSpec::default(),
-        }
-    }
-}
-
-impl Default for Catalog {
-    fn default() -> Self {
-        Catalog::new()
-    }
-}
-
 /// An invariant violation a chaos seed found.
 #[derive(Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename = "SeedViolation"))]
 pub struct ViolationOut {
-    #[cfg_attr(test, ts(as = "Invariant"))]
+    #[cfg_attr(test, ts(as = "crate::trace::Invariant"))]
     pub invariant: &'static str,
     pub detail: String,
 }
@@ -230,16 +169,70 @@ mod tests {
     //! ts-rs from the Rust types (ids, times and offsets are numbers: every value the core
     //! emits is below 2^53). The test fails when the file is stale; `UPDATE=1` rewrites it.
     use super::*;
+    use crate::limits::{Limit, LIMITS};
+    use crate::protocol::config::CONFIG_KEYS;
     use crate::protocol::rpc::SnapshotId;
+    use crate::protocol::SafetySwitch;
     use crate::protocol::{Reason, RecordBody, StateName};
     use crate::scenario::{
         ExpectationReport, Measurement, MeasurementPart, Report, Span, SpanStyle, StepReport, ViolationReport,
     };
     use crate::sim::spec::{LinkProfileSpec, NetworkSpec};
     use crate::sim::view::{QuorumStatus, QuorumView, ReplicaStatus, ReplicationRow, Role, TimerKind, TimerView};
+    use crate::sim::ClusterSpec;
     use crate::sim::{Action, TimedAction};
+    use crate::trace::Invariant;
     use crate::trace::{samples, DropReason, EventJson, EventKind, FaultJson, SnapshotAction};
     use ts_rs::{Config, TS};
+
+    /// A name with what it means.
+    #[derive(Serialize, ts_rs::TS)]
+    struct Named<T> {
+        name: T,
+        explanation: &'static str,
+    }
+
+    #[derive(Serialize, ts_rs::TS)]
+    struct Preset {
+        name: &'static str,
+        #[serde(flatten)]
+        profile: NetworkOut,
+    }
+
+    /// Names and limits the package validates against. Static, so it is generated below
+    /// into `web/src/generated/wire.ts` as `CATALOG`, which the package carries.
+    #[derive(Serialize, ts_rs::TS)]
+    #[serde(rename_all = "camelCase")]
+    struct Catalog {
+        version: &'static str,
+        /// The quorum config keys with their defaults and ranges.
+        config_keys: Vec<Limit>,
+        /// The cluster's other settings and the bounds on calls (`limits::LIMITS`).
+        limits: Vec<Limit>,
+        switches: Vec<Named<SafetySwitch>>,
+        invariants: Vec<Named<Invariant>>,
+        presets: Vec<Preset>,
+        /// The spec a cluster gets for every option left out.
+        default_spec: ClusterSpec,
+    }
+
+    impl Catalog {
+        /// Config keys with defaults, safety switches, invariants, network presets, size limits.
+        fn new() -> Catalog {
+            Catalog {
+                version: env!("CARGO_PKG_VERSION"),
+                config_keys: CONFIG_KEYS.iter().map(|k| k.limit).collect(),
+                limits: LIMITS.to_vec(),
+                switches: SafetySwitch::ALL.iter().map(|s| Named { name: *s, explanation: s.explanation() }).collect(),
+                invariants: Invariant::ALL.iter().map(|i| Named { name: *i, explanation: i.explanation() }).collect(),
+                presets: ["datacenter", "teaching", "wan"]
+                    .into_iter()
+                    .filter_map(|name| LinkProfile::preset(name).ok().map(|p| Preset { name, profile: (&p).into() }))
+                    .collect(),
+                default_spec: ClusterSpec::default(),
+            }
+        }
+    }
 
     const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/src/generated/wire.ts");
 
@@ -354,6 +347,15 @@ mod tests {
         decl::<ViolationOut>(&cfg, o);
         decl::<ApiError>(&cfg, o);
         decl::<ErrorKind>(&cfg, o);
+        // The catalog itself: static, so the package carries it instead of asking the core
+        // for it on every load (a first call into the wasm and a JSON round trip at init).
+        constant(
+            o,
+            "Names and limits of the core (`wire::Catalog::new`), what `catalog()` returns.",
+            "CATALOG",
+            "Catalog",
+            &serde_json::to_string_pretty(&Catalog::new()).unwrap(),
+        );
         // Names and numbers the package uses before (or without) asking the catalog.
         names(
             o,

@@ -15,6 +15,7 @@
 
 import { createGlue, type Glue } from '../pkg/kraft_playground_factory.js';
 import type { Glue as EngineGlue } from '../pkg/kraft_playground_full_factory.js';
+import { CATALOG } from './generated/wire.js';
 import type { Catalog, Limit } from './types.js';
 
 /** Where the wasm comes from: a URL, a fetch Response, the bytes, or a compiled module. */
@@ -68,7 +69,6 @@ let engineReady: Promise<void> | null = null;
 const core = new Instances<Glue>();
 const engine = new Instances<EngineGlue>();
 const retired = new WeakSet<Glue>();
-let catalogCache: Catalog | null = null;
 
 /** @internal Set by the entry point (browser: fetch; Node: read the files). */
 export function setDefaultWasmSource(f: () => WasmSource | Promise<WasmSource>, engineFrom: EngineLoader): void {
@@ -120,7 +120,7 @@ export function init(source?: WasmSource): Promise<void> {
         throw new Error('kraft-playground: no way to load the wasm here; call init(urlOrBytes) first');
       }
       const module = await compile(s);
-      catalogCache = core.start(createGlue, module).catalog() as Catalog;
+      core.start(createGlue, module);
     },
   );
 }
@@ -197,7 +197,7 @@ export function isRetired(glue: Glue): boolean {
 /** Names and limits of the core: config keys, safety switches, invariants, presets. */
 export function catalog(): Catalog {
   ensureReady();
-  return catalogCache as Catalog;
+  return CATALOG;
 }
 
 /** The core's limit named `key` (`voters`, `latencyMs`, `advanceMs`, ...), from the catalog. */

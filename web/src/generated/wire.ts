@@ -489,7 +489,8 @@ export type FocusMessage = { kind: RpcKind, from: number | null, to: number | nu
 export type RecordName = { offset: number, epoch: number, };
 
 /**
- * Names and limits the package validates against (from the core).
+ * Names and limits the package validates against. Static, so it is generated below
+ * into `web/src/generated/wire.ts` as `CATALOG`, which the package carries.
  */
 export type Catalog = { version: string, 
 /**
@@ -586,6 +587,336 @@ field: string, message: string, };
  * Which JS error an [`ApiError`] becomes.
  */
 export type ApiErrorKind = "TypeError" | "RangeError" | "Error";
+
+/**
+ * Names and limits of the core (`wire::Catalog::new`), what `catalog()` returns.
+ */
+export const CATALOG: Catalog = {
+  "version": "0.1.0",
+  "configKeys": [
+    {
+      "key": "controller.quorum.fetch.timeout.ms",
+      "description": "follower fetch timeout before it starts an election",
+      "default": 2000,
+      "min": 10,
+      "max": 600000,
+      "unit": "ms",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "controller.quorum.election.timeout.ms",
+      "description": "base election timeout, randomised in [T, 2T)",
+      "default": 1000,
+      "min": 10,
+      "max": 600000,
+      "unit": "ms",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "controller.quorum.election.backoff.max.ms",
+      "description": "cap of the EndQuorumEpoch successor backoff",
+      "default": 1000,
+      "min": 1,
+      "max": 600000,
+      "unit": "ms",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "controller.quorum.request.timeout.ms",
+      "description": "how long a request may stay unanswered",
+      "default": 2000,
+      "min": 10,
+      "max": 600000,
+      "unit": "ms",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "controller.quorum.retry.backoff.ms",
+      "description": "wait after an error response",
+      "default": 20,
+      "min": 0,
+      "max": 60000,
+      "unit": "ms",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "controller.quorum.append.linger.ms",
+      "description": "how long the leader batches writes",
+      "default": 25,
+      "min": 0,
+      "max": 60000,
+      "unit": "ms",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "controller.quorum.fetch.max.bytes",
+      "description": "most bytes of records one Fetch response carries",
+      "default": 1048576,
+      "min": 1,
+      "max": 67108864,
+      "unit": "bytes",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "controller.quorum.fetch.snapshot.max.bytes",
+      "description": "most bytes of snapshot one FetchSnapshot response carries",
+      "default": 1048576,
+      "min": 1,
+      "max": 67108864,
+      "unit": "bytes",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "sim.fetchMaxWaitMs",
+      "description": "simulator only: how long the leader parks an empty Fetch (Kafka: a fixed 500 ms)",
+      "default": 500,
+      "min": 0,
+      "max": 60000,
+      "unit": "ms",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "metadata.log.max.snapshot.interval.ms",
+      "description": "snapshot at least this often while records arrive (sim default 1 min)",
+      "default": 60000,
+      "min": 0,
+      "max": 86400000,
+      "unit": "ms",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "metadata.max.retention.bytes",
+      "description": "clean old snapshots and records above this size (sim default 256 KiB)",
+      "default": 262144,
+      "min": 0,
+      "max": 67108864,
+      "unit": "bytes",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "metadata.max.retention.ms",
+      "description": "clean snapshots whose last record is older than this (sim default 5 min)",
+      "default": 300000,
+      "min": 0,
+      "max": 604800000,
+      "unit": "ms",
+      "zeroTurnsOff": false
+    }
+  ],
+  "limits": [
+    {
+      "key": "voters",
+      "description": "voters of the quorum (nodes 0..voters)",
+      "default": 3,
+      "min": 1,
+      "max": 7,
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "observers",
+      "description": "observers, nodes after the voters that fetch but do not vote",
+      "default": 0,
+      "min": 0,
+      "max": 8,
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "flushMs",
+      "description": "disk flush latency of a node; its replica thread blocks while flushing",
+      "default": 1,
+      "min": 0,
+      "max": 60000,
+      "unit": "ms",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "snapshotInterval",
+      "description": "a node snapshots its state machine every this many applied records",
+      "default": 1000,
+      "min": 10,
+      "max": null,
+      "zeroTurnsOff": true
+    },
+    {
+      "key": "writesPerSecond",
+      "description": "client writes per second of the background workload",
+      "default": 0,
+      "min": 0,
+      "max": 1000,
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "latencyMs",
+      "description": "one-way latency of a link (at zero, replicas could answer each other forever within one millisecond)",
+      "min": 1,
+      "max": 60000,
+      "unit": "ms",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "loss",
+      "description": "probability a message is lost, given in [0, 1]",
+      "default": 0,
+      "min": 0,
+      "max": 1000000,
+      "unit": "ppm",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "duplicate",
+      "description": "probability a message is delivered twice, given in [0, 1]",
+      "default": 0,
+      "min": 0,
+      "max": 1000000,
+      "unit": "ppm",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "advanceMs",
+      "description": "longest one advance or seek may span (a day)",
+      "min": 0,
+      "max": 86400000,
+      "unit": "ms",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "chaosSeconds",
+      "description": "simulated length of one chaos run (its calm tail alone is 15 s)",
+      "min": 20,
+      "max": 86400,
+      "unit": "s",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "durationMs",
+      "description": "simulated length of a scenario (a story, not a soak test)",
+      "min": 1,
+      "max": 600000,
+      "unit": "ms",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "partitions",
+      "description": "partitions of a topic a CreateTopic record creates",
+      "min": 1,
+      "max": 10000,
+      "zeroTurnsOff": false
+    }
+  ],
+  "switches": [
+    {
+      "name": "hw-before-own-epoch",
+      "explanation": "leader may commit earlier epochs' records before one of its own (Raft figure 8)"
+    },
+    {
+      "name": "vote-ignores-log",
+      "explanation": "voters grant votes without checking the candidate's log is up to date"
+    },
+    {
+      "name": "no-pre-vote",
+      "explanation": "elections skip the pre-vote round, so a rejoining voter bumps the epoch (KIP-996)"
+    },
+    {
+      "name": "no-check-quorum",
+      "explanation": "a leader cut off from the majority never resigns (KAFKA-15489)"
+    },
+    {
+      "name": "no-resign-on-restart",
+      "explanation": "a restarted leader resumes leading its old epoch (KAFKA-10527)"
+    },
+    {
+      "name": "ack-before-flush",
+      "explanation": "followers report fetch offsets before flushing them to disk"
+    }
+  ],
+  "invariants": [
+    {
+      "name": "SingleLeader",
+      "explanation": "no two different leaders are ever recorded for one epoch"
+    },
+    {
+      "name": "MonotonicEpoch",
+      "explanation": "a node's persisted epoch never decreases and matches its in-memory epoch"
+    },
+    {
+      "name": "MonotonicHighWatermark",
+      "explanation": "the HW of the highest-epoch leader never decreases"
+    },
+    {
+      "name": "MajorityReachedHighWatermark",
+      "explanation": "a majority of voters hold every record below the leader's HW"
+    },
+    {
+      "name": "SnapshotAtLogStart",
+      "explanation": "a log that starts above 0 starts exactly at a valid snapshot"
+    },
+    {
+      "name": "LeaderNeverLoadSnapshot",
+      "explanation": "a leader never loads a snapshot into its state machine"
+    },
+    {
+      "name": "ConsistentCommittedData",
+      "explanation": "no two nodes ever expose different records at one offset below their HW"
+    },
+    {
+      "name": "LogMatching",
+      "explanation": "the same (offset, epoch) on two logs means the same record and the same prefix"
+    },
+    {
+      "name": "LeaderCompleteness",
+      "explanation": "every committed record is in the log of every later leader"
+    },
+    {
+      "name": "NoTruncationBelowHighWatermark",
+      "explanation": "no node truncates records below its own HW"
+    },
+    {
+      "name": "StableLeadership",
+      "explanation": "after the first leader, leadership never changes while a majority is connected"
+    }
+  ],
+  "presets": [
+    {
+      "name": "datacenter",
+      "latencyMs": [
+        1,
+        5
+      ],
+      "loss": 0.0,
+      "duplicate": 0.0
+    },
+    {
+      "name": "teaching",
+      "latencyMs": [
+        60,
+        140
+      ],
+      "loss": 0.0,
+      "duplicate": 0.0
+    },
+    {
+      "name": "wan",
+      "latencyMs": [
+        20,
+        80
+      ],
+      "loss": 0.0,
+      "duplicate": 0.0
+    }
+  ],
+  "defaultSpec": {
+    "voters": 3,
+    "observers": 0,
+    "seed": 0,
+    "network": "datacenter",
+    "config": {},
+    "unsafe": [],
+    "flushMs": 1,
+    "snapshotInterval": 1000,
+    "writesPerSecond": 0,
+    "stableLeadership": false
+  }
+};
 
 /**
  * A quorum config key (`protocol::config::CONFIG_KEYS`): Kafka's `controller.quorum.*` keys, `sim.fetchMaxWaitMs` (a simulator-only knob for the Fetch wait Kafka fixes at 500 ms, `KafkaRaftClient.MAX_FETCH_WAIT_MS`), and Kafka's snapshot and retention keys (`metadata.*`), whose defaults are scaled down for a playground.
