@@ -103,8 +103,11 @@ export function drawAxis(L: Layer): void {
     if (x < GUTTER) continue;
     ctx.fillStyle = th.grid;
     ctx.fillRect(Math.round(x), AXIS_H, 1, L.g.hgt - AXIS_H);
+    // a label half under the lane names' gutter would show only its end ("s" for "1s")
+    const label = fmtShort(t);
+    if (x - ctx.measureText(label).width / 2 < GUTTER) continue;
     ctx.fillStyle = th.muted;
-    ctx.fillText(fmtShort(t), x, 8);
+    ctx.fillText(label, x, 8);
   }
   if (L.store.firstT > 0 && t0 < L.store.firstT) {
     // history no longer held in the page (long runs keep the recent part)
