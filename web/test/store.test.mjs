@@ -93,9 +93,15 @@ test('compacting in place holds what taking the kept events in again would', asy
   reference.reset(c.nodeCount);
   reference.add(events.slice(0, split));
 
+  const before = eventsOf(compacted);
   assert.equal(compacted.compact(max), true);
   // the old way: remember the state where the kept part starts, take the kept events in again
   const first = eventsOf(compacted)[0];
+  // what is kept: the newest half, and the rest of the millisecond it starts in
+  let want = before.length - Math.floor(max / 2);
+  while (want > 0 && before[want - 1].t === before[want].t) want--;
+  assert.equal(first.seq, before[want].seq);
+  assert.equal(compacted.eventCount, before.length - want);
   assert.ok(first.seq > eventsOf(reference)[0].seq);
   reference.rebuild({ seq: first.seq, t: first.t }, reference.lastSeq);
   assert.deepEqual(held(compacted), held(reference));
@@ -110,6 +116,38 @@ test('compacting in place holds what taking the kept events in again would', asy
   reference.truncateAfter(forkAt);
   assert.deepEqual(held(compacted), held(reference));
   c.dispose();
+});
+
+test('splitNewest finds where the newest n of two sorted lists start, as merging them from the end would', async () => {
+  const { splitNewest } = await loadStore();
+  let seed = 7;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  for (let round = 0; round < 500; round++) {
+    const all = Array.from({ length: Math.floor(rand() * 40) }, (_, i) => i * 3 + 1);
+    const a = all.filter(() => rand() < 0.4);
+    const b = all.filter((x) => !a.includes(x));
+    const keep = Math.floor(rand() * (all.length + 2));
+    // the naive way: walk back from the end of both
+    let [i, j] = [a.length, b.length];
+    for (let left = Math.min(keep, all.length); left > 0; left--) {
+      if (i > 0 && (j === 0 || a[i - 1] > b[j - 1])) i--;
+      else j--;
+    }
+    assert.deepEqual(
+      splitNewest(
+        (k) => a[k],
+        a.length,
+        (k) => b[k],
+        b.length,
+        keep,
+      ),
+      [i, j],
+      JSON.stringify({ a, b, keep }),
+    );
+  }
 });
 
 test('a packed window draws what the full events draw; a message summary it left out is asked of the cluster when shown', async () => {

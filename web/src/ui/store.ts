@@ -92,6 +92,26 @@ export function upperBound(a: ArrayLike<number>, x: number): number {
   }
   return lo;
 }
+
+/**
+ * Where the newest `keep` of two lists sorted by distinct seqs start: `[i, j]` such that
+ * `a` from `i` and `b` from `j` are those `keep`, found by binary search (a compaction
+ * of a long run must not walk the half it keeps).
+ */
+export function splitNewest(a: (i: number) => number, na: number, b: (j: number) => number, nb: number, keep: number): [number, number] {
+  const drop = Math.max(0, na + nb - keep);
+  // i of `a` dropped, `drop - i` of `b`: the last dropped of each before the first kept of the other
+  let lo = Math.max(0, drop - nb);
+  let hi = Math.min(na, drop);
+  while (lo < hi) {
+    const i = (lo + hi) >> 1;
+    // too few of `a` dropped while a kept one of `a` is older than a dropped one of `b`
+    if (a(i) < b(drop - i - 1)) lo = i + 1;
+    else hi = i;
+  }
+  return [lo, drop - lo];
+}
+
 export function lowerBound(a: ArrayLike<number>, x: number): number {
   let lo = 0;
   let hi = a.length;
@@ -420,13 +440,20 @@ export class Messages {
     const moved = new Int32Array(n).fill(-1);
     const a = this.rows.a;
     let w = 0;
-    for (let i = 0; i < n; i++) {
-      if (a[i * MW + M.seq] < seq) continue;
-      if (w !== i) a.copyWithin(w * MW, i * MW, (i + 1) * MW);
-      moved[i] = w++;
+    // each run of kept messages moves in one copy (after a compaction's cut, most are one run)
+    for (let i = 0; i < n; ) {
+      if (a[i * MW + M.seq] < seq) {
+        i++;
+        continue;
+      }
+      let j = i;
+      for (; j < n && a[j * MW + M.seq] >= seq; j++) moved[j] = w + j - i;
+      if (w !== i) a.copyWithin(w * MW, i * MW, j * MW);
+      w += j - i;
+      i = j;
     }
     this.rows.n = w * MW;
-    for (const k of [...this.summaries.keys()]) if (k < seq) this.summaries.delete(k);
+    for (const k of this.summaries.keys()) if (k < seq) this.summaries.delete(k);
     return moved;
   }
 }
@@ -668,13 +695,14 @@ export class Store {
    */
   compact(max = 150_000): boolean {
     if (this.eventCount <= max) return false;
-    // the first event kept: the newest half, counted from the end of both kinds
-    let o = this.others.length;
-    let k = this.rows.length;
-    for (let keep = Math.floor(max / 2); keep > 0; keep--) {
-      if (o > 0 && (k === 0 || this.others[o - 1].seq > this.rows.seq(k - 1))) o--;
-      else k--;
-    }
+    // the first event kept: the newest half of both kinds together
+    const [o, k] = splitNewest(
+      (i) => this.others[i].seq,
+      this.others.length,
+      (i) => this.rows.seq(i),
+      this.rows.length,
+      Math.floor(max / 2),
+    );
     const next = (): { seq: number; t: number } =>
       o < this.others.length && (k >= this.rows.length || this.others[o].seq < this.rows.seq(k)) ? { seq: this.others[o].seq, t: this.otherT[o] } : { seq: this.rows.seq(k), t: this.rows.t(k) };
     let cut = next();
