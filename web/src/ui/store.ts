@@ -176,7 +176,12 @@ export function sameEvent(a: UiEvent, b: UiEvent): boolean {
 function restart(st: Steps, t: number, v: number): Steps {
   const out = new Steps();
   if (!Number.isNaN(v)) out.push(t, v);
-  for (let i = lowerBound(st.t, t); i < st.t.length; i++) out.push(st.t[i], st.v[i]);
+  const i = lowerBound(st.t, t);
+  if (i === st.t.length) return out;
+  out.push(st.t[i], st.v[i]);
+  // past the first, the steps are already as push leaves them: copied whole
+  out.t = out.t.concat(st.t.slice(i + 1));
+  out.v = out.v.concat(st.v.slice(i + 1));
   return out;
 }
 
@@ -758,10 +763,8 @@ export class Store {
       this.hw[n] = restart(this.hw[n], seed.t, seed.hw[n]);
       this.leo[n] = restart(this.leo[n], seed.t, seed.leo[n]);
     }
-    const m0 = lowerBound(
-      this.marks.map((m) => m.seq),
-      cutSeq,
-    );
+    // the cut is where a millisecond starts: the marks before it are those before its time
+    const m0 = lowerBound(this.markT, seed.t);
     this.marks = this.marks.slice(m0);
     this.markT = this.markT.slice(m0);
     // faults, violations and leaders are all kept (the seed holds the older ones)
