@@ -351,12 +351,13 @@ mod tests {
         // for it on every load (a first call into the wasm and a JSON round trip at init).
         constant(
             o,
-            "Names and limits of the core (`wire::Catalog::new`), what `catalog()` returns.",
+            "Names and limits of the core (the wire test's `Catalog::new`), what `catalog()` returns.",
             "CATALOG",
             "Catalog",
             &serde_json::to_string_pretty(&Catalog::new()).unwrap(),
         );
-        // Names and numbers the package uses before (or without) asking the catalog.
+        // Names and numbers the package uses without asking the catalog: the element's own
+        // copy of this module keeps only these (the catalog stays with the API's).
         names(
             o,
             "A quorum config key (`protocol::config::CONFIG_KEYS`): Kafka's `controller.quorum.*` keys, \

@@ -589,7 +589,7 @@ field: string, message: string, };
 export type ApiErrorKind = "TypeError" | "RangeError" | "Error";
 
 /**
- * Names and limits of the core (`wire::Catalog::new`), what `catalog()` returns.
+ * Names and limits of the core (the wire test's `Catalog::new`), what `catalog()` returns.
  */
 export const CATALOG: Catalog = {
   "version": "0.1.0",
