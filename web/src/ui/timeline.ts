@@ -28,6 +28,8 @@ export interface TimelineHost {
 const MAX_EXPORT_PX = 16_000;
 /** The most messages the text description counts (it is redrawn a few times a second). */
 const DESCRIBED_MESSAGES = 20_000;
+/** The veil's note over the recorded future, longest first: the longest that fits is drawn. */
+const FUTURE_NOTES = ['recorded future: plays back the same unless you act', 'recorded future'];
 
 export class Timeline {
   readonly el: HTMLDivElement;
@@ -275,12 +277,22 @@ export class Timeline {
     if (xNow < g.w) {
       ctx.fillStyle = th.dark ? 'rgba(13,20,36,0.55)' : 'rgba(248,250,252,0.62)';
       ctx.fillRect(Math.max(GUTTER, xNow), AXIS_H, g.w, g.hgt);
-      if (this.store.lastT > now + 50 && g.w - xNow > 150) {
-        ctx.fillStyle = th.muted;
+      if (this.store.lastT > now + 50) {
+        const x = Math.max(GUTTER, xNow) + 8;
         ctx.font = `italic 11px ${th.font}`;
-        ctx.textAlign = 'left';
-        ctx.textBaseline = 'top';
-        ctx.fillText('recorded future: plays back the same unless you act', Math.max(GUTTER, xNow) + 8, AXIS_H + 3);
+        // the whole note where it fits, else its first words, else nothing (never cut off)
+        const note = FUTURE_NOTES.map((text) => ({ text, w: ctx.measureText(text).width })).find((n) => x + n.w + 8 <= g.w);
+        if (note) {
+          // on a chip of the background down to the first lane's band: the role labels
+          // above that band sit at the same height, and would show through the text
+          const h = Math.max(15, g.laneMid(0) - 8 - AXIS_H);
+          ctx.fillStyle = th.bg;
+          ctx.fillRect(x - 4, AXIS_H + 1, note.w + 8, h);
+          ctx.textAlign = 'left';
+          ctx.textBaseline = 'middle';
+          ctx.fillStyle = th.muted;
+          ctx.fillText(note.text, x, AXIS_H + 1 + h / 2);
+        }
       }
     }
 
