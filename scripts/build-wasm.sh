@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the two wasms for the web: cargo (wasm32, `wasm` profile) -> wasm-bindgen (the
-# CLI pinned to the crate's exact wasm-bindgen version) -> wasm-opt -O3 --converge. Output: web/pkg/:
+# CLI pinned to the crate's exact wasm-bindgen version; without its multi-value ABI) ->
+# wasm-opt -O3 --converge. Output: web/pkg/:
 # kraft_playground* (the core, without the `scenarios` feature) and kraft_playground_full*
 # (with the scenario engine and the chaos sweep). Prints the raw and gzip sizes.
 set -euo pipefail
@@ -17,6 +18,7 @@ fi
 
 out=web/pkg
 rm -rf "$out"
+mkdir -p "$out"
 opt=node_modules/.bin/wasm-opt
 [ -x "$opt" ] || say "node_modules/.bin/wasm-opt not found (run npm ci); the wasm is not size-optimised"
 
@@ -35,7 +37,12 @@ build() {
   say "cargo build $name (wasm32-unknown-unknown, profile wasm $*)"
   # Keep the target_features section for wasm-bindgen; wasm-opt strips afterwards.
   CARGO_PROFILE_WASM_STRIP=false cargo build -q -p kraft-playground --target wasm32-unknown-unknown --profile wasm "$@"
-  wasm-bindgen --target web --out-dir "$out" --out-name "$name" target/wasm32-unknown-unknown/wasm/kraft_playground.wasm
+  # wasm-bindgen's return-pointer ABI, not its multi-value one (see the script: Node init)
+  local linked="$out/${name}_linked.wasm"
+  cp target/wasm32-unknown-unknown/wasm/kraft_playground.wasm "$linked"
+  node scripts/wasm-no-multivalue.mjs "$linked"
+  wasm-bindgen --target web --out-dir "$out" --out-name "$name" "$linked"
+  rm "$linked"
   node scripts/wasm-factory.mjs "$out" "$name"
   local wasm="$out/${name}_bg.wasm"
   if [ -x "$opt" ]; then
