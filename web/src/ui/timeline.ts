@@ -281,7 +281,14 @@ export class Timeline {
         const x = Math.max(GUTTER, xNow) + 8;
         ctx.font = `italic 11px ${th.font}`;
         // the whole note where it fits, else its first words, else nothing (never cut off)
-        const note = FUTURE_NOTES.map((text) => ({ text, w: ctx.measureText(text).width })).find((n) => x + n.w + 8 <= g.w);
+        let note: { text: string; w: number } | null = null;
+        for (const text of FUTURE_NOTES) {
+          const w = ctx.measureText(text).width;
+          if (x + w + 8 <= g.w) {
+            note = { text, w };
+            break;
+          }
+        }
         if (note) {
           // on a chip of the background down to the first lane's band: the role labels
           // above that band sit at the same height, and would show through the text
