@@ -125,7 +125,9 @@ impl Invariant {
                 "no two nodes ever expose different records at one offset below their HW"
             }
             Invariant::LogMatching => "the same (offset, epoch) on two logs means the same record and the same prefix",
-            Invariant::LeaderCompleteness => "every committed record is in the log of every later leader",
+            Invariant::LeaderCompleteness => {
+                "every committed record is in the log of every leader of the epoch that committed it or a later one"
+            }
             Invariant::NoTruncationBelowHighWatermark => "no node truncates records below its own HW",
             Invariant::StableLeadership => {
                 "after the first leader, leadership never changes while a majority is connected"

@@ -20,11 +20,33 @@ type RecordKey = (Epoch, u64);
 /// event that appended it.
 type Appended = (u64, Option<RecordKey>, u64);
 
+/// The first record exposed below a HW at an offset. Flat, so that a slot is no bigger
+/// than it was without `in_epoch` (it fits where a (RecordKey, u64) pair had padding).
+#[derive(Clone, Copy, Debug)]
+struct Committed {
+    record_epoch: Epoch,
+    /// The epoch of the node that exposed it: the leader that committed it, or a follower
+    /// told by the leader of that epoch. Leader completeness is owed to leaders of later
+    /// epochs only.
+    in_epoch: Epoch,
+    id: u64,
+    /// The event that exposed it.
+    at: u64,
+}
+
+impl Committed {
+    fn key(&self) -> RecordKey {
+        (self.record_epoch, self.id)
+    }
+}
+
 /// The notes are shared (see `shared`) so checkpoints of the world do not copy them.
 #[derive(Clone, Debug)]
 pub struct Data {
-    /// offset -> (record, event that first exposed it below a HW)
-    committed: ByOffset<(RecordKey, u64)>,
+    /// offset -> the record first exposed there below a HW
+    committed: ByOffset<Committed>,
+    /// Each node's epoch, as its state events tell it (one per node: not metered).
+    epochs: Vec<Epoch>,
     /// offset -> (epoch, what was appended) for the first epoch appended at the offset
     appended: ByOffset<(Epoch, Appended)>,
     /// (offset, epoch) -> what was appended, for the other epochs (appended after a
@@ -61,6 +83,7 @@ impl Data {
     pub fn metered(meter: &Meter) -> Self {
         Data {
             committed: ByOffset::new(meter),
+            epochs: Vec::new(),
             appended: ByOffset::new(meter),
             appended_later: SharedMap::new(Metering::new(meter, Holder::Checker, 56)),
             pruned_below: 0,
@@ -77,8 +100,15 @@ impl Data {
                 detail: format!("n{node} truncated to {to}, below its HW {hw}"),
                 evidence: vec![event.seq],
             }),
-            EventKind::State { node, to: StateName::Leader, epoch, .. } => {
-                self.on_new_leader(view, *node, *epoch, event.seq, found)
+            EventKind::State { node, to, epoch, .. } => {
+                let i = *node as usize;
+                if self.epochs.len() <= i {
+                    self.epochs.resize(i + 1, 0);
+                }
+                self.epochs[i] = *epoch;
+                if *to == StateName::Leader {
+                    self.on_new_leader(view, *node, *epoch, event.seq, found)
+                }
             }
             EventKind::Snapshot { .. } => self.prune(view),
             _ => {}
@@ -111,11 +141,13 @@ impl Data {
     ) {
         let from = offsets.start.max(first_held(log)).max(self.pruned_below);
         let to = offsets.end.min(log.end_offset());
+        let in_epoch = self.epochs.get(node as usize).copied().unwrap_or(0);
         for offset in from..to {
             let Some(mine) = key_at(log, offset) else {
                 continue;
             };
-            match self.committed.get_or_note(offset, || (mine, seq)) {
+            let note = || Committed { record_epoch: mine.0, in_epoch, id: mine.1, at: seq };
+            match self.committed.get_or_note(offset, note).map(|c| (c.key(), c.at)) {
                 None => {}
                 Some((theirs, first)) if theirs != mine => {
                     found.push(Found {
@@ -202,11 +234,20 @@ impl Data {
         }
     }
 
-    /// A new leader must hold every record committed so far.
+    /// A new leader must hold every record committed in its epoch or an earlier one. A
+    /// leader of an older epoch than a commit owes it nothing: a candidate can still win
+    /// its epoch with a late vote after a newer leader has committed
+    /// (KafkaRaftClient.handleVoteResponse counts a granted vote of the candidate's own
+    /// epoch), and it can commit nothing there, the majority having moved on. A second
+    /// leader of the commit's own epoch (a restarted leader leading again) is held to it.
     fn on_new_leader(&mut self, view: &impl ClusterView, node: NodeId, epoch: Epoch, seq: u64, found: &mut Vec<Found>) {
         let Some(log) = view.log(node) else { return };
-        for (offset, (key, at)) in self.committed.iter_from(first_held(log)) {
-            if key_at(log, offset) != Some(*key) {
+        for (offset, committed) in self.committed.iter_from(first_held(log)) {
+            if committed.in_epoch > epoch {
+                continue;
+            }
+            let (key, at) = (committed.key(), committed.at);
+            if key_at(log, offset) != Some(key) {
                 let has = match key_at(log, offset) {
                     Some((e, id)) => format!("record {id}@e{e}"),
                     None => "nothing".into(),
@@ -218,7 +259,7 @@ impl Data {
                         "n{node} became leader of epoch {epoch} without committed record {}@e{} at offset {offset} (it has {has})",
                         key.1, key.0
                     ),
-                    evidence: vec![*at, seq],
+                    evidence: vec![at, seq],
                 });
                 return;
             }

@@ -864,7 +864,7 @@ export const CATALOG: Catalog = {
     },
     {
       "name": "LeaderCompleteness",
-      "explanation": "every committed record is in the log of every later leader"
+      "explanation": "every committed record is in the log of every leader of the epoch that committed it or a later one"
     },
     {
       "name": "NoTruncationBelowHighWatermark",
@@ -935,7 +935,7 @@ export const INVARIANTS: readonly (readonly [InvariantName, string])[] = [
   ["LeaderNeverLoadSnapshot", "a leader never loads a snapshot into its state machine"],
   ["ConsistentCommittedData", "no two nodes ever expose different records at one offset below their HW"],
   ["LogMatching", "the same (offset, epoch) on two logs means the same record and the same prefix"],
-  ["LeaderCompleteness", "every committed record is in the log of every later leader"],
+  ["LeaderCompleteness", "every committed record is in the log of every leader of the epoch that committed it or a later one"],
   ["NoTruncationBelowHighWatermark", "no node truncates records below its own HW"],
   ["StableLeadership", "after the first leader, leadership never changes while a majority is connected"],
 ];
