@@ -12,6 +12,13 @@
 // canvas once they have all arrived. What the page's own work adds is the difference.
 //   node scripts/bench-load.mjs [--loads 3] [--encoding gzip|br] [--json] [--site DIR]
 //     (--site: another build to compare with, e.g. main's www/dist)
+//   node scripts/bench-load.mjs --against DIR [--loads 12] [--site DIR]
+//     A/B: cold loads of DIR (A) and of the site (B) in interleaved pairs, the order
+//     alternating; prints each pair and the medians of A, B and B-A. A change to the
+//     page's startup moves the first frame by less than one load's spread (+-50 ms on a
+//     shared 2-core host), so it is judged by the paired difference, not by two benches.
+//     Its own noise: a build against a copy of itself gave B-A medians of -9 to +20 ms in
+//     runs of 6-8 pairs; an effect below about 20 ms needs 20 pairs or more.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,6 +33,8 @@ const loads = Number(arg('loads', 3));
 const encoding = arg('encoding', 'gzip');
 const json = process.argv.includes('--json');
 const site = arg('site', undefined);
+const against = arg('against', undefined);
+const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
 /**
  * The site's files and floor.html: the main page's head with each module script turned
@@ -95,6 +104,35 @@ async function coldLoad(url, probe) {
   }
 }
 
+/** --against: interleaved pairs of cold loads, A (that build) then B (the site) or B then A. */
+async function compare() {
+  const a = await serve(against);
+  const b = await serve(site);
+  try {
+    await coldLoad(a.url, true);
+    await coldLoad(b.url, true);
+    const pairs = [];
+    for (let i = 0; i < loads; i++) {
+      const order = i % 2 === 0 ? [a, b] : [b, a];
+      const ms = new Map();
+      for (const s of order) ms.set(s, (await coldLoad(s.url, true)).firstFrameMs);
+      const pair = { a: ms.get(a), b: ms.get(b) };
+      pairs.push(pair);
+      console.log(`  pair ${i + 1}: A ${Math.round(pair.a)} ms, B ${Math.round(pair.b)} ms, B-A ${Math.round(pair.b - pair.a)} ms`);
+    }
+    const m = (f) => Math.round(median(pairs.map(f)));
+    const worse = pairs.filter((p) => p.b > p.a).length;
+    console.log(`bench-load A/B, ${loads} pairs: A ${m((p) => p.a)} ms, B ${m((p) => p.b)} ms, B-A ${m((p) => p.b - p.a)} ms (B slower in ${worse} of ${loads})`);
+  } finally {
+    a.stop();
+    b.stop();
+  }
+}
+if (against) {
+  await compare();
+  process.exit(0);
+}
+
 const server = await serve(site);
 let floor = null;
 let floorDir = null;
@@ -125,7 +163,7 @@ try {
   results.sort((a, b) => a.firstFrameMs - b.firstFrameMs);
   floors.sort((a, b) => a - b);
   const mid = results[Math.floor(results.length / 2)];
-  const floorMs = floors[Math.floor(floors.length / 2)];
+  const floorMs = median(floors);
   if (json) console.log(JSON.stringify({ ...mid, loads: results.map((r) => Math.round(r.firstFrameMs)), floorMs, floors: floors.map(Math.round) }));
   else {
     console.log(`bench-load: 10 Mbps / 40 ms RTT, ${encoding}, ${loads} cold loads`);
