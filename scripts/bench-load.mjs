@@ -19,7 +19,14 @@
 //     shared 2-core host), so it is judged by the paired difference, not by two benches.
 //     Its own noise: a build against a copy of itself gave B-A medians of -9 to +20 ms in
 //     runs of 6-8 pairs; an effect below about 20 ms needs 20 pairs or more.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+//   node scripts/bench-load.mjs --phases [--loads 5] [--site DIR]
+//     Where a load's time goes, per cold load and as medians (ms since navigation): the
+//     element's module and the wasm arrived, the module graph ran (the element defined),
+//     DOMContentLoaded, the early compile resolved, the element ready, the first frame;
+//     the main thread's long tasks; and on Linux the CPU time of each Chromium process
+//     kind during the load (read from /proc), which says whether the host's 2 cores were
+//     saturated (the first frame then waits on CPU, not on the network).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +41,7 @@ const encoding = arg('encoding', 'gzip');
 const json = process.argv.includes('--json');
 const site = arg('site', undefined);
 const against = arg('against', undefined);
+const phases = process.argv.includes('--phases');
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
 /**
@@ -68,6 +76,66 @@ new PerformanceObserver((l, o) => {
   return out;
 }
 
+/**
+ * --phases: the page's milestones, recorded from an init script (nothing in the page
+ * changes): the early compile the pages' first script publishes, the element's `ready`,
+ * DOMContentLoaded and the long tasks.
+ */
+function watchPhases() {
+  const p = { longTasks: [] };
+  window.__phases = p;
+  const now = () => Math.round(performance.now());
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) p.longTasks.push([Math.round(e.startTime), Math.round(e.duration)]);
+  }).observe({ type: 'longtask', buffered: true });
+  document.addEventListener('DOMContentLoaded', () => {
+    p.domContentLoaded = now();
+  });
+  let core;
+  Object.defineProperty(self, 'kraftPlaygroundCore', {
+    configurable: true,
+    get: () => core,
+    set: (v) => {
+      core = v;
+      v.then(
+        () => {
+          p.compiled = now();
+        },
+        () => {},
+      );
+    },
+  });
+  customElements.whenDefined('kraft-playground').then(() => {
+    p.defined = now();
+    document.querySelector('kraft-playground')?.ready.then(() => {
+      p.ready = now();
+    });
+  });
+}
+
+/** CPU time (ms) so far of each thread on this machine, by process kind; null off Linux. */
+function cpuByThread() {
+  if (!existsSync('/proc/self/task')) return null;
+  const out = new Map();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!/chrom/.test(cmd) && Number(pid) !== process.pid) continue;
+      const type = Number(pid) === process.pid ? 'node (this bench)' : (cmd.match(/--utility-sub-type=[\w.]*?(\w+)(?:\0|$)/)?.[1] ?? cmd.match(/--type=([\w-]+)/)?.[1] ?? 'browser');
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        // the renderer's main thread apart from its other threads
+        const kind = type === 'renderer' ? (tid === pid ? 'renderer main thread' : 'renderer, other threads') : type;
+        out.set(`${pid}/${tid}`, { kind, ms: (Number(f[11]) + Number(f[12])) * 10 });
+      }
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  return out;
+}
+
 /** One cold load of `url` in a fresh browser: its first frame (ms) and the responses finished by then. */
 async function coldLoad(url, probe) {
   const { context, close } = await launch();
@@ -90,15 +158,21 @@ async function coldLoad(url, probe) {
       if (r) Object.assign(r, { bytes: e.encodedDataLength, done: e.timestamp });
     });
     if (probe) await page.addInitScript(watchFirstFrame);
+    if (phases) await page.addInitScript(watchPhases);
     let navigatedAt = null;
     cdp.on('Network.requestWillBeSent', (e) => {
       if (navigatedAt === null) navigatedAt = e.timestamp;
     });
+    const cpuBefore = phases ? cpuByThread() : null;
     const firstFrameMs = await loadToFirstFrame(page, url);
+    const cpuAfter = phases ? cpuByThread() : null;
     // Every response finished before the first frame (CDP times are seconds).
     const drawnAt = navigatedAt + firstFrameMs / 1000;
     const before = [...requests.values()].filter((r) => r.done !== null && r.done <= drawnAt);
-    return { firstFrameMs, before, navigatedAt };
+    const marks = phases ? await page.evaluate(() => window.__phases) : null;
+    const cpu = {};
+    for (const [k, { kind, ms }] of cpuAfter ?? []) cpu[kind] = (cpu[kind] ?? 0) + ms - (cpuBefore.get(k)?.ms ?? 0);
+    return { firstFrameMs, before, navigatedAt, marks, cpu: cpuAfter ? cpu : null };
   } finally {
     await close();
   }
@@ -130,6 +204,60 @@ async function compare() {
 }
 if (against) {
   await compare();
+  process.exit(0);
+}
+
+/** --phases: each load's milestones and CPU, then the medians. */
+async function phaseLoads() {
+  const s = await serve(site);
+  try {
+    await coldLoad(s.url, true);
+    const rows = [];
+    for (let i = 0; i < loads; i++) {
+      const { firstFrameMs, before, navigatedAt, marks, cpu } = await coldLoad(s.url, true);
+      const at = (suffix) => {
+        const r = before.find((x) => new URL(x.url).pathname.endsWith(suffix));
+        return r ? Math.round((r.done - navigatedAt) * 1000) : null;
+      };
+      const row = {
+        'element module arrived': at('/kraft-playground.js'),
+        'wasm arrived': at('.wasm'),
+        'element defined': marks.defined ?? null,
+        DOMContentLoaded: marks.domContentLoaded ?? null,
+        'core compiled': marks.compiled ?? null,
+        'element ready': marks.ready ?? null,
+        'first frame': Math.round(firstFrameMs),
+      };
+      rows.push({ row, cpu, longTasks: marks.longTasks });
+      console.log(
+        `  load ${i + 1}: ${Object.entries(row)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      );
+      console.log(`    long tasks (start+ms): ${marks.longTasks.map(([a, d]) => `${a}+${d}`).join(' ') || 'none'}`);
+      if (cpu)
+        console.log(
+          `    CPU ms: ${Object.entries(cpu)
+            .sort((a, b) => b[1] - a[1])
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}`,
+        );
+    }
+    const med = (f) => median(rows.map(f).filter((v) => v !== null && v !== undefined));
+    console.log(`bench-load phases, medians of ${loads} cold loads (ms since navigation):`);
+    for (const k of Object.keys(rows[0].row)) console.log(`  ${k.padEnd(24)} ${med((r) => r.row[k])}`);
+    if (rows[0].cpu) {
+      const kinds = [...new Set(rows.flatMap((r) => Object.keys(r.cpu)))];
+      const total = med((r) => Object.values(r.cpu).reduce((a, b) => a + b, 0));
+      console.log(`  CPU during a load, median ms (of ${med((r) => r.row['first frame'])} ms x 2 cores; 10 ms ticks): all ${total}`);
+      for (const k of kinds.sort((a, b) => med((r) => r.cpu[b] ?? 0) - med((r) => r.cpu[a] ?? 0))) console.log(`    ${k.padEnd(24)} ${med((r) => r.cpu[k] ?? 0)}`);
+    }
+  } finally {
+    s.stop();
+  }
+}
+if (phases) {
+  await phaseLoads();
   process.exit(0);
 }
 
