@@ -18,7 +18,8 @@
 //     page's startup moves the first frame by less than one load's spread (+-50 ms on a
 //     shared 2-core host), so it is judged by the paired difference, not by two benches.
 //     Its own noise: a build against a copy of itself gave B-A medians of -9 to +20 ms in
-//     runs of 6-8 pairs; an effect below about 20 ms needs 20 pairs or more.
+//     runs of 6-8 pairs on an AMD EPYC host, and -6 and -20 ms in runs of 24 pairs on an
+//     Intel host 2.6x slower; an effect below about 20-30 ms is not seen this way.
 //   node scripts/bench-load.mjs --phases [--loads 5] [--site DIR]
 //     Where a load's time goes, per cold load and as medians (ms since navigation): the
 //     element's module and the wasm arrived, the module graph ran (the element defined),
