@@ -25,10 +25,10 @@
 //     element's module and the wasm arrived, the module graph ran (the element defined),
 //     DOMContentLoaded, the early compile resolved, the element ready, the first frame;
 //     the main thread's long tasks; and on Linux the CPU time of each Chromium process
-//     kind during the load (read from /proc), which says whether the host's 2 cores were
+//     kind during the load (read from /proc), which says whether the host's cores were
 //     saturated (the first frame then waits on CPU, not on the network).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, loadToFirstFrame, serve, watchFirstFrame } from '../test/browser/harness.mjs';
@@ -122,7 +122,15 @@ function cpuByThread() {
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!/chrom/.test(cmd) && Number(pid) !== process.pid) continue;
-      const type = Number(pid) === process.pid ? 'node (this bench)' : (cmd.match(/--utility-sub-type=[\w.]*?(\w+)(?:\0|$)/)?.[1] ?? cmd.match(/--type=([\w-]+)/)?.[1] ?? 'browser');
+      const type =
+        Number(pid) === process.pid
+          ? 'node (this bench)'
+          : (cmd
+              .match(/--utility-sub-type=([\w.]+)/)?.[1]
+              .split('.')
+              .pop() ??
+            cmd.match(/--type=([\w-]+)/)?.[1] ??
+            'browser');
       for (const tid of readdirSync(`/proc/${pid}/task`)) {
         const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
         const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -229,7 +237,7 @@ async function phaseLoads() {
         'element ready': marks.ready ?? null,
         'first frame': Math.round(firstFrameMs),
       };
-      rows.push({ row, cpu, longTasks: marks.longTasks });
+      rows.push({ row, cpu });
       console.log(
         `  load ${i + 1}: ${Object.entries(row)
           .map(([k, v]) => `${k} ${v}`)
@@ -250,7 +258,7 @@ async function phaseLoads() {
     if (rows[0].cpu) {
       const kinds = [...new Set(rows.flatMap((r) => Object.keys(r.cpu)))];
       const total = med((r) => Object.values(r.cpu).reduce((a, b) => a + b, 0));
-      console.log(`  CPU during a load, median ms (of ${med((r) => r.row['first frame'])} ms x 2 cores; 10 ms ticks): all ${total}`);
+      console.log(`  CPU during a load, median ms (of ${med((r) => r.row['first frame'])} ms x ${availableParallelism()} cores; 10 ms ticks): all ${total}`);
       for (const k of kinds.sort((a, b) => med((r) => r.cpu[b] ?? 0) - med((r) => r.cpu[a] ?? 0))) console.log(`    ${k.padEnd(24)} ${med((r) => r.cpu[k] ?? 0)}`);
     }
   } finally {
