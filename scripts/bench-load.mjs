@@ -27,6 +27,14 @@
 //     the main thread's long tasks; and on Linux the CPU time of each Chromium process
 //     kind during the load (read from /proc), which says whether the host's cores were
 //     saturated (the first frame then waits on CPU, not on the network).
+//   node scripts/bench-load.mjs --profile [--loads 3] [--site DIR] [--top 30] [--under NAME]
+//     The renderer main thread's CPU profile from navigation to the first frame (sampled
+//     every 0.2 ms), as mean ms per load: the functions by self time and by inclusive
+//     time, and with --under NAME the call tree below each function of that name
+//     ("(program)" is the browser's own work on that thread: style, layout, paint,
+//     parsing and compiling). Build with the source's names for it:
+//     KP_KEEP_NAMES=1 node web/build.mjs && KP_KEEP_NAMES=1 node www/build.mjs
+//     (then build again without it).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -43,6 +51,7 @@ const json = process.argv.includes('--json');
 const site = arg('site', undefined);
 const against = arg('against', undefined);
 const phases = process.argv.includes('--phases');
+const profile = process.argv.includes('--profile');
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
 /**
@@ -173,15 +182,21 @@ async function coldLoad(url, probe) {
       if (navigatedAt === null) navigatedAt = e.timestamp;
     });
     const cpuBefore = phases ? cpuByThread() : null;
+    if (profile) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     const firstFrameMs = await loadToFirstFrame(page, url);
     const cpuAfter = phases ? cpuByThread() : null;
+    const cpuProfile = profile ? (await cdp.send('Profiler.stop')).profile : null;
     // Every response finished before the first frame (CDP times are seconds).
     const drawnAt = navigatedAt + firstFrameMs / 1000;
     const before = [...requests.values()].filter((r) => r.done !== null && r.done <= drawnAt);
     const marks = phases ? await page.evaluate(() => window.__phases) : null;
     const cpu = {};
     for (const [k, { kind, ms }] of cpuAfter ?? []) cpu[kind] = (cpu[kind] ?? 0) + ms - (cpuBefore.get(k)?.ms ?? 0);
-    return { firstFrameMs, before, navigatedAt, marks, cpu: cpuAfter ? cpu : null };
+    return { firstFrameMs, before, navigatedAt, marks, cpu: cpuAfter ? cpu : null, cpuProfile };
   } finally {
     await close();
   }
@@ -267,6 +282,98 @@ async function phaseLoads() {
 }
 if (phases) {
   await phaseLoads();
+  process.exit(0);
+}
+
+/**
+ * --profile: each sample from navigation to the first frame charged to its function
+ * (self) and once to each function on its stack (inclusive); sums over the loads.
+ */
+async function profileLoads() {
+  const top = Number(arg('top', 30));
+  const under = arg('under', undefined);
+  const self = new Map();
+  const inclusive = new Map();
+  const trees = [];
+  const busy = [];
+  const s = await serve(site);
+  try {
+    await coldLoad(s.url, true);
+    for (let i = 0; i < loads; i++) {
+      const { firstFrameMs, navigatedAt, cpuProfile: p } = await coldLoad(s.url, true);
+      const node = new Map(p.nodes.map((n) => [n.id, n]));
+      const parent = new Map();
+      for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+      const name = (id) => {
+        const f = node.get(id).callFrame;
+        return `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
+      };
+      // CDP's profile and network clocks are the same monotonic clock (µs and s)
+      const from = navigatedAt * 1e6;
+      const to = from + firstFrameMs * 1000;
+      const nodeMs = new Map();
+      let t = p.startTime;
+      let total = 0;
+      for (let k = 0; k < p.samples.length - 1; k++) {
+        t += p.timeDeltas[k];
+        const ms = p.timeDeltas[k + 1] / 1000;
+        const id = p.samples[k];
+        if (t < from || t > to || node.get(id).callFrame.functionName === '(idle)') continue;
+        total += ms;
+        self.set(name(id), (self.get(name(id)) ?? 0) + ms);
+        const onStack = new Set();
+        for (let q = id; q !== undefined; q = parent.get(q)) {
+          nodeMs.set(q, (nodeMs.get(q) ?? 0) + ms);
+          onStack.add(name(q));
+        }
+        for (const f of onStack) inclusive.set(f, (inclusive.get(f) ?? 0) + ms);
+      }
+      busy.push(total);
+      console.log(`  load ${i + 1}: first frame ${Math.round(firstFrameMs)} ms, main thread busy ${Math.round(total)} ms`);
+      if (under) trees.push({ node, parent, nodeMs, name });
+    }
+  } finally {
+    s.stop();
+  }
+  const mean = (ms) => (ms / loads).toFixed(1).padStart(7);
+  const list = (m) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([f, ms]) => `  ${mean(ms)}  ${f}`)
+      .join('\n');
+  console.log(`bench-load profile, ${loads} cold loads, navigation to first frame: main thread busy ${Math.round(median(busy))} ms (median)`);
+  console.log(`self time, mean ms per load:\n${list(self)}`);
+  console.log(`inclusive time, mean ms per load:\n${list(inclusive)}`);
+  // the call tree below NAME, summed over the loads (6 deep; calls of 1 ms a load or more)
+  const below = new Map();
+  const walk = (t, id, path) => {
+    const ms = t.nodeMs.get(id) ?? 0;
+    if (ms < 0.5 || path.length > 6) return;
+    const key = [...path, t.name(id)].join(' > ');
+    below.set(key, (below.get(key) ?? 0) + ms);
+    for (const c of t.node.get(id).children ?? []) walk(t, c, [...path, t.name(id)]);
+  };
+  const isUnder = (t, id) => t.node.get(id).callFrame.functionName === under;
+  for (const t of trees) {
+    for (const id of t.node.keys()) {
+      // the outermost call of NAME only: a recursive one is inside its tree already
+      let outer = isUnder(t, id);
+      for (let q = t.parent.get(id); outer && q !== undefined; q = t.parent.get(q)) outer = !isUnder(t, q);
+      if (outer) walk(t, id, []);
+    }
+  }
+  if (under) {
+    const rows = [...below].filter(([, ms]) => ms >= loads).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    console.log(`below ${under}, mean ms per load:`);
+    for (const [path, ms] of rows) {
+      const parts = path.split(' > ');
+      console.log(`  ${mean(ms)}  ${'  '.repeat(parts.length - 1)}${parts.at(-1)}`);
+    }
+  }
+}
+if (profile) {
+  await profileLoads();
   process.exit(0);
 }
 

@@ -24,6 +24,9 @@ if (!existsSync(wasm) || !existsSync(fullWasm)) {
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
+// KP_KEEP_NAMES=1: minified but with the source's names, for a CPU profile of a page's
+// load (scripts/bench-load.mjs --profile)
+const minify = process.env.KP_KEEP_NAMES ? { minifyWhitespace: true, minifySyntax: true } : { minify: true };
 const common = {
   bundle: true,
   format: 'esm',
@@ -37,7 +40,7 @@ await build({
   entryPoints: { index: join(web, 'src/index.ts') },
   outdir: dist,
   platform: 'neutral',
-  minify: true, // what pages download; the source map keeps it debuggable
+  ...minify, // what pages download; the source map keeps it debuggable
 });
 await build({
   ...common,
@@ -53,7 +56,7 @@ await build({
   entryPoints: { engine: join(web, 'pkg/kraft_playground_full_factory.js') },
   outdir: dist,
   platform: 'neutral',
-  minify: true,
+  ...minify,
 });
 copyFileSync(fullWasm, join(dist, 'kraft_playground_full_bg.wasm'));
 
@@ -66,7 +69,7 @@ await build({
   entryPoints: { element: join(web, 'src/ui/define.ts') },
   outdir: dist,
   platform: 'browser',
-  minify: true,
+  ...minify,
   splitting: true,
   chunkNames: 'element-[name]-[hash]',
   plugins: [

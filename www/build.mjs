@@ -56,7 +56,9 @@ const common = {
   bundle: true,
   format: 'esm',
   target: 'es2022',
-  minify: true,
+  // KP_KEEP_NAMES=1: minified but with the source's names, for a CPU profile of a load
+  // (scripts/bench-load.mjs --profile)
+  ...(process.env.KP_KEEP_NAMES ? { minifyWhitespace: true, minifySyntax: true } : { minify: true }),
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
