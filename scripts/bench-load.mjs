@@ -66,9 +66,15 @@ function floorSite(dir, want) {
     .match(/<head>([\s\S]*)<\/head>/)[1]
     .replace(/<script type="module" src="([^"]+)"><\/script>/g, '<link rel="modulepreload" href="$1">');
   const img = want.filter((p) => p.endsWith('.svg')).map((p) => `<img src="${p.slice(1)}" alt="" width="28" height="28">`);
+  // what the main page's scripts asked for before its first frame was seen (the story;
+  // on a slow load, what it asks for just after that frame): asked for here by the head
+  const inHead = new Set([...head.matchAll(/(?:href|src)="([^"]+)"/g)].map((m) => `/${m[1]}`));
+  const more = want
+    .filter((p) => p !== '/' && !p.endsWith('.svg') && !inHead.has(p))
+    .map((p) => (p.endsWith('.js') ? `<link rel="modulepreload" href="${p.slice(1)}">` : `<link rel="preload" href="${p.slice(1)}" as="fetch" crossorigin>`));
   writeFileSync(
     join(out, 'floor.html'),
-    `<!doctype html>\n<html lang="en">\n<head>${head}<script type="module" src="floor.js"></script>\n</head>\n<body>${img.join('')}<canvas width="600" height="300"></canvas></body>\n</html>\n`,
+    `<!doctype html>\n<html lang="en">\n<head>${head}${more.join('')}<script type="module" src="floor.js"></script>\n</head>\n<body>${img.join('')}<canvas width="600" height="300"></canvas></body>\n</html>\n`,
   );
   writeFileSync(
     join(out, 'floor.js'),
