@@ -1,4 +1,4 @@
-// `npm run bench`: peak wasm memory of the memory bench cases (crate/benches/memory.rs)
+// `npm run bench`: peak wasm memory of the memory bench cases (crate/sim/benches/memory.rs)
 // in the npm package. Each case runs in its own process (an instance never shrinks).
 //   node scripts/bench-memory.mjs [hour|topics|no-snapshots]
 import { execFileSync } from 'node:child_process';

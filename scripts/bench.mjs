@@ -373,7 +373,7 @@ const day = run('day');
 row('peak wasm memory, 24 h run in one advance (3 voters, 10 writes/s)', round(day.peakBytes / MIB), 'MiB', null, null, `${round(day.wallS)} s wall; ${held(day.held)}`);
 Object.assign(rows.at(-1), { held: day.held });
 
-const native = execFileSync('cargo', ['run', '--release', '-q', '-p', 'kraft-playground', '--example', 'reference', '--', '5'], { cwd: root, encoding: 'utf8' });
+const native = execFileSync('cargo', ['run', '--release', '-q', '-p', 'kraft-sim', '--example', 'reference', '--', '5'], { cwd: root, encoding: 'utf8' });
 const nativeRate = Number(/median (\d+)/.exec(native)?.[1]);
 row('native throughput, reference workload (sim s per wall s)', nativeRate, 'sim s/s', null, null, 'cargo run --example reference');
 

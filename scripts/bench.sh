@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 bash scripts/setup.sh browser
 node scripts/build.mjs
-cargo build --release -q -p kraft-playground --example reference
+cargo build --release -q -p kraft-sim --example reference
 
 details=0
 args=()
@@ -21,14 +21,14 @@ done
 
 if [ "$details" = 1 ]; then
   echo "==== core (native)"
-  cargo bench -q -p kraft-playground --bench core
+  cargo bench -q -p kraft-sim --bench core
 
   echo "==== peak memory: an hour with a crash a minute, 40 topics of 10,000 partitions, no snapshots at 1,000 writes/s"
-  cargo bench -q -p kraft-playground --bench memory
+  cargo bench -q -p kraft-sim --bench memory
   node scripts/bench-memory.mjs
 
   echo "==== sweep workload, 40 seeds x 60 s, one thread: native vs wasm"
-  cargo run --release -q -p kraft-playground --example sweep -- --seeds 40 --seconds 60 --jobs 1 2>&1 | grep -E "simulated s per wall s|passed"
+  cargo run --release -q -p kraft-sim --example sweep -- --seeds 40 --seconds 60 --jobs 1 2>&1 | grep -E "simulated s per wall s|passed"
   node web/bin/kraft-playground.mjs sweep --seeds 40 --seconds 60 2>&1 | grep -E "per wall|passed"
 
   echo "==== linear paths: captions, a page of old events, the CLI printing long traces"

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 say() { echo "build-wasm: $*" >&2; }
 
-want=$(sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' crate/Cargo.toml)
+want=$(sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' crate/wasm/Cargo.toml)
 have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have" != "$want" ]; then
   say "wasm-bindgen CLI $want missing (have '${have:-none}'); running scripts/setup.sh"
@@ -36,10 +36,10 @@ build() {
   shift
   say "cargo build $name (wasm32-unknown-unknown, profile wasm $*)"
   # Keep the target_features section for wasm-bindgen; wasm-opt strips afterwards.
-  CARGO_PROFILE_WASM_STRIP=false cargo build -q -p kraft-playground --target wasm32-unknown-unknown --profile wasm "$@"
+  CARGO_PROFILE_WASM_STRIP=false cargo build -q -p kraft-wasm --target wasm32-unknown-unknown --profile wasm "$@"
   # wasm-bindgen's return-pointer ABI, not its multi-value one (see the script: Node init)
   local linked="$out/${name}_linked.wasm"
-  cp target/wasm32-unknown-unknown/wasm/kraft_playground.wasm "$linked"
+  cp target/wasm32-unknown-unknown/wasm/kraft_wasm.wasm "$linked"
   node scripts/wasm-no-multivalue.mjs "$linked"
   wasm-bindgen --target web --out-dir "$out" --out-name "$name" "$linked"
   rm "$linked"

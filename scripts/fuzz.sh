@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm run fuzz [-- --seconds S --seed K]`: the seeded fuzzers for S seconds each
 # (default 60): the Rust targets (scenario parser, link decoder, operation sequences; one
-# thread each, see crate/examples/fuzz.rs), then share links through the npm package in
+# thread each, see crate/scenario/examples/fuzz.rs), then share links through the npm package in
 # node (web/test/link-fuzz.test.mjs). A finding prints the command that reproduces it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +18,7 @@ while [ $# -gt 0 ]; do
 done
 
 echo "==== fuzz (Rust): scenario parser, link decoder, operation sequences, $seconds s each"
-cargo run --release -q -p kraft-playground --example fuzz -- --seconds "$seconds" --seed "$seed"
+cargo run --release -q -p kraft-scenario --example fuzz -- --seconds "$seconds" --seed "$seed"
 
 echo "==== fuzz (node): share links, $seconds s"
 if [ ! -f web/dist/node.js ]; then

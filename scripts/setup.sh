@@ -9,8 +9,8 @@ cd "$(dirname "$0")/.."
 say() { echo "setup: $*" >&2; }
 
 # The wasm-bindgen CLI must match the wasm-bindgen crate exactly.
-WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' crate/Cargo.toml)
-[ -n "$WASM_BINDGEN_VERSION" ] || { say "cannot read the pinned wasm-bindgen version from crate/Cargo.toml"; exit 1; }
+WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' crate/wasm/Cargo.toml)
+[ -n "$WASM_BINDGEN_VERSION" ] || { say "cannot read the pinned wasm-bindgen version from crate/wasm/Cargo.toml"; exit 1; }
 
 if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"

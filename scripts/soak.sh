@@ -19,13 +19,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-cargo build --release -q -p kraft-playground --example sweep
+cargo build --release -q -p kraft-sim --example sweep
 started=$SECONDS
 status=0
 for size in "3 1" "5 2" "7 3"; do
   set -- $size
   echo "==== soak: $seeds seeds x $seconds s, $1 voters + $2 observers"
-  cargo run --release -q -p kraft-playground --example sweep -- \
+  cargo run --release -q -p kraft-sim --example sweep -- \
     --seeds "$seeds" --seconds "$seconds" --first-seed "$first" --voters "$1" --observers "$2" || status=1
 done
 echo "soak: $((3 * seeds)) seeds in $((SECONDS - started)) s wall, $([ $status = 0 ] && echo 'all passed' || echo 'FAILURES above')"

@@ -8,7 +8,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 stale() {
   [ ! -f web/dist/node.js ] && return 0
-  [ -n "$(find crate/src crate/Cargo.toml web/src web/build.mjs -newer web/dist/node.js -print -quit)" ]
+  [ -n "$(find crate Cargo.toml web/src web/build.mjs -newer web/dist/node.js -print -quit)" ]
 }
 if stale; then
   echo "test-web: building the wasm and the package first" >&2

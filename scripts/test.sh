@@ -19,7 +19,7 @@ step "Seed sweep (a slice of npm run soak): 150 seeds x 120 s each for 3, 5 and 
 bash scripts/soak.sh --seeds 150 --seconds 120
 
 step "Fuzz (a slice of npm run fuzz): scenario parser, link decoder, operation sequences, 3 s each"
-cargo run --release -q -p kraft-playground --example fuzz -- --seconds 3
+cargo run --release -q -p kraft-scenario --example fuzz -- --seconds 3
 
 step "Build: wasm, npm package, site"
 node scripts/build.mjs

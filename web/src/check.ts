@@ -2,7 +2,7 @@
  * Argument checks of what is JavaScript-specific (types, shapes, NaN, bigints, numbers a
  * JS number or a wasm u32 cannot carry): each bad argument becomes a TypeError or a
  * RangeError saying what was wrong and what is allowed. Domain ranges (voters, latency,
- * flush, advance, chaos length) are the core's (crate/src/limits.rs), which refuses an
+ * flush, advance, chaos length) are the core's (crate/sim/src/limits.rs), which refuses an
  * argument before anything changes.
  * @module
  */

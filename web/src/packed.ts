@@ -1,4 +1,4 @@
-// Reads the packed bulk form of trace events (crate/src/packed.rs): the packed types as
+// Reads the packed bulk form of trace events (crate/sim/src/packed.rs): the packed types as
 // numbers laid out by PACKED_ROWS, merged by seq with the others, which come as JSON.
 // One object literal per event (a fixed shape per type): building objects by field name
 // from the layout table cost twice as much.

@@ -197,7 +197,7 @@ test('sweep: an unsafe switch is caught, with the native repro command', () => {
   const r = cli('sweep', '--seeds', '1', '--first-seed', '3', '--seconds', '30', '--unsafe', 'vote-ignores-log');
   assert.equal(r.code, 1);
   assert.match(r.out, /seed 3 FAILED: .*LeaderCompleteness/);
-  assert.match(r.out, /reproduce: cargo run --release -p kraft-playground --example sweep -- --seeds 1 --first-seed 3 --seconds 30 --voters 3 --observers 1 --unsafe vote-ignores-log --trace/);
+  assert.match(r.out, /reproduce: cargo run --release -p kraft-sim --example sweep -- --seeds 1 --first-seed 3 --seconds 30 --voters 3 --observers 1 --unsafe vote-ignores-log --trace/);
   assert.match(r.out, /0 passed, 1 failed/);
 });
 

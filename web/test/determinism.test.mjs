@@ -186,7 +186,7 @@ test('random valid action sequences: no internal error, links and seeks reproduc
 
 /** The packed types (`packedEvents`): numbers, no text. */
 const PACKED = new Set(['send', 'deliver', 'drop', 'disconnect', 'append', 'flush', 'hw']);
-/** Whether a message's summary tells an outcome its fields do not (crate/src/packed.rs, `tells_outcome`): kept in the packed form. */
+/** Whether a message's summary tells an outcome its fields do not (crate/sim/src/packed.rs, `tells_outcome`): kept in the packed form. */
 const tellsOutcome = (e) => /^(PreVote|Vote)Response$/.test(e.rpc) || (e.rpc === 'FetchResponse' && /^error=|divergingEpoch=|snapshot=/.test(e.summary));
 /** An event of `events()` as `packedEvents({ text })` gives it. */
 function packedForm(e, text) {
@@ -198,10 +198,10 @@ function packedForm(e, text) {
 }
 
 test('random operation lists replay exactly: live = fromLink(toLink()) = seek(0); seek(now), and old windows regenerate, in the JSON and the packed form', async () => {
-  // The ordering rule (crate/src/sim/world.rs): an action at t comes after what is due at t,
+  // The ordering rule (crate/sim/src/world.rs): an action at t comes after what is due at t,
   // and what it causes at t runs before the next action. Many actions share a millisecond
   // here, with controller.quorum.append.linger.ms 0 and default. Native twin:
-  // crate/tests/replay_property.rs.
+  // crate/sim/tests/replay_property.rs.
   let s = 99_1234;
   const rnd = (n) => {
     s = (s * 1103515245 + 12345) % 2147483648;

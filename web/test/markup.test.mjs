@@ -1,5 +1,5 @@
 // The element's caption markup (web/src/ui/markup.ts): the same rule as the core's
-// (crate/src/scenario/markup.rs, whose spans a scenario report carries), in time linear
+// (crate/scenario/src/markup.rs, whose spans a scenario report carries), in time linear
 // in the caption. Bundled from source with esbuild; renderCaption runs on a minimal
 // stand-in for the DOM (it only creates nodes and appends them).
 

@@ -10,7 +10,7 @@ import { chaosDigest } from '../dist/node.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 test('chaos-run digests: native == wasm', { timeout: 900_000 }, async () => {
-  const out = execFileSync('cargo', ['run', '--release', '-q', '-p', 'kraft-playground', '--example', 'digest'], {
+  const out = execFileSync('cargo', ['run', '--release', '-q', '-p', 'kraft-sim', '--example', 'digest'], {
     cwd: root,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,4 +1,4 @@
-// Generated from the Rust types by ts-rs (crate/src/wire.rs): do not edit.
+// Generated from the Rust types by ts-rs (crate/wasm/src/wire.rs): do not edit.
 // `UPDATE=1 cargo test --release --lib wire` rewrites it.
 
 /**

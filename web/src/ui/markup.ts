@@ -1,5 +1,5 @@
 // The caption markup of scenarios: plain text with **bold**, *em* and `code` (the same
-// subset as crate/src/scenario/markup.rs), rendered by building DOM nodes. Nothing in a
+// subset as crate/scenario/src/markup.rs), rendered by building DOM nodes. Nothing in a
 // caption can become markup: every piece of text goes in through a text node.
 
 import { h } from './dom.js';
@@ -8,7 +8,7 @@ type Style = 'plain' | 'bold' | 'em' | 'code';
 
 /**
  * Splits a line into styled runs; unclosed markers stay literal. The same rule as
- * crate/src/scenario/markup.rs, in one pass: at each point the earliest marker with a
+ * crate/scenario/src/markup.rs, in one pass: at each point the earliest marker with a
  * closing partner wins, and whether a partner exists is read off the marker's last
  * occurrence rather than searched for (a search per candidate was quadratic).
  */

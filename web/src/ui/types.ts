@@ -1,5 +1,5 @@
 // The shapes the UI reads, all generated from the core's types (generated/wire.ts):
-// trace events (crate/src/trace.rs), node views and log records (crate/src/sim/view.rs),
+// trace events (crate/sim/src/trace.rs), node views and log records (crate/sim/src/view.rs),
 // and the invariants and safety switches with their explanations.
 
 import type { EventOf, EventType, LogRecord, NodeInfo, QuorumDescription, RpcKind, StateName } from '../types.js';

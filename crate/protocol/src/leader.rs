@@ -1,0 +1,302 @@
+//! The leader's bookkeeping (Kafka's LeaderState): each replica's progress, the high
+//! watermark rule, the check-quorum window, the write batch and the parked fetches.
+
+use super::config::QuorumConfig;
+use super::record::{Epoch, NodeId, Offset, RecordBody};
+use super::rpc::FetchResponse;
+use serde::Serialize;
+
+/// What the leader knows of one replica (the rows of DescribeQuorum).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ReplicaProgress {
+    #[serde(rename = "replicaId")]
+    pub id: NodeId,
+    #[serde(rename = "isVoter")]
+    pub is_voter: bool,
+    /// The fetch offset it last reported (its LEO as the leader counts it).
+    #[serde(rename = "logEndOffset")]
+    pub end_offset: Option<Offset>,
+    #[serde(rename = "lastFetchTimestamp")]
+    pub last_fetch_ms: Option<u64>,
+    #[serde(rename = "lastCaughtUpTimestamp")]
+    pub last_caught_up_ms: Option<u64>,
+    /// Leader's LEO when this replica last fetched (for lastCaughtUpTimestamp).
+    #[serde(skip)]
+    pub leo_at_last_fetch: Offset,
+}
+
+/// A Fetch with nothing to return yet, waiting up to maxWaitMs.
+#[derive(Clone, Debug)]
+pub struct ParkedFetch {
+    pub from: NodeId,
+    pub correlation: u64,
+    pub fetch_offset: Offset,
+    /// The fetcher's `maxBytes`, for the response that completes the fetch.
+    pub max_bytes: u64,
+    pub deadline: u64,
+    /// The answer the expiry timer sends: as of when the fetch was parked.
+    pub expiry_response: FetchResponse,
+}
+
+#[derive(Clone, Debug)]
+pub struct LeaderState {
+    pub epoch: Epoch,
+    /// The LEO when this leader was elected: the offset of its LeaderChange record.
+    pub epoch_start_offset: Offset,
+    /// None until a record of this epoch is committed (a new leader has no HW).
+    pub high_watermark: Option<Offset>,
+    /// The voters first (as `new` lists them), then observers as they first fetch.
+    pub replicas: Vec<ReplicaProgress>,
+    pub check_quorum_deadline: u64,
+    /// Voters that fetched validly in the current check-quorum window.
+    pub fetched_voters: Vec<NodeId>,
+    pub begin_quorum_deadline: u64,
+    /// Client writes waiting for append.linger.ms: (record id, body).
+    pub pending_writes: Vec<(u64, RecordBody)>,
+    pub linger_deadline: Option<u64>,
+    pub parked: Vec<ParkedFetch>,
+    /// Set by a graceful `resign()`; the raft thread acts on it at its next poll.
+    pub resign_requested: bool,
+}
+
+impl LeaderState {
+    pub fn new(
+        epoch: Epoch,
+        epoch_start_offset: Offset,
+        voters: &[NodeId],
+        me: NodeId,
+        now: u64,
+        config: &QuorumConfig,
+    ) -> Self {
+        let replicas = voters
+            .iter()
+            .map(|&id| ReplicaProgress {
+                id,
+                is_voter: true,
+                end_offset: None,
+                last_fetch_ms: if id == me { Some(now) } else { None },
+                last_caught_up_ms: if id == me { Some(now) } else { None },
+                leo_at_last_fetch: 0,
+            })
+            .collect();
+        LeaderState {
+            epoch,
+            epoch_start_offset,
+            high_watermark: None,
+            replicas,
+            check_quorum_deadline: now + config.check_quorum_timeout_ms(),
+            fetched_voters: Vec::new(),
+            begin_quorum_deadline: now,
+            pending_writes: Vec::new(),
+            linger_deadline: None,
+            parked: Vec::new(),
+            resign_requested: false,
+        }
+    }
+
+    pub fn progress_mut(&mut self, id: NodeId) -> &mut ReplicaProgress {
+        if let Some(i) = self.replicas.iter().position(|r| r.id == id) {
+            return &mut self.replicas[i];
+        }
+        self.replicas.push(ReplicaProgress {
+            id,
+            is_voter: false,
+            end_offset: None,
+            last_fetch_ms: None,
+            last_caught_up_ms: None,
+            leo_at_last_fetch: 0,
+        });
+        self.replicas.last_mut().unwrap()
+    }
+
+    /// The leader's own entry moves when it appends (before the flush).
+    pub fn update_local(&mut self, me: NodeId, leo: Offset, now: u64) {
+        let p = self.progress_mut(me);
+        p.end_offset = Some(leo);
+        p.last_fetch_ms = Some(now);
+        p.last_caught_up_ms = Some(now);
+        p.leo_at_last_fetch = leo;
+    }
+
+    /// Records a valid fetch. A replica is caught up when it fetched the leader's LEO,
+    /// or when it fetched at least the LEO the leader had at its previous fetch (then it
+    /// was caught up as of that previous fetch).
+    pub fn update_follower(&mut self, id: NodeId, fetch_offset: Offset, leader_leo: Offset, now: u64) {
+        let p = self.progress_mut(id);
+        if fetch_offset >= leader_leo {
+            p.last_caught_up_ms = Some(now);
+        } else if p.last_fetch_ms.is_some() && fetch_offset >= p.leo_at_last_fetch {
+            p.last_caught_up_ms = p.last_fetch_ms;
+        }
+        p.end_offset = Some(fetch_offset);
+        p.last_fetch_ms = Some(now);
+        p.leo_at_last_fetch = leader_leo;
+    }
+
+    /// The HW candidate: the offset at index voters/2 of the voters' offsets sorted
+    /// descending (unknown last), i.e. the offset a majority has reached. Found by
+    /// counting instead of sorting a copy: this runs on every fetch.
+    pub fn majority_offset(&self) -> Option<Offset> {
+        let voters = &self.replicas[..self.replicas.iter().take_while(|r| r.is_voter).count()];
+        let k = voters.len() / 2;
+        // Descending with unknown last, as plain numbers: unknown is 0, offset o is o + 1.
+        let rank = |r: &ReplicaProgress| r.end_offset.map_or(0, |o| o.saturating_add(1));
+        // The value at index k has at most k voters above it and more than k at or above.
+        for v in voters {
+            let o = rank(v);
+            let (mut above, mut at_or_above) = (0, 0);
+            for w in voters {
+                above += (rank(w) > o) as usize;
+                at_or_above += (rank(w) >= o) as usize;
+            }
+            if above <= k && k < at_or_above {
+                return v.end_offset;
+            }
+        }
+        None
+    }
+
+    /// The voters whose reported fetch offset reached `offset`, one bit per node id: the
+    /// majority an HW move counts (LeaderState.maybeUpdateHighWatermark).
+    pub fn voters_reaching(&self, offset: Offset) -> u64 {
+        self.replicas
+            .iter()
+            .filter(|r| r.is_voter && r.end_offset.is_some_and(|o| o >= offset))
+            .fold(0, |bits, r| bits | 1 << r.id)
+    }
+
+    /// Applies Kafka's rule: the HW moves only past the epoch start offset (a record of
+    /// this epoch must be committed first) unless the switch is off; never backwards.
+    /// Returns the new HW when it moved.
+    pub fn maybe_advance_hw(&mut self, allow_before_own_epoch: bool) -> Option<Offset> {
+        let candidate = self.majority_offset()?;
+        if !(candidate > self.epoch_start_offset || allow_before_own_epoch) {
+            return None;
+        }
+        if self.high_watermark.map(|hw| candidate > hw).unwrap_or(candidate > 0 || allow_before_own_epoch) {
+            self.high_watermark = Some(candidate);
+            return Some(candidate);
+        }
+        None
+    }
+
+    /// Counts a valid fetch for check-quorum; once majority-1 distinct voters fetched,
+    /// the window restarts.
+    pub fn record_voter_fetch(&mut self, id: NodeId, majority: usize, now: u64, config: &QuorumConfig) {
+        if !self.fetched_voters.contains(&id) {
+            self.fetched_voters.push(id);
+        }
+        if self.fetched_voters.len() + 1 >= majority {
+            self.fetched_voters.clear();
+            self.check_quorum_deadline = now + config.check_quorum_timeout_ms();
+        }
+    }
+
+    /// Voters other than `me`, the furthest replicated first (ties by id).
+    pub fn preferred_successors(&self, me: NodeId) -> Vec<NodeId> {
+        let mut others: Vec<&ReplicaProgress> = self.replicas.iter().filter(|r| r.is_voter && r.id != me).collect();
+        kraft_base::small_sort::by_key(&mut others, |r| (std::cmp::Reverse(r.end_offset), r.id));
+        others.into_iter().map(|r| r.id).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leader(voters: &[NodeId], epoch_start: Offset) -> LeaderState {
+        LeaderState::new(3, epoch_start, voters, voters[0], 0, &QuorumConfig::default())
+    }
+
+    #[test]
+    fn hw_is_offset_reached_by_majority_of_voters() {
+        let mut l = leader(&[1, 2, 3], 0);
+        l.update_local(1, 10, 0);
+        assert_eq!(l.maybe_advance_hw(false), None, "only the leader has records");
+        l.update_follower(2, 4, 10, 1);
+        assert_eq!(l.maybe_advance_hw(false), Some(4));
+        l.update_follower(3, 7, 10, 1);
+        assert_eq!(l.maybe_advance_hw(false), Some(7));
+        l.update_follower(3, 6, 10, 2);
+        assert_eq!(l.maybe_advance_hw(false), None, "the HW never decreases");
+        assert_eq!(l.high_watermark, Some(7));
+    }
+
+    #[test]
+    fn observers_never_count_toward_the_hw() {
+        let mut l = leader(&[1, 2, 3], 0);
+        l.update_local(1, 10, 0);
+        l.update_follower(9, 10, 10, 1);
+        l.update_follower(8, 10, 10, 1);
+        assert_eq!(l.maybe_advance_hw(false), None);
+    }
+
+    #[test]
+    fn hw_waits_for_a_record_of_the_leaders_epoch() {
+        // Epoch started at 5 (LeaderChange at offset 5): a majority at 5 covers only
+        // earlier epochs' records, so the HW must not move to 5.
+        let mut l = leader(&[1, 2, 3], 5);
+        l.update_local(1, 6, 0);
+        l.update_follower(2, 5, 6, 1);
+        assert_eq!(l.maybe_advance_hw(false), None);
+        assert_eq!(l.maybe_advance_hw(true), Some(5), "unsafe switch commits old-epoch records");
+        l.update_follower(2, 6, 6, 2);
+        assert_eq!(l.maybe_advance_hw(false), Some(6));
+    }
+
+    #[test]
+    fn five_voters_take_the_third_highest() {
+        let mut l = leader(&[1, 2, 3, 4, 5], 0);
+        l.update_local(1, 20, 0);
+        l.update_follower(2, 15, 20, 1);
+        l.update_follower(3, 3, 20, 1);
+        assert_eq!(l.majority_offset(), Some(3));
+        l.update_follower(4, 9, 20, 1);
+        assert_eq!(l.majority_offset(), Some(9));
+    }
+
+    #[test]
+    fn majority_offset_is_the_middle_of_the_sorted_offsets() {
+        // Every assignment of {unknown, 0, 1, 2, 3} to 1..=5 voters, against the sort.
+        for n in 1..=5usize {
+            let voters: Vec<NodeId> = (0..n as NodeId).collect();
+            for mut code in 0..5usize.pow(n as u32) {
+                let mut l = leader(&voters, 0);
+                let mut offsets = Vec::new();
+                for p in l.replicas.iter_mut() {
+                    p.end_offset = (code % 5).checked_sub(1).map(|o| o as Offset);
+                    offsets.push(p.end_offset);
+                    code /= 5;
+                }
+                offsets.sort_by(|a, b| b.cmp(a));
+                assert_eq!(l.majority_offset(), offsets[n / 2], "{offsets:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn check_quorum_window_restarts_after_majority_fetched() {
+        let c = QuorumConfig::default();
+        let mut l = leader(&[1, 2, 3, 4, 5], 0);
+        assert_eq!(l.check_quorum_deadline, 3000);
+        l.record_voter_fetch(2, 3, 1000, &c);
+        assert_eq!(l.check_quorum_deadline, 3000, "one voter is not majority - 1 = 2");
+        l.record_voter_fetch(2, 3, 1100, &c);
+        assert_eq!(l.check_quorum_deadline, 3000, "the same voter twice counts once");
+        l.record_voter_fetch(4, 3, 1200, &c);
+        assert_eq!(l.check_quorum_deadline, 4200);
+        assert!(l.fetched_voters.is_empty());
+    }
+
+    #[test]
+    fn caught_up_timestamp_follows_kafka_rule() {
+        let mut l = leader(&[1, 2, 3], 0);
+        l.update_follower(2, 5, 10, 100);
+        assert_eq!(l.progress_mut(2).last_caught_up_ms, None);
+        // Reached the LEO the leader had at the previous fetch: caught up as of then.
+        l.update_follower(2, 10, 12, 200);
+        assert_eq!(l.progress_mut(2).last_caught_up_ms, Some(100));
+        l.update_follower(2, 12, 12, 300);
+        assert_eq!(l.progress_mut(2).last_caught_up_ms, Some(300));
+    }
+}

@@ -1,0 +1,280 @@
+//! ConsistentCommittedData, LogMatching, LeaderCompleteness and
+//! NoTruncationBelowHighWatermark: the invariants about the records themselves.
+//!
+//! Notes shared by all nodes remember what was seen: the first record committed at
+//! each offset, and the first record appended at each (offset, epoch) with its
+//! predecessor. Notes below every node's log start can never be compared again and
+//! are pruned when snapshots move the log starts up.
+
+use super::by_offset::ByOffset;
+use super::{ClusterView, Found};
+use crate::trace::{Event, EventKind, Invariant};
+use kraft_base::shared::{Holder, Meter, Metering, SharedMap};
+use kraft_protocol::log::ReplicaLog;
+use kraft_protocol::{Epoch, NodeId, Offset, Record, StateName};
+
+/// A record's identity: (epoch, unique id).
+type RecordKey = (Epoch, u64);
+
+/// The first record appended at an (offset, epoch): its id, its predecessor and the
+/// event that appended it.
+type Appended = (u64, Option<RecordKey>, u64);
+
+/// The first record exposed below a HW at an offset. Flat, so that a slot is no bigger
+/// than it was without `in_epoch` (it fits where a (RecordKey, u64) pair had padding).
+#[derive(Clone, Copy, Debug)]
+struct Committed {
+    record_epoch: Epoch,
+    /// The epoch of the node that exposed it: the leader that committed it, or a follower
+    /// told by the leader of that epoch. Leader completeness is owed to leaders of later
+    /// epochs only.
+    in_epoch: Epoch,
+    id: u64,
+    /// The event that exposed it.
+    at: u64,
+}
+
+impl Committed {
+    fn key(&self) -> RecordKey {
+        (self.record_epoch, self.id)
+    }
+}
+
+/// The notes are shared (see `shared`) so checkpoints of the world do not copy them.
+#[derive(Clone, Debug)]
+pub struct Data {
+    /// offset -> the record first exposed there below a HW
+    committed: ByOffset<Committed>,
+    /// Each node's epoch, as its state events tell it (one per node: not metered).
+    epochs: Vec<Epoch>,
+    /// offset -> (epoch, what was appended) for the first epoch appended at the offset
+    appended: ByOffset<(Epoch, Appended)>,
+    /// (offset, epoch) -> what was appended, for the other epochs (appended after a
+    /// truncation: few)
+    appended_later: SharedMap<(Offset, Epoch), Appended>,
+    pruned_below: Offset,
+}
+
+/// The record at `offset`, also when a snapshot compacted it away in this very step
+/// (the view is the log as the step left it).
+fn record_at(log: &ReplicaLog, offset: Offset) -> Option<&Record> {
+    log.get(offset).or_else(|| {
+        let compacted = log.compacted();
+        let first = compacted.first()?.offset;
+        compacted.get(offset.checked_sub(first)? as usize)
+    })
+}
+
+/// The first offset `record_at` can answer for.
+fn first_held(log: &ReplicaLog) -> Offset {
+    log.compacted().first().map(|r| r.offset).unwrap_or(log.start_offset())
+}
+
+fn key_at(log: &ReplicaLog, offset: Offset) -> Option<RecordKey> {
+    record_at(log, offset).map(|r| (r.epoch, r.id))
+}
+
+impl Data {
+    pub fn new() -> Self {
+        Data::metered(&Meter::default())
+    }
+
+    /// Bytes per slot or entry are what the memory budget counts for them.
+    pub fn metered(meter: &Meter) -> Self {
+        Data {
+            committed: ByOffset::new(meter),
+            epochs: Vec::new(),
+            appended: ByOffset::new(meter),
+            appended_later: SharedMap::new(Metering::new(meter, Holder::Checker, 56)),
+            pruned_below: 0,
+        }
+    }
+
+    pub fn observe(&mut self, view: &impl ClusterView, event: &Event, found: &mut Vec<Found>) {
+        match &event.kind {
+            EventKind::HighWatermark { node, old, new, .. } => self.on_hw(view, *node, *old, *new, event.seq, found),
+            EventKind::Append { node, first, last, .. } => self.on_append(view, *node, *first, *last, event.seq, found),
+            EventKind::Truncate { node, to, hw: Some(hw), .. } if *to < *hw => found.push(Found {
+                invariant: Invariant::NoTruncationBelowHighWatermark,
+                node: Some(*node),
+                detail: format!("n{node} truncated to {to}, below its HW {hw}"),
+                evidence: vec![event.seq],
+            }),
+            EventKind::State { node, to, epoch, .. } => {
+                let i = *node as usize;
+                if self.epochs.len() <= i {
+                    self.epochs.resize(i + 1, 0);
+                }
+                self.epochs[i] = *epoch;
+                if *to == StateName::Leader {
+                    self.on_new_leader(view, *node, *epoch, event.seq, found)
+                }
+            }
+            EventKind::Snapshot { .. } => self.prune(view),
+            _ => {}
+        }
+    }
+
+    /// Every offset a node newly exposes below its HW must hold the record any other node
+    /// exposed there.
+    fn on_hw(
+        &mut self,
+        view: &impl ClusterView,
+        node: NodeId,
+        old: Option<Offset>,
+        new: Offset,
+        seq: u64,
+        found: &mut Vec<Found>,
+    ) {
+        let Some(log) = view.log(node) else { return };
+        self.expose(log, node, old.unwrap_or(0)..new, seq, found);
+    }
+
+    /// `node` exposes the records of `offsets` (those its log holds) as committed.
+    fn expose(
+        &mut self,
+        log: &ReplicaLog,
+        node: NodeId,
+        offsets: std::ops::Range<Offset>,
+        seq: u64,
+        found: &mut Vec<Found>,
+    ) {
+        let from = offsets.start.max(first_held(log)).max(self.pruned_below);
+        let to = offsets.end.min(log.end_offset());
+        let in_epoch = self.epochs.get(node as usize).copied().unwrap_or(0);
+        for offset in from..to {
+            let Some(mine) = key_at(log, offset) else {
+                continue;
+            };
+            let note = || Committed { record_epoch: mine.0, in_epoch, id: mine.1, at: seq };
+            match self.committed.get_or_note(offset, note).map(|c| (c.key(), c.at)) {
+                None => {}
+                Some((theirs, first)) if theirs != mine => {
+                    found.push(Found {
+                        invariant: Invariant::ConsistentCommittedData,
+                        node: Some(node),
+                        detail: format!(
+                            "offset {offset} is committed as record {}@e{} but n{node} exposes record {}@e{}",
+                            theirs.1, theirs.0, mine.1, mine.0
+                        ),
+                        evidence: vec![first, seq],
+                    });
+                    return; // one report per event is enough
+                }
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// Same (offset, epoch) must mean the same record with the same predecessor. Records
+    /// appended below the node's HW (after it truncated below it) are exposed at once.
+    fn on_append(
+        &mut self,
+        view: &impl ClusterView,
+        node: NodeId,
+        first: Offset,
+        last: Offset,
+        seq: u64,
+        found: &mut Vec<Found>,
+    ) {
+        let Some(log) = view.log(node) else { return };
+        if let Some(hw) = view.replica(node).and_then(|r| r.high_watermark()).filter(|hw| first < *hw) {
+            self.expose(log, node, first..hw.min(last + 1), seq, found);
+        }
+        // The key of the record at `offset - 1` when the loop read it (the log does not
+        // change during the loop): each record is read once.
+        let mut before: Option<RecordKey> = None;
+        for offset in first.max(self.pruned_below)..last + 1 {
+            let Some(r) = record_at(log, offset) else {
+                before = None;
+                continue;
+            };
+            let prev = if offset == 0 {
+                None
+            } else {
+                before.or_else(|| key_at(log, offset - 1)).or_else(|| log.epoch_at(offset - 1).map(|e| (e, 0)))
+            };
+            before = Some((r.epoch, r.id));
+            let noted = match self.appended.get_or_note(offset, || (r.epoch, (r.id, prev, seq))) {
+                None => None,
+                Some((epoch, noted)) if epoch == r.epoch => Some(noted),
+                Some(_) => match self.appended_later.get(&(offset, r.epoch)) {
+                    None => {
+                        self.appended_later.insert((offset, r.epoch), (r.id, prev, seq));
+                        None
+                    }
+                    noted => noted.copied(),
+                },
+            };
+            match noted {
+                None => {}
+                Some((id, p, at)) => {
+                    let prefix_differs = match (p, prev) {
+                        (Some(a), Some(b)) => a.1 != 0 && b.1 != 0 && a != b,
+                        _ => false,
+                    };
+                    if id != r.id || prefix_differs {
+                        found.push(Found {
+                            invariant: Invariant::LogMatching,
+                            node: Some(node),
+                            detail: if id != r.id {
+                                format!(
+                                    "(offset {offset}, epoch {}) holds record {} on n{node} but record {id} elsewhere",
+                                    r.epoch, r.id
+                                )
+                            } else {
+                                format!("(offset {offset}, epoch {}) matches but the logs differ before it", r.epoch)
+                            },
+                            evidence: vec![at, seq],
+                        });
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// A new leader must hold every record committed in its epoch or an earlier one. A
+    /// leader of an older epoch than a commit owes it nothing: a candidate can still win
+    /// its epoch with a late vote after a newer leader has committed
+    /// (KafkaRaftClient.handleVoteResponse counts a granted vote of the candidate's own
+    /// epoch), and it can commit nothing there, the majority having moved on. A second
+    /// leader of the commit's own epoch (a restarted leader leading again) is held to it.
+    fn on_new_leader(&mut self, view: &impl ClusterView, node: NodeId, epoch: Epoch, seq: u64, found: &mut Vec<Found>) {
+        let Some(log) = view.log(node) else { return };
+        for (offset, committed) in self.committed.iter_from(first_held(log)) {
+            if committed.in_epoch > epoch {
+                continue;
+            }
+            let (key, at) = (committed.key(), committed.at);
+            if key_at(log, offset) != Some(key) {
+                let has = match key_at(log, offset) {
+                    Some((e, id)) => format!("record {id}@e{e}"),
+                    None => "nothing".into(),
+                };
+                found.push(Found {
+                    invariant: Invariant::LeaderCompleteness,
+                    node: Some(node),
+                    detail: format!(
+                        "n{node} became leader of epoch {epoch} without committed record {}@e{} at offset {offset} (it has {has})",
+                        key.1, key.0
+                    ),
+                    evidence: vec![at, seq],
+                });
+                return;
+            }
+        }
+    }
+
+    /// Forgets offsets below every node's log start: nothing can be compared there again.
+    fn prune(&mut self, view: &impl ClusterView) {
+        let min_start =
+            (0..view.node_count() as NodeId).filter_map(|id| view.log(id)).map(first_held).min().unwrap_or(0);
+        if min_start > self.pruned_below {
+            self.committed.forget_below(min_start);
+            self.appended.forget_below(min_start);
+            self.appended_later.remove_below(&(min_start, 0));
+            self.pruned_below = min_start;
+        }
+    }
+}

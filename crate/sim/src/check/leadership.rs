@@ -1,0 +1,202 @@
+//! SingleLeader, MonotonicEpoch, MonotonicHighWatermark, MajorityReachedHighWatermark
+//! and (on request) StableLeadership: the invariants about who leads and what it exposes.
+
+use super::{ClusterView, Found};
+use crate::trace::{Event, EventKind, FaultKind, Invariant};
+use kraft_protocol::{Epoch, NodeId, Offset, StateName};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug)]
+pub struct Leadership {
+    /// Leader recorded per epoch, with the event that recorded it.
+    leaders: BTreeMap<Epoch, (NodeId, u64)>,
+    /// The last entry of `leaders` (the newest epoch's leader), read at most events.
+    newest: Option<(Epoch, NodeId)>,
+    /// The epoch on each node's disk (after a drop, the lower one: each drop is
+    /// reported once, where it happens).
+    persisted_epoch: Vec<Epoch>,
+    /// The highest HW a highest-epoch leader has exposed, with its event.
+    max_leader_hw: Option<(Offset, u64)>,
+    /// That leader's HW when last seen.
+    last_leader_hw: Option<Offset>,
+    /// The epoch each node leads, from the events in order: an `hw` event is checked
+    /// against the state of its moment, not of the end of the step that emitted it.
+    leading: Vec<Option<Epoch>>,
+    stable: Option<Option<(Epoch, NodeId, u64)>>,
+}
+
+impl Leadership {
+    pub fn new(nodes: usize, stable_leadership: bool) -> Self {
+        Leadership {
+            leaders: BTreeMap::new(),
+            newest: None,
+            persisted_epoch: vec![0; nodes],
+            max_leader_hw: None,
+            last_leader_hw: None,
+            leading: vec![None; nodes],
+            stable: if stable_leadership { Some(None) } else { None },
+        }
+    }
+
+    pub fn observe(&mut self, view: &impl ClusterView, event: &Event, found: &mut Vec<Found>) {
+        match &event.kind {
+            EventKind::Persist { node, epoch, leader, .. } => {
+                self.persisted(*node, *epoch, "persisted epoch", event.seq, found);
+                if let Some(l) = leader {
+                    self.record_leader(*epoch, *l, *node, event.seq, found);
+                }
+            }
+            // The quorum-state file is lost with the disk: the node's epoch is back to 0.
+            EventKind::Fault(FaultKind::Wipe(node)) => {
+                self.persisted(*node, 0, "wiping the disk took the persisted epoch", event.seq, found)
+            }
+            EventKind::HighWatermark { node, new, .. } => {
+                if let Some(epoch) = self.newest_leader_epoch(*node) {
+                    self.check_monotonic(*node, epoch, *new, event.seq, found);
+                }
+            }
+            EventKind::Crash { node, .. } => self.leading[*node as usize] = None,
+            EventKind::State { node, epoch, to, .. } => {
+                self.leading[*node as usize] = (*to == StateName::Leader).then_some(*epoch);
+                // Events of one step arrive in order, so the last persisted epoch seen is
+                // what was on disk when this transition happened.
+                let persisted = self.persisted_epoch[*node as usize];
+                if persisted != *epoch {
+                    found.push(Found {
+                        invariant: Invariant::MonotonicEpoch,
+                        node: Some(*node),
+                        detail: format!("in-memory epoch {epoch} differs from persisted epoch {persisted}"),
+                        evidence: vec![event.seq],
+                    });
+                }
+            }
+            _ => {}
+        }
+        // The newest leader's HW moves only at its `hw` events (the protocol traces every
+        // move of a leader's HW), leadership at state, crash and restart events, and the
+        // logs that must hold the HW shrink only at truncate, crash and snapshot events.
+        if matches!(
+            event.kind,
+            EventKind::HighWatermark { .. }
+                | EventKind::State { .. }
+                | EventKind::Crash { .. }
+                | EventKind::Restart { .. }
+                | EventKind::Truncate { .. }
+                | EventKind::Snapshot { .. }
+        ) {
+            self.check_leader_hw(view, event.seq, found);
+        }
+    }
+
+    /// The epoch on `node`'s disk is now `epoch`; it must not have dropped.
+    fn persisted(&mut self, node: NodeId, epoch: Epoch, what: &str, seq: u64, found: &mut Vec<Found>) {
+        let prev = std::mem::replace(&mut self.persisted_epoch[node as usize], epoch);
+        if epoch < prev {
+            found.push(Found {
+                invariant: Invariant::MonotonicEpoch,
+                node: Some(node),
+                detail: format!("{what} from {prev} down to {epoch}"),
+                evidence: vec![seq],
+            });
+        }
+    }
+
+    fn record_leader(&mut self, epoch: Epoch, leader: NodeId, by: NodeId, seq: u64, found: &mut Vec<Found>) {
+        match self.leaders.get(&epoch) {
+            Some((l, first)) if *l != leader => found.push(Found {
+                invariant: Invariant::SingleLeader,
+                node: Some(by),
+                detail: format!("epoch {epoch} has two leaders: n{l} and n{leader}"),
+                evidence: vec![*first, seq],
+            }),
+            Some(_) => {}
+            None => {
+                self.leaders.insert(epoch, (leader, seq));
+                if self.newest.is_none_or(|(e, _)| epoch > e) {
+                    self.newest = Some((epoch, leader));
+                }
+            }
+        }
+        if let Some(stable) = &mut self.stable {
+            match stable {
+                None => *stable = Some((epoch, leader, seq)),
+                Some((e, l, first)) if (*e, *l) != (epoch, leader) => found.push(Found {
+                    invariant: Invariant::StableLeadership,
+                    node: Some(by),
+                    detail: format!("leadership moved from n{l} (epoch {e}) to n{leader} (epoch {epoch})"),
+                    evidence: vec![*first, seq],
+                }),
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// MajorityReachedHighWatermark, for the leader of the highest epoch ever elected,
+    /// while it runs. (Kafka's Cluster.leaderHighWatermark, which this invariant and
+    /// MonotonicHighWatermark read, takes the running leader with the *lowest* epoch, a
+    /// quirk of its comparator: that flags a deposed leader that has not yet noticed,
+    /// which check-quorum allows for up to 1.5 fetch timeouts and is no safety violation.
+    /// We look only at the newest epoch's leader.)
+    fn check_leader_hw(&mut self, view: &impl ClusterView, seq: u64, found: &mut Vec<Found>) {
+        let Some((epoch, id)) = self.newest else {
+            return;
+        };
+        let Some(leader) = view.replica(id).filter(|r| r.state_name() == StateName::Leader && r.epoch() == epoch)
+        else {
+            return;
+        };
+        let Some(hw) = leader.leader_state().and_then(|l| l.high_watermark) else {
+            return;
+        };
+        let voters = view.voters();
+        let holds = |v: &&NodeId| view.log(**v).is_some_and(|l| l.end_offset() >= hw);
+        let majority = voters.len() / 2 + 1;
+        // Counting stops at a majority (the usual case); a report counts them all.
+        if voters.iter().filter(holds).take(majority).count() < majority {
+            let holding = voters.iter().filter(holds).count();
+            found.push(Found {
+                invariant: Invariant::MajorityReachedHighWatermark,
+                node: Some(id),
+                detail: format!(
+                    "leader n{id} has HW {hw} but only {holding} of {} voters hold records up to it",
+                    voters.len()
+                ),
+                evidence: vec![seq],
+            });
+        }
+    }
+
+    /// MonotonicHighWatermark: the newest epoch's leader, `leader`, exposes `hw` now.
+    ///
+    /// Kafka's RaftEventSimulationTest.MonotonicHighWatermark.verify compares, after every
+    /// event, the leader's HW with the one it saw before and fails the run at the first
+    /// drop. A run here goes on after a violation, so the HW is compared with the highest
+    /// one a newest-epoch leader ever exposed, and each drop is reported once: when the
+    /// HW first falls below that, again only if it falls further.
+    fn check_monotonic(&mut self, leader: NodeId, epoch: Epoch, hw: Offset, seq: u64, found: &mut Vec<Found>) {
+        match self.max_leader_hw {
+            Some((max, at)) if hw < max => {
+                let last = self.last_leader_hw.unwrap_or(max);
+                if hw < last || last == max {
+                    found.push(Found {
+                        invariant: Invariant::MonotonicHighWatermark,
+                        node: Some(leader),
+                        detail: format!(
+                            "leader n{leader} (epoch {epoch}) exposes HW {hw}, below the {max} exposed before"
+                        ),
+                        evidence: vec![at, seq],
+                    });
+                }
+            }
+            Some((max, _)) if hw == max => {}
+            _ => self.max_leader_hw = Some((hw, seq)),
+        }
+        self.last_leader_hw = Some(hw);
+    }
+
+    /// The newest epoch's leader, if `node` is it (by the events so far).
+    fn newest_leader_epoch(&self, node: NodeId) -> Option<Epoch> {
+        let (epoch, id) = self.newest?;
+        (id == node && self.leading[node as usize] == Some(epoch)).then_some(epoch)
+    }
+}

@@ -1,0 +1,710 @@
+//! Why each event happened, in one plain sentence naming the rule and the Kafka class or
+//! method it follows. Built only from the event's own fields (the trace records the
+//! reason: a transition's `Reason`, a vote's `VoteDecision`, a drop's `DropReason`, an
+//! HW move's majority, a truncation's diverging epoch), so the UI never guesses.
+//!
+//! Every match here is exhaustive: a new event kind, reason or decision fails to compile
+//! until it has its sentence.
+
+use crate::trace::{DropReason, EventKind, FaultKind, SnapshotAction};
+use kraft_protocol::election::VoteDecision;
+use kraft_protocol::rpc::{ErrorCode, FetchOutcome, MessageSummary, RpcKind};
+use kraft_protocol::{NodeId, Reason, StateName};
+
+/// One sentence saying why `event` happened.
+pub fn explain(event: &EventKind) -> String {
+    match event {
+        EventKind::Send { from, to, rpc, epoch, summary, dropped, .. } => {
+            let why = send_reason(*from, *to, *rpc, *epoch, summary);
+            match dropped {
+                Some(r) => format!("{why}; it will be lost: {}", drop_cause(*r, *to)),
+                None => why,
+            }
+        }
+        EventKind::Deliver { from, to, rpc, epoch, summary, duplicate, .. } => {
+            let what = deliver_meaning(*from, *to, *rpc, *epoch, summary);
+            if *duplicate {
+                format!("{what} (a duplicate the network made; Raft's requests are idempotent, so it changes nothing new)")
+            } else {
+                what
+            }
+        }
+        EventKind::Drop { from, to, rpc, reason, .. } => {
+            format!("n{from}'s {} to n{to} never arrived: {}", rpc.name(), drop_cause(*reason, *to))
+        }
+        EventKind::Disconnect { node, peer, rpc, .. } => format!(
+            "n{node}'s {} to n{peer} failed because n{peer}'s process is down: the connection is refused, the client \
+             sees BROKER_NOT_AVAILABLE and backs off retry.backoff.ms before trying again (KafkaNetworkChannel, \
+             KafkaRaftClient.maybeHandleCommonResponse)",
+            rpc.name()
+        ),
+        EventKind::State { node, from, to, epoch, leader, voted, reason } => {
+            transition(*node, *from, *to, *epoch, *leader, *voted, *reason)
+        }
+        EventKind::Persist { node, epoch, leader, voted } => format!(
+            "n{node} wrote its quorum-state file (epoch {epoch}, leader {}, votedFor {}) durably before changing state, \
+             so a restart cannot vote twice or forget the epoch (FileQuorumStateStore.writeElectionState, called from \
+             QuorumState's transitions)",
+            who(*leader),
+            who(*voted)
+        ),
+        EventKind::Vote { node, candidate, epoch, pre_vote, decision } => vote(*node, *candidate, *epoch, *pre_vote, *decision),
+        EventKind::Append { node, first, last, epoch, kind } => {
+            let range = if first == last { format!("offset {first}") } else { format!("offsets {first}..{last}") };
+            if *kind == "LeaderChange" {
+                format!(
+                    "n{node} appended a LeaderChange control record at {range} in epoch {epoch}: a new leader writes one \
+                     first, and its HW can move only once a record of its own epoch is committed \
+                     (LeaderState.appendLeaderChangeMessage)"
+                )
+            } else {
+                format!(
+                    "n{node} appended {kind} at {range} in epoch {epoch}: only the leader appends new records, followers \
+                     copy them by fetching (KafkaRaftClient.maybeAppendBatches, KafkaRaftClient.appendAsFollower)"
+                )
+            }
+        }
+        EventKind::Flush { node, offset } => format!(
+            "n{node} flushed its log to disk up to offset {offset}: a voter flushes before it reports that offset, because \
+             the leader counts reported offsets for the HW (KafkaRaftClient.flushLeaderLog, \
+             KafkaRaftClient.appendAsFollower)"
+        ),
+        EventKind::HighWatermark { node, old, new, majority } => {
+            let from = match old {
+                Some(o) => format!("from {o} "),
+                None => String::new(),
+            };
+            if majority.is_empty() {
+                format!(
+                    "n{node}'s high watermark moved {from}to {new}: a follower takes the leader's HW from the Fetch \
+                     response, capped by its own log end, after flushing what it appended \
+                     (KafkaRaftClient.updateFollowerHighWatermark)"
+                )
+            } else {
+                format!(
+                    "n{node}'s high watermark moved {from}to {new}: voters {} (a majority) have fetched past offset {}, \
+                     and the leader exposes an offset only once a majority holds it and it lies past its epoch's start \
+                     (LeaderState.maybeUpdateHighWatermark)",
+                    names(majority),
+                    new.saturating_sub(1)
+                )
+            }
+        }
+        EventKind::Truncate { node, from_leo, to, diverging_epoch, hw } => match diverging_epoch {
+            Some(e) => format!(
+                "n{node} removed records {to}..{} (log end {from_leo} -> {to}): the leader's Fetch response said its log \
+                 diverges after epoch {e}, so the follower truncates to where both logs agree and fetches again \
+                 (KafkaRaftClient.handleFetchResponse, ReplicatedLog.truncateToEndOffset)",
+                from_leo.saturating_sub(1)
+            ),
+            None => format!(
+                "n{node} replaced its log (log end {from_leo}) by the snapshot ending at {to}{}: the leader answered its \
+                 Fetch with a snapshot id, so it downloaded the snapshot and reset its log to start there \
+                 (KafkaRaftClient.handleFetchSnapshotResponse, ReplicatedLog.truncateToLatestSnapshot)",
+                match hw {
+                    Some(h) => format!(", HW {h}"),
+                    None => String::new(),
+                }
+            ),
+        },
+        EventKind::Snapshot { node, action, id } => {
+            let (end, e) = (id.end_offset, id.epoch);
+            match action {
+                SnapshotAction::Taken => format!(
+                    "n{node} took a snapshot of its state up to offset {end} (epoch {e}): enough committed records were \
+                     applied since the last one, and a snapshot may only cover what is below the HW \
+                     (KafkaRaftClient.createSnapshot, metadata.log.max.record.bytes.between.snapshots)"
+                ),
+                SnapshotAction::Fetched => format!(
+                    "n{node} finished downloading the leader's snapshot ending at {end} (epoch {e}) with FetchSnapshot: \
+                     the leader no longer had the records it asked for (KafkaRaftClient.handleFetchSnapshotResponse)"
+                ),
+                SnapshotAction::Loaded => format!(
+                    "n{node} loaded the snapshot ending at {end} (epoch {e}) into its state machine, as a follower does \
+                     after downloading one; a leader never does (KafkaRaftClient.handleFetchSnapshotResponse, \
+                     RaftClient.Listener.handleLoadSnapshot)"
+                ),
+                SnapshotAction::Deleted => format!(
+                    "n{node} deleted the snapshot ending at {end} (epoch {e}) and the records before the next one: the log \
+                     grew past its retention and a newer snapshot exists, so the log start moved (ReplicatedLog.maybeClean, \
+                     metadata.max.retention.bytes)"
+                ),
+            }
+        }
+        EventKind::Crash { node, lost_records } => format!(
+            "n{node} crashed (a fault you or the scenario injected): it lost {lost_records} unflushed record(s), and its \
+             quorum-state file and flushed log survive for the restart (FileQuorumStateStore, ReplicatedLog.flush)"
+        ),
+        EventKind::Restart { node } => format!(
+            "n{node} restarted: it reads its quorum-state file and log and resumes from them, as Resigned if it was the \
+             leader so it never leads or votes again in that epoch (QuorumState.initialize, KAFKA-10661)"
+        ),
+        EventKind::Fault(f) => fault(f),
+        EventKind::Write { node, accepted, offset, kind } => match (accepted, node, offset) {
+            (true, Some(n), Some(o)) => format!(
+                "a client wrote {kind} to n{n}, the leader, which appended it at offset {o}; it is committed once the HW \
+                 passes it (KafkaRaftClient.prepareAppend)"
+            ),
+            (_, Some(n), _) => format!(
+                "a client's {kind} write to n{n} was refused: only the leader accepts writes \
+                 (KafkaRaftClient.prepareAppend throws NotLeaderException elsewhere)"
+            ),
+            _ => format!(
+                "a client's {kind} write was refused: no node is leader right now, so nothing can accept it \
+                 (KafkaRaftClient.prepareAppend requires the Leader state)"
+            ),
+        },
+        EventKind::Violation { invariant, node, detail, .. } => format!(
+            "the checker found {}{} broken: {detail}; it requires that {} (a safety property Kafka's \
+             RaftEventSimulationTest or the Raft paper checks)",
+            invariant.name(),
+            node.map(|n| format!(" at n{n}")).unwrap_or_default(),
+            invariant.explanation()
+        ),
+    }
+}
+
+fn who(n: Option<NodeId>) -> String {
+    n.map(|n| format!("n{n}")).unwrap_or_else(|| "none".into())
+}
+
+fn names(ids: &[NodeId]) -> String {
+    let v: Vec<String> = ids.iter().map(|n| format!("n{n}")).collect();
+    v.join(", ")
+}
+
+fn drop_cause(r: DropReason, to: NodeId) -> String {
+    match r {
+        DropReason::Loss => "the network lost it (the loss probability you set); the sender's request timeout \
+                             (request.timeout.ms) or its next poll retries"
+            .into(),
+        DropReason::Partition => "the link is cut (a partition, isolation or one-way cut), so nothing crosses it; \
+                                  the fetch and election timers decide what happens next"
+            .into(),
+        DropReason::NodeDown => {
+            format!("n{to} was crashed when it arrived, so nobody received it and the sender's request expires (request.timeout.ms)")
+        }
+    }
+}
+
+fn error_clause(error: ErrorCode) -> &'static str {
+    match error {
+        ErrorCode::None => "",
+        ErrorCode::FencedLeaderEpoch => {
+            "FENCED_LEADER_EPOCH: the request's epoch is older than the receiver's, so the sender learns the newer \
+             epoch (KafkaRaftClient.maybeHandleCommonResponse)"
+        }
+        ErrorCode::UnknownLeaderEpoch => {
+            "UNKNOWN_LEADER_EPOCH: the request names an epoch newer than the receiver knows \
+             (KafkaRaftClient.maybeHandleCommonResponse)"
+        }
+        ErrorCode::NotLeaderOrFollower => {
+            "NOT_LEADER_OR_FOLLOWER: same epoch, but the receiver is not the leader, so it cannot serve a fetch \
+             (KafkaRaftClient.handleFetchRequest)"
+        }
+        ErrorCode::SnapshotNotFound => {
+            "SNAPSHOT_NOT_FOUND: the snapshot asked for no longer exists, so the follower fetches again to learn the \
+             latest one (KafkaRaftClient.handleFetchSnapshotRequest)"
+        }
+        ErrorCode::InvalidRequest => {
+            "INVALID_REQUEST: the sender may not send it, e.g. an observer asking for a vote \
+             (KafkaRaftClient.handleVoteRequest)"
+        }
+    }
+}
+
+/// Why a message was sent.
+fn send_reason(from: NodeId, to: NodeId, rpc: RpcKind, epoch: u32, s: &MessageSummary) -> String {
+    match (rpc, s) {
+        (RpcKind::PreVote, MessageSummary::Vote { last_epoch, last_offset }) => format!(
+            "n{from} asks n{to} for a pre-vote for epoch {epoch} with its log's end (offset {last_offset}, epoch \
+             {last_epoch}): a Prospective node checks it could win before bumping the epoch, so a node that cannot \
+             win does not disrupt the leader (KafkaRaftClient.maybeSendVoteRequests, KIP-996)"
+        ),
+        (RpcKind::Vote, MessageSummary::Vote { last_epoch, last_offset }) => format!(
+            "n{from} asks n{to} for its vote in epoch {epoch} with its log's end (offset {last_offset}, epoch \
+             {last_epoch}): a candidate requests a vote from every voter (KafkaRaftClient.maybeSendVoteRequests, \
+             KIP-595)"
+        ),
+        (RpcKind::VoteResponse | RpcKind::PreVoteResponse, MessageSummary::VoteResponse { granted, error, leader }) => {
+            let kind = if rpc == RpcKind::PreVoteResponse { "pre-vote" } else { "vote" };
+            let err = error_clause(*error);
+            if !err.is_empty() {
+                format!("n{from} answers n{to}'s {kind} request with {err}")
+            } else {
+                format!(
+                    "n{from} answers n{to}'s {kind} request: {}{} (KafkaRaftClient.handleVoteRequest)",
+                    if *granted { "granted".to_string() } else { format!("rejected, n{from}'s vote event says why") },
+                    leader.map(|l| format!(", and it knows leader n{l}")).unwrap_or_default()
+                )
+            }
+        }
+        (RpcKind::BeginQuorumEpoch, _) => format!(
+            "n{from}, leader of epoch {epoch}, tells n{to} it leads: at election it tells every voter, later only the \
+             voters that have not fetched within fetch.timeout.ms / 2 (KafkaRaftClient.maybeSendBeginQuorumEpochRequests)"
+        ),
+        (RpcKind::EndQuorumEpoch, MessageSummary::EndQuorumEpoch { first_successor, .. }) => format!(
+            "n{from} resigned leadership of epoch {epoch} and tells n{to}, naming {} as the preferred successor (the \
+             furthest replicated), so followers start an election at once instead of waiting out the fetch timeout \
+             (KafkaRaftClient.pollResigned, EndQuorumEpoch)",
+            who(*first_successor)
+        ),
+        (RpcKind::BeginQuorumEpochResponse | RpcKind::EndQuorumEpochResponse, MessageSummary::Ack { error, leader }) => {
+            let err = error_clause(*error);
+            format!(
+                "n{from} acknowledges n{to}'s {}{}{} (KafkaRaftClient.handle{}Request)",
+                if rpc == RpcKind::BeginQuorumEpochResponse { "BeginQuorumEpoch" } else { "EndQuorumEpoch" },
+                if err.is_empty() { String::new() } else { format!(" with {err}") },
+                leader.map(|l| format!("; it knows leader n{l}")).unwrap_or_default(),
+                if rpc == RpcKind::BeginQuorumEpochResponse { "BeginQuorumEpoch" } else { "EndQuorumEpoch" },
+            )
+        }
+        (RpcKind::Fetch, MessageSummary::Fetch { offset, last_epoch, hw }) => format!(
+            "n{from} fetches from n{to} from offset {offset} (last epoch {last_epoch}{}): KRaft is pull-based, a \
+             follower asks the leader for records instead of the leader pushing them, and nodes that know no leader \
+             fetch from a voter to find it (KafkaRaftClient.maybeSendFetchOrFetchSnapshot, KIP-595)",
+            hw.map(|h| format!(", its HW {h}, KIP-1166")).unwrap_or_default()
+        ),
+        (RpcKind::FetchResponse, MessageSummary::FetchResponse { error, hw_known, hw, outcome }) => {
+            let hw = MessageSummary::fetch_hw(*hw_known, *hw);
+            let err = error_clause(*error);
+            if !err.is_empty() {
+                format!("n{from} answers n{to}'s fetch with {err}")
+            } else if let Some(d) = outcome.diverging() {
+                format!(
+                    "n{from} answers n{to}'s fetch with a diverging epoch (epoch {}, end offset {}): the follower's last \
+                     fetched epoch ends earlier in the leader's log, so the follower must truncate to it \
+                     (KafkaRaftClient.handleFetchRequest, ReplicatedLog.validateOffsetAndEpoch)",
+                    d.epoch, d.end_offset
+                )
+            } else if let Some(sn) = outcome.snapshot() {
+                format!(
+                    "n{from} answers n{to}'s fetch with snapshot id (end {}, epoch {}): the records it asked for are \
+                     below the leader's log start, so the follower must download the snapshot with FetchSnapshot \
+                     (KafkaRaftClient.handleFetchRequest, ReplicatedLog.validateOffsetAndEpoch)",
+                    sn.end_offset, sn.epoch
+                )
+            } else if let FetchOutcome::Records { first_offset, count: records @ 1.. } = outcome {
+                format!(
+                    "n{from}, the leader, sends n{to} {records} record(s) from offset {first_offset} and its HW {}: a \
+                     valid fetch is answered with the records after the fetch offset (KafkaRaftClient.handleFetchRequest)",
+                    opt(hw)
+                )
+            } else {
+                format!(
+                    "n{from}, the leader, answers n{to}'s fetch with no records and its HW {}: the fetch was parked up to \
+                     500 ms and answered when it expired or the HW moved (KafkaRaftClient.handleFetchRequest, \
+                     MAX_FETCH_WAIT_MS, KIP-1166)",
+                    opt(hw)
+                )
+            }
+        }
+        (RpcKind::FetchSnapshot, MessageSummary::FetchSnapshot { snapshot, position }) => format!(
+            "n{from} downloads snapshot (end {}, epoch {}) from n{to} at byte {position}: the leader redirected its \
+             fetch to a snapshot (KafkaRaftClient.maybeSendFetchOrFetchSnapshot, KIP-630)",
+            snapshot.end_offset, snapshot.epoch
+        ),
+        (RpcKind::FetchSnapshotResponse, MessageSummary::FetchSnapshotResponse { error, position, chunk, size }) => {
+            let err = error_clause(*error);
+            if err.is_empty() {
+                format!(
+                    "n{from} sends n{to} bytes {position}..{} of {size} of its snapshot (KafkaRaftClient.\
+                     handleFetchSnapshotRequest, fetch.snapshot.max.bytes per response)",
+                    position + chunk
+                )
+            } else {
+                format!("n{from} answers n{to}'s FetchSnapshot with {err}")
+            }
+        }
+        // A summary always matches its kind (Message::summary); a mismatch still gets a sentence.
+        (rpc, _) => format!("n{from} sends n{to} a {} in epoch {epoch} (KafkaRaftClient.maybeSendRequests)", rpc.name()),
+    }
+}
+
+/// What receiving a message does.
+fn deliver_meaning(from: NodeId, to: NodeId, rpc: RpcKind, epoch: u32, s: &MessageSummary) -> String {
+    let sent = send_reason(from, to, rpc, epoch, s);
+    let handler = match rpc {
+        RpcKind::Vote | RpcKind::PreVote => "KafkaRaftClient.handleVoteRequest decides; see its vote event",
+        RpcKind::VoteResponse | RpcKind::PreVoteResponse => "KafkaRaftClient.handleVoteResponse counts it",
+        RpcKind::BeginQuorumEpoch => "KafkaRaftClient.handleBeginQuorumEpochRequest makes the receiver follow",
+        RpcKind::BeginQuorumEpochResponse => "KafkaRaftClient.handleBeginQuorumEpochResponse",
+        RpcKind::EndQuorumEpoch => {
+            "KafkaRaftClient.handleEndQuorumEpochRequest shortens the follower's fetch timer by its place in the \
+             successor list (FollowerState.overrideFetchTimeout)"
+        }
+        RpcKind::EndQuorumEpochResponse => "KafkaRaftClient.handleEndQuorumEpochResponse",
+        RpcKind::Fetch => "KafkaRaftClient.handleFetchRequest answers or parks it",
+        RpcKind::FetchResponse => "KafkaRaftClient.handleFetchResponse appends, truncates or redirects",
+        RpcKind::FetchSnapshot => "KafkaRaftClient.handleFetchSnapshotRequest",
+        RpcKind::FetchSnapshotResponse => "KafkaRaftClient.handleFetchSnapshotResponse",
+    };
+    format!("n{to} received it: {sent}; on arrival {handler}")
+}
+
+fn opt(o: Option<u64>) -> String {
+    o.map(|v| v.to_string()).unwrap_or_else(|| "none".into())
+}
+
+fn transition(
+    node: NodeId,
+    from: StateName,
+    to: StateName,
+    epoch: u32,
+    leader: Option<NodeId>,
+    voted: Option<NodeId>,
+    reason: Reason,
+) -> String {
+    let head = format!("n{node} went from {} to {} in epoch {epoch}", from.name(), to.name());
+    let why = match reason {
+        Reason::Startup => "it started: a node begins from its quorum-state file and log, Unattached when they are \
+                            empty (QuorumState.initialize)"
+            .to_string(),
+        Reason::Restart => format!(
+            "it restarted and resumed from its quorum-state file{} (QuorumState.initialize; a leader restarts as \
+             Resigned, KAFKA-10661)",
+            match (to, leader, voted) {
+                (StateName::Resigned, _, _) => ": it was the leader, and (offset, epoch) pairs must never be reused"
+                    .to_string(),
+                (_, Some(l), _) => format!(", which names leader n{l}"),
+                (_, None, Some(v)) => format!(", which says it voted for n{v}"),
+                _ => String::new(),
+            }
+        ),
+        Reason::ElectionTimeout => match from {
+            StateName::Candidate => "its election timed out without a majority, so it starts over with a pre-vote \
+                                     (KafkaRaftClient.pollCandidate, KIP-996)"
+                .to_string(),
+            _ => "its election timeout expired with no leader, so it asks for pre-votes before bumping the epoch \
+                  (KafkaRaftClient.pollUnattached, KIP-996)"
+                .to_string(),
+        },
+        Reason::FetchTimeout => format!(
+            "no successful Fetch response from {} within fetch.timeout.ms, so it suspects the leader is gone and \
+             starts a pre-vote (KafkaRaftClient.pollFollowerAsVoter, KIP-996)",
+            from_leader(leader)
+        ),
+        Reason::PreVoteGranted => "a majority granted its pre-vote, so it becomes a candidate: bumps the epoch and \
+                                   votes for itself (KafkaRaftClient.handleVoteResponse, \
+                                   QuorumState.transitionToCandidate)"
+            .to_string(),
+        Reason::PreVoteRejected => format!(
+            "a majority rejected its pre-vote, so it gives up this round{} and waits a new random election timeout \
+             (prospectiveTransitionAfterElectionLoss, KIP-996)",
+            leader.map(|l| format!(" and goes back to following n{l}")).unwrap_or_default()
+        ),
+        Reason::PreVoteTimedOut => format!(
+            "its pre-vote got no majority before the election timeout{}, and it tries again at once \
+             (prospectiveTransitionAfterElectionLoss, KIP-996)",
+            leader.map(|l| format!(", so it goes back to following n{l}")).unwrap_or_default()
+        ),
+        Reason::VoteGranted => "a majority of voters granted its vote, so it leads this epoch and appends a \
+                                LeaderChange record (KafkaRaftClient.handleVoteResponse, KafkaRaftClient.onBecomeLeader)"
+            .to_string(),
+        Reason::HigherEpoch => format!(
+            "it saw a message with a higher epoch{}; every state steps down to a newer epoch \
+             (KafkaRaftClient.maybeTransition, QuorumState.transitionToUnattached)",
+            leader.map(|l| format!(" naming leader n{l}")).unwrap_or_else(|| " and no known leader".into())
+        ),
+        Reason::LeaderDiscovered => format!(
+            "it learned that {} leads epoch {epoch} (from BeginQuorumEpoch or a Fetch response), so it follows and \
+             fetches from it (KafkaRaftClient.maybeTransition, QuorumState.transitionToFollower)",
+            who(leader)
+        ),
+        Reason::VotedForCandidate => format!(
+            "it granted its vote to {} and persisted it, so it votes for no one else in this epoch \
+             (KafkaRaftClient.handleVoteRequest, QuorumState.transitionToUnattachedVotedState)",
+            who(voted)
+        ),
+        Reason::Resign => "it was asked to resign leadership (a graceful shutdown or resign()), so it stops leading \
+                           and sends EndQuorumEpoch (QuorumState.transitionToResigned)"
+            .to_string(),
+        Reason::CheckQuorumFailed => "fewer than a majority of voters fetched from it within 1.5 x fetch.timeout.ms, \
+                                      so it resigns rather than lead a partitioned minority \
+                                      (LeaderState.timeUntilCheckQuorumExpires, KafkaRaftClient.pollLeader, \
+                                      KAFKA-15489)"
+            .to_string(),
+        Reason::ResignedTimeout => "its election timeout as a resigned leader expired, so it moves to the next epoch \
+                                    with no leader (KafkaRaftClient.pollResigned)"
+            .to_string(),
+    };
+    format!("{head}: {why}")
+}
+
+fn from_leader(leader: Option<NodeId>) -> String {
+    leader.map(|l| format!("its leader n{l}")).unwrap_or_else(|| "its leader".into())
+}
+
+fn vote(node: NodeId, candidate: NodeId, epoch: u32, pre_vote: bool, d: VoteDecision) -> String {
+    let kind = if pre_vote { "pre-vote" } else { "vote" };
+    let verb = if d.granted() { "granted" } else { "rejected" };
+    let why = match d {
+        VoteDecision::Granted if pre_vote => "n{cand}'s log is at least as up to date as n{node}'s (last epoch \
+                                              first, then offset), and a pre-vote persists nothing and binds no one \
+                                              (EpochState.canGrantVote, KIP-996)"
+            .to_string(),
+        VoteDecision::Granted => "n{node} had not voted in this epoch, knew no leader, and the candidate's log is at \
+                                  least as up to date (UnattachedState.canGrantVote, KIP-595)"
+            .to_string(),
+        VoteDecision::GrantedAgain => "n{node} already voted for it in this epoch, and a repeated request is granted \
+                                       again without the log check (UnattachedState.canGrantVote)"
+            .to_string(),
+        VoteDecision::LogNotUpToDate => "n{cand}'s log is behind n{node}'s (last epoch first, then offset), so \
+                                         electing it could lose committed records (EpochState.canGrantVote's \
+                                         isLogUpToDate, KafkaRaftClient.handleVoteRequest)"
+            .to_string(),
+        VoteDecision::AlreadyVoted(v) => format!(
+            "n{{node}} already voted for n{v} in epoch {epoch}, and a voter votes once per epoch \
+             (UnattachedState.canGrantVote)"
+        ),
+        VoteDecision::KnowsLeader(l) => format!(
+            "n{{node}} already knows n{l} leads epoch {epoch}, so there is no election to vote in \
+             (UnattachedState.canGrantVote)"
+        ),
+        VoteDecision::IsLeader => "n{node} is the leader of this epoch and rejects every vote \
+                                   (LeaderState.canGrantVote)"
+            .to_string(),
+        VoteDecision::IsCandidate => "n{node} is a candidate that voted for itself in this epoch \
+                                      (CandidateState.canGrantVote)"
+            .to_string(),
+        VoteDecision::IsResigned => "n{node} resigned leadership of this epoch: it grants up-to-date pre-votes but \
+                                     never a standard vote in it (ResignedState.canGrantVote)"
+            .to_string(),
+        VoteDecision::FollowerHasFetched(l) => format!(
+            "it fetched from leader n{l} in epoch {epoch}, and a follower that has fetched rejects pre-votes \
+             (FollowerState.canGrantVote, KIP-996)"
+        ),
+        VoteDecision::IsFollower(l) => format!(
+            "n{{node}} follows n{l} in epoch {epoch}, and a follower rejects standard votes in its epoch \
+             (FollowerState.canGrantVote)"
+        ),
+        VoteDecision::StaleEpoch => format!(
+            "the request's epoch {epoch} is older than n{{node}}'s, so it is fenced (FENCED_LEADER_EPOCH, \
+             KafkaRaftClient.handleVoteRequest)"
+        ),
+        VoteDecision::NotAVoter => "the candidate is not a voter, and only voters may be elected \
+                                    (KafkaRaftClient.handleVoteRequest)"
+            .to_string(),
+        VoteDecision::InvalidRequest => "the request's last log epoch is beyond its own epoch, which no valid \
+                                         candidate sends (KafkaRaftClient.handleVoteRequest, INVALID_REQUEST)"
+            .to_string(),
+    };
+    let why = why.replace("{node}", &node.to_string()).replace("{cand}", &candidate.to_string());
+    format!("n{node} {verb} n{candidate}'s {kind}: {why}")
+}
+
+fn fault(f: &FaultKind) -> String {
+    let what = match f {
+        FaultKind::Isolate(n) => format!("n{n} was cut off from every other node"),
+        FaultKind::Partition(groups) => {
+            let g: Vec<String> = groups.iter().map(|g| format!("[{}]", names(g))).collect();
+            format!("the network was split into {}: messages cross no group boundary", g.join(" and "))
+        }
+        FaultKind::Cut { from, to } => format!("the link from n{from} to n{to} was cut one way"),
+        FaultKind::Uncut { from, to } => format!("the link from n{from} to n{to} was restored"),
+        FaultKind::SlowLink { from, to, min_ms, max_ms } => {
+            format!("the link from n{from} to n{to} now takes {min_ms}..{max_ms} ms")
+        }
+        FaultKind::Heal => "every link was restored".into(),
+        FaultKind::Network { latency_min_ms, latency_max_ms, loss_ppm, duplicate_ppm } => format!(
+            "the network now takes {latency_min_ms}..{latency_max_ms} ms, loses {}.{:02}% and duplicates {}.{:02}% \
+             of messages",
+            loss_ppm / 10_000,
+            loss_ppm % 10_000 / 100,
+            duplicate_ppm / 10_000,
+            duplicate_ppm % 10_000 / 100
+        ),
+        FaultKind::SlowDisk { node, flush_ms } => format!(
+            "n{node}'s disk now takes {flush_ms} ms per flush, and a flush blocks its raft thread \
+             (KafkaRaftClient.poll runs on one thread)"
+        ),
+        FaultKind::Workload { writes_per_second } => {
+            format!("clients now write {writes_per_second} records per second to the leader")
+        }
+        FaultKind::Resign(n) => {
+            format!("n{n} was asked to resign leadership gracefully (KafkaRaftClient.resign, EndQuorumEpoch)")
+        }
+        FaultKind::Wipe(n) => format!(
+            "n{n}'s disk was wiped: log and quorum-state are gone, so it rejoins with nothing, which Raft's safety \
+             does not cover"
+        ),
+        FaultKind::Reconnect(n) => format!("n{n}'s links were restored (only its own: other cuts and groups stay)"),
+        FaultKind::HealPartition => "the partition was healed: every node is in one group again (cuts, isolations \
+                                     and slow links stay)"
+            .into(),
+        FaultKind::ClearSlowLink { from, to } => {
+            format!("the link from n{from} to n{to} takes the network's latency again")
+        }
+    };
+    format!(
+        "{what}: a fault injected by you or the scenario (the simulator's, not a Kafka rule); the nodes notice it only \
+         through their timers and messages (fetch.timeout.ms, request.timeout.ms)"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::samples;
+    use kraft_protocol::rpc::SnapshotId;
+
+    fn errors() -> Vec<ErrorCode> {
+        use ErrorCode::*;
+        let all =
+            vec![None, FencedLeaderEpoch, UnknownLeaderEpoch, NotLeaderOrFollower, SnapshotNotFound, InvalidRequest];
+        let arm = |e: &ErrorCode| match e {
+            None => 0,
+            FencedLeaderEpoch => 1,
+            UnknownLeaderEpoch => 2,
+            NotLeaderOrFollower => 3,
+            SnapshotNotFound => 4,
+            InvalidRequest => 5,
+        };
+        assert!(all.iter().map(arm).eq(0..all.len()), "one error per variant, in order");
+        all
+    }
+
+    fn fetch_response(error: ErrorCode, records: u32, diverging: bool, snapshot: bool) -> MessageSummary {
+        let outcome = match (diverging, snapshot) {
+            (true, _) => FetchOutcome::Diverging { epoch: 2, end_offset: 6 },
+            (false, true) => FetchOutcome::Snapshot { end_offset: 100, epoch: 2 },
+            (false, false) => FetchOutcome::Records { first_offset: 5, count: records },
+        };
+        MessageSummary::FetchResponse { error, hw_known: true, hw: 4, outcome }
+    }
+
+    /// Every variant of every vocabulary the trace records gets its own sentence: event
+    /// kinds, transition reasons, vote decisions, drop reasons, fetch answers, snapshot
+    /// actions and faults.
+    #[test]
+    fn every_event_kind_and_reason_has_an_explanation() {
+        let mut all: Vec<EventKind> = samples::events();
+        for reason in Reason::ALL {
+            all.push(EventKind::State {
+                node: 1,
+                from: StateName::Follower,
+                to: StateName::Prospective,
+                epoch: 3,
+                leader: Some(0),
+                voted: None,
+                reason,
+            });
+        }
+        for pre_vote in [false, true] {
+            for decision in samples::decisions() {
+                all.push(EventKind::Vote { node: 2, candidate: 4, epoch: 3, pre_vote, decision });
+            }
+        }
+        for reason in [DropReason::Loss, DropReason::Partition, DropReason::NodeDown] {
+            all.push(EventKind::Drop { msg: 1, from: 0, to: 1, rpc: RpcKind::Fetch, epoch: 2, sent: 3, reason });
+        }
+        for error in errors() {
+            for summary in [
+                fetch_response(error, 0, false, false),
+                MessageSummary::VoteResponse { granted: false, error, leader: None },
+                MessageSummary::Ack { error, leader: Some(0) },
+                MessageSummary::FetchSnapshotResponse { error, position: 0, chunk: 10, size: 30 },
+            ] {
+                let rpc = match summary {
+                    MessageSummary::FetchResponse { .. } => RpcKind::FetchResponse,
+                    MessageSummary::VoteResponse { .. } => RpcKind::VoteResponse,
+                    MessageSummary::Ack { .. } => RpcKind::BeginQuorumEpochResponse,
+                    _ => RpcKind::FetchSnapshotResponse,
+                };
+                all.push(EventKind::Send { msg: 1, from: 0, to: 1, rpc, epoch: 2, summary, arrives: 5, dropped: None });
+            }
+        }
+        for summary in
+            [fetch_response(ErrorCode::None, 3, false, false), fetch_response(ErrorCode::None, 0, true, false)]
+                .into_iter()
+                .chain([fetch_response(ErrorCode::None, 0, false, true)])
+        {
+            all.push(EventKind::Deliver {
+                msg: 1,
+                from: 0,
+                to: 1,
+                rpc: RpcKind::FetchResponse,
+                epoch: 2,
+                summary,
+                sent: 1,
+                duplicate: false,
+            });
+        }
+        for action in [SnapshotAction::Taken, SnapshotAction::Fetched, SnapshotAction::Loaded, SnapshotAction::Deleted]
+        {
+            all.push(EventKind::Snapshot { node: 1, action, id: SnapshotId { end_offset: 10, epoch: 2 } });
+        }
+        all.extend(samples::faults().into_iter().map(EventKind::Fault));
+        all.push(EventKind::Truncate { node: 1, from_leo: 9, to: 4, diverging_epoch: None, hw: Some(4) });
+        all.push(EventKind::HighWatermark { node: 1, old: Some(3), new: 5, majority: Box::default() });
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, e) in all.iter().enumerate() {
+            if all[..i].contains(e) {
+                continue;
+            }
+            let s = explain(e);
+            assert!(s.contains('(') && s.contains(')'), "names a Kafka class, method or KIP: {s}");
+            assert!(!s.contains('{') && !s.contains('}'), "no unfilled placeholder: {s}");
+            assert!(seen.insert(s.clone()), "each variant has its own sentence: {s}");
+        }
+    }
+
+    #[test]
+    fn sentences_read_as_written() {
+        let vote = EventKind::Vote {
+            node: 2,
+            candidate: 4,
+            epoch: 3,
+            pre_vote: true,
+            decision: VoteDecision::FollowerHasFetched(0),
+        };
+        assert_eq!(
+            explain(&vote),
+            "n2 rejected n4's pre-vote: it fetched from leader n0 in epoch 3, and a follower that has fetched rejects \
+             pre-votes (FollowerState.canGrantVote, KIP-996)"
+        );
+        let hw = EventKind::HighWatermark { node: 0, old: Some(3), new: 5, majority: vec![0, 2].into() };
+        assert_eq!(
+            explain(&hw),
+            "n0's high watermark moved from 3 to 5: voters n0, n2 (a majority) have fetched past offset 4, and the \
+             leader exposes an offset only once a majority holds it and it lies past its epoch's start \
+             (LeaderState.maybeUpdateHighWatermark)"
+        );
+        let truncate = EventKind::Truncate { node: 2, from_leo: 9, to: 7, diverging_epoch: Some(2), hw: Some(5) };
+        assert_eq!(
+            explain(&truncate),
+            "n2 removed records 7..8 (log end 9 -> 7): the leader's Fetch response said its log diverges after epoch \
+             2, so the follower truncates to where both logs agree and fetches again \
+             (KafkaRaftClient.handleFetchResponse, ReplicatedLog.truncateToEndOffset)"
+        );
+        let state = EventKind::State {
+            node: 0,
+            from: StateName::Leader,
+            to: StateName::Resigned,
+            epoch: 4,
+            leader: Some(0),
+            voted: Some(0),
+            reason: Reason::CheckQuorumFailed,
+        };
+        assert_eq!(
+            explain(&state),
+            "n0 went from leader to resigned in epoch 4: fewer than a majority of voters fetched from it within 1.5 x \
+             fetch.timeout.ms, so it resigns rather than lead a partitioned minority \
+             (LeaderState.timeUntilCheckQuorumExpires, KafkaRaftClient.pollLeader, KAFKA-15489)"
+        );
+        let drop = EventKind::Drop {
+            msg: 9,
+            from: 1,
+            to: 2,
+            rpc: RpcKind::Vote,
+            epoch: 3,
+            sent: 5,
+            reason: DropReason::NodeDown,
+        };
+        assert_eq!(
+            explain(&drop),
+            "n1's Vote to n2 never arrived: n2 was crashed when it arrived, so nobody received it and the sender's \
+             request expires (request.timeout.ms)"
+        );
+    }
+}

@@ -1,0 +1,567 @@
+//! Reading the sim's inputs from JSON: cluster specs (with their network), actions and
+//! timed actions, records, safety switches and the plain values inside them, read by hand
+//! from a `serde_json::Value`. Every error names the field's path (`inputs[2].latencyMs`)
+//! and says what the value must be and what it was, in the words of JSON (echoes capped).
+//!
+//! The wasm API, links, the chaos sweep and scenario files all read through here. By hand
+//! rather than serde-derived: serde loses the path inside tagged and flattened shapes, and
+//! its derived deserializers were a fifth of the page's wasm.
+
+use crate::spec::{self, Action, ClusterSpec, LinkProfileSpec, NetworkSpec, TimedAction};
+use kraft_base::messages::cap;
+use kraft_protocol::{NodeId, RecordBody, SafetySwitch};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// What is wrong with an input, and where (`inputs[0].node`; empty: the whole input).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    pub path: String,
+    pub message: String,
+}
+
+pub type R<T> = Result<T, InputError>;
+
+fn fail<T>(path: &str, message: String) -> R<T> {
+    Err(InputError { path: path.to_string(), message })
+}
+
+/// `base.key` (just `key` at the top).
+pub fn join(base: &str, key: &str) -> String {
+    if base.is_empty() {
+        cap(key).into_owned()
+    } else {
+        format!("{base}.{}", cap(key))
+    }
+}
+
+/// `base[i]`.
+pub fn index(base: &str, i: usize) -> String {
+    format!("{base}[{i}]")
+}
+
+/// A value as an error quotes it: numbers and booleans as written, strings in quotes
+/// (capped), arrays and objects by kind.
+pub fn shown(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => cap(&n.to_string()).into_owned(),
+        Value::String(s) => format!("\"{}\"", cap(s)),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// `must be <what>, got <value>`.
+fn must<T>(path: &str, what: &str, got: &Value) -> R<T> {
+    fail(path, format!("must be {what}, got {}", shown(got)))
+}
+
+/// `must be one of a, b, c; got "x"` for a string, `must be a name` for anything else.
+fn one_of<T>(path: &str, names: &[&str], got: &Value) -> R<T> {
+    match got {
+        Value::String(s) => fail(path, format!("must be one of {}; got \"{}\"", names.join(", "), cap(s))),
+        other => must(path, "a name", other),
+    }
+}
+
+/// A value read from JSON at a path.
+pub trait Read: Sized {
+    fn read(v: &Value, path: &str) -> R<Self>;
+}
+
+impl Read for u64 {
+    fn read(v: &Value, path: &str) -> R<u64> {
+        v.as_u64().map_or_else(|| must(path, "a whole number from 0 to 18446744073709551615", v), Ok)
+    }
+}
+
+impl Read for u32 {
+    fn read(v: &Value, path: &str) -> R<u32> {
+        match v.as_u64().map(u32::try_from) {
+            Some(Ok(n)) => Ok(n),
+            _ => must(path, "a whole number from 0 to 4294967295", v),
+        }
+    }
+}
+
+impl Read for f64 {
+    fn read(v: &Value, path: &str) -> R<f64> {
+        v.as_f64().map_or_else(|| must(path, "a number", v), Ok)
+    }
+}
+
+impl Read for bool {
+    fn read(v: &Value, path: &str) -> R<bool> {
+        v.as_bool().map_or_else(|| must(path, "true or false", v), Ok)
+    }
+}
+
+impl Read for String {
+    fn read(v: &Value, path: &str) -> R<String> {
+        v.as_str().map_or_else(|| must(path, "a string", v), |s| Ok(s.to_string()))
+    }
+}
+
+impl Read for Arc<str> {
+    fn read(v: &Value, path: &str) -> R<Arc<str>> {
+        v.as_str().map_or_else(|| must(path, "a string", v), |s| Ok(s.into()))
+    }
+}
+
+impl<T: Read> Read for Vec<T> {
+    fn read(v: &Value, path: &str) -> R<Vec<T>> {
+        match v {
+            Value::Array(a) => a.iter().enumerate().map(|(i, e)| T::read(e, &index(path, i))).collect(),
+            other => must(path, "an array", other),
+        }
+    }
+}
+
+/// null as None, anything else as a `T`.
+impl<T: Read> Read for Option<T> {
+    fn read(v: &Value, path: &str) -> R<Option<T>> {
+        if v.is_null() {
+            Ok(None)
+        } else {
+            T::read(v, path).map(Some)
+        }
+    }
+}
+
+/// `[min, max]`: a latency range in ms.
+impl Read for [u64; 2] {
+    fn read(v: &Value, path: &str) -> R<[u64; 2]> {
+        match v {
+            Value::Array(a) if a.len() > 2 => fail(path, format!("has too many elements ({})", a.len())),
+            Value::Array(a) if a.len() < 2 => {
+                fail(path, format!("must be an array of 2 elements, got {} element(s)", a.len()))
+            }
+            Value::Array(a) => Ok([u64::read(&a[0], &index(path, 0))?, u64::read(&a[1], &index(path, 1))?]),
+            other => must(path, "an array of 2 elements", other),
+        }
+    }
+}
+
+/// Whole numbers by name (the quorum config).
+impl Read for BTreeMap<String, u64> {
+    fn read(v: &Value, path: &str) -> R<BTreeMap<String, u64>> {
+        let o = Obj::new(v, path)?;
+        let mut out = BTreeMap::new();
+        for (k, v) in o.map {
+            out.insert(k.clone(), u64::read(v, &o.at(k))?);
+        }
+        Ok(out)
+    }
+}
+
+impl Read for SafetySwitch {
+    fn read(v: &Value, path: &str) -> R<SafetySwitch> {
+        match v.as_str().and_then(|s| SafetySwitch::ALL.into_iter().find(|x| x.name() == s)) {
+            Some(s) => Ok(s),
+            None => one_of(path, &SafetySwitch::all_names(), v),
+        }
+    }
+}
+
+/// An object being read: its fields and where it is.
+pub struct Obj<'a> {
+    pub map: &'a Map<String, Value>,
+    pub path: &'a str,
+}
+
+impl<'a> Obj<'a> {
+    pub fn new(v: &'a Value, path: &'a str) -> R<Obj<'a>> {
+        match v {
+            Value::Object(map) => Ok(Obj { map, path }),
+            other => must(path, "an object", other),
+        }
+    }
+
+    /// The path of one of its fields.
+    pub fn at(&self, key: &str) -> String {
+        join(self.path, key)
+    }
+
+    /// Refuses keys that are neither `fields` nor `also` (keys read elsewhere, such as an
+    /// action's `t`); the error lists `fields`.
+    pub fn only(&self, fields: &[&str], also: &[&str]) -> R<()> {
+        match self.map.keys().find(|k| !fields.contains(&k.as_str()) && !also.contains(&k.as_str())) {
+            None => Ok(()),
+            Some(k) if fields.is_empty() => {
+                fail(self.path, format!("unknown field \"{}\"; this takes no fields", cap(k)))
+            }
+            Some(k) => fail(self.path, format!("unknown field \"{}\"; allowed: {}", cap(k), fields.join(", "))),
+        }
+    }
+
+    pub fn req<T: Read>(&self, key: &str) -> R<T> {
+        match self.map.get(key) {
+            Some(v) => T::read(v, &self.at(key)),
+            None => fail(self.path, format!("needs the field \"{key}\"")),
+        }
+    }
+
+    /// The field when present (null too is read as its type).
+    pub fn opt<T: Read>(&self, key: &str) -> R<Option<T>> {
+        self.map.get(key).map(|v| T::read(v, &self.at(key))).transpose()
+    }
+}
+
+// ---- the cluster ----------------------------------------------------------------------
+
+/// The keys of a cluster spec.
+pub const CLUSTER_FIELDS: &[&str] = &[
+    "voters",
+    "observers",
+    "seed",
+    "network",
+    "config",
+    "unsafe",
+    "flushMs",
+    "snapshotInterval",
+    "writesPerSecond",
+    "stableLeadership",
+];
+
+impl Read for ClusterSpec {
+    fn read(v: &Value, path: &str) -> R<ClusterSpec> {
+        let o = Obj::new(v, path)?;
+        o.only(CLUSTER_FIELDS, &[])?;
+        Ok(ClusterSpec {
+            voters: o.req("voters")?,
+            observers: o.opt("observers")?.unwrap_or(0),
+            seed: o.opt("seed")?.unwrap_or(0),
+            network: o.opt("network")?.unwrap_or_else(spec::default_network),
+            config: o.opt("config")?.unwrap_or_default(),
+            unsafe_switches: o.opt("unsafe")?.unwrap_or_default(),
+            flush_ms: o.opt("flushMs")?.unwrap_or_else(spec::default_flush_ms),
+            snapshot_interval: o.opt("snapshotInterval")?.unwrap_or_else(spec::default_snapshot_interval),
+            writes_per_second: o.opt("writesPerSecond")?.unwrap_or(0),
+            stable_leadership: o.opt("stableLeadership")?.unwrap_or(false),
+        })
+    }
+}
+
+/// A preset's name or a profile.
+impl Read for NetworkSpec {
+    fn read(v: &Value, path: &str) -> R<NetworkSpec> {
+        match v {
+            Value::String(name) => Ok(NetworkSpec::Preset(name.clone())),
+            Value::Object(_) => LinkProfileSpec::read(v, path).map(NetworkSpec::Profile),
+            other => must(
+                path,
+                "a preset name (datacenter, teaching, wan) or an object {\"latencyMs\": [min, max], \"loss\": 0..1, \"duplicate\": 0..1}",
+                other,
+            ),
+        }
+    }
+}
+
+impl Read for LinkProfileSpec {
+    fn read(v: &Value, path: &str) -> R<LinkProfileSpec> {
+        let o = Obj::new(v, path)?;
+        o.only(&["latencyMs", "loss", "duplicate"], &[])?;
+        Ok(LinkProfileSpec {
+            latency_ms: o.req("latencyMs")?,
+            loss: o.opt("loss")?.unwrap_or(0.0),
+            duplicate: o.opt("duplicate")?.unwrap_or(0.0),
+        })
+    }
+}
+
+// ---- actions and records --------------------------------------------------------------
+
+/// Each action's name (its `action` tag) and fields.
+pub const ACTIONS: &[(&str, &[&str])] = &[
+    ("crash", &["node"]),
+    ("wipe", &["node"]),
+    ("restart", &["node"]),
+    ("isolate", &["node"]),
+    ("reconnect", &["node"]),
+    ("partition", &["groups"]),
+    ("cut", &["from", "to"]),
+    ("uncut", &["from", "to"]),
+    ("slowLink", &["from", "to", "latencyMs"]),
+    ("clearSlowLink", &["from", "to"]),
+    ("healPartition", &[]),
+    ("heal", &[]),
+    ("network", &["latencyMs", "loss", "duplicate"]),
+    ("slowDisk", &["node", "flushMs"]),
+    ("resign", &[]),
+    ("workload", &["writesPerSecond"]),
+    ("write", &["record"]),
+];
+
+/// An action object (`{"action": "crash", "node": 1}`) whose `also` keys the caller reads.
+fn action_in(v: &Value, path: &str, also: &[&str]) -> R<Action> {
+    let o = Obj::new(v, path)?;
+    let tag = o
+        .map
+        .get("action")
+        .ok_or_else(|| InputError { path: path.to_string(), message: "needs the field \"action\"".into() })?;
+    let names: Vec<&str> = ACTIONS.iter().map(|(n, _)| *n).collect();
+    let Some(&(name, fields)) = ACTIONS.iter().find(|(n, _)| Some(*n) == tag.as_str()) else {
+        return one_of(path, &names, tag);
+    };
+    let mut skip = vec!["action"];
+    skip.extend_from_slice(also);
+    o.only(fields, &skip)?;
+    Ok(match name {
+        "crash" => Action::Crash { node: o.req("node")? },
+        "wipe" => Action::Wipe { node: o.req("node")? },
+        "restart" => Action::Restart { node: o.req("node")? },
+        "isolate" => Action::Isolate { node: o.req("node")? },
+        "reconnect" => Action::Reconnect { node: o.req("node")? },
+        "partition" => Action::Partition { groups: o.req::<Vec<Vec<NodeId>>>("groups")? },
+        "cut" => Action::Cut { from: o.req("from")?, to: o.req("to")? },
+        "uncut" => Action::Uncut { from: o.req("from")?, to: o.req("to")? },
+        "slowLink" => Action::SlowLink { from: o.req("from")?, to: o.req("to")?, latency_ms: o.req("latencyMs")? },
+        "clearSlowLink" => Action::ClearSlowLink { from: o.req("from")?, to: o.req("to")? },
+        "healPartition" => Action::HealPartition,
+        "heal" => Action::Heal,
+        "network" => Action::Network {
+            latency_ms: o.req("latencyMs")?,
+            loss: o.opt("loss")?.unwrap_or(0.0),
+            duplicate: o.opt("duplicate")?.unwrap_or(0.0),
+        },
+        "slowDisk" => Action::SlowDisk { node: o.req("node")?, flush_ms: o.req("flushMs")? },
+        "resign" => Action::Resign,
+        "workload" => Action::Workload { writes_per_second: o.req("writesPerSecond")? },
+        _ => Action::Write { record: o.opt("record")?.flatten() },
+    })
+}
+
+impl Read for Action {
+    fn read(v: &Value, path: &str) -> R<Action> {
+        action_in(v, path, &[])
+    }
+}
+
+/// An action with its time: `{"t": 5, "action": "crash", "node": 1}`.
+impl Read for TimedAction {
+    fn read(v: &Value, path: &str) -> R<TimedAction> {
+        let action = action_in(v, path, &["t"])?;
+        Ok(TimedAction { t: Obj::new(v, path)?.req("t")?, action })
+    }
+}
+
+/// Each record type (its `type` tag) and fields.
+pub const RECORD_TYPES: &[(&str, &[&str])] = &[
+    ("LeaderChange", &["leader", "voters"]),
+    ("RegisterBroker", &["brokerId"]),
+    ("UnregisterBroker", &["brokerId"]),
+    ("CreateTopic", &["name", "partitions"]),
+    ("DeleteTopic", &["name"]),
+    ("PartitionChange", &["topic", "partition", "leader"]),
+];
+
+impl Read for RecordBody {
+    fn read(v: &Value, path: &str) -> R<RecordBody> {
+        let o = Obj::new(v, path)?;
+        let Some(tag) = o.map.get("type") else { return fail(path, "needs the field \"type\"".into()) };
+        let names: Vec<&str> = RECORD_TYPES.iter().map(|(n, _)| *n).collect();
+        let Some(&(name, fields)) = RECORD_TYPES.iter().find(|(n, _)| Some(*n) == tag.as_str()) else {
+            return one_of(path, &names, tag);
+        };
+        o.only(fields, &["type"])?;
+        Ok(match name {
+            "LeaderChange" => RecordBody::LeaderChange { leader: o.req("leader")?, voters: o.req("voters")? },
+            "RegisterBroker" => RecordBody::RegisterBroker { broker_id: o.req("brokerId")? },
+            "UnregisterBroker" => RecordBody::UnregisterBroker { broker_id: o.req("brokerId")? },
+            "CreateTopic" => RecordBody::CreateTopic { name: o.req("name")?, partitions: o.req("partitions")? },
+            "DeleteTopic" => RecordBody::DeleteTopic { name: o.req("name")? },
+            _ => RecordBody::PartitionChange {
+                topic: o.req("topic")?,
+                partition: o.req("partition")?,
+                leader: o.req("leader")?,
+            },
+        })
+    }
+}
+
+/// Parses JSON text (the error says where its syntax breaks) and reads a `T` from it.
+pub fn from_json<T: Read>(json: &str, path: &str) -> R<T> {
+    T::read(&json_value(json, path)?, path)
+}
+
+/// Parses JSON text; a syntax error says where, in characters.
+pub fn json_value(json: &str, path: &str) -> R<Value> {
+    serde_json::from_str(json)
+        .map_err(|e| InputError { path: path.to_string(), message: kraft_base::messages::plain_serde(&e.to_string()) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kraft_base::messages::MAX_ECHO_CHARS;
+
+    fn error<T: Read + std::fmt::Debug>(json: &str) -> String {
+        let e = from_json::<T>(json, "").unwrap_err();
+        if e.path.is_empty() {
+            e.message
+        } else {
+            format!("{}: {}", e.path, e.message)
+        }
+    }
+
+    #[test]
+    fn type_errors_say_what_the_json_must_be() {
+        let spec = error::<ClusterSpec>;
+        assert_eq!(spec(r#"{"voters":-1}"#), "voters: must be a whole number from 0 to 4294967295, got -1");
+        assert_eq!(
+            spec(r#"{"voters":99999999999}"#),
+            "voters: must be a whole number from 0 to 4294967295, got 99999999999"
+        );
+        assert_eq!(spec(r#"{"voters":1.5}"#), "voters: must be a whole number from 0 to 4294967295, got 1.5");
+        assert_eq!(spec(r#"{"voters":"5"}"#), r#"voters: must be a whole number from 0 to 4294967295, got "5""#);
+        assert_eq!(spec(r#"{"voters":null}"#), "voters: must be a whole number from 0 to 4294967295, got null");
+        assert_eq!(spec(r#"{"voters":[1]}"#), "voters: must be a whole number from 0 to 4294967295, got an array");
+        assert_eq!(spec(r#"{"voters":3,"stableLeadership":1}"#), "stableLeadership: must be true or false, got 1");
+        assert_eq!(
+            spec(r#"{"voters":3,"network":{"latencyMs":[1]}}"#),
+            "network.latencyMs: must be an array of 2 elements, got 1 element(s)"
+        );
+        assert_eq!(
+            spec(r#"{"voters":3,"network":{"latencyMs":[1,2,3]}}"#),
+            "network.latencyMs: has too many elements (3)"
+        );
+        assert_eq!(
+            spec(r#"{"voters":3,"network":{"latencyMs":[1,"2"]}}"#),
+            r#"network.latencyMs[1]: must be a whole number from 0 to 18446744073709551615, got "2""#
+        );
+        assert_eq!(
+            spec(r#"{"voters":3,"network":5}"#),
+            r#"network: must be a preset name (datacenter, teaching, wan) or an object {"latencyMs": [min, max], "loss": 0..1, "duplicate": 0..1}, got 5"#
+        );
+        assert_eq!(
+            spec(r#"{"voters":3,"unsafe":["three"]}"#),
+            r#"unsafe[0]: must be one of hw-before-own-epoch, vote-ignores-log, no-pre-vote, no-check-quorum, no-resign-on-restart, ack-before-flush; got "three""#
+        );
+        assert_eq!(spec(r#"{"voters":3,"unsafe":[1]}"#), "unsafe[0]: must be a name, got 1");
+        assert_eq!(
+            spec(r#"{"voters":3,"config":{"x.y":-5}}"#),
+            "config.x.y: must be a whole number from 0 to 18446744073709551615, got -5"
+        );
+        assert_eq!(
+            spec(r#"{"voters":1,"zz":2}"#),
+            r#"unknown field "zz"; allowed: voters, observers, seed, network, config, unsafe, flushMs, snapshotInterval, writesPerSecond, stableLeadership"#
+        );
+        assert_eq!(spec(r#"{}"#), r#"needs the field "voters""#);
+        assert_eq!(spec(r#"[]"#), "must be an object, got an array");
+        for json in [r#"{"voters":-1}"#, r#"{"voters":3,"unsafe":["x"]}"#, r#"[]"#] {
+            let m = spec(json);
+            for rust in ["u32", "u64", "usize", "struct", "sequence", "line 1", "`"] {
+                assert!(!m.contains(rust), "{m:?} mentions {rust}");
+            }
+        }
+    }
+
+    #[test]
+    fn action_errors_name_the_field_inside_the_tagged_shape() {
+        let timed = error::<Vec<TimedAction>>;
+        assert_eq!(timed(r#"{}"#), "must be an array, got an object");
+        assert_eq!(
+            timed(r#"[{"t":1,"action":"crash","node":-1}]"#),
+            "[0].node: must be a whole number from 0 to 4294967295, got -1"
+        );
+        assert_eq!(
+            timed(r#"[{"t":5.5,"action":"heal"}]"#),
+            "[0].t: must be a whole number from 0 to 18446744073709551615, got 5.5"
+        );
+        assert_eq!(timed(r#"[{"action":"heal"}]"#), r#"[0]: needs the field "t""#);
+        assert_eq!(
+            timed(r#"[{"t":1,"action":"heal","node":1}]"#),
+            r#"[0]: unknown field "node"; this takes no fields"#
+        );
+        let action = error::<Action>;
+        assert_eq!(action(r#"{"node":1}"#), r#"needs the field "action""#);
+        assert_eq!(action(r#"{"action":7}"#), "must be a name, got 7");
+        assert_eq!(action(r#"{"action":"crash","node":1,"t":1}"#), r#"unknown field "t"; allowed: node"#);
+        assert_eq!(
+            action(r#"{"action":"partition","groups":[[0],[1,-2]]}"#),
+            "groups[1][1]: must be a whole number from 0 to 4294967295, got -2"
+        );
+        assert_eq!(
+            action(r#"{"action":"network","latencyMs":[1,2],"loss":"lots"}"#),
+            r#"loss: must be a number, got "lots""#
+        );
+        assert_eq!(
+            action(r#"{"action":"write","record":{"type":"CreateTopic","name":"a","partitions":-3}}"#),
+            "record.partitions: must be a whole number from 0 to 4294967295, got -3"
+        );
+        assert_eq!(
+            action(r#"{"action":"write","record":{"type":"CreateTopic","name":"a","partitions":1,"replicas":3}}"#),
+            r#"record: unknown field "replicas"; allowed: name, partitions"#
+        );
+        assert_eq!(
+            action(r#"{"action":"write","record":{"type":"Nope"}}"#),
+            r#"record: must be one of LeaderChange, RegisterBroker, UnregisterBroker, CreateTopic, DeleteTopic, PartitionChange; got "Nope""#
+        );
+        assert_eq!(from_json::<Action>(r#"{"action":"write","record":null}"#, ""), Ok(Action::Write { record: None }));
+    }
+
+    #[test]
+    fn echoed_input_is_capped() {
+        let long = "x".repeat(1_000_000);
+        let m = error::<Action>(&format!(r#"{{"action":"{long}"}}"#));
+        assert!(m.len() < 400, "{} chars", m.len());
+        assert!(m.ends_with("…\""), "{m}");
+        let key = error::<Action>(&format!(r#"{{"action":"heal","{long}":1}}"#));
+        assert!(key.len() < 200 && key.contains(&format!("{}…", "x".repeat(MAX_ECHO_CHARS))), "{key}");
+    }
+
+    /// What the sim writes (an input log, a spec) reads back as itself: the reader and the
+    /// serde `Serialize` forms agree on every action, record and field.
+    #[test]
+    fn every_written_shape_reads_back() {
+        let r = |body| Action::Write { record: Some(body) };
+        let actions = vec![
+            Action::Crash { node: 1 },
+            Action::Wipe { node: 1 },
+            Action::Restart { node: 1 },
+            Action::Isolate { node: 2 },
+            Action::Reconnect { node: 2 },
+            Action::Partition { groups: vec![vec![0, 1], vec![2]] },
+            Action::Cut { from: 0, to: 1 },
+            Action::Uncut { from: 0, to: 1 },
+            Action::SlowLink { from: 0, to: 1, latency_ms: [5, 9] },
+            Action::ClearSlowLink { from: 0, to: 1 },
+            Action::HealPartition,
+            Action::Heal,
+            Action::Network { latency_ms: [1, 5], loss: 0.25, duplicate: 0.125 },
+            Action::SlowDisk { node: 0, flush_ms: 40 },
+            Action::Resign,
+            Action::Workload { writes_per_second: 10 },
+            Action::Write { record: None },
+            r(RecordBody::LeaderChange { leader: 1, voters: vec![0, 1, 2] }),
+            r(RecordBody::RegisterBroker { broker_id: 3 }),
+            r(RecordBody::UnregisterBroker { broker_id: 3 }),
+            r(RecordBody::CreateTopic { name: "orders".into(), partitions: 3 }),
+            r(RecordBody::DeleteTopic { name: "orders".into() }),
+            r(RecordBody::PartitionChange { topic: "orders".into(), partition: 1, leader: 2 }),
+        ];
+        assert_eq!(actions.len() - 6, ACTIONS.len(), "one case per action");
+        let timed: Vec<TimedAction> =
+            actions.into_iter().enumerate().map(|(i, action)| TimedAction { t: i as u64, action }).collect();
+        let json = serde_json::to_string(&timed).unwrap();
+        assert_eq!(from_json::<Vec<TimedAction>>(&json, "inputs"), Ok(timed));
+        let spec = ClusterSpec {
+            voters: 5,
+            observers: 2,
+            seed: 42,
+            network: NetworkSpec::Profile(LinkProfileSpec { latency_ms: [2, 8], loss: 0.5, duplicate: 0.01 }),
+            config: [("controller.quorum.fetch.timeout.ms".to_string(), 3000)].into(),
+            unsafe_switches: SafetySwitch::ALL.to_vec(),
+            flush_ms: 7,
+            snapshot_interval: 100,
+            writes_per_second: 20,
+            stable_leadership: true,
+        };
+        assert_eq!(from_json::<ClusterSpec>(&serde_json::to_string(&spec).unwrap(), ""), Ok(spec));
+        let preset = ClusterSpec::default();
+        assert_eq!(from_json::<ClusterSpec>(&serde_json::to_string(&preset).unwrap(), ""), Ok(preset));
+    }
+}

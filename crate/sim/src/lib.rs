@@ -1,0 +1,28 @@
+//! The simulated world around KRaft replicas: time, network, disks, faults, the client
+//! workload, and the time-travelling `Simulation` that owns the trace.
+//!
+//! The world (`world`) drives the replicas (`kraft_protocol`), turns what they output into
+//! typed `trace` events and hands each event, with a view of the nodes (`view`), to the
+//! invariant checker (`check`) it owns. Everything downstream (the scenario engine, the
+//! wasm surface, every renderer) reads what the simulation recorded.
+
+pub mod budget;
+#[cfg(feature = "chaos")]
+pub mod chaos;
+pub mod check;
+pub mod explain;
+pub mod input;
+pub mod limits;
+pub mod network;
+pub mod packed;
+pub mod queue;
+pub mod simulation;
+pub mod spec;
+pub mod trace;
+pub mod view;
+pub mod wire;
+pub mod world;
+
+pub use simulation::{SimError, Simulation};
+pub use spec::{Action, ClusterSpec, NetworkSpec, TimedAction};
+pub use world::{World, WriteOutcome};

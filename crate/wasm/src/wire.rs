@@ -1,0 +1,410 @@
+//! The JSON shapes the npm package reads that are not already types of the core (those
+//! derive their own serialization where they are defined), and the test that writes the
+//! TypeScript type of every wire shape, and the catalog, into `web/src/generated/wire.ts`.
+
+use kraft_protocol::rpc::RpcKind;
+use kraft_protocol::{Epoch, NodeId};
+use kraft_sim::network::LinkProfile;
+use kraft_sim::view::{NodeView, RecordView};
+use serde::Serialize;
+
+/// One node as the panels show it (what `Cluster.nodes` returns).
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "NodeInfo"))]
+pub struct NodeOut {
+    #[serde(flatten)]
+    pub view: NodeView,
+    /// Its log records from log start (absent when `nodes({ records: false })`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub records: Option<Vec<RecordView>>,
+}
+
+/// `{ id, epoch }` of the current leader.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "LeaderInfo"))]
+pub struct LeaderOut {
+    pub id: NodeId,
+    pub epoch: Epoch,
+}
+
+/// What a write action returns: accepted with its node and offset, or rejected with a reason.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "WriteOutput"))]
+pub struct WriteOut {
+    pub accepted: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub node: Option<NodeId>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub reason: Option<String>,
+}
+
+/// The network as it is now (what `Cluster.network` returns).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "NetworkState"))]
+pub struct NetworkOut {
+    /// One-way latency range in ms, `[min, max]`.
+    pub latency_ms: [u64; 2],
+    /// Probability in [0, 1] that a message is lost.
+    pub loss: f64,
+    /// Probability in [0, 1] that a message is delivered twice.
+    pub duplicate: f64,
+}
+
+impl From<&LinkProfile> for NetworkOut {
+    fn from(p: &LinkProfile) -> Self {
+        NetworkOut {
+            latency_ms: [p.latency_min_ms, p.latency_max_ms],
+            loss: p.loss_ppm as f64 / 1_000_000.0,
+            duplicate: p.duplicate_ppm as f64 / 1_000_000.0,
+        }
+    }
+}
+
+/// What undoing every fault restores: the network and the disk flush latency the cluster
+/// was created with (what `Cluster.baseline` returns).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "Baseline"))]
+pub struct BaselineOut {
+    pub network: NetworkOut,
+    pub flush_ms: u64,
+}
+
+/// A message on the wire right now.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "InFlightMessage"))]
+pub struct InFlightOut {
+    pub id: u64,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub rpc: RpcKind,
+    pub epoch: Epoch,
+    pub summary: String,
+    pub sent: u64,
+    pub arrives: u64,
+    pub duplicate: bool,
+}
+
+/// An invariant violation a chaos seed found.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "SeedViolation"))]
+pub struct ViolationOut {
+    #[cfg_attr(test, ts(as = "kraft_sim::trace::Invariant"))]
+    pub invariant: &'static str,
+    pub detail: String,
+}
+
+/// The outcome of one chaos-sweep seed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "SeedOutcome"))]
+pub struct SeedOut {
+    pub seed: u64,
+    pub passed: bool,
+    /// Did the quorum commit new records in the calm tail after healing?
+    pub made_progress: bool,
+    pub violations: Vec<ViolationOut>,
+    pub events: u64,
+    pub simulated_ms: u64,
+    /// The native command that reproduces this seed.
+    pub reproduce: String,
+}
+
+/// Which JS error an [`ApiError`] becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ApiErrorKind"))]
+pub enum ErrorKind {
+    /// Wrong shape or type.
+    TypeError,
+    /// A value out of range, or an unknown name or node.
+    RangeError,
+    /// Anything else (the core could not do what was asked).
+    Error,
+}
+
+/// An error of the wasm API: the JS error it becomes has this `kind`, the message
+/// `field: message` (just `message` when `field` is empty) and a `field` property.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ApiError {
+    pub kind: ErrorKind,
+    /// The offending field or argument (`voters`, `inputs[3].t`), or empty.
+    pub field: String,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn range(field: &str, message: impl Into<String>) -> ApiError {
+        ApiError { kind: ErrorKind::RangeError, field: field.to_string(), message: message.into() }
+    }
+
+    pub fn type_error(field: &str, message: impl Into<String>) -> ApiError {
+        ApiError { kind: ErrorKind::TypeError, field: field.to_string(), message: message.into() }
+    }
+
+    pub fn other(message: impl Into<String>) -> ApiError {
+        ApiError { kind: ErrorKind::Error, field: String::new(), message: message.into() }
+    }
+
+    /// The JS error's message.
+    pub fn text(&self) -> String {
+        if self.field.is_empty() {
+            self.message.clone()
+        } else {
+            format!("{}: {}", self.field, self.message)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! `web/src/generated/wire.ts`: the TypeScript type of every wire shape, generated by
+    //! ts-rs from the Rust types (ids, times and offsets are numbers: every value the core
+    //! emits is below 2^53). The test fails when the file is stale; `UPDATE=1` rewrites it.
+    use super::*;
+    use kraft_protocol::config::CONFIG_KEYS;
+    use kraft_protocol::rpc::SnapshotId;
+    use kraft_protocol::SafetySwitch;
+    use kraft_protocol::{Reason, RecordBody, StateName};
+    use kraft_scenario::{
+        ExpectationReport, Measurement, MeasurementPart, Report, Span, SpanStyle, StepReport, ViolationReport,
+    };
+    use kraft_sim::limits::{Limit, LIMITS};
+    use kraft_sim::spec::{LinkProfileSpec, NetworkSpec};
+    use kraft_sim::trace::Invariant;
+    use kraft_sim::trace::{samples, DropReason, EventJson, EventKind, FaultJson, SnapshotAction};
+    use kraft_sim::view::{QuorumStatus, QuorumView, ReplicaStatus, ReplicationRow, Role, TimerKind, TimerView};
+    use kraft_sim::ClusterSpec;
+    use kraft_sim::{Action, TimedAction};
+    use ts_rs::{Config, TS};
+
+    /// A name with what it means.
+    #[derive(Serialize, ts_rs::TS)]
+    struct Named<T> {
+        name: T,
+        explanation: &'static str,
+    }
+
+    #[derive(Serialize, ts_rs::TS)]
+    struct Preset {
+        name: &'static str,
+        #[serde(flatten)]
+        profile: NetworkOut,
+    }
+
+    /// Names and limits the package validates against. Static, so it is generated below
+    /// into `web/src/generated/wire.ts` as `CATALOG`, which the package carries.
+    #[derive(Serialize, ts_rs::TS)]
+    #[serde(rename_all = "camelCase")]
+    struct Catalog {
+        version: &'static str,
+        /// The quorum config keys with their defaults and ranges.
+        config_keys: Vec<Limit>,
+        /// The cluster's other settings and the bounds on calls (`limits::LIMITS`).
+        limits: Vec<Limit>,
+        switches: Vec<Named<SafetySwitch>>,
+        invariants: Vec<Named<Invariant>>,
+        presets: Vec<Preset>,
+        /// The spec a cluster gets for every option left out.
+        default_spec: ClusterSpec,
+    }
+
+    impl Catalog {
+        /// Config keys with defaults, safety switches, invariants, network presets, size limits.
+        fn new() -> Catalog {
+            Catalog {
+                version: env!("CARGO_PKG_VERSION"),
+                config_keys: CONFIG_KEYS.iter().map(|k| k.limit).collect(),
+                limits: LIMITS.to_vec(),
+                switches: SafetySwitch::ALL.iter().map(|s| Named { name: *s, explanation: s.explanation() }).collect(),
+                invariants: Invariant::ALL.iter().map(|i| Named { name: *i, explanation: i.explanation() }).collect(),
+                presets: ["datacenter", "teaching", "wan"]
+                    .into_iter()
+                    .filter_map(|name| LinkProfile::preset(name).ok().map(|p| Preset { name, profile: (&p).into() }))
+                    .collect(),
+                default_spec: ClusterSpec::default(),
+            }
+        }
+    }
+
+    const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/src/generated/wire.ts");
+
+    fn decl<T: TS + ?Sized>(cfg: &Config, out: &mut String) {
+        if let Some(docs) = T::docs() {
+            out.push_str(&docs);
+        }
+        out.push_str("export ");
+        out.push_str(&T::decl(cfg));
+        out.push_str("\n\n");
+    }
+
+    /// A union of string literals, for names a data-carrying enum gives by a method.
+    fn names(out: &mut String, doc: &str, name: &str, values: impl IntoIterator<Item = &'static str>) {
+        let list: Vec<String> = values.into_iter().map(|v| format!("\"{v}\"")).collect();
+        out.push_str(&format!("/**\n * {doc}\n */\nexport type {name} = {};\n\n", list.join(" | ")));
+    }
+
+    /// A constant list, as JSON (string literals only) typed `type`.
+    fn constant(out: &mut String, doc: &str, name: &str, ty: &str, value: &str) {
+        out.push_str(&format!("/**\n * {doc}\n */\nexport const {name}: {ty} = {value};\n\n"));
+    }
+
+    /// A list of `[name, explanation]` pairs as a TS literal.
+    fn pairs(list: impl IntoIterator<Item = (&'static str, &'static str)>) -> String {
+        let rows: Vec<String> = list
+            .into_iter()
+            .map(|(n, e)| format!("  [{}, {}],", serde_json::to_string(n).unwrap(), serde_json::to_string(e).unwrap()))
+            .collect();
+        format!("[\n{}\n]", rows.join("\n"))
+    }
+
+    fn generated() -> String {
+        let cfg = Config::new().with_large_int("number");
+        let mut out = String::from(
+            "// Generated from the Rust types by ts-rs (crate/wasm/src/wire.rs): do not edit.\n\
+             // `UPDATE=1 cargo test --release --lib wire` rewrites it.\n\n",
+        );
+        let o = &mut out;
+        // Trace events.
+        decl::<EventJson>(&cfg, o);
+        decl::<EventKind>(&cfg, o);
+        decl::<FaultJson>(&cfg, o);
+        names(o, "Fault and operator action kinds as the trace records them.", "FaultName", {
+            samples::faults().iter().map(|f| f.name()).collect::<Vec<_>>()
+        });
+        names(o, "A voter's decision on a (pre-)vote request.", "VoteReason", {
+            samples::decisions().iter().map(|d| d.name()).collect::<Vec<_>>()
+        });
+        decl::<kraft_sim::packed::PackedRest>(&cfg, o);
+        decl::<kraft_sim::packed::Packing>(&cfg, o);
+        constant(
+            o,
+            "The packed event types by code, each with its fields after `seq` and `t` (`packed::ROWS`).",
+            "PACKED_ROWS",
+            "readonly (readonly [TraceEvent[\"type\"], readonly (readonly [string, PackedField])[]])[]",
+            &serde_json::to_string(kraft_sim::packed::ROWS).unwrap(),
+        );
+        decl::<RpcKind>(&cfg, o);
+        decl::<DropReason>(&cfg, o);
+        decl::<StateName>(&cfg, o);
+        decl::<Reason>(&cfg, o);
+        decl::<SnapshotAction>(&cfg, o);
+        decl::<SnapshotId>(&cfg, o);
+        decl::<Invariant>(&cfg, o);
+        // Views.
+        decl::<NodeOut>(&cfg, o);
+        decl::<Role>(&cfg, o);
+        decl::<TimerView>(&cfg, o);
+        decl::<TimerKind>(&cfg, o);
+        decl::<RecordView>(&cfg, o);
+        decl::<kraft_sim::view::ImageView>(&cfg, o);
+        decl::<kraft_sim::view::TopicView>(&cfg, o);
+        decl::<RecordBody>(&cfg, o);
+        decl::<LeaderOut>(&cfg, o);
+        decl::<QuorumView>(&cfg, o);
+        decl::<QuorumStatus>(&cfg, o);
+        decl::<ReplicationRow>(&cfg, o);
+        decl::<ReplicaStatus>(&cfg, o);
+        decl::<WriteOut>(&cfg, o);
+        decl::<NetworkOut>(&cfg, o);
+        decl::<BaselineOut>(&cfg, o);
+        decl::<kraft_sim::network::LinkFaults>(&cfg, o);
+        decl::<kraft_sim::network::SlowLinkFault>(&cfg, o);
+        decl::<InFlightOut>(&cfg, o);
+        // Runs: the spec and the input log.
+        decl::<ClusterSpec>(&cfg, o);
+        decl::<NetworkSpec>(&cfg, o);
+        decl::<LinkProfileSpec>(&cfg, o);
+        decl::<SafetySwitch>(&cfg, o);
+        decl::<Action>(&cfg, o);
+        decl::<TimedAction>(&cfg, o);
+        // Scenario reports.
+        decl::<Report>(&cfg, o);
+        decl::<StepReport>(&cfg, o);
+        decl::<Span>(&cfg, o);
+        decl::<SpanStyle>(&cfg, o);
+        decl::<ExpectationReport>(&cfg, o);
+        decl::<ViolationReport>(&cfg, o);
+        decl::<Measurement>(&cfg, o);
+        decl::<MeasurementPart>(&cfg, o);
+        decl::<kraft_scenario::Focus>(&cfg, o);
+        decl::<kraft_scenario::FocusMessage>(&cfg, o);
+        decl::<kraft_scenario::RecordName>(&cfg, o);
+        // The catalog and chaos seeds.
+        decl::<Catalog>(&cfg, o);
+        decl::<kraft_sim::limits::Limit>(&cfg, o);
+        decl::<kraft_sim::limits::Unit>(&cfg, o);
+        decl::<Named<SafetySwitch>>(&cfg, o);
+        decl::<Preset>(&cfg, o);
+        decl::<SeedOut>(&cfg, o);
+        decl::<ViolationOut>(&cfg, o);
+        decl::<ApiError>(&cfg, o);
+        decl::<ErrorKind>(&cfg, o);
+        // The catalog itself: static, so the package carries it instead of asking the core
+        // for it on every load (a first call into the wasm and a JSON round trip at init).
+        constant(
+            o,
+            "Names and limits of the core (the wire test's `Catalog::new`), what `catalog()` returns.",
+            "CATALOG",
+            "Catalog",
+            &serde_json::to_string_pretty(&Catalog::new()).unwrap(),
+        );
+        // Names and numbers the package uses without asking the catalog: the element's own
+        // copy of this module keeps only these (the catalog stays with the API's).
+        names(
+            o,
+            "A quorum config key (`protocol::config::CONFIG_KEYS`): Kafka's `controller.quorum.*` keys, \
+                `sim.fetchMaxWaitMs` (a simulator-only knob for the Fetch wait Kafka fixes at 500 ms, \
+                `KafkaRaftClient.MAX_FETCH_WAIT_MS`), and Kafka's snapshot and retention keys (`metadata.*`), \
+                whose defaults are scaled down for a playground.",
+            "QuorumConfigKey",
+            CONFIG_KEYS.iter().map(|k| k.limit.key),
+        );
+        constant(
+            o,
+            "Every invariant the checker watches, with what it protects (`trace::Invariant`).",
+            "INVARIANTS",
+            "readonly (readonly [InvariantName, string])[]",
+            &pairs(Invariant::ALL.iter().map(|i| (i.name(), i.explanation()))),
+        );
+        constant(
+            o,
+            "Every safety switch, with what turning it off does (`protocol::SafetySwitch`).",
+            "SWITCHES",
+            "readonly (readonly [SafetySwitch, string])[]",
+            &pairs(SafetySwitch::ALL.iter().map(|s| (s.name(), s.explanation()))),
+        );
+        constant(
+            o,
+            "Most characters of user input an error message repeats (`messages::MAX_ECHO_CHARS`).",
+            "MAX_ECHO_CHARS",
+            "number",
+            &kraft_base::messages::MAX_ECHO_CHARS.to_string(),
+        );
+        out.truncate(out.trim_end().len());
+        out.push('\n');
+        out
+    }
+
+    #[test]
+    fn generated_typescript_is_current() {
+        let want = generated();
+        if std::env::var_os("UPDATE").is_some() {
+            std::fs::create_dir_all(std::path::Path::new(PATH).parent().unwrap()).unwrap();
+            std::fs::write(PATH, &want).unwrap();
+            return;
+        }
+        let have = std::fs::read_to_string(PATH).unwrap_or_default();
+        assert!(
+            have == want,
+            "web/src/generated/wire.ts is stale: run `UPDATE=1 cargo test --release --lib wire` and review the diff"
+        );
+    }
+}
