@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run build`: every build step, in order. Each step is a command; a step whose
-// script does not exist yet is skipped with a note.
+// script is missing fails the build before anything runs (a broken checkout, not a step
+// to skip).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,11 +14,13 @@ const steps = [
   ['site: www -> www/dist', process.execPath, ['www/build.mjs']],
 ];
 
+const missing = steps.filter(([, , args]) => !existsSync(join(root, args[0])));
+if (missing.length) {
+  console.error(`build: missing build script(s): ${missing.map(([name, , args]) => `${args[0]} (${name.split(':')[0]} step)`).join(', ')}`);
+  process.exit(1);
+}
+
 for (const [name, cmd, args] of steps) {
-  if (!existsSync(join(root, args[0]))) {
-    console.log(`build: skipping ${name} (${args[0]} not there yet)`);
-    continue;
-  }
   console.log(`build: ${name}`);
   execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
 }
