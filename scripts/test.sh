@@ -12,7 +12,7 @@ bash scripts/setup.sh browser
 step "TypeScript and JavaScript: format and lint (Biome, biome.jsonc) over web/, www/, scripts/, test/"
 node_modules/.bin/biome ci web www scripts test
 
-step "Scripts: the bench report (node:test, scripts/test/)"
+step "Scripts: the build's input hashes and stamps, the bench report (node:test, scripts/test/)"
 node --test scripts/test/
 
 step "Rust: unit, protocol-rule, Kafka-simulation, determinism, sweep and scenario tests"
