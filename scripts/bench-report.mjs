@@ -7,11 +7,32 @@
 //   rows: [{ what, value (null: skipped), unit, target ('reported' or '<= 20' etc.),
 //            met (true, false, null: reported or skipped), note }],
 //   source? (where the numbers come from, when not from a bench run), notes? [paragraphs] }
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { arch, availableParallelism, cpus, release, totalmem, type } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The host the numbers are measured on and the commit they are measured at: { host, commit }. */
+export function measuredOn(dir = root) {
+  const host = {
+    cpu: cpus()[0]?.model?.trim() || 'unknown CPU',
+    cores: availableParallelism(),
+    memoryGiB: Number((totalmem() / 2 ** 30).toFixed(1)),
+    os: `${type()} ${release()} ${arch()}`,
+    node: process.version,
+  };
+  let commit = null;
+  try {
+    const git = (...args) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    commit = git('rev-parse', '--short=12', 'HEAD') + (git('status', '--porcelain', '--untracked-files=no') ? ' (with uncommitted changes)' : '');
+  } catch {
+    // not a git checkout
+  }
+  return { host, commit };
+}
 
 /** A row's value, target and verdict as shown in both the console table and the page. */
 export function cells(r) {

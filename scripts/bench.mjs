@@ -8,12 +8,12 @@
 //                                                  process: a wasm instance never shrinks)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { arch, availableParallelism, cpus, release, tmpdir, totalmem, type } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { loadRaftScope } from './bench-raftscope.mjs';
-import { renderTable, writeBenchmarks } from './bench-report.mjs';
+import { measuredOn, renderTable, writeBenchmarks } from './bench-report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const here = fileURLToPath(import.meta.url);
@@ -378,23 +378,7 @@ const native = execFileSync('cargo', ['run', '--release', '-q', '-p', 'kraft-pla
 const nativeRate = Number(/median (\d+)/.exec(native)?.[1]);
 row('native throughput, reference workload (sim s per wall s)', nativeRate, 'sim s/s', null, null, 'cargo run --example reference');
 
-/** The host the numbers were measured on, and the commit they were measured at. */
-const host = {
-  cpu: cpus()[0]?.model?.trim() || 'unknown CPU',
-  cores: availableParallelism(),
-  memoryGiB: round(totalmem() / 2 ** 30),
-  os: `${type()} ${release()} ${arch()}`,
-  node: process.version,
-};
-let commit = null;
-try {
-  const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  commit = git('rev-parse', '--short=12', 'HEAD') + (git('status', '--porcelain', '--untracked-files=no') ? ' (with uncommitted changes)' : '');
-} catch {
-  // not a git checkout
-}
-
-const results = { date: new Date().toISOString(), host, commit, rows };
+const results = { date: new Date().toISOString(), ...measuredOn(root), rows };
 mkdirSync(join(root, 'target'), { recursive: true });
 writeFileSync(join(root, 'target/bench.json'), `${JSON.stringify(results, null, 1)}\n`);
 writeBenchmarks(join(root, 'target/bench.json'), join(root, 'docs/benchmarks.md'));

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { renderBenchmarks, renderTable, writeBenchmarks } from '../bench-report.mjs';
+import { hostLine, measuredOn, renderBenchmarks, renderTable, writeBenchmarks } from '../bench-report.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fixture = join(here, 'fixtures/bench.json');
@@ -61,4 +61,12 @@ test('the command writes the page from a bench.json', () => {
   execFileSync(process.execPath, [join(here, '..', 'bench-report.mjs'), fixture, out], { stdio: 'pipe' });
   assert.equal(readFileSync(out, 'utf8'), renderBenchmarks(results));
   assert.equal(writeBenchmarks(fixture, out), readFileSync(out, 'utf8'));
+});
+
+test('this host and commit, as bench.mjs records them, render', () => {
+  const { host, commit } = measuredOn();
+  assert.ok(host.cpu.length > 0 && host.cores >= 1, JSON.stringify(host));
+  assert.match(hostLine(host), new RegExp(`, ${host.cores} cores?; `));
+  assert.ok(commit === null || /^[0-9a-f]{12}/.test(commit), commit);
+  assert.match(renderBenchmarks({ ...results, host, commit }), /\*\*Host:\*\* /);
 });
