@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { loadRaftScope } from './bench-raftscope.mjs';
+import { measuredOn, renderTable, writeBenchmarks } from './bench-report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const here = fileURLToPath(import.meta.url);
@@ -377,25 +378,10 @@ const native = execFileSync('cargo', ['run', '--release', '-q', '-p', 'kraft-sim
 const nativeRate = Number(/median (\d+)/.exec(native)?.[1]);
 row('native throughput, reference workload (sim s per wall s)', nativeRate, 'sim s/s', null, null, 'cargo run --example reference');
 
-const results = { date: new Date().toISOString(), rows };
+const results = { date: new Date().toISOString(), ...measuredOn(root), rows };
 mkdirSync(join(root, 'target'), { recursive: true });
 writeFileSync(join(root, 'target/bench.json'), `${JSON.stringify(results, null, 1)}\n`);
+writeBenchmarks(join(root, 'target/bench.json'), join(root, 'docs/benchmarks.md'));
 
-const cells = rows.map((r) => [
-  r.what,
-  r.value === null ? '-' : `${r.value} ${r.unit}`,
-  r.target === 'reported' ? 'reported' : `${r.target} ${r.unit}`,
-  r.met === null ? (r.value === null ? 'skipped' : '') : r.met ? 'met' : 'NOT MET',
-  r.note,
-]);
-const head = ['measurement', 'value', 'target', '', 'notes'];
-const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => String(c[i]).length)));
-const line = (c) =>
-  c
-    .map((x, i) => String(x).padEnd(widths[i]))
-    .join(' | ')
-    .trimEnd();
-console.log(line(head));
-console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-for (const c of cells) console.log(line(c));
-console.log(`(also in target/bench.json)`);
+console.log(renderTable(rows));
+console.log(`(also in target/bench.json and docs/benchmarks.md)`);

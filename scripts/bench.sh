@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm run bench`: speed and memory, never as pass/fail tests. Prints one table of issue
-# 11's numbers beside their targets (scripts/bench.mjs; also target/bench.json).
+# 11's numbers beside their targets (scripts/bench.mjs) and writes them to target/bench.json
+# and docs/benchmarks.md (scripts/bench-report.mjs: the page is never edited by hand).
 #   npm run bench [-- --raftscope DIR]   (or RAFTSCOPE=DIR: a checkout of ongardie/raftscope
 #                                          for the ratio row; skipped without one)
 #   npm run bench -- --details           first also the older detailed benches: the core

@@ -21,8 +21,5 @@ echo "==== fuzz (Rust): scenario parser, link decoder, operation sequences, $sec
 cargo run --release -q -p kraft-scenario --example fuzz -- --seconds "$seconds" --seed "$seed"
 
 echo "==== fuzz (node): share links, $seconds s"
-if [ ! -f web/dist/node.js ]; then
-  bash scripts/build-wasm.sh
-  node web/build.mjs
-fi
+node scripts/build.mjs --through package
 KRAFT_FUZZ_SECONDS="$seconds" KRAFT_FUZZ_SEED="$seed" node --test web/test/link-fuzz.test.mjs
