@@ -4,7 +4,7 @@
 //! download, or append, and for a voter flush before the leader's HW takes effect.
 
 use super::config::SafetySwitch;
-use super::io::{Ctx, Note, Output};
+use super::io::{Ctx, Note, Output, Wake};
 use super::leader::ParkedFetch;
 use super::log::FetchPosition;
 use super::record::{Epoch, MetadataImage, NodeId, Offset, Record};
@@ -125,7 +125,6 @@ impl Replica {
             deadline: ctx.now + req.max_wait_ms,
             expiry_response: response,
         });
-        self.timer_set(ctx.now + req.max_wait_ms);
         None
     }
 
@@ -163,9 +162,16 @@ impl Replica {
         }
     }
 
-    /// The expiry timer of parked fetches: answers with what was true when parked. It
-    /// runs on its own thread in Kafka, so the world calls it even while we are busy.
-    pub fn expire_parked_fetches(&mut self, ctx: &mut Ctx) {
+    /// The expiry timer of parked fetches, the one input a replica blocked in a flush
+    /// takes: it runs on its own thread in Kafka (the purgatory's). Answers with the next
+    /// expiry, the only timer that runs until the flush is done.
+    pub fn expire_parked_fetches(&mut self, ctx: &mut Ctx) -> Wake {
+        self.answer_expired_fetches(ctx);
+        Wake(self.next_parked_expiry())
+    }
+
+    /// Answers each parked fetch whose wait is over with what was true when it was parked.
+    pub(crate) fn answer_expired_fetches(&mut self, ctx: &mut Ctx) {
         let me = self.id;
         let Some(l) = self.state.as_leader_mut() else {
             return;
@@ -197,7 +203,6 @@ impl Replica {
         if self.handled_by_epoch(ctx, error, hint, from) {
             return;
         }
-        self.timer_set(ctx.now + self.config.fetch_timeout_ms); // the fetch timer, below
         let Some(f) = self.state.as_follower_mut() else {
             return;
         };
@@ -232,7 +237,6 @@ impl Replica {
         let flush = appended && self.is_voter();
         if flush && !self.switches.has(SafetySwitch::AckBeforeFlush) {
             self.awaiting_flush = Some(AwaitingFlush { up_to: leo, leader_hw });
-            self.timer_set(ctx.now); // `flush_done` once the log is flushed
             ctx.out.push(Output::Flush { up_to: leo });
             return;
         }

@@ -80,6 +80,13 @@ pub enum Note {
     },
 }
 
+/// When a replica next needs `poll`: every input answers with it, read after the input
+/// as Kafka's KafkaRaftClient.poll reads the time to its next timer (pollCurrentState's
+/// return value bounds the wait for the next message). `None`: nothing is due until the
+/// next input. The world queues one wake-up at it; nothing else tells it when to call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wake(pub Option<u64>);
+
 /// Record ids are unique across a whole simulation; the world hands them out.
 #[derive(Clone, Debug, Default)]
 pub struct IdSource {

@@ -26,7 +26,7 @@ mod snapshot;
 mod vote;
 
 pub use config::{QuorumConfig, SafetySwitch, Unsafe};
-pub use io::{Ctx, IdSource, Note, Output};
+pub use io::{Ctx, IdSource, Note, Output, Wake};
 pub use record::{Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
 pub use replica::{Durable, Replica, ReplicaSetup};
 pub use state::{ElectionState, Reason, StateName};

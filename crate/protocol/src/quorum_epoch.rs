@@ -47,7 +47,6 @@ impl Replica {
                 // when it was due sooner.
                 let backoff = end_quorum_backoff_ms(&req.preferred_successors, me, max);
                 f.fetch_deadline = ctx.now + backoff;
-                self.timer_set(ctx.now + backoff);
             }
         }
         EndQuorumEpochResponse { error: ErrorCode::None, hint: self.hint() }
@@ -75,7 +74,6 @@ impl Replica {
     pub(crate) fn send_begin_quorum_epoch(&mut self, ctx: &mut Ctx) {
         let interval = self.config.begin_quorum_epoch_interval_ms();
         let now = ctx.now;
-        self.timer_set(now + interval);
         let Some(l) = self.state.as_leader_mut() else {
             return;
         };

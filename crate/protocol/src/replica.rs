@@ -6,7 +6,7 @@
 
 use super::config::{QuorumConfig, SafetySwitch, Unsafe};
 use super::fetch::AwaitingFlush;
-use super::io::{Ctx, Note};
+use super::io::{Ctx, Note, Wake};
 use super::leader::LeaderState;
 use super::log::ReplicaLog;
 use super::record::{Epoch, MetadataImage, NodeId, Offset, RecordBody};
@@ -58,16 +58,11 @@ pub struct Replica {
     pub(super) last_snapshot_ms: u64,
     /// When the log cleaner runs next (KafkaRaftClient's RaftMetadataLogCleanerManager).
     pub(super) clean_deadline: u64,
-    /// The earliest time any timer `next_deadline` reads was set to since the caller last
-    /// saw them all ([`Replica::timers_seen`]); 0 when anything may have moved (a new
-    /// state, a flush done). A timer that only moves later needs no note: the deadline
-    /// can only grow.
-    earliest_timer_set: u64,
 }
 
 impl Replica {
-    /// Starts from what is on disk, by Kafka's rules (QuorumState.initialize).
-    pub fn start(ctx: &mut Ctx, setup: ReplicaSetup, durable: Durable, reason: Reason) -> Replica {
+    /// Starts from what is on disk, by Kafka's rules (QuorumState.initialize), and polls.
+    pub fn start(ctx: &mut Ctx, setup: ReplicaSetup, durable: Durable, reason: Reason) -> (Replica, Wake) {
         let ReplicaSetup { id, mut voters, config, switches, snapshot_interval } = setup;
         kraft_base::small_sort::by_key(&mut voters, |&v| v);
         let image = durable
@@ -98,14 +93,13 @@ impl Replica {
             next_correlation: 0,
             last_snapshot_ms: ctx.now,
             clean_deadline: ctx.now + LOG_CLEANER_INTERVAL_MS,
-            earliest_timer_set: 0,
         };
         if let Some(s) = r.log.snapshot() {
             ctx.note(Note::SnapshotLoaded { id: s.id });
         }
         r.initialize(ctx, reason);
-        r.poll(ctx);
-        r
+        let wake = r.poll(ctx);
+        (r, wake)
     }
 
     // ---- queries -------------------------------------------------------------------
@@ -178,8 +172,8 @@ impl Replica {
         }
     }
 
-    /// The earliest time this replica needs `poll` again. Code that sets a timer read here
-    /// notes it with `timer_set` (the world reads this only when one may have come first).
+    /// The earliest time this replica needs `poll` again: what every input answers with
+    /// ([`Wake`]).
     pub fn next_deadline(&self, now: u64) -> Option<u64> {
         if self.flush_done() {
             return Some(now); // back from the flush: set the HW and fetch again
@@ -214,25 +208,8 @@ impl Replica {
         Some(d)
     }
 
-    /// Whether a timer may have been set to before `t` since [`Replica::timers_seen`]: if
-    /// not, and `next_deadline` was at or after `t` then, it still is.
-    pub fn timer_set_before(&self, t: u64) -> bool {
-        self.earliest_timer_set < t
-    }
-
-    /// The caller has read every timer (by `next_deadline`).
-    pub fn timers_seen(&mut self) {
-        self.earliest_timer_set = u64::MAX;
-    }
-
-    /// The caller read only some timers (`next_parked_expiry`): the next look reads all.
-    pub fn timers_unseen(&mut self) {
-        self.earliest_timer_set = 0;
-    }
-
-    /// Notes a timer set to `t` (see `earliest_timer_set`).
-    pub(super) fn timer_set(&mut self, t: u64) {
-        self.earliest_timer_set = self.earliest_timer_set.min(t);
+    fn wake(&self, now: u64) -> Wake {
+        Wake(self.next_deadline(now))
     }
 
     /// Earliest expiry among parked fetches (answered even while the replica is busy).
@@ -246,7 +223,7 @@ impl Replica {
     /// answered with what its handler returns; a response is handled only when it answers
     /// the request still out to its sender (KafkaRaftClient.handleResponse asks
     /// RequestManager.isResponseExpected), otherwise it is dropped.
-    pub fn handle(&mut self, ctx: &mut Ctx, env: Envelope) {
+    pub fn handle(&mut self, ctx: &mut Ctx, env: Envelope) -> Wake {
         self.finish_follower_append(ctx);
         let Envelope { from, to: _, correlation, message } = env;
         if !message.kind().is_request() && !self.requests.complete(from, correlation) {
@@ -285,7 +262,7 @@ impl Replica {
         if let Some(m) = response {
             ctx.send(self.id, from, correlation, m);
         }
-        self.poll(ctx);
+        self.poll(ctx)
     }
 
     /// This replica's request waiting on `peer`, if any: its correlation id and kind.
@@ -299,19 +276,23 @@ impl Replica {
     /// handler passes it to handleTopLevelError, which reports it as not handled, so
     /// RequestManager.onResponseResult frees the slot and backs the connection off for
     /// retry.backoff.ms. Timers are untouched: only the fetch timer detects a dead leader.
-    pub fn disconnected(&mut self, ctx: &mut Ctx, peer: NodeId, correlation: u64) {
+    pub fn disconnected(&mut self, ctx: &mut Ctx, peer: NodeId, correlation: u64) -> Wake {
         self.finish_follower_append(ctx);
         if self.requests.complete(peer, correlation) {
             let until = ctx.now + self.config.retry_backoff_ms;
             self.requests.backoff(peer, until);
-            self.timer_set(until);
         }
-        self.poll(ctx);
+        self.poll(ctx)
     }
 
     /// A client write. Only a leader takes it; it is appended after append.linger.ms.
-    /// Returns the offset it will have.
-    pub fn write(&mut self, ctx: &mut Ctx, body: RecordBody) -> Result<Offset, String> {
+    /// Answers with the offset it will have.
+    pub fn write(&mut self, ctx: &mut Ctx, body: RecordBody) -> (Result<Offset, String>, Wake) {
+        let offset = self.accumulate(ctx, body);
+        (offset, self.wake(ctx.now))
+    }
+
+    fn accumulate(&mut self, ctx: &mut Ctx, body: RecordBody) -> Result<Offset, String> {
         let leo = self.log.end_offset();
         let linger = self.config.append_linger_ms;
         let Some(l) = self.state.as_leader_mut() else {
@@ -322,7 +303,6 @@ impl Replica {
         l.pending_writes.push((id, body));
         if l.linger_deadline.is_none() {
             l.linger_deadline = Some(ctx.now + linger);
-            self.timer_set(ctx.now + linger);
         }
         // The batch is drained by the raft thread when the linger ends (poll), as Kafka's
         // BatchAccumulator is: a write never runs on a blocked replica thread.
@@ -331,25 +311,28 @@ impl Replica {
 
     /// Graceful resignation (what a controller does on shutdown): the raft thread
     /// resigns at its next poll and sends EndQuorumEpoch.
-    pub fn resign(&mut self) -> Result<(), String> {
-        let Some(l) = self.state.as_leader_mut() else {
-            return Err(format!("node {} is {}, only a leader can resign", self.id, self.state.name().name()));
+    pub fn resign(&mut self, now: u64) -> (Result<(), String>, Wake) {
+        let done = match self.state.as_leader_mut() {
+            Some(l) => {
+                l.resign_requested = true;
+                Ok(())
+            }
+            None => Err(format!("node {} is {}, only a leader can resign", self.id, self.state.name().name())),
         };
-        l.resign_requested = true;
-        self.timers_unseen();
-        Ok(())
+        (done, self.wake(now))
     }
 
-    /// The disk finished a flush the replica asked for.
-    pub fn flushed(&mut self, up_to: Offset) {
+    /// The disk finished a flush the replica asked for: it polls at once (a follower sets
+    /// its HW and fetches again).
+    pub fn flushed(&mut self, now: u64, up_to: Offset) -> Wake {
         self.log.mark_flushed(up_to);
-        self.timers_unseen(); // a follower back from its flush polls at once
+        self.wake(now)
     }
 
     // ---- timers --------------------------------------------------------------------
 
     /// Runs every timer that is due, then sends what the state calls for.
-    pub fn poll(&mut self, ctx: &mut Ctx) {
+    pub fn poll(&mut self, ctx: &mut Ctx) -> Wake {
         self.maybe_clean(ctx);
         self.finish_follower_append(ctx);
         self.requests.expire(ctx.now);
@@ -358,8 +341,9 @@ impl Replica {
                 break;
             }
         }
-        self.expire_parked_fetches(ctx);
+        self.answer_expired_fetches(ctx);
         self.send_requests(ctx);
+        self.wake(ctx.now)
     }
 
     /// Returns true when it changed state (so timers are checked again).
@@ -434,7 +418,6 @@ impl Replica {
         let corr = self.next_correlation();
         let deadline = ctx.now + self.config.request_timeout_ms;
         self.requests.start(to, corr, deadline, message.kind());
-        self.timer_set(deadline);
         ctx.send(self.id, to, corr, message);
     }
 
@@ -561,7 +544,6 @@ impl Replica {
         if error != ErrorCode::None {
             let until = ctx.now + self.config.retry_backoff_ms;
             self.requests.backoff(from, until);
-            self.timer_set(until);
             return true;
         }
         false

@@ -69,14 +69,12 @@ impl Replica {
                 f.snapshot_download = None;
                 f.fetch_deadline = ctx.now + self.config.fetch_timeout_ms;
                 f.has_fetched = true;
-                self.timer_set(ctx.now + self.config.fetch_timeout_ms);
             }
             return;
         }
         if self.handled_by_epoch(ctx, error, hint, from) {
             return;
         }
-        self.timer_set(ctx.now + self.config.fetch_timeout_ms); // the fetch timer, below
         let Some(f) = self.state.as_follower_mut() else {
             return;
         };
@@ -140,7 +138,6 @@ impl Replica {
             return;
         }
         self.clean_deadline = ctx.now + LOG_CLEANER_INTERVAL_MS;
-        self.timer_set(self.clean_deadline);
         let retention = Retention { max_bytes: self.config.retention_max_bytes, max_ms: self.config.retention_max_ms };
         for id in self.log.clean(ctx.now, &retention) {
             ctx.note(Note::SnapshotDeleted { id });

@@ -291,7 +291,6 @@ impl Replica {
         }
         let previous = std::mem::replace(&mut self.state, next);
         self.requests.reset();
-        self.timers_unseen(); // every timer is the new state's
         ctx.note(Note::StateChanged { from, to, epoch, leader, voted: self.election.voted, reason });
         if let EpochState::Leader(l) = previous {
             // Parked fetches of a leader that steps down are answered with an error.
@@ -383,7 +382,6 @@ impl Replica {
             p.voted = Some(candidate);
             p.election_deadline = deadline;
         }
-        self.timer_set(deadline);
         ctx.note(Note::StateChanged {
             from: StateName::Prospective,
             to: StateName::Prospective,
@@ -549,7 +547,8 @@ impl Replica {
     }
 }
 
-#[cfg(test)]
+// Needs the derived TypeScript (feature `ts`, which the workspace's tests turn on).
+#[cfg(all(test, feature = "ts"))]
 mod tests {
     use super::Reason;
     use ts_rs::TS;

@@ -334,7 +334,7 @@ fn leader_parks_an_empty_fetch_and_answers_when_records_arrive() {
     let mut net = settled_leader_0();
     // Both followers are caught up and their HW matches: their fetches are parked.
     assert_eq!(net.replica(0).leader_state().unwrap().parked.len(), 2);
-    let offset = net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 7 })).unwrap();
+    let offset = net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 7 }).0).unwrap();
     assert_eq!(offset, 1);
     assert!(net.take_transcript().is_empty(), "the write lingers for append.linger.ms");
     net.tick(25);
@@ -437,7 +437,7 @@ fn only_a_leader_that_checks_quorum_shows_a_check_quorum_timer() {
 #[test]
 fn graceful_resign_lets_the_preferred_successor_start_first() {
     let mut net = settled_leader_0();
-    net.with(0, |r, _| r.resign().unwrap());
+    net.with(0, |r, ctx| r.resign(ctx.now).0.unwrap());
     net.tick(0);
     assert_eq!(net.state(0), "resigned");
     let t = net.take_transcript();
@@ -483,7 +483,7 @@ fn observers_never_vote_and_never_count_toward_the_hw() {
     // Cut both voters off: the observer's fetches cannot move the HW.
     let hw = net.replica(0).leader_state().unwrap().high_watermark;
     net.cut = vec![(1, 0), (2, 0), (0, 1), (0, 2)];
-    net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 1 })).unwrap();
+    net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 1 }).0).unwrap();
     for _ in 0..5 {
         net.tick(30);
         net.deliver_all();
@@ -633,7 +633,7 @@ fn an_observer_never_fetch_times_out() {
 fn the_high_watermark_is_not_carried_into_leader_or_resigned() {
     let mut net = settled_leader_0();
     assert_eq!((net.replica(0).high_watermark(), net.replica(1).high_watermark()), (Some(1), Some(1)));
-    net.with(0, |r, _| r.resign().unwrap());
+    net.with(0, |r, ctx| r.resign(ctx.now).0.unwrap());
     net.tick(0);
     assert_eq!(net.state(0), "resigned");
     assert_eq!(net.replica(0).high_watermark(), None);
@@ -662,10 +662,10 @@ fn the_leaders_quorum_state_file_has_no_voted_id() {
 }
 
 /// One replica driven by hand, its outputs returned instead of routed.
-fn drive(net: &mut Net, id: NodeId, f: impl FnOnce(&mut kraft_protocol::Replica, &mut Ctx)) -> Vec<Output> {
+fn drive<T>(net: &mut Net, id: NodeId, f: impl FnOnce(&mut kraft_protocol::Replica, &mut Ctx) -> T) -> Vec<Output> {
     let (mut out, mut rng, mut ids) = (Vec::new(), Rng::new(1), IdSource::default());
     let mut ctx = Ctx { now: net.now, rng: &mut rng, ids: &mut ids, out: &mut out };
-    f(net.replicas.get_mut(&id).unwrap(), &mut ctx);
+    let _answer = f(net.replicas.get_mut(&id).unwrap(), &mut ctx);
     out
 }
 
@@ -686,12 +686,12 @@ fn kinds(out: &[Output]) -> Vec<String> {
 /// a HW past them: `to`'s answer to the first write is held back while the other voter
 /// commits two writes, then the leader answers `to` at offset 1.
 fn lagging_fetch_response(net: &mut Net, to: NodeId) -> Envelope {
-    net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 1 })).unwrap();
+    net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 1 }).0).unwrap();
     net.tick(25);
     let held = net.queue.iter().position(|e| e.to == to && e.message.kind().name() == "FetchResponse").unwrap();
     let held = net.queue.remove(held).unwrap();
     net.deliver_all();
-    net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 2 })).unwrap();
+    net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 2 }).0).unwrap();
     net.tick(25);
     net.deliver_all();
     net.settle(3);
@@ -721,7 +721,7 @@ fn a_voter_sets_its_hw_after_flushing_the_appended_records() {
     assert_eq!(kinds(&out), lines(&["append 1..2", "flush 3"]), "no HW and no Fetch before the flush returns");
     assert_eq!(net.replica(2).high_watermark(), Some(1));
     let out = drive(&mut net, 2, |r, ctx| {
-        r.flushed(3);
+        let _wake = r.flushed(ctx.now, 3);
         r.poll(ctx)
     });
     assert_eq!(kinds(&out), lines(&["hw Some(1) -> 3", "send Fetch"]));
@@ -753,7 +753,7 @@ fn fetch_responses_are_limited_by_fetch_max_bytes() {
     let mut net = elected_with(|c| c.fetch_max_bytes = 300);
     net.cut = vec![(0, 2), (2, 0)];
     for b in 0..5 {
-        net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: b })).unwrap();
+        net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: b }).0).unwrap();
     }
     net.tick(25);
     net.settle(3);
@@ -796,7 +796,7 @@ fn a_lone_voter_exposes_its_hw_before_its_flush() {
     assert_eq!(net.state(1), "follower", "the observer found the lone leader");
     net.settle(3);
     assert_eq!(net.replica(0).leader_state().unwrap().parked.len(), 1, "the observer's fetch is parked");
-    net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 7 })).unwrap();
+    net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 7 }).0).unwrap();
     net.now += 25; // append.linger.ms
     let out = drive(&mut net, 0, |r, ctx| r.poll(ctx));
     assert_eq!(

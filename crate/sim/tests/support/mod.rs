@@ -101,7 +101,8 @@ impl Net {
             switches: self.switches,
             snapshot_interval: 0,
         };
-        let r = {
+        // The harness polls by reading `next_deadline`, not by the replica's answers.
+        let (r, _wake) = {
             let mut ctx = Ctx { now: self.now, rng: &mut self.rng, ids: &mut self.ids, out: &mut out };
             Replica::start(&mut ctx, setup, Durable { election, log }, Reason::Startup)
         };
@@ -131,7 +132,9 @@ impl Net {
                     ));
                     self.queue.push_back(env);
                 }
-                Output::Flush { up_to } => self.replicas.get_mut(&id).unwrap().flushed(up_to),
+                Output::Flush { up_to } => {
+                    let _wake = self.replicas.get_mut(&id).unwrap().flushed(self.now, up_to);
+                }
                 Output::Note(n) => self.notes.push((id, n)),
             }
         }
