@@ -8,11 +8,7 @@ import { MSG, type Msg, type Steps, type Store, upperBound as upper } from './st
 import type { Theme } from './theme.js';
 import { AXIS_H, GUTTER, type TimelineGeometry } from './timeline-geometry.js';
 import type { Flag, HitArrow, HitMark } from './timeline-hits.js';
-import { isResponse, RPC_GROUPS, RPC_KINDS, STATES } from './types.js';
-
-/** Fault events that undo faults (drawn green, not red). */
-const REPAIRS = new Set(['heal', 'healPartition', 'reconnect', 'uncut', 'clearSlowLink']);
-export const isRepair = (fault: string | undefined): boolean => REPAIRS.has(fault ?? '');
+import { isRepair, isResponse, RPC_GROUPS, RPC_KINDS, STATES } from './types.js';
 
 /** line widths per RPC group (PreVote, Vote, Begin, End, Fetch, FetchSnapshot) */
 const REQ_W = [2, 2.2, 1.9, 2, 1.1, 1.6];

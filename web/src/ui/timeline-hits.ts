@@ -3,9 +3,8 @@
 
 import { clamp, fmtT } from './dom.js';
 import { type Mark, type Msg, type Store, upperBound } from './store.js';
-import { isRepair } from './timeline-draw.js';
 import type { TimelineGeometry } from './timeline-geometry.js';
-import { RPC_KINDS, STATES } from './types.js';
+import { isRepair, RPC_KINDS, STATES } from './types.js';
 
 /** A message arrow as drawn (CSS px). */
 export interface HitArrow {

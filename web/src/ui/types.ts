@@ -51,6 +51,10 @@ export function stateIndex(s: string): number {
   return Math.max(i, 0);
 }
 
+/** Fault events that undo faults (drawn green, not red). */
+const REPAIRS = new Set(['heal', 'healPartition', 'reconnect', 'uncut', 'clearSlowLink']);
+export const isRepair = (fault: string | undefined): boolean => REPAIRS.has(fault ?? '');
+
 export const NETWORKS: [string, string][] = [
   ['teaching', 'teaching (60–140 ms links)'],
   ['wan', 'wan (20–80 ms links)'],
