@@ -24,6 +24,50 @@ export interface Theme {
 const FALLBACK_STATE = ['#94a3b8', '#eab308', '#f97316', '#16a34a', '#60a5fa', '#a855f7', '#475569'];
 const FALLBACK_RPC = ['#d97706', '#ea580c', '#7c3aed', '#db2777', '#2563eb', '#0d9488'];
 
+/**
+ * An element's colours: read when first asked for (and again once its stylesheet has
+ * loaded), forgotten when the colour scheme or its `theme` attribute changes, which
+ * `changed` then redraws.
+ */
+export class ThemeWatch {
+  #theme: Theme | null = null;
+  #query: MediaQueryList | null = null;
+  readonly #el: Element;
+  readonly #changed: () => void;
+
+  constructor(el: Element, changed: () => void) {
+    this.#el = el;
+    this.#changed = changed;
+  }
+
+  /** The colours (read now when forgotten). */
+  get(): Theme {
+    if (!this.#theme) this.#theme = readTheme(this.#el);
+    return this.#theme;
+  }
+
+  /** Reads the colours again now (the stylesheet has loaded). */
+  reread(): void {
+    this.#theme = readTheme(this.#el);
+  }
+
+  /** The scheme or the theme changed: the colours are read again when next asked for. */
+  readonly forget = (): void => {
+    this.#theme = null;
+    this.#changed();
+  };
+
+  /** Follows the system's colour scheme (while the element is connected). */
+  connect(): void {
+    this.#query = window.matchMedia('(prefers-color-scheme: dark)');
+    this.#query.addEventListener('change', this.forget);
+  }
+
+  disconnect(): void {
+    this.#query?.removeEventListener('change', this.forget);
+  }
+}
+
 export function readTheme(el: Element): Theme {
   const cs = getComputedStyle(el);
   const v = (name: string, d: string) => cs.getPropertyValue(name).trim() || d;

@@ -71,6 +71,8 @@ export interface RunHost {
   hasCluster(): boolean;
   playing(): boolean;
   setPlaying(on: boolean): void;
+  /** Moves the run on screen to `t` (ms). */
+  seek(t: number): void;
   /** Tells the page which run is on screen. */
   emitChange(): void;
   picker: ScenarioPicker;
@@ -165,6 +167,39 @@ export class RunChoice {
       this.#host.notices.problems.push(`Could not start the simulation: ${(e as Error).message}`);
       this.#host.notices.show();
     }
+  }
+
+  /** The safety switches turned off: in a story, the same story without those rules (on top of its own switches); else a fresh run. */
+  setUnsafe(list: string[]): void {
+    this.unsafe = list;
+    const sc = this.scenario;
+    if (sc) void this.loadScenario(sc.id, sc.variant, { seed: sc.seed, unsafe: list });
+    else void this.newRun();
+  }
+
+  /** The settings applied: the same story with another seed when only the seed changed, else free play with them. */
+  applySettings(s: Settings): void {
+    const sc = this.scenario;
+    const old = this.settings;
+    this.settings = s;
+    if (sc && s.voters === old.voters && s.observers === old.observers && s.network === old.network) {
+      // the same story with another seed
+      void this.loadScenario(sc.id, sc.variant, { seed: s.seed, unsafe: this.unsafe });
+      return;
+    }
+    this.scenario = null;
+    this.#host.picker.show(null);
+    void this.newRun();
+  }
+
+  /** The story reopened at the step the reader left it (`step`: its index). */
+  async returnToStep(step: number): Promise<void> {
+    const sc = this.scenario;
+    if (!sc) return;
+    if (!(await this.loadScenario(sc.id, sc.variant, { seed: sc.seed, unsafe: this.unsafe }))) return;
+    const t = this.scenario?.steps.find((st) => st.index === step)?.t;
+    if (t !== null && t !== undefined) this.#host.seek(t);
+    this.#host.emitChange();
   }
 
   /** The same run from its start (a scenario with its seed and rules; free play from the settings). */

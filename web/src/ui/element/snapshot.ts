@@ -1,6 +1,6 @@
 // What the views read of the cluster between events: the nodes, the down links and the
 // quorum description, re-read when events arrive (the quorum also every 250 ms, for its
-// lag-in-time figures).
+// lag-in-time figures); and its present, which outlives a crashed core.
 
 import type { Cluster } from '../../api.js';
 import type { NodeInfo, QuorumInfo } from '../common/types.js';
@@ -10,6 +10,18 @@ export class ClusterSnapshot {
   quorum: QuorumInfo | null = null;
   down: [number, number][] = [];
   #quorumAt = -1;
+  #lastNow = 0;
+
+  /** The present of `c` (ms; 0 with no cluster), or the last one read once its core has crashed. */
+  now(c: Cluster | null): number {
+    try {
+      if (c) this.#lastNow = c.now;
+      else return 0;
+    } catch {
+      /* a crashed core: the last time seen */
+    }
+    return this.#lastNow;
+  }
 
   /** Re-reads from `c` (`changed`: events arrived); throws what the cluster throws. */
   refresh(c: Cluster, changed: boolean): void {
