@@ -1,13 +1,16 @@
-// The explain popover, in Chromium: every kind of event on the timeline (marks, state
-// changes, HW steps, arrows) opens, on Enter or a click, the sentence the core builds from
-// the event's recorded reason, naming the Kafka rule; Escape closes it and returns focus;
-// it stays inside the viewport on a phone and is readable in dark mode.
+// The timeline, in Chromium. The explain popover: every kind of event on the timeline
+// (marks, state changes, HW steps, arrows) opens, on Enter or a click, the sentence the
+// core builds from the event's recorded reason, naming the Kafka rule; Escape closes it
+// and returns focus; it stays inside the viewport on a phone and is readable in dark mode.
+// The fault labels: stacked at their moment, clear of the marks. Time travel: seeking
+// back and forward shows the same state.
 //   node --test test/browser/      (the site must be built: node scripts/build.mjs)
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { EL, nowOf, shotPath, useSite } from './harness.mjs';
+import { digestOf, EL, forward, leaderOf, nodeAction, nowOf, pause, shotPath, summaryNodes, useSite, waitLeader, waitSummary } from './harness.mjs';
 
 const site = useSite();
+const open = site.open;
 
 /** Opens a story paused, travels to its end, puts its completion card away (it covers the stage) and shows the whole run. */
 async function storyAtEnd(path, opts) {
@@ -159,6 +162,118 @@ describe('every event explained', () => {
     assert.ok(contrast >= 4.5, `text contrast ${contrast.toFixed(2)} (${colors.join(' on ')})`);
     assert.ok(bg < 0.2, `dark background in dark mode (${colors[1]})`);
     await page.screenshot({ path: shotPath('explain-popover-phone-dark.png') });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
+
+/** Columns and rows of the timeline canvas holding fault-red pixels, in the axis row and below it. */
+const redFlagBox = (page) =>
+  page.evaluate(() => {
+    const c = document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-tl-canvas');
+    const k = c.width / c.clientWidth;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const AXIS_H = 38;
+    const cols = new Set();
+    const rows = new Set();
+    for (let y = Math.round((AXIS_H - 16) * k); y < c.height; y++) {
+      for (let x = 0; x < c.width; x++) {
+        const i = (y * c.width + x) * 4;
+        // #dc2626 (--kp-danger), solid: the flags' fill (the dashed fault line is one column)
+        if (Math.abs(d[i] - 220) < 12 && Math.abs(d[i + 1] - 38) < 12 && Math.abs(d[i + 2] - 38) < 12) {
+          cols.add(Math.floor(x / k));
+          rows.add(Math.floor(y / k));
+        }
+      }
+    }
+    const xs = [...cols];
+    return { cols: cols.size, minX: Math.min(...xs), maxX: Math.max(...xs), rows: rows.size };
+  });
+
+describe('timeline fault labels', () => {
+  test('ten cuts at t=0 are labelled at t=0, stacked, not spread over the next seconds', async () => {
+    const { page } = await open('/?seed=3&voters=5&observers=0&autoplay=0');
+    await page.evaluate(async () => {
+      const el = document.querySelector('kraft-playground');
+      const c = el.cluster;
+      let k = 0;
+      for (let a = 0; a < 5 && k < 10; a++) for (let b = 0; b < 5 && k < 10; b++) if (a !== b && k++ < 10) c.cut(a, b);
+      el.player.refresh();
+      await new Promise((r) => setTimeout(r, 300));
+    });
+    const box = await redFlagBox(page);
+    // one label's width (about 60-130 px) and ten rows of them; spread in time, they would cover 10 widths
+    assert.ok(box.maxX - box.minX < 200, `the labels span ${box.minX}..${box.maxX} px`);
+    assert.ok(box.rows > 5 * 15, `stacked: red in ${box.rows} pixel rows`);
+    await page.locator(`${EL} .kp-tl`).screenshot({ path: shotPath('timeline-stacked-flags.png') });
+    await page.close();
+  });
+  test("flags over the lanes keep clear of the marks: n0's truncation bar shows whole under the labels (minority-partition, the whole run)", async () => {
+    const { page } = await open('/?scenario=minority-partition&autoplay=0', { viewport: { width: 1440, height: 900 } });
+    await page.locator(`${EL} .kp-time`).click();
+    await page.keyboard.press('End');
+    await page.locator(`${EL} [data-action="hide-card"]`).click();
+    await page.keyboard.press('0'); // the whole run: its flags crowd into rows over the lanes
+    await page.waitForTimeout(300);
+    const bars = await page.evaluate(() => {
+      const el = document.querySelector('kraft-playground');
+      const c = el.shadowRoot.querySelector('.kp-tl-canvas');
+      const [t0, t1] = el.shadowRoot.querySelector('.kp-tl').dataset.window.split(',').map(Number);
+      const k = c.width / c.clientWidth;
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      // the geometry of timeline-geometry.ts: gutter 46 px, axis 38 px, a lane's middle
+      const lanes = el.cluster.nodes({ records: false }).length;
+      const mid = 38 + Math.min(((c.clientHeight - 42) / lanes) * 0.42, 26);
+      const red = (x, y) => {
+        const i = (Math.round(y * k) * c.width + Math.round(x * k)) * 4;
+        return Math.abs(d[i] - 220) < 14 && Math.abs(d[i + 1] - 38) < 14 && Math.abs(d[i + 2] - 38) < 14;
+      };
+      return el.cluster
+        .events()
+        .filter((e) => e.type === 'truncate' && e.node === 0)
+        .map((e) => {
+          const x = 46 + ((e.t - t0) * (c.clientWidth - 46)) / (t1 - t0);
+          // the bar: 22 px tall and 2.5 wide about the mark's x; the best of its columns
+          let best = 0;
+          for (let dx = -1; dx <= 1.5; dx += 0.5) {
+            let n = 0;
+            for (let y = mid - 10; y <= mid + 10; y++) n += red(x + dx, y) ? 1 : 0;
+            best = Math.max(best, n);
+          }
+          return { t: e.t, red: best };
+        });
+    });
+    assert.ok(bars.length >= 1, 'n0 truncates in this story');
+    for (const b of bars) assert.ok(b.red >= 19, `the truncation bar at ${b.t} ms shows ${b.red} of 21 px`);
+    await page.locator(`${EL} .kp-tl`).screenshot({ path: shotPath('timeline-flags-clear-of-marks.png') });
+    await page.close();
+  });
+});
+
+describe('time travel', () => {
+  test('seeking back and forward shows the same state', async () => {
+    const { page, errors } = await open('/?seed=5&speed=10');
+    await waitLeader(page);
+    await pause(page);
+    const l = await leaderOf(page);
+    await nodeAction(page, l.id, 'crash');
+    await forward(page, 6000);
+    await waitSummary(page);
+    const t = await nowOf(page);
+    const at = { nodes: await summaryNodes(page), digest: await digestOf(page), quorum: await page.locator(`${EL} [data-quorum="status"]`).textContent() };
+    const scrub = page.locator(`${EL} .kp-scrub`);
+    const half = Math.floor(t / 3);
+    await scrub.fill(String(half));
+    await page.waitForFunction((x) => document.querySelector('kraft-playground').cluster.now === x, half);
+    await waitSummary(page);
+    assert.notDeepEqual(await summaryNodes(page), at.nodes, 'back in time the cluster looks different');
+    assert.equal(await page.locator(`${EL} .kp-time`).getAttribute('data-time'), String(half));
+    await scrub.fill(String(t));
+    await page.waitForFunction((x) => document.querySelector('kraft-playground').cluster.now === x, t);
+    await waitSummary(page);
+    assert.deepEqual(await summaryNodes(page), at.nodes);
+    assert.equal(await digestOf(page), at.digest);
+    assert.equal(await page.locator(`${EL} [data-quorum="status"]`).textContent(), at.quorum);
     assert.deepEqual(errors, []);
     await page.close();
   });
