@@ -47,7 +47,7 @@ try {
   const base = timed(() => kp.runScenarioSync(scenario('x'), {}).cluster.dispose()).ms;
   const core = timed(() => kp.runScenarioSync(scenario(caption), {}).cluster.dispose()).ms;
   const outfile = join(tmp, 'markup.mjs');
-  await build({ entryPoints: [join(root, 'web/src/ui/markup.ts')], outfile, bundle: true, format: 'esm', logLevel: 'warning' });
+  await build({ entryPoints: [join(root, 'web/src/ui/story/markup.ts')], outfile, bundle: true, format: 'esm', logLevel: 'warning' });
   const { spans } = await import(pathToFileURL(outfile).href);
   const element = timed(() => spans(caption));
   console.log(`100 KB caption: core (scenario report) ${(core - base).toFixed(1)} ms, element ${element.ms.toFixed(1)} ms (${element.value.length} runs)`);

@@ -39,12 +39,12 @@ async function pkg() {
   return kp;
 }
 
-/** The UI's store (web/src/ui/store.ts), bundled from source: its window query and its ingest. */
+/** The UI's store (web/src/ui/common/store.ts), bundled from source: its window query and its ingest. */
 async function uiStore() {
   const dir = mkdtempSync(join(tmpdir(), 'kp-bench-store-'));
   try {
     const outfile = join(dir, 'store.mjs');
-    await build({ entryPoints: [join(root, 'web/src/ui/store.ts')], outfile, bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning' });
+    await build({ entryPoints: [join(root, 'web/src/ui/common/store.ts')], outfile, bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning' });
     return await import(pathToFileURL(outfile).href);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -128,7 +128,7 @@ const cases = {
   },
 
   /**
-   * Scrub steps in the busy hour, as the UI takes them (web/src/ui/element.ts): the run
+   * Scrub steps in the busy hour, as the UI takes them (web/src/ui/element/element.ts): the run
    * installed (its last two minutes in the store), a Player with the UI's options whose
    * frames go to `Store.takeFrame`, then pairs of steps: a jump anywhere (mostly outside
    * what the store holds: seek, the 10 s window read packed, the store reset and filled)

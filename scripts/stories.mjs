@@ -24,7 +24,7 @@ export function story(report) {
 
 const variantsOf = (file) => (Array.isArray(file.variants) ? file.variants.filter((v) => typeof v?.name === 'string') : []);
 
-/** What the picker reads of a file before it is opened (web/src/ui/scenarios.ts). */
+/** What the picker reads of a file before it is opened (web/src/ui/story/scenarios.ts). */
 export function outline(file) {
   const pick = (o, keys) => Object.fromEntries(keys.filter((k) => o?.[k] !== undefined).map((k) => [k, o[k]]));
   return {

@@ -5,7 +5,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { writeStoryModules } from '../scripts/stories.mjs';
@@ -76,7 +76,9 @@ await build({
     {
       name: 'share-the-api',
       setup(b) {
-        b.onResolve({ filter: /^\.\.\/(api|index)\.js$/ }, () => ({ path: './index.js', external: true }));
+        // the package's own API module (src/api.ts or src/index.ts, from any folder of src/ui/)
+        const shared = new Set([join(web, 'src/api.js'), join(web, 'src/index.js')]);
+        b.onResolve({ filter: /(^|\/)(api|index)\.js$/ }, (args) => (shared.has(resolve(args.resolveDir, args.path)) ? { path: './index.js', external: true } : undefined));
       },
     },
   ],

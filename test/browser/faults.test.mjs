@@ -1,11 +1,13 @@
 // Faults beside the picture (issue 12): the fault dock sits next to the ring and fits one
 // 1280x720 screen with the timeline and Play; every fault in force is listed with its own
 // undo, "Clear all" restores links, loss, latency, duplication and disks, and what the
-// dock says is what the cluster holds; an embed gets the compact layout.
+// dock says is what the cluster holds; an embed gets the compact layout. Faults made in
+// the UI do to the cluster what they say: a crashed leader is replaced in a higher epoch,
+// a partitioned minority cannot commit, the loss slider records one action.
 //   node --test test/browser/      (the site must be built: node scripts/build.mjs)
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { EL, pause, shotPath, useSite } from './harness.mjs';
+import { EL, forward, leaderOf, nodeAction, pause, shotPath, summaryNodes, summaryText, useSite, waitLeader, waitSummary } from './harness.mjs';
 
 const site = useSite();
 const open = site.open;
@@ -333,5 +335,112 @@ describe('the compact layout', () => {
       assert.deepEqual(errors, []);
       await page.close();
     }
+  });
+});
+
+describe('faults made in the UI', () => {
+  test('crashing the leader in the UI brings a new leader with a higher epoch, in the timeline and the quorum panel', async () => {
+    const { page, errors } = await open('/?seed=7&speed=10');
+    const old = await waitLeader(page);
+    await page.waitForTimeout(300);
+    await nodeAction(page, old.id, 'crash');
+    const next = await waitLeader(page, { minEpoch: old.epoch, notId: old.id });
+    assert.ok(next.epoch > old.epoch);
+    await pause(page);
+    // the crashed node is shown crashed
+    assert.equal(await page.locator(`${EL} .kp-node-btn[data-node="${old.id}"]`).getAttribute('data-state'), 'crashed');
+    // the timeline (its text summary) shows the crash and both elections once zoomed out
+    await page.locator(`${EL} .kp-zoom[aria-label="Show the whole run"]`).click();
+    await waitSummary(page);
+    const tl = await summaryText(page, '[data-timeline]');
+    assert.match(tl, new RegExp(`n${old.id} became leader of epoch ${old.epoch}`));
+    assert.match(tl, new RegExp(`n${old.id} crashed`));
+    assert.match(tl, new RegExp(`n${next.id} became leader of epoch ${next.epoch}`));
+    // the quorum panel asks the new leader
+    const q = await page.locator(`${EL} [data-quorum="status"]`).textContent();
+    assert.match(q, new RegExp(`LeaderId:\\s+${next.id}\\n`));
+    assert.match(q, new RegExp(`LeaderEpoch:\\s+${next.epoch}\\n`));
+    const repl = await page.locator(`${EL} [data-quorum="replication"]`).textContent();
+    assert.match(repl, new RegExp(`^${next.id}\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s+Leader$`, 'm'));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('a partition made in the UI stops the minority from committing', async () => {
+    const { page, errors } = await open('/?seed=11&speed=10');
+    const old = await waitLeader(page);
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('kraft-playground')
+          .cluster.nodes({ records: false })
+          .every((n) => n.hw !== null && n.hw >= 1),
+      null,
+      { timeout: 20_000 },
+    );
+    await pause(page);
+    // Faults panel: the leader alone in group A, everyone else in B
+    const chips = page.locator(`${EL} .kp-chip`);
+    const n = await chips.count();
+    for (let i = 0; i < n; i++) {
+      const chip = chips.nth(i);
+      const g = Number(/kp-g(\d)/.exec(await chip.getAttribute('class'))[1]);
+      const want = i === old.id ? 0 : 1;
+      for (let k = 0; k < (want - g + 3) % 3; k++) await chip.click();
+    }
+    await page.locator(`${EL} [data-action="partition"]`).click();
+    await waitSummary(page);
+    const hwBefore = (await summaryNodes(page))[`n${old.id}`].hw;
+    // the cut-off leader still takes writes...
+    for (let i = 0; i < 3; i++) await nodeAction(page, old.id, 'write');
+    await forward(page, 1000);
+    await waitSummary(page);
+    let s = await summaryNodes(page);
+    assert.ok(s[`n${old.id}`].leo > hwBefore, 'the minority leader appended the writes');
+    assert.equal(s[`n${old.id}`].hw, hwBefore, 'but cannot commit them');
+    // ...while the majority elects a leader of its own and commits
+    await forward(page, 10_000);
+    const next = await leaderOf(page);
+    assert.notEqual(next.id, old.id);
+    assert.ok(next.epoch > old.epoch);
+    await nodeAction(page, next.id, 'write');
+    await forward(page, 2000);
+    await waitSummary(page);
+    s = await summaryNodes(page);
+    // Check-quorum made the cut-off leader resign, and Kafka carries no HW into Resigned
+    // (nor into the Unattached state after it): the minority never committed past hwBefore.
+    assert.notEqual(s[`n${old.id}`].state, 'leader');
+    assert.equal(s[`n${old.id}`].hw, null, 'the minority HW never moved');
+    assert.ok(s[`n${next.id}`].hw > hwBefore, 'the majority commits');
+    assert.match(await page.locator(`${EL} .kp-linkstate`).textContent(), /Partitioned/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('arrow-key steps of the loss slider record one action once the value settles', async () => {
+    const { page, errors } = await open('/?seed=13&speed=10&autoplay=0');
+    const before = await page.evaluate(() => document.querySelector('kraft-playground').cluster.inputs().length);
+    const slider = page.locator(`${EL} input[aria-label="Message loss percent"]`);
+    await slider.focus();
+    for (let i = 0; i < 10; i++) await slider.press('ArrowRight');
+    assert.equal(await page.locator(`${EL} .kp-faults output`).first().textContent(), '10%');
+    await page.waitForFunction((n) => document.querySelector('kraft-playground').cluster.inputs().length > n, before, { timeout: 5_000 });
+    await page.waitForTimeout(800); // nothing more arrives
+    const inputs = await page.evaluate(() => document.querySelector('kraft-playground').cluster.inputs());
+    const added = inputs.slice(before);
+    assert.equal(added.length, 1, `one action for ten key presses: ${JSON.stringify(added)}`);
+    assert.equal(added[0].action, 'network');
+    assert.equal(added[0].loss, 0.1);
+    // a drag (pointer) applies on release, at once
+    const box = await slider.boundingBox();
+    await page.mouse.move(box.x + 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.up();
+    const afterDrag = await page.evaluate(() => document.querySelector('kraft-playground').cluster.inputs());
+    assert.equal(afterDrag.length, inputs.length + 1, 'one action per drag');
+    assert.deepEqual(errors, []);
+    await page.close();
   });
 });

@@ -198,3 +198,79 @@ export async function loadToFirstFrame(page, url) {
   await said;
   return page.evaluate(() => window.__firstFrameMs);
 }
+
+// ---- what the tests read and do on a page, shared by more than one test file
+
+export const leaderOf = (page) => page.evaluate(() => document.querySelector('kraft-playground').cluster.leader());
+
+export const digestOf = (page) => page.evaluate(() => document.querySelector('kraft-playground').cluster.digest());
+
+/** Waits for a leader with an epoch above `minEpoch` other than `notId`. */
+export async function waitLeader(page, { minEpoch = 0, notId = -1 } = {}, timeout = 30_000) {
+  await page.waitForFunction(
+    ([e, id]) => {
+      const l = document.querySelector('kraft-playground').cluster.leader();
+      return l !== null && l.epoch > e && l.id !== id;
+    },
+    [minEpoch, notId],
+    { timeout },
+  );
+  return leaderOf(page);
+}
+
+/** The accessible summary's node table: { n0: { state, epoch, leo, hw }, ... } */
+export async function summaryNodes(page) {
+  return page.evaluate(() => {
+    const rows = document.querySelector('kraft-playground').shadowRoot.querySelectorAll('[data-summary] tbody tr');
+    const out = {};
+    for (const r of rows) {
+      const c = [...r.querySelectorAll('td')].map((td) => td.textContent);
+      out[c[0]] = { role: c[1], state: c[2], epoch: Number(c[3]), leo: Number(c[4]), hw: c[5] === 'none' ? null : Number(c[5]) };
+    }
+    return out;
+  });
+}
+
+export async function summaryText(page, sel) {
+  return page.locator(`${EL} [data-summary] ${sel}`).first().textContent();
+}
+
+export async function play(page) {
+  const btn = page.locator(`${EL} [data-action="play"]`);
+  if ((await btn.getAttribute('aria-label')) === 'Play') await btn.click();
+}
+
+export async function nodeAction(page, node, action) {
+  await page.locator(`${EL} .kp-node-btn[data-node="${node}"]`).click();
+  await page.locator(`${EL} .kp-menu [data-node-action="${action}"]`).click();
+  await page.keyboard.press('Escape');
+}
+
+/** Travels forward by about `ms` with the keyboard (Shift+→ is 10 s, → is 1 s). */
+export async function forward(page, ms) {
+  await page.locator(`${EL} .kp-time`).click(); // focus inside the element
+  for (let i = 0; i < Math.floor(ms / 10_000); i++) await page.keyboard.press('Shift+ArrowRight');
+  for (let i = 0; i < Math.floor((ms % 10_000) / 1000); i++) await page.keyboard.press('ArrowRight');
+}
+
+export async function waitSummary(page) {
+  // the text summary refreshes a few times a second
+  await page.waitForTimeout(450);
+}
+
+/** What has focus, looking through the element's shadow root. */
+export const focused = (page) =>
+  page.evaluate(() => {
+    let a = document.activeElement;
+    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+    return a ? { tag: a.tagName, node: a.dataset?.node ?? null, action: a.dataset?.action ?? null, cls: a.className } : null;
+  });
+
+/** A documentation page with two full-control elements, the second below the fold. */
+export const DOCS = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>docs</title><link rel="icon" href="data:,">
+<script type="module">import { defineElement } from './kraft-playground.js'; defineElement();</script></head>
+<body><main><h1>Docs</h1>
+<kraft-playground id="a" controls="full" seed="1" speed="10"></kraft-playground>
+<div style="height:3000px">text</div>
+<kraft-playground id="b" controls="full" seed="2" speed="10"></kraft-playground>
+<div style="height:2000px">more</div></main></body></html>`;

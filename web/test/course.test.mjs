@@ -1,5 +1,5 @@
-// The guided path (web/src/ui/course.ts) places every scenario of the library exactly
-// once, and the Raft-to-KRaft glossary (web/src/ui/glossary.ts) maps each Raft word a
+// The guided path (web/src/ui/story/course.ts) places every scenario of the library exactly
+// once, and the Raft-to-KRaft glossary (web/src/ui/common/glossary.ts) maps each Raft word a
 // newcomer brings. Both are bundled from source with esbuild (they need no DOM to read).
 
 import assert from 'node:assert/strict';
@@ -32,7 +32,7 @@ function libraryIds() {
 }
 
 test('the course places every scenario file exactly once, in four parts', async () => {
-  const { COURSE, courseStories, courseStory } = await load('course.ts');
+  const { COURSE, courseStories, courseStory } = await load('story/course.ts');
   const placed = courseStories().map((s) => s.id);
   const twice = placed.filter((id, i) => placed.indexOf(id) !== i);
   assert.deepEqual(twice, [], 'no story is placed twice');
@@ -52,7 +52,7 @@ test('the course places every scenario file exactly once, in four parts', async 
 });
 
 test('the glossary maps the Raft words a newcomer knows to KRaft words', async () => {
-  const { GLOSSARY, RPC_TERMS, tip, nodeTip } = await load('glossary.ts');
+  const { GLOSSARY, RPC_TERMS, tip, nodeTip } = await load('common/glossary.ts');
   const entries = Object.values(GLOSSARY);
   // Raft word -> the KRaft word it must map to
   const expected = [

@@ -1,4 +1,4 @@
-// The element's frame loop (web/src/ui/frame-loop.ts): how much wall time each frame of
+// The element's frame loop (web/src/ui/playback/frame-loop.ts): how much wall time each frame of
 // play is given. Bundled from source with esbuild; driven by a fake clock and a fake
 // requestAnimationFrame (a frame's timestamp is when it began, before its callback runs).
 
@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
-const source = fileURLToPath(new URL('../src/ui/frame-loop.ts', import.meta.url));
+const source = fileURLToPath(new URL('../src/ui/playback/frame-loop.ts', import.meta.url));
 
 async function loadFrameLoop() {
   const dir = mkdtempSync(join(tmpdir(), 'kp-frame-loop-'));

@@ -1,4 +1,4 @@
-// The element's caption markup (web/src/ui/markup.ts): the same rule as the core's
+// The element's caption markup (web/src/ui/story/markup.ts): the same rule as the core's
 // (crate/scenario/src/markup.rs, whose spans a scenario report carries), in time linear
 // in the caption. Bundled from source with esbuild; renderCaption runs on a minimal
 // stand-in for the DOM (it only creates nodes and appends them).
@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import * as kp from '../dist/node.js';
 
-const source = fileURLToPath(new URL('../src/ui/markup.ts', import.meta.url));
+const source = fileURLToPath(new URL('../src/ui/story/markup.ts', import.meta.url));
 
 async function loadMarkup() {
   const dir = mkdtempSync(join(tmpdir(), 'kp-markup-'));

@@ -1,4 +1,4 @@
-// The UI's store of a run (web/src/ui/store.ts): compacting a long run forgets its older
+// The UI's store of a run (web/src/ui/common/store.ts): compacting a long run forgets its older
 // half in place (slicing the indexes) and must hold exactly what taking the kept events
 // in again from the remembered state would. Bundled from source with esbuild; fed with a
 // real run's events (crashes, partitions, writes: messages, disconnects, truncations).
@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { Cluster, runScenario } from '../dist/node.js';
 
-const source = fileURLToPath(new URL('../src/ui/store.ts', import.meta.url));
+const source = fileURLToPath(new URL('../src/ui/common/store.ts', import.meta.url));
 
 async function loadStore(entry = source) {
   const dir = mkdtempSync(join(tmpdir(), 'kp-store-'));

@@ -3,14 +3,14 @@
  * `defineElement()` registers the element (the `element` entry does it on import).
  * @module
  */
-import { KraftPlayground } from './element.js';
+import { KraftPlayground } from './element/element.js';
 
 export * from '../api.js';
-export { COURSE, type CoursePart, type CourseStory, courseStories, courseStory } from './course.js';
-export { KraftPlayground } from './element.js';
-export { registerScenarios, type ScenarioEntry, scenarioList } from './scenarios.js';
-export type { ChangeDetail } from './share.js';
-export type { StoryDetail } from './story-progress.js';
+export { KraftPlayground } from './element/element.js';
+export type { ChangeDetail } from './shell/share.js';
+export { COURSE, type CoursePart, type CourseStory, courseStories, courseStory } from './story/course.js';
+export type { StoryDetail } from './story/progress.js';
+export { registerScenarios, type ScenarioEntry, scenarioList } from './story/scenarios.js';
 
 /** Registers `<kraft-playground>` (once). */
 export function defineElement(name = 'kraft-playground'): void {

@@ -4,9 +4,9 @@
 // frame (and at once when something here is asked for sooner), so the page draws a
 // running cluster without waiting for it.
 
-export { openHelp } from './help.js';
-export { ImageCard } from './image-card.js';
-export { Logs } from './logs.js';
-export { NodeMenu } from './node-menu.js';
-export { InvariantsPanel, QuorumPanel } from './state-panels.js';
-export { Summary } from './summary.js';
+export { Logs } from './panels/logs.js';
+export { InvariantsPanel, QuorumPanel } from './panels/state-panels.js';
+export { Summary } from './panels/summary.js';
+export { ImageCard } from './ring/image-card.js';
+export { NodeMenu } from './ring/node-menu.js';
+export { openHelp } from './shell/help.js';

@@ -1,0 +1,62 @@
+// The shapes the UI reads, all generated from the core's types (generated/wire.ts):
+// trace events (crate/sim/src/trace.rs), node views and log records (crate/sim/src/view.rs),
+// and the invariants and safety switches with their explanations.
+
+import type { EventOf, EventType, LogRecord, NodeInfo, QuorumDescription, RpcKind, StateName } from '../../types.js';
+
+export { INVARIANTS, SWITCHES } from '../../generated/wire.js';
+export type { LogRecord, NodeInfo, StateName };
+export type RpcName = RpcKind;
+
+/**
+ * Any trace event the UI holds, a discriminated union on `type`: as the player gives it
+ * (every field) or from a packed window (`Cluster.packedEvents`: a message's `summary`
+ * only when it tells an outcome, `text` only on the `STORE_TEXT` types).
+ */
+export type UiEvent = {
+  [T in EventType]: T extends 'send' | 'deliver' ? Omit<EventOf<T>, 'text' | 'summary'> & { summary?: string; text?: string } : Omit<EventOf<T>, 'text'> & { text?: string };
+}[EventType];
+/** The trace event of one `type`. */
+export type UiEventOf<T extends UiEvent['type']> = Extract<UiEvent, { type: T }>;
+
+/** What `cluster.describeQuorum()` returns (the package's type). */
+export type QuorumInfo = QuorumDescription;
+
+/** Legend groups: a request and its response share a colour (responses are dashed). */
+export const RPC_GROUPS = ['PreVote', 'Vote', 'BeginQuorumEpoch', 'EndQuorumEpoch', 'Fetch', 'FetchSnapshot'] as const;
+export type RpcGroup = (typeof RPC_GROUPS)[number];
+
+/** Every RPC kind in legend order, each request followed by its response (`rpcIndex` relies on it). */
+export const RPC_KINDS: RpcName[] = RPC_GROUPS.flatMap((g) => [g, `${g}Response`] as const);
+type Legend = RpcGroup | `${RpcGroup}Response`;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+/** Fails to compile when the legend and the core's `RpcKind` disagree. */
+export type LegendCoversEveryRpc = Assert<Same<Legend, RpcName>>;
+
+export function rpcIndex(rpc: string): number {
+  const i = RPC_KINDS.indexOf(rpc as RpcName);
+  return i < 0 ? 8 : i;
+}
+export function rpcGroupIndex(rpc: string): number {
+  return rpcIndex(rpc) >> 1;
+}
+export function isResponse(rpc: string): boolean {
+  return (rpcIndex(rpc) & 1) === 1;
+}
+
+export const STATES: StateName[] = ['unattached', 'prospective', 'candidate', 'leader', 'follower', 'resigned', 'crashed'];
+export function stateIndex(s: string): number {
+  const i = STATES.indexOf(s as StateName);
+  return Math.max(i, 0);
+}
+
+/** Fault events that undo faults (drawn green, not red). */
+const REPAIRS = new Set(['heal', 'healPartition', 'reconnect', 'uncut', 'clearSlowLink']);
+export const isRepair = (fault: string | undefined): boolean => REPAIRS.has(fault ?? '');
+
+export const NETWORKS: [string, string][] = [
+  ['teaching', 'teaching (60–140 ms links)'],
+  ['wan', 'wan (20–80 ms links)'],
+  ['datacenter', 'datacenter (1–5 ms links)'],
+];

@@ -1,0 +1,588 @@
+// <kraft-playground>: the whole playground as one custom element. The site's main page,
+// its embed page and any documentation page use this same element.
+//
+// Attributes: scenario, voters, observers, seed, network, autoplay, speed,
+// controls=full|minimal, layout=compact|full (compact, the default: the ring, the
+// timeline, the faults and the controls; full adds the logs, quorum, invariants and
+// network panels), height, run (a share link), theme=light|dark, share-base,
+// frameless. Property: `cluster` (the live Cluster), `player`. Methods: play(), pause().
+// Events: `kraft-playground:change` (the run on screen), `kraft-playground:story` (the
+// reader's place in a story's script).
+
+import { type Cluster, type PackedBatch, Player, type WasmSource } from '../../api.js';
+import { h } from '../common/dom.js';
+import { MAX_FRAME_EVENTS, SCRUB_WINDOW_MS, STORE_TEXT, Store } from '../common/store.js';
+import { ThemeWatch } from '../common/theme.js';
+import { MAX_SPEED, MIN_SPEED } from '../playback/controls.js';
+import { FrameLoop } from '../playback/frame-loop.js';
+import { FramePlay } from '../playback/frame-play.js';
+import { Playback } from '../playback/playback.js';
+import { Dialogs } from '../shell/dialogs.js';
+import { type KeyHost, onKey } from '../shell/keys.js';
+import { layOut } from '../shell/layout.js';
+import { Announcer, Crashes, Notices, StatusLine, Toaster } from '../shell/messages.js';
+import { ExportMenu, Sharing } from '../shell/share.js';
+import { Caption } from '../story/caption.js';
+import { StoryOutline } from '../story/outline.js';
+import { ScenarioPicker } from '../story/picker.js';
+import { StoryProgress } from '../story/progress.js';
+import { findScenario, type LoadedScenario, playFuture, variantsOf } from '../story/scenarios.js';
+import { ScriptPlace, stepTicks, stopAt } from '../story/story.js';
+import { Actions } from './actions.js';
+import { Boot } from './boot.js';
+import { LaterChunk } from './later-chunk.js';
+import { reactTo } from './reactions.js';
+import { RunChoice } from './runs.js';
+import { ClusterSnapshot } from './snapshot.js';
+import { buildViews, type Views } from './views.js';
+
+function cssUrl(): string {
+  return new URL('./kraft-playground.css', import.meta.url).href;
+}
+
+export class KraftPlayground extends HTMLElement {
+  static observedAttributes = ['scenario', 'variant', 'voters', 'observers', 'seed', 'network', 'speed', 'controls', 'layout', 'height', 'run', 'autoplay', 'theme'];
+  /** Where the element's stylesheet is (override before the element is created). */
+  static stylesheet: string | null = null;
+  /** Where the wasm core is (default: kraft_playground_bg.wasm next to this module), or its fetch or compile already under way (see `init`); read when an element boots, a task after it is connected. */
+  static wasm: WasmSource | null = null;
+
+  #shadow: ShadowRoot;
+  #root!: HTMLDivElement;
+  #built = false;
+  #cluster: Cluster | null = null;
+  #player: Player<PackedBatch> | null = null;
+  #unsub: (() => void) | null = null;
+  #store = new Store();
+  #snap = new ClusterSnapshot();
+  #theme = new ThemeWatch(this, () => {
+    this.#views?.timeline.invalidate();
+    this.#views?.ring.invalidate();
+    this.#views?.logs.invalidate();
+  });
+  #views!: Views;
+  #status = new StatusLine();
+  #notices = new Notices();
+  #toaster!: Toaster;
+  #caption!: Caption;
+  #picker = new ScenarioPicker((id, variant) => void this.#runs.pick(id, variant));
+  #runs: RunChoice = new RunChoice({
+    install: (c) => this.#install(c),
+    hasCluster: () => !!this.#cluster,
+    playing: () => this.#play.playing,
+    setPlaying: (on) => this.#play.setPlaying(on),
+    seek: (t) => this.#play.seek(t),
+    emitChange: () => this.#share.emitChange(),
+    picker: this.#picker,
+    notices: this.#notices,
+  });
+  #dialogs!: Dialogs;
+  /** What the first frame does not need: loaded after it, or when asked for sooner. */
+  #later = new LaterChunk({
+    views: () => this.#views,
+    store: this.#store,
+    nodes: () => this.#snap.nodes,
+    cluster: () => this.#cluster,
+    now: () => this.#now(),
+    act: (what, fn) => this.#actions.act(what, fn),
+    write: () => this.#actions.write(),
+    live: () => this.#live.el,
+    toast: (text) => this.#toaster.show(text),
+    request: () => this.#loop.request(),
+  });
+  #keyHost!: KeyHost;
+  #live = new Announcer();
+  #progress = new StoryProgress();
+  #script = new ScriptPlace();
+  #loop = new FrameLoop((elapsed, gap) => this.#frames.run(elapsed, gap));
+  #play = new Playback({
+    player: () => this.#player,
+    scenario: () => this.#runs.scenario,
+    now: () => this.#now(),
+    canPlay: () => !!this.#cluster && !this.#crashes.crashed,
+    playingChanged: (on) => {
+      this.#loop.restartClock();
+      this.#frames.pacer.reset();
+      this.toggleAttribute('data-playing', on);
+      this.#loop.request();
+    },
+    seeked: () => {
+      if (this.#views.timeline.follow) this.#views.timeline.invalidate();
+    },
+    failed: (what, e) => this.#crashes.failed(what, e),
+  });
+  #frames: FramePlay = new FramePlay({
+    player: () => this.#player,
+    cluster: () => this.#cluster,
+    script: () => (this.#script.left ? null : this.#runs.scenario),
+    play: this.#play,
+    loop: this.#loop,
+    broken: (c) => this.#crashes.show(c),
+    failed: (what, e) => this.#crashes.failed(what, e),
+    draw: (panels) => this.#draw(panels),
+  });
+  #crashes: Crashes = new Crashes({
+    cluster: () => this.#cluster,
+    toast: (text) => this.#toaster.show(text),
+    halt: () => {
+      this.#play.setPlaying(false);
+      this.#later.parts?.menu.close();
+      this.#dialogs.close();
+    },
+    mark: (on) => {
+      this.#root.toggleAttribute('data-crashed', on);
+      this.#views.controls.el.inert = on;
+      // no frame draws a broken run: the controls show that play stopped now
+      this.#views.controls.frame(this.#runs.scenario?.endMs ?? 0);
+    },
+    runUrl: (link) => this.#share.runUrl(link),
+    startAgain: () => void this.#runs.reset(),
+    status: this.#status,
+    live: this.#live,
+  });
+  #share: Sharing = new Sharing({
+    el: this,
+    cluster: () => this.#cluster,
+    scenario: () => this.#runs.scenario,
+    settings: () => this.#runs.settings,
+    unsafe: () => this.#runs.unsafe,
+    speed: () => this.#play.speed,
+    dialogs: () => this.#dialogs,
+  });
+  #actions = new Actions({
+    cluster: () => this.#cluster,
+    player: () => this.#player,
+    crashes: this.#crashes,
+    store: this.#store,
+    play: this.#play,
+    runs: this.#runs,
+    script: this.#script,
+    views: () => this.#views,
+    toast: (text) => this.#toaster.show(text),
+    emitChange: () => this.#share.emitChange(),
+  });
+  #outline = new StoryOutline({
+    hasRun: () => !!this.#cluster,
+    show: (s) => {
+      this.#picker.show(s.id, s.variant);
+      this.#caption.update(s, 0, false, stopAt(s, 0)?.index ?? -1, true, null);
+      this.#views.controls.setTicks(stepTicks(s), s.endMs);
+    },
+  });
+  #boot!: Boot;
+  #rebootTimer = 0;
+  #bootTimer = 0;
+  /** while the story on screen has its recorded future still being read (`#readFuture`) */
+  #futurePending = false;
+  // Keys act only while focus is inside this element (never the page's, so Space still
+  // scrolls it, and of two elements only the focused one acts).
+  #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
+
+  constructor() {
+    super();
+    this.#shadow = this.attachShadow({ mode: 'open' });
+  }
+
+  /** The live cluster (null until the first run is loaded). */
+  get cluster(): Cluster | null {
+    return this.#cluster;
+  }
+  /** The player driving it. */
+  get player(): Player<PackedBatch> | null {
+    return this.#player;
+  }
+  #resolveReady: () => void = () => {};
+  /** Resolves when the first run is loaded. */
+  ready: Promise<void> = new Promise((r) => (this.#resolveReady = r));
+
+  /** Shows a message in the element's notice area (e.g. a page's unknown URL parameter). */
+  addNotice(text: string): void {
+    this.#notices.add(String(text));
+    if (this.#built) this.#notices.show();
+  }
+
+  /** Plays from here (past a pause the story waits at, as its Continue button does). */
+  play(): void {
+    this.#play.setPlaying(true);
+  }
+
+  /** Pauses. */
+  pause(): void {
+    this.#play.setPlaying(false);
+  }
+
+  /** Frame times (ms of work per frame) recorded while playing, for benchmarks. */
+  takeFrameTimes(): number[] {
+    return this.#loop.takeFrameTimes();
+  }
+
+  connectedCallback(): void {
+    if (!this.#built) this.#build();
+    this.addEventListener('keydown', this.#keyHandler);
+    this.#theme.connect();
+    // Boot in a later task: a page script that imported this module may still be
+    // setting attributes (its URL parameters) or `KraftPlayground.wasm` in this one.
+    if (!this.#cluster && !this.#bootTimer) {
+      // What the attributes ask to show goes up as soon as the script that connected
+      // this is done, before the core loads: its layout and paint overlap the download.
+      queueMicrotask(() => this.#boot.showAsked());
+      this.#bootTimer = window.setTimeout(() => {
+        this.#bootTimer = 0;
+        void this.#boot.run();
+      }, 0);
+    }
+    this.#loop.connect(this);
+  }
+
+  disconnectedCallback(): void {
+    this.removeEventListener('keydown', this.#keyHandler);
+    this.#theme.disconnect();
+    this.#loop.disconnect();
+  }
+
+  attributeChangedCallback(name: string, old: string | null, val: string | null): void {
+    if (!this.#built || old === val) return;
+    if (name === 'theme') {
+      this.#theme.forget();
+      return;
+    }
+    if (name === 'layout') {
+      // only what is shown changes, not the run
+      if (this.#boot.parsed) this.#boot.parsed.full = val === 'full';
+      this.#root.dataset.layout = val === 'full' ? 'full' : 'compact';
+      this.#views.logs.invalidate();
+      return;
+    }
+    if (!this.#cluster) return;
+    if (name === 'speed') {
+      const v = Number(val);
+      if (Number.isFinite(v) && v >= MIN_SPEED && v <= MAX_SPEED) this.#play.setSpeed(v);
+      return;
+    }
+    if (name === 'autoplay') return;
+    clearTimeout(this.#rebootTimer);
+    this.#rebootTimer = window.setTimeout(() => void this.#boot.run(), 0);
+  }
+
+  // ---- building the DOM ------------------------------------------------------------------
+
+  #build(): void {
+    this.#built = true;
+    const link = h('link', { rel: 'stylesheet', href: KraftPlayground.stylesheet ?? cssUrl() });
+    // focusable (not in the tab order) so a click on the ring or the timeline puts focus inside, for the keys
+    this.#root = h('div', { class: 'kp-root', tabindex: '-1' });
+    link.addEventListener('load', () => {
+      this.#root.classList.add('kp-ready');
+      this.#theme.reread();
+      this.#views.timeline.invalidate();
+      this.#views.ring.invalidate();
+    });
+    link.addEventListener('error', () => this.#root.classList.add('kp-ready'));
+    this.#shadow.append(link, this.#root);
+    this.#dialogs = new Dialogs(this.#root);
+    this.#toaster = new Toaster(this.#root);
+
+    const views = buildViews(this.#store, this.#play, {
+      now: () => this.#now(),
+      theme: () => this.#theme.get(),
+      cluster: () => this.#cluster,
+      nodes: () => this.#snap.nodes,
+      quorum: () => this.#snap.quorum,
+      downLinks: () => this.#snap.down,
+      act: (what, fn) => this.#actions.act(what, fn),
+      write: () => this.#actions.write(),
+      openNode: (id, anchor) => this.#later.with('The node menu', (l) => l.menu.open(id, anchor, this.#root)),
+      unsafe: () => this.#runs.unsafe,
+      setUnsafe: (list) => this.#runs.setUnsafe(list),
+      showViolation: (v) => this.#actions.showViolation(v),
+      settings: () => this.#runs.settings,
+      applySettings: (s) => this.#runs.applySettings(s),
+      reset: () => void this.#runs.reset(),
+    });
+    this.#views = views;
+    // paused, a frame is drawn only when something asks for one
+    const redraw = () => this.#loop.request();
+    views.timeline.onChange = redraw;
+    views.ring.onChange = redraw;
+    views.logs.onChange = redraw;
+    for (const type of ['pointerdown', 'pointermove', 'pointerup', 'pointerleave', 'wheel', 'click', 'keydown', 'input', 'change', 'focusin']) {
+      this.#root.addEventListener(type, redraw, { capture: true, passive: true });
+    }
+
+    const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#runs.scenario?.id ?? null, timeline: this.#views.timeline });
+    this.#caption = new Caption({
+      continue: () => this.#play.setPlaying(true),
+      returnToScript: (at) => void this.#runs.returnToStep(at.step),
+      open: (n) => void this.#runs.pick(n.id, n.variant),
+      replay: () => void this.#runs.reset(),
+      variants: () => {
+        const entry = this.#runs.scenario ? findScenario(this.#runs.scenario.id) : undefined;
+        return entry ? variantsOf(entry) : [];
+      },
+    });
+    this.#views.controls.el.querySelector('.kp-speed-wrap')?.after(this.#frames.capped.el);
+
+    this.#keyHost = {
+      play: this.#play,
+      now: () => this.#now(),
+      timeline: views.timeline,
+      crashed: () => this.#crashes.crashed,
+      leader: () => this.#cluster?.leader(),
+      act: (what, fn) => this.#actions.act(what, fn),
+      write: () => this.#actions.write(),
+      toast: (text) => this.#toaster.show(text),
+      reset: () => void this.#runs.reset(),
+      help: () => this.#openHelp(),
+      closeDialog: () => this.#dialogs.close(),
+      closeMenu: () => this.#later.parts?.menu.close(true),
+    };
+    this.#boot = new Boot({
+      el: this,
+      root: this.#root,
+      hasCluster: () => !!this.#cluster,
+      wasm: () => KraftPlayground.wasm ?? new URL('./kraft_playground_bg.wasm', import.meta.url),
+      runs: this.#runs,
+      play: this.#play,
+      notices: this.#notices,
+      status: this.#status,
+      picker: this.#picker,
+      outline: this.#outline,
+      now: () => this.#now(),
+      syncSettings: () => this.#views.controls.syncSettings(),
+      booted: () => {
+        this.#resolveReady();
+        this.#later.loadSoon(() => void this.#boot.listLibrary());
+      },
+    });
+    layOut(this.#root, {
+      picker: this.#picker.el,
+      status: this.#status.el,
+      exportMenu: exportMenu.el,
+      onShare: () => this.#share.open(),
+      onHelp: () => this.#openHelp(),
+      banners: [this.#crashes.banner.el, this.#notices.el, this.#caption.el],
+      ring: this.#views.ring,
+      timeline: this.#views.timeline,
+      dock: this.#views.faults.dock,
+      controls: [this.#views.controls.el, this.#views.controls.settingsEl],
+      logs: this.#views.logs,
+      images: this.#views.images.el,
+      panels: [this.#later.slots.quorum, this.#later.slots.invariants, this.#views.faults.el],
+      overlays: [this.#live.el],
+    });
+
+    // a glossary word: its entry in the help
+    this.#root.addEventListener('click', (e) => {
+      const word = e.composedPath().find((n): n is HTMLElement => n instanceof HTMLElement && n.classList.contains('kp-term'));
+      if (word) this.#openHelp(word.dataset.term);
+    });
+    this.#setLoading(true);
+
+    this.#root.addEventListener('pointerdown', (e) => {
+      const path = e.composedPath();
+      const menu = this.#later.parts?.menu;
+      if (menu && !menu.el.hidden && !path.includes(menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) menu.close();
+      exportMenu.pointerDown(path);
+    });
+  }
+
+  #openHelp(term?: string): void {
+    this.#later.with('The help', (l) => l.openHelp(this.#dialogs, term));
+  }
+
+  /**
+   * Until the first run is on screen (the wasm core is still loading) nothing that
+   * would act on a cluster takes input: a choice made then would be dropped.
+   */
+  #setLoading(on: boolean): void {
+    this.#root.toggleAttribute('data-loading', on);
+    this.#picker.el.disabled = on;
+    for (const el of [this.#views.controls.el, this.#views.controls.settingsEl, this.#views.ring.el, this.#views.faults.el, this.#views.faults.dock]) el.inert = on;
+    this.#caption.setLoading(on);
+    if (on) this.#status.loading();
+  }
+
+  // ---- runs ---------------------------------------------------------------------------------
+
+  /** Puts a cluster on screen. */
+  #install(c: Cluster): void {
+    // the story shown while the core loaded, if this is its run: its caption bar stays
+    const outlined = this.#outline.takenBy(this.#runs.scenario);
+    this.#crashes.clear();
+    this.#setLoading(false);
+    const wasPlaying = this.#play.playing;
+    this.#play.setPlaying(false);
+    this.#unsub?.();
+    this.#player?.destroy();
+    if (this.#cluster && this.#cluster !== c) this.#cluster.dispose();
+    this.#cluster = c;
+    this.#player = new Player<PackedBatch>(c, {
+      speed: this.#play.speed,
+      packed: { text: STORE_TEXT, batches: true },
+      maxEvents: MAX_FRAME_EVENTS,
+      // a seek further on than the timeline shows re-reads what it shows (Store.takeFrame)
+      maxSeekMs: () => Math.ceil(Math.max(SCRUB_WINDOW_MS, this.#views.timeline.spanMs)),
+    });
+    this.#store.reset(c.nodeCount);
+    this.#views.logs.reload();
+    this.#live.clear();
+    if (!outlined) this.#caption.reset();
+    this.#progress.reset(this.#runs.scenario);
+    // a story that asks to pause at its very start waits there for "Continue"
+    this.#play.pausedAtStep = stopAt(this.#runs.scenario, c.now)?.index ?? -1;
+    this.#views.timeline.highlight.clear();
+    this.#views.timeline.highlightNodes.clear();
+    this.#views.logs.setRecordNames(this.#runs.scenario?.recordNames ?? {});
+    this.#script.reset();
+    this.#later.parts?.menu.close();
+    // Everything recorded so far, including the future of a scenario loaded and rewound.
+    // Everything so far, or the last two minutes of a very long run.
+    const all = c.eventCount <= 150_000;
+    this.#store.cluster = c;
+    if (all) this.#store.addBatch(c.packedBatch({ text: STORE_TEXT }));
+    else this.#store.reload(c, 120_000);
+    if (this.#runs.scenario?.future) this.#store.addBatch(this.#runs.scenario.future);
+    this.#futurePending = false;
+    if (this.#runs.scenario?.story) this.#readFuture(this.#runs.scenario, c);
+    this.#play.horizon = Math.max(this.#store.lastT, c.now, this.#runs.scenario?.endMs ?? 0);
+    this.#unsub = this.#player.subscribe((f) => this.#onFrame(f.events, f.reset));
+    this.#refreshViews(true);
+    this.#views.faults.sync();
+    this.#views.controls.syncSettings();
+    this.#views.controls.setTicks(stepTicks(this.#runs.scenario), this.#play.horizon);
+    this.#views.timeline.setFollow(true);
+    this.#views.timeline.invalidate();
+    this.#views.ring.invalidate();
+    this.#views.logs.invalidate();
+    this.#views.images.invalidate();
+    this.#later.parts?.imageCard.invalidate();
+    this.#updateCaption(!outlined);
+    if (wasPlaying && !this.#runs.scenario) this.#play.setPlaying(true);
+    this.#share.emitChange();
+  }
+
+  /**
+   * A story opened at its start (no run yet): its recorded future, drawn veiled ahead of
+   * now, comes after the frame that shows it, a slice per idle moment, for as long as
+   * this run is on screen and has not forked.
+   */
+  #readFuture(s: LoadedScenario, c: Cluster): void {
+    const current = () => this.#cluster === c && this.#runs.scenario === s;
+    this.#futurePending = true;
+    void playFuture(s.story!, current, (b) => {
+      if (!current() || !this.#store.addBatch(b)) return;
+      this.#views.timeline.invalidate();
+      this.#loop.request();
+    })
+      .catch(() => {
+        /* the run on screen does not depend on it: only its veiled future stays short */
+      })
+      .finally(() => {
+        if (current()) this.#futurePending = false;
+      });
+  }
+
+  // ---- the loop -----------------------------------------------------------------------------
+
+  #now(): number {
+    return this.#snap.now(this.#cluster);
+  }
+
+  /** The player's listener: new events (or a rewind). */
+  #onFrame(events: PackedBatch[], reset: boolean): void {
+    const c = this.#cluster;
+    if (!c) return;
+    this.#loop.request();
+    this.#loop.timed('onFrame', () => this.#onFrameInner(c, events, reset));
+  }
+
+  #onFrameInner(c: Cluster, events: PackedBatch[], reset: boolean): void {
+    if (reset) this.#views.logs.reload();
+    // a jump on before a story's future is read: what is in between comes from the
+    // cluster, so the store still holds the whole story (not the window before now)
+    if (reset && this.#futurePending && this.#store.firstT === 0 && c.lastSeq > this.#store.lastSeq) this.#store.addBatch(c.packedBatch({ since: this.#store.lastSeq, text: STORE_TEXT }));
+    // outside the history the store holds (a long run): what the timeline shows before
+    // here, regenerated by the cluster
+    this.#store.takeFrame(c, events, reset, this.#views.timeline.spanMs);
+    if (events.length) reactTo(events, this.#live, this.#views.ring);
+    this.#play.horizon = Math.max(this.#play.horizon, c.now);
+    this.#refreshViews(events.length > 0 || reset);
+  }
+
+  /** Re-read what the panels show from the cluster. */
+  #refreshViews(changed: boolean): void {
+    const c = this.#cluster;
+    if (!c || c.broken) return;
+    try {
+      this.#snap.refresh(c, changed);
+    } catch (e) {
+      this.#toaster.show((e as Error).message);
+    }
+    if (changed) {
+      this.#views.logs.invalidate();
+      this.#views.images.invalidate();
+      this.#later.parts?.imageCard.invalidate();
+      this.#views.timeline.invalidate();
+    }
+  }
+
+  /** Draws what changed (`panels`: the panels beside the picture too); returns whether something still animates (and wants the next frame). */
+  #draw(panels: boolean): boolean {
+    if (!this.#cluster) return false;
+    const lap = this.#loop.laps();
+    this.#views.timeline.frame();
+    lap('timeline');
+    const more = this.#views.ring.frame();
+    lap('ring');
+    if (panels) this.#views.faults.frame();
+    if (this.#boot.parsed?.full && panels) {
+      this.#views.logs.frame();
+      this.#views.images.frame();
+      lap('logs');
+      this.#later.parts?.quorum.frame();
+      this.#later.parts?.invariants.frame();
+      lap('panels');
+    }
+    this.#views.controls.frame(this.#runs.scenario?.endMs ?? 0);
+    this.#status.update(this.#cluster, this.#snap.nodes, this.#store, this.#runs.unsafe);
+    this.#updateCaption(false);
+    this.#later.parts?.menu.frame();
+    this.#later.parts?.imageCard.frame();
+    lap('controls');
+    const summary = this.#later.parts?.summary;
+    if (!summary) return more;
+    // the accessible summary is refreshed a few times a second: until its turn, the next frame is wanted
+    const summaryNow = summary.due(this.#play.playing);
+    if (summaryNow) {
+      summary.update(this.#cluster, this.#snap.nodes);
+      lap('summary');
+    }
+    return more || !summaryNow;
+  }
+
+  /** Starts (true) or stops (false) timing each part of a frame; returns what was timed. */
+  profile(on: boolean): Record<string, number[]> | null {
+    return this.#loop.profile(on);
+  }
+
+  #updateCaption(force: boolean): void {
+    this.#play.syncStop(this.#now());
+    this.#script.focusStop(this.#views.timeline, this.#runs.scenario, this.#play.playing, this.#play.pausedAtStep);
+    // a stop whose caption talks about metadata images shows them: on the ring (the card,
+    // which comes with the later chunk: a frame once it is here) and in the block
+    const at = this.#play.playing || this.#script.left ? -1 : this.#play.pausedAtStep;
+    const focus = at >= 0 ? this.#runs.scenario?.steps.find((st) => st.index === at)?.focus : undefined;
+    const imaged = focus?.image ? focus.nodes : null;
+    this.#views.images.showStop(imaged);
+    if (this.#later.parts) this.#later.parts.imageCard.showStop(imaged);
+    else if (imaged) void this.#later.load().catch(() => {});
+    this.#caption.update(this.#runs.scenario, this.#now(), this.#play.playing, this.#play.pausedAtStep, force, this.#script.left);
+    const story = this.#progress.update(this.#runs.scenario, this.#now());
+    if (story) this.dispatchEvent(new CustomEvent('kraft-playground:story', { bubbles: true, composed: true, detail: story }));
+  }
+
+  /** The URL that reproduces this run. */
+  shareUrl(): string {
+    return this.#share.url();
+  }
+}

@@ -1,0 +1,120 @@
+// The later chunk (later.ts) in the element: loaded at an idle moment after the first
+// frame, or at once when something in it is asked for sooner (a failed load is tried
+// again at the next ask), and its parts built and put in place: the quorum and
+// invariants panels into the slots that hold their places, the logs into theirs, the
+// node menu and the summary beside the live region, the image card over the ring.
+
+import type { Cluster } from '../../api.js';
+import { h } from '../common/dom.js';
+import type { Store } from '../common/store.js';
+import type { NodeInfo } from '../common/types.js';
+import type { Views } from './views.js';
+
+/** The chunk of what the first frame does not need (later.ts). */
+type Later = typeof import('../later.js');
+export type LaterParts = {
+  menu: InstanceType<Later['NodeMenu']>;
+  summary: InstanceType<Later['Summary']>;
+  quorum: InstanceType<Later['QuorumPanel']>;
+  invariants: InstanceType<Later['InvariantsPanel']>;
+  imageCard: InstanceType<Later['ImageCard']>;
+  openHelp: Later['openHelp'];
+};
+/** How long after the first frame the later chunk may wait for an idle moment, in ms. */
+const LATER_WITHIN_MS = 300;
+
+/** What the later chunk's parts need of the element. */
+export interface LaterHost {
+  views(): Views;
+  store: Store;
+  nodes(): NodeInfo[];
+  cluster(): Cluster | null;
+  now(): number;
+  /** Runs an action on the cluster (see the element's `act`). */
+  act(what: string, fn: (c: Cluster) => unknown): unknown;
+  /** A client write at the leader, with a toast that says how it went. */
+  write(): void;
+  /** The live region: the node menu goes before it, the summary after it. */
+  live(): HTMLElement;
+  toast(text: string): void;
+  /** Asks for a frame (the parts just put in place draw in it). */
+  request(): void;
+}
+
+export class LaterChunk {
+  /** The chunk's parts, once loaded and in place (null until then). */
+  parts: LaterParts | null = null;
+  /** Where the quorum and invariants panels go when they arrive. */
+  readonly slots = { quorum: h('div', { 'data-later': 'quorum' }), invariants: h('div', { 'data-later': 'invariants' }) };
+  #load: Promise<LaterParts> | null = null;
+  readonly #host: LaterHost;
+
+  constructor(host: LaterHost) {
+    this.#host = host;
+  }
+
+  /** Loads the later chunk (once; a failed load is tried again at the next ask) and puts its parts in place. */
+  load(): Promise<LaterParts> {
+    if (!this.#load) {
+      const p = import('../later.js').then((module) => this.#mount(module));
+      p.catch(() => {
+        if (this.#load === p) this.#load = null;
+      });
+      this.#load = p;
+    }
+    return this.#load;
+  }
+
+  /** Runs `fn` once the later chunk is here: at once when it is, else when it arrives (nothing asked for is dropped). */
+  with(what: string, fn: (parts: LaterParts) => void): void {
+    if (this.parts) {
+      fn(this.parts);
+      return;
+    }
+    this.load().then(fn, (e: Error) => this.#host.toast(`${what} could not be loaded: ${e.message}`));
+  }
+
+  /** After the first frame, at an idle moment: `first`, then the later chunk, so that nothing the reader reaches for waits on it. */
+  loadSoon(first: () => void): void {
+    requestAnimationFrame(() => {
+      const load = () => {
+        first();
+        void this.load().catch(() => {});
+      };
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: LATER_WITHIN_MS });
+      else setTimeout(load, 0);
+    });
+  }
+
+  #mount(module: Later): LaterParts {
+    const host = this.#host;
+    const views = host.views();
+    const panelHost = views.panelHost;
+    const quorum = new module.QuorumPanel(panelHost);
+    const invariants = new module.InvariantsPanel(host.store, panelHost);
+    this.slots.quorum.replaceWith(quorum.el);
+    this.slots.invariants.replaceWith(invariants.el);
+    const menu = new module.NodeMenu({
+      nodes: () => host.nodes(),
+      isolated: () => host.cluster()?.linkFaults().isolated ?? [],
+      now: () => host.now(),
+      act: (what, fn) => host.act(what, fn),
+      write: () => host.write(),
+      stateSeq: (id) => host.store.stateAt(id, host.now())?.seq ?? -1,
+      explain: (seq) => host.cluster()?.explain(seq) ?? null,
+    });
+    views.logs.mount(module.Logs);
+    const summary = new module.Summary(host.store, views.timeline, views.logs);
+    const imageCard = new module.ImageCard({
+      image: (id, limit) => host.cluster()?.image(id, { limit }) ?? null,
+      ring: () => views.ring.geometry(),
+      showAll: () => views.images.showAll(),
+    });
+    views.ring.el.append(imageCard.el);
+    host.live().before(menu.el);
+    host.live().after(summary.el);
+    this.parts = { menu, summary, quorum, invariants, imageCard, openHelp: module.openHelp };
+    host.request();
+    return this.parts;
+  }
+}

@@ -1,0 +1,117 @@
+// The keyboard: what each key does (KEY_HELP, shown by the help dialog) and the handler.
+
+import type { Cluster } from '../../api.js';
+import type { Playback } from '../playback/playback.js';
+import type { Timeline } from '../timeline/timeline.js';
+
+/** Keys and what they do, as the help dialog lists them. */
+export const KEY_HELP: [string, string][] = [
+  ['Space', 'play / pause (or continue after a caption)'],
+  ['.', 'step to the next event'],
+  ['← →', 'travel back / forward 1 s (Shift: 10 s)'],
+  ['Home End', 'go to the start / the latest moment'],
+  ['[ ]', 'slower / faster'],
+  ['Z X', 'zoom the timeline in / out'],
+  ['F', 'follow the present on the timeline'],
+  ['0', 'show the whole run'],
+  ['C', 'crash the leader'],
+  ['G', 'the leader resigns gracefully'],
+  ['W', 'write a record'],
+  ['H', 'heal every link'],
+  ['Shift+R', 'reset the run'],
+  ['?', 'this help; Esc closes it'],
+];
+
+/** What the keys act on. */
+export interface KeyHost {
+  play: Playback;
+  now(): number;
+  timeline: Timeline;
+  /** The core crashed: only help and Escape still work. */
+  crashed(): boolean;
+  leader(): { id: number; epoch: number } | null | undefined;
+  act(what: string, fn: (c: Cluster) => unknown): unknown;
+  write(): void;
+  toast(text: string): void;
+  reset(): void;
+  help(): void;
+  closeDialog(): void;
+  closeMenu(): void;
+}
+
+/** Handles a key press for the element (the keys of KEY_HELP). */
+export function onKey(e: KeyboardEvent, k: KeyHost): void {
+  const t = e.composedPath()[0] as HTMLElement | undefined;
+  if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA') && e.key !== 'Escape') return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (k.crashed() && e.key !== '?' && e.key !== 'Escape') return;
+  let handled = true;
+  switch (e.key) {
+    case ' ':
+    case 'k':
+      if (t && t.tagName === 'BUTTON') return;
+      k.play.setPlaying(!k.play.playing);
+      break;
+    case '.':
+      k.play.step();
+      break;
+    case 'ArrowRight':
+      k.play.seek(k.now() + (e.shiftKey ? 10_000 : 1000));
+      break;
+    case 'ArrowLeft':
+      k.play.seek(Math.max(0, k.now() - (e.shiftKey ? 10_000 : 1000)));
+      break;
+    case 'Home':
+      k.play.seek(0);
+      break;
+    case 'End':
+      k.play.seek(k.play.horizon);
+      break;
+    case '[':
+      k.play.setSpeed(k.play.speed / 2);
+      break;
+    case ']':
+      k.play.setSpeed(k.play.speed * 2);
+      break;
+    case 'z':
+      k.timeline.zoomBy(0.5);
+      break;
+    case 'x':
+      k.timeline.zoomBy(2);
+      break;
+    case 'f':
+      k.timeline.setFollow(true);
+      break;
+    case '0':
+      k.timeline.fitAll();
+      break;
+    case 'c': {
+      const l = k.leader();
+      if (l) k.act('crash', (c) => c.crash(l.id));
+      else k.toast('There is no leader to crash');
+      break;
+    }
+    case 'g':
+      if (k.leader()) k.act('resign', (c) => c.resign());
+      break;
+    case 'w':
+      k.write();
+      break;
+    case 'h':
+      k.act('heal', (c) => c.heal());
+      break;
+    case 'R':
+      k.reset();
+      break;
+    case '?':
+      k.help();
+      break;
+    case 'Escape':
+      k.closeDialog();
+      k.closeMenu();
+      break;
+    default:
+      handled = false;
+  }
+  if (handled) e.preventDefault();
+}

@@ -1,0 +1,198 @@
+// Sharing and exporting a run: the link that reproduces it (the run in the URL's
+// fragment), the share dialog, and the export menu (the trace as JSON or text, the
+// timeline as a PNG); and the change event that keeps a page's URL in step with the run.
+
+import type { Cluster } from '../../api.js';
+import { download, fmtT, h } from '../common/dom.js';
+import { icon } from '../common/icons.js';
+import type { Settings } from '../playback/controls.js';
+import type { LoadedScenario } from '../story/scenarios.js';
+import type { Timeline } from '../timeline/timeline.js';
+import { copyButton, type Dialogs } from './dialogs.js';
+
+/**
+ * The page URL that opens a link: the run goes in the fragment (`#run=k2...`), which
+ * browsers never send to a server, so no server's limit on the query string applies.
+ * `shareBase` is the page (default: this one); a scenario's id and variant go in the
+ * query so its captions come back with the run.
+ */
+export function runUrl(shareBase: string | null, scenario: { id: string; variant: string | null } | null, link: string, speed = 1): string {
+  const base = new URL(shareBase || location.href, location.href);
+  base.search = '';
+  base.hash = '';
+  if (scenario) {
+    base.searchParams.set('scenario', scenario.id);
+    if (scenario.variant) base.searchParams.set('variant', scenario.variant);
+  }
+  // the playback speed is not part of the run: it rides in the query, as the page reads it
+  if (speed !== 1) base.searchParams.set('speed', String(speed));
+  base.hash = `run=${link}`;
+  return base.href;
+}
+
+/** The detail of the element's `kraft-playground:change` event: what a page needs to keep its URL in step with the run. */
+export interface ChangeDetail {
+  /** The scenario on screen (its id and variant, the seed it was asked for), or null in free play. */
+  scenario: string | null;
+  variant: string | null;
+  scenarioSeed: number | null;
+  seed: number;
+  voters: number;
+  observers: number;
+  network: string;
+  unsafe: string[];
+  /** Actions taken so far: above 0, only a share link reproduces the run. */
+  actions: number;
+}
+
+export function changeDetail(scenario: LoadedScenario | null, settings: Settings, unsafe: string[], c: Cluster | null): ChangeDetail {
+  return {
+    scenario: scenario?.id ?? null,
+    variant: scenario?.variant ?? null,
+    scenarioSeed: scenario?.seed ?? null,
+    seed: settings.seed,
+    voters: settings.voters,
+    observers: settings.observers,
+    network: settings.network,
+    unsafe,
+    actions: c ? c.inputs().length : 0,
+  };
+}
+
+/** The share dialog: the link of `c`'s run (`url`), what it carries, a copy button. */
+export function openShare(dialogs: Dialogs, c: Cluster, url: string): void {
+  const input = h('input', { class: 'kp-share-url', type: 'text', readonly: true, value: url, 'aria-label': 'Share link', 'data-share-url': '' });
+  const copy = copyButton(input, 'Copy link');
+  dialogs.open(
+    'Share this run',
+    h(
+      'p',
+      null,
+      `The link carries the seed (${c.seed}), the settings and the ${c.inputs().length} action(s) you took, up to ${fmtT(c.now)}. Whoever opens it gets the same run, event for event (trace digest ${c.digest()}).`,
+    ),
+    input,
+    h('div', { class: 'kp-row' }, copy, h('a', { href: url, target: '_blank', rel: 'noopener' }, 'Open in a new tab')),
+  );
+  input.select();
+}
+
+/** What sharing reads of the element: the run on screen and the element itself (its `share-base`, the target of its events). */
+export interface ShareHost {
+  el: HTMLElement;
+  cluster(): Cluster | null;
+  scenario(): LoadedScenario | null;
+  settings(): Settings;
+  unsafe(): string[];
+  speed(): number;
+  dialogs(): Dialogs;
+}
+
+/** The run on screen as a link: the share URL and dialog, and the `kraft-playground:change` event that keeps a page's URL in step. */
+export class Sharing {
+  readonly #host: ShareHost;
+
+  constructor(host: ShareHost) {
+    this.#host = host;
+  }
+
+  /** Tells the page which run is on screen. */
+  emitChange(): void {
+    const host = this.#host;
+    const detail = changeDetail(host.scenario(), host.settings(), host.unsafe(), host.cluster());
+    host.el.dispatchEvent(new CustomEvent('kraft-playground:change', { bubbles: true, composed: true, detail }));
+  }
+
+  /** The URL that reproduces this run. */
+  url(): string {
+    const c = this.#host.cluster();
+    if (!c) return '';
+    return this.runUrl(c.toLink());
+  }
+
+  /** The URL of a run link (`link`) on this page. */
+  runUrl(link: string): string {
+    return runUrl(this.#host.el.getAttribute('share-base'), this.#host.scenario(), link, this.#host.speed());
+  }
+
+  open(): void {
+    const c = this.#host.cluster();
+    if (c) openShare(this.#host.dialogs(), c, this.url());
+  }
+}
+
+export interface ExportHost {
+  cluster(): Cluster | null;
+  /** The id of the scenario on screen, if any (it names the files). */
+  scenarioId(): string | null;
+  timeline: Timeline;
+}
+
+/** The Export button and its menu. */
+export class ExportMenu {
+  readonly #button = h(
+    'button',
+    { class: 'kp-btn', type: 'button', 'aria-haspopup': 'true', 'aria-expanded': 'false', 'data-action': 'export', 'aria-label': 'Export' },
+    icon('download'),
+    h('span', { class: 'kp-btn-label' }, 'Export'),
+  );
+  readonly #menu: HTMLDivElement;
+  readonly el: HTMLDivElement;
+  readonly #host: ExportHost;
+
+  constructor(host: ExportHost) {
+    this.#host = host;
+    this.#menu = h(
+      'div',
+      { class: 'kp-export-menu', hidden: true, role: 'menu' },
+      menuItem('Trace as JSON', () => this.#json()),
+      menuItem('Trace as text', () => this.#text()),
+      menuItem('Timeline as PNG', () => this.#png()),
+    );
+    this.#button.addEventListener('click', () => {
+      this.#menu.hidden = !this.#menu.hidden;
+      this.#button.setAttribute('aria-expanded', String(!this.#menu.hidden));
+    });
+    this.#menu.addEventListener('click', () => {
+      this.#menu.hidden = true;
+      this.#button.setAttribute('aria-expanded', 'false');
+    });
+    this.el = h('div', { class: 'kp-export' }, this.#button, this.#menu);
+  }
+
+  /** A pointer went down somewhere (`path`): outside the menu and its button, that closes it. */
+  pointerDown(path: EventTarget[]): void {
+    if (!this.#menu.hidden && !path.includes(this.#menu) && !path.includes(this.#button)) this.#menu.hidden = true;
+  }
+
+  #fileBase(c: Cluster): string {
+    return `kraft-${this.#host.scenarioId() ?? 'run'}-seed${c.seed}-${c.now}ms`;
+  }
+
+  #json(): void {
+    const c = this.#host.cluster();
+    if (!c) return;
+    download(`${this.#fileBase(c)}.json`, new Blob([JSON.stringify({ link: c.toLink(), digest: c.digest(), options: c.options, events: c.events() }, null, 1)], { type: 'application/json' }));
+  }
+
+  #text(): void {
+    const c = this.#host.cluster();
+    if (!c) return;
+    download(`${this.#fileBase(c)}.txt`, new Blob([c.text()], { type: 'text/plain' }));
+  }
+
+  #png(): void {
+    const c = this.#host.cluster();
+    if (!c) return;
+    // the whole run, at the screen's density (at least 2x, for print)
+    const canvas = this.#host.timeline.exportCanvas(Math.max(2, Math.min(3, window.devicePixelRatio || 1)));
+    canvas.toBlob((b) => {
+      if (b) download(`${this.#fileBase(c)}-timeline.png`, b);
+    }, 'image/png');
+  }
+}
+
+function menuItem(label: string, fn: () => void): HTMLButtonElement {
+  const b = h('button', { class: 'kp-btn', type: 'button', role: 'menuitem' }, label);
+  b.addEventListener('click', fn);
+  return b;
+}

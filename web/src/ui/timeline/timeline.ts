@@ -1,0 +1,574 @@
+// The space-time diagram: one lane per node, time left to right. Draws only what the
+// window shows: binary searches find the messages, state segments and marks in view, and
+// dense arrows collapse to one per pixel column per link and kind.
+
+import type { FocusMessage } from '../../generated/wire.js';
+import { clamp, fmtT, h } from '../common/dom.js';
+import { RPC_TERMS, term, tip } from '../common/glossary.js';
+import type { Msg, Store } from '../common/store.js';
+import { fitCanvas, type Theme } from '../common/theme.js';
+import { RPC_GROUPS, RPC_KINDS } from '../common/types.js';
+import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, isNamed, type Layer, makeHatch, type NamedMessages } from './draw.js';
+import { ExplainPopover } from './explain.js';
+import { AXIS_H, GUTTER, MAX_MS_PER_PX, MIN_MS_PER_PX, TimelineGeometry } from './geometry.js';
+import { allHits, type Hit, type HitArrow, type HitMark, type HitStep, hitAt, stepHits } from './hits.js';
+
+export interface TimelineHost {
+  now(): number;
+  theme(): Theme;
+  /** the user asked to seek to t (double click / tap on the axis) */
+  seek(t: number): void;
+  nodeLabel(n: number): string;
+  isObserver(n: number): boolean;
+  /** Why event `seq` happened (the core's sentence), or null when unknown. */
+  explain(seq: number): string | null;
+}
+
+/** The widest PNG export, in device pixels (browsers refuse much larger canvases). */
+const MAX_EXPORT_PX = 16_000;
+/** The most messages the text description counts (it is redrawn a few times a second). */
+const DESCRIBED_MESSAGES = 20_000;
+/** The veil's note over the recorded future, longest first: the longest that fits is drawn. */
+const FUTURE_NOTES = ['recorded future: plays back the same unless you act', 'recorded future'];
+
+export class Timeline {
+  readonly el: HTMLDivElement;
+  readonly canvas: HTMLCanvasElement;
+  private tip: HTMLDivElement;
+  private followBtn: HTMLButtonElement;
+  private geo: TimelineGeometry;
+  follow = true;
+  hiddenGroups = new Set<number>();
+  highlight = new Set<number>();
+  /** Nodes whose lanes are drawn highlighted (what a story's caption names). */
+  highlightNodes = new Set<number>();
+  /** The messages a story's stop names (null: none; every arrow as usual). */
+  private named: NamedMessages | null = null;
+  private legendItems: HTMLButtonElement[] = [];
+  wheelZooms = true;
+  private arrows: HitArrow[] = [];
+  private markHits: HitMark[] = [];
+  private stepHits: HitStep[] = [];
+  /** the hit the keyboard is on (ArrowUp/ArrowDown); the pointer clears it */
+  private keyHit: Hit | null = null;
+  readonly explainer = new ExplainPopover();
+  /** A message's summary for its tooltip or explanation (asked of the cluster when the store lacks it). */
+  private summaryOf = (m: Msg): string => this.store.summaryOf(m);
+  private hover: { x: number; y: number } | null = null;
+  private hoverKey = '';
+  /** seq of the message under the pointer (drawn bold) */
+  private hoverSeq = -1;
+  private pinned = false;
+  private drag: { x: number; t0: number; moved: boolean; id: number } | null = null;
+  private pointers = new Map<number, { x: number; y: number }>();
+  private pinch: { d: number; ms: number; cx: number } | null = null;
+  private dirty = true;
+  private lastVersion = -1;
+  private lastNow = -1;
+  private hatch: CanvasPattern | null = null;
+  private hatchDark: boolean | null = null;
+  /** time of the last frame's draw, ms of CPU (for the benchmark) */
+  lastDrawMs = 0;
+
+  constructor(
+    private store: Store,
+    private host: TimelineHost,
+  ) {
+    this.geo = new TimelineGeometry(() => store.nodes);
+    this.canvas = h('canvas', { class: 'kp-tl-canvas', 'aria-hidden': 'true' });
+    this.tip = h('div', { class: 'kp-tip', role: 'tooltip', hidden: true });
+    this.followBtn = h('button', { class: 'kp-follow', type: 'button', hidden: true, title: 'Follow the present (F)', onclick: () => this.setFollow(true) }, 'Follow now ▸');
+    const zoomIn = h('button', { class: 'kp-zoom', type: 'button', title: 'Zoom in (Z)', 'aria-label': 'Zoom in', onclick: () => this.zoomBy(0.5) }, '+');
+    const zoomOut = h('button', { class: 'kp-zoom', type: 'button', title: 'Zoom out (X)', 'aria-label': 'Zoom out', onclick: () => this.zoomBy(2) }, '−');
+    const fit = h('button', { class: 'kp-zoom', type: 'button', title: 'Show the whole run', 'aria-label': 'Show the whole run', onclick: () => this.fitAll() }, '⤢');
+    this.el = h(
+      'div',
+      { class: 'kp-tl', tabindex: '0', role: 'group', 'aria-label': 'Timeline: ArrowDown and ArrowUp step through the events in view, Enter explains the one selected' },
+      this.canvas,
+      h('div', { class: 'kp-tl-tools' }, this.followBtn, zoomOut, zoomIn, fit),
+      this.tip,
+      this.explainer.el,
+    );
+    this.bind();
+  }
+
+  /** Called when the timeline needs drawing again (the element then asks for a frame). */
+  onChange: () => void = () => {};
+
+  invalidate(): void {
+    this.markDirty();
+  }
+
+  private markDirty(): void {
+    this.dirty = true;
+    this.onChange();
+  }
+
+  setFollow(on: boolean): void {
+    this.follow = on;
+    this.followBtn.hidden = on;
+    this.markDirty();
+  }
+
+  get plotW(): number {
+    return this.geo.plotW;
+  }
+
+  /** How many simulated ms the plot shows across its width. */
+  get spanMs(): number {
+    const [t0, t1] = this.geo.window();
+    return t1 - t0;
+  }
+
+  /** Centre the view on t and stop following. */
+  focus(t: number): void {
+    this.setFollow(false);
+    this.geo.t0 = t - (this.plotW * this.geo.msPerPx) / 2;
+    this.markDirty();
+  }
+
+  /** Shows [t0, t1] (a story's moment and what led to it) and stops following. */
+  showWindow(t0: number, t1: number): void {
+    this.zoomed = true;
+    this.geo.msPerPx = clamp((t1 - t0) / this.plotW, MIN_MS_PER_PX, MAX_MS_PER_PX);
+    this.geo.t0 = t0;
+    this.setFollow(false);
+  }
+
+  zoomBy(f: number, anchorX?: number): void {
+    this.zoomed = true;
+    const ax = anchorX ?? (this.follow ? this.xOf(this.host.now()) - GUTTER : this.plotW / 2);
+    const tAt = this.geo.t0 + ax * this.geo.msPerPx;
+    this.geo.msPerPx = clamp(this.geo.msPerPx * f, MIN_MS_PER_PX, MAX_MS_PER_PX);
+    this.geo.t0 = tAt - ax * this.geo.msPerPx;
+    this.markDirty();
+  }
+
+  fitAll(): void {
+    this.zoomed = true;
+    const end = Math.max(this.store.lastT, this.host.now(), 1000);
+    this.geo.msPerPx = clamp((end * 1.04) / this.plotW, MIN_MS_PER_PX, MAX_MS_PER_PX);
+    this.geo.t0 = 0;
+    this.setFollow(false);
+  }
+
+  /** The visible window [t0, t1] in simulated ms. */
+  window(): [number, number] {
+    return this.geo.window();
+  }
+
+  xOf(t: number): number {
+    return this.geo.xOf(t);
+  }
+
+  private zoomed = false;
+
+  resize(w: number, hgt: number): void {
+    if (w === this.geo.w && hgt === this.geo.hgt) return;
+    // until the user zooms, show about 3.5 s whatever the width
+    if (!this.zoomed) this.geo.msPerPx = clamp(3500 / Math.max(100, w - GUTTER), 2.5, 12);
+    const keepRight = this.geo.t0 + this.plotW * this.geo.msPerPx;
+    this.geo.w = w;
+    this.geo.hgt = hgt;
+    if (!this.follow) this.geo.t0 = keepRight - this.plotW * this.geo.msPerPx;
+    this.markDirty();
+  }
+
+  /** Draws if anything changed; returns whether it drew. */
+  frame(): boolean {
+    const now = this.host.now();
+    if (this.follow) {
+      // keep "now" at 86% of the width, but never leave the plot empty before t = 0
+      const t0 = Math.max(now - this.plotW * 0.86 * this.geo.msPerPx, -this.plotW * 0.01 * this.geo.msPerPx);
+      if (t0 !== this.geo.t0) {
+        this.geo.t0 = t0;
+        this.dirty = true;
+      }
+    }
+    if (!this.dirty && this.store.version === this.lastVersion && now === this.lastNow) return false;
+    const start = performance.now();
+    this.draw(now);
+    this.lastVersion = this.store.version;
+    this.lastNow = now;
+    this.dirty = false;
+    this.lastDrawMs = performance.now() - start;
+    return true;
+  }
+
+  /**
+   * The whole run (t = 0 to its end) on a canvas of its own, `scale` device px per CSS
+   * px: at the current zoom where that fits in MAX_EXPORT_PX, else zoomed out to fit.
+   */
+  exportCanvas(scale: number): HTMLCanvasElement {
+    const g = this.geo;
+    const saved = { w: g.w, t0: g.t0, msPerPx: g.msPerPx };
+    const span = Math.max(this.store.lastT, this.host.now(), 1000) * 1.02;
+    const out = document.createElement('canvas');
+    try {
+      g.msPerPx = Math.max(g.msPerPx, span / (Math.floor(MAX_EXPORT_PX / scale) - GUTTER));
+      g.t0 = 0;
+      g.w = GUTTER + Math.ceil(span / g.msPerPx);
+      this.draw(this.host.now(), out, scale);
+    } finally {
+      Object.assign(g, saved);
+      this.dirty = true;
+    }
+    return out;
+  }
+
+  private draw(now: number, target = this.canvas, dpr?: number): void {
+    const th = this.host.theme();
+    const g = this.geo;
+    const ctx = fitCanvas(target, g.w, g.hgt, dpr);
+    const [t0, t1] = g.window();
+    const N = this.store.nodes;
+    const lh = g.laneH();
+    ctx.fillStyle = th.bg;
+    ctx.fillRect(0, 0, g.w, g.hgt);
+    if (!this.hatch || this.hatchDark !== th.dark) {
+      this.hatch = makeHatch(ctx, th.dark);
+      this.hatchDark = th.dark;
+    }
+    const L: Layer = {
+      ctx,
+      th,
+      g,
+      store: this.store,
+      t0,
+      t1,
+      now,
+      hatch: this.hatch,
+      hiddenGroups: this.hiddenGroups,
+      highlight: this.highlight,
+      hoverSeq: this.hoverSeq,
+      named: this.named,
+      nodeLabel: (n) => this.host.nodeLabel(n),
+      isObserver: (n) => this.host.isObserver(n),
+    };
+
+    // Lanes
+    for (let n = 0; n < N; n++) {
+      const top = g.laneTop(n);
+      if (n % 2 === 0) {
+        ctx.fillStyle = th.lane;
+        ctx.fillRect(GUTTER, top, g.plotW, lh);
+      }
+      if (this.highlightNodes.has(n)) {
+        ctx.fillStyle = th.accent;
+        ctx.globalAlpha = 0.12;
+        ctx.fillRect(0, top, g.w, lh);
+        ctx.globalAlpha = 1;
+        ctx.fillRect(0, top, 3, lh);
+      }
+    }
+    drawAxis(L);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(GUTTER, AXIS_H, g.plotW, g.hgt - AXIS_H);
+    ctx.clip();
+
+    const xNow = g.xOf(now);
+    drawBands(L);
+    drawHw(L);
+    this.stepHits = stepHits(this.store, g, t0, t1);
+    const arrows = drawMessages(L);
+    const { hits, flags, boxes } = drawMarks(L);
+    // Recorded future (after a seek back): a veil.
+    if (xNow < g.w) {
+      ctx.fillStyle = th.dark ? 'rgba(13,20,36,0.55)' : 'rgba(248,250,252,0.62)';
+      ctx.fillRect(Math.max(GUTTER, xNow), AXIS_H, g.w, g.hgt);
+      if (this.store.lastT > now + 50) {
+        const x = Math.max(GUTTER, xNow) + 8;
+        ctx.font = `italic 11px ${th.font}`;
+        // the whole note where it fits, else its first words, else nothing (never cut off)
+        let note: { text: string; w: number } | null = null;
+        for (const text of FUTURE_NOTES) {
+          const w = ctx.measureText(text).width;
+          if (x + w + 8 <= g.w) {
+            note = { text, w };
+            break;
+          }
+        }
+        if (note) {
+          // on a chip of the background down to the first lane's band: the role labels
+          // above that band sit at the same height, and would show through the text
+          const h = Math.max(15, g.laneMid(0) - 8 - AXIS_H);
+          ctx.fillStyle = th.bg;
+          ctx.fillRect(x - 4, AXIS_H + 1, note.w + 8, h);
+          ctx.textAlign = 'left';
+          ctx.textBaseline = 'middle';
+          ctx.fillStyle = th.muted;
+          ctx.fillText(note.text, x, AXIS_H + 1 + h / 2);
+        }
+      }
+    }
+
+    // Now line
+    if (xNow >= GUTTER && xNow <= g.w) {
+      ctx.strokeStyle = th.now;
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      ctx.moveTo(xNow, AXIS_H);
+      ctx.lineTo(xNow, g.hgt);
+      ctx.stroke();
+    }
+    ctx.restore();
+    drawFlags(L, flags, hits, boxes);
+    if (xNow >= GUTTER && xNow <= g.w) {
+      ctx.fillStyle = th.now;
+      ctx.beginPath();
+      ctx.moveTo(xNow - 5, AXIS_H - 7);
+      ctx.lineTo(xNow + 5, AXIS_H - 7);
+      ctx.lineTo(xNow, AXIS_H);
+      ctx.fill();
+    }
+    drawGutter(L);
+    if (target !== this.canvas) return; // an export: what is on screen keeps its hit points
+    this.arrows = arrows;
+    this.markHits = hits;
+    this.updateTip();
+    // what is drawn, for tests and tools: the window and the highlighted lanes
+    this.el.dataset.window = `${Math.round(t0)},${Math.round(t1)}`;
+    this.el.dataset.highlightNodes = [...this.highlightNodes].sort((a, b) => a - b).join(',');
+    const named = this.named;
+    const emphasized = named ? arrows.filter((a) => isNamed(a.m, named)).length : 0;
+    this.el.dataset.namedArrows = named ? String(emphasized) : '';
+    this.el.dataset.dimmedArrows = named ? String(arrows.length - emphasized) : '';
+  }
+
+  /** At a stop: the named messages' arrows in [t0, t1] are drawn emphasized, the others dimmed, and their legend entries marked; none: as usual. */
+  nameMessages(messages: readonly FocusMessage[], t0 = 0, t1 = 0): void {
+    this.named = messages.length ? { messages, t0, t1 } : null;
+    const kinds = new Set<string>(messages.map((m) => m.kind));
+    for (const b of this.legendItems) b.classList.toggle('kp-legend-named', kinds.has(b.dataset.rpc ?? ''));
+    this.markDirty();
+  }
+
+  // ---- interaction ---------------------------------------------------------------
+
+  private bind(): void {
+    const c = this.canvas;
+    c.addEventListener('pointerdown', (e) => {
+      c.setPointerCapture(e.pointerId);
+      this.pointers.set(e.pointerId, { x: e.offsetX, y: e.offsetY });
+      if (this.pointers.size === 2) {
+        const [p, q] = [...this.pointers.values()];
+        this.pinch = { d: Math.hypot(p.x - q.x, p.y - q.y), ms: this.geo.msPerPx, cx: (p.x + q.x) / 2 };
+        this.drag = null;
+      } else {
+        this.drag = { x: e.offsetX, t0: this.geo.t0, moved: false, id: e.pointerId };
+      }
+    });
+    c.addEventListener('pointermove', (e) => {
+      if (this.pointers.has(e.pointerId)) this.pointers.set(e.pointerId, { x: e.offsetX, y: e.offsetY });
+      if (this.pinch && this.pointers.size === 2) {
+        const [p, q] = [...this.pointers.values()];
+        const d = Math.max(10, Math.hypot(p.x - q.x, p.y - q.y));
+        const ax = this.pinch.cx - GUTTER;
+        const tAt = this.geo.t0 + ax * this.geo.msPerPx;
+        this.geo.msPerPx = clamp((this.pinch.ms * this.pinch.d) / d, MIN_MS_PER_PX, MAX_MS_PER_PX);
+        this.zoomed = true;
+        this.geo.t0 = tAt - ax * this.geo.msPerPx;
+        this.setFollow(false);
+        return;
+      }
+      if (this.drag && this.drag.id === e.pointerId) {
+        const dx = e.offsetX - this.drag.x;
+        if (Math.abs(dx) > 4) this.drag.moved = true;
+        if (this.drag.moved) {
+          this.geo.t0 = this.drag.t0 - dx * this.geo.msPerPx;
+          this.setFollow(false);
+          this.hover = null;
+          this.markDirty();
+          return;
+        }
+      }
+      if (e.pointerType === 'mouse' && !this.pinned) {
+        this.keyHit = null;
+        this.hover = { x: e.offsetX, y: e.offsetY };
+        this.updateTip();
+      }
+    });
+    const up = (e: PointerEvent) => {
+      this.pointers.delete(e.pointerId);
+      if (this.pointers.size < 2) this.pinch = null;
+      const d = this.drag;
+      if (d && d.id === e.pointerId) {
+        this.drag = null;
+        if (!d.moved && e.type === 'pointerup') {
+          if (e.offsetY < AXIS_H && e.offsetX > GUTTER) {
+            this.host.seek(Math.max(0, Math.round(this.geo.t0 + (e.offsetX - GUTTER) * this.geo.msPerPx)));
+            return;
+          }
+          // tap / click: pin the details of what is under it (or unpin)
+          this.keyHit = null;
+          this.hover = { x: e.offsetX, y: e.offsetY };
+          this.pinned = false;
+          this.hoverKey = '';
+          this.updateTip();
+          this.pinned = !this.tip.hidden;
+          const hit = hitAt(e.offsetX, e.offsetY, this.markHits, this.stepHits, this.arrows, this.host.now(), this.summaryOf);
+          if (hit) this.explain(hit, e.clientX, e.clientY);
+        }
+      }
+    };
+    this.el.addEventListener('keydown', (e) => {
+      if (e.target !== this.el) return;
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        e.stopPropagation();
+        this.stepKeyHit(e.key === 'ArrowDown' ? 1 : -1);
+      } else if (e.key === 'Enter' && this.keyHit) {
+        const hit = this.keyHit;
+        e.preventDefault();
+        e.stopPropagation();
+        const r = this.canvas.getBoundingClientRect();
+        this.explain(hit, r.left + hit.x, r.top + hit.y);
+      }
+    });
+    c.addEventListener('pointerup', up);
+    c.addEventListener('pointercancel', up);
+    c.addEventListener('pointerleave', () => {
+      if (!this.pinned) {
+        this.hover = null;
+        this.updateTip();
+      }
+    });
+    c.addEventListener(
+      'wheel',
+      (e) => {
+        const zoom = e.ctrlKey || e.metaKey || (this.wheelZooms && !e.shiftKey && Math.abs(e.deltaY) > Math.abs(e.deltaX));
+        if (zoom) {
+          e.preventDefault();
+          this.zoomBy(Math.exp(clamp(e.deltaY, -100, 100) * 0.006), e.offsetX - GUTTER);
+        } else if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+          e.preventDefault();
+          this.geo.t0 += (e.shiftKey ? e.deltaY : e.deltaX) * this.geo.msPerPx;
+          this.setFollow(false);
+        }
+      },
+      { passive: false },
+    );
+  }
+
+  /** Opens the popover with the core's sentence for what `hit` stands for. */
+  private explain(hit: Hit, clientX: number, clientY: number): void {
+    const why = this.host.explain(hit.seq);
+    if (why === null) return;
+    this.tip.hidden = true;
+    this.pinned = false;
+    this.explainer.show(hit.lines[0], hit.lines[1] ?? '', why, clientX, clientY, this.el);
+  }
+
+  /** Moves the keyboard selection to the next (+1) or previous (-1) event in view and shows its tooltip. */
+  private stepKeyHit(dir: number): void {
+    const hits = allHits(this.markHits, this.stepHits, this.arrows, this.host.now(), this.summaryOf);
+    if (!hits.length) return;
+    const i = hits.findIndex((x) => x.key === this.keyHit?.key);
+    const next = hits[i < 0 ? (dir > 0 ? 0 : hits.length - 1) : (i + dir + hits.length) % hits.length];
+    this.keyHit = next;
+    this.hover = { x: next.x, y: next.y };
+    this.hoverKey = '';
+    this.pinned = false;
+    this.updateTip();
+    this.pinned = true;
+  }
+
+  private updateTip(): void {
+    const p = this.hover;
+    if (!p) {
+      this.tip.hidden = true;
+      this.hoverKey = '';
+      if (this.hoverSeq !== -1) {
+        this.hoverSeq = -1;
+        this.markDirty();
+      }
+      return;
+    }
+    const best = this.keyHit ?? hitAt(p.x, p.y, this.markHits, this.stepHits, this.arrows, this.host.now(), this.summaryOf);
+    if (!best) {
+      this.tip.hidden = true;
+      this.hoverKey = '';
+      this.pinned = false;
+      if (this.hoverSeq !== -1) {
+        this.hoverSeq = -1;
+        this.markDirty();
+      }
+      return;
+    }
+    if (best.key !== this.hoverKey) {
+      this.hoverKey = best.key;
+      const seq = best.key.startsWith('a') ? Number(best.key.slice(1)) : -1;
+      if (seq !== this.hoverSeq) {
+        this.hoverSeq = seq;
+        this.markDirty();
+      }
+      this.tip.replaceChildren(...best.lines.map((l, i) => h('div', { class: i === 0 ? 'kp-tip-h' : '' }, l)));
+    }
+    this.tip.hidden = false;
+    // where the hit is, in canvas px (what a tap there would select)
+    this.tip.dataset.at = `${Math.round(best.x)},${Math.round(best.y)}`;
+    const tw = this.tip.offsetWidth;
+    const x = p.x + 14 + tw > this.geo.w ? p.x - tw - 10 : p.x + 14;
+    this.tip.style.left = `${Math.max(0, x)}px`;
+    this.tip.style.top = `${clamp(p.y + 12, 0, Math.max(0, this.geo.hgt - this.tip.offsetHeight))}px`;
+  }
+
+  /** A one-line description of what the plot shows, for the text summary: the window, the highlighted lanes, the messages in view by kind. */
+  describeWindow(): string {
+    const [t0, t1] = this.window();
+    const hi = [...this.highlightNodes].sort((a, b) => a - b).map((n) => `n${n}`);
+    return `Timeline ${fmtT(Math.max(0, t0))} to ${fmtT(Math.max(0, t1))}${this.follow ? ', following now' : ''}${hi.length ? `; highlighted: ${hi.join(', ')}` : ''}; ${this.describeMessages(t0, t1)}`;
+  }
+
+  /** The messages in [t0, t1] as the plot shows them (hidden kinds left out), most frequent kind first. */
+  private describeMessages(t0: number, t1: number): string {
+    const { byKind, dropped, more } = this.store.messageCounts(t0, t1, this.hiddenGroups, DESCRIBED_MESSAGES);
+    if (more) return 'too many messages in view to count (zoom in)';
+    const kinds = byKind.flatMap((n, i) => (n ? [{ n, name: RPC_KINDS[i] }] : [])).sort((a, b) => b.n - a.n);
+    const total = kinds.reduce((sum, k) => sum + k.n, 0);
+    if (!total) return 'no messages in view';
+    const listed = kinds.map((k) => `${k.n} ${k.name}`).join(', ');
+    return `${total} message${total === 1 ? '' : 's'} in view: ${listed}${dropped ? `; ${dropped} dropped` : ''}`;
+  }
+
+  legend(onToggle?: () => void): HTMLElement {
+    const items = RPC_GROUPS.map((g, i) => {
+      const b = h(
+        'button',
+        { class: 'kp-legend-item', type: 'button', 'aria-pressed': 'true', title: `${tip(RPC_TERMS[g])}\n\nClick to show or hide ${g} arrows.`, 'data-rpc': g },
+        h('span', { class: `kp-swatch kp-rpc-${g}` }),
+        label(g),
+      );
+      b.addEventListener('click', () => {
+        const on = this.hiddenGroups.has(i);
+        if (on) this.hiddenGroups.delete(i);
+        else this.hiddenGroups.add(i);
+        b.setAttribute('aria-pressed', String(on));
+        this.markDirty();
+        onToggle?.();
+      });
+      return b;
+    });
+    this.legendItems = items;
+    return h(
+      'div',
+      { class: 'kp-legend', role: 'group', 'aria-label': 'Message kinds' },
+      ...items,
+      h(
+        'span',
+        { class: 'kp-legend-note' },
+        'dashed: response · ✕ dropped · red: refused, the peer is down · ',
+        term('divergingEpoch', '✂ truncation'),
+        ' · ',
+        term('hw', '— HW'),
+        ' · ',
+        term('leo', '┄ LEO'),
+      ),
+    );
+  }
+}
+
+function label(g: string): string {
+  return g === 'BeginQuorumEpoch' ? 'BeginQuorumEpoch' : g === 'EndQuorumEpoch' ? 'EndQuorumEpoch' : g;
+}
