@@ -231,7 +231,7 @@ mod tests {
 
     #[test]
     fn leader_always_rejects() {
-        let l = crate::leader::LeaderState::new(1, 0, &[1, 2, 3], 1, 0, &Default::default());
+        let l = crate::leader::LeaderState::new(1, 0, &crate::VoterSet::new([1, 2, 3]), 1, 0, &Default::default());
         let s = EpochState::Leader(Box::new(l));
         assert_eq!(vote_decision(&s, 2, true, true), VoteDecision::IsLeader);
         assert_eq!(vote_decision(&s, 2, true, false), VoteDecision::IsLeader);

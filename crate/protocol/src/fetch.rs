@@ -95,7 +95,7 @@ impl Replica {
         }
         let leo = self.log.end_offset();
         let majority = self.majority();
-        let is_voter = self.voters.binary_search(&from).is_ok();
+        let is_voter = self.voters.contains(from);
         let l = self.state.as_leader_mut().expect("a leader: checked above");
         l.update_follower(from, fetch_offset, leo, ctx.now);
         if is_voter {

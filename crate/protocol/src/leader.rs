@@ -4,6 +4,7 @@
 use super::config::QuorumConfig;
 use super::record::{Epoch, NodeId, Offset, RecordBody};
 use super::rpc::FetchResponse;
+use super::voters::VoterSet;
 use serde::Serialize;
 
 /// What the leader knows of one replica (the rows of DescribeQuorum).
@@ -45,7 +46,8 @@ pub struct LeaderState {
     pub epoch_start_offset: Offset,
     /// None until a record of this epoch is committed (a new leader has no HW).
     pub high_watermark: Option<Offset>,
-    /// The voters first (as `new` lists them), then observers as they first fetch.
+    /// The voters first (as `new` lists them), then observers as they first fetch; a
+    /// replica's `is_voter` is whether the voter set last given counts it.
     pub replicas: Vec<ReplicaProgress>,
     pub check_quorum_deadline: u64,
     /// Voters that fetched validly in the current check-quorum window.
@@ -63,14 +65,14 @@ impl LeaderState {
     pub fn new(
         epoch: Epoch,
         epoch_start_offset: Offset,
-        voters: &[NodeId],
+        voters: &VoterSet,
         me: NodeId,
         now: u64,
         config: &QuorumConfig,
     ) -> Self {
         let replicas = voters
             .iter()
-            .map(|&id| ReplicaProgress {
+            .map(|id| ReplicaProgress {
                 id,
                 is_voter: true,
                 end_offset: None,
@@ -92,6 +94,20 @@ impl LeaderState {
             parked: Vec::new(),
             resign_requested: false,
         }
+    }
+
+    /// The voter set changed under this leader (Kafka's
+    /// LeaderState.updateVoterAndObserverStates): a replica it no longer lists keeps its
+    /// progress as an observer, a new voter counts from its next fetch (or at once, if it
+    /// already fetched as an observer).
+    pub fn update_voters(&mut self, voters: &VoterSet) {
+        for r in &mut self.replicas {
+            r.is_voter = voters.contains(r.id);
+        }
+        for id in voters.iter() {
+            self.progress_mut(id).is_voter = true;
+        }
+        self.fetched_voters.retain(|&id| voters.contains(id));
     }
 
     pub fn progress_mut(&mut self, id: NodeId) -> &mut ReplicaProgress {
@@ -134,18 +150,19 @@ impl LeaderState {
     }
 
     /// The HW candidate: the offset at index voters/2 of the voters' offsets sorted
-    /// descending (unknown last), i.e. the offset a majority has reached. Found by
-    /// counting instead of sorting a copy: this runs on every fetch.
+    /// descending (unknown last), i.e. the offset a majority has reached
+    /// (LeaderState.maybeUpdateHighWatermark's indexOfHw). Found by counting instead of
+    /// sorting a copy: this runs on every fetch. The voters are wherever the set put them.
     pub fn majority_offset(&self) -> Option<Offset> {
-        let voters = &self.replicas[..self.replicas.iter().take_while(|r| r.is_voter).count()];
-        let k = voters.len() / 2;
+        let voters = || self.replicas.iter().filter(|r| r.is_voter);
+        let k = voters().count() / 2;
         // Descending with unknown last, as plain numbers: unknown is 0, offset o is o + 1.
         let rank = |r: &ReplicaProgress| r.end_offset.map_or(0, |o| o.saturating_add(1));
         // The value at index k has at most k voters above it and more than k at or above.
-        for v in voters {
+        for v in voters() {
             let o = rank(v);
             let (mut above, mut at_or_above) = (0, 0);
-            for w in voters {
+            for w in voters() {
                 above += (rank(w) > o) as usize;
                 at_or_above += (rank(w) >= o) as usize;
             }
@@ -205,7 +222,7 @@ mod tests {
     use super::*;
 
     fn leader(voters: &[NodeId], epoch_start: Offset) -> LeaderState {
-        LeaderState::new(3, epoch_start, voters, voters[0], 0, &QuorumConfig::default())
+        LeaderState::new(3, epoch_start, &VoterSet::new(voters.iter().copied()), voters[0], 0, &QuorumConfig::default())
     }
 
     #[test]
@@ -272,6 +289,38 @@ mod tests {
                 assert_eq!(l.majority_offset(), offsets[n / 2], "{offsets:?}");
             }
         }
+    }
+
+    /// The HW counts the voter set it was last given, wherever those replicas sit in the
+    /// progress rows: a removed voter's offset stops counting, an observer made a voter
+    /// counts at once with the offset it fetched.
+    #[test]
+    fn the_hw_majority_is_the_voter_set_given() {
+        let mut l = leader(&[1, 2, 3], 0);
+        l.update_local(1, 10, 0);
+        l.update_follower(2, 8, 10, 1);
+        l.update_follower(9, 10, 10, 1);
+        assert_eq!(l.majority_offset(), Some(8));
+        l.update_voters(&VoterSet::new([1, 3, 9]));
+        assert_eq!(l.majority_offset(), Some(10), "1 and 9 are at 10; 2 no longer counts");
+        assert!(!l.progress_mut(2).is_voter && l.progress_mut(9).is_voter);
+        assert_eq!(l.voters_reaching(10), 1 << 1 | 1 << 9);
+        l.update_voters(&VoterSet::new([1, 3, 4, 9, 2]));
+        assert_eq!(l.majority_offset(), Some(8), "five voters: the third highest of 10, 10, 8, -, -");
+        assert_eq!(l.preferred_successors(1), vec![9, 2, 3, 4]);
+    }
+
+    #[test]
+    fn a_voter_removed_mid_window_no_longer_counts_for_check_quorum() {
+        let c = QuorumConfig::default();
+        let mut l = leader(&[1, 2, 3, 4, 5], 0);
+        l.record_voter_fetch(2, 3, 1000, &c);
+        l.update_voters(&VoterSet::new([1, 3, 4, 5]));
+        assert!(l.fetched_voters.is_empty(), "2's fetch is forgotten with its vote");
+        l.record_voter_fetch(3, 3, 1100, &c);
+        assert_eq!(l.check_quorum_deadline, 3000);
+        l.record_voter_fetch(4, 3, 1200, &c);
+        assert_eq!(l.check_quorum_deadline, 4200);
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod record;
 pub mod replica;
 pub mod rpc;
 pub mod state;
+pub mod voters;
 
 mod commit;
 mod fetch;
@@ -30,3 +31,4 @@ pub use io::{Ctx, IdSource, Note, Output, Wake};
 pub use record::{Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
 pub use replica::{Durable, Replica, ReplicaSetup};
 pub use state::{ElectionState, Reason, StateName};
+pub use voters::VoterSet;

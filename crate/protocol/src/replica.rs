@@ -17,6 +17,7 @@ use super::rpc::{
 };
 use super::snapshot::LOG_CLEANER_INTERVAL_MS;
 use super::state::{ElectionState, EpochState, Reason, StateName};
+use super::voters::VoterSet;
 
 /// What a node's process is started with besides its disk.
 #[derive(Clone, Debug)]
@@ -39,9 +40,9 @@ pub struct Durable {
 #[derive(Clone, Debug)]
 pub struct Replica {
     pub id: NodeId,
-    pub(crate) voters: Vec<NodeId>,
-    /// Whether `id` is among `voters` (which never change), asked on every poll.
-    voter: bool,
+    /// Who votes now. Only the static quorum's configured set so far (Kafka's
+    /// controller.quorum.voters); KIP-853 derives it from the log.
+    pub(crate) voters: VoterSet,
     pub(crate) config: QuorumConfig,
     pub(crate) switches: Unsafe,
     pub(crate) snapshot_interval: u64,
@@ -63,8 +64,7 @@ pub struct Replica {
 impl Replica {
     /// Starts from what is on disk, by Kafka's rules (QuorumState.initialize), and polls.
     pub fn start(ctx: &mut Ctx, setup: ReplicaSetup, durable: Durable, reason: Reason) -> (Replica, Wake) {
-        let ReplicaSetup { id, mut voters, config, switches, snapshot_interval } = setup;
-        kraft_base::small_sort::by_key(&mut voters, |&v| v);
+        let ReplicaSetup { id, voters, config, switches, snapshot_interval } = setup;
         let image = durable
             .log
             .snapshot()
@@ -73,8 +73,7 @@ impl Replica {
         let e = durable.election;
         let mut r = Replica {
             id,
-            voter: voters.binary_search(&id).is_ok(),
-            voters,
+            voters: VoterSet::new(voters),
             config,
             switches,
             snapshot_interval,
@@ -105,13 +104,13 @@ impl Replica {
     // ---- queries -------------------------------------------------------------------
 
     pub fn is_voter(&self) -> bool {
-        self.voter
+        self.voters.contains(self.id)
     }
-    pub fn voters(&self) -> &[NodeId] {
+    pub fn voters(&self) -> &VoterSet {
         &self.voters
     }
     pub fn majority(&self) -> usize {
-        self.voters.len() / 2 + 1
+        self.voters.majority()
     }
     pub fn epoch(&self) -> Epoch {
         self.state.epoch()
@@ -182,7 +181,7 @@ impl Replica {
         let mut d = self.clean_deadline;
         match &self.state {
             // An observer has no fetch timeout (Kafka's pollFollowerAsObserver).
-            EpochState::Follower(s) if self.voter => d = d.min(s.fetch_deadline),
+            EpochState::Follower(s) if self.is_voter() => d = d.min(s.fetch_deadline),
             EpochState::Follower(_) => {}
             EpochState::Leader(l) => {
                 d = d.min(if l.resign_requested { now } else { l.begin_quorum_deadline });
@@ -350,9 +349,10 @@ impl Replica {
     fn poll_state_timer(&mut self, ctx: &mut Ctx) -> bool {
         let now = ctx.now;
         let check_quorum = self.checks_quorum();
+        let voter = self.is_voter();
         match &mut self.state {
             EpochState::Unattached(s) => {
-                if self.voters.binary_search(&self.id).is_ok() && s.election_deadline <= now {
+                if voter && s.election_deadline <= now {
                     self.transition_to_prospective(ctx, Reason::ElectionTimeout);
                     return true;
                 }
@@ -372,7 +372,7 @@ impl Replica {
             EpochState::Follower(s) => {
                 // Only a voter times out (pollFollowerAsVoter); an observer stays Follower until
                 // it learns a newer epoch (pollFollowerAsObserver has no fetch timeout).
-                if s.fetch_deadline <= now && self.voters.binary_search(&self.id).is_ok() {
+                if s.fetch_deadline <= now && voter {
                     self.transition_to_prospective(ctx, Reason::FetchTimeout);
                     return true;
                 }
@@ -502,7 +502,6 @@ impl Replica {
     fn unanswered_voters(&self, granted: &[NodeId], rejected: &[NodeId], now: u64) -> Vec<NodeId> {
         self.voters
             .iter()
-            .copied()
             .filter(|v| {
                 *v != self.id && !granted.contains(v) && !rejected.contains(v) && self.requests.is_ready(*v, now)
             })
@@ -511,7 +510,7 @@ impl Replica {
 
     fn random_ready_voter(&self, ctx: &mut Ctx, now: u64) -> Option<NodeId> {
         let ready: Vec<NodeId> =
-            self.voters.iter().copied().filter(|v| *v != self.id && self.requests.is_ready(*v, now)).collect();
+            self.voters.iter().filter(|v| *v != self.id && self.requests.is_ready(*v, now)).collect();
         if ready.is_empty() {
             return None;
         }

@@ -40,7 +40,7 @@ impl Replica {
             return FetchSnapshotResponse { error: ErrorCode::InvalidRequest, size: snap.size_bytes, ..base };
         }
         let majority = self.majority();
-        let is_voter = self.voters.binary_search(&from).is_ok();
+        let is_voter = self.voters.contains(from);
         if let Some(l) = self.state.as_leader_mut() {
             if is_voter {
                 l.record_voter_fetch(from, majority, ctx.now, &self.config);

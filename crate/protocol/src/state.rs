@@ -447,7 +447,7 @@ impl Replica {
         let epoch_start = self.log.end_offset();
         let leader = LeaderState::new(epoch, epoch_start, &self.voters, self.id, ctx.now, &self.config);
         self.enter(ctx, EpochState::Leader(Box::new(leader)), reason);
-        let body = RecordBody::LeaderChange { leader: self.id, voters: self.voters.clone() };
+        let body = RecordBody::LeaderChange { leader: self.id, voters: self.voters.ids().to_vec() };
         let id = ctx.ids.next_record_id();
         self.append_as_leader(ctx, vec![(id, body)]);
         self.send_begin_quorum_epoch(ctx);
@@ -473,7 +473,7 @@ impl Replica {
         let epoch = self.epoch();
         // A leader restarted into Resigned sends an empty list: everyone may start.
         let preferred_successors = self.state.as_leader().map_or_else(Vec::new, |l| l.preferred_successors(self.id));
-        let unacked = self.voters.iter().copied().filter(|v| *v != self.id).collect();
+        let unacked = self.voters.iter().filter(|v| *v != self.id).collect();
         let next = ResignedState {
             epoch,
             election_deadline: self.random_election_deadline(ctx),

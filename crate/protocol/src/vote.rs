@@ -23,7 +23,7 @@ impl Replica {
     /// Kafka's handleVoteRequest.
     pub(super) fn handle_vote_request(&mut self, ctx: &mut Ctx, from: NodeId, req: VoteRequest) -> VoteResponse {
         let VoteRequest { replica_epoch: epoch, last_offset_epoch: last_epoch, last_offset, pre_vote } = req;
-        if !self.is_voter() || self.voters.binary_search(&from).is_err() {
+        if !self.is_voter() || !self.voters.contains(from) {
             ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::NotAVoter });
             return self.vote_response(ErrorCode::InvalidRequest, false, pre_vote);
         }
