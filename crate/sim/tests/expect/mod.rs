@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod datadriven;
+
 use std::path::{Path, PathBuf};
 
 /// `UPDATE=1` (or any value but `0` and empty): rewrite expected files instead of failing.
