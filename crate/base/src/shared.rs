@@ -634,15 +634,6 @@ impl<K: Ord + Clone, V: Clone + Eq> Eq for SharedMap<K, V> {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
-
-    /// Every clone kept still holds what it held when taken, and once they are all gone
-    /// every part has given its bytes back.
-    fn assert_kept<C, W>(kept: Vec<(C, W)>, same: impl Fn(&C, &W) -> bool, meter: &Meter, holder: Holder) {
-        assert!(kept.iter().all(|(c, want)| same(c, want)), "a clone changed when the original did");
-        drop(kept);
-        assert_eq!(meter.bytes(holder), 0);
-    }
 
     /// Model tests against std's collections, as proptest properties (native only: proptest's
     /// random source has no wasm32-unknown-unknown backend).
@@ -652,6 +643,15 @@ mod tests {
         use proptest::collection::vec;
         use proptest::prelude::*;
         use proptest::test_runner::{RngAlgorithm, RngSeed};
+        use std::collections::BTreeMap;
+
+        /// Every clone kept still holds what it held when taken, and once they are all gone
+        /// every part has given its bytes back.
+        fn assert_kept<C, W>(kept: Vec<(C, W)>, same: impl Fn(&C, &W) -> bool, meter: &Meter, holder: Holder) {
+            assert!(kept.iter().all(|(c, want)| same(c, want)), "a clone changed when the original did");
+            drop(kept);
+            assert_eq!(meter.bytes(holder), 0);
+        }
 
         /// A fixed seed and algorithm (every run tries the same cases), no persistence file; a
         /// failure prints the operations shrunk to a minimal list.
