@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import fc from 'fast-check';
 import { Cluster, runScenario } from '../dist/node.js';
 
 const source = fileURLToPath(new URL('../src/ui/common/store.ts', import.meta.url));
@@ -120,34 +121,35 @@ test('compacting in place holds what taking the kept events in again would', asy
 
 test('splitNewest finds where the newest n of two sorted lists start, as merging them from the end would', async () => {
   const { splitNewest } = await loadStore();
-  let seed = 7;
-  const rand = () => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-  for (let round = 0; round < 500; round++) {
-    const all = Array.from({ length: Math.floor(rand() * 40) }, (_, i) => i * 3 + 1);
-    const a = all.filter(() => rand() < 0.4);
-    const b = all.filter((x) => !a.includes(x));
-    const keep = Math.floor(rand() * (all.length + 2));
-    // the naive way: walk back from the end of both
-    let [i, j] = [a.length, b.length];
-    for (let left = Math.min(keep, all.length); left > 0; left--) {
-      if (i > 0 && (j === 0 || a[i - 1] > b[j - 1])) i--;
-      else j--;
-    }
-    assert.deepEqual(
-      splitNewest(
-        (k) => a[k],
-        a.length,
-        (k) => b[k],
-        b.length,
-        keep,
-      ),
-      [i, j],
-      JSON.stringify({ a, b, keep }),
-    );
-  }
+  // Two sorted lists splitting 0..40 numbers between them, and how many of the newest to keep
+  // (up to one past all of them). A fixed seed: every run tries the same cases; a failure
+  // prints the case shrunk to a minimal one.
+  const cases = fc.array(fc.boolean(), { maxLength: 39 }).chain((inA) => fc.record({ inA: fc.constant(inA), keep: fc.nat(inA.length + 1) }));
+  fc.assert(
+    fc.property(cases, ({ inA, keep }) => {
+      const all = inA.map((_, i) => i * 3 + 1);
+      const a = all.filter((_, i) => inA[i]);
+      const b = all.filter((_, i) => !inA[i]);
+      // the naive way: walk back from the end of both
+      let [i, j] = [a.length, b.length];
+      for (let left = Math.min(keep, all.length); left > 0; left--) {
+        if (i > 0 && (j === 0 || a[i - 1] > b[j - 1])) i--;
+        else j--;
+      }
+      assert.deepEqual(
+        splitNewest(
+          (k) => a[k],
+          a.length,
+          (k) => b[k],
+          b.length,
+          keep,
+        ),
+        [i, j],
+        JSON.stringify({ a, b, keep }),
+      );
+    }),
+    { seed: 7, numRuns: 500 },
+  );
 });
 
 test('a packed window draws what the full events draw; a message summary it left out is asked of the cluster when shown', async () => {

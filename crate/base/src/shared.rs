@@ -634,103 +634,189 @@ impl<K: Ord + Clone, V: Clone + Eq> Eq for SharedMap<K, V> {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
-    use std::collections::BTreeMap;
 
-    /// Every clone kept still holds what it held when taken, and once they are all gone
-    /// every part has given its bytes back.
-    fn assert_kept<C, W>(kept: Vec<(C, W)>, same: impl Fn(&C, &W) -> bool, meter: &Meter, holder: Holder) {
-        assert!(kept.iter().all(|(c, want)| same(c, want)), "a clone changed when the original did");
-        drop(kept);
-        assert_eq!(meter.bytes(holder), 0);
-    }
+    /// Model tests against std's collections, as proptest properties (native only: proptest's
+    /// random source has no wasm32-unknown-unknown backend).
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
+        use proptest::collection::vec;
+        use proptest::prelude::*;
+        use proptest::test_runner::{RngAlgorithm, RngSeed};
+        use std::collections::BTreeMap;
 
-    #[test]
-    fn shared_vec_matches_a_vec_under_random_changes_and_clones() {
-        let meter = Meter::new();
-        let mut rng = Rng::fork(11, 1);
-        let mut ours: SharedVec<u64> = SharedVec::new(Metering::new(&meter, Holder::Logs, 8));
-        let mut theirs: Vec<u64> = Vec::new();
-        let mut kept: Vec<(SharedVec<u64>, Vec<u64>)> = Vec::new();
-        for step in 0..20_000u64 {
-            match rng.below(100) {
-                0..=74 => {
-                    ours.push(step);
-                    theirs.push(step);
-                }
-                75..=79 => {
-                    // Up to two chunks and a bit, so an extend crosses chunk boundaries.
-                    let n = rng.below(2 * CHUNK as u64 + 10);
-                    ours.extend((0..n).map(|i| step * 1000 + i));
-                    theirs.extend((0..n).map(|i| step * 1000 + i));
-                }
-                80..=84 => {
-                    let n = rng.below(theirs.len() as u64 + 1) as usize;
-                    ours.truncate(n);
-                    theirs.truncate(n);
-                }
-                85..=89 => {
-                    let n = rng.below(theirs.len() as u64 / 2 + 1) as usize;
-                    ours.drop_front(n);
-                    theirs.drain(..n);
-                }
-                90..=94 => {
-                    let i = rng.below(theirs.len() as u64 + 1) as usize;
-                    if let (Some(a), Some(b)) = (ours.get_mut(i), theirs.get_mut(i)) {
-                        *a += 1_000_000;
-                        *b += 1_000_000;
-                    } else {
-                        assert_eq!(i, theirs.len());
-                        assert!(ours.get_mut(i).is_none());
-                    }
-                }
-                _ => kept.push((ours.clone(), theirs.clone())),
-            }
-            assert_eq!(ours.len(), theirs.len());
-            if step % 97 == 0 {
-                let from = rng.below(theirs.len() as u64 + 2) as usize;
-                assert!(ours.iter_from(from).eq(theirs.iter().skip(from)), "step {step}");
-                assert_eq!(ours.get(from), theirs.get(from));
+        /// Every clone kept still holds what it held when taken, and once they are all gone
+        /// every part has given its bytes back.
+        fn assert_kept<C, W>(kept: Vec<(C, W)>, same: impl Fn(&C, &W) -> bool, meter: &Meter, holder: Holder) {
+            assert!(kept.iter().all(|(c, want)| same(c, want)), "a clone changed when the original did");
+            drop(kept);
+            assert_eq!(meter.bytes(holder), 0);
+        }
+
+        /// A fixed seed and algorithm (every run tries the same cases), no persistence file; a
+        /// failure prints the operations shrunk to a minimal list.
+        fn config(cases: u32) -> ProptestConfig {
+            ProptestConfig {
+                cases,
+                failure_persistence: None,
+                rng_algorithm: RngAlgorithm::ChaCha,
+                rng_seed: RngSeed::Fixed(11),
+                ..ProptestConfig::default()
             }
         }
-        drop(ours);
-        assert_kept(kept, |v, want| v.iter().eq(want.iter()), &meter, Holder::Logs);
-    }
 
-    #[test]
-    fn shared_map_matches_a_btree_map_under_random_changes_and_clones() {
-        let meter = Meter::new();
-        let mut rng = Rng::fork(12, 1);
-        let mut ours: SharedMap<u64, u64> = SharedMap::new(Metering::new(&meter, Holder::Checker, 16));
-        let mut theirs: BTreeMap<u64, u64> = BTreeMap::new();
-        let mut kept: Vec<(SharedMap<u64, u64>, BTreeMap<u64, u64>)> = Vec::new();
-        for step in 0..30_000u64 {
-            let key = rng.below(3000);
-            match rng.below(100) {
-                0..=59 => assert_eq!(ours.insert(key, step), theirs.insert(key, step)),
-                60..=79 => assert_eq!(ours.remove(&key), theirs.remove(&key)),
-                80..=89 => {
-                    if let (Some(a), Some(b)) = (ours.get_mut(&key), theirs.get_mut(&key)) {
-                        *a += 1;
-                        *b += 1;
+        /// An operation on a `SharedVec` and a `Vec` alike; an index is taken modulo what the
+        /// operation may reach.
+        #[derive(Debug, Clone)]
+        enum VecOp {
+            Push,
+            /// Up to two chunks and a bit, so an extend crosses chunk boundaries.
+            Extend(u64),
+            Truncate(usize),
+            DropFront(usize),
+            Bump(usize),
+            Clone,
+            /// Compares the elements from an index on.
+            Look(usize),
+        }
+
+        fn vec_op() -> impl Strategy<Value = VecOp> {
+            prop_oneof![
+                75 => Just(VecOp::Push),
+                5 => (0..2 * CHUNK as u64 + 10).prop_map(VecOp::Extend),
+                5 => any::<usize>().prop_map(VecOp::Truncate),
+                5 => any::<usize>().prop_map(VecOp::DropFront),
+                5 => any::<usize>().prop_map(VecOp::Bump),
+                4 => Just(VecOp::Clone),
+                1 => any::<usize>().prop_map(VecOp::Look),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(config(60))]
+            #[test]
+            fn shared_vec_matches_a_vec_under_random_changes_and_clones(ops in vec(vec_op(), 1..1_000)) {
+                let meter = Meter::new();
+                let mut ours: SharedVec<u64> = SharedVec::new(Metering::new(&meter, Holder::Logs, 8));
+                let mut theirs: Vec<u64> = Vec::new();
+                let mut kept: Vec<(SharedVec<u64>, Vec<u64>)> = Vec::new();
+                for (step, op) in ops.iter().enumerate() {
+                    let step = step as u64;
+                    match *op {
+                        VecOp::Push => {
+                            ours.push(step);
+                            theirs.push(step);
+                        }
+                        VecOp::Extend(n) => {
+                            ours.extend((0..n).map(|i| step * 1000 + i));
+                            theirs.extend((0..n).map(|i| step * 1000 + i));
+                        }
+                        VecOp::Truncate(n) => {
+                            let n = n % (theirs.len() + 1);
+                            ours.truncate(n);
+                            theirs.truncate(n);
+                        }
+                        VecOp::DropFront(n) => {
+                            let n = n % (theirs.len() / 2 + 1);
+                            ours.drop_front(n);
+                            theirs.drain(..n);
+                        }
+                        VecOp::Bump(i) => {
+                            let i = i % (theirs.len() + 1);
+                            if let (Some(a), Some(b)) = (ours.get_mut(i), theirs.get_mut(i)) {
+                                *a += 1_000_000;
+                                *b += 1_000_000;
+                            } else {
+                                prop_assert_eq!(i, theirs.len());
+                                prop_assert!(ours.get_mut(i).is_none());
+                            }
+                        }
+                        VecOp::Clone => kept.push((ours.clone(), theirs.clone())),
+                        VecOp::Look(from) => {
+                            let from = from % (theirs.len() + 2);
+                            prop_assert!(ours.iter_from(from).eq(theirs.iter().skip(from)), "step {}", step);
+                            prop_assert_eq!(ours.get(from), theirs.get(from));
+                        }
                     }
+                    prop_assert_eq!(ours.len(), theirs.len());
                 }
-                90..=91 => {
-                    let below = rng.below(1500);
-                    ours.remove_below(&below);
-                    theirs = theirs.split_off(&below);
-                }
-                _ => kept.push((ours.clone(), theirs.clone())),
-            }
-            assert_eq!(ours.len(), theirs.len());
-            assert_eq!(ours.get(&key), theirs.get(&key));
-            if step % 101 == 0 {
-                assert!(ours.range_from(&key).eq(theirs.range(key..)), "step {step}");
-                assert!(ours.iter().eq(theirs.iter()));
+                drop(ours);
+                assert_kept(kept, |v, want| v.iter().eq(want.iter()), &meter, Holder::Logs);
             }
         }
-        drop(ours);
-        assert_kept(kept, |m, want| m.iter().eq(want.iter()), &meter, Holder::Checker);
+
+        /// An operation on a `SharedMap` and a `BTreeMap` alike, at a key below 3000.
+        #[derive(Debug, Clone)]
+        enum MapOp {
+            Insert(u64),
+            Remove(u64),
+            Bump(u64),
+            RemoveBelow(u64),
+            Clone,
+            /// Compares the entries from a key on, and all of them.
+            Look(u64),
+        }
+
+        fn map_op() -> impl Strategy<Value = MapOp> {
+            let key = || 0u64..3000;
+            prop_oneof![
+                60 => key().prop_map(MapOp::Insert),
+                20 => key().prop_map(MapOp::Remove),
+                10 => key().prop_map(MapOp::Bump),
+                2 => (0u64..1500).prop_map(MapOp::RemoveBelow),
+                7 => Just(MapOp::Clone),
+                1 => key().prop_map(MapOp::Look),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(config(40))]
+            #[test]
+            fn shared_map_matches_a_btree_map_under_random_changes_and_clones(ops in vec(map_op(), 1..2_000)) {
+                let meter = Meter::new();
+                let mut ours: SharedMap<u64, u64> = SharedMap::new(Metering::new(&meter, Holder::Checker, 16));
+                let mut theirs: BTreeMap<u64, u64> = BTreeMap::new();
+                let mut kept: Vec<(SharedMap<u64, u64>, BTreeMap<u64, u64>)> = Vec::new();
+                for (step, op) in ops.iter().enumerate() {
+                    let step = step as u64;
+                    let key = match *op {
+                        MapOp::Insert(key) => {
+                            prop_assert_eq!(ours.insert(key, step), theirs.insert(key, step));
+                            key
+                        }
+                        MapOp::Remove(key) => {
+                            prop_assert_eq!(ours.remove(&key), theirs.remove(&key));
+                            key
+                        }
+                        MapOp::Bump(key) => {
+                            if let (Some(a), Some(b)) = (ours.get_mut(&key), theirs.get_mut(&key)) {
+                                *a += 1;
+                                *b += 1;
+                            }
+                            key
+                        }
+                        MapOp::RemoveBelow(below) => {
+                            ours.remove_below(&below);
+                            theirs = theirs.split_off(&below);
+                            below
+                        }
+                        MapOp::Clone => {
+                            kept.push((ours.clone(), theirs.clone()));
+                            step % 3000
+                        }
+                        MapOp::Look(key) => {
+                            prop_assert!(ours.range_from(&key).eq(theirs.range(key..)), "step {}", step);
+                            prop_assert!(ours.iter().eq(theirs.iter()));
+                            key
+                        }
+                    };
+                    prop_assert_eq!(ours.len(), theirs.len());
+                    prop_assert_eq!(ours.get(&key), theirs.get(&key));
+                }
+                drop(ours);
+                assert_kept(kept, |m, want| m.iter().eq(want.iter()), &meter, Holder::Checker);
+            }
+        }
     }
 
     #[test]

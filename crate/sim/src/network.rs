@@ -341,40 +341,83 @@ mod tests {
         assert!(!n.link_up(3, 0) && !n.link_up(0, 3) && n.link_up(0, 1));
     }
 
-    /// Through random faults and their undoing, the kept link table answers what the faults
-    /// in force (as `link_faults` reports them) say: a link is up when both ends are in one
-    /// partition group, neither is isolated and it is not cut.
-    #[test]
-    fn kept_links_match_the_faults_in_force() {
-        let nodes = 6;
-        let mut n = Network::new(nodes, LinkProfile::preset("datacenter").unwrap(), Rng::new(1));
-        let mut rng = Rng::new(9);
-        for _ in 0..2_000 {
-            let (a, b) = (rng.below(nodes as u64) as NodeId, rng.below(nodes as u64) as NodeId);
-            match rng.below(9) {
-                0 => n.isolate(a),
-                1 => n.reconnect(a),
-                2 => n.cut(a, b),
-                3 => n.uncut(a, b),
-                4 => n.heal_partition(),
-                5 if rng.below(4) == 0 => n.heal(),
-                6 => n.slow_link(a, b, 10, 20),
-                _ => {
-                    let groups: Vec<Vec<NodeId>> = (0..rng.below(3))
-                        .map(|_| (0..nodes as NodeId).filter(|_| rng.below(3) == 0).collect())
-                        .collect();
-                    n.partition(&groups);
-                }
-            }
-            let f = n.link_faults();
-            let group = |x: NodeId| f.groups.iter().position(|g| g.contains(&x));
-            for from in 0..nodes as NodeId {
-                for to in 0..nodes as NodeId {
-                    let up = group(from) == group(to)
-                        && !f.isolated.contains(&from)
-                        && !f.isolated.contains(&to)
-                        && !f.cuts.contains(&(from, to));
-                    assert_eq!(n.link_up(from, to), up, "{from} -> {to} with {f:?}");
+    /// A fault, or its undoing, between nodes `a` and `b` of six.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[derive(Debug, Clone)]
+    enum Fault {
+        Isolate(NodeId),
+        Reconnect(NodeId),
+        Cut(NodeId, NodeId),
+        Uncut(NodeId, NodeId),
+        HealPartition,
+        Heal,
+        SlowLink(NodeId, NodeId),
+        Partition(Vec<Vec<NodeId>>),
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
+        use proptest::prelude::{prop, prop_assert_eq, prop_oneof, proptest, Just, ProptestConfig, Strategy};
+        use proptest::test_runner::{RngAlgorithm, RngSeed};
+
+        const NODES: u32 = 6;
+
+        fn fault() -> impl Strategy<Value = Fault> {
+            let n = || 0..NODES;
+            // A group: each node in it with probability 1/3.
+            let group = proptest::collection::vec(prop::bool::weighted(1.0 / 3.0), NODES as usize)
+                .prop_map(|inside| (0..NODES).filter(|&x| inside[x as usize]).collect::<Vec<_>>());
+            prop_oneof![
+                9 => n().prop_map(Fault::Isolate),
+                9 => n().prop_map(Fault::Reconnect),
+                9 => (n(), n()).prop_map(|(a, b)| Fault::Cut(a, b)),
+                9 => (n(), n()).prop_map(|(a, b)| Fault::Uncut(a, b)),
+                9 => Just(Fault::HealPartition),
+                3 => Just(Fault::Heal),
+                9 => (n(), n()).prop_map(|(a, b)| Fault::SlowLink(a, b)),
+                15 => proptest::collection::vec(group, 0..3).prop_map(Fault::Partition),
+            ]
+        }
+
+        proptest! {
+            // A fixed seed and algorithm (every run tries the same cases), no persistence
+            // file; a failure prints the faults shrunk to a minimal list.
+            #![proptest_config(ProptestConfig {
+                cases: 20,
+                failure_persistence: None,
+                rng_algorithm: RngAlgorithm::ChaCha,
+                rng_seed: RngSeed::Fixed(9),
+                ..ProptestConfig::default()
+            })]
+            /// Through random faults and their undoing, the kept link table answers what the
+            /// faults in force (as `link_faults` reports them) say: a link is up when both ends
+            /// are in one partition group, neither is isolated and it is not cut.
+            #[test]
+            fn kept_links_match_the_faults_in_force(faults in proptest::collection::vec(fault(), 1..200)) {
+                let mut n = Network::new(NODES as usize, LinkProfile::preset("datacenter").unwrap(), Rng::new(1));
+                for fault in &faults {
+                    match fault {
+                        Fault::Isolate(a) => n.isolate(*a),
+                        Fault::Reconnect(a) => n.reconnect(*a),
+                        Fault::Cut(a, b) => n.cut(*a, *b),
+                        Fault::Uncut(a, b) => n.uncut(*a, *b),
+                        Fault::HealPartition => n.heal_partition(),
+                        Fault::Heal => n.heal(),
+                        Fault::SlowLink(a, b) => n.slow_link(*a, *b, 10, 20),
+                        Fault::Partition(groups) => n.partition(groups),
+                    }
+                    let f = n.link_faults();
+                    let group = |x: NodeId| f.groups.iter().position(|g| g.contains(&x));
+                    for from in 0..NODES as NodeId {
+                        for to in 0..NODES as NodeId {
+                            let up = group(from) == group(to)
+                                && !f.isolated.contains(&from)
+                                && !f.isolated.contains(&to)
+                                && !f.cuts.contains(&(from, to));
+                            prop_assert_eq!(n.link_up(from, to), up, "{} -> {} with {:?}", from, to, f);
+                        }
+                    }
                 }
             }
         }

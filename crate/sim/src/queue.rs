@@ -217,41 +217,75 @@ impl<T> Ord for Far<T> {
     }
 }
 
-#[cfg(test)]
+/// Model tests against a sorted list, as proptest properties over lists of pushes and pops:
+/// a fixed seed and algorithm (every run tries the same cases), no persistence file, and a
+/// failure prints the list shrunk to a minimal one. Native only: proptest's random source
+/// has no wasm32-unknown-unknown backend.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use kraft_base::rng::Rng;
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+    use proptest::test_runner::{RngAlgorithm, RngSeed, TestError, TestRunner};
+    use std::cell::Cell;
 
-    #[test]
-    fn pops_in_time_then_scheduling_order_like_a_sorted_list() {
-        // Random schedules near and far (across the horizon), against a stable sort.
-        let mut rng = Rng::fork(7, 1);
-        let mut q = EventQueue::default();
-        let mut reference: Vec<(u64, u64)> = Vec::new();
-        let (mut now, mut n) = (0, 0);
-        for _ in 0..20_000 {
-            if rng.below(3) > 0 {
-                let t = now + if rng.below(4) == 0 { rng.below(3 * HORIZON) } else { rng.below(6) };
-                n += 1;
-                q.push(t, n);
-                reference.push((t, n));
-            } else if let Some(t) = q.next_time() {
-                now = now.max(t);
-                let i = (0..reference.len()).min_by_key(|&i| reference[i]).expect("not empty");
-                let expected = reference.remove(i);
-                assert_eq!(q.pop_due(now), Some(expected.1));
-            }
-            assert_eq!(q.len(), reference.len());
-            assert_eq!(q.next_time(), reference.iter().map(|r| r.0).min());
+    fn config(cases: u32, seed: u64) -> ProptestConfig {
+        ProptestConfig {
+            cases,
+            failure_persistence: None,
+            rng_algorithm: RngAlgorithm::ChaCha,
+            rng_seed: RngSeed::Fixed(seed),
+            ..ProptestConfig::default()
         }
     }
 
-    /// Keyed pushes that supersede (as a node's wake-ups do) among plain ones, near and
-    /// far, against a stable sort that keeps everything: the queue pops the live events
-    /// exactly in the sort's order, may skip superseded ones but never a live one, and
-    /// never pops one that was superseded while still beyond the horizon.
-    #[test]
-    fn superseding_drops_only_superseded_events_and_keeps_the_order() {
+    /// A push `after` ms from now, with a supersede key or none; or a pop of what is due next.
+    #[derive(Debug, Clone)]
+    enum Op {
+        Push { after: u64, key: Option<usize> },
+        Pop,
+    }
+
+    /// Near (0..6 ms) three times in four, else anywhere up to three horizons away.
+    fn after() -> impl Strategy<Value = u64> {
+        prop_oneof![3 => 0u64..6, 1 => 0..3 * HORIZON]
+    }
+
+    proptest! {
+        #![proptest_config(config(40, 7))]
+        /// Random schedules near and far (across the horizon), against a stable sort.
+        #[test]
+        fn pops_in_time_then_scheduling_order_like_a_sorted_list(
+            ops in vec(prop_oneof![2 => after().prop_map(|after| Op::Push { after, key: None }), 1 => Just(Op::Pop)], 1..1_000)
+        ) {
+            let mut q = EventQueue::default();
+            let mut reference: Vec<(u64, u64)> = Vec::new();
+            let (mut now, mut n) = (0, 0);
+            for op in &ops {
+                match *op {
+                    Op::Push { after, .. } => {
+                        let t = now + after;
+                        n += 1;
+                        q.push(t, n);
+                        reference.push((t, n));
+                    }
+                    Op::Pop => {
+                        if let Some(t) = q.next_time() {
+                            now = now.max(t);
+                            let i = (0..reference.len()).min_by_key(|&i| reference[i]).expect("not empty");
+                            let expected = reference.remove(i);
+                            prop_assert_eq!(q.pop_due(now), Some(expected.1));
+                        }
+                    }
+                }
+                prop_assert_eq!(q.len(), reference.len());
+                prop_assert_eq!(q.next_time(), reference.iter().map(|r| r.0).min());
+            }
+        }
+    }
+
+    /// Runs a superseding list; returns how many superseded events the queue skipped.
+    fn superseding(ops: &[Op]) -> Result<usize, TestCaseError> {
         struct Entry {
             t: u64,
             n: u64,
@@ -260,17 +294,14 @@ mod tests {
             /// Superseded while certainly beyond the horizon: must never pop.
             dropped: bool,
         }
-        let mut rng = Rng::fork(7, 2);
         let mut q = EventQueue::default();
         let mut reference: Vec<Entry> = Vec::new();
         let (mut now, mut n, mut skipped) = (0, 0, 0);
-        for _ in 0..40_000 {
-            match rng.below(4) {
-                0 | 1 => {
-                    let far = rng.below(3) == 0;
-                    let t = now + if far { rng.below(3 * HORIZON) } else { rng.below(6) };
+        for op in ops {
+            match *op {
+                Op::Push { after, key } => {
+                    let t = now + after;
                     n += 1;
-                    let key = (rng.below(2) == 0).then(|| rng.below(5) as usize);
                     if let Some(k) = key {
                         for e in reference.iter_mut().filter(|e| e.key == Some(k) && e.live) {
                             e.live = false;
@@ -282,9 +313,9 @@ mod tests {
                     }
                     reference.push(Entry { t, n, key, live: true, dropped: false });
                 }
-                _ => {
+                Op::Pop => {
                     let Some(t) = q.next_time() else {
-                        assert!(reference.iter().all(|e| !e.live), "a live event is lost");
+                        prop_assert!(reference.iter().all(|e| !e.live), "a live event is lost");
                         continue;
                     };
                     now = now.max(t);
@@ -292,16 +323,40 @@ mod tests {
                     reference.sort_by_key(|e| (e.t, e.n));
                     let i = reference.iter().position(|e| e.n == popped).expect("queued");
                     let e = &reference[i];
-                    assert_eq!(e.t, t, "popped at its time");
-                    assert!(!e.dropped, "{popped} was superseded beyond the horizon, yet popped");
-                    assert!(reference[..i].iter().all(|e| !e.live), "a live event was skipped");
+                    prop_assert_eq!(e.t, t, "popped at its time");
+                    prop_assert!(!e.dropped, "{} was superseded beyond the horizon, yet popped", popped);
+                    prop_assert!(reference[..i].iter().all(|e| !e.live), "a live event was skipped");
                     skipped += i;
                     reference.drain(..=i);
                 }
             }
             let earliest_live = reference.iter().filter(|e| e.live).map(|e| e.t).min();
-            assert!(q.next_time() <= earliest_live.or(Some(u64::MAX)));
+            prop_assert!(q.next_time() <= earliest_live.or(Some(u64::MAX)));
         }
+        Ok(skipped)
+    }
+
+    /// Keyed pushes that supersede (as a node's wake-ups do) among plain ones, near and
+    /// far, against a stable sort that keeps everything: the queue pops the live events
+    /// exactly in the sort's order, may skip superseded ones but never a live one, and
+    /// never pops one that was superseded while still beyond the horizon. Over all the
+    /// lists, superseded far events are dropped.
+    #[test]
+    fn superseding_drops_only_superseded_events_and_keeps_the_order() {
+        let push = (after(), prop_oneof![Just(None), (0usize..5).prop_map(Some)])
+            .prop_map(|(after, key)| Op::Push { after, key });
+        let list = vec(prop_oneof![push, Just(Op::Pop)], 1..2_000);
+        let skipped = Cell::new(0);
+        let mut runner = TestRunner::new(config(60, 8));
+        match runner.run(&list, |ops| {
+            skipped.set(skipped.get() + superseding(&ops)?);
+            Ok(())
+        }) {
+            Ok(()) => {}
+            Err(TestError::Fail(why, ops)) => panic!("{why}\nminimal failing list: {ops:#?}"),
+            Err(e) => panic!("{e}"),
+        }
+        let skipped = skipped.get();
         assert!(skipped > 1000, "superseded far events are dropped ({skipped})");
     }
 }

@@ -1,13 +1,18 @@
 //! One test per protocol rule, driven message by message. Each reads as a script:
-//! what happens, then the exact messages that go out.
+//! what happens, then the exact messages that go out. The rules told by the messages and
+//! the states they lead to are datadriven scripts, one file per rule group in
+//! tests/testdata/protocol_rules/ (the commands are listed at the end of this file); the
+//! rules told by measures (times, counts, whole logs) are Rust tests here.
 
+mod expect;
 mod support;
 
+use expect::datadriven::{self, Case};
 use kraft_base::rng::Rng;
 use kraft_protocol::config::SafetySwitch;
 use kraft_protocol::log::ReplicaLog;
 use kraft_protocol::rpc::{
-    BeginQuorumEpochRequest, EndQuorumEpochRequest, Envelope, FetchRequest, FetchResponse, Message, VoteRequest,
+    BeginQuorumEpochRequest, EndQuorumEpochRequest, Envelope, FetchRequest, Message, VoteRequest,
 };
 use kraft_protocol::state::{ElectionState, EpochState};
 use kraft_protocol::{Ctx, IdSource, NodeId, Note, Output, QuorumConfig, RecordBody, StateName, Unsafe};
@@ -33,89 +38,6 @@ fn settled_leader_0() -> Net {
 }
 
 #[test]
-fn pre_vote_then_vote_then_leader_change_record() {
-    let mut net = cold(3);
-    net.expire_election_timer(0);
-    assert_eq!(net.state(0), "prospective");
-    assert_eq!(
-        net.take_transcript(),
-        lines(&["n0 -> n1 PreVote e0 lastEpoch=0 lastOffset=0", "n0 -> n2 PreVote e0 lastEpoch=0 lastOffset=0",]),
-        "a pre-vote asks at the current epoch: nothing is persisted or bumped"
-    );
-    assert_eq!(net.replica(0).election_state().epoch, 0);
-    net.deliver(2);
-    assert_eq!(
-        net.take_transcript(),
-        lines(&["n1 -> n0 PreVoteResponse e0 granted=true", "n2 -> n0 PreVoteResponse e0 granted=true"])
-    );
-    net.deliver(1);
-    assert_eq!(net.state(0), "candidate", "self + one grant is a majority of 3");
-    assert_eq!(
-        net.take_transcript(),
-        lines(&["n0 -> n1 Vote e1 lastEpoch=0 lastOffset=0", "n0 -> n2 Vote e1 lastEpoch=0 lastOffset=0"]),
-        "the candidate bumps the epoch (persisted, voted for itself) and asks for votes"
-    );
-    assert_eq!(net.replica(0).election_state(), ElectionState { epoch: 1, leader: None, voted: Some(0) });
-    net.deliver(1); // n2's late pre-vote response: the pre-vote is over, ignored
-    assert!(net.take_transcript().is_empty());
-    net.deliver(2);
-    let t = net.take_transcript();
-    assert_eq!(&t[..1], &lines(&["n1 -> n0 VoteResponse e1 granted=true"])[..]);
-    assert_eq!(net.replica(1).election_state(), ElectionState { epoch: 1, leader: None, voted: Some(0) });
-    net.deliver(1);
-    assert_eq!(net.state(0), "leader");
-    let t = net.take_transcript();
-    assert_eq!(
-        &t[..2],
-        &lines(&["n0 -> n1 BeginQuorumEpoch e1 ", "n0 -> n2 BeginQuorumEpoch e1 "])[..],
-        "the new leader announces itself to every voter"
-    );
-    let lc = net.replica(0).log().get(0).expect("LeaderChange at the epoch start offset");
-    assert_eq!((lc.offset, lc.epoch, lc.body.kind()), (0, 1, "LeaderChange"));
-    assert_eq!(net.replica(0).leader_state().unwrap().epoch_start_offset, 0);
-}
-
-#[test]
-fn followers_that_fetched_reject_pre_votes_and_the_prospective_returns_to_its_leader() {
-    let mut net = cold(3);
-    net.elect(0);
-    net.tick(1);
-    net.deliver_all();
-    assert_eq!(net.state(2), "follower");
-    net.drop_all();
-    net.take_transcript();
-    // n2 stops hearing from the leader while n1 keeps fetching; n2's fetch timer fires and
-    // it asks for pre-votes.
-    net.cut = vec![(0, 2)];
-    net.tick(1_000);
-    net.deliver_all();
-    net.now += 1_000;
-    net.with(2, |r, ctx| r.poll(ctx));
-    assert_eq!(net.state(2), "prospective");
-    net.cut.clear();
-    let asked: Vec<String> = net.take_transcript().into_iter().filter(|l| l.contains("PreVote")).collect();
-    assert_eq!(
-        asked,
-        lines(&["n2 -> n0 PreVote e1 lastEpoch=1 lastOffset=1", "n2 -> n1 PreVote e1 lastEpoch=1 lastOffset=1"])
-    );
-    net.deliver_all();
-    let decisions: Vec<String> = net
-        .notes
-        .iter()
-        .filter_map(|(n, note)| match note {
-            Note::VoteDecided { candidate: 2, pre_vote: true, decision, .. } => {
-                Some(format!("n{n}: {}", decision.name()))
-            }
-            _ => None,
-        })
-        .collect();
-    assert_eq!(decisions, lines(&["n0: is-leader", "n1: follower-has-fetched"]));
-    assert_eq!(net.state(2), "follower", "a rejected pre-vote returns to the known leader");
-    assert_eq!(net.replica(2).epoch(), 1, "and no epoch was bumped: the leader was never disturbed");
-    assert_eq!(net.state(0), "leader");
-}
-
-#[test]
 fn a_follower_grants_pre_votes_until_it_has_fetched() {
     let mut net = cold(3);
     net.expire_election_timer(0);
@@ -137,40 +59,6 @@ fn a_follower_grants_pre_votes_until_it_has_fetched() {
             && matches!(note, Note::VoteDecided { candidate: 2, pre_vote: true, decision, .. } if decision.granted())
     });
     assert!(granted, "n1 never fetched from its leader, so it grants the pre-vote");
-}
-
-#[test]
-fn a_vote_is_granted_once_per_epoch_and_persisted_before_the_answer() {
-    let mut net = Net::empty(3, Unsafe::default());
-    for id in 0..3 {
-        net.start(id, ElectionState::default(), ReplicaLog::default());
-    }
-    net.drop_all();
-    // Two candidates in epoch 1 (pre-vote switched off by hand: Candidate directly).
-    net.with(0, |r, ctx| {
-        r.poll(ctx);
-    });
-    net.drop_all();
-    let vote = |from: u32| kraft_protocol::rpc::Envelope {
-        from,
-        to: 2,
-        correlation: 99,
-        message: Message::Vote(VoteRequest { replica_epoch: 1, last_offset_epoch: 0, last_offset: 0, pre_vote: false }),
-    };
-    net.with(2, |r, ctx| r.handle(ctx, vote(0)));
-    assert_eq!(net.replica(2).election_state().voted, Some(0));
-    net.with(2, |r, ctx| r.handle(ctx, vote(1)));
-    net.with(2, |r, ctx| r.handle(ctx, vote(0)));
-    let t: Vec<String> = net.take_transcript().into_iter().filter(|l| l.contains("VoteResponse")).collect();
-    assert_eq!(
-        t,
-        lines(&[
-            "n2 -> n0 VoteResponse e1 granted=true",
-            "n2 -> n1 VoteResponse e1 granted=false",
-            "n2 -> n0 VoteResponse e1 granted=true",
-        ]),
-        "one vote per epoch; the same candidate asking again is granted again"
-    );
 }
 
 #[test]
@@ -201,69 +89,6 @@ fn votes_go_only_to_logs_at_least_as_up_to_date() {
     net.expire_election_timer(1);
     net.deliver_all();
     assert_eq!(net.state(1), "leader", "unsafe: a stale log can win");
-}
-
-/// `QuorumState.initialize`: a persisted state naming this node as leader restarts as
-/// Resigned; `ResignedState.canGrantVote` then decides its votes.
-#[test]
-fn restarted_leader_comes_back_resigned_and_hands_over() {
-    let mut net = cold(3);
-    net.elect(0);
-    net.tick(1);
-    net.deliver_all();
-    let disk = net.replica(0).durable();
-    assert_eq!(disk.election.leader, Some(0));
-    net.take_transcript();
-    net.notes.clear();
-    net.start(0, disk.election, disk.log);
-    assert_eq!(net.state(0), "resigned", "never lead again in the epoch it led");
-    assert_eq!(net.replica(0).epoch(), 1);
-    assert_eq!(
-        net.take_transcript(),
-        lines(&["n0 -> n1 EndQuorumEpoch e1 successors=0", "n0 -> n2 EndQuorumEpoch e1 successors=0"]),
-        "an empty successor list lets every follower start at once"
-    );
-    net.deliver(2);
-    net.tick(0);
-    assert_eq!(net.state(1), "prospective");
-    assert_eq!(net.state(2), "prospective");
-    // ResignedState.canGrantVote (ResignedStateTest.testGrantVote): the resigned node
-    // rejects every standard vote in the epoch it led...
-    let standard = kraft_protocol::election::vote_decision(net.replica(0).state(), 1, true, false);
-    assert_eq!(standard.name(), "is-resigned");
-    // ...but grants up-to-date pre-votes, so the first pre-vote round can win at once.
-    net.deliver_all();
-    let by_n0: Vec<String> = net
-        .notes
-        .iter()
-        .filter_map(|(n, note)| match note {
-            Note::VoteDecided { candidate, epoch, pre_vote, decision } if *n == 0 => {
-                Some(format!("n{candidate} e{epoch} pre-vote={pre_vote}: {}", decision.name()))
-            }
-            _ => None,
-        })
-        .collect();
-    assert_eq!(
-        by_n0,
-        lines(&[
-            "n1 e1 pre-vote=true: granted",
-            "n2 e1 pre-vote=true: granted",
-            // Standard votes come in epoch 2, which n0 (Unattached there) may grant once.
-            "n1 e2 pre-vote=false: granted",
-            "n2 e2 pre-vote=false: already-voted",
-        ])
-    );
-    assert_eq!((net.state(1), net.replica(1).epoch()), ("leader", 2));
-}
-
-#[test]
-fn without_resign_on_restart_the_old_leader_resumes_its_epoch() {
-    let mut net = Net::with_switches(3, 0, Unsafe::default().with(SafetySwitch::NoResignOnRestart));
-    net.elect(0);
-    let disk = net.replica(0).durable();
-    net.start(0, disk.election, disk.log);
-    assert_eq!(net.state(0), "leader", "KAFKA-10527: leads epoch 1 again");
-    assert_eq!(net.replica(0).epoch(), 1);
 }
 
 /// Raft paper figure 7: the leader of term 8 and six followers' logs. Epochs here are
@@ -330,22 +155,6 @@ fn truncation_can_take_several_fetch_rounds() {
 }
 
 #[test]
-fn leader_parks_an_empty_fetch_and_answers_when_records_arrive() {
-    let mut net = settled_leader_0();
-    // Both followers are caught up and their HW matches: their fetches are parked.
-    assert_eq!(net.replica(0).leader_state().unwrap().parked.len(), 2);
-    let offset = net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 7 }).0).unwrap();
-    assert_eq!(offset, 1);
-    assert!(net.take_transcript().is_empty(), "the write lingers for append.linger.ms");
-    net.tick(25);
-    assert_eq!(
-        net.take_transcript(),
-        lines(&["n0 -> n1 FetchResponse e1 hw=1 records=1..1", "n0 -> n2 FetchResponse e1 hw=1 records=1..1"]),
-        "appending completes the parked fetches at once"
-    );
-}
-
-#[test]
 fn a_follower_behind_on_the_hw_is_answered_at_once() {
     let mut net = cold(3);
     net.elect(0);
@@ -365,22 +174,6 @@ fn a_follower_behind_on_the_hw_is_answered_at_once() {
         .filter(|l| l.starts_with("n0 -> ") && l.contains("FetchResponse") && l.contains("hw=1 records=none"))
         .count();
     assert!(answered_empty >= 1, "KIP-1166: a fetch carrying an older HW is not parked: {:#?}", net.transcript);
-}
-
-#[test]
-fn an_expired_parked_fetch_answers_with_the_hw_it_was_parked_with() {
-    let mut net = settled_leader_0();
-    let parked = &net.replica(0).leader_state().unwrap().parked;
-    assert_eq!(parked.len(), 2);
-    let expiry = parked.iter().map(|p| p.deadline).min().unwrap();
-    net.tick(expiry - 1 - net.now);
-    assert!(net.take_transcript().is_empty(), "still parked just before maxWaitMs");
-    net.tick(1);
-    assert_eq!(
-        net.take_transcript(),
-        lines(&["n0 -> n1 FetchResponse e1 hw=1 records=none", "n0 -> n2 FetchResponse e1 hw=1 records=none"]),
-        "maxWaitMs = 500: the answer prepared when the fetch was parked goes out"
-    );
 }
 
 #[test]
@@ -435,47 +228,6 @@ fn only_a_leader_that_checks_quorum_shows_a_check_quorum_timer() {
 }
 
 #[test]
-fn graceful_resign_lets_the_preferred_successor_start_first() {
-    let mut net = settled_leader_0();
-    net.with(0, |r, ctx| r.resign(ctx.now).0.unwrap());
-    net.tick(0);
-    assert_eq!(net.state(0), "resigned");
-    let t = net.take_transcript();
-    assert!(t.iter().any(|l| l == "n0 -> n1 EndQuorumEpoch e1 preferred=1 successors=2"), "{t:#?}");
-    while net.queue.iter().any(|m| m.message.kind().name() == "EndQuorumEpoch") {
-        net.deliver(1);
-    }
-    // Position 0 waits 0 ms: the preferred successor is already running a pre-vote.
-    assert_eq!(net.state(1), "prospective");
-    // Position 1 waits (1000 >> 1) << 0 = 500 ms.
-    let deadline = match net.replica(2).state() {
-        kraft_protocol::state::EpochState::Follower(f) => f.fetch_deadline,
-        other => panic!("n2 should still follow, is {:?}", other.name()),
-    };
-    assert_eq!(deadline - net.now, 500);
-}
-
-#[test]
-fn a_lone_voter_elects_itself_at_every_start() {
-    let mut net = Net::new(1, 0);
-    assert_eq!(net.state(0), "leader");
-    assert_eq!(
-        net.transitions(0),
-        lines(&[
-            "unattached e0 (startup)",
-            "prospective e0 (startup)",
-            "candidate e1 (pre-vote-granted)",
-            "leader e1 (vote-granted)"
-        ])
-    );
-    let disk = net.replica(0).durable();
-    net.notes.clear();
-    net.start(0, disk.election, disk.log);
-    assert_eq!(net.state(0), "leader");
-    assert_eq!(net.replica(0).epoch(), 2);
-}
-
-#[test]
 fn observers_never_vote_and_never_count_toward_the_hw() {
     let mut net = observer_3_following_leader_0();
     assert!(!net.replica(3).is_voter());
@@ -527,43 +279,8 @@ fn fetch_deadline(net: &Net, id: NodeId) -> u64 {
     }
 }
 
-/// Makes n2 Prospective through its fetch timeout (it still knows leader n0), its
-/// pre-votes dropped.
-fn n2_prospective_knowing_leader_0() -> Net {
-    let mut net = settled_leader_0();
-    net.now = fetch_deadline(&net, 2);
-    net.with(2, |r, ctx| r.poll(ctx));
-    net.drop_all();
-    net.take_transcript();
-    assert_eq!((net.state(2), net.replica(2).leader_id()), ("prospective", Some(0)));
-    net
-}
-
 fn from_leader_0(to: NodeId, message: Message) -> Envelope {
     Envelope { from: 0, to, correlation: 500, message }
-}
-
-/// KafkaRaftClient.maybeTransition (from handleBeginQuorumEpochRequest): in the same
-/// epoch a replica moves to Follower only if it knows no leader yet.
-#[test]
-fn prospective_that_knows_its_leader_stays_prospective_on_its_begin_quorum_epoch() {
-    let mut net = n2_prospective_knowing_leader_0();
-    net.with(2, |r, ctx| {
-        r.handle(ctx, from_leader_0(2, Message::BeginQuorumEpoch(BeginQuorumEpochRequest { leader_epoch: 1 })))
-    });
-    assert_eq!(net.state(2), "prospective", "its pre-vote goes on");
-    assert_eq!(net.take_transcript(), lines(&["n2 -> n0 BeginQuorumEpochResponse e1 error=NONE leader=0"]));
-}
-
-/// KafkaRaftClient.handleEndQuorumEpochRequest: maybeTransition as above, and the
-/// backoff applies only to a Follower of that leader.
-#[test]
-fn prospective_that_knows_its_leader_stays_prospective_on_its_end_quorum_epoch() {
-    let mut net = n2_prospective_knowing_leader_0();
-    let end = Message::EndQuorumEpoch(EndQuorumEpochRequest { leader_epoch: 1, preferred_successors: vec![1, 2] });
-    net.with(2, |r, ctx| r.handle(ctx, from_leader_0(2, end)));
-    assert_eq!(net.state(2), "prospective");
-    assert_eq!(net.take_transcript(), lines(&["n2 -> n0 EndQuorumEpochResponse e1 error=NONE leader=0"]));
 }
 
 /// FollowerState.overrideFetchTimeout (from handleEndQuorumEpochRequest): the follower's
@@ -710,107 +427,6 @@ fn lagging_fetch_response(net: &mut Net, to: NodeId) -> Envelope {
     Envelope { correlation: held.correlation, ..answer }
 }
 
-/// KafkaRaftClient.handleFetchResponse: appendAsFollower flushes first when the node is a
-/// voter, and only then does updateFollowerHighWatermark move the HW; the next Fetch, sent
-/// after the flush, already reports it.
-#[test]
-fn a_voter_sets_its_hw_after_flushing_the_appended_records() {
-    let mut net = settled_leader_0();
-    let response = lagging_fetch_response(&mut net, 2);
-    let out = drive(&mut net, 2, |r, ctx| r.handle(ctx, response));
-    assert_eq!(kinds(&out), lines(&["append 1..2", "flush 3"]), "no HW and no Fetch before the flush returns");
-    assert_eq!(net.replica(2).high_watermark(), Some(1));
-    let out = drive(&mut net, 2, |r, ctx| {
-        let _wake = r.flushed(ctx.now, 3);
-        r.poll(ctx)
-    });
-    assert_eq!(kinds(&out), lines(&["hw Some(1) -> 3", "send Fetch"]));
-    match out.iter().find_map(|o| if let Output::Send(e) = o { Some(&e.message) } else { None }) {
-        Some(Message::Fetch(FetchRequest { fetch_offset: 3, high_watermark: Some(3), .. })) => {}
-        other => panic!("the next Fetch reports offset 3 and HW 3: {other:?}"),
-    }
-}
-
-/// KafkaRaftClient.appendAsFollower flushes only for voters: an observer's append sets its
-/// HW at once and leaves the records unflushed.
-#[test]
-fn an_observer_does_not_flush_on_append() {
-    let mut net = observer_3_following_leader_0();
-    let response = lagging_fetch_response(&mut net, 3);
-    let out = drive(&mut net, 3, |r, ctx| r.handle(ctx, response));
-    let k = kinds(&out);
-    assert_eq!(&k[..2], &lines(&["append 1..2", "hw Some(1) -> 3"])[..], "{k:?}");
-    assert!(!k.iter().any(|x| x.starts_with("flush")), "{k:?}");
-    assert_eq!(net.replica(3).log().flushed_offset(), 0, "a crash now would lose its records");
-}
-
-/// KafkaRaftClient.handleFetchRequest reads the log with the request's `maxBytes`
-/// (`controller.quorum.fetch.max.bytes` of the fetcher), always returning at least one
-/// batch: a follower far behind catches up in byte-limited responses.
-#[test]
-fn fetch_responses_are_limited_by_fetch_max_bytes() {
-    // RegisterBroker records are 128 bytes each in the size model: two fit in 300 bytes.
-    let mut net = elected_with(|c| c.fetch_max_bytes = 300);
-    net.cut = vec![(0, 2), (2, 0)];
-    for b in 0..5 {
-        net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: b }).0).unwrap();
-    }
-    net.tick(25);
-    net.settle(3);
-    assert_eq!(net.replica(0).log().end_offset(), 6);
-    assert_eq!(net.replica(0).log().get(1).unwrap().size_bytes(), 128);
-    net.cut.clear();
-    net.take_transcript();
-    let fetch = |max_bytes| {
-        Message::Fetch(FetchRequest {
-            current_leader_epoch: 1,
-            fetch_offset: 1,
-            last_fetched_epoch: 1,
-            high_watermark: Some(1),
-            max_wait_ms: 500,
-            max_bytes,
-        })
-    };
-    net.with(0, |r, ctx| r.handle(ctx, Envelope { from: 2, to: 0, correlation: 9, message: fetch(300) }));
-    net.with(0, |r, ctx| r.handle(ctx, Envelope { from: 2, to: 0, correlation: 10, message: fetch(1) }));
-    assert_eq!(
-        net.take_transcript(),
-        lines(&["n0 -> n2 FetchResponse e1 hw=6 records=1..2", "n0 -> n2 FetchResponse e1 hw=6 records=1..1"]),
-        "two records fit in 300 bytes; a limit below one record still returns one"
-    );
-}
-
-/// KafkaRaftClient.flushLeaderLog runs updateLeaderEndOffsetAndTimestamp before it calls
-/// log.flush: LeaderState.updateLocalState records the unflushed log end offset, and
-/// maybeUpdateHighWatermark takes the offset at index voters/2 of the descending offsets,
-/// which with one voter is the leader's own. So the HW moves (onUpdateLeaderHighWatermark:
-/// append purgatory and handleCommit listeners) and fetchPurgatory.maybeComplete answers a
-/// parked observer Fetch with that HW (tryCompleteFetchRequest), all before the flush.
-#[test]
-fn a_lone_voter_exposes_its_hw_before_its_flush() {
-    let mut net = Net::new(1, 1);
-    for _ in 0..21 {
-        net.tick(100);
-        net.deliver_all();
-    }
-    assert_eq!(net.state(1), "follower", "the observer found the lone leader");
-    net.settle(3);
-    assert_eq!(net.replica(0).leader_state().unwrap().parked.len(), 1, "the observer's fetch is parked");
-    net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 7 }).0).unwrap();
-    net.now += 25; // append.linger.ms
-    let out = drive(&mut net, 0, |r, ctx| r.poll(ctx));
-    assert_eq!(
-        kinds(&out),
-        lines(&["append 1..1", "hw Some(1) -> 2", "send FetchResponse", "flush 2"]),
-        "HW and the observer's answer go out before the flush"
-    );
-    match out.iter().find_map(|o| if let Output::Send(e) = o { Some(&e.message) } else { None }) {
-        Some(Message::FetchResponse(FetchResponse { high_watermark: Some(2), .. })) => {}
-        other => panic!("the parked Fetch is answered with HW 2: {other:?}"),
-    }
-    assert_eq!(net.replica(0).log().flushed_offset(), 1, "record 1 is committed but not yet on disk");
-}
-
 /// A 3-voter datacenter cluster (1-5 ms links) with a settled leader; returns it, the
 /// leader, one follower and that follower's fetch deadline.
 fn settled_cluster(seed: u64) -> (Simulation, NodeId, NodeId, u64) {
@@ -893,4 +509,372 @@ fn a_partitioned_leader_fails_nothing_fast_and_the_fetch_timeout_decides() {
     assert_eq!(became_prospective(&sim, follower, cut_at), (deadline, "fetch-timeout".to_string()));
     let fast_failures = sim.trace().iter().filter(|e| matches!(e.kind, EventKind::Disconnect { .. })).count();
     assert_eq!(fast_failures, 0, "no disconnect reaches anyone across a partition");
+}
+// ---------------------------------------------------------------------------------------
+// The scripted rules: tests/testdata/protocol_rules/*.txt, one file per rule group, each a
+// datadriven script (see tests/expect/datadriven.rs) of the commands below and the exact
+// output each prints; `UPDATE=1` rewrites the expected blocks with what the code prints.
+//
+// Setting up (print nothing):
+//   net voters=N [observers=M] [unsafe=a,b]   a cold cluster (`Net::with_switches`), silent
+//   empty voters=N [unsafe=..] [request-timeout-ms=..] [fetch-timeout-ms=..] [fetch-max-bytes=..]
+//                                              no replicas yet, the config edited
+//   start ID [epoch=E leader=L voted=V] [log=e0,e1,..]   starts a replica on that disk
+//   restart ID                                 starts it again on its own disk
+// Acting (print nothing, but `write`):
+//   elect ID | expire-election-timer ID | poll ID | tick MS
+//   settle ROUNDS [ms=MS]                      ROUNDS times: MS (1) pass, all is delivered
+//   advance-clock MS                           time passes, nobody is polled
+//   deliver [N]                                N queued messages (all without N)
+//   deliver-while-queued KIND                  one at a time while a KIND is queued
+//   drop                                       drops every queued message
+//   cut A>B,..  |  uncut                       links that drop everything, or none
+//   write ID broker=B                          a write at ID: prints the offset it got
+//   resign ID                                  a graceful resignation
+//   receive KIND from=A to=B ..                a request handled by B at once (see `receive`)
+//   clear transcript|notes
+// Showing:
+//   transcript [only=TEXT] [first=N]           the messages sent since last shown or cleared
+//   status ID | election-state ID | durable ID | leader-state ID | log ID | record ID OFFSET
+//   parked ID | fetch-timer ID | transitions ID
+//   votes [by=ID] [candidate=ID] [pre-vote=BOOL]          the vote decisions noted
+//   vote-decision ID candidate=C [up-to-date] [pre-vote]  what ID would decide now
+// One replica by hand, its outputs shown instead of routed (`drive`):
+//   hold-lagging-fetch-response to=ID          see `lagging_fetch_response`: shows the answer
+//   drive ID handle-held | drive ID [flushed=OFFSET] poll
+// ---------------------------------------------------------------------------------------
+
+#[derive(Default)]
+struct Script {
+    net: Option<Net>,
+    held: Option<Envelope>,
+}
+
+fn switches(case: &Case) -> Unsafe {
+    let mut switches = Unsafe::default();
+    for name in case.get("unsafe").unwrap_or("").split(',').filter(|n| !n.is_empty()) {
+        let s = SafetySwitch::ALL.iter().find(|s| s.name() == name);
+        switches = switches.with(*s.unwrap_or_else(|| panic!("{}: no safety switch {name}", case.at())));
+    }
+    switches
+}
+
+fn node(case: &Case) -> NodeId {
+    case.first().unwrap_or_else(|| panic!("{}: which node?", case.at()))
+}
+
+fn number<T: std::str::FromStr>(case: &Case) -> T {
+    case.first().unwrap_or_else(|| panic!("{}: how many?", case.at()))
+}
+
+fn opt(id: Option<NodeId>) -> String {
+    id.map(|n| format!("n{n}")).unwrap_or_else(|| "none".into())
+}
+
+fn election(e: &ElectionState) -> String {
+    format!("epoch={} leader={} voted={}", e.epoch, opt(e.leader), opt(e.voted))
+}
+
+fn message_line(e: &Envelope) -> String {
+    format!("n{} -> n{} {} e{} {}", e.from, e.to, e.message.kind().name(), e.message.epoch(), e.message.summary())
+}
+
+/// What one replica driven by hand put out, as `kinds` names it, with every message sent
+/// written out in full.
+fn outputs(out: &[Output]) -> Vec<String> {
+    out.iter()
+        .filter_map(|o| match o {
+            Output::Send(e) => Some(format!("send {}", message_line(e))),
+            Output::Note(Note::Appended { .. } | Note::HighWatermark { .. }) | Output::Flush { .. } => {
+                Some(kinds(std::slice::from_ref(o)).remove(0))
+            }
+            Output::Note(_) => None,
+        })
+        .collect()
+}
+
+/// A request that arrives at `to` now, handled at once: `Vote` (epoch, last-epoch,
+/// last-offset, pre-vote), `BeginQuorumEpoch` (epoch), `EndQuorumEpoch` (epoch,
+/// successors), `Fetch` (epoch, offset, last-epoch, hw, max-wait-ms, max-bytes).
+fn receive(case: &Case, net: &mut Net) {
+    let kind = case.args.iter().find(|(_, v)| v.is_empty()).map(|(k, _)| k.as_str());
+    let epoch = case.need("epoch");
+    let message = match kind {
+        Some("Vote") => Message::Vote(VoteRequest {
+            replica_epoch: epoch,
+            last_offset_epoch: case.need("last-epoch"),
+            last_offset: case.need("last-offset"),
+            pre_vote: case.has("pre-vote"),
+        }),
+        Some("BeginQuorumEpoch") => Message::BeginQuorumEpoch(BeginQuorumEpochRequest { leader_epoch: epoch }),
+        Some("EndQuorumEpoch") => Message::EndQuorumEpoch(EndQuorumEpochRequest {
+            leader_epoch: epoch,
+            preferred_successors: case.list("successors"),
+        }),
+        Some("Fetch") => Message::Fetch(FetchRequest {
+            current_leader_epoch: epoch,
+            fetch_offset: case.need("offset"),
+            last_fetched_epoch: case.need("last-epoch"),
+            high_watermark: case.num("hw"),
+            max_wait_ms: case.need("max-wait-ms"),
+            max_bytes: case.need("max-bytes"),
+        }),
+        other => panic!("{}: cannot receive {other:?}", case.at()),
+    };
+    let (from, to): (NodeId, NodeId) = (case.need("from"), case.need("to"));
+    let envelope = Envelope { from, to, correlation: case.need("correlation"), message };
+    net.with(to, |r, ctx| r.handle(ctx, envelope));
+}
+
+impl Script {
+    fn run(&mut self, case: &Case) -> String {
+        let at = case.at();
+        match case.cmd.as_str() {
+            "net" => {
+                let observers = case.num("observers").unwrap_or(0);
+                self.net = Some(Net::with_switches(case.need("voters"), observers, switches(case)));
+                self.held = None;
+                return String::new();
+            }
+            "empty" => {
+                let mut net = Net::empty(case.need("voters"), switches(case));
+                if let Some(ms) = case.num("request-timeout-ms") {
+                    net.config.request_timeout_ms = ms;
+                }
+                if let Some(ms) = case.num("fetch-timeout-ms") {
+                    net.config.fetch_timeout_ms = ms;
+                }
+                if let Some(bytes) = case.num("fetch-max-bytes") {
+                    net.config.fetch_max_bytes = bytes;
+                }
+                self.net = Some(net);
+                self.held = None;
+                return String::new();
+            }
+            _ => {}
+        }
+        let net = self.net.as_mut().unwrap_or_else(|| panic!("{at}: no `net` or `empty` before it"));
+        let mut out: Vec<String> = Vec::new();
+        match case.cmd.as_str() {
+            "start" => {
+                let e = ElectionState {
+                    epoch: case.num("epoch").unwrap_or(0),
+                    leader: case.num("leader"),
+                    voted: case.num("voted"),
+                };
+                let log = if case.has("log") { log_of(&case.list("log")) } else { ReplicaLog::default() };
+                net.start(node(case), e, log);
+            }
+            "restart" => {
+                let id = node(case);
+                let disk = net.replica(id).durable();
+                net.start(id, disk.election, disk.log);
+            }
+            "elect" => net.elect(node(case)),
+            "expire-election-timer" => net.expire_election_timer(node(case)),
+            "poll" => {
+                let _wake = net.with(node(case), |r, ctx| r.poll(ctx));
+            }
+            "tick" => net.tick(number(case)),
+            "settle" => match case.num("ms") {
+                None => net.settle(number(case)),
+                Some(ms) => {
+                    for _ in 0..number(case) {
+                        net.tick(ms);
+                        net.deliver_all();
+                    }
+                }
+            },
+            "advance-clock" => net.now += number::<u64>(case),
+            "deliver" => {
+                match case.first::<usize>() {
+                    Some(n) => assert_eq!(net.deliver(n), n, "{at}: fewer messages queued"),
+                    None => net.deliver_all(),
+                };
+            }
+            "deliver-while-queued" => {
+                let kind = case.args.first().map(|(k, _)| k.clone()).unwrap_or_default();
+                while net.queue.iter().any(|m| m.message.kind().name() == kind) {
+                    net.deliver(1);
+                }
+            }
+            "drop" => net.drop_all(),
+            "cut" => {
+                net.cut = case.args[0]
+                    .0
+                    .split(',')
+                    .map(|link| {
+                        let (a, b) = link.split_once('>').unwrap_or_else(|| panic!("{at}: {link} is not A>B"));
+                        (a.parse().unwrap(), b.parse().unwrap())
+                    })
+                    .collect()
+            }
+            "uncut" => net.cut.clear(),
+            "write" => {
+                let broker_id = case.need("broker");
+                let (offset, _wake) =
+                    net.with(node(case), |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id }));
+                out.push(format!("offset {}", offset.unwrap_or_else(|e| panic!("{at}: {e}"))));
+            }
+            "resign" => net.with(node(case), |r, ctx| r.resign(ctx.now).0.unwrap()),
+            "receive" => receive(case, net),
+            "clear" => match case.args.first().map(|(k, _)| k.as_str()) {
+                Some("transcript") => net.transcript.clear(),
+                Some("notes") => net.notes.clear(),
+                other => panic!("{at}: cannot clear {other:?}"),
+            },
+            "transcript" => {
+                let mut t = net.take_transcript();
+                if let Some(only) = case.get("only") {
+                    t.retain(|l| l.contains(only));
+                }
+                if let Some(n) = case.num::<usize>("first") {
+                    assert!(t.len() >= n, "{at}: only {} messages: {t:#?}", t.len());
+                    t.truncate(n);
+                }
+                out = if t.is_empty() { lines(&["(no messages)"]) } else { t };
+            }
+            "status" => {
+                let r = net.replica(node(case));
+                out.push(format!("{} e{} leader={}", r.state_name().name(), r.epoch(), opt(r.leader_id())));
+            }
+            "election-state" => out.push(election(&net.replica(node(case)).election_state())),
+            "durable" => out.push(election(&net.replica(node(case)).durable().election)),
+            "leader-state" => {
+                let l = net.replica(node(case)).leader_state().unwrap_or_else(|| panic!("{at}: not a leader"));
+                out.push(format!("epoch-start-offset={} hw={:?}", l.epoch_start_offset, l.high_watermark));
+            }
+            "log" => {
+                let r = net.replica(node(case));
+                out.push(format!(
+                    "end={} flushed={} hw={:?}",
+                    r.log().end_offset(),
+                    r.log().flushed_offset(),
+                    r.high_watermark()
+                ));
+            }
+            "record" => {
+                let offset = case.args.get(1).map(|(k, _)| k.parse().unwrap()).expect("record ID OFFSET");
+                let r = net.replica(node(case)).log().get(offset).unwrap_or_else(|| panic!("{at}: no record"));
+                out.push(format!("offset={} epoch={} {} {} bytes", r.offset, r.epoch, r.body.kind(), r.size_bytes()));
+            }
+            "parked" => {
+                let now = net.now;
+                let l = net.replica(node(case)).leader_state().unwrap_or_else(|| panic!("{at}: not a leader"));
+                out.extend(
+                    l.parked
+                        .iter()
+                        .map(|p| format!("n{} offset={} expires in {} ms", p.from, p.fetch_offset, p.deadline - now)),
+                );
+                if out.is_empty() {
+                    out.push("(none)".into());
+                }
+            }
+            "fetch-timer" => out.push(format!("expires in {} ms", fetch_deadline(net, node(case)) - net.now)),
+            "transitions" => out = net.transitions(node(case)),
+            "votes" => {
+                let (by, of, pre) =
+                    (case.num::<NodeId>("by"), case.num::<NodeId>("candidate"), case.num::<bool>("pre-vote"));
+                out = net
+                    .notes
+                    .iter()
+                    .filter_map(|(n, note)| match note {
+                        Note::VoteDecided { candidate, epoch, pre_vote, decision }
+                            if by.is_none_or(|b| b == *n)
+                                && of.is_none_or(|c| c == *candidate)
+                                && pre.is_none_or(|p| p == *pre_vote) =>
+                        {
+                            Some(format!("n{n} on n{candidate} e{epoch} pre-vote={pre_vote}: {}", decision.name()))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+            }
+            "vote-decision" => {
+                let state = net.replica(node(case)).state();
+                let decision = kraft_protocol::election::vote_decision(
+                    state,
+                    case.need("candidate"),
+                    case.has("up-to-date"),
+                    case.has("pre-vote"),
+                );
+                out.push(decision.name().to_string());
+            }
+            "hold-lagging-fetch-response" => {
+                let held = lagging_fetch_response(net, case.need("to"));
+                out.push(message_line(&held));
+                self.held = Some(held);
+            }
+            "drive" => {
+                let id = node(case);
+                let held = if case.has("handle-held") { self.held.take() } else { None };
+                let flushed = case.num::<u64>("flushed");
+                let polls = case.has("poll");
+                assert!(
+                    held.is_some() || polls,
+                    "{at}: drive what? (handle-held after hold-lagging-fetch-response, or poll)"
+                );
+                out = outputs(&drive(net, id, |r, ctx| {
+                    // The harness drives by hand: the replica's answers (Wake) are not read.
+                    if let Some(env) = held {
+                        let _wake = r.handle(ctx, env);
+                    }
+                    if let Some(up_to) = flushed {
+                        let _wake = r.flushed(ctx.now, up_to);
+                    }
+                    if polls {
+                        let _wake = r.poll(ctx);
+                    }
+                }));
+            }
+            other => panic!("{at}: no command {other}"),
+        }
+        out.iter().map(|l| format!("{l}\n")).collect()
+    }
+}
+
+/// The rule groups scripted in tests/testdata/protocol_rules/.
+const SCRIPTS: [&str; 5] = ["elections", "resignation", "fetch", "flush", "prospective"];
+
+fn run_script(name: &str) {
+    let mut script = Script::default();
+    datadriven::run_file(&expect::test_file(&format!("testdata/protocol_rules/{name}.txt")), |case| script.run(case));
+}
+
+#[test]
+fn scripted_elections() {
+    run_script("elections");
+}
+
+#[test]
+fn scripted_resignation() {
+    run_script("resignation");
+}
+
+#[test]
+fn scripted_fetch() {
+    run_script("fetch");
+}
+
+#[test]
+fn scripted_flush() {
+    run_script("flush");
+}
+
+#[test]
+fn scripted_prospective() {
+    run_script("prospective");
+}
+
+/// Every script in the directory runs (a new file must be added to `SCRIPTS`).
+#[test]
+fn every_script_is_run() {
+    let mut found: Vec<String> = std::fs::read_dir(expect::test_file("testdata/protocol_rules"))
+        .expect("the scripts' directory")
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    found.sort();
+    let mut listed: Vec<String> = SCRIPTS.iter().map(|s| format!("{s}.txt")).collect();
+    listed.sort();
+    assert_eq!(found, listed);
 }

@@ -100,43 +100,77 @@ impl<T: Copy> ByOffset<T> {
     }
 }
 
-#[cfg(test)]
+/// Native only: proptest's random source has no wasm32-unknown-unknown backend.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use kraft_base::rng::Rng;
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+    use proptest::test_runner::{RngAlgorithm, RngSeed};
     use std::collections::BTreeMap;
 
-    /// Also across the move of slots into the shared part, and for the clones a
-    /// checkpoint keeps: a clone must not see what is noted after it was made.
-    #[test]
-    fn by_offset_matches_a_btree_map_under_random_notes_and_forgetting() {
-        let mut rng = Rng::fork(13, 1);
-        let mut ours: ByOffset<u64> = ByOffset::new(&Meter::default());
-        let mut theirs: BTreeMap<Offset, u64> = BTreeMap::new();
-        let mut kept: Vec<(ByOffset<u64>, BTreeMap<Offset, u64>)> = Vec::new();
-        let mut floor = 0;
-        for step in 0..20_000u64 {
-            let offset = floor + rng.below(300);
-            match rng.below(100) {
-                0..=89 => {
-                    let had = theirs.get(&offset).copied();
-                    assert_eq!(ours.get_or_note(offset, || step), had);
-                    theirs.entry(offset).or_insert(step);
+    /// An operation on a `ByOffset` and a `BTreeMap` alike: offsets are `floor + 0..300`.
+    #[derive(Debug, Clone)]
+    enum Op {
+        Note(u64),
+        /// Raises the floor and forgets below it.
+        Forget(u64),
+        Clone,
+        /// Compares the entries from an offset (below `floor + 400`) on.
+        Look(u64),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            90 => (0u64..300).prop_map(Op::Note),
+            8 => (0u64..100).prop_map(Op::Forget),
+            2 => Just(Op::Clone),
+            1 => any::<u64>().prop_map(Op::Look),
+        ]
+    }
+
+    proptest! {
+        // A fixed seed and algorithm (every run tries the same cases), no persistence file; a
+        // failure prints the operations shrunk to a minimal list.
+        #![proptest_config(ProptestConfig {
+            cases: 40,
+            failure_persistence: None,
+            rng_algorithm: RngAlgorithm::ChaCha,
+            rng_seed: RngSeed::Fixed(13),
+            ..ProptestConfig::default()
+        })]
+        /// Also across the move of slots into the shared part, and for the clones a
+        /// checkpoint keeps: a clone must not see what is noted after it was made.
+        #[test]
+        fn by_offset_matches_a_btree_map_under_random_notes_and_forgetting(ops in vec(op(), 1..1_000)) {
+            let mut ours: ByOffset<u64> = ByOffset::new(&Meter::default());
+            let mut theirs: BTreeMap<Offset, u64> = BTreeMap::new();
+            let mut kept: Vec<(ByOffset<u64>, BTreeMap<Offset, u64>)> = Vec::new();
+            let mut floor = 0;
+            for (step, op) in ops.iter().enumerate() {
+                let step = step as u64;
+                match *op {
+                    Op::Note(above) => {
+                        let offset = floor + above;
+                        let had = theirs.get(&offset).copied();
+                        prop_assert_eq!(ours.get_or_note(offset, || step), had);
+                        theirs.entry(offset).or_insert(step);
+                    }
+                    Op::Forget(by) => {
+                        floor += by;
+                        ours.forget_below(floor);
+                        theirs = theirs.split_off(&floor);
+                    }
+                    Op::Clone => kept.push((ours.clone(), theirs.clone())),
+                    Op::Look(from) => {
+                        let from = from % (floor + 400);
+                        prop_assert!(ours.iter_from(from).eq(theirs.range(from..).map(|(k, v)| (*k, v))), "step {}", step);
+                    }
                 }
-                90..=97 => {
-                    floor += rng.below(100);
-                    ours.forget_below(floor);
-                    theirs = theirs.split_off(&floor);
-                }
-                _ => kept.push((ours.clone(), theirs.clone())),
             }
-            if step % 97 == 0 {
-                let from = rng.below(floor + 400);
-                assert!(ours.iter_from(from).eq(theirs.range(from..).map(|(k, v)| (*k, v))), "step {step}");
+            for (ours, theirs) in &kept {
+                prop_assert!(ours.iter_from(0).eq(theirs.iter().map(|(k, v)| (*k, v))));
             }
-        }
-        for (ours, theirs) in &kept {
-            assert!(ours.iter_from(0).eq(theirs.iter().map(|(k, v)| (*k, v))));
         }
     }
 }
