@@ -15,11 +15,12 @@ node_modules/.bin/biome ci web www scripts test
 step "Scripts: the build's input hashes and stamps, the bench report (node:test, scripts/test/)"
 node --test scripts/test/
 
-step "Rust: format (rustfmt.toml), clippy natively and for wasm32 (every warning an error), the declared rust-version"
+step "Rust: format (rustfmt.toml), clippy natively and for wasm32 (every warning an error), the declared rust-version, no import circles"
 cargo fmt --all --check
 cargo clippy -q --workspace --all-targets -- -D warnings
 cargo clippy -q --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
 node scripts/check-msrv.mjs
+node scripts/check-cycles.mjs
 
 step "Rust: unit, protocol-rule, Kafka-simulation, determinism, sweep and scenario tests"
 cargo test --release --workspace

@@ -7,6 +7,10 @@ use kraft_base::limit::{Limit, Unit};
 use kraft_base::messages::cap;
 use serde::Serialize;
 
+/// How often the log cleaner runs: KafkaRaftClient's RaftMetadataLogCleanerManager
+/// delay, a constant (60 s) in Kafka.
+pub const LOG_CLEANER_INTERVAL_MS: u64 = 60_000;
+
 /// Timers and limits of one replica. Field names follow the config keys.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct QuorumConfig {

@@ -8,18 +8,10 @@ use super::io::{Ctx, Note, Output, Wake};
 use super::leader::ParkedFetch;
 use super::log::FetchPosition;
 use super::record::{Epoch, MetadataImage, NodeId, Offset, Record};
+use super::replica::AwaitingFlush;
 use super::replica::Replica;
 use super::rpc::{DivergingEpoch, ErrorCode, FetchRedirect, FetchRequest, FetchResponse, Message};
 use super::state::SnapshotDownload;
-
-/// A voter's append as follower whose flush is still running: its HW is set only once
-/// the records are on disk (Kafka's appendAsFollower flushes before the HW moves).
-#[derive(Clone, Copy, Debug)]
-pub struct AwaitingFlush {
-    pub up_to: Offset,
-    /// The HW the leader's Fetch response carried.
-    pub leader_hw: Option<Offset>,
-}
 
 impl Replica {
     // ---- at the follower: the request -------------------------------------------------

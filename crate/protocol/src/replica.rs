@@ -4,8 +4,7 @@
 //! response is sent back) and its poll loop (timers, then the sends its state calls for).
 //! The handlers live one file per RPC concern, the transitions in `state.rs`.
 
-use super::config::{QuorumConfig, SafetySwitch, Unsafe};
-use super::fetch::AwaitingFlush;
+use super::config::{QuorumConfig, SafetySwitch, Unsafe, LOG_CLEANER_INTERVAL_MS};
 use super::io::{Ctx, Note, Wake};
 use super::leader::LeaderState;
 use super::log::ReplicaLog;
@@ -15,7 +14,6 @@ use super::rpc::{
     BeginQuorumEpochResponse, EndQuorumEpochRequest, EndQuorumEpochResponse, Envelope, ErrorCode, FetchSnapshotRequest,
     LeaderHint, Message, RpcKind,
 };
-use super::snapshot::LOG_CLEANER_INTERVAL_MS;
 use super::state::{ElectionState, EpochState, Reason, StateName};
 use super::voters::VoterSet;
 
@@ -35,6 +33,15 @@ pub struct ReplicaSetup {
 pub struct Durable {
     pub election: ElectionState,
     pub log: ReplicaLog,
+}
+
+/// A voter's append as follower whose flush is still running: its HW is set only once
+/// the records are on disk (Kafka's appendAsFollower flushes before the HW moves).
+#[derive(Clone, Copy, Debug)]
+pub struct AwaitingFlush {
+    pub up_to: Offset,
+    /// The HW the leader's Fetch response carried.
+    pub leader_hw: Option<Offset>,
 }
 
 #[derive(Clone, Debug)]

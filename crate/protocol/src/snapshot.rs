@@ -1,16 +1,13 @@
 //! Snapshots: FetchSnapshot at both ends, taking a snapshot as committed records are
 //! applied, and the periodic log cleaner that deletes old ones.
 
+use super::config::LOG_CLEANER_INTERVAL_MS;
 use super::io::{Ctx, Note};
 use super::log::Retention;
 use super::record::NodeId;
 use super::replica::Replica;
 use super::rpc::{ErrorCode, FetchSnapshotRequest, FetchSnapshotResponse, Snapshot, SnapshotId};
 use std::sync::Arc;
-
-/// How often the log cleaner runs: KafkaRaftClient's RaftMetadataLogCleanerManager
-/// delay, a constant (60 s) in Kafka.
-pub const LOG_CLEANER_INTERVAL_MS: u64 = 60_000;
 
 impl Replica {
     /// Kafka's handleFetchSnapshotRequest: the next chunk, the whole snapshot with the last.

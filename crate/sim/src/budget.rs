@@ -5,7 +5,7 @@
 //! wasm heap (4 GiB) fills, and every later advance or action is refused with the
 //! reason; the cluster can still be read, seeked back and disposed.
 
-use super::simulation::SimError;
+use super::error::SimError;
 use crate::trace::Event;
 use kraft_base::shared::{Holder, Meter};
 

@@ -10,6 +10,7 @@ pub mod budget;
 #[cfg(feature = "chaos")]
 pub mod chaos;
 pub mod check;
+pub mod error;
 pub mod explain;
 pub mod input;
 pub mod limits;
@@ -23,6 +24,7 @@ pub mod view;
 pub mod wire;
 pub mod world;
 
-pub use simulation::{SimError, Simulation};
+pub use error::SimError;
+pub use simulation::Simulation;
 pub use spec::{Action, ClusterSpec, NetworkSpec, TimedAction};
 pub use world::{World, WriteOutcome};

@@ -10,6 +10,7 @@
 //! `advance` costs memory for the window and the checkpoints, not for its span.
 
 use super::budget::{MemoryUsage, CHECK_EVERY_MS, EVENT_BYTES};
+use super::error::SimError;
 use super::spec::{Action, ClusterSpec, TimedAction};
 use super::view::NodeView;
 use super::world::{Livelock, RunStep, World, WriteOutcome};
@@ -35,29 +36,6 @@ const WINDOW_RESERVE_AT: usize = WINDOW_MAX_EVENTS / 8;
 pub const MAX_EVENTS_PER_QUERY: usize = 100_000;
 /// Longest a single advance may span, in simulated ms (a day): `limits::ADVANCE_MS`.
 pub const MAX_ADVANCE_MS: u64 = crate::limits::ADVANCE_MS.upper();
-
-/// An error that names the offending field.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SimError {
-    pub field: String,
-    pub message: String,
-}
-
-impl std::fmt::Display for SimError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.field.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.field, self.message)
-        }
-    }
-}
-
-impl From<(String, String)> for SimError {
-    fn from((field, message): (String, String)) -> Self {
-        SimError { field, message }
-    }
-}
 
 /// A clone of the world: it shares the logs, images and checker maps with the live
 /// world and the other checkpoints (see `shared`), and copies the rest (`own_bytes`).

@@ -5,8 +5,18 @@
 //! slab whose slots are reused, so a message held up on a slow link costs 4 bytes per
 //! later id, not a message's size.
 
-use super::world::InFlight;
+use kraft_protocol::rpc::Envelope;
 use std::collections::VecDeque;
+
+/// A message on the wire, visible to the UI while in flight.
+#[derive(Clone, Debug)]
+pub struct InFlight {
+    pub id: u64,
+    pub envelope: Envelope,
+    pub sent: u64,
+    pub arrives: u64,
+    pub duplicate: bool,
+}
 
 /// The deque's mark for an id that is not (or no longer) on the wire.
 const GONE: u32 = u32::MAX;

@@ -27,7 +27,7 @@
 use super::network::Network;
 use super::queue::EventQueue;
 use super::spec::{Action, ResolvedSpec, TimedAction};
-use super::wire::Wire;
+use super::wire::{InFlight, Wire};
 use crate::check::{Checker, ClusterView};
 use crate::trace::{DropReason, Event, EventKind, FaultKind, SnapshotAction};
 use kraft_base::rng::Rng;
@@ -83,16 +83,6 @@ struct Disconnect {
     correlation: u64,
     rpc: RpcKind,
     sent: u64,
-}
-
-/// A message on the wire, visible to the UI while in flight.
-#[derive(Clone, Debug)]
-pub struct InFlight {
-    pub id: u64,
-    pub envelope: Envelope,
-    pub sent: u64,
-    pub arrives: u64,
-    pub duplicate: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -1,0 +1,292 @@
+//! Every transition between epoch states in one place (Kafka's QuorumState): each
+//! transition persists first when Kafka does, then moves.
+
+use super::config::SafetySwitch;
+use super::io::{Ctx, Note};
+use super::leader::LeaderState;
+use super::record::{Epoch, NodeId, RecordBody};
+use super::replica::Replica;
+use super::rpc::{ErrorCode, Message};
+use super::state::*;
+
+impl Replica {
+    fn random_election_deadline(&self, ctx: &mut Ctx) -> u64 {
+        let t = self.config.election_timeout_ms;
+        ctx.now + t + ctx.rng.below(t)
+    }
+
+    /// Writes the quorum-state file. Kafka writes it before changing state in memory.
+    fn persist(&mut self, ctx: &mut Ctx, election: ElectionState) {
+        if self.election != election {
+            self.election = election;
+            ctx.note(Note::Persisted { election });
+        }
+    }
+
+    fn enter(&mut self, ctx: &mut Ctx, next: EpochState, reason: Reason) {
+        let from = self.state.name();
+        let to = next.name();
+        let epoch = next.epoch();
+        let leader = next.leader(self.id);
+        if matches!(next, EpochState::Leader(_) | EpochState::Resigned(_)) {
+            // QuorumState.transitionToLeader and transitionToResigned start without the HW of
+            // the previous state: a leader exposes one only once its own epoch commits.
+            self.hw = None;
+        }
+        let previous = std::mem::replace(&mut self.state, next);
+        self.requests.reset();
+        ctx.note(Note::StateChanged { from, to, epoch, leader, voted: self.election.voted, reason });
+        if let EpochState::Leader(l) = previous {
+            // Parked fetches of a leader that steps down are answered with an error.
+            for p in l.parked {
+                let m = self.fetch_error_response(ErrorCode::NotLeaderOrFollower);
+                ctx.send(self.id, p.from, p.correlation, Message::FetchResponse(m));
+            }
+        }
+    }
+
+    /// The state a (re)started node enters, from its quorum-state file and its log (Kafka's
+    /// QuorumState.initialize). The replica is built Unattached in its persisted epoch, so
+    /// the first state change reads from there; a lone voter elects itself at once.
+    pub(crate) fn initialize(&mut self, ctx: &mut Ctx, reason: Reason) {
+        let (e, me) = (self.election, self.id);
+        let log_epoch = self.log.last_epoch();
+        if e == ElectionState::default() {
+            ctx.note(Note::Persisted { election: e });
+        }
+        if e.epoch < log_epoch {
+            self.transition_to_unattached_fresh_timer(ctx, log_epoch, None, reason);
+        } else if e.leader == Some(me) {
+            if self.switches.has(SafetySwitch::NoResignOnRestart) {
+                self.transition_to_leader(ctx, reason);
+            } else {
+                self.transition_to_resigned(ctx, reason);
+            }
+        } else if e.voted == Some(me) && self.is_voter() {
+            self.resume_candidacy(ctx, reason);
+        } else if let Some(l) = e.leader {
+            self.transition_to_follower(ctx, e.epoch, l, reason);
+        } else {
+            self.transition_to_unattached_fresh_timer(ctx, e.epoch, e.voted, reason);
+        }
+        let lone = self.voters.len() == 1 && self.is_voter();
+        if lone && matches!(self.state, EpochState::Unattached(_) | EpochState::Follower(_) | EpochState::Resigned(_)) {
+            self.transition_to_prospective(ctx, reason);
+        }
+    }
+
+    /// A candidate that restarts is a candidate again in the same epoch, voted for itself
+    /// (QuorumState.initialize); its vote is on disk already, so nothing is persisted.
+    fn resume_candidacy(&mut self, ctx: &mut Ctx, reason: Reason) {
+        let next = CandidateState {
+            epoch: self.election.epoch,
+            granted: vec![self.id],
+            rejected: Vec::new(),
+            election_deadline: self.random_election_deadline(ctx),
+        };
+        self.enter(ctx, EpochState::Candidate(next), reason);
+        self.maybe_finish_election(ctx);
+    }
+
+    /// Unattached keeps the election time left from Candidate, Prospective, Unattached
+    /// and Resigned (Kafka's transitionToUnattached); from other states it draws anew.
+    pub(crate) fn transition_to_unattached(
+        &mut self,
+        ctx: &mut Ctx,
+        epoch: Epoch,
+        voted: Option<NodeId>,
+        reason: Reason,
+    ) {
+        let deadline = match self.state.election_deadline() {
+            _ if !self.is_voter() => u64::MAX,
+            Some(d) => d,
+            None => self.random_election_deadline(ctx),
+        };
+        self.transition_to_unattached_with_deadline(ctx, epoch, voted, deadline, reason);
+    }
+
+    pub(crate) fn transition_to_unattached_fresh_timer(
+        &mut self,
+        ctx: &mut Ctx,
+        epoch: Epoch,
+        voted: Option<NodeId>,
+        reason: Reason,
+    ) {
+        let deadline = if self.is_voter() { self.random_election_deadline(ctx) } else { u64::MAX };
+        self.transition_to_unattached_with_deadline(ctx, epoch, voted, deadline, reason);
+    }
+
+    /// A Prospective that grants a standard vote stays Prospective, now with a vote
+    /// (persisted) and a new election timer (Kafka's prospectiveAddVotedState).
+    pub(crate) fn prospective_add_vote(&mut self, ctx: &mut Ctx, candidate: NodeId) {
+        let epoch = self.epoch();
+        self.persist(ctx, ElectionState { epoch, leader: None, voted: Some(candidate) });
+        let deadline = self.random_election_deadline(ctx);
+        if let Some(p) = self.state.as_prospective_mut() {
+            p.voted = Some(candidate);
+            p.election_deadline = deadline;
+        }
+        ctx.note(Note::StateChanged {
+            from: StateName::Prospective,
+            to: StateName::Prospective,
+            epoch,
+            leader: None,
+            voted: Some(candidate),
+            reason: Reason::VotedForCandidate,
+        });
+    }
+
+    pub(crate) fn transition_to_unattached_with_deadline(
+        &mut self,
+        ctx: &mut Ctx,
+        epoch: Epoch,
+        voted: Option<NodeId>,
+        election_deadline: u64,
+        reason: Reason,
+    ) {
+        self.persist(ctx, ElectionState { epoch, leader: None, voted });
+        let next = UnattachedState { epoch, voted, leader: None, election_deadline };
+        self.enter(ctx, EpochState::Unattached(next), reason);
+    }
+
+    /// Pre-vote (KIP-996): persists nothing. With `no-pre-vote` the replica goes
+    /// straight to Candidate, as KRaft did before 4.0.
+    pub(crate) fn transition_to_prospective(&mut self, ctx: &mut Ctx, reason: Reason) {
+        debug_assert!(self.is_voter());
+        if self.switches.has(SafetySwitch::NoPreVote) {
+            return self.transition_to_candidate(ctx, reason);
+        }
+        let leader = self.state.leader(self.id).filter(|l| *l != self.id);
+        let next = ProspectiveState {
+            epoch: self.epoch(),
+            voted: self.election.voted,
+            leader,
+            granted: vec![self.id],
+            rejected: Vec::new(),
+            election_deadline: self.random_election_deadline(ctx),
+        };
+        self.enter(ctx, EpochState::Prospective(next), reason);
+        self.maybe_finish_election(ctx);
+    }
+
+    pub(crate) fn transition_to_candidate(&mut self, ctx: &mut Ctx, reason: Reason) {
+        let epoch = self.epoch() + 1;
+        self.persist(ctx, ElectionState { epoch, leader: None, voted: Some(self.id) });
+        let next = CandidateState {
+            epoch,
+            granted: vec![self.id],
+            rejected: Vec::new(),
+            election_deadline: self.random_election_deadline(ctx),
+        };
+        self.enter(ctx, EpochState::Candidate(next), reason);
+        self.maybe_finish_election(ctx);
+    }
+
+    /// Wins the election: persists, then appends the LeaderChange control record
+    /// whose offset is the epoch start offset, and announces itself. The leader's
+    /// quorum-state names it as leader and holds no vote (LeaderState.election).
+    pub(crate) fn transition_to_leader(&mut self, ctx: &mut Ctx, reason: Reason) {
+        let epoch = self.epoch();
+        self.persist(ctx, ElectionState { epoch, leader: Some(self.id), voted: None });
+        let epoch_start = self.log.end_offset();
+        let leader = LeaderState::new(epoch, epoch_start, &self.voters, self.id, ctx.now, &self.config);
+        self.enter(ctx, EpochState::Leader(Box::new(leader)), reason);
+        let body = RecordBody::LeaderChange { leader: self.id, voters: self.voters.ids().to_vec() };
+        let id = ctx.ids.next_record_id();
+        self.append_as_leader(ctx, vec![(id, body)]);
+        self.send_begin_quorum_epoch(ctx);
+    }
+
+    pub(crate) fn transition_to_follower(&mut self, ctx: &mut Ctx, epoch: Epoch, leader: NodeId, reason: Reason) {
+        let voted = if epoch == self.epoch() { self.election.voted } else { None };
+        self.persist(ctx, ElectionState { epoch, leader: Some(leader), voted });
+        let next = FollowerState {
+            epoch,
+            leader,
+            voted,
+            fetch_deadline: ctx.now + self.config.fetch_timeout_ms,
+            has_fetched: false,
+            snapshot_download: None,
+        };
+        self.enter(ctx, EpochState::Follower(next), reason);
+    }
+
+    /// Leaves leadership: EndQuorumEpoch goes to every other voter, with the
+    /// successors ordered by how far they have replicated. Persists nothing.
+    pub(crate) fn transition_to_resigned(&mut self, ctx: &mut Ctx, reason: Reason) {
+        let epoch = self.epoch();
+        // A leader restarted into Resigned sends an empty list: everyone may start.
+        let preferred_successors = self.state.as_leader().map_or_else(Vec::new, |l| l.preferred_successors(self.id));
+        let unacked = self.voters.iter().filter(|v| *v != self.id).collect();
+        let next = ResignedState {
+            epoch,
+            election_deadline: self.random_election_deadline(ctx),
+            preferred_successors,
+            unacked,
+        };
+        self.enter(ctx, EpochState::Resigned(next), reason);
+    }
+
+    /// Moves to the epoch a message revealed: follow its leader when it names one.
+    pub(crate) fn transition_to_epoch_of(
+        &mut self,
+        ctx: &mut Ctx,
+        epoch: Epoch,
+        leader: Option<NodeId>,
+        reason: Reason,
+    ) {
+        match leader {
+            Some(l) if l != self.id => self.transition_to_follower(ctx, epoch, l, reason),
+            _ => self.transition_to_unattached(ctx, epoch, None, reason),
+        }
+    }
+
+    /// A finished (pre-)vote count moves the replica on: pre-vote won -> Candidate,
+    /// vote won -> Leader; a majority of rejections ends the pre-vote.
+    pub(crate) fn maybe_finish_election(&mut self, ctx: &mut Ctx) {
+        let majority = self.majority();
+        match &self.state {
+            EpochState::Prospective(p) => {
+                if p.granted.len() >= majority {
+                    self.transition_to_candidate(ctx, Reason::PreVoteGranted);
+                } else if p.granted.len() + self.unrecorded(&p.granted, &p.rejected) < majority {
+                    self.prospective_lost(ctx, true);
+                }
+            }
+            EpochState::Candidate(c) if c.granted.len() >= majority => {
+                self.transition_to_leader(ctx, Reason::VoteGranted);
+            }
+            _ => {}
+        }
+    }
+
+    /// Kafka's prospectiveTransitionAfterElectionLoss: back to the known leader, else
+    /// Unattached (fresh timer after a rejection; the time left, i.e. none, after a
+    /// timeout, so the next pre-vote starts at once).
+    pub(crate) fn prospective_lost(&mut self, ctx: &mut Ctx, rejected: bool) {
+        let Some(p) = self.state.as_prospective() else {
+            return;
+        };
+        let (epoch, voted, leader) = (p.epoch, p.voted, p.leader);
+        let reason = if rejected { Reason::PreVoteRejected } else { Reason::PreVoteTimedOut };
+        match leader {
+            Some(l) => self.transition_to_follower(ctx, epoch, l, reason),
+            None if rejected => self.transition_to_unattached_fresh_timer(ctx, epoch, voted, reason),
+            None => self.transition_to_unattached(ctx, epoch, voted, reason),
+        }
+    }
+
+    fn unrecorded(&self, granted: &[NodeId], rejected: &[NodeId]) -> usize {
+        self.voters.iter().filter(|v| !granted.contains(v) && !rejected.contains(v)).count()
+    }
+
+    pub(crate) fn voted_in_state(&self) -> Option<NodeId> {
+        match &self.state {
+            EpochState::Unattached(s) => s.voted,
+            EpochState::Prospective(s) => s.voted,
+            EpochState::Candidate(_) => Some(self.id),
+            EpochState::Follower(s) => s.voted,
+            EpochState::Leader(_) | EpochState::Resigned(_) => self.election.voted,
+        }
+    }
+}
