@@ -554,7 +554,7 @@ mod tests {
                 all.push(EventKind::Vote { node: 2, candidate: 4, epoch: 3, pre_vote, decision });
             }
         }
-        for reason in [DropReason::Loss, DropReason::Partition, DropReason::NodeDown] {
+        for reason in DropReason::ALL {
             all.push(EventKind::Drop { msg: 1, from: 0, to: 1, rpc: RpcKind::Fetch, epoch: 2, sent: 3, reason });
         }
         for error in errors() {
@@ -589,8 +589,7 @@ mod tests {
                 duplicate: false,
             });
         }
-        for action in [SnapshotAction::Taken, SnapshotAction::Fetched, SnapshotAction::Loaded, SnapshotAction::Deleted]
-        {
+        for action in SnapshotAction::ALL {
             all.push(EventKind::Snapshot { node: 1, action, id: SnapshotId { end_offset: 10, epoch: 2 } });
         }
         all.extend(samples::faults().into_iter().map(|f| EventKind::Fault(Box::new(f))));

@@ -18,98 +18,53 @@ pub struct Event {
     pub kind: EventKind,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum DropReason {
-    /// Lost by the network (the loss probability).
-    Loss,
-    /// The link was down: a partition, isolation or one-way cut.
-    Partition,
-    /// The receiver was crashed when it arrived.
-    NodeDown,
-}
-
-impl DropReason {
-    pub fn name(self) -> &'static str {
-        match self {
-            DropReason::Loss => "loss",
-            DropReason::Partition => "partition",
-            DropReason::NodeDown => "node-down",
-        }
+crate::named! {
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+    #[serde(rename_all = "kebab-case")]
+    #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+    pub enum DropReason {
+        /// Lost by the network (the loss probability).
+        Loss = "loss",
+        /// The link was down: a partition, isolation or one-way cut.
+        Partition = "partition",
+        /// The receiver was crashed when it arrived.
+        NodeDown = "node-down",
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum SnapshotAction {
-    Taken,
-    Fetched,
-    Loaded,
-    /// Retention dropped it, and the records before the next snapshot: the log start moved.
-    Deleted,
-}
-
-impl SnapshotAction {
-    pub fn name(self) -> &'static str {
-        match self {
-            SnapshotAction::Taken => "taken",
-            SnapshotAction::Fetched => "fetched",
-            SnapshotAction::Loaded => "loaded",
-            SnapshotAction::Deleted => "deleted",
-        }
+crate::named! {
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+    #[serde(rename_all = "lowercase")]
+    #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+    pub enum SnapshotAction {
+        Taken = "taken",
+        Fetched = "fetched",
+        Loaded = "loaded",
+        /// Retention dropped it, and the records before the next snapshot: the log start moved.
+        Deleted = "deleted",
     }
 }
 
-/// The named safety properties the checker watches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "InvariantName"))]
-pub enum Invariant {
-    SingleLeader,
-    MonotonicEpoch,
-    MonotonicHighWatermark,
-    MajorityReachedHighWatermark,
-    SnapshotAtLogStart,
-    LeaderNeverLoadSnapshot,
-    ConsistentCommittedData,
-    LogMatching,
-    LeaderCompleteness,
-    NoTruncationBelowHighWatermark,
-    StableLeadership,
+crate::named! {
+    /// The named safety properties the checker watches.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+    #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "InvariantName"))]
+    pub enum Invariant {
+        SingleLeader = "SingleLeader",
+        MonotonicEpoch = "MonotonicEpoch",
+        MonotonicHighWatermark = "MonotonicHighWatermark",
+        MajorityReachedHighWatermark = "MajorityReachedHighWatermark",
+        SnapshotAtLogStart = "SnapshotAtLogStart",
+        LeaderNeverLoadSnapshot = "LeaderNeverLoadSnapshot",
+        ConsistentCommittedData = "ConsistentCommittedData",
+        LogMatching = "LogMatching",
+        LeaderCompleteness = "LeaderCompleteness",
+        NoTruncationBelowHighWatermark = "NoTruncationBelowHighWatermark",
+        StableLeadership = "StableLeadership",
+    }
 }
 
 impl Invariant {
-    pub const ALL: [Invariant; 11] = [
-        Invariant::SingleLeader,
-        Invariant::MonotonicEpoch,
-        Invariant::MonotonicHighWatermark,
-        Invariant::MajorityReachedHighWatermark,
-        Invariant::SnapshotAtLogStart,
-        Invariant::LeaderNeverLoadSnapshot,
-        Invariant::ConsistentCommittedData,
-        Invariant::LogMatching,
-        Invariant::LeaderCompleteness,
-        Invariant::NoTruncationBelowHighWatermark,
-        Invariant::StableLeadership,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Invariant::SingleLeader => "SingleLeader",
-            Invariant::MonotonicEpoch => "MonotonicEpoch",
-            Invariant::MonotonicHighWatermark => "MonotonicHighWatermark",
-            Invariant::MajorityReachedHighWatermark => "MajorityReachedHighWatermark",
-            Invariant::SnapshotAtLogStart => "SnapshotAtLogStart",
-            Invariant::LeaderNeverLoadSnapshot => "LeaderNeverLoadSnapshot",
-            Invariant::ConsistentCommittedData => "ConsistentCommittedData",
-            Invariant::LogMatching => "LogMatching",
-            Invariant::LeaderCompleteness => "LeaderCompleteness",
-            Invariant::NoTruncationBelowHighWatermark => "NoTruncationBelowHighWatermark",
-            Invariant::StableLeadership => "StableLeadership",
-        }
-    }
-
     pub fn parse(name: &str) -> Option<Invariant> {
         Invariant::ALL.iter().copied().find(|i| i.name() == name)
     }
@@ -1161,10 +1116,10 @@ mod tests {
         for s in kraft_protocol::SafetySwitch::ALL {
             assert_eq!(json(serde_json::to_value(s).unwrap()), s.name());
         }
-        for d in [DropReason::Loss, DropReason::Partition, DropReason::NodeDown] {
+        for d in DropReason::ALL {
             assert_eq!(json(serde_json::to_value(d).unwrap()), d.name());
         }
-        for a in [SnapshotAction::Taken, SnapshotAction::Fetched, SnapshotAction::Loaded, SnapshotAction::Deleted] {
+        for a in SnapshotAction::ALL {
             assert_eq!(json(serde_json::to_value(a).unwrap()), a.name());
         }
     }

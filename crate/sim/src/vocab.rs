@@ -449,8 +449,8 @@ macro_rules! actions {
     };
 }
 
-/// An enum of plain names: the enum, `ALL` and `name()` from one list. Serde renames are
-/// still written on the enum: a test checks they agree with `name()`.
+/// An enum of plain names: the enum, `ALL` and `name()` from one list. Serde's names are
+/// still given on the enum (a rename rule): a test checks they agree with `name()`.
 #[macro_export]
 macro_rules! named {
     ($(#[$m:meta])* $vis:vis enum $E:ident { $($(#[$vm:meta])* $V:ident = $name:literal),* $(,)? }) => {
@@ -458,7 +458,7 @@ macro_rules! named {
         $vis enum $E { $($(#[$vm])* $V,)* }
 
         impl $E {
-            pub const ALL: &'static [$E] = &[$($E::$V,)*];
+            pub const ALL: [$E; <[&str]>::len(&[$($name),*])] = [$($E::$V,)*];
 
             pub const fn name(self) -> &'static str {
                 match self { $($E::$V => $name,)* }
