@@ -459,6 +459,75 @@ mod tests {
         out
     }
 
+    const READERS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/src/generated/packed-readers.ts");
+
+    /// `web/src/generated/packed-readers.ts`: one reader per packed row type, from
+    /// `packed::ROWS`, each building its event as one object literal (building objects by
+    /// field name from the layout table at run time cost twice as much).
+    fn packed_readers() -> String {
+        use kraft_sim::packed::{Packing, ROWS};
+        let mut out = String::from(
+            "// Generated from `packed::ROWS` (crate/wasm/src/wire.rs): do not edit.\n\
+             // `UPDATE=1 cargo test --release --lib wire` rewrites it.\n\n\
+             import type { EventOf, PackedTraceEvent, PackedType } from '../types.js';\n\n\
+             /** Reads the row whose fields start at `i` (after code, seq and t) into `out`; returns where the next row starts. */\n\
+             export type Reader = (out: PackedTraceEvent[], r: Float64Array, i: number, names: string[]) => number;\n\
+             /** A field's type (the core's enum names arrive as indexes into the result's `names`). */\n\
+             type As<T extends PackedType, K extends keyof EventOf<T>> = EventOf<T>[K];\n\n\
+             /** The reader of each packed type. */\n\
+             export const READERS: Record<PackedType, Reader> = {\n",
+        );
+        for (ty, fields) in ROWS {
+            let mut pre = String::new();
+            let mut props = vec!["seq: r[i - 2]".to_string(), "t: r[i - 1]".to_string(), format!("type: '{ty}'")];
+            let mut end = format!("i + {}", fields.len());
+            for (k, (name, packing)) in fields.iter().enumerate() {
+                let at = if k == 0 { "r[i]".to_string() } else { format!("r[i + {k}]") };
+                let cast = format!("as As<'{ty}', '{name}'>");
+                props.push(match packing {
+                    Packing::Number => format!("{name}: {at}"),
+                    Packing::MaybeNumber => format!("{name}: Number.isNaN({at}) ? null : {at}"),
+                    Packing::Flag => format!("{name}: {at} === 1"),
+                    Packing::Name => format!("{name}: n[{at}] {cast}"),
+                    Packing::MaybeName => format!("{name}: {at} < 0 ? null : (n[{at}] {cast})"),
+                    Packing::List => {
+                        assert_eq!(k + 1, fields.len(), "{ty}: a list field comes last");
+                        pre.push_str(&format!(
+                            "    const count = {at};\n    // a loop, not Array.from(r.subarray(...)): no view object, no iterator\n    \
+                             const {name}: number[] = new Array(count);\n    \
+                             for (let k = 0; k < count; k++) {name}[k] = r[i + {} + k];\n",
+                            k + 1
+                        ));
+                        end = format!("i + {} + count", k + 1);
+                        name.to_string()
+                    }
+                });
+            }
+            let uses_names = fields.iter().any(|(_, p)| matches!(p, Packing::Name | Packing::MaybeName));
+            out.push_str(&format!(
+                "  {ty}: (out, r, i{}) => {{\n{pre}    out.push({{ {} }});\n    return {end};\n  }},\n",
+                if uses_names { ", n" } else { "" },
+                props.join(", ")
+            ));
+        }
+        out.push_str("};\n");
+        out
+    }
+
+    #[test]
+    fn generated_packed_readers_are_current() {
+        let want = packed_readers();
+        if std::env::var_os("UPDATE").is_some() {
+            std::fs::write(READERS_PATH, &want).unwrap();
+            return;
+        }
+        let have = std::fs::read_to_string(READERS_PATH).unwrap_or_default();
+        assert!(
+            have == want,
+            "web/src/generated/packed-readers.ts is stale: run `UPDATE=1 cargo test --release --lib wire` and review the diff"
+        );
+    }
+
     #[test]
     fn generated_typescript_is_current() {
         let want = generated();
