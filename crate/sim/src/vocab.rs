@@ -471,3 +471,27 @@ macro_rules! named {
 pub fn node_or_dash(n: Option<NodeId>) -> String {
     n.map_or_else(|| "-".to_string(), |n| n.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::spec::{Action, ActionKind};
+
+    /// The digest hashes a fault's position: each is used once, and they run 0..faults.
+    #[test]
+    fn trace_positions_are_distinct_and_dense() {
+        let mut positions: Vec<isize> = ActionKind::ALL.iter().filter_map(|k| k.trace_position()).collect();
+        positions.sort();
+        assert!(positions.iter().copied().eq(0..positions.len() as isize), "{positions:?}");
+    }
+
+    #[test]
+    fn names_are_distinct_and_samples_valid() {
+        for (i, k) in ActionKind::ALL.iter().enumerate() {
+            assert!(ActionKind::ALL[..i].iter().all(|o| o.name() != k.name()), "{} twice", k.name());
+            assert!(!k.undoes().contains(k), "{} undoes itself", k.name());
+        }
+        for a in Action::samples() {
+            assert_eq!(a.validate(3), Ok(()), "{a:?}");
+        }
+    }
+}
