@@ -24,7 +24,7 @@ pub use report::{ExpectationReport, Measurement, MeasurementPart, Report, StepRe
 use kraft_protocol::rpc::RpcKind;
 use kraft_protocol::{NodeId, SafetySwitch};
 use kraft_sim::{Action, ClusterSpec, Simulation};
-use vocab::{ActionKind, ExpectKind, MeasureKind};
+use vocab::{ExpectKind, MeasureKind};
 
 use kraft_sim::trace::{Event, Invariant};
 use serde::Serialize;
@@ -214,60 +214,14 @@ pub enum Group {
 /// runs.
 pub type StepAction = Action<NodeRef, Group>;
 
-/// What the engine asks of a step's action. A trait because [`Action`] is the sim's type.
-pub trait StepActionExt {
-    /// The key it is written with.
-    fn kind(&self) -> ActionKind;
-    /// The node a step with this action is about (what its `$label` names).
-    fn subject(&self) -> Option<&NodeRef>;
-}
-
-impl StepActionExt for StepAction {
-    fn kind(&self) -> ActionKind {
-        match self {
-            Action::Crash { .. } => ActionKind::Crash,
-            Action::Wipe { .. } => ActionKind::Wipe,
-            Action::Restart { .. } => ActionKind::Restart,
-            Action::Isolate { .. } => ActionKind::Isolate,
-            Action::Reconnect { .. } => ActionKind::Reconnect,
-            Action::Partition { .. } => ActionKind::Partition,
-            Action::Cut { .. } => ActionKind::Cut,
-            Action::Uncut { .. } => ActionKind::Uncut,
-            Action::SlowLink { .. } => ActionKind::SlowLink,
-            Action::ClearSlowLink { .. } => ActionKind::ClearSlowLink,
-            Action::HealPartition => ActionKind::HealPartition,
-            Action::Heal => ActionKind::Heal,
-            Action::Network { .. } => ActionKind::Network,
-            Action::SlowDisk { .. } => ActionKind::SlowDisk,
-            Action::Resign => ActionKind::Resign,
-            Action::Workload { .. } => ActionKind::Workload,
-            Action::Write { .. } => ActionKind::Write,
-        }
-    }
-
-    /// The node it crashes, wipes, restarts, isolates, reconnects or slows, or the leader
-    /// that resigns.
-    fn subject(&self) -> Option<&NodeRef> {
-        match self {
-            Action::Crash { node }
-            | Action::Wipe { node }
-            | Action::Restart { node }
-            | Action::Isolate { node }
-            | Action::Reconnect { node }
-            | Action::SlowDisk { node, .. } => Some(node),
-            Action::Resign => Some(&NodeRef::Leader),
-            Action::Partition { .. }
-            | Action::Cut { .. }
-            | Action::Uncut { .. }
-            | Action::SlowLink { .. }
-            | Action::ClearSlowLink { .. }
-            | Action::HealPartition
-            | Action::Heal
-            | Action::Network { .. }
-            | Action::Workload { .. }
-            | Action::Write { .. } => None,
-        }
-    }
+/// The node a step's action is about (what its `$label` names): the node it crashes,
+/// wipes, restarts, isolates, reconnects or slows, or the leader that resigns (the sim's
+/// declaration of each action says which).
+pub fn step_subject(action: &StepAction) -> Option<&NodeRef> {
+    action.subject().map(|s| match s {
+        kraft_sim::vocab::Subject::Node(n) => n,
+        kraft_sim::vocab::Subject::Leader => &NodeRef::Leader,
+    })
 }
 
 /// A point in simulated time: absolute ms, when a labelled step happened (plus an

@@ -9,6 +9,8 @@ use super::vocab::{keys_of, ActionKind, Kind, FOCUS, FOCUS_MESSAGE, RECORD_NAME,
 use super::*;
 use kraft_base::messages::{cap, plain_serde, MAX_ECHO_CHARS};
 use kraft_protocol::SafetySwitch;
+use kraft_sim::input::Read;
+use kraft_sim::vocab::{ActionSource, FieldTy};
 
 type R<T> = Result<T, ScenarioError>;
 
@@ -91,7 +93,7 @@ pub fn parse(text: &str) -> R<Scenario> {
         let step = parse_step(s, &idx("steps", i), &cx, duration_ms, &record_names)?;
         if let Some(decl) = step.label.as_ref().and_then(|l| cx.labels.get_mut(l)) {
             decl.has_subject = match (&step.action, &step.when) {
-                (Some(a), _) => a.subject().is_some(),
+                (Some(a), _) => step_subject(a).is_some(),
                 (None, When::Until { condition, .. }) => condition.has_subject(),
                 (None, _) => false,
             };
@@ -230,7 +232,7 @@ fn parse_step(
         },
     };
     let step_keys = keys_of(STEP);
-    let action_fields = action_kind.map(|k| keys_of(k.fields())).unwrap_or_default();
+    let action_fields: Vec<&str> = action_kind.map(|k| k.fields().iter().map(|f| f.key).collect()).unwrap_or_default();
     for k in o.map.keys() {
         if step_keys.contains(&k.as_str()) || action_fields.contains(&k.as_str()) {
             continue;
@@ -386,91 +388,87 @@ fn parse_record_names(v: Option<&Value>) -> R<BTreeMap<String, RecordName>> {
     Ok(out)
 }
 
+/// A step's action fields: nodes by reference, checked against the cluster and the
+/// labels so far, a record checked field by field.
+struct StepFields<'a, 'b> {
+    o: &'b Obj<'a>,
+    cx: &'b Cx,
+}
+
+impl ActionSource for StepFields<'_, '_> {
+    type Node = NodeRef;
+    type Group = Group;
+    type Error = ScenarioError;
+    fn node(&self, key: &'static str) -> R<NodeRef> {
+        self.cx.node_ref(self.o.req_value(key)?, &self.o.p(key), true)
+    }
+    fn groups(&self, key: &'static str) -> R<Vec<Group>> {
+        parse_groups(self.o.req_value(key)?, &self.o.p(key), self.cx)
+    }
+    fn req<T: Read>(&self, key: &'static str, _: FieldTy) -> R<T> {
+        self.o.req(key)
+    }
+    fn opt<T: Read>(&self, key: &'static str, ty: FieldTy) -> R<Option<T>> {
+        if let (FieldTy::Record, Some(r)) = (ty, self.o.get(key)) {
+            check_record(r, &self.o.p(key))?;
+        }
+        self.o.opt(key)
+    }
+}
+
 fn parse_action(kind: ActionKind, o: &Obj, cx: &Cx) -> R<StepAction> {
-    let node = |key: &str| -> R<NodeRef> { cx.node_ref(o.req_value(key)?, &o.p(key), true) };
-    let action = match kind {
-        ActionKind::Crash => Action::Crash { node: node("node")? },
-        ActionKind::Wipe => Action::Wipe { node: node("node")? },
-        ActionKind::Restart => Action::Restart { node: node("node")? },
-        ActionKind::Isolate => Action::Isolate { node: node("node")? },
-        ActionKind::Reconnect => Action::Reconnect { node: node("node")? },
-        ActionKind::Partition => {
-            let gv = o.req_value("groups")?;
-            let gp = o.p("groups");
-            let Value::Array(groups) = gv else {
-                return err(gp, format!("expected an array of node groups like [[0, 1], [2]], got {}", json_kind(gv)));
-            };
-            let mut out = Vec::new();
-            let mut seen: Vec<NodeId> = Vec::new();
-            for (i, g) in groups.iter().enumerate() {
-                let p = idx(&gp, i);
-                let members = match g {
-                    Value::Array(m) => m,
-                    Value::String(r) if r == "rest" => {
-                        if out.contains(&Group::Rest) {
-                            return err(p, "only one group can be \"rest\"");
-                        }
-                        out.push(Group::Rest);
-                        continue;
-                    }
-                    _ => {
-                        return err(
-                            p,
-                            format!(
-                                "expected an array of nodes or \"rest\" (every node not named elsewhere), got {}",
-                                json_kind(g)
-                            ),
-                        )
-                    }
-                };
-                if members.is_empty() {
-                    return err(p, "a group must name at least one node");
-                }
-                let mut group = Vec::new();
-                for (j, m) in members.iter().enumerate() {
-                    let mp = idx(&p, j);
-                    let r = cx.node_ref(m, &mp, true)?;
-                    if let NodeRef::Id(n) = r {
-                        if seen.contains(&n) {
-                            return err(mp, format!("node {n} is named twice; each node may be in one group"));
-                        }
-                        seen.push(n);
-                    }
-                    group.push(r);
-                }
-                out.push(Group::Nodes(group));
-            }
-            Action::Partition { groups: out }
-        }
-        ActionKind::Cut => Action::Cut { from: node("from")?, to: node("to")? },
-        ActionKind::Uncut => Action::Uncut { from: node("from")?, to: node("to")? },
-        ActionKind::SlowLink => {
-            Action::SlowLink { from: node("from")?, to: node("to")?, latency_ms: o.req("latencyMs")? }
-        }
-        ActionKind::ClearSlowLink => Action::ClearSlowLink { from: node("from")?, to: node("to")? },
-        ActionKind::HealPartition => Action::HealPartition,
-        ActionKind::Heal => Action::Heal,
-        ActionKind::Resign => Action::Resign,
-        ActionKind::Network => Action::Network {
-            latency_ms: o.req("latencyMs")?,
-            loss: o.opt("loss")?.unwrap_or(0.0),
-            duplicate: o.opt("duplicate")?.unwrap_or(0.0),
-        },
-        ActionKind::SlowDisk => Action::SlowDisk { node: node("node")?, flush_ms: o.req("flushMs")? },
-        ActionKind::Workload => Action::Workload { writes_per_second: o.req("writesPerSecond")? },
-        ActionKind::Write => Action::Write {
-            record: match o.get("record") {
-                Some(r) => {
-                    check_record(r, &o.p("record"))?;
-                    Some(de(r, &o.p("record"))?)
-                }
-                None => None,
-            },
-        },
-    };
+    let action = kind.read(&StepFields { o, cx })?;
     // The sim's own value checks (ranges, records, a link's two ends).
     action.check_values().map_err(|(f, m)| ScenarioError::new(o.p(&f), m))?;
     Ok(action)
+}
+
+/// Partition groups: arrays of node references, or "rest" (once) for every node not named.
+fn parse_groups(gv: &Value, gp: &str, cx: &Cx) -> R<Vec<Group>> {
+    let Value::Array(groups) = gv else {
+        return err(gp, format!("expected an array of node groups like [[0, 1], [2]], got {}", json_kind(gv)));
+    };
+    let mut out = Vec::new();
+    let mut seen: Vec<NodeId> = Vec::new();
+    for (i, g) in groups.iter().enumerate() {
+        let p = idx(gp, i);
+        let members = match g {
+            Value::Array(m) => m,
+            Value::String(r) if r == "rest" => {
+                if out.contains(&Group::Rest) {
+                    return err(p, "only one group can be \"rest\"");
+                }
+                out.push(Group::Rest);
+                continue;
+            }
+            _ => {
+                return err(
+                    p,
+                    format!(
+                        "expected an array of nodes or \"rest\" (every node not named elsewhere), got {}",
+                        json_kind(g)
+                    ),
+                )
+            }
+        };
+        if members.is_empty() {
+            return err(p, "a group must name at least one node");
+        }
+        let mut group = Vec::new();
+        for (j, m) in members.iter().enumerate() {
+            let mp = idx(&p, j);
+            let r = cx.node_ref(m, &mp, true)?;
+            if let NodeRef::Id(n) = r {
+                if seen.contains(&n) {
+                    return err(mp, format!("node {n} is named twice; each node may be in one group"));
+                }
+                seen.push(n);
+            }
+            group.push(r);
+        }
+        out.push(Group::Nodes(group));
+    }
+    Ok(out)
 }
 
 /// The metadata records a scenario may write, with their fields (the JSON form of the

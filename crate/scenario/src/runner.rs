@@ -477,7 +477,7 @@ impl Runner<'_> {
     fn resolve(&self, spec: &StepAction) -> Result<(Action, Option<NodeId>), String> {
         let env = self.env();
         let action = spec.try_map(|r| env.resolve(r), |groups| resolve_groups(&env, groups))?;
-        let subject = spec.subject().map(|r| env.resolve(r)).transpose()?;
+        let subject = step_subject(spec).map(|r| env.resolve(r)).transpose()?;
         Ok((action, subject))
     }
 }
@@ -522,60 +522,7 @@ fn takes_leader_away(d: &StepDone) -> bool {
 }
 
 fn describe_action(a: &Action, leader: Option<(NodeId, Epoch)>, outcome: Option<kraft_sim::WriteOutcome>) -> String {
-    let role = |n: NodeId| match leader {
-        Some((l, e)) if l == n => format!("n{n} (leader of epoch {e})"),
-        _ => format!("n{n}"),
-    };
-    match a {
-        Action::Crash { node } => format!("crash {}", role(*node)),
-        Action::Wipe { node } => format!("crash {} and wipe its disk", role(*node)),
-        Action::Restart { node } => format!("restart n{node}"),
-        Action::Isolate { node } => format!("isolate {}", role(*node)),
-        Action::Reconnect { node } => format!("reconnect n{node}"),
-        Action::HealPartition => "heal the partition".into(),
-        Action::ClearSlowLink { from, to } => format!("the link n{from} -> n{to} back at the network's latency"),
-        Action::Partition { groups } => format!(
-            "partition {}",
-            groups
-                .iter()
-                .map(|g| format!("[{}]", g.iter().map(|n| format!("n{n}")).collect::<Vec<_>>().join(",")))
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
-        Action::Cut { from, to } => format!("cut n{from} -> n{to}"),
-        Action::Uncut { from, to } => format!("restore the link n{from} -> n{to}"),
-        Action::SlowLink { from, to, latency_ms } => {
-            format!("slow the link n{from} -> n{to} to {}-{} ms", latency_ms[0], latency_ms[1])
-        }
-        Action::Heal => "heal the network".into(),
-        Action::Network { latency_ms, loss, duplicate } => format!(
-            "network latency {}..{} ms, loss {}%, duplicate {}%",
-            latency_ms[0],
-            latency_ms[1],
-            loss * 100.0,
-            duplicate * 100.0
-        ),
-        Action::SlowDisk { node, flush_ms } => {
-            format!("disk of n{node}: flush takes {flush_ms} ms")
-        }
-        Action::Resign => match leader {
-            Some((l, e)) => format!("leader n{l} resigns epoch {e}"),
-            None => "resign (no leader)".into(),
-        },
-        Action::Workload { writes_per_second } => format!("workload {writes_per_second} writes/s"),
-        Action::Write { record } => {
-            let kind = record.as_ref().map(|r| r.kind()).unwrap_or("a random record");
-            match outcome {
-                Some(kraft_sim::WriteOutcome::Accepted { node, offset }) => {
-                    format!("write {kind}: accepted by n{node} at offset {offset}")
-                }
-                Some(kraft_sim::WriteOutcome::Rejected { reason }) => {
-                    format!("write {kind}: rejected ({reason})")
-                }
-                None => format!("write {kind}"),
-            }
-        }
-    }
+    a.describe(&kraft_sim::vocab::StepCx { leader, outcome })
 }
 
 fn first_leader(trace: &[kraft_sim::trace::Event]) -> Option<(u64, NodeId, Epoch)> {

@@ -1,7 +1,10 @@
-//! The format's vocabulary, written once: every kind of action, condition, expectation
-//! and measurement as an enum variant with its key, its fields and a one-line doc. The
+//! The format's vocabulary, written once: every kind of condition, expectation and
+//! measurement as an enum variant with its key, its fields and a one-line doc (actions are
+//! the sim's, declared once in `kraft_sim::spec`). The
 //! parser dispatches on these enums (a kind without its arm does not compile), checks keys
 //! against their fields, and `scenarios/schema.json` is generated from them.
+
+use kraft_sim::vocab::FieldTy;
 
 /// A family of kinds: every kind and the key it is written with.
 pub trait Kind: Copy + 'static {
@@ -223,55 +226,42 @@ pub const VARIANT: &[Field] = &[
 
 // ---- the kinds ---------------------------------------------------------------------
 
-const NODE: &[Field] = &[req("node", Ty::Node)];
-const LINK: &[Field] = &[req("from", Ty::Node), req("to", Ty::Node)];
-const LATENCY: Field = doc(
-    req("latencyMs", Ty::Latency),
-    "[min, max] one-way latency in ms, at least 1 (at zero, replicas can answer each other forever within one millisecond).",
-);
-const GROUPS: Field = doc(
-    req("groups", Ty::Groups),
-    "Partition groups: arrays of nodes, or \"rest\" for every node not named in another group.",
-);
 const FROM: Field = opt("from", Ty::Time);
 const TO: Field = opt("to", Ty::Time);
 const FAILOVER_FROM: Field =
     doc(opt("from", Ty::Label), "The step label; default: the first step that took the leader away.");
 
-kinds! {
-    /// The `action` of a step (the sim's `Action`, named the same way), with the fields
-    /// that sit beside it in the step.
-    pub enum ActionKind: &'static [Field] {
-        Crash = "crash", NODE, "Crash the node: it loses what it had not flushed; its disk (log, quorum-state) stays.";
-        Wipe = "wipe", NODE, "Crash the node and lose its whole disk.";
-        Restart = "restart", NODE, "Restart a crashed node from its disk.";
-        Isolate = "isolate", NODE, "Cut the node off from every other node (both directions).";
-        Reconnect = "reconnect", NODE,
-            "Undo isolate: the node's links are as before it (its partition group and cuts still apply).";
-        Partition = "partition", &[GROUPS], "Split the nodes into groups that only talk within themselves.";
-        Cut = "cut", LINK, "Drop every message from one node to another (one way).";
-        Uncut = "uncut", LINK, "Restore one link a cut took down (one way).";
-        SlowLink = "slowLink", &[req("from", Ty::Node), req("to", Ty::Node), LATENCY],
-            "Give one link (one way) its own latency range [min, max] ms; heal restores the default.";
-        ClearSlowLink = "clearSlowLink", LINK, "Undo slowLink: the link (one way) is back at the network's latency.";
-        HealPartition = "healPartition", &[], "Undo the partition only (isolations, cuts and slow links stay).";
-        Heal = "heal", &[], "Undo isolations, partitions and cuts.";
-        Network = "network", &[LATENCY, opt("loss", Ty::Rate), opt("duplicate", Ty::Rate)],
-            "Change every link's latency range, loss and duplication rates.";
-        SlowDisk = "slowDisk", &[req("node", Ty::Node), req("flushMs", Ty::FlushMs)],
-            "Set how long the node's flushes take (its raft thread is blocked meanwhile).";
-        Resign = "resign", &[], "The current leader resigns gracefully (EndQuorumEpoch).";
-        Workload = "workload", &[req("writesPerSecond", Ty::WritesPerSecond)],
-            "Set the client write rate (random metadata records).";
-        Write = "write", &[opt("record", Ty::Record)],
-            "One client write to the current leader (a given record or a random one).";
+/// The `action` of a step: the sim's actions (`kraft_sim::spec`, declared once there),
+/// whose fields sit beside it in the step.
+pub use kraft_sim::ActionKind;
+
+impl Kind for ActionKind {
+    const ALL: &'static [ActionKind] = ActionKind::ALL;
+
+    fn key(self) -> &'static str {
+        self.name()
     }
 }
 
-impl ActionKind {
-    pub fn fields(self) -> &'static [Field] {
-        self.spec().0
+/// What a field of an action holds, in the format's terms.
+fn action_ty(ty: FieldTy) -> Ty {
+    match ty {
+        FieldTy::Node => Ty::Node,
+        FieldTy::Groups => Ty::Groups,
+        FieldTy::Latency => Ty::Latency,
+        FieldTy::Rate => Ty::Rate,
+        FieldTy::FlushMs => Ty::FlushMs,
+        FieldTy::WritesPerSecond => Ty::WritesPerSecond,
+        FieldTy::Record => Ty::Record,
     }
+}
+
+/// An action's fields as the format's vocabulary gives them (for the schema).
+pub fn action_fields(kind: ActionKind) -> Vec<Field> {
+    kind.fields()
+        .iter()
+        .map(|f| Field { key: f.key, ty: action_ty(f.ty), required: f.required, doc: f.ty.doc() })
+        .collect()
 }
 
 kinds! {

@@ -158,3 +158,38 @@ fn scenarios_name_the_undo_actions() {
     let e = kraft_scenario::parse(&text.replace(r#""from": 0, "to": 1}"#, r#""from": 1, "to": 1}"#)).unwrap_err();
     assert!(e.message.contains("two different nodes"), "{}", e.message);
 }
+
+/// What an undo must give back: the link faults in force, the links down, the network
+/// profile and which nodes run.
+fn undoable_state(s: &Simulation) -> String {
+    let w = s.world();
+    let running: Vec<bool> = w.nodes.iter().map(|n| n.replica.is_some()).collect();
+    format!(
+        "{} {:?} {:?} {running:?}",
+        serde_json::to_string(&w.network.link_faults()).unwrap(),
+        w.network.down_links(),
+        w.network.profile
+    )
+}
+
+/// The catalog's undo relation (each action's `undoes` in `spec.rs`, which the UI reads as
+/// `ACTIONS` and `REPAIRS` in web/src/generated/wire.ts) is true: after each action it
+/// claims to undo, with the samples' nodes, it puts back what that action changed.
+#[test]
+fn every_undo_the_catalog_claims_takes_its_action_back() {
+    let samples = Action::samples();
+    let sample = |k: kraft_sim::ActionKind| samples.iter().find(|a| a.kind() == k).unwrap().clone();
+    let mut checked = 0;
+    for undo in kraft_sim::ActionKind::ALL {
+        for undone in undo.undoes() {
+            let mut s = sim();
+            let before = undoable_state(&s);
+            s.act(sample(*undone)).unwrap();
+            assert_ne!(undoable_state(&s), before, "{} changes nothing to undo", undone.name());
+            s.act(sample(*undo)).unwrap();
+            assert_eq!(undoable_state(&s), before, "{} does not undo {}", undo.name(), undone.name());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "{checked} undo relations");
+}

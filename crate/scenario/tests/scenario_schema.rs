@@ -152,15 +152,15 @@ fn one_of<K: Kind>(description: &str, spec: fn(K) -> (Shape, &'static str), extr
 fn step() -> Value {
     let mut props = properties(STEP);
     for a in ActionKind::ALL {
-        for f in a.fields() {
-            props.entry(f.key.to_string()).or_insert_with(|| field(f));
+        for f in action_fields(*a) {
+            props.entry(f.key.to_string()).or_insert_with(|| field(&f));
         }
     }
     let step_keys = keys_of(STEP);
     let mut rules: Vec<Value> = ActionKind::ALL
         .iter()
         .map(|a| {
-            let (fields, doc) = a.spec();
+            let (fields, doc) = (&action_fields(*a)[..], a.doc());
             let mut allowed = step_keys.clone();
             allowed.extend(keys_of(fields));
             let mut then = json!({"propertyNames": {"enum": allowed}});

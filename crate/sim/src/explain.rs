@@ -6,7 +6,7 @@
 //! Every match here is exhaustive: a new event kind, reason or decision fails to compile
 //! until it has its sentence.
 
-use crate::trace::{DropReason, EventKind, FaultKind, SnapshotAction};
+use crate::trace::{DropReason, EventKind, Fault, SnapshotAction};
 use kraft_protocol::election::VoteDecision;
 use kraft_protocol::rpc::{ErrorCode, FetchOutcome, MessageSummary, RpcKind};
 use kraft_protocol::{NodeId, Reason, StateName};
@@ -493,49 +493,8 @@ fn vote(node: NodeId, candidate: NodeId, epoch: u32, pre_vote: bool, d: VoteDeci
     format!("n{node} {verb} n{candidate}'s {kind}: {why}")
 }
 
-fn fault(f: &FaultKind) -> String {
-    let what = match f {
-        FaultKind::Isolate(n) => format!("n{n} was cut off from every other node"),
-        FaultKind::Partition(groups) => {
-            let g: Vec<String> = groups.iter().map(|g| format!("[{}]", names(g))).collect();
-            format!("the network was split into {}: messages cross no group boundary", g.join(" and "))
-        }
-        FaultKind::Cut { from, to } => format!("the link from n{from} to n{to} was cut one way"),
-        FaultKind::Uncut { from, to } => format!("the link from n{from} to n{to} was restored"),
-        FaultKind::SlowLink { from, to, min_ms, max_ms } => {
-            format!("the link from n{from} to n{to} now takes {min_ms}..{max_ms} ms")
-        }
-        FaultKind::Heal => "every link was restored".into(),
-        FaultKind::Network { latency_min_ms, latency_max_ms, loss_ppm, duplicate_ppm } => format!(
-            "the network now takes {latency_min_ms}..{latency_max_ms} ms, loses {}.{:02}% and duplicates {}.{:02}% \
-             of messages",
-            loss_ppm / 10_000,
-            loss_ppm % 10_000 / 100,
-            duplicate_ppm / 10_000,
-            duplicate_ppm % 10_000 / 100
-        ),
-        FaultKind::SlowDisk { node, flush_ms } => format!(
-            "n{node}'s disk now takes {flush_ms} ms per flush, and a flush blocks its raft thread \
-             (KafkaRaftClient.poll runs on one thread)"
-        ),
-        FaultKind::Workload { writes_per_second } => {
-            format!("clients now write {writes_per_second} records per second to the leader")
-        }
-        FaultKind::Resign(n) => {
-            format!("n{n} was asked to resign leadership gracefully (KafkaRaftClient.resign, EndQuorumEpoch)")
-        }
-        FaultKind::Wipe(n) => format!(
-            "n{n}'s disk was wiped: log and quorum-state are gone, so it rejoins with nothing, which Raft's safety \
-             does not cover"
-        ),
-        FaultKind::Reconnect(n) => format!("n{n}'s links were restored (only its own: other cuts and groups stay)"),
-        FaultKind::HealPartition => "the partition was healed: every node is in one group again (cuts, isolations \
-                                     and slow links stay)"
-            .into(),
-        FaultKind::ClearSlowLink { from, to } => {
-            format!("the link from n{from} to n{to} takes the network's latency again")
-        }
-    };
+fn fault(f: &Fault) -> String {
+    let what = f.explanation();
     format!(
         "{what}: a fault injected by you or the scenario (the simulator's, not a Kafka rule); the nodes notice it only \
          through their timers and messages (fetch.timeout.ms, request.timeout.ms)"
@@ -595,7 +554,7 @@ mod tests {
                 all.push(EventKind::Vote { node: 2, candidate: 4, epoch: 3, pre_vote, decision });
             }
         }
-        for reason in [DropReason::Loss, DropReason::Partition, DropReason::NodeDown] {
+        for reason in DropReason::ALL {
             all.push(EventKind::Drop { msg: 1, from: 0, to: 1, rpc: RpcKind::Fetch, epoch: 2, sent: 3, reason });
         }
         for error in errors() {
@@ -630,11 +589,10 @@ mod tests {
                 duplicate: false,
             });
         }
-        for action in [SnapshotAction::Taken, SnapshotAction::Fetched, SnapshotAction::Loaded, SnapshotAction::Deleted]
-        {
+        for action in SnapshotAction::ALL {
             all.push(EventKind::Snapshot { node: 1, action, id: SnapshotId { end_offset: 10, epoch: 2 } });
         }
-        all.extend(samples::faults().into_iter().map(EventKind::Fault));
+        all.extend(samples::faults().into_iter().map(|f| EventKind::Fault(Box::new(f))));
         all.push(EventKind::Truncate { node: 1, from_leo: 9, to: 4, diverging_epoch: None, hw: Some(4) });
         all.push(EventKind::HighWatermark { node: 1, old: Some(3), new: 5, majority: Box::default() });
         let mut seen = std::collections::BTreeSet::new();

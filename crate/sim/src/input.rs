@@ -7,7 +7,8 @@
 //! rather than serde-derived: serde loses the path inside tagged and flattened shapes, and
 //! its derived deserializers were a fifth of the page's wasm.
 
-use crate::spec::{self, Action, ClusterSpec, LinkProfileSpec, NetworkSpec, TimedAction};
+use crate::spec::{self, Action, ActionKind, ClusterSpec, LinkProfileSpec, NetworkSpec, TimedAction};
+use crate::vocab::{ActionSource, FieldTy};
 use kraft_base::messages::cap;
 use kraft_protocol::{NodeId, RecordBody, SafetySwitch};
 use serde_json::{Map, Value};
@@ -274,26 +275,27 @@ impl Read for LinkProfileSpec {
 
 // ---- actions and records --------------------------------------------------------------
 
-/// Each action's name (its `action` tag) and fields.
-pub const ACTIONS: &[(&str, &[&str])] = &[
-    ("crash", &["node"]),
-    ("wipe", &["node"]),
-    ("restart", &["node"]),
-    ("isolate", &["node"]),
-    ("reconnect", &["node"]),
-    ("partition", &["groups"]),
-    ("cut", &["from", "to"]),
-    ("uncut", &["from", "to"]),
-    ("slowLink", &["from", "to", "latencyMs"]),
-    ("clearSlowLink", &["from", "to"]),
-    ("healPartition", &[]),
-    ("heal", &[]),
-    ("network", &["latencyMs", "loss", "duplicate"]),
-    ("slowDisk", &["node", "flushMs"]),
-    ("resign", &[]),
-    ("workload", &["writesPerSecond"]),
-    ("write", &["record"]),
-];
+/// An action's fields as the API, links and the chaos sweep give them: node ids, and a
+/// missing field named at the object.
+struct ApiFields<'a>(Obj<'a>);
+
+impl ActionSource for ApiFields<'_> {
+    type Node = NodeId;
+    type Group = Vec<NodeId>;
+    type Error = InputError;
+    fn node(&self, key: &'static str) -> R<NodeId> {
+        self.0.req(key)
+    }
+    fn groups(&self, key: &'static str) -> R<Vec<Vec<NodeId>>> {
+        self.0.req(key)
+    }
+    fn req<T: Read>(&self, key: &'static str, _: FieldTy) -> R<T> {
+        self.0.req(key)
+    }
+    fn opt<T: Read>(&self, key: &'static str, _: FieldTy) -> R<Option<T>> {
+        self.0.opt(key)
+    }
+}
 
 /// An action object (`{"action": "crash", "node": 1}`) whose `also` keys the caller reads.
 fn action_in(v: &Value, path: &str, also: &[&str]) -> R<Action> {
@@ -302,36 +304,14 @@ fn action_in(v: &Value, path: &str, also: &[&str]) -> R<Action> {
         .map
         .get("action")
         .ok_or_else(|| InputError { path: path.to_string(), message: "needs the field \"action\"".into() })?;
-    let names: Vec<&str> = ACTIONS.iter().map(|(n, _)| *n).collect();
-    let Some(&(name, fields)) = ACTIONS.iter().find(|(n, _)| Some(*n) == tag.as_str()) else {
-        return one_of(path, &names, tag);
+    let Some(kind) = tag.as_str().and_then(ActionKind::find) else {
+        return one_of(path, &ActionKind::names(), tag);
     };
     let mut skip = vec!["action"];
     skip.extend_from_slice(also);
-    o.only(fields, &skip)?;
-    Ok(match name {
-        "crash" => Action::Crash { node: o.req("node")? },
-        "wipe" => Action::Wipe { node: o.req("node")? },
-        "restart" => Action::Restart { node: o.req("node")? },
-        "isolate" => Action::Isolate { node: o.req("node")? },
-        "reconnect" => Action::Reconnect { node: o.req("node")? },
-        "partition" => Action::Partition { groups: o.req::<Vec<Vec<NodeId>>>("groups")? },
-        "cut" => Action::Cut { from: o.req("from")?, to: o.req("to")? },
-        "uncut" => Action::Uncut { from: o.req("from")?, to: o.req("to")? },
-        "slowLink" => Action::SlowLink { from: o.req("from")?, to: o.req("to")?, latency_ms: o.req("latencyMs")? },
-        "clearSlowLink" => Action::ClearSlowLink { from: o.req("from")?, to: o.req("to")? },
-        "healPartition" => Action::HealPartition,
-        "heal" => Action::Heal,
-        "network" => Action::Network {
-            latency_ms: o.req("latencyMs")?,
-            loss: o.opt("loss")?.unwrap_or(0.0),
-            duplicate: o.opt("duplicate")?.unwrap_or(0.0),
-        },
-        "slowDisk" => Action::SlowDisk { node: o.req("node")?, flush_ms: o.req("flushMs")? },
-        "resign" => Action::Resign,
-        "workload" => Action::Workload { writes_per_second: o.req("writesPerSecond")? },
-        _ => Action::Write { record: o.opt("record")?.flatten() },
-    })
+    let fields: Vec<&str> = kind.fields().iter().map(|f| f.key).collect();
+    o.only(&fields, &skip)?;
+    kind.read(&ApiFields(o))
 }
 
 impl Read for Action {
@@ -518,32 +498,18 @@ mod tests {
     #[test]
     fn every_written_shape_reads_back() {
         let r = |body| Action::Write { record: Some(body) };
-        let actions = vec![
-            Action::Crash { node: 1 },
-            Action::Wipe { node: 1 },
-            Action::Restart { node: 1 },
-            Action::Isolate { node: 2 },
-            Action::Reconnect { node: 2 },
-            Action::Partition { groups: vec![vec![0, 1], vec![2]] },
-            Action::Cut { from: 0, to: 1 },
-            Action::Uncut { from: 0, to: 1 },
-            Action::SlowLink { from: 0, to: 1, latency_ms: [5, 9] },
-            Action::ClearSlowLink { from: 0, to: 1 },
-            Action::HealPartition,
-            Action::Heal,
+        let mut actions = Action::samples();
+        let kinds: Vec<ActionKind> = actions.iter().map(Action::kind).collect();
+        assert_eq!(kinds, ActionKind::ALL, "one sample per action, in order");
+        actions.extend([
             Action::Network { latency_ms: [1, 5], loss: 0.25, duplicate: 0.125 },
-            Action::SlowDisk { node: 0, flush_ms: 40 },
-            Action::Resign,
-            Action::Workload { writes_per_second: 10 },
-            Action::Write { record: None },
             r(RecordBody::LeaderChange { leader: 1, voters: vec![0, 1, 2] }),
             r(RecordBody::RegisterBroker { broker_id: 3 }),
             r(RecordBody::UnregisterBroker { broker_id: 3 }),
             r(RecordBody::CreateTopic { name: "orders".into(), partitions: 3 }),
             r(RecordBody::DeleteTopic { name: "orders".into() }),
             r(RecordBody::PartitionChange { topic: "orders".into(), partition: 1, leader: 2 }),
-        ];
-        assert_eq!(actions.len() - 6, ACTIONS.len(), "one case per action");
+        ]);
         let timed: Vec<TimedAction> =
             actions.into_iter().enumerate().map(|(i, action)| TimedAction { t: i as u64, action }).collect();
         let json = serde_json::to_string(&timed).unwrap();

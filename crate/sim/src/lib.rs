@@ -21,10 +21,11 @@ pub mod simulation;
 pub mod spec;
 pub mod trace;
 pub mod view;
+pub mod vocab;
 pub mod wire;
 pub mod world;
 
 pub use error::SimError;
 pub use simulation::Simulation;
-pub use spec::{Action, ClusterSpec, NetworkSpec, TimedAction};
+pub use spec::{Action, ActionKind, ClusterSpec, NetworkSpec, TimedAction};
 pub use world::{World, WriteOutcome};

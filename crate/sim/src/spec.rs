@@ -3,6 +3,7 @@
 
 use super::network::LinkProfile;
 use crate::limits::{self, DUPLICATE, FLUSH_MS, LOSS, OBSERVERS, SNAPSHOT_INTERVAL, VOTERS, WRITES_PER_SECOND};
+use crate::vocab;
 use kraft_protocol::{NodeId, QuorumConfig, RecordBody, SafetySwitch, Unsafe};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -160,115 +161,162 @@ impl ResolvedSpec {
     }
 }
 
-/// Something a user (or a scenario, or the chaos generator) does to the cluster. Generic
-/// in how it names nodes: the sim takes ids (`Action`), a scenario step names them by
-/// reference (`Action<NodeRef, Group>`) and resolves them when the step runs.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "action", rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum Action<N = NodeId, G = Vec<N>> {
-    Crash {
-        node: N,
-    },
+// Every action, declared once (`vocab::actions!` expands it): its JSON key and fields
+// (`how(key, type) ~ sample`), its rust doc, the node it is about, what it undoes, its
+// place in the trace digest with its texts there (faults only), the scenario schema's
+// doc line and a scenario step's description of it.
+crate::actions! {
+    context cx;
+    Crash = "crash" { node: N = node("node", Node) ~ 1 }
+        subject: (node), undoes: [], fault: (),
+        doc: "Crash the node: it loses what it had not flushed; its disk (log, quorum-state) stays.",
+        step: format!("crash {}", cx.role(*node));
     /// Crash and lose the whole disk (quorum-state and log), as Kafka's
     /// canRecoverFromSingleNodeCommittedDataLoss does. The node stays down until restarted.
-    Wipe {
-        node: N,
-    },
-    Restart {
-        node: N,
-    },
-    Isolate {
-        node: N,
-    },
+    Wipe = "wipe" { node: N = node("node", Node) ~ 2 }
+        subject: (node), undoes: [],
+        fault: (10, text: format!("wipe n{node} (disk lost)"), explain: format!(
+            "n{node}'s disk was wiped: log and quorum-state are gone, so it rejoins with nothing, which Raft's safety \
+             does not cover"
+        )),
+        doc: "Crash the node and lose its whole disk.",
+        step: format!("crash {} and wipe its disk", cx.role(*node));
+    Restart = "restart" { node: N = node("node", Node) ~ 1 }
+        subject: (node), undoes: [Crash], fault: (),
+        doc: "Restart a crashed node from its disk.",
+        step: format!("restart n{node}");
+    Isolate = "isolate" { node: N = node("node", Node) ~ 1 }
+        subject: (node), undoes: [],
+        fault: (0, text: format!("isolate n{node}"), explain: format!("n{node} was cut off from every other node")),
+        doc: "Cut the node off from every other node (both directions).",
+        step: format!("isolate {}", cx.role(*node));
     /// Undoes `isolate`: the node's links are as they were before it (its partition
     /// group and cuts still apply).
-    Reconnect {
-        node: N,
-    },
-    Partition {
-        groups: Vec<G>,
-    },
-    Cut {
-        from: N,
-        to: N,
-    },
+    Reconnect = "reconnect" { node: N = node("node", Node) ~ 1 }
+        subject: (node), undoes: [Isolate],
+        fault: (11, text: format!("reconnect n{node}"),
+            explain: format!("n{node}'s links were restored (only its own: other cuts and groups stay)")),
+        doc: "Undo isolate: the node's links are as before it (its partition group and cuts still apply).",
+        step: format!("reconnect n{node}");
+    Partition = "partition" { groups: Vec<G> = groups("groups", Groups) ~ vec![vec![0, 1], vec![2]] }
+        subject: (), undoes: [],
+        fault: (1,
+            text: format!("partition {}", groups.iter().map(|g| format!("[{}]", vocab::node_list(g, ","))).collect::<Vec<_>>().join(" ")),
+            explain: format!(
+                "the network was split into {}: messages cross no group boundary",
+                groups.iter().map(|g| format!("[{}]", vocab::node_list(g, ", "))).collect::<Vec<_>>().join(" and ")
+            )),
+        doc: "Split the nodes into groups that only talk within themselves.",
+        step: format!("partition {}", groups.iter().map(|g| format!("[{}]", vocab::node_list(g, ","))).collect::<Vec<_>>().join(" "));
+    Cut = "cut" { from: N = node("from", Node) ~ 0, to: N = node("to", Node) ~ 1 }
+        subject: (), undoes: [],
+        fault: (2, text: format!("cut n{from} -> n{to}"), explain: format!("the link from n{from} to n{to} was cut one way")),
+        doc: "Drop every message from one node to another (one way).",
+        step: format!("cut n{from} -> n{to}");
     /// Restores one one-way link that `cut` took down.
-    Uncut {
-        from: N,
-        to: N,
-    },
+    Uncut = "uncut" { from: N = node("from", Node) ~ 0, to: N = node("to", Node) ~ 1 }
+        subject: (), undoes: [Cut],
+        fault: (3, text: format!("uncut n{from} -> n{to}"), explain: format!("the link from n{from} to n{to} was restored")),
+        doc: "Restore one link a cut took down (one way).",
+        step: format!("restore the link n{from} -> n{to}");
     /// Gives one one-way link its own latency range (`heal` restores the default).
-    #[serde(rename_all = "camelCase")]
-    SlowLink {
-        from: N,
-        to: N,
-        latency_ms: [u64; 2],
-    },
+    SlowLink = "slowLink" {
+        from: N = node("from", Node) ~ 0,
+        to: N = node("to", Node) ~ 2,
+        latency_ms: [u64; 2] = req("latencyMs", Latency) ~ [5, 9],
+    }
+        subject: (), undoes: [],
+        fault: (4, text: format!("link n{from} -> n{to} latency={}..{}ms", latency_ms[0], latency_ms[1]),
+            explain: format!("the link from n{from} to n{to} now takes {}..{} ms", latency_ms[0], latency_ms[1])),
+        doc: "Give one link (one way) its own latency range [min, max] ms; heal restores the default.",
+        step: format!("slow the link n{from} -> n{to} to {}-{} ms", latency_ms[0], latency_ms[1]);
     /// Undoes `slowLink`: the link is back at the network's latency.
-    ClearSlowLink {
-        from: N,
-        to: N,
-    },
+    ClearSlowLink = "clearSlowLink" { from: N = node("from", Node) ~ 0, to: N = node("to", Node) ~ 2 }
+        subject: (), undoes: [SlowLink],
+        fault: (13, text: format!("link n{from} -> n{to} latency=network"),
+            explain: format!("the link from n{from} to n{to} takes the network's latency again")),
+        doc: "Undo slowLink: the link (one way) is back at the network's latency.",
+        step: format!("the link n{from} -> n{to} back at the network's latency");
     /// Undoes the partition only (isolations, cuts and slow links stay).
-    HealPartition,
-    Heal,
-    #[serde(rename_all = "camelCase")]
-    Network {
-        latency_ms: [u64; 2],
-        #[serde(default)]
-        loss: f64,
-        #[serde(default)]
-        duplicate: f64,
-    },
-    #[serde(rename_all = "camelCase")]
-    SlowDisk {
-        node: N,
-        flush_ms: u64,
-    },
+    HealPartition = "healPartition"
+        subject: (), undoes: [Partition],
+        fault: (12, text: "heal partition".to_string(),
+            explain: "the partition was healed: every node is in one group again (cuts, isolations and slow links \
+                      stay)".to_string()),
+        doc: "Undo the partition only (isolations, cuts and slow links stay).",
+        step: "heal the partition".to_string();
+    Heal = "heal"
+        subject: (), undoes: [Isolate, Partition, Cut, SlowLink],
+        fault: (5, text: "heal".to_string(), explain: "every link was restored".to_string()),
+        doc: "Undo isolations, partitions and cuts.",
+        step: "heal the network".to_string();
+    Network = "network" {
+        latency_ms: [u64; 2] = req("latencyMs", Latency) ~ [1, 5],
+        loss: f64 = opt("loss", Rate, 0.0) ~ 0.0125,
+        duplicate: f64 = opt("duplicate", Rate, 0.0) ~ 0.0,
+    }
+        subject: (), undoes: [],
+        fault: (6,
+            text: format!(
+                "network latency={}..{}ms loss={} duplicate={}",
+                latency_ms[0], latency_ms[1], vocab::percent(vocab::ppm(*loss)), vocab::percent(vocab::ppm(*duplicate))
+            ),
+            explain: format!(
+                "the network now takes {}..{} ms, loses {} and duplicates {} of messages",
+                latency_ms[0], latency_ms[1], vocab::percent(vocab::ppm(*loss)), vocab::percent(vocab::ppm(*duplicate))
+            )),
+        doc: "Change every link's latency range, loss and duplication rates.",
+        step: format!(
+            "network latency {}..{} ms, loss {}%, duplicate {}%",
+            latency_ms[0], latency_ms[1], loss * 100.0, duplicate * 100.0
+        );
+    SlowDisk = "slowDisk" {
+        node: N = node("node", Node) ~ 2,
+        flush_ms: u64 = req("flushMs", FlushMs) ~ 40,
+    }
+        subject: (node), undoes: [],
+        fault: (7, text: format!("disk n{node} flush={flush_ms}ms"), explain: format!(
+            "n{node}'s disk now takes {flush_ms} ms per flush, and a flush blocks its raft thread \
+             (KafkaRaftClient.poll runs on one thread)"
+        )),
+        doc: "Set how long the node's flushes take (its raft thread is blocked meanwhile).",
+        step: format!("disk of n{node}: flush takes {flush_ms} ms");
     /// Graceful resignation of the current leader (EndQuorumEpoch).
-    Resign,
-    #[serde(rename_all = "camelCase")]
-    Workload {
-        writes_per_second: u32,
-    },
-    Write {
+    Resign = "resign"
+        subject: (leader), undoes: [],
+        fault: (9, text: format!("resign n{}", vocab::node_or_dash(cx.leader)), explain: format!(
+            "n{} was asked to resign leadership gracefully (KafkaRaftClient.resign, EndQuorumEpoch)",
+            vocab::node_or_dash(cx.leader)
+        )),
+        doc: "The current leader resigns gracefully (EndQuorumEpoch).",
+        step: match cx.leader {
+            Some((l, e)) => format!("leader n{l} resigns epoch {e}"),
+            None => "resign (no leader)".into(),
+        };
+    Workload = "workload" { writes_per_second: u32 = req("writesPerSecond", WritesPerSecond) ~ 10 }
+        subject: (), undoes: [],
+        fault: (8, text: format!("workload {writes_per_second} writes/s"),
+            explain: format!("clients now write {writes_per_second} records per second to the leader")),
+        doc: "Set the client write rate (random metadata records).",
+        step: format!("workload {writes_per_second} writes/s");
+    Write = "write" {
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        record: Option<RecordBody>,
-    },
+        record: Option<RecordBody> = opt("record", Record, None) ~ None,
+    }
+        subject: (), undoes: [], fault: (),
+        doc: "One client write to the current leader (a given record or a random one).",
+        step: describe_write(record.as_ref(), cx.outcome.as_ref());
 }
 
-impl<N, G> Action<N, G> {
-    /// The same action with its nodes named another way (`node` maps each node, `groups`
-    /// a partition's groups as a whole); the first error stops it.
-    pub fn try_map<M, H, E>(
-        &self,
-        mut node: impl FnMut(&N) -> Result<M, E>,
-        groups: impl FnOnce(&[G]) -> Result<Vec<H>, E>,
-    ) -> Result<Action<M, H>, E> {
-        Ok(match self {
-            Action::Crash { node: n } => Action::Crash { node: node(n)? },
-            Action::Wipe { node: n } => Action::Wipe { node: node(n)? },
-            Action::Restart { node: n } => Action::Restart { node: node(n)? },
-            Action::Isolate { node: n } => Action::Isolate { node: node(n)? },
-            Action::Reconnect { node: n } => Action::Reconnect { node: node(n)? },
-            Action::Partition { groups: g } => Action::Partition { groups: groups(g)? },
-            Action::Cut { from, to } => Action::Cut { from: node(from)?, to: node(to)? },
-            Action::Uncut { from, to } => Action::Uncut { from: node(from)?, to: node(to)? },
-            Action::SlowLink { from, to, latency_ms } => {
-                Action::SlowLink { from: node(from)?, to: node(to)?, latency_ms: *latency_ms }
-            }
-            Action::ClearSlowLink { from, to } => Action::ClearSlowLink { from: node(from)?, to: node(to)? },
-            Action::HealPartition => Action::HealPartition,
-            Action::Heal => Action::Heal,
-            Action::Network { latency_ms, loss, duplicate } => {
-                Action::Network { latency_ms: *latency_ms, loss: *loss, duplicate: *duplicate }
-            }
-            Action::SlowDisk { node: n, flush_ms } => Action::SlowDisk { node: node(n)?, flush_ms: *flush_ms },
-            Action::Resign => Action::Resign,
-            Action::Workload { writes_per_second } => Action::Workload { writes_per_second: *writes_per_second },
-            Action::Write { record } => Action::Write { record: record.clone() },
-        })
+/// A scenario step's description of a write and what it came to.
+fn describe_write(record: Option<&RecordBody>, outcome: Option<&crate::WriteOutcome>) -> String {
+    let kind = record.map(|r| r.kind()).unwrap_or("a random record");
+    match outcome {
+        Some(crate::WriteOutcome::Accepted { node, offset }) => {
+            format!("write {kind}: accepted by n{node} at offset {offset}")
+        }
+        Some(crate::WriteOutcome::Rejected { reason }) => format!("write {kind}: rejected ({reason})"),
+        None => format!("write {kind}"),
     }
 }
 
@@ -306,53 +354,38 @@ impl<N: PartialEq, G> Action<N, G> {
 impl Action {
     /// Checks node ids and values against the cluster; the error names the field.
     pub fn validate(&self, nodes: u32) -> Result<(), (String, String)> {
-        let node_ok = |field: &str, n: NodeId| -> Result<(), (String, String)> {
-            if n >= nodes {
-                return Err((field.into(), format!("node {n} does not exist; nodes are 0..{}", nodes - 1)));
-            }
-            Ok(())
-        };
-        match self {
-            Action::Crash { node }
-            | Action::Restart { node }
-            | Action::Isolate { node }
-            | Action::Reconnect { node }
-            | Action::Wipe { node }
-            | Action::SlowDisk { node, .. } => node_ok("node", *node)?,
-            Action::Partition { groups } => {
-                let mut seen = Vec::new();
-                for (i, g) in groups.iter().enumerate() {
-                    if g.is_empty() {
-                        return Err((format!("groups[{i}]"), "a group must name at least one node".into()));
-                    }
-                    for (j, n) in g.iter().enumerate() {
-                        node_ok(&format!("groups[{i}][{j}]"), *n)?;
-                        if seen.contains(n) {
-                            return Err((
-                                format!("groups[{i}][{j}]"),
-                                format!("node {n} is named twice; each node may be in one group"),
-                            ));
-                        }
-                        seen.push(*n);
-                    }
-                }
-            }
-            Action::SlowLink { from, to, .. }
-            | Action::Cut { from, to }
-            | Action::Uncut { from, to }
-            | Action::ClearSlowLink { from, to } => {
-                node_ok("from", *from)?;
-                node_ok("to", *to)?;
-            }
-            Action::Heal
-            | Action::HealPartition
-            | Action::Network { .. }
-            | Action::Resign
-            | Action::Workload { .. }
-            | Action::Write { .. } => {}
-        }
+        self.check_nodes(nodes)?;
         self.check_values()
     }
+}
+
+/// Checks a node id against a cluster of `nodes` nodes; the error names `field`.
+pub fn check_node(field: &str, n: NodeId, nodes: u32) -> Result<(), (String, String)> {
+    if n >= nodes {
+        return Err((field.into(), format!("node {n} does not exist; nodes are 0..{}", nodes - 1)));
+    }
+    Ok(())
+}
+
+/// Checks a partition's groups: each names a node, and no node twice.
+pub fn check_groups(groups: &[Vec<NodeId>], nodes: u32) -> Result<(), (String, String)> {
+    let mut seen = Vec::new();
+    for (i, g) in groups.iter().enumerate() {
+        if g.is_empty() {
+            return Err((format!("groups[{i}]"), "a group must name at least one node".into()));
+        }
+        for (j, n) in g.iter().enumerate() {
+            check_node(&format!("groups[{i}][{j}]"), *n, nodes)?;
+            if seen.contains(n) {
+                return Err((
+                    format!("groups[{i}][{j}]"),
+                    format!("node {n} is named twice; each node may be in one group"),
+                ));
+            }
+            seen.push(*n);
+        }
+    }
+    Ok(())
 }
 
 /// Checks an action's `latencyMs` range (`limits::LATENCY_MS`).

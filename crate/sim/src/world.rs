@@ -29,7 +29,7 @@ use super::queue::EventQueue;
 use super::spec::{Action, ResolvedSpec, TimedAction};
 use super::wire::{InFlight, Wire};
 use crate::check::{Checker, ClusterView};
-use crate::trace::{DropReason, Event, EventKind, FaultKind, SnapshotAction};
+use crate::trace::{DropReason, Event, EventKind, Fault, SnapshotAction};
 use kraft_base::rng::Rng;
 use kraft_base::shared::Meter;
 use kraft_protocol::log::{ReplicaLog, RECORD_BYTES};
@@ -716,7 +716,8 @@ impl World {
             .max_by_key(|(id, e)| (*e, std::cmp::Reverse(*id)))
     }
 
-    /// Applies a validated action now.
+    /// Applies a validated action now. A fault is recorded after its effect (a resignation
+    /// before: what the leader does next follows it).
     pub fn apply(&mut self, action: &Action) -> Option<WriteOutcome> {
         match action {
             Action::Crash { node } => self.crash(*node),
@@ -725,75 +726,39 @@ impl World {
                 self.crash(*node);
                 let n = &mut self.nodes[*node as usize];
                 n.durable = Some(Durable { election: Default::default(), log: ReplicaLog::new(&self.meter) });
-                self.emit(EventKind::Fault(FaultKind::Wipe(*node)));
             }
-            Action::Isolate { node } => {
-                self.network.isolate(*node);
-                self.emit(EventKind::Fault(FaultKind::Isolate(*node)));
-            }
-            Action::Reconnect { node } => {
-                self.network.reconnect(*node);
-                self.emit(EventKind::Fault(FaultKind::Reconnect(*node)));
-            }
-            Action::HealPartition => {
-                self.network.heal_partition();
-                self.emit(EventKind::Fault(FaultKind::HealPartition));
-            }
-            Action::ClearSlowLink { from, to } => {
-                self.network.clear_slow_link(*from, *to);
-                self.emit(EventKind::Fault(FaultKind::ClearSlowLink { from: *from, to: *to }));
-            }
-            Action::Partition { groups } => {
-                self.network.partition(groups);
-                self.emit(EventKind::Fault(FaultKind::Partition(groups.clone())));
-            }
-            Action::Cut { from, to } => {
-                self.network.cut(*from, *to);
-                self.emit(EventKind::Fault(FaultKind::Cut { from: *from, to: *to }));
-            }
-            Action::Uncut { from, to } => {
-                self.network.uncut(*from, *to);
-                self.emit(EventKind::Fault(FaultKind::Uncut { from: *from, to: *to }));
-            }
+            Action::Isolate { node } => self.network.isolate(*node),
+            Action::Reconnect { node } => self.network.reconnect(*node),
+            Action::HealPartition => self.network.heal_partition(),
+            Action::ClearSlowLink { from, to } => self.network.clear_slow_link(*from, *to),
+            Action::Partition { groups } => self.network.partition(groups),
+            Action::Cut { from, to } => self.network.cut(*from, *to),
+            Action::Uncut { from, to } => self.network.uncut(*from, *to),
             Action::SlowLink { from, to, latency_ms } => {
-                self.network.slow_link(*from, *to, latency_ms[0], latency_ms[1]);
-                let (from, to, min_ms, max_ms) = (*from, *to, latency_ms[0], latency_ms[1]);
-                self.emit(EventKind::Fault(FaultKind::SlowLink { from, to, min_ms, max_ms }));
+                self.network.slow_link(*from, *to, latency_ms[0], latency_ms[1])
             }
-            Action::Heal => {
-                self.network.heal();
-                self.emit(EventKind::Fault(FaultKind::Heal));
-            }
+            Action::Heal => self.network.heal(),
             Action::Network { latency_ms, loss, duplicate } => {
                 let p = &mut self.network.profile;
                 p.latency_min_ms = latency_ms[0];
                 p.latency_max_ms = latency_ms[1];
                 p.loss_ppm = crate::limits::rate_ppm(&crate::limits::LOSS, *loss).unwrap_or(0);
                 p.duplicate_ppm = crate::limits::rate_ppm(&crate::limits::DUPLICATE, *duplicate).unwrap_or(0);
-                let p = *p;
-                self.emit(EventKind::Fault(FaultKind::Network {
-                    latency_min_ms: p.latency_min_ms,
-                    latency_max_ms: p.latency_max_ms,
-                    loss_ppm: p.loss_ppm,
-                    duplicate_ppm: p.duplicate_ppm,
-                }));
             }
-            Action::SlowDisk { node, flush_ms } => {
-                self.nodes[*node as usize].flush_ms = *flush_ms;
-                self.emit(EventKind::Fault(FaultKind::SlowDisk { node: *node, flush_ms: *flush_ms }));
-            }
+            Action::SlowDisk { node, flush_ms } => self.nodes[*node as usize].flush_ms = *flush_ms,
             Action::Resign => {
                 if let Some((id, _)) = self.leader() {
-                    self.emit(EventKind::Fault(FaultKind::Resign(id)));
+                    self.emit(EventKind::Fault(Box::new(Fault { action: Action::Resign, leader: Some(id) })));
                     // A refusal (not a leader) changes nothing: the fault event stands.
                     self.run_replica(id, |r, ctx| Some(r.resign(ctx.now).1));
                 }
+                return None;
             }
-            Action::Workload { writes_per_second } => {
-                self.set_workload(*writes_per_second);
-                self.emit(EventKind::Fault(FaultKind::Workload { writes_per_second: *writes_per_second }));
-            }
+            Action::Workload { writes_per_second } => self.set_workload(*writes_per_second),
             Action::Write { record } => return Some(self.client_write(record.clone())),
+        }
+        if action.kind().is_fault() {
+            self.emit(EventKind::Fault(Box::new(Fault::new(action.clone()))));
         }
         None
     }

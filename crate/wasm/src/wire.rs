@@ -182,7 +182,7 @@ mod tests {
     use kraft_sim::trace::{samples, DropReason, EventJson, EventKind, FaultJson, SnapshotAction};
     use kraft_sim::view::{QuorumStatus, QuorumView, ReplicaStatus, ReplicationRow, Role, TimerKind, TimerView};
     use kraft_sim::ClusterSpec;
-    use kraft_sim::{Action, TimedAction};
+    use kraft_sim::{Action, ActionKind, TimedAction};
     use ts_rs::{Config, TS};
 
     /// A name with what it means.
@@ -234,6 +234,51 @@ mod tests {
         }
     }
 
+    /// One field of an action (`ActionKind::fields`).
+    #[derive(Serialize, ts_rs::TS)]
+    struct ActionFieldEntry {
+        key: &'static str,
+        required: bool,
+    }
+
+    /// One action of the catalog (`ActionKind`).
+    #[derive(Serialize, ts_rs::TS)]
+    struct ActionEntry {
+        #[ts(type = "Action[\"action\"]")]
+        name: &'static str,
+        fields: Vec<ActionFieldEntry>,
+        /// Recorded in the trace as a `fault` event (crash, restart and write have their own).
+        fault: bool,
+        #[ts(type = "Action[\"action\"][]")]
+        undoes: Vec<&'static str>,
+        doc: &'static str,
+    }
+
+    fn action_entries() -> Vec<ActionEntry> {
+        ActionKind::ALL
+            .iter()
+            .map(|k| ActionEntry {
+                name: k.name(),
+                fields: k.fields().iter().map(|f| ActionFieldEntry { key: f.key, required: f.required }).collect(),
+                fault: k.is_fault(),
+                undoes: k.undoes().iter().map(|u| u.name()).collect(),
+                doc: k.doc(),
+            })
+            .collect()
+    }
+
+    fn repairs() -> Vec<&'static str> {
+        ActionKind::ALL.iter().filter(|k| k.is_fault() && !k.undoes().is_empty()).map(|k| k.name()).collect()
+    }
+
+    /// The fault names in the trace's order (`trace_position`).
+    fn fault_names() -> Vec<&'static str> {
+        let mut faults: Vec<ActionKind> = ActionKind::ALL.iter().copied().filter(|k| k.is_fault()).collect();
+        faults.sort_by_key(|k| k.trace_position());
+        assert_eq!(faults.len(), samples::faults().len());
+        faults.into_iter().map(|k| k.name()).collect()
+    }
+
     const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/src/generated/wire.ts");
 
     fn decl<T: TS + ?Sized>(cfg: &Config, out: &mut String) {
@@ -256,6 +301,12 @@ mod tests {
         out.push_str(&format!("/**\n * {doc}\n */\nexport const {name}: {ty} = {value};\n\n"));
     }
 
+    /// A list as a TS literal, one JSON value a line.
+    fn rows<T: Serialize>(list: &[T]) -> String {
+        let rows: Vec<String> = list.iter().map(|r| format!("  {},", serde_json::to_string(r).unwrap())).collect();
+        format!("[\n{}\n]", rows.join("\n"))
+    }
+
     /// A list of `[name, explanation]` pairs as a TS literal.
     fn pairs(list: impl IntoIterator<Item = (&'static str, &'static str)>) -> String {
         let rows: Vec<String> = list
@@ -276,9 +327,7 @@ mod tests {
         decl::<EventJson>(&cfg, o);
         decl::<EventKind>(&cfg, o);
         decl::<FaultJson>(&cfg, o);
-        names(o, "Fault and operator action kinds as the trace records them.", "FaultName", {
-            samples::faults().iter().map(|f| f.name()).collect::<Vec<_>>()
-        });
+        names(o, "Fault and operator action kinds as the trace records them.", "FaultName", fault_names());
         names(o, "A voter's decision on a (pre-)vote request.", "VoteReason", {
             samples::decisions().iter().map(|d| d.name()).collect::<Vec<_>>()
         });
@@ -325,6 +374,23 @@ mod tests {
         decl::<SafetySwitch>(&cfg, o);
         decl::<Action>(&cfg, o);
         decl::<TimedAction>(&cfg, o);
+        decl::<ActionEntry>(&cfg, o);
+        decl::<ActionFieldEntry>(&cfg, o);
+        constant(
+            o,
+            "Every action as `crate/sim/src/spec.rs` declares it: its fields, whether the trace records it as a \
+                `fault` event, and the actions it undoes (a test applies each pair and checks).",
+            "ACTIONS",
+            "readonly ActionEntry[]",
+            &rows(&action_entries()),
+        );
+        constant(
+            o,
+            "The faults that undo another (`ACTIONS` entries with `undoes`): the timeline draws them as repairs.",
+            "REPAIRS",
+            "readonly FaultName[]",
+            &serde_json::to_string(&repairs()).unwrap(),
+        );
         // Scenario reports.
         decl::<Report>(&cfg, o);
         decl::<StepReport>(&cfg, o);
@@ -391,6 +457,75 @@ mod tests {
         out.truncate(out.trim_end().len());
         out.push('\n');
         out
+    }
+
+    const READERS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/src/generated/packed-readers.ts");
+
+    /// `web/src/generated/packed-readers.ts`: one reader per packed row type, from
+    /// `packed::ROWS`, each building its event as one object literal (building objects by
+    /// field name from the layout table at run time cost twice as much).
+    fn packed_readers() -> String {
+        use kraft_sim::packed::{Packing, ROWS};
+        let mut out = String::from(
+            "// Generated from `packed::ROWS` (crate/wasm/src/wire.rs): do not edit.\n\
+             // `UPDATE=1 cargo test --release --lib wire` rewrites it.\n\n\
+             import type { EventOf, PackedTraceEvent, PackedType } from '../types.js';\n\n\
+             /** Reads the row whose fields start at `i` (after code, seq and t) into `out`; returns where the next row starts. */\n\
+             export type Reader = (out: PackedTraceEvent[], r: Float64Array, i: number, names: string[]) => number;\n\
+             /** A field's type (the core's enum names arrive as indexes into the result's `names`). */\n\
+             type As<T extends PackedType, K extends keyof EventOf<T>> = EventOf<T>[K];\n\n\
+             /** The reader of each packed type. */\n\
+             export const READERS: Record<PackedType, Reader> = {\n",
+        );
+        for (ty, fields) in ROWS {
+            let mut pre = String::new();
+            let mut props = vec!["seq: r[i - 2]".to_string(), "t: r[i - 1]".to_string(), format!("type: '{ty}'")];
+            let mut end = format!("i + {}", fields.len());
+            for (k, (name, packing)) in fields.iter().enumerate() {
+                let at = if k == 0 { "r[i]".to_string() } else { format!("r[i + {k}]") };
+                let cast = format!("as As<'{ty}', '{name}'>");
+                props.push(match packing {
+                    Packing::Number => format!("{name}: {at}"),
+                    Packing::MaybeNumber => format!("{name}: Number.isNaN({at}) ? null : {at}"),
+                    Packing::Flag => format!("{name}: {at} === 1"),
+                    Packing::Name => format!("{name}: n[{at}] {cast}"),
+                    Packing::MaybeName => format!("{name}: {at} < 0 ? null : (n[{at}] {cast})"),
+                    Packing::List => {
+                        assert_eq!(k + 1, fields.len(), "{ty}: a list field comes last");
+                        pre.push_str(&format!(
+                            "    const count = {at};\n    // a loop, not Array.from(r.subarray(...)): no view object, no iterator\n    \
+                             const {name}: number[] = new Array(count);\n    \
+                             for (let k = 0; k < count; k++) {name}[k] = r[i + {} + k];\n",
+                            k + 1
+                        ));
+                        end = format!("i + {} + count", k + 1);
+                        name.to_string()
+                    }
+                });
+            }
+            let uses_names = fields.iter().any(|(_, p)| matches!(p, Packing::Name | Packing::MaybeName));
+            out.push_str(&format!(
+                "  {ty}: (out, r, i{}) => {{\n{pre}    out.push({{ {} }});\n    return {end};\n  }},\n",
+                if uses_names { ", n" } else { "" },
+                props.join(", ")
+            ));
+        }
+        out.push_str("};\n");
+        out
+    }
+
+    #[test]
+    fn generated_packed_readers_are_current() {
+        let want = packed_readers();
+        if std::env::var_os("UPDATE").is_some() {
+            std::fs::write(READERS_PATH, &want).unwrap();
+            return;
+        }
+        let have = std::fs::read_to_string(READERS_PATH).unwrap_or_default();
+        assert!(
+            have == want,
+            "web/src/generated/packed-readers.ts is stale: run `UPDATE=1 cargo test --release --lib wire` and review the diff"
+        );
     }
 
     #[test]

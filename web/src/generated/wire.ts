@@ -344,9 +344,10 @@ export type LinkProfileSpec = { latencyMs: [number, number], loss: number, dupli
 export type SafetySwitch = "hw-before-own-epoch" | "vote-ignores-log" | "no-pre-vote" | "no-check-quorum" | "no-resign-on-restart" | "ack-before-flush";
 
 /**
- * Something a user (or a scenario, or the chaos generator) does to the cluster. Generic
- * in how it names nodes: the sim takes ids (`Action`), a scenario step names them by
- * reference (`Action<NodeRef, Group>`) and resolves them when the step runs.
+ * Something a user (or a scenario, or the chaos generator) does to the cluster.
+ * Generic in how it names nodes: the sim takes ids (`Action`), a scenario step
+ * names them by reference (`Action<NodeRef, Group>`) and resolves them when the
+ * step runs.
  */
 export type Action<N = number, G = Array<N>> = { "action": "crash", node: N, } | { "action": "wipe", node: N, } | { "action": "restart", node: N, } | { "action": "isolate", node: N, } | { "action": "reconnect", node: N, } | { "action": "partition", groups: Array<G>, } | { "action": "cut", from: N, to: N, } | { "action": "uncut", from: N, to: N, } | { "action": "slowLink", from: N, to: N, latencyMs: [number, number], } | { "action": "clearSlowLink", from: N, to: N, } | { "action": "healPartition" } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: N, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, };
 
@@ -354,6 +355,48 @@ export type Action<N = number, G = Array<N>> = { "action": "crash", node: N, } |
  * An action at a simulated time.
  */
 export type TimedAction = { t: number, } & ({ "action": "crash", node: number, } | { "action": "wipe", node: number, } | { "action": "restart", node: number, } | { "action": "isolate", node: number, } | { "action": "reconnect", node: number, } | { "action": "partition", groups: Array<Array<number>>, } | { "action": "cut", from: number, to: number, } | { "action": "uncut", from: number, to: number, } | { "action": "slowLink", from: number, to: number, latencyMs: [number, number], } | { "action": "clearSlowLink", from: number, to: number, } | { "action": "healPartition" } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: number, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, });
+
+/**
+ * One action of the catalog (`ActionKind`).
+ */
+export type ActionEntry = { name: Action["action"], fields: Array<ActionFieldEntry>, 
+/**
+ * Recorded in the trace as a `fault` event (crash, restart and write have their own).
+ */
+fault: boolean, undoes: Action["action"][], doc: string, };
+
+/**
+ * One field of an action (`ActionKind::fields`).
+ */
+export type ActionFieldEntry = { key: string, required: boolean, };
+
+/**
+ * Every action as `crate/sim/src/spec.rs` declares it: its fields, whether the trace records it as a `fault` event, and the actions it undoes (a test applies each pair and checks).
+ */
+export const ACTIONS: readonly ActionEntry[] = [
+  {"name":"crash","fields":[{"key":"node","required":true}],"fault":false,"undoes":[],"doc":"Crash the node: it loses what it had not flushed; its disk (log, quorum-state) stays."},
+  {"name":"wipe","fields":[{"key":"node","required":true}],"fault":true,"undoes":[],"doc":"Crash the node and lose its whole disk."},
+  {"name":"restart","fields":[{"key":"node","required":true}],"fault":false,"undoes":["crash"],"doc":"Restart a crashed node from its disk."},
+  {"name":"isolate","fields":[{"key":"node","required":true}],"fault":true,"undoes":[],"doc":"Cut the node off from every other node (both directions)."},
+  {"name":"reconnect","fields":[{"key":"node","required":true}],"fault":true,"undoes":["isolate"],"doc":"Undo isolate: the node's links are as before it (its partition group and cuts still apply)."},
+  {"name":"partition","fields":[{"key":"groups","required":true}],"fault":true,"undoes":[],"doc":"Split the nodes into groups that only talk within themselves."},
+  {"name":"cut","fields":[{"key":"from","required":true},{"key":"to","required":true}],"fault":true,"undoes":[],"doc":"Drop every message from one node to another (one way)."},
+  {"name":"uncut","fields":[{"key":"from","required":true},{"key":"to","required":true}],"fault":true,"undoes":["cut"],"doc":"Restore one link a cut took down (one way)."},
+  {"name":"slowLink","fields":[{"key":"from","required":true},{"key":"to","required":true},{"key":"latencyMs","required":true}],"fault":true,"undoes":[],"doc":"Give one link (one way) its own latency range [min, max] ms; heal restores the default."},
+  {"name":"clearSlowLink","fields":[{"key":"from","required":true},{"key":"to","required":true}],"fault":true,"undoes":["slowLink"],"doc":"Undo slowLink: the link (one way) is back at the network's latency."},
+  {"name":"healPartition","fields":[],"fault":true,"undoes":["partition"],"doc":"Undo the partition only (isolations, cuts and slow links stay)."},
+  {"name":"heal","fields":[],"fault":true,"undoes":["isolate","partition","cut","slowLink"],"doc":"Undo isolations, partitions and cuts."},
+  {"name":"network","fields":[{"key":"latencyMs","required":true},{"key":"loss","required":false},{"key":"duplicate","required":false}],"fault":true,"undoes":[],"doc":"Change every link's latency range, loss and duplication rates."},
+  {"name":"slowDisk","fields":[{"key":"node","required":true},{"key":"flushMs","required":true}],"fault":true,"undoes":[],"doc":"Set how long the node's flushes take (its raft thread is blocked meanwhile)."},
+  {"name":"resign","fields":[],"fault":true,"undoes":[],"doc":"The current leader resigns gracefully (EndQuorumEpoch)."},
+  {"name":"workload","fields":[{"key":"writesPerSecond","required":true}],"fault":true,"undoes":[],"doc":"Set the client write rate (random metadata records)."},
+  {"name":"write","fields":[{"key":"record","required":false}],"fault":false,"undoes":[],"doc":"One client write to the current leader (a given record or a random one)."},
+];
+
+/**
+ * The faults that undo another (`ACTIONS` entries with `undoes`): the timeline draws them as repairs.
+ */
+export const REPAIRS: readonly FaultName[] = ["reconnect","uncut","clearSlowLink","healPartition","heal"];
 
 export type ScenarioReport = { id: string, title: string, 
 /**

@@ -2,7 +2,8 @@
 //! and (on request) StableLeadership: the invariants about who leads and what it exposes.
 
 use super::{ClusterView, Found};
-use crate::trace::{Event, EventKind, FaultKind, Invariant};
+use crate::spec::Action;
+use crate::trace::{Event, EventKind, Invariant};
 use kraft_protocol::{Epoch, NodeId, Offset, StateName};
 use std::collections::BTreeMap;
 
@@ -47,8 +48,10 @@ impl Leadership {
                 }
             }
             // The quorum-state file is lost with the disk: the node's epoch is back to 0.
-            EventKind::Fault(FaultKind::Wipe(node)) => {
-                self.persisted(*node, 0, "wiping the disk took the persisted epoch", event.seq, found)
+            EventKind::Fault(f) => {
+                if let Action::Wipe { node } = f.action {
+                    self.persisted(node, 0, "wiping the disk took the persisted epoch", event.seq, found)
+                }
             }
             EventKind::HighWatermark { node, new, .. } => {
                 if let Some(epoch) = self.newest_leader_epoch(*node) {

@@ -2,6 +2,7 @@
 // trace events (crate/sim/src/trace.rs), node views and log records (crate/sim/src/view.rs),
 // and the invariants and safety switches with their explanations.
 
+import { REPAIRS } from '../../generated/wire.js';
 import type { EventOf, EventType, LogRecord, NodeInfo, QuorumDescription, RpcKind, StateName } from '../../types.js';
 
 export { INVARIANTS, SWITCHES } from '../../generated/wire.js';
@@ -51,9 +52,9 @@ export function stateIndex(s: string): number {
   return Math.max(i, 0);
 }
 
-/** Fault events that undo faults (drawn green, not red). */
-const REPAIRS = new Set(['heal', 'healPartition', 'reconnect', 'uncut', 'clearSlowLink']);
-export const isRepair = (fault: string | undefined): boolean => REPAIRS.has(fault ?? '');
+/** Fault events that undo faults (drawn green, not red): the core's catalog says which. */
+const REPAIR_SET: ReadonlySet<string> = new Set(REPAIRS);
+export const isRepair = (fault: string | undefined): boolean => REPAIR_SET.has(fault ?? '');
 
 export const NETWORKS: [string, string][] = [
   ['teaching', 'teaching (60–140 ms links)'],
