@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // No import circles: within each Rust crate, no module reaches one that reaches it back
 // (`crate::x` and `super::x` paths, test modules aside; a parent and its child modules
-// are one unit), and no TypeScript module in web/src imports one that imports it back
+// are one unit; a macro's `$crate::x` resolves where it expands, so it is no import), and no TypeScript module in web/src imports one that imports it back
 // (type-only imports included). Cargo keeps the crates themselves acyclic.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -45,7 +45,7 @@ function rustModules(src) {
     const text = readFileSync(f, 'utf8').split(/#\[cfg\((?:all\()?test[^\]]*\]\s*\n\s*mod tests/)[0];
     const deps = edges.get(top(m)) ?? new Set();
     const base = m.includes('/') ? m.split('/').slice(0, -1).join('/') : '';
-    for (const [, path] of text.matchAll(/\bcrate::([a-z_]+)/g)) deps.add(path);
+    for (const [, path] of text.matchAll(/(?<!\$)\bcrate::([a-z_]+)/g)) deps.add(path);
     for (const [, path] of text.matchAll(/\bsuper::([a-z_]+)/g)) deps.add(top(base ? `${base}/${path}` : path));
     edges.set(top(m), deps);
   }

@@ -17,6 +17,7 @@ pub mod limits;
 pub mod network;
 pub mod packed;
 pub mod queue;
+pub mod read;
 pub mod simulation;
 pub mod spec;
 pub mod trace;

@@ -7,10 +7,9 @@
 //!
 //! `named!` does the same for the plain name tables of small enums.
 
-use crate::input::Read;
 use crate::limits::{self, Limit};
-use crate::world::WriteOutcome;
-use kraft_protocol::{Epoch, NodeId, RecordBody};
+use crate::read::Read;
+use kraft_protocol::{Epoch, NodeId, Offset, RecordBody};
 use std::hash::{Hash, Hasher};
 
 /// What an action's field holds: the scenario schema's fragment for it, its bound, and
@@ -86,6 +85,13 @@ pub trait ActionSource {
 pub struct FaultCx {
     /// The leader an action aimed at "the leader" found (`resign`).
     pub leader: Option<NodeId>,
+}
+
+/// The result of a client write (the `write` action's outcome).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WriteOutcome {
+    Accepted { node: NodeId, offset: Offset },
+    Rejected { reason: String },
 }
 
 /// What a scenario step's description may name besides its action's fields.

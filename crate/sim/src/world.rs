@@ -27,6 +27,7 @@
 use super::network::Network;
 use super::queue::EventQueue;
 use super::spec::{Action, ResolvedSpec, TimedAction};
+pub use super::vocab::WriteOutcome;
 use super::wire::{InFlight, Wire};
 use crate::check::{Checker, ClusterView};
 use crate::trace::{DropReason, Event, EventKind, Fault, SnapshotAction};
@@ -156,13 +157,6 @@ impl std::fmt::Display for Livelock {
             self.t
         )
     }
-}
-
-/// The result of a client write.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WriteOutcome {
-    Accepted { node: NodeId, offset: Offset },
-    Rejected { reason: String },
 }
 
 #[derive(Clone, Debug)]
