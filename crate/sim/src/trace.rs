@@ -615,9 +615,13 @@ fn fault_json<S: Serializer>(k: &Fault, s: S) -> Result<S::Ok, S::Error> {
 }
 
 /// The fields of each event type's JSON form besides `seq`, `t`, `type` and `text`, in
-/// the order they are written: what event patterns in scenarios may name. A test checks
-/// it against what serialization emits.
+/// the order they are written: what event patterns in scenarios may name. Generated from
+/// what serialization emits for `samples::events()`, one row per `EventKind` variant in
+/// order: `event_fields_are_what_serialization_emits` fails when it is stale and
+/// `UPDATE=1 cargo test -p kraft-sim --lib event_fields` rewrites the rows, so a new
+/// field needs no edit here. A const, so reading it costs nothing at run time.
 pub const EVENT_FIELDS: &[(&str, &[&str])] = &[
+    // generated: event fields
     ("send", &["msg", "from", "to", "rpc", "epoch", "summary", "arrives", "dropped"]),
     ("deliver", &["msg", "from", "to", "rpc", "epoch", "summary", "sent", "duplicate"]),
     ("drop", &["msg", "from", "to", "rpc", "epoch", "sent", "reason"]),
@@ -635,6 +639,7 @@ pub const EVENT_FIELDS: &[(&str, &[&str])] = &[
     ("fault", &["fault", "nodes", "detail"]),
     ("write", &["node", "accepted", "offset", "kind"]),
     ("violation", &["invariant", "node", "detail", "evidence"]),
+    // end of generated event fields
 ];
 
 #[cfg(any(test, feature = "ts"))]
@@ -1069,22 +1074,56 @@ mod tests {
         serde_json::from_str::<Keys>(json).unwrap().0
     }
 
-    #[test]
-    fn event_fields_are_what_serialization_emits() {
-        let events = samples::events();
-        assert_eq!(events.len(), EVENT_FIELDS.len(), "one EVENT_FIELDS row per event type");
-        for (kind, (name, fields)) in events.into_iter().zip(EVENT_FIELDS) {
-            assert_eq!(kind.type_name(), *name, "EVENT_FIELDS is in variant order");
+    /// `EVENT_FIELDS` as serialization emits it: each sample's keys in order, without the
+    /// common `seq`, `t`, `type` (first) and `text` (last).
+    fn emitted_event_fields() -> Vec<(&'static str, Vec<String>)> {
+        let mut rows = Vec::new();
+        for kind in samples::events() {
+            let name = kind.type_name();
             let text = kind.to_string();
             let keys = keys_in_order(&serde_json::to_string(&Event { seq: 3, t: 1234, kind: kind.clone() }).unwrap());
             let m = json(kind);
-            let mut want = vec!["seq", "t", "type"];
-            want.extend_from_slice(fields);
-            want.push("text");
-            assert_eq!(keys, want, "fields of {name} events, in order");
-            assert_eq!(m["type"], *name);
+            assert_eq!(m["type"], name);
             assert_eq!(m["text"], text);
+            let n = keys.len();
+            assert!(n >= 4 && keys[..3] == ["seq", "t", "type"] && keys[n - 1] == "text", "{name}: {keys:?}");
+            rows.push((name, keys[3..n - 1].to_vec()));
         }
+        rows
+    }
+
+    /// `EVENT_FIELDS` is generated: it must be what serialization emits, and `UPDATE=1`
+    /// rewrites its rows in this file (between its marker comments).
+    #[test]
+    fn event_fields_are_what_serialization_emits() {
+        const START: &str = "    // generated: event fields\n";
+        const END: &str = "    // end of generated event fields\n";
+        let want = emitted_event_fields();
+        let have: Vec<(&str, Vec<String>)> =
+            EVENT_FIELDS.iter().map(|(n, f)| (*n, f.iter().map(|s| s.to_string()).collect())).collect();
+        if have == want {
+            return;
+        }
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/trace.rs");
+        if std::env::var_os("UPDATE").is_some() {
+            let src = std::fs::read_to_string(path).unwrap();
+            let (Some(a), Some(b)) = (src.find(START), src.find(END)) else {
+                panic!("trace.rs lacks the markers {START:?} and {END:?}");
+            };
+            let rows: String = want
+                .iter()
+                .map(|(n, f)| {
+                    let f: Vec<String> = f.iter().map(|k| format!("{k:?}")).collect();
+                    format!("    ({n:?}, &[{}]),\n", f.join(", "))
+                })
+                .collect();
+            std::fs::write(path, format!("{}{rows}{}", &src[..a + START.len()], &src[b..])).unwrap();
+            return;
+        }
+        assert_eq!(
+            have, want,
+            "EVENT_FIELDS is stale: run `UPDATE=1 cargo test -p kraft-sim --lib event_fields` (then `cargo fmt`)"
+        );
     }
 
     #[test]

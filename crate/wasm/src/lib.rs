@@ -652,4 +652,6 @@ pub fn random_seed() -> Result<f64, JsValue> {
 
 #[cfg(feature = "scenarios")]
 mod engine;
+#[cfg(test)]
+mod readme;
 pub mod wire;
