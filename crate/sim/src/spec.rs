@@ -248,7 +248,7 @@ crate::actions! {
     Heal = "heal"
         subject: (), undoes: [Isolate, Partition, Cut, SlowLink],
         fault: (5, text: "heal".to_string(), explain: "every link was restored".to_string()),
-        doc: "Undo isolations, partitions and cuts.",
+        doc: "Undo isolations, partitions, cuts and slow links: every link up again, at the network's latency.",
         step: "heal the network".to_string();
     Network = "network" {
         latency_ms: [u64; 2] = req("latencyMs", Latency) ~ [1, 5],

@@ -385,7 +385,7 @@ export const ACTIONS: readonly ActionEntry[] = [
   {"name":"slowLink","fields":[{"key":"from","required":true},{"key":"to","required":true},{"key":"latencyMs","required":true}],"fault":true,"undoes":[],"doc":"Give one link (one way) its own latency range [min, max] ms; heal restores the default."},
   {"name":"clearSlowLink","fields":[{"key":"from","required":true},{"key":"to","required":true}],"fault":true,"undoes":["slowLink"],"doc":"Undo slowLink: the link (one way) is back at the network's latency."},
   {"name":"healPartition","fields":[],"fault":true,"undoes":["partition"],"doc":"Undo the partition only (isolations, cuts and slow links stay)."},
-  {"name":"heal","fields":[],"fault":true,"undoes":["isolate","partition","cut","slowLink"],"doc":"Undo isolations, partitions and cuts."},
+  {"name":"heal","fields":[],"fault":true,"undoes":["isolate","partition","cut","slowLink"],"doc":"Undo isolations, partitions, cuts and slow links: every link up again, at the network's latency."},
   {"name":"network","fields":[{"key":"latencyMs","required":true},{"key":"loss","required":false},{"key":"duplicate","required":false}],"fault":true,"undoes":[],"doc":"Change every link's latency range, loss and duplication rates."},
   {"name":"slowDisk","fields":[{"key":"node","required":true},{"key":"flushMs","required":true}],"fault":true,"undoes":[],"doc":"Set how long the node's flushes take (its raft thread is blocked meanwhile)."},
   {"name":"resign","fields":[],"fault":true,"undoes":[],"doc":"The current leader resigns gracefully (EndQuorumEpoch)."},
