@@ -173,7 +173,10 @@ pub const CLUSTER_ID: &str = "kraft-playground0000A";
 impl World {
     pub fn node_view(&self, id: NodeId) -> NodeView {
         let n = &self.nodes[id as usize];
-        let role = if n.is_voter { Role::Voter } else { Role::Observer };
+        // A running node's role is what its replica's voter set says; a crashed one shows
+        // the configured quorum's.
+        let voter = n.replica.as_ref().map_or(n.is_voter, |r| r.is_voter());
+        let role = if voter { Role::Voter } else { Role::Observer };
         let Some(r) = &n.replica else {
             let log = n.log().expect("a crashed node has its disk");
             let e = n.durable.as_ref().map(|d| d.election).unwrap_or_default();

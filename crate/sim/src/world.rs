@@ -97,6 +97,8 @@ enum Inbound {
 #[derive(Clone, Debug)]
 pub struct Node {
     pub id: NodeId,
+    /// In the configured quorum (controller.quorum.voters). A running replica's own
+    /// voter set is what counts (`Replica::voters`); this is what a crashed node shows.
     pub is_voter: bool,
     pub replica: Option<Replica>,
     /// What survived the last crash (only while crashed).
@@ -164,6 +166,7 @@ pub struct World {
     pub spec: ResolvedSpec,
     pub now: u64,
     pub nodes: Vec<Node>,
+    /// The configured quorum (controller.quorum.voters), which replicas start with.
     pub voters: Vec<NodeId>,
     pub network: Network,
     pub in_flight: Wire,
@@ -189,13 +192,9 @@ pub struct World {
 
 struct NodesView<'a> {
     nodes: &'a [Node],
-    voters: &'a [NodeId],
 }
 
 impl ClusterView for NodesView<'_> {
-    fn voters(&self) -> &[NodeId] {
-        self.voters
-    }
     fn node_count(&self) -> usize {
         self.nodes.len()
     }
@@ -652,7 +651,7 @@ impl World {
         // Written straight into the window (the owner's buffer), then checked there.
         self.events.push(Event { seq: self.event_seq, t: self.now, kind });
         let event = self.events.last().expect("just pushed");
-        let view = NodesView { nodes: &self.nodes, voters: &self.voters };
+        let view = NodesView { nodes: &self.nodes };
         let violations = self.checker.observe(&view, event);
         if violations.is_empty() {
             return;

@@ -163,9 +163,6 @@ fn records_appended_below_the_hw_after_a_truncation_are_compared() {
 fn records_exposed_and_compacted_in_one_step_are_still_compared() {
     struct Logs(Vec<ReplicaLog>);
     impl ClusterView for Logs {
-        fn voters(&self) -> &[NodeId] {
-            &[0, 1]
-        }
         fn node_count(&self) -> usize {
             self.0.len()
         }

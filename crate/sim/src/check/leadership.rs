@@ -151,9 +151,11 @@ impl Leadership {
         let Some(hw) = leader.leader_state().and_then(|l| l.high_watermark) else {
             return;
         };
-        let voters = view.voters();
-        let holds = |v: &&NodeId| view.log(**v).is_some_and(|l| l.end_offset() >= hw);
-        let majority = voters.len() / 2 + 1;
+        // The voters the leader counts: its HW claims a majority of its own voter set
+        // (LeaderState.maybeUpdateHighWatermark), whatever set the cluster started with.
+        let voters = leader.voters();
+        let holds = |v: &NodeId| view.log(*v).is_some_and(|l| l.end_offset() >= hw);
+        let majority = voters.majority();
         // Counting stops at a majority (the usual case); a report counts them all.
         if voters.iter().filter(holds).take(majority).count() < majority {
             let holding = voters.iter().filter(holds).count();

@@ -13,7 +13,6 @@ use kraft_protocol::{NodeId, Replica};
 
 /// What the checker may look at: the nodes as they are after the event.
 pub trait ClusterView {
-    fn voters(&self) -> &[NodeId];
     fn node_count(&self) -> usize;
     /// The running replica, or None while the node is crashed.
     fn replica(&self, id: NodeId) -> Option<&Replica>;
