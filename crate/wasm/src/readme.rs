@@ -1,12 +1,16 @@
-//! The lists of `web/README.md` generated from the vocabulary: the actions table (with the
-//! `Cluster` method that does each action, read from `web/src/cluster.ts`) and the event
-//! types. The test fails when one is stale; `UPDATE=1` rewrites it between its markers,
-//! leaving the prose around it.
+//! The README lists generated from the vocabulary: the actions table of
+//! `scenarios/README.md`, and in `web/README.md` the same table with the `Cluster` method
+//! that does each action (read from `web/src/cluster.ts`) and the event types. A test
+//! fails when one is stale; `UPDATE=1` rewrites it between its markers, leaving the prose
+//! around it.
 
 use kraft_sim::trace::EVENT_FIELDS;
 use kraft_sim::ActionKind;
 
 const README: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/README.md");
+const SCENARIOS_README: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/README.md");
+const ACTIONS_START: &str = "<!-- actions table: generated from crate/sim/src/spec.rs (actions!) -->\n";
+const ACTIONS_END: &str = "<!-- end of actions table -->";
 const CLUSTER_TS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/src/cluster.ts");
 
 /// A markdown table cell: `|` escaped, one line.
@@ -56,11 +60,13 @@ fn method_of(ts: &str, action: &str) -> String {
     format!("{}({})", &line[..open], names.join(", "))
 }
 
-/// Every action: the method that does it, its JSON name and fields, what it does and what
-/// it undoes.
-fn actions_table() -> String {
-    let ts = std::fs::read_to_string(CLUSTER_TS).unwrap();
-    let mut out = String::from("| method | action | fields | what it does | undoes |\n|---|---|---|---|---|\n");
+/// Every action, its fields as a step writes them, what it does and what it undoes; with
+/// `cluster_ts`, first the `Cluster` method that does it.
+fn actions_table(cluster_ts: Option<&str>) -> String {
+    let mut out = match cluster_ts {
+        Some(_) => String::from("| method | action | fields | what it does | undoes |\n|---|---|---|---|---|\n"),
+        None => String::from("| action | fields | what it does | undoes |\n|---|---|---|---|\n"),
+    };
     for k in ActionKind::ALL {
         let fields: Vec<String> = k
             .fields()
@@ -68,9 +74,11 @@ fn actions_table() -> String {
             .map(|f| if f.required { format!("`{}`", f.key) } else { format!("`{}` (optional)", f.key) })
             .collect();
         let undoes: Vec<String> = k.undoes().iter().map(|u| format!("`{}`", u.name())).collect();
+        if let Some(ts) = cluster_ts {
+            out.push_str(&format!("| `{}` ", method_of(ts, k.name())));
+        }
         out.push_str(&format!(
-            "| `{}` | `{}` | {} | {} | {} |\n",
-            method_of(&ts, k.name()),
+            "| `{}` | {} | {} | {} |\n",
             k.name(),
             fields.join(", "),
             cell(k.doc()),
@@ -89,37 +97,48 @@ fn event_types() -> String {
 /// already so.
 fn between(text: &str, start: &str, end: &str, want: &str) -> (String, bool) {
     let (Some(a), Some(b)) = (text.find(start), text.find(end)) else {
-        panic!("web/README.md lacks the markers {start:?} and {end:?}");
+        panic!("the README lacks the markers {start:?} and {end:?}");
     };
     let a = a + start.len();
     (format!("{}{want}{}", &text[..a], &text[b..]), text[a..b] == *want)
 }
 
-/// One test for both lists, so that `UPDATE=1` writes the file once.
-#[test]
-fn readme_lists_are_current() {
-    let text = std::fs::read_to_string(README).unwrap();
-    let (text, actions_ok) = between(
-        &text,
-        "<!-- actions table: generated from crate/sim/src/spec.rs (actions!) -->\n",
-        "<!-- end of actions table -->",
-        &actions_table(),
-    );
-    let (text, events_ok) = between(
-        &text,
-        "<!-- event types: generated from EVENT_FIELDS -->",
-        "<!-- end of event types -->",
-        &event_types(),
-    );
+/// Checks `path`'s generated sections (start marker, end marker, what belongs between),
+/// or with `UPDATE=1` rewrites the file once with all of them.
+fn check_sections(path: &str, sections: &[(&str, &str, String)]) {
+    let mut text = std::fs::read_to_string(path).unwrap();
+    let mut stale = Vec::new();
+    for (start, end, want) in sections {
+        let (next, ok) = between(&text, start, end, want);
+        if !ok {
+            stale.push(start.trim());
+        }
+        text = next;
+    }
     if std::env::var_os("UPDATE").is_some() {
-        std::fs::write(README, text).unwrap();
+        std::fs::write(path, text).unwrap();
         return;
     }
     assert!(
-        actions_ok && events_ok,
-        "web/README.md is stale (actions table: {}, event types: {}): run \
-         `UPDATE=1 cargo test --release -p kraft-wasm --lib readme` and review the diff",
-        if actions_ok { "current" } else { "stale" },
-        if events_ok { "current" } else { "stale" },
+        stale.is_empty(),
+        "{path} is stale ({}): run `UPDATE=1 cargo test --release -p kraft-wasm --lib readme` and review the diff",
+        stale.join("; ")
     );
+}
+
+#[test]
+fn web_readme_lists_are_current() {
+    let ts = std::fs::read_to_string(CLUSTER_TS).unwrap();
+    check_sections(
+        README,
+        &[
+            (ACTIONS_START, ACTIONS_END, actions_table(Some(&ts))),
+            ("<!-- event types: generated from EVENT_FIELDS -->", "<!-- end of event types -->", event_types()),
+        ],
+    );
+}
+
+#[test]
+fn scenarios_readme_actions_table_is_current() {
+    check_sections(SCENARIOS_README, &[(ACTIONS_START, ACTIONS_END, actions_table(None))]);
 }
