@@ -311,8 +311,7 @@ impl SafetySwitch {
 
     pub fn parse(name: &str) -> Result<SafetySwitch, String> {
         SafetySwitch::ALL.iter().copied().find(|s| s.name() == name).ok_or_else(|| {
-            let known: Vec<&str> = SafetySwitch::ALL.iter().map(|s| s.name()).collect();
-            format!("unknown safety switch '{}'; known switches: {}", cap(name), known.join(", "))
+            format!("unknown safety switch '{}'; known switches: {}", cap(name), SafetySwitch::all_names().join(", "))
         })
     }
 }
