@@ -372,3 +372,58 @@ fn a_candidate_winning_an_older_epoch_after_a_newer_commit_breaks_nothing() {
     );
     assert_eq!(all_violations(&sim), "", "nothing is broken");
 }
+
+/// Seed 43 of the sweep with `vote-ignores-log` (5 voters + 1 observer), cut down to 6
+/// actions: n2 leads epoch 2 and exposes HW 638, resigns when check-quorum fails, and
+/// follows leaders of epochs 3 and 4 before either tells it a HW; n4, whose log lacks
+/// what n2 committed, wins epoch 4 and n2 truncates to 383 with no HW (`hw=-`: Kafka's
+/// LeaderState starts without one and ResignedState has none, so the node's HW is empty
+/// until a leader's Fetch response sets it). The checker compared the truncation with
+/// that empty HW only and reported nothing; it must remember what the node exposed since
+/// its restart (the HW lives in memory).
+#[test]
+fn a_truncation_below_a_hw_exposed_before_resigning_is_reported() {
+    let sim = replay(
+        r#"{"voters":5,"observers":1,"seed":43,"network":"datacenter","unsafe":["vote-ignores-log"],"flushMs":0,"snapshotInterval":20,"writesPerSecond":100}"#,
+        r#"[{"t":2533,"action":"resign"},{"t":5168,"action":"crash","node":4},{"t":6187,"action":"cut","from":1,"to":4},
+            {"t":7512,"action":"network","latencyMs":[5,30],"loss":0.19,"duplicate":0.0},{"t":10406,"action":"restart","node":4},
+            {"t":11606,"action":"resign"}]"#,
+        12_000,
+    );
+    // The situation: a truncation with no HW, below the highest HW its node exposed since
+    // it last restarted.
+    let mut exposed: Vec<Option<(Offset, u64)>> = vec![None; 6];
+    let mut hidden = Vec::new();
+    for e in sim.trace() {
+        match e.kind {
+            EventKind::HighWatermark { node, new, .. } => {
+                let slot = &mut exposed[node as usize];
+                if slot.is_none_or(|(hw, _)| new > hw) {
+                    *slot = Some((new, e.seq));
+                }
+            }
+            EventKind::Restart { node } => exposed[node as usize] = None,
+            EventKind::Truncate { node, to, hw: None, .. } => {
+                if let Some((hw, at)) = exposed[node as usize].filter(|(hw, _)| to < *hw) {
+                    hidden.push((e.seq, node, to, hw, at));
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(!hidden.is_empty(), "the run should still truncate below a HW exposed before, with hw=-");
+    let reports = violations(&sim, Invariant::NoTruncationBelowHighWatermark);
+    for (seq, node, to, hw, at) in hidden {
+        let report = reports
+            .iter()
+            .find(|v| matches!(&v.kind, EventKind::Violation { evidence, .. } if evidence[..] == [at, seq]))
+            .unwrap_or_else(|| {
+                panic!(
+                    "truncation {seq} of n{node} to {to}, below HW {hw} of event {at}, not reported; violations:\n{}",
+                    all_violations(&sim)
+                )
+            });
+        let expected = format!("n{node} truncated to {to}, below the HW {hw} it exposed before (its HW now: -)");
+        assert!(report.to_string().contains(&expected), "{report}");
+    }
+}

@@ -47,6 +47,12 @@ pub struct Data {
     committed: ByOffset<Committed>,
     /// Each node's epoch, as its state events tell it (one per node: not metered).
     epochs: Vec<Epoch>,
+    /// The highest HW each node exposed since it last restarted, with the `hw` event that
+    /// exposed it (one per node: not metered). Kafka's QuorumState.transitionToLeader and
+    /// transitionToResigned start without a HW, and the states after Resigned carry none
+    /// until a leader's Fetch response sets it, so the HW a truncate event carries may be
+    /// empty (or lower) while records the node exposed before are cut.
+    exposed_hw: Vec<Option<(Offset, u64)>>,
     /// offset -> (epoch, what was appended) for the first epoch appended at the offset
     appended: ByOffset<(Epoch, Appended)>,
     /// (offset, epoch) -> what was appended, for the other epochs (appended after a
@@ -74,6 +80,15 @@ fn key_at(log: &ReplicaLog, offset: Offset) -> Option<RecordKey> {
     record_at(log, offset).map(|r| (r.epoch, r.id))
 }
 
+/// `node`'s slot of a per-node note, grown on first use.
+fn per_node<T: Clone + Default>(notes: &mut Vec<T>, node: NodeId) -> &mut T {
+    let i = node as usize;
+    if notes.len() <= i {
+        notes.resize(i + 1, T::default());
+    }
+    &mut notes[i]
+}
+
 impl Data {
     pub fn new() -> Self {
         Data::metered(&Meter::default())
@@ -84,6 +99,7 @@ impl Data {
         Data {
             committed: ByOffset::new(meter),
             epochs: Vec::new(),
+            exposed_hw: Vec::new(),
             appended: ByOffset::new(meter),
             appended_later: SharedMap::new(Metering::new(meter, Holder::Checker, 56)),
             pruned_below: 0,
@@ -92,20 +108,23 @@ impl Data {
 
     pub fn observe(&mut self, view: &impl ClusterView, event: &Event, found: &mut Vec<Found>) {
         match &event.kind {
-            EventKind::HighWatermark { node, old, new, .. } => self.on_hw(view, *node, *old, *new, event.seq, found),
-            EventKind::Append { node, first, last, .. } => self.on_append(view, *node, *first, *last, event.seq, found),
-            EventKind::Truncate { node, to, hw: Some(hw), .. } if *to < *hw => found.push(Found {
-                invariant: Invariant::NoTruncationBelowHighWatermark,
-                node: Some(*node),
-                detail: format!("n{node} truncated to {to}, below its HW {hw}"),
-                evidence: vec![event.seq],
-            }),
-            EventKind::State { node, to, epoch, .. } => {
-                let i = *node as usize;
-                if self.epochs.len() <= i {
-                    self.epochs.resize(i + 1, 0);
+            EventKind::HighWatermark { node, old, new, .. } => {
+                let exposed = per_node(&mut self.exposed_hw, *node);
+                if exposed.is_none_or(|(hw, _)| *new > hw) {
+                    *exposed = Some((*new, event.seq));
                 }
-                self.epochs[i] = *epoch;
+                self.on_hw(view, *node, *old, *new, event.seq, found)
+            }
+            EventKind::Append { node, first, last, .. } => self.on_append(view, *node, *first, *last, event.seq, found),
+            EventKind::Truncate { node, to, hw, .. } => {
+                if let Some(report) = self.truncated_below_hw(*node, *to, *hw, event.seq) {
+                    found.push(report)
+                }
+            }
+            // The HW lives in memory only: a restarted node has exposed nothing yet.
+            EventKind::Restart { node } => *per_node(&mut self.exposed_hw, *node) = None,
+            EventKind::State { node, to, epoch, .. } => {
+                *per_node(&mut self.epochs, *node) = *epoch;
                 if *to == StateName::Leader {
                     self.on_new_leader(view, *node, *epoch, event.seq, found)
                 }
@@ -113,6 +132,23 @@ impl Data {
             EventKind::Snapshot { .. } => self.prune(view),
             _ => {}
         }
+    }
+
+    /// NoTruncationBelowHighWatermark: `node` truncated its log to `to` while its HW was
+    /// `hw`; no record it exposed as committed since its restart may go.
+    fn truncated_below_hw(&self, node: NodeId, to: Offset, hw: Option<Offset>, seq: u64) -> Option<Found> {
+        let (detail, evidence) = match (hw, self.exposed_hw.get(node as usize).copied().flatten()) {
+            (Some(hw), _) if to < hw => (format!("n{node} truncated to {to}, below its HW {hw}"), vec![seq]),
+            (hw, Some((exposed, at))) if to < exposed => {
+                let now = hw.map_or("-".to_string(), |hw| hw.to_string());
+                (
+                    format!("n{node} truncated to {to}, below the HW {exposed} it exposed before (its HW now: {now})"),
+                    vec![at, seq],
+                )
+            }
+            _ => return None,
+        };
+        Some(Found { invariant: Invariant::NoTruncationBelowHighWatermark, node: Some(node), detail, evidence })
     }
 
     /// Every offset a node newly exposes below its HW must hold the record any other node
