@@ -9,7 +9,7 @@
 //! bounded window and checkpoints are taken as the run passes their times, so one long
 //! `advance` costs memory for the window and the checkpoints, not for its span.
 
-use super::budget::{MemoryUsage, CHECK_EVERY_MS, EVENT_BYTES};
+use super::budget::{History, MemoryUsage, CHECK_EVERY_MS, EVENT_BYTES};
 use super::error::SimError;
 use super::spec::{Action, ClusterSpec, TimedAction};
 use super::view::NodeView;
@@ -253,12 +253,21 @@ impl Simulation {
         MemoryUsage::new(self.world.meter(), checkpoints, events)
     }
 
+    /// Whether this run keeps checkpoints to seek back to (`replay_once` does not).
+    fn history(&self) -> History {
+        if self.checkpoint_every == u64::MAX {
+            History::NotKept
+        } else {
+            History::Kept
+        }
+    }
+
     /// Runs to `target` in steps of whole simulated seconds, checking the memory budget
     /// before each: over it, the run stops there and the error says what is over.
     fn run_to_within_budget(&mut self, target: u64) -> Result<(), Halt> {
         loop {
             if self.world.now >= self.reached {
-                self.memory().check().map_err(|e| {
+                self.memory().check(self.history()).map_err(|e| {
                     Halt::Budget(SimError {
                         field: e.field,
                         message: format!("stopped at {} ms: {}", self.world.now, e.message),
@@ -387,7 +396,7 @@ impl Simulation {
     /// its raft thread is blocked in a disk flush, as in Kafka).
     pub fn act(&mut self, action: Action) -> Result<Option<WriteOutcome>, SimError> {
         action.validate(self.world.spec.node_count())?;
-        self.memory().check()?;
+        self.memory().check(self.history())?;
         let now = self.world.now;
         let future = self.inputs.split_off(self.applied_inputs);
         let ahead = self.checkpoints.split_off(self.checkpoints.partition_point(|c| c.world.now <= now));

@@ -100,3 +100,64 @@ fn a_replay_that_outgrows_the_budget_is_refused_with_the_time_it_stopped() {
     };
     assert!(e.starts_with("memory: stopped at ") && e.contains("the metadata images hold "), "{e}");
 }
+
+/// Advances in steps of 10 s until the budget stops the run (at most `max_ms`): when
+/// it stopped and why.
+fn run_until_stopped(mut sim: Simulation, max_ms: u64) -> Option<(u64, String)> {
+    while sim.now() < max_ms {
+        if let Err(e) = sim.advance(10_000) {
+            return Some((sim.now(), e.to_string()));
+        }
+    }
+    None
+}
+
+fn fifteen_nodes_writing(per_second: u32) -> ClusterSpec {
+    ClusterSpec { writes_per_second: per_second, ..fifteen_nodes() }
+}
+
+/// The finding: 7 voters + 8 observers at 1,000 writes/s stopped at about 256 s
+/// whatever snapshot interval and retention were set, and the error advised exactly
+/// those: the checkpoints kept for seeking back share every record the cleaner drops
+/// from the live logs. The advice now names what moves the limit, and following it
+/// goes further.
+#[test]
+fn the_advice_on_full_logs_names_what_moves_the_limit_and_following_it_goes_further() {
+    let stop = |spec: ClusterSpec| {
+        run_until_stopped(Simulation::new(spec).unwrap(), 1_200_000).expect("the budget should stop the run")
+    };
+    let (at, error) = stop(fifteen_nodes_writing(1_000));
+    assert!((200_000..300_000).contains(&at), "stopped at {at} ms");
+    assert!(
+        error.contains("the logs hold ")
+            && error
+                .contains("budget: lower the write rate (writesPerSecond) or the number of nodes (observers, voters")
+            && error.contains("snapshots and retention help little"),
+        "{error}"
+    );
+    // What the message says helps little: snapshots ten times as often, no retention.
+    let mut config = std::collections::BTreeMap::new();
+    config.insert("metadata.max.retention.bytes".to_string(), 0);
+    let (cleaned_at, _) = stop(ClusterSpec { snapshot_interval: 100, config, ..fifteen_nodes_writing(1_000) });
+    assert!(cleaned_at < at * 5 / 4, "snapshots and retention moved the stop from {at} to {cleaned_at} ms");
+    // What it says does: half the write rate, or no observers (7 nodes instead of 15).
+    let (slower_at, _) = stop(fifteen_nodes_writing(500));
+    assert!(slower_at > at * 9 / 5, "at 500 writes/s it stopped at {slower_at} ms, against {at}");
+    let (fewer_at, _) = stop(ClusterSpec { observers: 0, ..fifteen_nodes_writing(1_000) });
+    assert!(fewer_at > at * 2, "with 7 nodes it stopped at {fewer_at} ms, against {at}");
+}
+
+/// A run that keeps no history (`replay_once`: sweeps) frees what the cleaner drops, so
+/// there the advice is snapshots and retention, and following it goes further.
+#[test]
+fn without_history_the_advice_is_snapshots_and_following_it_goes_further() {
+    let replay = |spec: ClusterSpec, until: u64| Simulation::replay_once(spec, Vec::new(), until);
+    let error = match replay(ClusterSpec { snapshot_interval: 0, ..fifteen_nodes_writing(1_000) }, 600_000) {
+        Err(e) => e.to_string(),
+        Ok(sim) => panic!("no snapshots: reached {} ms with {} MiB of records", sim.now(), sim.memory().logs >> 20),
+    };
+    assert!(error.contains("the logs hold ") && error.contains("enable snapshots (snapshotInterval)"), "{error}");
+    let sim = replay(ClusterSpec { snapshot_interval: 1_000, ..fifteen_nodes_writing(1_000) }, 600_000)
+        .expect("with snapshots the logs are cleaned and the run goes on");
+    assert_eq!(sim.now(), 600_000);
+}
