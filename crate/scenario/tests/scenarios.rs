@@ -614,3 +614,29 @@ fn image_condition_failures_name_what_differs() {
     assert!(texts[1].contains("(expected 0)"), "{}", texts[1]);
     assert!(texts[2].contains("stopped holding") && texts[2].contains("n3's image differs from n"), "{}", texts[2]);
 }
+
+/// A scenario whose run outgrows the memory budget: 7 voters + 8 observers at 1,000
+/// writes/s hold 256 MiB of records after about 257 s. The engine stepped it event by
+/// event past the budget and passed it, and then its report's input log could not be
+/// replayed (a shared link, the site's seek after reload): `Simulation::replay`
+/// applies the budget. The engine now applies it too, so it fails such a scenario, and
+/// the inputs of the run it made replay.
+#[test]
+fn what_the_engine_passes_replays_within_the_memory_budget() {
+    let mut v = base();
+    v["cluster"] = serde_json::json!({ "voters": 7, "observers": 8, "writesPerSecond": 1000 });
+    v["durationMs"] = serde_json::json!(300_000);
+    let s = kraft_scenario::parse(&v.to_string()).unwrap();
+    let run = kraft_scenario::execute(&s, &RunOptions::default());
+    let replay = Simulation::replay(run.report.spec.clone(), run.report.inputs.clone(), run.report.end_ms);
+    let stopped = run.report.expectations.iter().find(|e| e.kind == "run").map(|e| e.explanation.clone());
+    assert!(
+        !run.report.passed && stopped.as_ref().is_some_and(|e| e.contains("memory: stopped at ")),
+        "the engine ran to {} ms past the budget: {stopped:?}; a replay: {:?}",
+        run.report.end_ms,
+        replay.as_ref().err()
+    );
+    // Where the engine stopped, a replay arrives too, with the same trace.
+    let replay = replay.unwrap_or_else(|e| panic!("the report's inputs do not replay to {}: {e}", run.report.end_ms));
+    assert_eq!(replay.digest().hex(), run.report.digest);
+}

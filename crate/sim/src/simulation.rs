@@ -300,7 +300,9 @@ impl Simulation {
         self.run_to_within_budget(from + ms).map_err(|h| self.halted(from, "ms", h))
     }
 
-    /// Runs to the time of the next queued event (all events at that millisecond).
+    /// Runs to the time of the next queued event (all events at that millisecond). The
+    /// memory budget applies as in `advance`, so a run driven step by step (the scenario
+    /// engine's) stops no later than a replay of its inputs would.
     pub fn step(&mut self) -> Result<bool, SimError> {
         let next_input = self.inputs.get(self.applied_inputs).map(|i| i.t);
         let next = match (self.world.next_event_time(), next_input) {
@@ -311,7 +313,7 @@ impl Simulation {
             },
         };
         let from = self.world.now;
-        self.run_to(next.max(from)).map_err(|l| self.recover(from, "", l))?;
+        self.run_to_within_budget(next.max(from)).map_err(|h| self.halted(from, "", h))?;
         Ok(true)
     }
 
