@@ -14,6 +14,23 @@ pub fn cap(s: &str) -> Cow<'_, str> {
     }
 }
 
+/// Names from the input, joined with ", " up to about [`MAX_ECHO_CHARS`] characters, then
+/// how many more there are: a file may declare thousands (each name is `cap`ped too).
+pub fn cap_list(names: &[&str]) -> String {
+    let mut out = String::new();
+    for (i, name) in names.iter().enumerate() {
+        let name = cap(name);
+        if i > 0 && out.chars().count() + 2 + name.chars().count() > MAX_ECHO_CHARS {
+            return format!("{out}, … ({} more)", names.len() - i);
+        }
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&name);
+    }
+    out
+}
+
 /// A number as an error quotes it: a whole one without a fraction (`5`), any other in its
 /// shortest exact form (serde_json's float writer: the wasm has it for its output, while
 /// `f64`'s `Display` would add 14 KB), NaN and the infinities as JavaScript writes them.
@@ -105,5 +122,18 @@ mod tests {
     fn echoed_input_is_capped() {
         assert_eq!(cap("short"), "short");
         assert_eq!(cap(&"é".repeat(100)).chars().count(), MAX_ECHO_CHARS + 1);
+    }
+
+    #[test]
+    fn echoed_lists_are_capped() {
+        assert_eq!(cap_list(&[]), "");
+        assert_eq!(cap_list(&["a", "b"]), "a, b");
+        let many: Vec<String> = (0..10_000).map(|i| format!("step-{i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let listed = cap_list(&many);
+        assert!(listed.starts_with("step-0, step-1, ") && listed.ends_with(", … (9990 more)"), "{listed}");
+        assert!(listed.chars().count() <= MAX_ECHO_CHARS + ", … (9990 more)".len(), "{listed}");
+        let long = "x".repeat(200);
+        assert_eq!(cap_list(&[&long, "y"]), format!("{}…, … (1 more)", "x".repeat(MAX_ECHO_CHARS)));
     }
 }

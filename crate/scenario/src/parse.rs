@@ -7,7 +7,7 @@ use super::cond::{Condition, EventMatch, NodeSel};
 use super::markup;
 use super::vocab::{keys_of, ActionKind, Kind, FOCUS, FOCUS_MESSAGE, RECORD_NAME, SCENARIO, STEP, VARIANT};
 use super::*;
-use kraft_base::messages::{cap, plain_serde, MAX_ECHO_CHARS};
+use kraft_base::messages::{cap, cap_list, plain_serde, MAX_ECHO_CHARS};
 use kraft_protocol::SafetySwitch;
 use kraft_sim::input::Read;
 use kraft_sim::vocab::{ActionSource, FieldTy};
@@ -328,7 +328,7 @@ fn parse_focus(
     let records: Vec<String> = o.opt("records")?.unwrap_or_default();
     if let Some((i, r)) = records.iter().enumerate().find(|(_, r)| !record_names.contains_key(*r)) {
         let known: Vec<&str> = record_names.keys().map(String::as_str).collect();
-        let list = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+        let list = if known.is_empty() { "none".to_string() } else { cap_list(&known) };
         return err(idx(&o.p("records"), i), format!("'{}' is not in 'recordNames' (named: {list})", cap(r)));
     }
     let window_ms: u64 = o.opt("windowMs")?.unwrap_or(DEFAULT_FOCUS_WINDOW_MS.min(duration_ms));

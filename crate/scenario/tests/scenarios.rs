@@ -640,3 +640,27 @@ fn what_the_engine_passes_replays_within_the_memory_budget() {
     let replay = replay.unwrap_or_else(|e| panic!("the report's inputs do not replay to {}: {e}", run.report.end_ms));
     assert_eq!(replay.digest().hex(), run.report.digest);
 }
+
+/// An unknown label's error listed every label of the file: 69 KB for 10,000 labels.
+/// The list is capped as every echo of the input is.
+#[test]
+fn an_unknown_label_error_lists_a_capped_few_of_the_labels() {
+    let mut v = base();
+    let mut steps: Vec<Value> =
+        (0..10_000).map(|i| serde_json::json!({ "after": 0, "label": format!("step-{i}") })).collect();
+    steps.push(serde_json::json!({ "after": 0, "action": "crash", "node": "$nowhere" }));
+    v["steps"] = Value::Array(steps);
+    let e = kraft_scenario::parse(&v.to_string()).expect_err("must be refused");
+    assert_eq!(e.path, "steps[10000].node");
+    assert!(e.message.starts_with("no step is labelled 'nowhere'; labels: step-0, step-1, "), "{}", e.message);
+    assert!(e.message.ends_with(" more)") && e.message.len() < 200, "{} bytes: {}", e.message.len(), e.message);
+    // The same for a focus naming a record that 'recordNames' lacks.
+    let names: serde_json::Map<String, Value> =
+        (0..10_000).map(|i| (format!("record-{i}"), serde_json::json!({ "offset": i, "epoch": 1 }))).collect();
+    let mut v = base();
+    v["recordNames"] = Value::Object(names);
+    v["steps"][3]["focus"] = serde_json::json!({ "records": ["X"] });
+    let e = kraft_scenario::parse(&v.to_string()).expect_err("must be refused");
+    assert_eq!(e.path, "steps[3].focus.records[0]");
+    assert!(e.message.len() < 200, "{} bytes: {}", e.message.len(), e.message);
+}

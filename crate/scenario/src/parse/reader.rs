@@ -221,7 +221,7 @@ impl Cx {
                         "no step is labelled '{}'{}; labels: {}",
                         cap(label),
                         suggest(label, &known),
-                        known.join(", ")
+                        cap_list(&known)
                     )
                 },
             );
