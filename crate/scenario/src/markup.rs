@@ -22,23 +22,37 @@ pub struct Span {
     pub text: String,
 }
 
-/// Refuses raw HTML (a `<` that starts a tag, comment or declaration).
+/// Refuses raw HTML (a `<` that starts a tag, comment or declaration) in text that takes
+/// the caption markup.
 pub fn check(text: &str) -> Result<(), String> {
-    let b = text.as_bytes();
-    for i in 0..b.len() {
-        if b[i] == b'<' {
-            if let Some(&c) = b.get(i + 1) {
-                if c.is_ascii_alphabetic() || c == b'/' || c == b'!' || c == b'?' {
-                    let end = text[i..].find('>').map(|e| i + e + 1).unwrap_or(b.len());
-                    let tag: String = text[i..end].chars().take(30).collect();
-                    return Err(format!(
-                        "raw HTML is not allowed (found '{tag}'); captions take plain text with **bold**, *em* and `code`"
-                    ));
-                }
-            }
-        }
+    match html_tag(text) {
+        None => Ok(()),
+        Some(tag) => Err(format!(
+            "raw HTML is not allowed (found '{tag}'); captions take plain text with **bold**, *em* and `code`"
+        )),
     }
-    Ok(())
+}
+
+/// Refuses raw HTML in text shown as it is (a measurement's name, an event pattern's
+/// value).
+pub fn check_plain(text: &str) -> Result<(), String> {
+    match html_tag(text) {
+        None => Ok(()),
+        Some(tag) => Err(format!("raw HTML is not allowed (found '{tag}'); this is plain text")),
+    }
+}
+
+/// The first thing in `text` that starts an HTML tag, comment or declaration (its first
+/// 30 characters).
+fn html_tag(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    (0..b.len()).find_map(|i| {
+        let c = *b.get(i + 1)?;
+        (b[i] == b'<' && (c.is_ascii_alphabetic() || c == b'/' || c == b'!' || c == b'?')).then(|| {
+            let end = text[i..].find('>').map(|e| i + e + 1).unwrap_or(b.len());
+            text[i..end].chars().take(30).collect()
+        })
+    })
 }
 
 /// Splits a caption into styled runs. Unclosed markers stay literal text. At each point

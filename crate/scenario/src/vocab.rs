@@ -59,8 +59,10 @@ pub enum Ty {
     FlushMs,
     WritesPerSecond,
     Bool,
-    /// Caption markup; a plain string; a step label; a kebab-case name.
+    /// Caption markup; plain text shown as it is (no markup, no HTML); any string; a
+    /// step label; a kebab-case name.
     Text,
+    Plain,
     Str,
     Label,
     Kebab,
@@ -328,9 +330,9 @@ kinds! {
             "Failover after a step (label; true: the first step that took the leader away), split into detection, election and first commit.";
         HwReached = "hwReached", Shape::Object(&[req("offset", Ty::Int), opt("node", Ty::NodeSel), FROM]),
             "When each selected node's HW reached the offset.";
-        Count = "count", Shape::Object(&[opt("name", Ty::Str), req("match", Ty::EventMatch), FROM, TO]),
+        Count = "count", Shape::Object(&[opt("name", Ty::Plain), req("match", Ty::EventMatch), FROM, TO]),
             "How many events match in the window.";
-        Interval = "interval", Shape::Object(&[opt("name", Ty::Str), req("from", Ty::Time), req("to", Ty::Time)]),
+        Interval = "interval", Shape::Object(&[opt("name", Ty::Plain), req("from", Ty::Time), req("to", Ty::Time)]),
             "Time between two moments.";
         Nodes = "nodes", Shape::True, "Every node's state, epoch, LEO and HW at the end.";
     }

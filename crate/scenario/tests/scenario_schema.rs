@@ -14,6 +14,9 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 const MARKUP: &str = "Plain text with **bold**, *em* and `code`; raw HTML is refused.";
+const PLAIN: &str = "Plain text, shown as it is; raw HTML is refused.";
+/// What the parser refuses as raw HTML: a `<` starting a tag, comment or declaration.
+const HTML: &str = "<[A-Za-z/!?]";
 const LABEL: &str = "^[A-Za-z][A-Za-z0-9_-]*$";
 const NODE_LABEL: &str = "^\\$[A-Za-z][A-Za-z0-9_-]*$";
 const KEBAB: &str = "^[a-z0-9]+(-[a-z0-9]+)*$";
@@ -62,7 +65,8 @@ fn ty(t: Ty) -> Value {
         Ty::FlushMs => bounded(&limits_table::FLUSH_MS),
         Ty::WritesPerSecond => bounded(&limits_table::WRITES_PER_SECOND),
         Ty::Bool => json!({"type": "boolean"}),
-        Ty::Text => json!({"type": "string", "description": MARKUP, "not": {"pattern": "<[A-Za-z/!?]"}}),
+        Ty::Text => json!({"type": "string", "description": MARKUP, "not": {"pattern": HTML}}),
+        Ty::Plain => json!({"type": "string", "description": PLAIN, "not": {"pattern": HTML}}),
         Ty::Str => json!({"type": "string"}),
         Ty::Label => json!({"type": "string", "pattern": LABEL}),
         Ty::Kebab => json!({"type": "string", "pattern": KEBAB}),
@@ -226,8 +230,7 @@ fn event_match() -> Value {
     }
     all.sort_unstable();
     let types: Vec<&str> = EVENT_FIELDS.iter().map(|(t, _)| *t).collect();
-    let what = "A value, or an array meaning any of them; on an array-valued field (evidence, nodes), the event's array must contain the value (or every value given). Node fields take \"$label\"; text, summary and detail match as substrings.";
-    let mut props: Map<String, Value> = all.iter().map(|f| (f.to_string(), json!({"description": what}))).collect();
+    let mut props: Map<String, Value> = all.iter().map(|f| (f.to_string(), def("eventValue"))).collect();
     props.insert("type".into(), one_or_more(types));
     let by_type: Map<String, Value> = EVENT_FIELDS.iter().map(|(t, f)| (t.to_string(), json!(f))).collect();
     let listing: Vec<String> = EVENT_FIELDS.iter().map(|(t, f)| format!("{t}: {}", f.join(", "))).collect();
@@ -238,6 +241,15 @@ fn event_match() -> Value {
         "description": format!("A pattern over the JSON form of trace events (the npm API's events): every field given must match. Fields per type: {}. Every event also has type and text.", listing.join("; ")),
         "properties": props,
         "x-fieldsByType": by_type,
+    })
+}
+
+/// A value of an event pattern; its strings (alone or in an array) are plain text.
+fn event_value() -> Value {
+    let html = json!({"type": "string", "pattern": HTML});
+    json!({
+        "description": "A value, or an array meaning any of them; on an array-valued field (evidence, nodes), the event's array must contain the value (or every value given). Node fields take \"$label\"; text, summary and detail match as substrings. Strings are plain text: raw HTML is refused.",
+        "not": {"anyOf": [html, {"type": "array", "contains": html}]}
     })
 }
 
@@ -270,7 +282,8 @@ fn json_schema() -> Value {
     let mut variant = object(VARIANT);
     variant["description"] =
         json!("A variation of the story, usually with a safety rule off; its expectations replace the scenario's.");
-    let note = json!({"type": "string", "description": "Why this expectation matters (shown in reports)."});
+    let note =
+        described(ty(Ty::Text), "Why this expectation matters (shown in reports); caption markup, raw HTML refused.");
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://kraft-playground.invalid/scenarios/schema.json",
@@ -308,6 +321,7 @@ fn json_schema() -> Value {
             "measure": one_of::<MeasureKind>(
                 "A number to report: an object with exactly one of these keys.", MeasureKind::spec, &[]),
             "eventMatch": event_match(),
+            "eventValue": event_value(),
             "record": record(),
             "variant": variant,
         }

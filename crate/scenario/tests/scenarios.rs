@@ -356,6 +356,40 @@ fn invalid_files_name_the_path_and_the_reason() {
             "unknown state 'sleeping'",
         ),
         (Box::new(|v| v["steps"][1]["caption"] = "<b>crash</b>".into()), "steps[1].caption", "raw HTML"),
+        // Measurement names and event patterns are shown as they are: no HTML either.
+        (
+            Box::new(|v| {
+                v["report"] =
+                    serde_json::json!([{"count": {"name": "<img src=x onerror=alert(1)>", "match": {"type": "crash"}}}])
+            }),
+            "report[0].count.name",
+            "raw HTML is not allowed (found '<img src=x onerror=alert(1)>'); this is plain text",
+        ),
+        (
+            Box::new(|v| v["report"] = serde_json::json!([{"interval": {"name": "<b>x</b>", "from": 0, "to": "end"}}])),
+            "report[0].interval.name",
+            "raw HTML is not allowed (found '<b>')",
+        ),
+        (
+            Box::new(|v| {
+                v["expect"][0] = serde_json::json!({"event": {"match": {"type": "send", "summary": "<script>"}}})
+            }),
+            "expect[0].event.match.summary",
+            "raw HTML is not allowed (found '<script>')",
+        ),
+        (
+            Box::new(|v| v["expect"][0] = serde_json::json!({"event": {"match": {"type": "crash", "text": "</p>"}}})),
+            "expect[0].event.match.text",
+            "raw HTML",
+        ),
+        (
+            Box::new(|v| {
+                v["expect"][0] =
+                    serde_json::json!({"noEvent": {"match": {"type": "violation", "detail": ["ok", "<!-- x -->"]}}})
+            }),
+            "expect[0].noEvent.match.detail[1]",
+            "raw HTML",
+        ),
         (Box::new(|v| v["steps"][1]["label"] = "leader".into()), "steps[1].label", "reserved"),
         (Box::new(|v| v["steps"][2]["label"] = "crash".into()), "steps[2].label", "already used by steps[1]"),
         (Box::new(|v| v.as_object_mut().unwrap().remove("id").map(|_| ()).unwrap()), "id", "missing required field"),

@@ -156,29 +156,34 @@ pub(super) fn parse_event_match(v: &Value, path: &str, cx: &Cx) -> R<EventMatch>
                 },
             );
         }
-        let check_label = |x: &Value, p: String| -> R<()> {
-            if let Some(s) = x.as_str().filter(|s| s.starts_with('$')) {
-                if !node_fields(ty).contains(&k.as_str()) {
-                    return err(
-                        p,
-                        format!(
-                            "'{}': a step label stands only for a node (fields {})",
-                            cap(s),
-                            node_fields(ty).join(", ")
-                        ),
-                    );
+        // A string is a step label standing for a node, or plain text (it is echoed in
+        // explanations and names as it is).
+        let check_string = |x: &Value, p: String| -> R<()> {
+            match x.as_str() {
+                Some(s) if s.starts_with('$') => {
+                    if !node_fields(ty).contains(&k.as_str()) {
+                        return err(
+                            p,
+                            format!(
+                                "'{}': a step label stands only for a node (fields {})",
+                                cap(s),
+                                node_fields(ty).join(", ")
+                            ),
+                        );
+                    }
+                    cx.label(&s[1..], &p, true)
                 }
-                cx.label(&s[1..], &p, true)?;
+                Some(s) => check_plain(s, &p),
+                None => Ok(()),
             }
-            Ok(())
         };
         match val {
             Value::Array(a) => {
                 for (i, x) in a.iter().enumerate() {
-                    check_label(x, idx(&o.p(k), i))?;
+                    check_string(x, idx(&o.p(k), i))?;
                 }
             }
-            x => check_label(x, o.p(k))?,
+            x => check_string(x, o.p(k))?,
         }
     }
     if o.map.is_empty() {
@@ -353,6 +358,15 @@ pub(super) fn parse_expect(v: &Value, path: &str, cx: &Cx) -> R<Expect> {
 
 // ---- measurements -------------------------------------------------------------------
 
+/// A measurement's `name`: plain text, shown as it is.
+fn plain_name(o: &Obj) -> R<Option<String>> {
+    let name = o.string("name")?;
+    if let Some(n) = &name {
+        check_plain(n, &o.p("name"))?;
+    }
+    Ok(name)
+}
+
 pub(super) fn parse_measures(v: &Value, path: &str, cx: &Cx) -> R<Vec<Measure>> {
     let Value::Array(items) = v else {
         return err(path, format!("expected an array of measurements, got {}", json_kind(v)));
@@ -396,7 +410,7 @@ pub(super) fn parse_measures(v: &Value, path: &str, cx: &Cx) -> R<Vec<Measure>> 
                 let c = obj("{\"match\": {...}}")?;
                 let matcher = parse_event_match(c.req_value("match")?, &c.p("match"), cx)?;
                 Measure::Count {
-                    name: c.string("name")?.unwrap_or_else(|| format!("events {matcher}")),
+                    name: plain_name(&c)?.unwrap_or_else(|| format!("events {matcher}")),
                     matcher,
                     from: cx.opt_time(&c, "from")?,
                     to: cx.opt_time(&c, "to")?,
@@ -406,11 +420,7 @@ pub(super) fn parse_measures(v: &Value, path: &str, cx: &Cx) -> R<Vec<Measure>> 
                 let c = obj("{\"from\": t, \"to\": t}")?;
                 let from = cx.time_ref(c.req_value("from")?, &c.p("from"))?;
                 let to = cx.time_ref(c.req_value("to")?, &c.p("to"))?;
-                Measure::Interval {
-                    name: c.string("name")?.unwrap_or_else(|| format!("from {from} to {to}")),
-                    from,
-                    to,
-                }
+                Measure::Interval { name: plain_name(&c)?.unwrap_or_else(|| format!("from {from} to {to}")), from, to }
             }
             MeasureKind::Nodes => {
                 expect_true(val, &p, "leave it out instead")?;

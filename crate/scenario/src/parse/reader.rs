@@ -347,6 +347,10 @@ pub(super) fn check_markup(text: &str, path: &str) -> R<()> {
     markup::check(text).map_err(|m| ScenarioError::new(path, m))
 }
 
+pub(super) fn check_plain(text: &str, path: &str) -> R<()> {
+    markup::check_plain(text).map_err(|m| ScenarioError::new(path, m))
+}
+
 pub(super) fn check_kebab(s: &str, path: &str, what: &str) -> R<()> {
     let ok = !s.is_empty()
         && s.split('-').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
