@@ -1,12 +1,12 @@
 //! Captions held to their runs. Outside checks found captions saying what their runs do
 //! not show (a Fetch "lost" that had arrived, an epoch left vague, a node that "will see
-//! nothing" of an epoch it voted in); each test here
-//! reads the fact from the trace and checks that the caption states it. The stories' own
+//! nothing" of an epoch it voted in, a first round said always to win); each test here reads
+//! the fact from the trace and checks that the caption states it. The stories' own
 //! expectations assert the same facts at the captions' moments.
 
 use kraft_protocol::election::VoteDecision;
 use kraft_protocol::rpc::{MessageSummary, RpcKind};
-use kraft_protocol::StateName;
+use kraft_protocol::{Reason, StateName};
 use kraft_scenario::{Run, RunOptions, Scenario, StepReport};
 use kraft_sim::trace::{DropReason, EventKind};
 use kraft_sim::Action;
@@ -154,5 +154,79 @@ fn figure_8_says_n3_voted_in_epoch_3_before_it_was_cut_off() {
             && caption.contains(&format!("it never gets a record of epoch {epoch}"))
             && !caption.contains("nothing of epoch"),
         "{caption}"
+    );
+}
+
+/// graceful-resign-vs-crash: the first successor's first round wins exactly when the
+/// resigned leader grants its pre-vote, which `ResignedState.canGrantVote` does only for
+/// a log as up to date as its own; over 20 seeds both happen. The summary and the
+/// caption say so (they said the first round always wins).
+#[test]
+fn graceful_resign_the_first_round_wins_only_with_an_up_to_date_log() {
+    let scenario = load("graceful-resign-vs-crash");
+    let (mut won, mut lost) = (Vec::new(), Vec::new());
+    for seed in 1..=20 {
+        let run = kraft_scenario::execute(&scenario, &RunOptions { seed: Some(seed), ..RunOptions::default() });
+        let resign = time(&run, "resign");
+        let after: Vec<_> = run.trace().iter().filter(|e| e.t >= resign).collect();
+        let resigned = after
+            .iter()
+            .find_map(|e| match e.kind {
+                EventKind::State { node, to: StateName::Resigned, reason: Reason::Resign, .. } => Some(node),
+                _ => None,
+            })
+            .expect("the leader resigns");
+        let successor = after
+            .iter()
+            .find_map(|e| match e.kind {
+                EventKind::State { node, to: StateName::Prospective, .. } => Some(node),
+                _ => None,
+            })
+            .expect("a successor starts");
+        let decision = after
+            .iter()
+            .find_map(|e| match &e.kind {
+                EventKind::Vote { node, candidate, pre_vote: true, decision, .. }
+                    if *node == resigned && *candidate == successor =>
+                {
+                    Some(*decision)
+                }
+                _ => None,
+            })
+            .expect("the resigned leader answers the first pre-vote");
+        let round_won = after
+            .iter()
+            .find_map(|e| match e.kind {
+                EventKind::State { node, from: StateName::Prospective, to, .. } if node == successor => {
+                    Some(to == StateName::Candidate)
+                }
+                _ => None,
+            })
+            .expect("the first round ends");
+        match decision {
+            VoteDecision::Granted => {
+                assert!(round_won, "seed {seed}: the resigned leader granted, and the round was lost");
+                won.push(seed);
+            }
+            VoteDecision::LogNotUpToDate => {
+                assert!(!round_won, "seed {seed}: the resigned leader refused, and the round was won");
+                lost.push(seed);
+            }
+            other => panic!("seed {seed}: the resigned leader answered {other:?}"),
+        }
+    }
+    assert!(!won.is_empty() && !lost.is_empty(), "won with seeds {won:?}, lost with {lost:?}");
+    let run = run("graceful-resign-vs-crash");
+    let caption = caption(&run, "afterResign");
+    assert!(
+        caption.contains("because the successor's log ends where its own does")
+            && caption.contains("it would have refused, and this round would have been lost"),
+        "{caption}"
+    );
+    let summary = &load("graceful-resign-vs-crash").summary;
+    assert!(
+        summary.contains("So the first round wins when the successor holds every record the leader appended")
+            && summary.contains(&format!("the first round is lost ({} of 20 seeds", lost.len())),
+        "lost with seeds {lost:?}: {summary}"
     );
 }
