@@ -5,6 +5,7 @@ use super::config::SafetySwitch;
 use super::io::{Ctx, Note, Output};
 use super::record::{Offset, Record, RecordBody};
 use super::replica::Replica;
+use super::state::EpochState;
 
 impl Replica {
     /// Appends a batch as leader: LEO moves (the leader's own progress with it, so
@@ -14,24 +15,42 @@ impl Replica {
     /// offset is the majority, commits and answers parked fetches before its flush: a crash
     /// inside that flush loses committed records (scenario one-voter-flush-window).
     pub(crate) fn append_as_leader(&mut self, ctx: &mut Ctx, batch: Vec<(u64, RecordBody)>) {
-        if batch.is_empty() {
+        self.append_batches_as_leader(ctx, [batch]);
+    }
+
+    /// Appends batches in order (KafkaRaftClient.maybeAppendBatches drains every completed
+    /// batch of the accumulator), each read into the voter history as it lands
+    /// (appendAsLeader), then updates the leader's own progress under the latest voter set
+    /// (LeaderState.updateLocalState) and flushes once.
+    pub(crate) fn append_batches_as_leader(
+        &mut self,
+        ctx: &mut Ctx,
+        batches: impl IntoIterator<Item = Vec<(u64, RecordBody)>>,
+    ) {
+        let epoch = self.epoch();
+        let mut appended = false;
+        for batch in batches.into_iter().filter(|b| !b.is_empty()) {
+            let first = self.log.end_offset();
+            let records: Vec<Record> = batch
+                .into_iter()
+                .enumerate()
+                .map(|(i, (id, body))| Record { offset: first + i as u64, epoch, id, body })
+                .collect();
+            let kind = records[0].body.kind();
+            let last = first + records.len() as u64 - 1;
+            self.log.append(records);
+            ctx.note(Note::Appended { first, last, epoch, kind });
+            self.history.update(&self.log);
+            appended = true;
+        }
+        if !appended {
             return;
         }
-        let epoch = self.epoch();
-        let first = self.log.end_offset();
-        let records: Vec<Record> = batch
-            .into_iter()
-            .enumerate()
-            .map(|(i, (id, body))| Record { offset: first + i as u64, epoch, id, body })
-            .collect();
-        let kind = records[0].body.kind();
-        let last = first + records.len() as u64 - 1;
-        self.log.append(records);
-        ctx.note(Note::Appended { first, last, epoch, kind });
         let leo = self.log.end_offset();
-        let me = self.id;
-        if let Some(l) = self.state.as_leader_mut() {
-            l.update_local(me, leo, ctx.now);
+        let voters = self.history.last_voter_set();
+        if let EpochState::Leader(l) = &mut self.state {
+            l.update_voters(voters);
+            l.update_local(leo, ctx.now);
         }
         self.maybe_advance_leader_hw(ctx);
         self.complete_parked_fetches(ctx);
@@ -55,6 +74,7 @@ impl Replica {
                 self.apply_committed(ctx);
             }
             self.complete_parked_fetches(ctx);
+            self.voter_change_maybe_committed(ctx);
         }
     }
 

@@ -2,6 +2,7 @@
 //! backoff that lets the preferred successor start its election first.
 
 use super::record::NodeId;
+use super::replica_key::ReplicaKey;
 use super::state::EpochState;
 use serde::Serialize;
 
@@ -23,7 +24,9 @@ pub enum VoteDecision {
     /// A follower of the named leader rejects standard votes in its epoch.
     IsFollower(NodeId),
     StaleEpoch,
-    NotAVoter,
+    /// The request names another replica key than the receiver's (INVALID_VOTER_KEY,
+    /// KafkaRaftClient.handleVoteRequest): it was meant for another disk of this node.
+    InvalidVoterKey,
     InvalidRequest,
 }
 
@@ -76,7 +79,7 @@ impl VoteDecision {
             VoteDecision::FollowerHasFetched(l) => format!("follower has fetched from its leader {l}"),
             VoteDecision::IsFollower(l) => format!("is a follower of {l} in this epoch"),
             VoteDecision::StaleEpoch => "request epoch is stale".into(),
-            VoteDecision::NotAVoter => "not a voter".into(),
+            VoteDecision::InvalidVoterKey => "the request names another replica key".into(),
             VoteDecision::InvalidRequest => "invalid request (last epoch beyond request epoch)".into(),
         }
     }
@@ -94,7 +97,7 @@ impl VoteDecision {
             VoteDecision::FollowerHasFetched(_) => "follower-has-fetched",
             VoteDecision::IsFollower(_) => "is-follower",
             VoteDecision::StaleEpoch => "stale-epoch",
-            VoteDecision::NotAVoter => "not-a-voter",
+            VoteDecision::InvalidVoterKey => "invalid-voter-key",
             VoteDecision::InvalidRequest => "invalid-request",
         }
     }
@@ -103,15 +106,19 @@ impl VoteDecision {
 /// Kafka's `canGrantVote` per epoch state, for a request at the receiver's epoch:
 /// `QuorumState.unattachedOrProspectiveCanGrantVote` (Unattached, Prospective),
 /// `CandidateState`, `LeaderState`, `FollowerState` and `ResignedState.canGrantVote`.
-pub fn vote_decision(state: &EpochState, candidate: NodeId, up_to_date: bool, pre_vote: bool) -> VoteDecision {
+/// None of them asks whether the candidate, or the receiver, is a voter (KIP-853: a
+/// replica may hold a voter set older or newer than the candidate's, KAFKA-16526).
+pub fn vote_decision(state: &EpochState, candidate: ReplicaKey, up_to_date: bool, pre_vote: bool) -> VoteDecision {
     let by_log = if up_to_date { VoteDecision::Granted } else { VoteDecision::LogNotUpToDate };
-    let unattached_like = |voted: Option<NodeId>, leader: Option<NodeId>| {
+    let unattached_like = |voted: Option<ReplicaKey>, leader: Option<NodeId>| {
         if pre_vote {
             return by_log;
         }
         match (voted, leader) {
-            (Some(v), _) if v == candidate => VoteDecision::GrantedAgain,
-            (Some(v), _) => VoteDecision::AlreadyVoted(v),
+            // ElectionState.isVotedCandidate: a vote kept without a directory id is for any
+            // disk of that node.
+            (Some(v), _) if v.matches(candidate) => VoteDecision::GrantedAgain,
+            (Some(v), _) => VoteDecision::AlreadyVoted(v.id),
             (None, Some(l)) => VoteDecision::KnowsLeader(l),
             (None, None) => by_log,
         }
@@ -158,8 +165,11 @@ mod tests {
     use super::*;
     use crate::state::*;
 
+    fn key(id: NodeId) -> ReplicaKey {
+        ReplicaKey::new(id, None)
+    }
     fn unattached(voted: Option<NodeId>, leader: Option<NodeId>) -> EpochState {
-        EpochState::Unattached(UnattachedState { epoch: 1, voted, leader, election_deadline: 0 })
+        EpochState::Unattached(UnattachedState { epoch: 1, voted: voted.map(key), leader, election_deadline: 0 })
     }
     fn follower(has_fetched: bool) -> EpochState {
         EpochState::Follower(FollowerState {
@@ -225,16 +235,17 @@ mod tests {
             (resigned, false, false, IsResigned),
         ];
         for (i, (state, up, pre, want)) in cases.into_iter().enumerate() {
-            assert_eq!(vote_decision(&state, 2, up, pre), want, "case {i}");
+            assert_eq!(vote_decision(&state, key(2), up, pre), want, "case {i}");
         }
     }
 
     #[test]
     fn leader_always_rejects() {
-        let l = crate::leader::LeaderState::new(1, 0, &crate::VoterSet::new([1, 2, 3]), 1, 0, &Default::default());
+        let voters = crate::VoterSet::from_static([1, 2, 3]);
+        let l = crate::leader::LeaderState::new(1, 0, &voters, key(1), 0, &Default::default());
         let s = EpochState::Leader(Box::new(l));
-        assert_eq!(vote_decision(&s, 2, true, true), VoteDecision::IsLeader);
-        assert_eq!(vote_decision(&s, 2, true, false), VoteDecision::IsLeader);
+        assert_eq!(vote_decision(&s, key(2), true, true), VoteDecision::IsLeader);
+        assert_eq!(vote_decision(&s, key(2), true, false), VoteDecision::IsLeader);
     }
 
     #[test]

@@ -10,6 +10,7 @@ use super::log::FetchPosition;
 use super::record::{Epoch, MetadataImage, NodeId, Offset, Record};
 use super::replica::AwaitingFlush;
 use super::replica::Replica;
+use super::replica_key::ReplicaKey;
 use super::rpc::{DivergingEpoch, ErrorCode, FetchRedirect, FetchRequest, FetchResponse, Message};
 use super::state::SnapshotDownload;
 
@@ -19,6 +20,7 @@ impl Replica {
     pub(super) fn fetch_request(&self, epoch: Epoch) -> Message {
         Message::Fetch(FetchRequest {
             current_leader_epoch: epoch,
+            replica_directory: self.log.directory_id(),
             fetch_offset: self.log.end_offset(),
             last_fetched_epoch: self.log.last_epoch(),
             high_watermark: self.hw,
@@ -86,14 +88,10 @@ impl Replica {
             FetchPosition::Valid => {}
         }
         let leo = self.log.end_offset();
-        let majority = self.majority();
-        let is_voter = self.voters.contains(from);
+        let key = ReplicaKey::new(from, req.replica_directory);
         let l = self.state.as_leader_mut().expect("a leader: checked above");
-        l.update_follower(from, fetch_offset, leo, ctx.now);
-        if is_voter {
-            // (It moves the check-quorum timer only later.)
-            l.record_voter_fetch(from, majority, ctx.now, &self.config);
-        }
+        l.update_follower(key, fetch_offset, leo, ctx.now);
+        l.record_voter_fetch(key, ctx.now, &self.config);
         // A fetch already in the purgatory for this replica is superseded.
         l.parked.retain(|p| p.from != from);
         self.maybe_advance_leader_hw(ctx);
@@ -211,6 +209,10 @@ impl Replica {
             }
             None => {}
         }
+        // appendAsFollower asks whether this replica is a voter before the appended records
+        // are read into the voter history: an observer appending the VotersRecord that adds
+        // it does not flush that append.
+        let voter = self.is_voter();
         let appended = match (records.first(), records.last()) {
             (Some(first), Some(last)) => {
                 let (first, last, epoch, kind) = (first.offset, last.offset, last.epoch, first.body.kind());
@@ -218,6 +220,7 @@ impl Replica {
                 let appended = self.log.append(records);
                 if appended {
                     ctx.note(Note::Appended { first, last, epoch, kind });
+                    self.history.update(&self.log);
                 }
                 appended
             }
@@ -226,7 +229,7 @@ impl Replica {
         let leo = self.log.end_offset();
         // appendAsFollower flushes only for a voter: the leader counts a voter's fetch offset
         // toward the HW. An observer's appends stay unflushed (a crash loses them).
-        let flush = appended && self.is_voter();
+        let flush = appended && voter;
         if flush && !self.switches.has(SafetySwitch::AckBeforeFlush) {
             self.awaiting_flush = Some(AwaitingFlush { up_to: leo, leader_hw });
             ctx.out.push(Output::Flush { up_to: leo });
@@ -256,6 +259,8 @@ impl Replica {
         if self.log.truncate_to(to) > 0 {
             // The log never truncates into its snapshot: it stops at the snapshot's end.
             let to = self.log.end_offset();
+            // An uncommitted voter change in the truncated suffix rolls back.
+            self.history.truncate_new_entries(to);
             if self.image.applied_offset > to {
                 // Applied state past the truncation point was built from records now gone;
                 // only possible when a record below our HW was truncated (reported).

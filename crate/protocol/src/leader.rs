@@ -1,17 +1,27 @@
 //! The leader's bookkeeping (Kafka's LeaderState): each replica's progress, the high
-//! watermark rule, the check-quorum window, the write batch and the parked fetches.
+//! watermark rule, the check-quorum window, the write batch, the parked fetches and the
+//! voter change in progress.
 
 use super::config::QuorumConfig;
 use super::record::{Epoch, NodeId, Offset, RecordBody};
+use super::replica_key::{DirectoryId, ReplicaKey};
 use super::rpc::FetchResponse;
-use super::voters::VoterSet;
+use super::voters::{Endpoints, VoterSet};
 use serde::Serialize;
 
-/// What the leader knows of one replica (the rows of DescribeQuorum).
+/// How recently a joining replica must have fetched to count as caught up
+/// (LeaderState.isReplicaCaughtUp: an hour).
+pub const CAUGHT_UP_WINDOW_MS: u64 = 3_600_000;
+
+/// What the leader knows of one replica (the rows of DescribeQuorum), under its replica
+/// key: a voter's row by node id (its directory id, if the set names one, must match),
+/// an observer's by its full key, so a wiped voter fetching with a new disk is an observer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ReplicaProgress {
     #[serde(rename = "replicaId")]
     pub id: NodeId,
+    #[serde(rename = "replicaDirectoryId", skip_serializing_if = "Option::is_none")]
+    pub directory: Option<DirectoryId>,
     #[serde(rename = "isVoter")]
     pub is_voter: bool,
     /// The fetch offset it last reported (its LEO as the leader counts it).
@@ -24,6 +34,24 @@ pub struct ReplicaProgress {
     /// Leader's LEO when this replica last fetched (for lastCaughtUpTimestamp).
     #[serde(skip)]
     pub leo_at_last_fetch: Offset,
+}
+
+impl ReplicaProgress {
+    fn new(key: ReplicaKey) -> ReplicaProgress {
+        ReplicaProgress {
+            id: key.id,
+            directory: key.directory,
+            is_voter: false,
+            end_offset: None,
+            last_fetch_ms: None,
+            last_caught_up_ms: None,
+            leo_at_last_fetch: 0,
+        }
+    }
+
+    pub fn key(&self) -> ReplicaKey {
+        ReplicaKey::new(self.id, self.directory)
+    }
 }
 
 /// A Fetch with nothing to return yet, waiting up to maxWaitMs.
@@ -42,6 +70,10 @@ pub struct ParkedFetch {
 #[derive(Clone, Debug)]
 pub struct LeaderState {
     pub epoch: Epoch,
+    /// The leader's own key. Whether it counts toward the HW and check-quorum depends on
+    /// its being in the latest voter set: a leader that removes itself keeps leading
+    /// without counting itself until the change commits (KAFKA-16530).
+    pub me: ReplicaKey,
     /// The LEO when this leader was elected: the offset of its LeaderChange record.
     pub epoch_start_offset: Offset,
     /// None until a record of this epoch is committed (a new leader has no HW).
@@ -57,8 +89,18 @@ pub struct LeaderState {
     pub pending_writes: Vec<(u64, RecordBody)>,
     pub linger_deadline: Option<u64>,
     pub parked: Vec<ParkedFetch>,
-    /// Set by a graceful `resign()`; the raft thread acts on it at its next poll.
-    pub resign_requested: bool,
+    /// Set by a graceful `resign()`, or once the leader's own removal commits
+    /// (LeaderState.requestResign); the raft thread resigns at its next poll.
+    pub resign_requested: Option<ResignRequest>,
+    /// The voters that elected this leader, itself included (LeaderChange's
+    /// grantingVoters).
+    pub granting_voters: Vec<NodeId>,
+    /// The AddRaftVoter or RemoveRaftVoter in progress (at most one).
+    pub voter_change: Option<PendingVoterChange>,
+    /// At kraft.version 0 (Kafka 4.1+, KRaftVersionUpgrade.Voters): the static voters with
+    /// this leader's own entry and what UpdateRaftVoter told it, kept in memory until an
+    /// upgrade to kraft.version 1 writes them. `None` at kraft.version 1.
+    pub volatile_voters: Option<VoterSet>,
 }
 
 impl LeaderState {
@@ -66,23 +108,25 @@ impl LeaderState {
         epoch: Epoch,
         epoch_start_offset: Offset,
         voters: &VoterSet,
-        me: NodeId,
+        me: ReplicaKey,
         now: u64,
         config: &QuorumConfig,
     ) -> Self {
         let replicas = voters
-            .iter()
-            .map(|id| ReplicaProgress {
-                id,
-                is_voter: true,
-                end_offset: None,
-                last_fetch_ms: if id == me { Some(now) } else { None },
-                last_caught_up_ms: if id == me { Some(now) } else { None },
-                leo_at_last_fetch: 0,
+            .keys()
+            .map(|key| {
+                let mine = key.matches(me).then_some(now);
+                ReplicaProgress {
+                    is_voter: true,
+                    last_fetch_ms: mine,
+                    last_caught_up_ms: mine,
+                    ..ReplicaProgress::new(key)
+                }
             })
             .collect();
         LeaderState {
             epoch,
+            me,
             epoch_start_offset,
             high_watermark: None,
             replicas,
@@ -92,41 +136,62 @@ impl LeaderState {
             pending_writes: Vec::new(),
             linger_deadline: None,
             parked: Vec::new(),
-            resign_requested: false,
+            resign_requested: None,
+            granting_voters: Vec::new(),
+            voter_change: None,
+            volatile_voters: None,
         }
     }
 
     /// The voter set changed under this leader (Kafka's
-    /// LeaderState.updateVoterAndObserverStates): a replica it no longer lists keeps its
-    /// progress as an observer, a new voter counts from its next fetch (or at once, if it
-    /// already fetched as an observer).
+    /// LeaderState.updateVoterAndObserverStates, run whenever the leader appends): each
+    /// voter takes the row its key matches (its voter row, else the observer row it fetched
+    /// under, else a new one), which takes the voter's key; a replica the set no longer
+    /// lists keeps its progress as an observer.
     pub fn update_voters(&mut self, voters: &VoterSet) {
-        for r in &mut self.replicas {
-            r.is_voter = voters.contains(r.id);
+        let mut voter_now = vec![false; self.replicas.len()];
+        for key in voters.keys() {
+            let row = self.replicas.iter().position(|r| r.is_voter && r.key().matches(key));
+            let row = row.or_else(|| self.replicas.iter().position(|r| !r.is_voter && r.key() == key));
+            let i = row.unwrap_or_else(|| {
+                self.replicas.push(ReplicaProgress::new(key));
+                voter_now.push(false);
+                self.replicas.len() - 1
+            });
+            self.replicas[i].directory = key.directory;
+            voter_now[i] = true;
         }
-        for id in voters.iter() {
-            self.progress_mut(id).is_voter = true;
+        let demoted: Vec<bool> = self.replicas.iter().zip(&voter_now).map(|(r, now)| r.is_voter && !now).collect();
+        for (r, now) in self.replicas.iter_mut().zip(&voter_now) {
+            r.is_voter = *now;
         }
+        // A demoted voter whose key an observer row holds already gives way to that row
+        // (Kafka's observerStates.putIfAbsent).
+        let observers: Vec<ReplicaKey> =
+            self.replicas.iter().zip(&demoted).filter(|(r, d)| !r.is_voter && !**d).map(|(r, _)| r.key()).collect();
+        let mut i = 0;
+        self.replicas.retain(|r| {
+            i += 1;
+            !(demoted[i - 1] && observers.contains(&r.key()))
+        });
         self.fetched_voters.retain(|&id| voters.contains(id));
     }
 
-    pub fn progress_mut(&mut self, id: NodeId) -> &mut ReplicaProgress {
-        if let Some(i) = self.replicas.iter().position(|r| r.id == id) {
-            return &mut self.replicas[i];
-        }
-        self.replicas.push(ReplicaProgress {
-            id,
-            is_voter: false,
-            end_offset: None,
-            last_fetch_ms: None,
-            last_caught_up_ms: None,
-            leo_at_last_fetch: 0,
+    /// The row of `key` (LeaderState.getOrCreateReplicaState): the voter row of its node id
+    /// if that row's key matches, else its observer row, made on first sight.
+    pub fn progress_mut(&mut self, key: ReplicaKey) -> &mut ReplicaProgress {
+        let voter = self.replicas.iter().position(|r| r.is_voter && r.id == key.id && r.key().matches(key));
+        let row = voter.or_else(|| self.replicas.iter().position(|r| !r.is_voter && r.key() == key));
+        let i = row.unwrap_or_else(|| {
+            self.replicas.push(ReplicaProgress::new(key));
+            self.replicas.len() - 1
         });
-        self.replicas.last_mut().unwrap()
+        &mut self.replicas[i]
     }
 
     /// The leader's own entry moves when it appends (before the flush).
-    pub fn update_local(&mut self, me: NodeId, leo: Offset, now: u64) {
+    pub fn update_local(&mut self, leo: Offset, now: u64) {
+        let me = self.me;
         let p = self.progress_mut(me);
         p.end_offset = Some(leo);
         p.last_fetch_ms = Some(now);
@@ -137,8 +202,8 @@ impl LeaderState {
     /// Records a valid fetch. A replica is caught up when it fetched the leader's LEO,
     /// or when it fetched at least the LEO the leader had at its previous fetch (then it
     /// was caught up as of that previous fetch).
-    pub fn update_follower(&mut self, id: NodeId, fetch_offset: Offset, leader_leo: Offset, now: u64) {
-        let p = self.progress_mut(id);
+    pub fn update_follower(&mut self, key: ReplicaKey, fetch_offset: Offset, leader_leo: Offset, now: u64) {
+        let p = self.progress_mut(key);
         if fetch_offset >= leader_leo {
             p.last_caught_up_ms = Some(now);
         } else if p.last_fetch_ms.is_some() && fetch_offset >= p.leo_at_last_fetch {
@@ -197,16 +262,34 @@ impl LeaderState {
         None
     }
 
-    /// Counts a valid fetch for check-quorum; once majority-1 distinct voters fetched,
-    /// the window restarts.
-    pub fn record_voter_fetch(&mut self, id: NodeId, majority: usize, now: u64, config: &QuorumConfig) {
-        if !self.fetched_voters.contains(&id) {
-            self.fetched_voters.push(id);
+    /// Counts a valid Fetch or FetchSnapshot for check-quorum
+    /// (LeaderState.updateCheckQuorumForFollowingVoter): only a voter's, under its key.
+    /// Once a majority of the voters fetched, the leader counting itself when it is one of
+    /// them, the window restarts.
+    pub fn record_voter_fetch(&mut self, key: ReplicaKey, now: u64, config: &QuorumConfig) {
+        let is_voter = self.replicas.iter().any(|r| r.is_voter && r.id == key.id && r.key().matches(key));
+        if is_voter && !self.fetched_voters.contains(&key.id) {
+            self.fetched_voters.push(key.id);
         }
-        if self.fetched_voters.len() + 1 >= majority {
+        let voters = self.replicas.iter().filter(|r| r.is_voter).count();
+        let leader_counts = self.replicas.iter().any(|r| r.is_voter && r.id == self.me.id);
+        let needed = voters / 2 + 1 - leader_counts as usize;
+        if self.fetched_voters.len() >= needed {
             self.fetched_voters.clear();
             self.check_quorum_deadline = now + config.check_quorum_timeout_ms();
         }
+    }
+
+    /// LeaderState.isReplicaCaughtUp, the joiner's test before AddVoter appends: an
+    /// observer that reached the leader's LEO at some fetch in this term and fetched within
+    /// the last hour. Nothing bounds how far behind it is now (KAFKA-19933).
+    pub fn is_replica_caught_up(&self, key: ReplicaKey, now: u64) -> bool {
+        self.replicas.iter().any(|r| {
+            !r.is_voter
+                && r.key() == key
+                && r.last_caught_up_ms.is_some()
+                && r.last_fetch_ms.is_some_and(|t| t + CAUGHT_UP_WINDOW_MS > now)
+        })
     }
 
     /// Voters other than `me`, the furthest replicated first (ties by id).
@@ -217,24 +300,73 @@ impl LeaderState {
     }
 }
 
+/// Why a leader was asked to resign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResignRequest {
+    /// `resign()`: a graceful shutdown or handover.
+    Graceful,
+    /// RemoveVoterHandler.highWatermarkUpdated: its own removal committed.
+    RemovedFromVoters,
+}
+
+/// The voter change a leader has accepted and not yet answered (Kafka's
+/// AddVoterHandlerState and RemoveVoterHandlerState; at most one of them at a time).
+/// Which change is pending.
+#[derive(Clone, Debug, PartialEq)]
+pub enum VoterChangeKind {
+    /// AddVoterHandlerState: add `voter`, reachable at `listeners`; it waits for the new
+    /// voter's ApiVersions answer until its VotersRecord is appended.
+    Add { voter: ReplicaKey, listeners: Endpoints },
+    /// RemoveVoterHandlerState: its VotersRecord is appended when it is accepted.
+    Remove,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PendingVoterChange {
+    pub kind: VoterChangeKind,
+    /// Where the answer goes: the requester and its correlation id (the future Kafka
+    /// completes when the change ends).
+    pub client: NodeId,
+    pub correlation: u64,
+    /// request.timeout.ms after the change was accepted: the operation's timer (the
+    /// request's own TimeoutMs is not read; DefaultRequestSender and RemoveVoterHandler
+    /// both use request.timeout.ms).
+    pub deadline: u64,
+    /// The offset of the VotersRecord once appended (the handler states' lastOffset): the
+    /// change commits, and is answered, once the HW passes it.
+    pub record_offset: Option<Offset>,
+}
+
+impl PendingVoterChange {
+    /// AddVoterHandlerState.expectingApiResponse: an ApiVersions answer from `id` is the
+    /// one this change waits for.
+    pub fn expects_api_versions_from(&self, id: NodeId) -> bool {
+        matches!(self.kind, VoterChangeKind::Add { voter, .. } if voter.id == id) && self.record_offset.is_none()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn k(id: NodeId) -> ReplicaKey {
+        ReplicaKey::new(id, None)
+    }
     fn leader(voters: &[NodeId], epoch_start: Offset) -> LeaderState {
-        LeaderState::new(3, epoch_start, &VoterSet::new(voters.iter().copied()), voters[0], 0, &QuorumConfig::default())
+        let set = VoterSet::from_static(voters.iter().copied());
+        LeaderState::new(3, epoch_start, &set, k(voters[0]), 0, &QuorumConfig::default())
     }
 
     #[test]
     fn hw_is_offset_reached_by_majority_of_voters() {
         let mut l = leader(&[1, 2, 3], 0);
-        l.update_local(1, 10, 0);
+        l.update_local(10, 0);
         assert_eq!(l.maybe_advance_hw(false), None, "only the leader has records");
-        l.update_follower(2, 4, 10, 1);
+        l.update_follower(k(2), 4, 10, 1);
         assert_eq!(l.maybe_advance_hw(false), Some(4));
-        l.update_follower(3, 7, 10, 1);
+        l.update_follower(k(3), 7, 10, 1);
         assert_eq!(l.maybe_advance_hw(false), Some(7));
-        l.update_follower(3, 6, 10, 2);
+        l.update_follower(k(3), 6, 10, 2);
         assert_eq!(l.maybe_advance_hw(false), None, "the HW never decreases");
         assert_eq!(l.high_watermark, Some(7));
     }
@@ -242,9 +374,9 @@ mod tests {
     #[test]
     fn observers_never_count_toward_the_hw() {
         let mut l = leader(&[1, 2, 3], 0);
-        l.update_local(1, 10, 0);
-        l.update_follower(9, 10, 10, 1);
-        l.update_follower(8, 10, 10, 1);
+        l.update_local(10, 0);
+        l.update_follower(k(9), 10, 10, 1);
+        l.update_follower(k(8), 10, 10, 1);
         assert_eq!(l.maybe_advance_hw(false), None);
     }
 
@@ -253,22 +385,22 @@ mod tests {
         // Epoch started at 5 (LeaderChange at offset 5): a majority at 5 covers only
         // earlier epochs' records, so the HW must not move to 5.
         let mut l = leader(&[1, 2, 3], 5);
-        l.update_local(1, 6, 0);
-        l.update_follower(2, 5, 6, 1);
+        l.update_local(6, 0);
+        l.update_follower(k(2), 5, 6, 1);
         assert_eq!(l.maybe_advance_hw(false), None);
         assert_eq!(l.maybe_advance_hw(true), Some(5), "unsafe switch commits old-epoch records");
-        l.update_follower(2, 6, 6, 2);
+        l.update_follower(k(2), 6, 6, 2);
         assert_eq!(l.maybe_advance_hw(false), Some(6));
     }
 
     #[test]
     fn five_voters_take_the_third_highest() {
         let mut l = leader(&[1, 2, 3, 4, 5], 0);
-        l.update_local(1, 20, 0);
-        l.update_follower(2, 15, 20, 1);
-        l.update_follower(3, 3, 20, 1);
+        l.update_local(20, 0);
+        l.update_follower(k(2), 15, 20, 1);
+        l.update_follower(k(3), 3, 20, 1);
         assert_eq!(l.majority_offset(), Some(3));
-        l.update_follower(4, 9, 20, 1);
+        l.update_follower(k(4), 9, 20, 1);
         assert_eq!(l.majority_offset(), Some(9));
     }
 
@@ -297,15 +429,15 @@ mod tests {
     #[test]
     fn the_hw_majority_is_the_voter_set_given() {
         let mut l = leader(&[1, 2, 3], 0);
-        l.update_local(1, 10, 0);
-        l.update_follower(2, 8, 10, 1);
-        l.update_follower(9, 10, 10, 1);
+        l.update_local(10, 0);
+        l.update_follower(k(2), 8, 10, 1);
+        l.update_follower(k(9), 10, 10, 1);
         assert_eq!(l.majority_offset(), Some(8));
-        l.update_voters(&VoterSet::new([1, 3, 9]));
+        l.update_voters(&VoterSet::from_static([1, 3, 9]));
         assert_eq!(l.majority_offset(), Some(10), "1 and 9 are at 10; 2 no longer counts");
-        assert!(!l.progress_mut(2).is_voter && l.progress_mut(9).is_voter);
+        assert!(!l.progress_mut(k(2)).is_voter && l.progress_mut(k(9)).is_voter);
         assert_eq!(l.voters_reaching(10), 1 << 1 | 1 << 9);
-        l.update_voters(&VoterSet::new([1, 3, 4, 9, 2]));
+        l.update_voters(&VoterSet::from_static([1, 3, 4, 9, 2]));
         assert_eq!(l.majority_offset(), Some(8), "five voters: the third highest of 10, 10, 8, -, -");
         assert_eq!(l.preferred_successors(1), vec![9, 2, 3, 4]);
     }
@@ -314,12 +446,12 @@ mod tests {
     fn a_voter_removed_mid_window_no_longer_counts_for_check_quorum() {
         let c = QuorumConfig::default();
         let mut l = leader(&[1, 2, 3, 4, 5], 0);
-        l.record_voter_fetch(2, 3, 1000, &c);
-        l.update_voters(&VoterSet::new([1, 3, 4, 5]));
+        l.record_voter_fetch(k(2), 1000, &c);
+        l.update_voters(&VoterSet::from_static([1, 3, 4, 5]));
         assert!(l.fetched_voters.is_empty(), "2's fetch is forgotten with its vote");
-        l.record_voter_fetch(3, 3, 1100, &c);
+        l.record_voter_fetch(k(3), 1100, &c);
         assert_eq!(l.check_quorum_deadline, 3000);
-        l.record_voter_fetch(4, 3, 1200, &c);
+        l.record_voter_fetch(k(4), 1200, &c);
         assert_eq!(l.check_quorum_deadline, 4200);
     }
 
@@ -328,11 +460,11 @@ mod tests {
         let c = QuorumConfig::default();
         let mut l = leader(&[1, 2, 3, 4, 5], 0);
         assert_eq!(l.check_quorum_deadline, 3000);
-        l.record_voter_fetch(2, 3, 1000, &c);
+        l.record_voter_fetch(k(2), 1000, &c);
         assert_eq!(l.check_quorum_deadline, 3000, "one voter is not majority - 1 = 2");
-        l.record_voter_fetch(2, 3, 1100, &c);
+        l.record_voter_fetch(k(2), 1100, &c);
         assert_eq!(l.check_quorum_deadline, 3000, "the same voter twice counts once");
-        l.record_voter_fetch(4, 3, 1200, &c);
+        l.record_voter_fetch(k(4), 1200, &c);
         assert_eq!(l.check_quorum_deadline, 4200);
         assert!(l.fetched_voters.is_empty());
     }
@@ -340,12 +472,12 @@ mod tests {
     #[test]
     fn caught_up_timestamp_follows_kafka_rule() {
         let mut l = leader(&[1, 2, 3], 0);
-        l.update_follower(2, 5, 10, 100);
-        assert_eq!(l.progress_mut(2).last_caught_up_ms, None);
+        l.update_follower(k(2), 5, 10, 100);
+        assert_eq!(l.progress_mut(k(2)).last_caught_up_ms, None);
         // Reached the LEO the leader had at the previous fetch: caught up as of then.
-        l.update_follower(2, 10, 12, 200);
-        assert_eq!(l.progress_mut(2).last_caught_up_ms, Some(100));
-        l.update_follower(2, 12, 12, 300);
-        assert_eq!(l.progress_mut(2).last_caught_up_ms, Some(300));
+        l.update_follower(k(2), 10, 12, 200);
+        assert_eq!(l.progress_mut(k(2)).last_caught_up_ms, Some(100));
+        l.update_follower(k(2), 12, 12, 300);
+        assert_eq!(l.progress_mut(k(2)).last_caught_up_ms, Some(300));
     }
 }

@@ -1,37 +1,50 @@
 //! One KRaft replica, sans-IO: states, RPCs, the log, elections, the leader's rules.
 //!
 //! Read top-down: `io` (the boundary: what a replica is given and what it answers),
-//! `replica` (the replica, its inputs and its poll loop), `state` (the epoch states),
-//! `transitions` (every transition between them, start and restart included), then one
-//! file per RPC concern: `vote`, `quorum_epoch`, `fetch`, `snapshot`, and `commit` (the
-//! HW and applying). The rules they consult: `election` (who may grant a vote), `voters`
-//! (who votes), `leader` (the leader's bookkeeping), `log`, `requests` (one request in
-//! flight per connection); `rpc` and `record` are the data on the wire and in the log;
-//! `config` the settings. No module imports one that imports it back
+//! `replica` (the replica, its inputs and its poll loop) and `outbound` (the requests each
+//! state sends), `state` (the epoch states), `transitions` (every transition between
+//! them, start and restart included), then one file per RPC concern: `vote`,
+//! `quorum_epoch`, `fetch`, `snapshot`, and `commit` (the HW and applying); KIP-853's voter
+//! changes at the leader: `add_voter`, `remove_voter`, `update_voter`, and what they share
+//! (`voter_change`). The rules they consult: `election` (who may grant a vote), `voters`
+//! (the voter set and kraft.version), `replica_key` (who a replica is: node id and
+//! directory id), `voter_history` (the voter sets the log holds, by offset), `leader` (the
+//! leader's bookkeeping), `log`, `requests` (one request in flight per connection); `rpc`
+//! and `record` are the data on the wire and in the log, `ids` the numbers that name
+//! things; `config` the settings. No module imports one that imports it back
 //! (scripts/check-cycles.mjs).
 
 pub mod config;
 pub mod election;
+pub mod ids;
 pub mod io;
 pub mod leader;
 pub mod log;
 pub mod record;
 pub mod replica;
+pub mod replica_key;
 pub mod rpc;
 pub mod state;
+pub mod voter_history;
 pub mod voters;
 
+mod add_voter;
 mod commit;
 mod fetch;
+mod outbound;
 mod quorum_epoch;
+mod remove_voter;
 mod requests;
 mod snapshot;
 mod transitions;
+mod update_voter;
 mod vote;
+mod voter_change;
 
 pub use config::{QuorumConfig, SafetySwitch, Unsafe};
 pub use io::{Ctx, IdSource, Note, Output, Wake};
 pub use record::{Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
 pub use replica::{Durable, Replica, ReplicaSetup};
+pub use replica_key::{DirectoryId, ReplicaKey};
 pub use state::{ElectionState, Reason, StateName};
-pub use voters::VoterSet;
+pub use voters::{KRaftVersion, VoterSet};

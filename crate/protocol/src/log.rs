@@ -2,9 +2,12 @@
 //! and the snapshots, the earliest of which stands in for the prefix below the log start.
 //! Taking a snapshot keeps the records; only retention (`clean`) moves the log start.
 
-use super::record::{Epoch, Offset, Record};
-use super::rpc::{Snapshot, SnapshotId};
+use super::record::{Epoch, MetadataImage, Offset, Record};
+use super::replica_key::DirectoryId;
+use super::rpc::{Snapshot, SnapshotId, BOOTSTRAP_SNAPSHOT_ID};
+use super::voters::{KRaftVersion, VoterSet};
 use kraft_base::shared::{Holder, Meter, Metering, SharedVec};
+use std::sync::Arc;
 
 /// What the memory budget counts for one record held in a log (the record and a share
 /// of the names it points to).
@@ -30,6 +33,9 @@ pub struct ReplicaLog {
     /// kept until the world has checked that step's events: the checker sees the log as
     /// the step left it, yet must see records exposed and compacted within the step.
     compacted: Vec<Record>,
+    /// The `directory.id` in this log directory's meta.properties; `None` for the disks
+    /// the simulator formats for static quorums, where nothing reads it.
+    directory_id: Option<DirectoryId>,
 }
 
 /// Result of checking a follower's (fetchOffset, lastFetchedEpoch) against this log.
@@ -44,6 +50,28 @@ impl ReplicaLog {
     /// An empty log whose records are counted on `meter`.
     pub fn new(meter: &Meter) -> ReplicaLog {
         ReplicaLog { records: SharedVec::new(Metering::new(meter, Holder::Logs, RECORD_BYTES)), ..Default::default() }
+    }
+    /// `kafka-storage.sh format`: an empty log directory with this directory id and, for a
+    /// dynamic quorum (`--standalone`, `--initial-controllers`), the bootstrap checkpoint
+    /// 0-0.checkpoint holding kraft.version 1 and the initial voters
+    /// (Formatter.writeDynamicQuorumSnapshot); `None` for `--no-initial-controllers`.
+    pub fn format(meter: &Meter, directory_id: DirectoryId, initial_voters: Option<VoterSet>) -> ReplicaLog {
+        let mut log = ReplicaLog { directory_id: Some(directory_id), ..ReplicaLog::new(meter) };
+        if let Some(voters) = initial_voters {
+            let image = Arc::new(MetadataImage::new(meter));
+            log.snapshots.push(Snapshot {
+                id: BOOTSTRAP_SNAPSHOT_ID,
+                size_bytes: image.size_bytes(),
+                image,
+                last_contained_log_ms: 0,
+                kraft_version: KRaftVersion::V1,
+                voters: Some(voters),
+            });
+        }
+        log
+    }
+    pub fn directory_id(&self) -> Option<DirectoryId> {
+        self.directory_id
     }
     /// The meter this log's records are counted on (the image built from it uses it too).
     pub fn meter(&self) -> &Meter {
@@ -390,7 +418,8 @@ mod tests {
     fn snapshot_at(log: &ReplicaLog, end: Offset, taken_ms: u64) -> Snapshot {
         let image = std::sync::Arc::new(crate::record::MetadataImage::new(log.meter()));
         let id = SnapshotId { end_offset: end, epoch: log.epoch_at(end - 1).unwrap() };
-        Snapshot { id, image, size_bytes: 100, last_contained_log_ms: taken_ms }
+        let (kraft_version, voters) = (KRaftVersion::V0, None);
+        Snapshot { id, image, size_bytes: 100, last_contained_log_ms: taken_ms, kraft_version, voters }
     }
 
     const KEEP_ALL: Retention = Retention { max_bytes: u64::MAX, max_ms: u64::MAX };

@@ -5,6 +5,7 @@ use super::election::end_quorum_backoff_ms;
 use super::io::Ctx;
 use super::record::NodeId;
 use super::replica::Replica;
+use super::replica_key::ReplicaKey;
 use super::rpc::{
     BeginQuorumEpochRequest, BeginQuorumEpochResponse, EndQuorumEpochRequest, EndQuorumEpochResponse, ErrorCode,
     LeaderHint, Message,
@@ -23,7 +24,9 @@ impl Replica {
             return BeginQuorumEpochResponse { error: ErrorCode::FencedLeaderEpoch, hint: self.hint() };
         }
         self.maybe_transition(ctx, LeaderHint { epoch, leader: Some(from) });
-        BeginQuorumEpochResponse { error: ErrorCode::None, hint: self.hint() }
+        // Checked after the leader is followed, as Kafka does: the request named another disk.
+        let error = if self.is_valid_voter_key(req.voter_key) { ErrorCode::None } else { ErrorCode::InvalidVoterKey };
+        BeginQuorumEpochResponse { error, hint: self.hint() }
     }
 
     /// Kafka's handleEndQuorumEpochRequest: the resigning leader's follower waits its turn
@@ -79,16 +82,17 @@ impl Replica {
         };
         l.begin_quorum_deadline = now + interval;
         let epoch = l.epoch;
-        let quiet: Vec<NodeId> = l
+        let quiet: Vec<ReplicaKey> = l
             .replicas
             .iter()
             .filter(|r| r.is_voter && r.id != self.id)
             .filter(|r| r.last_fetch_ms.map(|t| now - t >= interval).unwrap_or(true))
-            .map(|r| r.id)
+            .map(|r| r.key())
             .collect();
-        for v in quiet {
-            if self.requests.is_ready(v, now) {
-                self.request(ctx, v, Message::BeginQuorumEpoch(BeginQuorumEpochRequest { leader_epoch: epoch }));
+        for voter_key in quiet {
+            if self.requests.is_ready(voter_key.id, now) {
+                let m = Message::BeginQuorumEpoch(BeginQuorumEpochRequest { leader_epoch: epoch, voter_key });
+                self.request(ctx, voter_key.id, m);
             }
         }
     }

@@ -1,6 +1,7 @@
 //! Log records and the state machine they build: a tiny model of Kafka's metadata log
 //! (brokers registering, topics created) that every node applies below its HW.
 
+use super::voters::{Endpoint, KRaftVersion, VoterNode, VoterSet};
 use kraft_base::limit::{limit, Limit};
 use kraft_base::messages::cap;
 use kraft_base::shared::{Charge, Holder, Meter, Metering, SharedMap};
@@ -11,19 +12,29 @@ use std::sync::Arc;
 pub const PARTITIONS: Limit =
     limit("partitions", None, 1, 10_000, None, "partitions of a topic a CreateTopic record creates");
 
-pub type NodeId = u32;
-pub type Epoch = u32;
-pub type Offset = u64;
+pub use super::ids::{Epoch, NodeId, Offset};
 
-/// What a record says. `LeaderChange` is KRaft's control record written at the start
-/// of every epoch; the rest are metadata records a controller would write.
+/// What a record says. The first three are KRaft's control records: `LeaderChange` opens
+/// every epoch; `KRaftVersion` and `Voters` (Kafka's KRaftVersionRecord and VotersRecord,
+/// KIP-853) set the kraft.version and the voter set. The rest are metadata records a
+/// controller would write.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "type")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum RecordBody {
+    /// LeaderChangeMessage: the new leader, the voters it leads and those that elected it.
     LeaderChange {
         leader: NodeId,
         voters: Vec<NodeId>,
+        #[serde(rename = "grantingVoters")]
+        granting_voters: Vec<NodeId>,
+    },
+    KRaftVersion {
+        #[serde(rename = "kRaftVersion")]
+        version: KRaftVersion,
+    },
+    Voters {
+        voters: VoterSet,
     },
     RegisterBroker {
         #[serde(rename = "brokerId")]
@@ -51,6 +62,8 @@ impl RecordBody {
     pub fn kind(&self) -> &'static str {
         match self {
             RecordBody::LeaderChange { .. } => "LeaderChange",
+            RecordBody::KRaftVersion { .. } => "KRaftVersion",
+            RecordBody::Voters { .. } => "Voters",
             RecordBody::RegisterBroker { .. } => "RegisterBroker",
             RecordBody::UnregisterBroker { .. } => "UnregisterBroker",
             RecordBody::CreateTopic { .. } => "CreateTopic",
@@ -68,6 +81,9 @@ impl RecordBody {
         };
         match self {
             RecordBody::LeaderChange { .. } => Err("LeaderChange is a control record only a new leader writes".into()),
+            RecordBody::KRaftVersion { .. } | RecordBody::Voters { .. } => {
+                Err(format!("{} is a control record only the leader writes", self.kind()))
+            }
             RecordBody::CreateTopic { name, partitions } => {
                 if !name_ok(name) {
                     return Err(format!(
@@ -111,8 +127,17 @@ impl Record {
     #[inline]
     pub fn size_bytes(&self) -> u64 {
         let body = match &self.body {
-            // LeaderChangeMessage: version, leader id, voters and granting voters arrays.
+            // LeaderChangeMessage: version, leader id, voters and granting voters arrays (a
+            // voter's id in both: the granting voters are nearly always all of them).
             RecordBody::LeaderChange { voters, .. } => 12 + 8 * voters.len() as u64,
+            // KRaftVersionRecord: version and level.
+            RecordBody::KRaftVersion { .. } => 4,
+            // VotersRecord: per voter its id, directory id (a Uuid), endpoints and versions.
+            RecordBody::Voters { voters } => {
+                let endpoint = |e: &Endpoint| 8 + e.listener.len() as u64 + e.host.len() as u64;
+                let voter = |n: &VoterNode| 24 + n.endpoints.0.iter().map(endpoint).sum::<u64>();
+                4 + voters.nodes().iter().map(voter).sum::<u64>()
+            }
             // RegisterBrokerRecord: id, incarnation id, epoch, one endpoint, a feature, log dir.
             RecordBody::RegisterBroker { .. } => 120,
             // UnregisterBrokerRecord: id and epoch.
@@ -222,6 +247,9 @@ impl MetadataImage {
         debug_assert_eq!(record.offset, self.applied_offset);
         match &record.body {
             RecordBody::LeaderChange { .. } => self.leader_changes += 1,
+            // The voter set lives in the raft layer's own history (voter_history), not in the
+            // metadata image the controllers build.
+            RecordBody::KRaftVersion { .. } | RecordBody::Voters { .. } => {}
             RecordBody::RegisterBroker { broker_id } => {
                 if let Err(i) = self.brokers.binary_search(broker_id) {
                     Arc::make_mut(&mut self.brokers).insert(i, *broker_id);

@@ -1,26 +1,33 @@
 //! One KRaft replica (Kafka's KafkaRaftClient), sans-IO: it is given the time, a random
 //! stream and one input at a time (`io.rs`), and answers with outputs. This file holds the
 //! replica, its queries, its inputs (a message is dispatched to its RPC's handler, whose
-//! response is sent back) and its poll loop (timers, then the sends its state calls for).
-//! The handlers live one file per RPC concern, the transitions in `state.rs`.
+//! response is sent back) and its poll loop (timers, then the sends its state calls for,
+//! which are `outbound`). The handlers live one file per RPC concern, the transitions in
+//! `transitions`.
 
 use super::config::{QuorumConfig, SafetySwitch, Unsafe, LOG_CLEANER_INTERVAL_MS};
 use super::io::{Ctx, Note, Wake};
-use super::leader::LeaderState;
+use super::leader::{LeaderState, ResignRequest};
 use super::log::ReplicaLog;
 use super::record::{Epoch, MetadataImage, NodeId, Offset, RecordBody};
+use super::replica_key::ReplicaKey;
 use super::requests::Requests;
 use super::rpc::{
-    BeginQuorumEpochResponse, EndQuorumEpochRequest, EndQuorumEpochResponse, Envelope, ErrorCode, FetchSnapshotRequest,
-    LeaderHint, Message, RpcKind,
+    ApiVersionsResponse, BeginQuorumEpochResponse, EndQuorumEpochResponse, Envelope, ErrorCode, LeaderHint, Message,
+    RpcKind,
 };
 use super::state::{ElectionState, EpochState, Reason, StateName};
-use super::voters::VoterSet;
+use super::voter_history::VoterHistory;
+use super::voters::{Endpoints, KRaftVersion, KRaftVersionRange, VoterNode, VoterSet};
 
 /// What a node's process is started with besides its disk.
 #[derive(Clone, Debug)]
 pub struct ReplicaSetup {
     pub id: NodeId,
+    /// `controller.quorum.voters`: the static voter set, which applies while the log holds
+    /// no VotersRecord, and the bootstrap servers an unattached replica fetches from to
+    /// find the leader. (A dynamic quorum configures `controller.quorum.bootstrap.servers`
+    /// instead and gets its voters from the bootstrap checkpoint on its disk.)
     pub voters: Vec<NodeId>,
     pub config: QuorumConfig,
     pub switches: Unsafe,
@@ -47,9 +54,12 @@ pub struct AwaitingFlush {
 #[derive(Clone, Debug)]
 pub struct Replica {
     pub id: NodeId,
-    /// Who votes now. Only the static quorum's configured set so far (Kafka's
-    /// controller.quorum.voters); KIP-853 derives it from the log.
-    pub(crate) voters: VoterSet,
+    /// Who votes, by log offset: the latest set, committed or not, is the one in force
+    /// (KIP-853); the static controller.quorum.voters while the log holds none.
+    pub(crate) history: VoterHistory,
+    /// Whom an unattached replica, or a follower whose leader stopped answering, asks for
+    /// the leader (Kafka's RequestManager bootstrap servers): fixed at startup.
+    pub(crate) bootstrap_servers: Vec<NodeId>,
     pub(crate) config: QuorumConfig,
     pub(crate) switches: Unsafe,
     pub(crate) snapshot_interval: u64,
@@ -72,6 +82,8 @@ impl Replica {
     /// Starts from what is on disk, by Kafka's rules (QuorumState.initialize), and polls.
     pub fn start(ctx: &mut Ctx, setup: ReplicaSetup, durable: Durable, reason: Reason) -> (Replica, Wake) {
         let ReplicaSetup { id, voters, config, switches, snapshot_interval } = setup;
+        let mut history = VoterHistory::new(VoterSet::from_static(voters.iter().copied()));
+        history.update(&durable.log);
         let image = durable
             .log
             .snapshot()
@@ -80,13 +92,14 @@ impl Replica {
         let e = durable.election;
         let mut r = Replica {
             id,
-            voters: VoterSet::new(voters),
+            history,
+            bootstrap_servers: VoterSet::from_static(voters).iter().collect(),
             config,
             switches,
             snapshot_interval,
             state: EpochState::Unattached(super::state::UnattachedState {
                 epoch: e.epoch,
-                voted: e.voted,
+                voted: e.voted_key(),
                 leader: None,
                 election_deadline: u64::MAX,
             }),
@@ -110,14 +123,32 @@ impl Replica {
 
     // ---- queries -------------------------------------------------------------------
 
-    pub fn is_voter(&self) -> bool {
-        self.voters.contains(self.id)
+    /// This replica's key: its node id and its log directory's id.
+    pub fn key(&self) -> ReplicaKey {
+        ReplicaKey::new(self.id, self.log.directory_id())
     }
+    /// What this replica would be as a voter (Kafka's QuorumState.localVoterNode): its key,
+    /// its listeners and the kraft.version levels its software supports.
+    pub fn local_voter_node(&self) -> VoterNode {
+        VoterNode::new(self.key(), Endpoints::of_node(self.id), KRaftVersionRange::SUPPORTED)
+    }
+    /// QuorumState.isVoter: this replica, directory id included, is in the latest set.
+    pub fn is_voter(&self) -> bool {
+        self.voters().is_voter(self.key())
+    }
+    /// The voter set in force: the latest in the log, committed or not.
     pub fn voters(&self) -> &VoterSet {
-        &self.voters
+        self.history.last_voter_set()
+    }
+    /// Every voter set and kraft.version the log holds, by offset.
+    pub fn voter_history(&self) -> &VoterHistory {
+        &self.history
+    }
+    pub fn kraft_version(&self) -> KRaftVersion {
+        self.history.last_kraft_version()
     }
     pub fn majority(&self) -> usize {
-        self.voters.majority()
+        self.voters().majority()
     }
     pub fn epoch(&self) -> Epoch {
         self.state.epoch()
@@ -158,7 +189,7 @@ impl Replica {
     /// A leader of more than one voter resigns when a majority stops fetching (Kafka's
     /// LeaderState.timeUntilCheckQuorumExpires); a lone voter is its own majority.
     fn checks_quorum(&self) -> bool {
-        self.voters.len() > 1 && !self.switches.has(SafetySwitch::NoCheckQuorum)
+        self.voters().len() > 1 && !self.switches.has(SafetySwitch::NoCheckQuorum)
     }
     pub fn voted_for(&self) -> Option<NodeId> {
         self.voted_in_state()
@@ -191,7 +222,7 @@ impl Replica {
             EpochState::Follower(s) if self.is_voter() => d = d.min(s.fetch_deadline),
             EpochState::Follower(_) => {}
             EpochState::Leader(l) => {
-                d = d.min(if l.resign_requested { now } else { l.begin_quorum_deadline });
+                d = d.min(if l.resign_requested.is_some() { now } else { l.begin_quorum_deadline });
                 if self.checks_quorum() {
                     d = d.min(l.check_quorum_deadline);
                 }
@@ -200,6 +231,9 @@ impl Replica {
                 }
                 for p in &l.parked {
                     d = d.min(p.deadline);
+                }
+                if let Some(c) = &l.voter_change {
+                    d = d.min(c.deadline);
                 }
             }
             s => {
@@ -264,6 +298,29 @@ impl Replica {
                 self.handle_fetch_snapshot_response(ctx, from, r);
                 None
             }
+            Message::AddRaftVoter(r) => {
+                self.handle_add_voter_request(ctx, from, correlation, r).map(Message::AddRaftVoterResponse)
+            }
+            Message::RemoveRaftVoter(r) => {
+                self.handle_remove_voter_request(ctx, from, correlation, r).map(Message::RemoveRaftVoterResponse)
+            }
+            Message::UpdateRaftVoter(r) => {
+                Some(Message::UpdateRaftVoterResponse(self.handle_update_voter_request(ctx, r)))
+            }
+            // Any node answers ApiVersions with the kraft.version levels its software supports.
+            Message::ApiVersions => Some(Message::ApiVersionsResponse(ApiVersionsResponse {
+                error: ErrorCode::None,
+                kraft_version: Some(KRaftVersionRange::SUPPORTED),
+            })),
+            Message::ApiVersionsResponse(r) => {
+                self.handle_api_versions_response(ctx, from, r);
+                None
+            }
+            // Answers to requests only an admin client or a voter updating its entry sends;
+            // a replica never waits for one, so `requests.complete` refused them above.
+            Message::AddRaftVoterResponse(_)
+            | Message::RemoveRaftVoterResponse(_)
+            | Message::UpdateRaftVoterResponse(_) => None,
         };
         if let Some(m) = response {
             ctx.send(self.id, from, correlation, m);
@@ -284,9 +341,15 @@ impl Replica {
     /// retry.backoff.ms. Timers are untouched: only the fetch timer detects a dead leader.
     pub fn disconnected(&mut self, ctx: &mut Ctx, peer: NodeId, correlation: u64) -> Wake {
         self.finish_follower_append(ctx);
+        let asked = self.requests.awaiting(peer).filter(|(c, _)| *c == correlation).map(|(_, rpc)| rpc);
         if self.requests.complete(peer, correlation) {
             let until = ctx.now + self.config.retry_backoff_ms;
             self.requests.backoff(peer, until);
+        }
+        if asked == Some(RpcKind::ApiVersions) {
+            // An AddVoter waiting on this answer ends (AddVoterHandler.handleApiVersionsResponse
+            // gets the disconnect as an error).
+            self.api_versions_failed(ctx, peer);
         }
         self.poll(ctx)
     }
@@ -320,7 +383,7 @@ impl Replica {
     pub fn resign(&mut self, now: u64) -> (Result<(), String>, Wake) {
         let done = match self.state.as_leader_mut() {
             Some(l) => {
-                l.resign_requested = true;
+                l.resign_requested = Some(ResignRequest::Graceful);
                 Ok(())
             }
             None => Err(format!("node {} is {}, only a leader can resign", self.id, self.state.name().name())),
@@ -392,14 +455,22 @@ impl Replica {
                 }
             }
             EpochState::Leader(l) => {
-                if l.resign_requested {
-                    self.transition_to_resigned(ctx, Reason::Resign);
+                if let Some(request) = l.resign_requested {
+                    let reason = match request {
+                        ResignRequest::Graceful => Reason::Resign,
+                        ResignRequest::RemovedFromVoters => Reason::RemovedFromVoters,
+                    };
+                    self.transition_to_resigned(ctx, reason);
                     return true;
                 }
                 if check_quorum && l.check_quorum_deadline <= now {
                     self.transition_to_resigned(ctx, Reason::CheckQuorumFailed);
                     return true;
                 }
+                self.maybe_expire_voter_change(ctx);
+                let Some(l) = self.state.as_leader_mut() else {
+                    return false;
+                };
                 if l.linger_deadline.map(|t| t <= now).unwrap_or(false) {
                     l.linger_deadline = None;
                     let batch = std::mem::take(&mut l.pending_writes);
@@ -416,157 +487,8 @@ impl Replica {
         false
     }
 
-    fn next_correlation(&mut self) -> u64 {
-        self.next_correlation += 1;
-        self.next_correlation
-    }
-
-    pub(super) fn request(&mut self, ctx: &mut Ctx, to: NodeId, message: Message) {
-        let corr = self.next_correlation();
-        let deadline = ctx.now + self.config.request_timeout_ms;
-        self.requests.start(to, corr, deadline, message.kind());
-        ctx.send(self.id, to, corr, message);
-    }
-
-    /// The sends each state makes when its connections are ready.
-    pub(super) fn send_requests(&mut self, ctx: &mut Ctx) {
-        let now = ctx.now;
-        match &self.state {
-            EpochState::Prospective(p) => {
-                let ask: Vec<NodeId> = self.unanswered_voters(&p.granted, &p.rejected, now);
-                let m = self.vote_request(p.epoch, true);
-                for v in ask {
-                    self.request(ctx, v, m.clone());
-                }
-            }
-            EpochState::Candidate(c) => {
-                let unrecorded =
-                    self.voters.iter().filter(|v| !c.granted.contains(v) && !c.rejected.contains(v)).count();
-                if c.granted.len() + unrecorded < self.majority() {
-                    return; // the election is lost: wait out the election timeout
-                }
-                let ask: Vec<NodeId> = self.unanswered_voters(&c.granted, &c.rejected, now);
-                let m = self.vote_request(c.epoch, false);
-                for v in ask {
-                    self.request(ctx, v, m.clone());
-                }
-            }
-            EpochState::Follower(f) => {
-                if self.awaiting_flush.is_some() {
-                    return; // the raft thread is still in the flush of its last append
-                }
-                // Kafka's maybeSendFetchToBestNode: after its leader request timed out (the
-                // connection is reset) or while the leader backs off, a follower asks a random
-                // bootstrap voter, to learn whether the leader changed.
-                let (leader, epoch, download) = (f.leader, f.epoch, f.snapshot_download);
-                let leader_timed_out = self.requests.take_timed_out(leader);
-                if self.requests.any_in_flight() {
-                    return;
-                }
-                if leader_timed_out || self.requests.is_backing_off(leader, now) {
-                    if let Some(target) = self.random_ready_voter(ctx, now) {
-                        let m = self.fetch_request(epoch);
-                        self.request(ctx, target, m);
-                    }
-                    return;
-                }
-                let message = match download {
-                    Some(d) => Message::FetchSnapshot(FetchSnapshotRequest {
-                        current_leader_epoch: epoch,
-                        snapshot_id: d.id,
-                        position: d.position,
-                        max_bytes: self.config.fetch_snapshot_max_bytes,
-                    }),
-                    None => self.fetch_request(epoch),
-                };
-                self.request(ctx, leader, message);
-            }
-            EpochState::Unattached(u) => {
-                // Unattached replicas fetch from a bootstrap voter to discover the leader.
-                if self.requests.any_in_flight() {
-                    return;
-                }
-                let epoch = u.epoch;
-                if let Some(target) = self.random_ready_voter(ctx, now) {
-                    let m = self.fetch_request(epoch);
-                    self.request(ctx, target, m);
-                }
-            }
-            EpochState::Resigned(r) => {
-                let m = Message::EndQuorumEpoch(EndQuorumEpochRequest {
-                    leader_epoch: r.epoch,
-                    preferred_successors: r.preferred_successors.clone(),
-                });
-                let ask: Vec<NodeId> = r.unacked.iter().copied().filter(|v| self.requests.is_ready(*v, now)).collect();
-                for v in ask {
-                    self.request(ctx, v, m.clone());
-                }
-            }
-            EpochState::Leader(_) => {}
-        }
-    }
-
-    fn unanswered_voters(&self, granted: &[NodeId], rejected: &[NodeId], now: u64) -> Vec<NodeId> {
-        self.voters
-            .iter()
-            .filter(|v| {
-                *v != self.id && !granted.contains(v) && !rejected.contains(v) && self.requests.is_ready(*v, now)
-            })
-            .collect()
-    }
-
-    fn random_ready_voter(&self, ctx: &mut Ctx, now: u64) -> Option<NodeId> {
-        let ready: Vec<NodeId> =
-            self.voters.iter().filter(|v| *v != self.id && self.requests.is_ready(*v, now)).collect();
-        if ready.is_empty() {
-            return None;
-        }
-        Some(ready[ctx.rng.below(ready.len() as u64) as usize])
-    }
-
     #[inline]
     pub(super) fn hint(&self) -> LeaderHint {
         LeaderHint { epoch: self.epoch(), leader: self.leader_id() }
-    }
-
-    /// Common response handling (Kafka's maybeHandleCommonResponse). True when the
-    /// response is fully handled; false when its body is still to be processed.
-    pub(super) fn handled_by_epoch(&mut self, ctx: &mut Ctx, error: ErrorCode, hint: LeaderHint, from: NodeId) -> bool {
-        let epoch = self.epoch();
-        if hint.epoch < epoch || error == ErrorCode::UnknownLeaderEpoch {
-            return true; // stale: ignored
-        }
-        let fenced = matches!(error, ErrorCode::FencedLeaderEpoch | ErrorCode::NotLeaderOrFollower);
-        if hint.epoch > epoch || fenced {
-            self.maybe_transition(ctx, hint);
-            return true;
-        }
-        if let Some(l) = hint.leader {
-            if l != self.id && self.state.leader(self.id).is_none() {
-                self.transition_to_follower(ctx, epoch, l, Reason::LeaderDiscovered);
-                return error != ErrorCode::None;
-            }
-        }
-        if error != ErrorCode::None {
-            let until = ctx.now + self.config.retry_backoff_ms;
-            self.requests.backoff(from, until);
-            return true;
-        }
-        false
-    }
-
-    /// Kafka's maybeTransition: follow a newer leader, or a leader of our epoch when we
-    /// know none (so a Prospective that knows its leader stays Prospective); a newer
-    /// epoch without a leader makes us Unattached.
-    pub(super) fn maybe_transition(&mut self, ctx: &mut Ctx, hint: LeaderHint) {
-        let epoch = self.epoch();
-        let leader = hint.leader.filter(|l| *l != self.id);
-        if hint.epoch > epoch {
-            self.transition_to_epoch_of(ctx, hint.epoch, leader, Reason::HigherEpoch);
-        } else if hint.epoch == epoch && self.state.leader(self.id).is_none() {
-            if let Some(l) = leader {
-                self.transition_to_follower(ctx, epoch, l, Reason::LeaderDiscovered);
-            }
-        }
     }
 }

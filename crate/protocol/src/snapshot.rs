@@ -6,7 +6,8 @@ use super::io::{Ctx, Note};
 use super::log::Retention;
 use super::record::NodeId;
 use super::replica::Replica;
-use super::rpc::{ErrorCode, FetchSnapshotRequest, FetchSnapshotResponse, Snapshot, SnapshotId};
+use super::replica_key::ReplicaKey;
+use super::rpc::{ErrorCode, FetchSnapshotRequest, FetchSnapshotResponse, Snapshot, SnapshotId, BOOTSTRAP_SNAPSHOT_ID};
 use std::sync::Arc;
 
 impl Replica {
@@ -17,7 +18,8 @@ impl Replica {
         from: NodeId,
         req: FetchSnapshotRequest,
     ) -> FetchSnapshotResponse {
-        let FetchSnapshotRequest { current_leader_epoch, snapshot_id: id, position, max_bytes } = req;
+        let FetchSnapshotRequest { current_leader_epoch, replica_directory, snapshot_id: id, position, max_bytes } =
+            req;
         let base = FetchSnapshotResponse {
             error: ErrorCode::None,
             hint: self.hint(),
@@ -30,18 +32,15 @@ impl Replica {
         if let Err(error) = self.check_leader_request(current_leader_epoch) {
             return FetchSnapshotResponse { error, ..base };
         }
-        let Some(snap) = self.log.snapshot_by_id(id).cloned() else {
+        // The bootstrap checkpoint is never served (KafkaRaftClient.handleFetchSnapshotRequest).
+        let Some(snap) = self.log.snapshot_by_id(id).filter(|_| id != BOOTSTRAP_SNAPSHOT_ID).cloned() else {
             return FetchSnapshotResponse { error: ErrorCode::SnapshotNotFound, ..base };
         };
         if position > snap.size_bytes {
             return FetchSnapshotResponse { error: ErrorCode::InvalidRequest, size: snap.size_bytes, ..base };
         }
-        let majority = self.majority();
-        let is_voter = self.voters.contains(from);
         if let Some(l) = self.state.as_leader_mut() {
-            if is_voter {
-                l.record_voter_fetch(from, majority, ctx.now, &self.config);
-            }
+            l.record_voter_fetch(ReplicaKey::new(from, replica_directory), ctx.now, &self.config);
         }
         // The fetcher's fetch.snapshot.max.bytes bounds the chunk (handleFetchSnapshotRequest).
         let chunk_bytes = (snap.size_bytes - position).min(max_bytes);
@@ -89,6 +88,7 @@ impl Replica {
         let from_leo = self.log.end_offset();
         self.image = (*snapshot.image).clone();
         self.log.reset_to_snapshot(*snapshot);
+        self.history.reload(&self.log);
         ctx.note(Note::SnapshotFetched { id });
         ctx.note(Note::SnapshotLoaded { id });
         if from_leo > id.end_offset {
@@ -123,7 +123,13 @@ impl Replica {
         let image = Arc::new(self.image.clone());
         let size_bytes = image.size_bytes();
         let id = SnapshotId { end_offset: end, epoch };
-        self.log.add_snapshot(Snapshot { id, image, size_bytes, last_contained_log_ms: ctx.now });
+        // KafkaRaftClient.createSnapshot embeds the control state at the last contained
+        // offset, and trims the history to what later snapshots may still need.
+        let kraft_version = self.history.kraft_version_at(end - 1);
+        let voters = self.history.voter_set_at(end - 1).cloned();
+        let snapshot = Snapshot { id, image, size_bytes, last_contained_log_ms: ctx.now, kraft_version, voters };
+        self.log.add_snapshot(snapshot);
+        self.history.truncate_old_entries(end);
         self.last_snapshot_ms = ctx.now;
         ctx.note(Note::SnapshotTaken { id });
     }

@@ -3,15 +3,31 @@
 
 use super::leader::LeaderState;
 use super::record::{Epoch, NodeId};
+use super::replica_key::{DirectoryId, ReplicaKey};
 use serde::Serialize;
 
-/// The "quorum-state" file: what survives a crash besides the flushed log.
+/// The "quorum-state" file: what survives a crash besides the flushed log. Its version 1
+/// (Kafka 3.9+, ElectionState.toQuorumStateData) keeps the voted candidate's directory id
+/// with its node id, so a vote is for one replica, not for whatever disk its node runs on;
+/// version 0's list of voters is not kept (the voters come from the log or the config).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ElectionState {
     pub epoch: Epoch,
     pub leader: Option<NodeId>,
     #[serde(rename = "votedFor")]
     pub voted: Option<NodeId>,
+    #[serde(rename = "votedDirectoryId", skip_serializing_if = "Option::is_none")]
+    pub voted_directory: Option<DirectoryId>,
+}
+
+impl ElectionState {
+    pub fn new(epoch: Epoch, leader: Option<NodeId>, voted: Option<ReplicaKey>) -> ElectionState {
+        ElectionState { epoch, leader, voted: voted.map(|k| k.id), voted_directory: voted.and_then(|k| k.directory) }
+    }
+
+    pub fn voted_key(&self) -> Option<ReplicaKey> {
+        self.voted.map(|id| ReplicaKey::new(id, self.voted_directory))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -60,12 +76,15 @@ pub enum Reason {
     Resign,
     CheckQuorumFailed,
     ResignedTimeout,
+    /// The leader's own removal committed (RemoveVoterHandler.highWatermarkUpdated asks it
+    /// to resign).
+    RemovedFromVoters,
 }
 
 impl Reason {
     /// Every reason, in declaration order (`every_reason_is_in_all` checks it against the
     /// derived type, so a new variant fails the tests until it is listed).
-    pub const ALL: [Reason; 14] = [
+    pub const ALL: [Reason; 15] = [
         Reason::Startup,
         Reason::Restart,
         Reason::ElectionTimeout,
@@ -80,6 +99,7 @@ impl Reason {
         Reason::Resign,
         Reason::CheckQuorumFailed,
         Reason::ResignedTimeout,
+        Reason::RemovedFromVoters,
     ];
 
     pub fn name(self) -> &'static str {
@@ -98,6 +118,7 @@ impl Reason {
             Reason::Resign => "resign",
             Reason::CheckQuorumFailed => "check-quorum-failed",
             Reason::ResignedTimeout => "resigned-timeout",
+            Reason::RemovedFromVoters => "removed-from-voters",
         }
     }
 }
@@ -105,7 +126,7 @@ impl Reason {
 #[derive(Clone, Debug)]
 pub struct UnattachedState {
     pub epoch: Epoch,
-    pub voted: Option<NodeId>,
+    pub voted: Option<ReplicaKey>,
     /// A leader id learned without being able to follow it yet.
     pub leader: Option<NodeId>,
     /// When a voter starts a pre-vote; `u64::MAX` for observers.
@@ -115,7 +136,7 @@ pub struct UnattachedState {
 #[derive(Clone, Debug)]
 pub struct ProspectiveState {
     pub epoch: Epoch,
-    pub voted: Option<NodeId>,
+    pub voted: Option<ReplicaKey>,
     /// The leader it followed before, to return to if the pre-vote is rejected.
     pub leader: Option<NodeId>,
     pub granted: Vec<NodeId>,
@@ -135,7 +156,7 @@ pub struct CandidateState {
 pub struct FollowerState {
     pub epoch: Epoch,
     pub leader: NodeId,
-    pub voted: Option<NodeId>,
+    pub voted: Option<ReplicaKey>,
     pub fetch_deadline: u64,
     /// Set by the first successful Fetch from the leader in this state; from then on
     /// pre-votes are rejected (KIP-996).

@@ -6,8 +6,11 @@ use super::io::{Ctx, Note};
 use super::leader::LeaderState;
 use super::record::{Epoch, NodeId, RecordBody};
 use super::replica::Replica;
-use super::rpc::{ErrorCode, Message};
+use super::replica_key::ReplicaKey;
+use super::rpc::{ErrorCode, LeaderHint, Message};
 use super::state::*;
+use super::voter_change::refusal;
+use super::voters::VoterSet;
 
 impl Replica {
     fn random_election_deadline(&self, ctx: &mut Ctx) -> u64 {
@@ -42,6 +45,10 @@ impl Replica {
                 let m = self.fetch_error_response(ErrorCode::NotLeaderOrFollower);
                 ctx.send(self.id, p.from, p.correlation, Message::FetchResponse(m));
             }
+            // So is a voter change still in progress (LeaderState.close).
+            if let Some(c) = l.voter_change {
+                self.answer_voter_change(ctx, &c, ErrorCode::NotLeaderOrFollower, refusal::NOT_LEADER);
+            }
         }
     }
 
@@ -67,9 +74,9 @@ impl Replica {
         } else if let Some(l) = e.leader {
             self.transition_to_follower(ctx, e.epoch, l, reason);
         } else {
-            self.transition_to_unattached_fresh_timer(ctx, e.epoch, e.voted, reason);
+            self.transition_to_unattached_fresh_timer(ctx, e.epoch, e.voted_key(), reason);
         }
-        let lone = self.voters.len() == 1 && self.is_voter();
+        let lone = self.voters().len() == 1 && self.is_voter();
         if lone && matches!(self.state, EpochState::Unattached(_) | EpochState::Follower(_) | EpochState::Resigned(_)) {
             self.transition_to_prospective(ctx, reason);
         }
@@ -94,7 +101,7 @@ impl Replica {
         &mut self,
         ctx: &mut Ctx,
         epoch: Epoch,
-        voted: Option<NodeId>,
+        voted: Option<ReplicaKey>,
         reason: Reason,
     ) {
         let deadline = match self.state.election_deadline() {
@@ -109,7 +116,7 @@ impl Replica {
         &mut self,
         ctx: &mut Ctx,
         epoch: Epoch,
-        voted: Option<NodeId>,
+        voted: Option<ReplicaKey>,
         reason: Reason,
     ) {
         let deadline = if self.is_voter() { self.random_election_deadline(ctx) } else { u64::MAX };
@@ -118,9 +125,9 @@ impl Replica {
 
     /// A Prospective that grants a standard vote stays Prospective, now with a vote
     /// (persisted) and a new election timer (Kafka's prospectiveAddVotedState).
-    pub(crate) fn prospective_add_vote(&mut self, ctx: &mut Ctx, candidate: NodeId) {
+    pub(crate) fn prospective_add_vote(&mut self, ctx: &mut Ctx, candidate: ReplicaKey) {
         let epoch = self.epoch();
-        self.persist(ctx, ElectionState { epoch, leader: None, voted: Some(candidate) });
+        self.persist(ctx, ElectionState::new(epoch, None, Some(candidate)));
         let deadline = self.random_election_deadline(ctx);
         if let Some(p) = self.state.as_prospective_mut() {
             p.voted = Some(candidate);
@@ -131,7 +138,7 @@ impl Replica {
             to: StateName::Prospective,
             epoch,
             leader: None,
-            voted: Some(candidate),
+            voted: Some(candidate.id),
             reason: Reason::VotedForCandidate,
         });
     }
@@ -140,11 +147,11 @@ impl Replica {
         &mut self,
         ctx: &mut Ctx,
         epoch: Epoch,
-        voted: Option<NodeId>,
+        voted: Option<ReplicaKey>,
         election_deadline: u64,
         reason: Reason,
     ) {
-        self.persist(ctx, ElectionState { epoch, leader: None, voted });
+        self.persist(ctx, ElectionState::new(epoch, None, voted));
         let next = UnattachedState { epoch, voted, leader: None, election_deadline };
         self.enter(ctx, EpochState::Unattached(next), reason);
     }
@@ -159,7 +166,7 @@ impl Replica {
         let leader = self.state.leader(self.id).filter(|l| *l != self.id);
         let next = ProspectiveState {
             epoch: self.epoch(),
-            voted: self.election.voted,
+            voted: self.election.voted_key(),
             leader,
             granted: vec![self.id],
             rejected: Vec::new(),
@@ -171,7 +178,7 @@ impl Replica {
 
     pub(crate) fn transition_to_candidate(&mut self, ctx: &mut Ctx, reason: Reason) {
         let epoch = self.epoch() + 1;
-        self.persist(ctx, ElectionState { epoch, leader: None, voted: Some(self.id) });
+        self.persist(ctx, ElectionState::new(epoch, None, Some(self.key())));
         let next = CandidateState {
             epoch,
             granted: vec![self.id],
@@ -182,24 +189,59 @@ impl Replica {
         self.maybe_finish_election(ctx);
     }
 
-    /// Wins the election: persists, then appends the LeaderChange control record
-    /// whose offset is the epoch start offset, and announces itself. The leader's
+    /// Wins the election: persists, then appends the start-of-epoch control records
+    /// whose first offset is the epoch start offset, and announces itself. The leader's
     /// quorum-state names it as leader and holds no vote (LeaderState.election).
     pub(crate) fn transition_to_leader(&mut self, ctx: &mut Ctx, reason: Reason) {
         let epoch = self.epoch();
-        self.persist(ctx, ElectionState { epoch, leader: Some(self.id), voted: None });
+        self.persist(ctx, ElectionState::new(epoch, Some(self.id), None));
         let epoch_start = self.log.end_offset();
-        let leader = LeaderState::new(epoch, epoch_start, &self.voters, self.id, ctx.now, &self.config);
+        let mut granting_voters = match &self.state {
+            EpochState::Candidate(c) => c.granted.clone(),
+            _ => Vec::new(), // a leader restarted into its old epoch (no-resign-on-restart)
+        };
+        granting_voters.sort_unstable();
+        let voters = self.voters().clone();
+        let mut leader = LeaderState::new(epoch, epoch_start, &voters, self.key(), ctx.now, &self.config);
+        leader.granting_voters = granting_voters;
+        if !self.kraft_version().is_reconfig_supported() {
+            // LeaderState's constructor at kraft.version 0 (4.1+): the static voters with
+            // this leader's own entry, for UpdateRaftVoter to fill in until an upgrade.
+            leader.volatile_voters = voters.update_voter_ignoring_directory_id(self.local_voter_node());
+        }
         self.enter(ctx, EpochState::Leader(Box::new(leader)), reason);
-        let body = RecordBody::LeaderChange { leader: self.id, voters: self.voters.ids().to_vec() };
-        let id = ctx.ids.next_record_id();
-        self.append_as_leader(ctx, vec![(id, body)]);
+        let batch = self.start_of_epoch_records(ctx, &voters);
+        self.append_as_leader(ctx, batch);
         self.send_begin_quorum_epoch(ctx);
     }
 
+    /// LeaderState.appendStartOfEpochControlRecords: LeaderChange with the voters and the
+    /// voters that elected it; at kraft.version 1 also, in the same batch, the
+    /// KRaftVersionRecord and the VotersRecord with its own entry brought up to date, when
+    /// its set came from the bootstrap checkpoint (offset -1) or its own entry changed.
+    fn start_of_epoch_records(&mut self, ctx: &mut Ctx, voters: &VoterSet) -> Vec<(u64, RecordBody)> {
+        let granting_voters = self.leader_state().map_or_else(Vec::new, |l| l.granting_voters.clone());
+        let leader_change =
+            RecordBody::LeaderChange { leader: self.id, voters: voters.iter().collect(), granting_voters };
+        let mut batch = vec![(ctx.ids.next_record_id(), leader_change)];
+        let kraft_version = self.kraft_version();
+        if !kraft_version.is_reconfig_supported() {
+            return batch;
+        }
+        let me = self.local_voter_node();
+        let from_bootstrap = matches!(self.history.last_voter_set_entry(), Some((None, _)));
+        if from_bootstrap || voters.voter_node_needs_update(&me) {
+            if let Some(updated) = voters.update_voter(me) {
+                batch.push((ctx.ids.next_record_id(), RecordBody::KRaftVersion { version: kraft_version }));
+                batch.push((ctx.ids.next_record_id(), RecordBody::Voters { voters: updated }));
+            }
+        }
+        batch
+    }
+
     pub(crate) fn transition_to_follower(&mut self, ctx: &mut Ctx, epoch: Epoch, leader: NodeId, reason: Reason) {
-        let voted = if epoch == self.epoch() { self.election.voted } else { None };
-        self.persist(ctx, ElectionState { epoch, leader: Some(leader), voted });
+        let voted = if epoch == self.epoch() { self.election.voted_key() } else { None };
+        self.persist(ctx, ElectionState::new(epoch, Some(leader), voted));
         let next = FollowerState {
             epoch,
             leader,
@@ -217,7 +259,7 @@ impl Replica {
         let epoch = self.epoch();
         // A leader restarted into Resigned sends an empty list: everyone may start.
         let preferred_successors = self.state.as_leader().map_or_else(Vec::new, |l| l.preferred_successors(self.id));
-        let unacked = self.voters.iter().filter(|v| *v != self.id).collect();
+        let unacked = self.voters().iter().filter(|v| *v != self.id).collect();
         let next = ResignedState {
             epoch,
             election_deadline: self.random_election_deadline(ctx),
@@ -277,16 +319,62 @@ impl Replica {
     }
 
     fn unrecorded(&self, granted: &[NodeId], rejected: &[NodeId]) -> usize {
-        self.voters.iter().filter(|v| !granted.contains(v) && !rejected.contains(v)).count()
+        self.voters().iter().filter(|v| !granted.contains(v) && !rejected.contains(v)).count()
     }
 
     pub(crate) fn voted_in_state(&self) -> Option<NodeId> {
         match &self.state {
-            EpochState::Unattached(s) => s.voted,
-            EpochState::Prospective(s) => s.voted,
+            EpochState::Unattached(s) => s.voted.map(|k| k.id),
+            EpochState::Prospective(s) => s.voted.map(|k| k.id),
             EpochState::Candidate(_) => Some(self.id),
-            EpochState::Follower(s) => s.voted,
+            EpochState::Follower(s) => s.voted.map(|k| k.id),
             EpochState::Leader(_) | EpochState::Resigned(_) => self.election.voted,
+        }
+    }
+
+    /// Common response handling (Kafka's maybeHandleCommonResponse). True when the
+    /// response is fully handled; false when its body is still to be processed.
+    pub(super) fn handled_by_epoch(&mut self, ctx: &mut Ctx, error: ErrorCode, hint: LeaderHint, from: NodeId) -> bool {
+        let epoch = self.epoch();
+        if hint.epoch < epoch || error == ErrorCode::UnknownLeaderEpoch {
+            return true; // stale: ignored
+        }
+        let fenced = matches!(error, ErrorCode::FencedLeaderEpoch | ErrorCode::NotLeaderOrFollower);
+        if hint.epoch > epoch || fenced {
+            self.maybe_transition(ctx, hint);
+            return true;
+        }
+        if let Some(l) = hint.leader {
+            if l != self.id && self.state.leader(self.id).is_none() {
+                self.transition_to_follower(ctx, epoch, l, Reason::LeaderDiscovered);
+                return error != ErrorCode::None;
+            }
+        }
+        if error == ErrorCode::InvalidVoterKey {
+            // The request named another replica key than the receiver's: the answer is
+            // dropped, with no backoff (a vote it carries is not recorded).
+            return true;
+        }
+        if error != ErrorCode::None {
+            let until = ctx.now + self.config.retry_backoff_ms;
+            self.requests.backoff(from, until);
+            return true;
+        }
+        false
+    }
+
+    /// Kafka's maybeTransition: follow a newer leader, or a leader of our epoch when we
+    /// know none (so a Prospective that knows its leader stays Prospective); a newer
+    /// epoch without a leader makes us Unattached.
+    pub(super) fn maybe_transition(&mut self, ctx: &mut Ctx, hint: LeaderHint) {
+        let epoch = self.epoch();
+        let leader = hint.leader.filter(|l| *l != self.id);
+        if hint.epoch > epoch {
+            self.transition_to_epoch_of(ctx, hint.epoch, leader, Reason::HigherEpoch);
+        } else if hint.epoch == epoch && self.state.leader(self.id).is_none() {
+            if let Some(l) = leader {
+                self.transition_to_follower(ctx, epoch, l, Reason::LeaderDiscovered);
+            }
         }
     }
 }

@@ -207,8 +207,29 @@ fn error_clause(error: ErrorCode) -> &'static str {
              latest one (KafkaRaftClient.handleFetchSnapshotRequest)"
         }
         ErrorCode::InvalidRequest => {
-            "INVALID_REQUEST: the sender may not send it, e.g. an observer asking for a vote \
-             (KafkaRaftClient.handleVoteRequest)"
+            "INVALID_REQUEST: the request cannot be served, e.g. a vote whose last log epoch is beyond its own \
+             epoch, or a new voter without a directory id (KafkaRaftClient.handleVoteRequest, \
+             handleAddVoterRequest)"
+        }
+        ErrorCode::RequestTimedOut => {
+            "REQUEST_TIMED_OUT: the voter change cannot be made or finished now: another is pending, the leader has \
+             not committed its epoch, the latest VotersRecord is uncommitted, or the new voter lags \
+             (AddVoterHandler, RemoveVoterHandler, KIP-853)"
+        }
+        ErrorCode::DuplicateVoter => {
+            "DUPLICATE_VOTER: that node id is a voter already (AddVoterHandler.handleAddVoterRequest)"
+        }
+        ErrorCode::VoterNotFound => {
+            "VOTER_NOT_FOUND: the replica key is not a voter's, or it is the last voter \
+             (RemoveVoterHandler.handleRemoveVoterRequest, VoterSet.removeVoter)"
+        }
+        ErrorCode::InvalidVoterKey => {
+            "INVALID_VOTER_KEY: the request names another replica key than the receiver's, so it was meant for \
+             another disk of that node (KafkaRaftClient.isValidVoterKey, KIP-853)"
+        }
+        ErrorCode::UnsupportedVersion => {
+            "UNSUPPORTED_VERSION: kraft.version is 0, a static voter set, which cannot change \
+             (AddVoterHandler, RemoveVoterHandler)"
         }
     }
 }
@@ -338,6 +359,16 @@ fn deliver_meaning(from: NodeId, to: NodeId, rpc: RpcKind, epoch: u32, s: &Messa
         RpcKind::FetchResponse => "KafkaRaftClient.handleFetchResponse appends, truncates or redirects",
         RpcKind::FetchSnapshot => "KafkaRaftClient.handleFetchSnapshotRequest",
         RpcKind::FetchSnapshotResponse => "KafkaRaftClient.handleFetchSnapshotResponse",
+        RpcKind::AddRaftVoter => "AddVoterHandler.handleAddVoterRequest checks it and asks the new voter's ApiVersions",
+        RpcKind::RemoveRaftVoter => "RemoveVoterHandler.handleRemoveVoterRequest checks it and appends the new set",
+        RpcKind::UpdateRaftVoter => "UpdateVoterHandler.handleUpdateVoterRequest replaces the voter's entry",
+        RpcKind::ApiVersions => "the node answers with the kraft.version levels its software supports",
+        RpcKind::ApiVersionsResponse => {
+            "AddVoterHandler.handleApiVersionsResponse checks the versions and whether the new voter is caught up"
+        }
+        RpcKind::AddRaftVoterResponse | RpcKind::RemoveRaftVoterResponse | RpcKind::UpdateRaftVoterResponse => {
+            "the requester learns how its voter change ended"
+        }
     };
     format!("n{to} received it: {sent}; on arrival {handler}")
 }
@@ -427,6 +458,10 @@ fn transition(
         Reason::ResignedTimeout => "its election timeout as a resigned leader expired, so it moves to the next epoch \
                                     with no leader (KafkaRaftClient.pollResigned)"
             .to_string(),
+        Reason::RemovedFromVoters => "the VotersRecord that removes it committed, so it resigns and sends \
+                                      EndQuorumEpoch; it had kept leading without counting itself until then \
+                                      (RemoveVoterHandler.highWatermarkUpdated, KIP-853)"
+            .to_string(),
     };
     format!("{head}: {why}")
 }
@@ -482,8 +517,9 @@ fn vote(node: NodeId, candidate: NodeId, epoch: u32, pre_vote: bool, d: VoteDeci
             "the request's epoch {epoch} is older than n{{node}}'s, so it is fenced (FENCED_LEADER_EPOCH, \
              KafkaRaftClient.handleVoteRequest)"
         ),
-        VoteDecision::NotAVoter => "the candidate is not a voter, and only voters may be elected \
-                                    (KafkaRaftClient.handleVoteRequest)"
+        VoteDecision::InvalidVoterKey => "the request names another replica key (directory id) than n{node}'s, so it \
+                                          was meant for another disk of that node (INVALID_VOTER_KEY, \
+                                          KafkaRaftClient.handleVoteRequest)"
             .to_string(),
         VoteDecision::InvalidRequest => "the request's last log epoch is beyond its own epoch, which no valid \
                                          candidate sends (KafkaRaftClient.handleVoteRequest, INVALID_REQUEST)"
@@ -509,8 +545,19 @@ mod tests {
 
     fn errors() -> Vec<ErrorCode> {
         use ErrorCode::*;
-        let all =
-            vec![None, FencedLeaderEpoch, UnknownLeaderEpoch, NotLeaderOrFollower, SnapshotNotFound, InvalidRequest];
+        let all = vec![
+            None,
+            FencedLeaderEpoch,
+            UnknownLeaderEpoch,
+            NotLeaderOrFollower,
+            SnapshotNotFound,
+            InvalidRequest,
+            RequestTimedOut,
+            DuplicateVoter,
+            VoterNotFound,
+            InvalidVoterKey,
+            UnsupportedVersion,
+        ];
         let arm = |e: &ErrorCode| match e {
             None => 0,
             FencedLeaderEpoch => 1,
@@ -518,6 +565,11 @@ mod tests {
             NotLeaderOrFollower => 3,
             SnapshotNotFound => 4,
             InvalidRequest => 5,
+            RequestTimedOut => 6,
+            DuplicateVoter => 7,
+            VoterNotFound => 8,
+            InvalidVoterKey => 9,
+            UnsupportedVersion => 10,
         };
         assert!(all.iter().map(arm).eq(0..all.len()), "one error per variant, in order");
         all

@@ -673,7 +673,7 @@ pub mod samples {
             FollowerHasFetched(0),
             IsFollower(0),
             StaleEpoch,
-            NotAVoter,
+            InvalidVoterKey,
             InvalidRequest,
         ];
         let arm = |d: &VoteDecision| match d {
@@ -688,7 +688,7 @@ pub mod samples {
             FollowerHasFetched(_) => 8,
             IsFollower(_) => 9,
             StaleEpoch => 10,
-            NotAVoter => 11,
+            InvalidVoterKey => 11,
             InvalidRequest => 12,
         };
         assert!(all.iter().map(arm).eq(0..all.len()), "one decision sample per variant, in order");

@@ -91,6 +91,7 @@ mod tests {
     fn message(id: u64) -> InFlight {
         let fetch = FetchRequest {
             current_leader_epoch: 1,
+            replica_directory: None,
             fetch_offset: 0,
             last_fetched_epoch: 0,
             high_watermark: None,

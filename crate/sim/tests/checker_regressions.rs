@@ -187,6 +187,8 @@ fn records_exposed_and_compacted_in_one_step_are_still_compared() {
         image: Arc::new(MetadataImage::new(&meter)),
         size_bytes: 1,
         last_contained_log_ms: 0,
+        kraft_version: Default::default(),
+        voters: None,
     };
     let (mut n0, n1) = (log(100), log(200));
     n0.add_snapshot(snapshot(5));

@@ -15,7 +15,7 @@ use kraft_protocol::rpc::{
     BeginQuorumEpochRequest, EndQuorumEpochRequest, Envelope, FetchRequest, Message, VoteRequest,
 };
 use kraft_protocol::state::{ElectionState, EpochState};
-use kraft_protocol::{Ctx, IdSource, NodeId, Note, Output, QuorumConfig, RecordBody, StateName, Unsafe};
+use kraft_protocol::{Ctx, IdSource, NodeId, Note, Output, QuorumConfig, RecordBody, ReplicaKey, StateName, Unsafe};
 use kraft_sim::trace::EventKind;
 use kraft_sim::{Action, ClusterSpec, Simulation};
 use support::{log_of, Net};
@@ -64,7 +64,7 @@ fn a_follower_grants_pre_votes_until_it_has_fetched() {
 #[test]
 fn votes_go_only_to_logs_at_least_as_up_to_date() {
     let mut net = Net::empty(3, Unsafe::default());
-    let e = ElectionState { epoch: 3, leader: None, voted: None };
+    let e = ElectionState { epoch: 3, leader: None, voted: None, voted_directory: None };
     net.start(0, e, log_of(&[1, 1, 2])); // shorter log, higher last epoch
     net.start(1, e, log_of(&[1, 1, 1, 1])); // longer log, lower last epoch
     net.start(2, e, log_of(&[1, 1, 2, 2]));
@@ -106,7 +106,7 @@ fn figure_7_followers_converge_through_diverging_epochs() {
     ];
     for (name, follower, truncations) in cases {
         let mut net = Net::empty(3, Unsafe::default());
-        let e = ElectionState { epoch: 7, leader: None, voted: None };
+        let e = ElectionState { epoch: 7, leader: None, voted: None, voted_directory: None };
         net.start(0, e, log_of(leader_log));
         net.start(1, e, log_of(follower));
         net.start(2, e, log_of(leader_log));
@@ -131,7 +131,7 @@ fn truncation_can_take_several_fetch_rounds() {
     // first answer names epoch 2, which the follower never had, so it truncates to the
     // end of its epoch 1 and asks again; the second answer cuts it to offset 2.
     let mut net = Net::empty(3, Unsafe::default());
-    let e = ElectionState { epoch: 4, leader: None, voted: None };
+    let e = ElectionState { epoch: 4, leader: None, voted: None, voted_directory: None };
     net.start(0, e, log_of(&[1, 1, 2, 2]));
     net.start(1, e, log_of(&[1, 1, 1, 3, 3]));
     net.start(2, e, log_of(&[1, 1, 2, 2]));
@@ -371,10 +371,16 @@ fn the_leaders_quorum_state_file_has_no_voted_id() {
     let mut net = cold(3);
     net.expire_election_timer(0);
     net.deliver(3);
-    assert_eq!(net.replica(0).election_state(), ElectionState { epoch: 1, leader: None, voted: Some(0) });
+    assert_eq!(
+        net.replica(0).election_state(),
+        ElectionState { epoch: 1, leader: None, voted: Some(0), voted_directory: None }
+    );
     net.deliver_all();
     assert_eq!(net.state(0), "leader");
-    assert_eq!(net.replica(0).election_state(), ElectionState { epoch: 1, leader: Some(0), voted: None });
+    assert_eq!(
+        net.replica(0).election_state(),
+        ElectionState { epoch: 1, leader: Some(0), voted: None, voted_directory: None }
+    );
     assert_eq!(net.replica(0).durable().election.voted, None);
 }
 
@@ -415,6 +421,7 @@ fn lagging_fetch_response(net: &mut Net, to: NodeId) -> Envelope {
     assert_eq!(net.replica(0).high_watermark(), Some(3));
     let fetch = Message::Fetch(FetchRequest {
         current_leader_epoch: 1,
+        replica_directory: None,
         fetch_offset: 1,
         last_fetched_epoch: 1,
         high_watermark: Some(1),
@@ -602,17 +609,23 @@ fn receive(case: &Case, net: &mut Net) {
     let message = match kind {
         Some("Vote") => Message::Vote(VoteRequest {
             replica_epoch: epoch,
+            candidate_directory: None,
+            voter_key: ReplicaKey::new(case.need("to"), None),
             last_offset_epoch: case.need("last-epoch"),
             last_offset: case.need("last-offset"),
             pre_vote: case.has("pre-vote"),
         }),
-        Some("BeginQuorumEpoch") => Message::BeginQuorumEpoch(BeginQuorumEpochRequest { leader_epoch: epoch }),
+        Some("BeginQuorumEpoch") => Message::BeginQuorumEpoch(BeginQuorumEpochRequest {
+            leader_epoch: epoch,
+            voter_key: ReplicaKey::new(case.need("to"), None),
+        }),
         Some("EndQuorumEpoch") => Message::EndQuorumEpoch(EndQuorumEpochRequest {
             leader_epoch: epoch,
             preferred_successors: case.list("successors"),
         }),
         Some("Fetch") => Message::Fetch(FetchRequest {
             current_leader_epoch: epoch,
+            replica_directory: None,
             fetch_offset: case.need("offset"),
             last_fetched_epoch: case.need("last-epoch"),
             high_watermark: case.num("hw"),
@@ -661,6 +674,7 @@ impl Script {
                     epoch: case.num("epoch").unwrap_or(0),
                     leader: case.num("leader"),
                     voted: case.num("voted"),
+                    voted_directory: None,
                 };
                 let log = if case.has("log") { log_of(&case.list("log")) } else { ReplicaLog::default() };
                 net.start(node(case), e, log);
@@ -794,7 +808,7 @@ impl Script {
                 let state = net.replica(node(case)).state();
                 let decision = kraft_protocol::election::vote_decision(
                     state,
-                    case.need("candidate"),
+                    ReplicaKey::new(case.need("candidate"), None),
                     case.has("up-to-date"),
                     case.has("pre-vote"),
                 );

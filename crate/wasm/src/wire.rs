@@ -356,6 +356,12 @@ mod tests {
         decl::<kraft_sim::view::ImageView>(&cfg, o);
         decl::<kraft_sim::view::TopicView>(&cfg, o);
         decl::<RecordBody>(&cfg, o);
+        decl::<kraft_protocol::voters::VoterSet>(&cfg, o);
+        decl::<kraft_protocol::voters::VoterNode>(&cfg, o);
+        decl::<kraft_protocol::voters::Endpoints>(&cfg, o);
+        decl::<kraft_protocol::voters::Endpoint>(&cfg, o);
+        decl::<kraft_protocol::voters::KRaftVersionRange>(&cfg, o);
+        decl::<kraft_protocol::KRaftVersion>(&cfg, o);
         decl::<LeaderOut>(&cfg, o);
         decl::<QuorumView>(&cfg, o);
         decl::<QuorumStatus>(&cfg, o);

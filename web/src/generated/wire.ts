@@ -51,7 +51,7 @@ export type FaultName = "isolate" | "partition" | "cut" | "uncut" | "slowLink" |
 /**
  * A voter's decision on a (pre-)vote request.
  */
-export type VoteReason = "granted" | "granted-again" | "log-not-up-to-date" | "already-voted" | "knows-leader" | "is-leader" | "is-candidate" | "is-resigned" | "follower-has-fetched" | "is-follower" | "stale-epoch" | "not-a-voter" | "invalid-request";
+export type VoteReason = "granted" | "granted-again" | "log-not-up-to-date" | "already-voted" | "knows-leader" | "is-leader" | "is-candidate" | "is-resigned" | "follower-has-fetched" | "is-follower" | "stale-epoch" | "invalid-voter-key" | "invalid-request";
 
 /**
  * The JSON half of [`Packed`].
@@ -79,7 +79,7 @@ export const PACKED_ROWS: readonly (readonly [TraceEvent["type"], readonly (read
 /**
  * The RPC kinds the timeline colours differently.
  */
-export type RpcKind = "Vote" | "VoteResponse" | "PreVote" | "PreVoteResponse" | "BeginQuorumEpoch" | "BeginQuorumEpochResponse" | "EndQuorumEpoch" | "EndQuorumEpochResponse" | "Fetch" | "FetchResponse" | "FetchSnapshot" | "FetchSnapshotResponse";
+export type RpcKind = "Vote" | "VoteResponse" | "PreVote" | "PreVoteResponse" | "BeginQuorumEpoch" | "BeginQuorumEpochResponse" | "EndQuorumEpoch" | "EndQuorumEpochResponse" | "Fetch" | "FetchResponse" | "FetchSnapshot" | "FetchSnapshotResponse" | "AddRaftVoter" | "AddRaftVoterResponse" | "RemoveRaftVoter" | "RemoveRaftVoterResponse" | "UpdateRaftVoter" | "UpdateRaftVoterResponse" | "ApiVersions" | "ApiVersionsResponse";
 
 export type DropReason = "loss" | "partition" | "node-down";
 
@@ -88,7 +88,7 @@ export type StateName = "unattached" | "prospective" | "candidate" | "leader" | 
 /**
  * Why a replica changed state; shown on the timeline and in the text trace.
  */
-export type TransitionReason = "startup" | "restart" | "election-timeout" | "fetch-timeout" | "pre-vote-granted" | "pre-vote-rejected" | "pre-vote-timed-out" | "vote-granted" | "higher-epoch" | "leader-discovered" | "voted-for-candidate" | "resign" | "check-quorum-failed" | "resigned-timeout";
+export type TransitionReason = "startup" | "restart" | "election-timeout" | "fetch-timeout" | "pre-vote-granted" | "pre-vote-rejected" | "pre-vote-timed-out" | "vote-granted" | "higher-epoch" | "leader-discovered" | "voted-for-candidate" | "resign" | "check-quorum-failed" | "resigned-timeout" | "removed-from-voters";
 
 export type SnapshotAction = "taken" | "fetched" | "loaded" | "deleted";
 
@@ -216,10 +216,47 @@ export type TopicInfo = { name: string, partitions: number,
 partitionLeaders: Array<number>, };
 
 /**
- * What a record says. `LeaderChange` is KRaft's control record written at the start
- * of every epoch; the rest are metadata records a controller would write.
+ * What a record says. The first three are KRaft's control records: `LeaderChange` opens
+ * every epoch; `KRaftVersion` and `Voters` (Kafka's KRaftVersionRecord and VotersRecord,
+ * KIP-853) set the kraft.version and the voter set. The rest are metadata records a
+ * controller would write.
  */
-export type RecordBody = { "type": "LeaderChange", leader: number, voters: Array<number>, } | { "type": "RegisterBroker", brokerId: number, } | { "type": "UnregisterBroker", brokerId: number, } | { "type": "CreateTopic", name: string, partitions: number, } | { "type": "DeleteTopic", name: string, } | { "type": "PartitionChange", topic: string, partition: number, leader: number, };
+export type RecordBody = { "type": "LeaderChange", leader: number, voters: Array<number>, grantingVoters: Array<number>, } | { "type": "KRaftVersion", kRaftVersion: KRaftVersion, } | { "type": "Voters", voters: VoterSet, } | { "type": "RegisterBroker", brokerId: number, } | { "type": "UnregisterBroker", brokerId: number, } | { "type": "CreateTopic", name: string, partitions: number, } | { "type": "DeleteTopic", name: string, } | { "type": "PartitionChange", topic: string, partition: number, leader: number, };
+
+/**
+ * The voters, ascending by node id, each id once (Kafka keys its map by id, so a new
+ * directory id for a voter means RemoveVoter then AddVoter: VoterSet.addVoter refuses a
+ * known id).
+ */
+export type VoterSet = Array<VoterNode>;
+
+/**
+ * One voter (Kafka's VoterSet.VoterNode): its key, its listeners and the kraft.version
+ * levels its software supports.
+ */
+export type VoterNode = { voterId: number, voterDirectoryId?: string, endpoints: Endpoints, kRaftVersionFeature: KRaftVersionRange, };
+
+/**
+ * A node's listeners (Kafka's Endpoints).
+ */
+export type Endpoints = Array<Endpoint>;
+
+/**
+ * One listener's address (an entry of Kafka's Endpoints).
+ */
+export type Endpoint = { name: string, host: string, port: number, };
+
+/**
+ * The `kraft.version` levels a node's software supports (VotersRecord's
+ * KRaftVersionFeature, ApiVersions' supported feature range).
+ */
+export type KRaftVersionRange = { minSupportedVersion: KRaftVersion, maxSupportedVersion: KRaftVersion, };
+
+/**
+ * The `kraft.version` feature level (Kafka's KRaftVersion): 0 is a static voter set,
+ * 1 (Kafka 3.9+) one kept in the log and changed by AddRaftVoter and RemoveRaftVoter.
+ */
+export type KRaftVersion = number;
 
 /**
  * `{ id, epoch }` of the current leader.

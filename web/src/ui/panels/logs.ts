@@ -388,6 +388,10 @@ export function describeRecord(r: LogRecord): string {
   switch (b.type) {
     case 'LeaderChange':
       return `LeaderChange: n${b.leader} leads (control record)`;
+    case 'KRaftVersion':
+      return `KRaftVersion: kraft.version ${b.kRaftVersion} (control record)`;
+    case 'Voters':
+      return `Voters: ${b.voters.map((v) => `n${v.voterId}`).join(', ')} (control record)`;
     case 'RegisterBroker':
       return `RegisterBroker ${b.brokerId}`;
     case 'UnregisterBroker':

@@ -1,8 +1,17 @@
-//! KRaft's RPCs, as plain data. Field names follow Kafka's message schemas.
+//! KRaft's RPCs, as plain data. Field names follow Kafka's message schemas. The voter
+//! changes of KIP-853 are in `reconfig`, what the trace keeps of a message in `summary`.
 
 use super::record::{Epoch, MetadataImage, NodeId, Offset, Record};
+use super::replica_key::{DirectoryId, ReplicaKey};
+use super::voters::{KRaftVersion, VoterSet};
 use serde::Serialize;
 use std::sync::Arc;
+
+mod reconfig;
+mod summary;
+
+pub use reconfig::*;
+pub use summary::{FetchOutcome, MessageSummary};
 
 /// Kafka error codes that change what a replica does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -21,9 +30,27 @@ pub enum ErrorCode {
     /// The requested snapshot does not exist (any more).
     #[serde(rename = "SNAPSHOT_NOT_FOUND")]
     SnapshotNotFound,
-    /// The request came from a replica that may not send it (e.g. an observer's vote).
+    /// The request is malformed or asks what cannot be (e.g. a new voter without a
+    /// directory id, or whose software lacks the finalized kraft.version).
     #[serde(rename = "INVALID_REQUEST")]
     InvalidRequest,
+    /// A voter change could not be made or finished in time; try again (KIP-853: a change
+    /// pending, no HW of the leader's epoch yet, the last one uncommitted, the new voter
+    /// lagging or unreachable).
+    #[serde(rename = "REQUEST_TIMED_OUT")]
+    RequestTimedOut,
+    /// AddRaftVoter for a node id that is a voter already.
+    #[serde(rename = "DUPLICATE_VOTER")]
+    DuplicateVoter,
+    /// RemoveRaftVoter or UpdateRaftVoter for a key that is not a voter's (or the last one).
+    #[serde(rename = "VOTER_NOT_FOUND")]
+    VoterNotFound,
+    /// A Vote or BeginQuorumEpoch meant for another replica key than the receiver's.
+    #[serde(rename = "INVALID_VOTER_KEY")]
+    InvalidVoterKey,
+    /// A voter change while kraft.version is 0 (a static voter set).
+    #[serde(rename = "UNSUPPORTED_VERSION")]
+    UnsupportedVersion,
 }
 
 impl ErrorCode {
@@ -35,6 +62,11 @@ impl ErrorCode {
             ErrorCode::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
             ErrorCode::SnapshotNotFound => "SNAPSHOT_NOT_FOUND",
             ErrorCode::InvalidRequest => "INVALID_REQUEST",
+            ErrorCode::RequestTimedOut => "REQUEST_TIMED_OUT",
+            ErrorCode::DuplicateVoter => "DUPLICATE_VOTER",
+            ErrorCode::VoterNotFound => "VOTER_NOT_FOUND",
+            ErrorCode::InvalidVoterKey => "INVALID_VOTER_KEY",
+            ErrorCode::UnsupportedVersion => "UNSUPPORTED_VERSION",
         }
     }
 }
@@ -47,7 +79,8 @@ pub struct SnapshotId {
     pub epoch: Epoch,
 }
 
-/// A snapshot: the image of the state machine just below `id.end_offset`.
+/// A snapshot: the image of the state machine just below `id.end_offset`, and the KRaft
+/// control state in force there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Snapshot {
     pub id: SnapshotId,
@@ -57,7 +90,16 @@ pub struct Snapshot {
     /// `lastContainedLogTimestamp`, which time retention reads). Records carry no
     /// timestamp here, so this is the time the snapshot was taken from them.
     pub last_contained_log_ms: u64,
+    /// The kraft.version and the voter set at its last contained offset, which Kafka
+    /// writes into every snapshot (KafkaRaftClient.createSnapshot); no set while the
+    /// static voters applied.
+    pub kraft_version: KRaftVersion,
+    pub voters: Option<VoterSet>,
 }
+
+/// The id of the bootstrap checkpoint (Kafka's Snapshots.BOOTSTRAP_SNAPSHOT_ID, the file
+/// 0-0.checkpoint) that `format --standalone` / `--initial-controllers` writes.
+pub const BOOTSTRAP_SNAPSHOT_ID: SnapshotId = SnapshotId { end_offset: 0, epoch: 0 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct DivergingEpoch {
@@ -77,6 +119,11 @@ pub struct LeaderHint {
 #[derive(Clone, Debug, PartialEq)]
 pub struct VoteRequest {
     pub replica_epoch: Epoch,
+    /// The candidate's directory id (candidateDirectoryId, KIP-853).
+    pub candidate_directory: Option<DirectoryId>,
+    /// The receiver as the candidate's voter set names it (voterId, voterDirectoryId):
+    /// a receiver that is not that replica answers INVALID_VOTER_KEY.
+    pub voter_key: ReplicaKey,
     pub last_offset_epoch: Epoch,
     pub last_offset: Offset,
     pub pre_vote: bool,
@@ -95,6 +142,8 @@ pub struct VoteResponse {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BeginQuorumEpochRequest {
     pub leader_epoch: Epoch,
+    /// The receiver as the leader's voter set names it (voterId, voterDirectoryId).
+    pub voter_key: ReplicaKey,
 }
 
 /// BeginQuorumEpochResponseData.
@@ -122,6 +171,9 @@ pub struct EndQuorumEpochResponse {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FetchRequest {
     pub current_leader_epoch: Epoch,
+    /// The fetcher's directory id (replicaDirectoryId, KIP-853): with its node id, the key
+    /// the leader tracks its progress under.
+    pub replica_directory: Option<DirectoryId>,
     pub fetch_offset: Offset,
     pub last_fetched_epoch: Epoch,
     /// The follower's HW (KIP-1166), so the leader answers at once when it is behind.
@@ -172,6 +224,8 @@ impl FetchResponse {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FetchSnapshotRequest {
     pub current_leader_epoch: Epoch,
+    /// The fetcher's directory id (replicaDirectoryId, KIP-853).
+    pub replica_directory: Option<DirectoryId>,
     pub snapshot_id: SnapshotId,
     pub position: u64,
     /// `controller.quorum.fetch.snapshot.max.bytes` of the fetcher.
@@ -205,6 +259,14 @@ pub enum Message {
     FetchResponse(FetchResponse),
     FetchSnapshot(FetchSnapshotRequest),
     FetchSnapshotResponse(FetchSnapshotResponse),
+    AddRaftVoter(AddRaftVoterRequest),
+    AddRaftVoterResponse(VoterChangeResponse),
+    RemoveRaftVoter(RemoveRaftVoterRequest),
+    RemoveRaftVoterResponse(VoterChangeResponse),
+    UpdateRaftVoter(UpdateRaftVoterRequest),
+    UpdateRaftVoterResponse(UpdateRaftVoterResponse),
+    ApiVersions,
+    ApiVersionsResponse(ApiVersionsResponse),
 }
 
 /// A message on the wire. `correlation` pairs a response with its request.
@@ -232,6 +294,14 @@ pub enum RpcKind {
     FetchResponse,
     FetchSnapshot,
     FetchSnapshotResponse,
+    AddRaftVoter,
+    AddRaftVoterResponse,
+    RemoveRaftVoter,
+    RemoveRaftVoterResponse,
+    UpdateRaftVoter,
+    UpdateRaftVoterResponse,
+    ApiVersions,
+    ApiVersionsResponse,
 }
 
 impl RpcKind {
@@ -255,6 +325,10 @@ impl RpcKind {
                 | RpcKind::EndQuorumEpoch
                 | RpcKind::Fetch
                 | RpcKind::FetchSnapshot
+                | RpcKind::AddRaftVoter
+                | RpcKind::RemoveRaftVoter
+                | RpcKind::UpdateRaftVoter
+                | RpcKind::ApiVersions
         )
     }
 
@@ -272,146 +346,14 @@ impl RpcKind {
             RpcKind::FetchResponse => "FetchResponse",
             RpcKind::FetchSnapshot => "FetchSnapshot",
             RpcKind::FetchSnapshotResponse => "FetchSnapshotResponse",
-        }
-    }
-}
-
-/// The few numbers of a message the trace keeps, so events stay small (32 bytes) and `Copy`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MessageSummary {
-    Vote {
-        last_epoch: Epoch,
-        last_offset: Offset,
-    },
-    VoteResponse {
-        granted: bool,
-        error: ErrorCode,
-        leader: Option<NodeId>,
-    },
-    BeginQuorumEpoch,
-    EndQuorumEpoch {
-        first_successor: Option<NodeId>,
-        successors: u8,
-    },
-    Ack {
-        error: ErrorCode,
-        leader: Option<NodeId>,
-    },
-    Fetch {
-        offset: Offset,
-        last_epoch: Epoch,
-        hw: Option<Offset>,
-    },
-    /// The HW is `hw` if `hw_known` (an `Option` here would make every summary 8 bytes longer).
-    FetchResponse {
-        error: ErrorCode,
-        hw_known: bool,
-        hw: Offset,
-        outcome: FetchOutcome,
-    },
-    FetchSnapshot {
-        snapshot: SnapshotId,
-        position: u64,
-    },
-    FetchSnapshotResponse {
-        error: ErrorCode,
-        position: u64,
-        chunk: u64,
-        size: u64,
-    },
-}
-
-/// What a fetch response answers with: records (maybe none), a diverging epoch or a
-/// snapshot id, never two of them (KafkaRaftClient.handleFetchRequest returns on the
-/// diverging epoch or the snapshot id before it reads records).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FetchOutcome {
-    Records { first_offset: Offset, count: u32 },
-    Diverging { epoch: Epoch, end_offset: Offset },
-    Snapshot { end_offset: Offset, epoch: Epoch },
-}
-
-impl MessageSummary {
-    /// A fetch response's HW, if the leader knows one.
-    pub fn fetch_hw(hw_known: bool, hw: Offset) -> Option<Offset> {
-        hw_known.then_some(hw)
-    }
-}
-
-impl FetchOutcome {
-    pub fn diverging(self) -> Option<DivergingEpoch> {
-        match self {
-            FetchOutcome::Diverging { epoch, end_offset } => Some(DivergingEpoch { epoch, end_offset }),
-            _ => None,
-        }
-    }
-    pub fn snapshot(self) -> Option<SnapshotId> {
-        match self {
-            FetchOutcome::Snapshot { end_offset, epoch } => Some(SnapshotId { end_offset, epoch }),
-            _ => None,
-        }
-    }
-}
-
-/// Hashes the words the derived `Hash` of the summary's first layout did, so the trace
-/// digest never changed: the variant's index, then each field in order, a fetch response
-/// as (error, hw, records, first offset, diverging epoch, snapshot id).
-impl std::hash::Hash for MessageSummary {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        match *self {
-            MessageSummary::Vote { last_epoch, last_offset } => {
-                h.write_isize(0);
-                last_epoch.hash(h);
-                last_offset.hash(h);
-            }
-            MessageSummary::VoteResponse { granted, error, leader } => {
-                h.write_isize(1);
-                granted.hash(h);
-                error.hash(h);
-                leader.hash(h);
-            }
-            MessageSummary::BeginQuorumEpoch => h.write_isize(2),
-            MessageSummary::EndQuorumEpoch { first_successor, successors } => {
-                h.write_isize(3);
-                first_successor.hash(h);
-                successors.hash(h);
-            }
-            MessageSummary::Ack { error, leader } => {
-                h.write_isize(4);
-                error.hash(h);
-                leader.hash(h);
-            }
-            MessageSummary::Fetch { offset, last_epoch, hw } => {
-                h.write_isize(5);
-                offset.hash(h);
-                last_epoch.hash(h);
-                hw.hash(h);
-            }
-            MessageSummary::FetchResponse { error, hw_known, hw, outcome } => {
-                h.write_isize(6);
-                error.hash(h);
-                MessageSummary::fetch_hw(hw_known, hw).hash(h);
-                let (count, first_offset) = match outcome {
-                    FetchOutcome::Records { first_offset, count } => (count, first_offset),
-                    _ => (0, 0),
-                };
-                count.hash(h);
-                first_offset.hash(h);
-                outcome.diverging().hash(h);
-                outcome.snapshot().hash(h);
-            }
-            MessageSummary::FetchSnapshot { snapshot, position } => {
-                h.write_isize(7);
-                snapshot.hash(h);
-                position.hash(h);
-            }
-            MessageSummary::FetchSnapshotResponse { error, position, chunk, size } => {
-                h.write_isize(8);
-                error.hash(h);
-                position.hash(h);
-                chunk.hash(h);
-                size.hash(h);
-            }
+            RpcKind::AddRaftVoter => "AddRaftVoter",
+            RpcKind::AddRaftVoterResponse => "AddRaftVoterResponse",
+            RpcKind::RemoveRaftVoter => "RemoveRaftVoter",
+            RpcKind::RemoveRaftVoterResponse => "RemoveRaftVoterResponse",
+            RpcKind::UpdateRaftVoter => "UpdateRaftVoter",
+            RpcKind::UpdateRaftVoterResponse => "UpdateRaftVoterResponse",
+            RpcKind::ApiVersions => "ApiVersions",
+            RpcKind::ApiVersionsResponse => "ApiVersionsResponse",
         }
     }
 }
@@ -432,13 +374,31 @@ impl Message {
             Message::FetchResponse(_) => RpcKind::FetchResponse,
             Message::FetchSnapshot(_) => RpcKind::FetchSnapshot,
             Message::FetchSnapshotResponse(_) => RpcKind::FetchSnapshotResponse,
+            Message::AddRaftVoter(_) => RpcKind::AddRaftVoter,
+            Message::AddRaftVoterResponse(_) => RpcKind::AddRaftVoterResponse,
+            Message::RemoveRaftVoter(_) => RpcKind::RemoveRaftVoter,
+            Message::RemoveRaftVoterResponse(_) => RpcKind::RemoveRaftVoterResponse,
+            Message::UpdateRaftVoter(_) => RpcKind::UpdateRaftVoter,
+            Message::UpdateRaftVoterResponse(_) => RpcKind::UpdateRaftVoterResponse,
+            Message::ApiVersions => RpcKind::ApiVersions,
+            Message::ApiVersionsResponse(_) => RpcKind::ApiVersionsResponse,
         }
     }
 
-    /// The epoch the message speaks for (the request's epoch, the responder's epoch).
+    /// The epoch the message speaks for (the request's epoch, the responder's epoch); 0
+    /// for the messages that carry none (AddRaftVoter, RemoveRaftVoter, their responses,
+    /// ApiVersions).
     #[inline]
     pub fn epoch(&self) -> Epoch {
         match self {
+            Message::UpdateRaftVoter(r) => r.current_leader_epoch,
+            Message::UpdateRaftVoterResponse(r) => r.hint.epoch,
+            Message::AddRaftVoter(_)
+            | Message::AddRaftVoterResponse(_)
+            | Message::RemoveRaftVoter(_)
+            | Message::RemoveRaftVoterResponse(_)
+            | Message::ApiVersions
+            | Message::ApiVersionsResponse(_) => 0,
             Message::Vote(r) => r.replica_epoch,
             Message::BeginQuorumEpoch(r) => r.leader_epoch,
             Message::EndQuorumEpoch(r) => r.leader_epoch,
@@ -449,112 +409,6 @@ impl Message {
             | Message::EndQuorumEpochResponse(EndQuorumEpochResponse { hint, .. })
             | Message::FetchResponse(FetchResponse { hint, .. })
             | Message::FetchSnapshotResponse(FetchSnapshotResponse { hint, .. }) => hint.epoch,
-        }
-    }
-
-    pub fn summary(&self) -> MessageSummary {
-        match self {
-            Message::Vote(r) => MessageSummary::Vote { last_epoch: r.last_offset_epoch, last_offset: r.last_offset },
-            Message::VoteResponse(r) => {
-                MessageSummary::VoteResponse { granted: r.granted, error: r.error, leader: r.hint.leader }
-            }
-            Message::BeginQuorumEpoch(_) => MessageSummary::BeginQuorumEpoch,
-            Message::EndQuorumEpoch(r) => MessageSummary::EndQuorumEpoch {
-                first_successor: r.preferred_successors.first().copied(),
-                successors: r.preferred_successors.len().min(255) as u8,
-            },
-            Message::BeginQuorumEpochResponse(BeginQuorumEpochResponse { error, hint })
-            | Message::EndQuorumEpochResponse(EndQuorumEpochResponse { error, hint }) => {
-                MessageSummary::Ack { error: *error, leader: hint.leader }
-            }
-            Message::Fetch(r) => {
-                MessageSummary::Fetch { offset: r.fetch_offset, last_epoch: r.last_fetched_epoch, hw: r.high_watermark }
-            }
-            Message::FetchResponse(r) => MessageSummary::FetchResponse {
-                error: r.error,
-                hw_known: r.high_watermark.is_some(),
-                hw: r.high_watermark.unwrap_or(0),
-                outcome: match r.redirect.as_deref() {
-                    Some(&FetchRedirect::Diverging(DivergingEpoch { epoch, end_offset })) => {
-                        FetchOutcome::Diverging { epoch, end_offset }
-                    }
-                    Some(&FetchRedirect::Snapshot(SnapshotId { end_offset, epoch })) => {
-                        FetchOutcome::Snapshot { end_offset, epoch }
-                    }
-                    None => FetchOutcome::Records {
-                        first_offset: r.records.first().map(|r| r.offset).unwrap_or(0),
-                        count: r.records.len() as u32,
-                    },
-                },
-            },
-            Message::FetchSnapshot(r) => {
-                MessageSummary::FetchSnapshot { snapshot: r.snapshot_id, position: r.position }
-            }
-            Message::FetchSnapshotResponse(r) => MessageSummary::FetchSnapshotResponse {
-                error: r.error,
-                position: r.position,
-                chunk: r.chunk_bytes,
-                size: r.size,
-            },
-        }
-    }
-}
-
-impl std::fmt::Display for MessageSummary {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let opt = |o: Option<u64>| o.map(|v| v as i64).unwrap_or(-1);
-        match self {
-            MessageSummary::Vote { last_epoch, last_offset } => {
-                write!(f, "lastEpoch={last_epoch} lastOffset={last_offset}")
-            }
-            MessageSummary::VoteResponse { granted, error, leader } => {
-                write!(f, "granted={granted}")?;
-                if *error != ErrorCode::None {
-                    write!(f, " error={}", error.name())?;
-                }
-                if let Some(l) = leader {
-                    write!(f, " leader={l}")?;
-                }
-                Ok(())
-            }
-            MessageSummary::BeginQuorumEpoch => Ok(()),
-            MessageSummary::EndQuorumEpoch { first_successor, successors } => match first_successor {
-                Some(s) => write!(f, "preferred={s} successors={successors}"),
-                None => write!(f, "successors=0"),
-            },
-            MessageSummary::Ack { error, leader } => {
-                write!(f, "error={}", error.name())?;
-                if let Some(l) = leader {
-                    write!(f, " leader={l}")?;
-                }
-                Ok(())
-            }
-            MessageSummary::Fetch { offset, last_epoch, hw } => {
-                write!(f, "offset={offset} lastEpoch={last_epoch} hw={}", opt(*hw))
-            }
-            MessageSummary::FetchResponse { error, hw_known, hw, outcome } => {
-                if *error != ErrorCode::None {
-                    return write!(f, "error={}", error.name());
-                }
-                write!(f, "hw={}", opt(MessageSummary::fetch_hw(*hw_known, *hw)))?;
-                match *outcome {
-                    FetchOutcome::Diverging { epoch, end_offset } => write!(f, " divergingEpoch={epoch}@{end_offset}"),
-                    FetchOutcome::Snapshot { end_offset, epoch } => write!(f, " snapshot={epoch}@{end_offset}"),
-                    FetchOutcome::Records { count: 0, .. } => write!(f, " records=none"),
-                    FetchOutcome::Records { first_offset, count } => {
-                        write!(f, " records={}..{}", first_offset, first_offset + count as u64 - 1)
-                    }
-                }
-            }
-            MessageSummary::FetchSnapshot { snapshot, position } => {
-                write!(f, "snapshot={}@{} position={position}", snapshot.epoch, snapshot.end_offset)
-            }
-            MessageSummary::FetchSnapshotResponse { error, position, chunk, size } => {
-                if *error != ErrorCode::None {
-                    return write!(f, "error={}", error.name());
-                }
-                write!(f, "bytes={}..{} of {size}", position, position + chunk)
-            }
         }
     }
 }
