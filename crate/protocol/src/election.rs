@@ -239,6 +239,21 @@ mod tests {
         }
     }
 
+    /// UnattachedStateTest.testCanGrantVoteWithVotedKey (directory ids): the vote went to
+    /// one replica; another disk of that node is another candidate. A vote kept without a
+    /// directory id (quorum-state v0) is for any disk of the node.
+    #[test]
+    fn a_vote_is_for_one_replica_key() {
+        use crate::replica_key::DirectoryId;
+        let disk = |id, d| ReplicaKey::new(id, DirectoryId::new(d));
+        let voted = |k| {
+            EpochState::Unattached(UnattachedState { epoch: 1, voted: Some(k), leader: None, election_deadline: 0 })
+        };
+        assert_eq!(vote_decision(&voted(disk(2, 5)), disk(2, 5), false, false), VoteDecision::GrantedAgain);
+        assert_eq!(vote_decision(&voted(disk(2, 5)), disk(2, 6), true, false), VoteDecision::AlreadyVoted(2));
+        assert_eq!(vote_decision(&voted(disk(2, 0)), disk(2, 6), false, false), VoteDecision::GrantedAgain);
+    }
+
     #[test]
     fn leader_always_rejects() {
         let voters = crate::VoterSet::from_static([1, 2, 3]);

@@ -14,7 +14,7 @@ use super::replica_key::ReplicaKey;
 use super::requests::Requests;
 use super::rpc::{
     ApiVersionsResponse, BeginQuorumEpochResponse, EndQuorumEpochResponse, Envelope, ErrorCode, LeaderHint, Message,
-    RpcKind,
+    RpcKind, BOOTSTRAP_SNAPSHOT_ID,
 };
 use super::state::{ElectionState, EpochState, Reason, StateName};
 use super::voter_history::VoterHistory;
@@ -113,7 +113,9 @@ impl Replica {
             last_snapshot_ms: ctx.now,
             clean_deadline: ctx.now + LOG_CLEANER_INTERVAL_MS,
         };
-        if let Some(s) = r.log.snapshot() {
+        // The bootstrap checkpoint holds no metadata: the state machine loads nothing from it
+        // (KafkaRaftClient fires handleLoadSnapshot only past the log start).
+        if let Some(s) = r.log.snapshot().filter(|s| s.id != BOOTSTRAP_SNAPSHOT_ID) {
             ctx.note(Note::SnapshotLoaded { id: s.id });
         }
         r.initialize(ctx, reason);

@@ -135,3 +135,122 @@ impl VoterHistory {
             .map_or(KRaftVersion::V0, |(_, v)| *v)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{MetadataImage, Record};
+    use crate::replica_key::{DirectoryId, ReplicaKey};
+    use crate::rpc::{Snapshot, SnapshotId};
+    use crate::voters::{Endpoints, KRaftVersionRange, VoterNode};
+    use std::sync::Arc;
+
+    fn set(ids: &[u32]) -> VoterSet {
+        VoterSet::from_nodes(ids.iter().map(|&id| {
+            let key = ReplicaKey::new(id, DirectoryId::new(100 + id as u64));
+            VoterNode::new(key, Endpoints::of_node(id), KRaftVersionRange::SUPPORTED)
+        }))
+    }
+
+    /// A log of these bodies at offsets 0.., epoch 1.
+    fn log_of(bodies: Vec<RecordBody>) -> ReplicaLog {
+        let mut log = ReplicaLog::default();
+        let records = bodies.into_iter().enumerate();
+        assert!(
+            log.append(records.map(|(i, body)| Record { offset: i as u64, epoch: 1, id: i as u64, body }).collect())
+        );
+        log
+    }
+
+    fn voters(ids: &[u32]) -> RecordBody {
+        RecordBody::Voters { voters: set(ids) }
+    }
+
+    fn filler() -> RecordBody {
+        RecordBody::RegisterBroker { broker_id: 1 }
+    }
+
+    fn snapshot(end: Offset, voters: Option<VoterSet>) -> Snapshot {
+        let image = Arc::new(MetadataImage::default());
+        let id = SnapshotId { end_offset: end, epoch: 1 };
+        Snapshot { id, image, size_bytes: 0, last_contained_log_ms: 0, kraft_version: KRaftVersion::V1, voters }
+    }
+
+    /// KRaftControlRecordStateMachineTest.testEmptyPartition: the static voters, kraft.version 0.
+    #[test]
+    fn an_empty_log_uses_the_static_voters() {
+        let mut h = VoterHistory::new(VoterSet::from_static([1, 2, 3]));
+        h.update(&ReplicaLog::default());
+        assert_eq!(h.last_voter_set(), &VoterSet::from_static([1, 2, 3]));
+        assert_eq!(h.last_voter_set_entry(), None);
+        assert_eq!(h.last_kraft_version(), KRaftVersion::V0);
+    }
+
+    /// testUpdateWithoutSnapshot: the log's records, read uncommitted, as they are appended.
+    #[test]
+    fn the_log_replaces_the_static_voters() {
+        let mut h = VoterHistory::new(VoterSet::from_static([1, 2, 3]));
+        let log = log_of(vec![filler(), RecordBody::KRaftVersion { version: KRaftVersion::V1 }, voters(&[4, 5, 6])]);
+        h.update(&log);
+        assert_eq!(h.last_voter_set(), &set(&[4, 5, 6]));
+        assert_eq!(h.last_voter_set_entry().map(|(o, _)| o), Some(Some(2)));
+        assert_eq!(h.voter_set_at(2), Some(&set(&[4, 5, 6])));
+        assert_eq!(h.voter_set_at(1), None, "the static voters applied there");
+        assert_eq!((h.kraft_version_at(0), h.kraft_version_at(1)), (KRaftVersion::V0, KRaftVersion::V1));
+    }
+
+    /// testUpdateWithSnapshot and testUpdateWithSnapshotAndLogOverride: a snapshot's set sits
+    /// at its last contained offset; the log after it overrides it. The bootstrap
+    /// checkpoint's sits before every record (Kafka's -1).
+    #[test]
+    fn a_snapshot_resets_the_history_and_the_log_overrides_it() {
+        let mut log = ReplicaLog::default();
+        log.reset_to_snapshot(snapshot(10, Some(set(&[4, 5, 6]))));
+        let mut h = VoterHistory::new(VoterSet::from_static([1, 2, 3]));
+        h.update(&log);
+        assert_eq!(h.last_voter_set_entry(), Some((Some(9), &set(&[4, 5, 6]))));
+        let r = Record { offset: 10, epoch: 1, id: 10, body: voters(&[4, 5, 6, 7]) };
+        assert!(log.append(vec![r]));
+        h.update(&log);
+        assert_eq!(h.last_voter_set(), &set(&[4, 5, 6, 7]));
+        assert_eq!(h.voter_set_at(9), Some(&set(&[4, 5, 6])));
+        let mut bootstrap = ReplicaLog::default();
+        bootstrap.reset_to_snapshot(snapshot(0, Some(set(&[1]))));
+        let mut h = VoterHistory::new(VoterSet::default());
+        h.update(&bootstrap);
+        assert_eq!(h.last_voter_set_entry(), Some((None, &set(&[1]))));
+    }
+
+    /// testTruncateTo: truncating the log rolls back the entries at or after its new end,
+    /// and the records appended there instead are read.
+    #[test]
+    fn truncation_rolls_back_uncommitted_voter_sets() {
+        let mut log = log_of(vec![voters(&[4, 5, 6]), voters(&[4, 5, 6, 7])]);
+        let mut h = VoterHistory::new(VoterSet::from_static([1, 2, 3]));
+        h.update(&log);
+        assert_eq!(h.last_voter_set(), &set(&[4, 5, 6, 7]));
+        log.truncate_to(1);
+        h.truncate_new_entries(1);
+        assert_eq!(h.last_voter_set(), &set(&[4, 5, 6]));
+        log.truncate_to(0);
+        h.truncate_new_entries(0);
+        assert_eq!(h.last_voter_set(), &VoterSet::from_static([1, 2, 3]));
+        let r = Record { offset: 0, epoch: 2, id: 20, body: voters(&[4, 5]) };
+        assert!(log.append(vec![r]));
+        h.update(&log);
+        assert_eq!(h.last_voter_set_entry(), Some((Some(0), &set(&[4, 5]))), "re-read after the truncation");
+    }
+
+    /// testTrimPrefixTo: a new snapshot lets the history forget what no later snapshot
+    /// needs, keeping the entry in force at it.
+    #[test]
+    fn taking_a_snapshot_trims_older_entries() {
+        let log = log_of(vec![voters(&[1]), voters(&[1, 2]), filler(), voters(&[1, 2, 3])]);
+        let mut h = VoterHistory::new(VoterSet::default());
+        h.update(&log);
+        h.truncate_old_entries(2);
+        assert_eq!(h.voter_set_at(2), Some(&set(&[1, 2])));
+        assert_eq!(h.voter_set_at(0), None, "forgotten");
+        assert_eq!(h.last_voter_set(), &set(&[1, 2, 3]));
+    }
+}
