@@ -1,7 +1,9 @@
 //! AddRaftVoter at the leader (Kafka's KafkaRaftClient.handleAddVoterRequest, then
 //! AddVoterHandler, 3.9+): check, ask the new voter's software which kraft.version it
 //! supports (ApiVersions), check it is caught up, append the new set, answer once it
-//! commits. Each refusal is the first failing check, in Kafka's order.
+//! commits. Each refusal is the first failing check, in Kafka's order. (AddRaftVoter v1's
+//! AckWhenCommitted=false, which auto-join sends in 4.2+, is not modelled: every
+//! request is answered on commit, as v0 is.)
 
 use super::io::Ctx;
 use super::leader::{PendingVoterChange, VoterChangeKind};

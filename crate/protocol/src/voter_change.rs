@@ -48,15 +48,16 @@ impl Replica {
         }
     }
 
-    /// LeaderState.appendVotersRecord: the VotersRecord is its own control batch, which
-    /// completes the batch of writes lingering in the accumulator before it; the raft
-    /// thread appends both at once. Returns the record's offset.
+    /// The offset the next VotersRecord gets (what LeaderState.appendVotersRecord
+    /// returns): after the writes lingering in the accumulator, whose batch it completes.
     pub(super) fn voters_record_offset(&self) -> Offset {
         let lingering = self.state.as_leader().map_or(0, |l| l.pending_writes.len() as u64);
         self.log.end_offset() + lingering
     }
 
-    /// Appends `voters` as a VotersRecord at `voters_record_offset()`.
+    /// LeaderState.appendVotersRecord: `voters` goes in a control batch of its own, after
+    /// the lingering writes; the raft thread drains both at once, so it lands at
+    /// `voters_record_offset()` and is in force from then on.
     pub(super) fn append_voters_record(&mut self, ctx: &mut Ctx, voters: VoterSet) {
         let Some(l) = self.state.as_leader_mut() else { return };
         let writes = std::mem::take(&mut l.pending_writes);
