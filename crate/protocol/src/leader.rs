@@ -84,6 +84,10 @@ pub struct LeaderState {
     pub check_quorum_deadline: u64,
     /// Voters that fetched validly in the current check-quorum window.
     pub fetched_voters: Vec<NodeId>,
+    /// How many of them restart the window: a majority of the voters, less the leader
+    /// itself while it is one of them (updateCheckQuorumForFollowingVoter). Kept with the
+    /// voter rows, as it is read on every fetch.
+    pub check_quorum_fetchers: usize,
     pub begin_quorum_deadline: u64,
     /// Client writes waiting for append.linger.ms: (record id, body).
     pub pending_writes: Vec<(u64, RecordBody)>,
@@ -132,6 +136,7 @@ impl LeaderState {
             replicas,
             check_quorum_deadline: now + config.check_quorum_timeout_ms(),
             fetched_voters: Vec::new(),
+            check_quorum_fetchers: 0,
             begin_quorum_deadline: now,
             pending_writes: Vec::new(),
             linger_deadline: None,
@@ -141,6 +146,18 @@ impl LeaderState {
             voter_change: None,
             volatile_voters: None,
         }
+        .with_check_quorum_fetchers()
+    }
+
+    fn with_check_quorum_fetchers(mut self) -> Self {
+        self.count_check_quorum_fetchers();
+        self
+    }
+
+    fn count_check_quorum_fetchers(&mut self) {
+        let voters = self.replicas.iter().filter(|r| r.is_voter);
+        let leader_counts = voters.clone().any(|r| r.id == self.me.id);
+        self.check_quorum_fetchers = voters.count() / 2 + 1 - leader_counts as usize;
     }
 
     /// The voter set changed under this leader (Kafka's
@@ -149,6 +166,13 @@ impl LeaderState {
     /// under, else a new one), which takes the voter's key; a replica the set no longer
     /// lists keeps its progress as an observer.
     pub fn update_voters(&mut self, voters: &VoterSet) {
+        // The common case, on every append: the rows already are this set.
+        let voter_rows = self.replicas.iter().filter(|r| r.is_voter);
+        if voter_rows.count() == voters.len()
+            && voters.keys().all(|k| self.replicas.iter().any(|r| r.is_voter && r.key() == k))
+        {
+            return;
+        }
         let mut voter_now = vec![false; self.replicas.len()];
         for key in voters.keys() {
             let row = self.replicas.iter().position(|r| r.is_voter && r.key().matches(key));
@@ -175,14 +199,24 @@ impl LeaderState {
             !(demoted[i - 1] && observers.contains(&r.key()))
         });
         self.fetched_voters.retain(|&id| voters.contains(id));
+        self.count_check_quorum_fetchers();
     }
 
     /// The row of `key` (LeaderState.getOrCreateReplicaState): the voter row of its node id
     /// if that row's key matches, else its observer row, made on first sight.
     pub fn progress_mut(&mut self, key: ReplicaKey) -> &mut ReplicaProgress {
-        let voter = self.replicas.iter().position(|r| r.is_voter && r.id == key.id && r.key().matches(key));
-        let row = voter.or_else(|| self.replicas.iter().position(|r| !r.is_voter && r.key() == key));
-        let i = row.unwrap_or_else(|| {
+        let mut observer = None;
+        let mut voter = None;
+        for (i, r) in self.replicas.iter().enumerate().filter(|(_, r)| r.id == key.id) {
+            if r.is_voter && r.key().matches(key) {
+                voter = Some(i);
+                break;
+            }
+            if !r.is_voter && r.key() == key {
+                observer = observer.or(Some(i));
+            }
+        }
+        let i = voter.or(observer).unwrap_or_else(|| {
             self.replicas.push(ReplicaProgress::new(key));
             self.replicas.len() - 1
         });
@@ -271,10 +305,7 @@ impl LeaderState {
         if is_voter && !self.fetched_voters.contains(&key.id) {
             self.fetched_voters.push(key.id);
         }
-        let voters = self.replicas.iter().filter(|r| r.is_voter).count();
-        let leader_counts = self.replicas.iter().any(|r| r.is_voter && r.id == self.me.id);
-        let needed = voters / 2 + 1 - leader_counts as usize;
-        if self.fetched_voters.len() >= needed {
+        if self.fetched_voters.len() >= self.check_quorum_fetchers {
             self.fetched_voters.clear();
             self.check_quorum_deadline = now + config.check_quorum_timeout_ms();
         }

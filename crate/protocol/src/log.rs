@@ -127,6 +127,13 @@ impl ReplicaLog {
         self.compacted.clear();
     }
 
+    /// The records from `offset` on (none below the log start), as the slices they are
+    /// stored in.
+    pub fn record_slices_from(&self, offset: Offset) -> impl Iterator<Item = &[Record]> + '_ {
+        let from = offset.max(self.start_offset) - self.start_offset;
+        self.records.slices_from(from as usize)
+    }
+
     pub fn get(&self, offset: Offset) -> Option<&Record> {
         if offset < self.start_offset {
             return None;

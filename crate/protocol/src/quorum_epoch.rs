@@ -24,7 +24,8 @@ impl Replica {
             return BeginQuorumEpochResponse { error: ErrorCode::FencedLeaderEpoch, hint: self.hint() };
         }
         self.maybe_transition(ctx, LeaderHint { epoch, leader: Some(from) });
-        // Checked after the leader is followed, as Kafka does: the request named another disk.
+        // Checked after the leader is followed, as Kafka does (3.9+, KIP-853): the request
+        // named another disk of this node.
         let error = if self.is_valid_voter_key(req.voter_key) { ErrorCode::None } else { ErrorCode::InvalidVoterKey };
         BeginQuorumEpochResponse { error, hint: self.hint() }
     }

@@ -25,9 +25,8 @@ pub enum RecordBody {
     /// LeaderChangeMessage: the new leader, the voters it leads and those that elected it.
     LeaderChange {
         leader: NodeId,
-        voters: Vec<NodeId>,
-        #[serde(rename = "grantingVoters")]
-        granting_voters: Vec<NodeId>,
+        #[serde(flatten)]
+        voters: Box<LeaderChangeVoters>,
     },
     KRaftVersion {
         #[serde(rename = "kRaftVersion")]
@@ -58,7 +57,21 @@ pub enum RecordBody {
     },
 }
 
+/// LeaderChangeMessage's two lists. Boxed in the record: inline they would make every
+/// record of every log 24 bytes larger.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct LeaderChangeVoters {
+    pub voters: Vec<NodeId>,
+    #[serde(rename = "grantingVoters")]
+    pub granting_voters: Vec<NodeId>,
+}
+
 impl RecordBody {
+    pub fn leader_change(leader: NodeId, voters: Vec<NodeId>, granting_voters: Vec<NodeId>) -> RecordBody {
+        RecordBody::LeaderChange { leader, voters: Box::new(LeaderChangeVoters { voters, granting_voters }) }
+    }
+
     pub fn kind(&self) -> &'static str {
         match self {
             RecordBody::LeaderChange { .. } => "LeaderChange",
@@ -129,7 +142,7 @@ impl Record {
         let body = match &self.body {
             // LeaderChangeMessage: version, leader id, voters and granting voters arrays (a
             // voter's id in both: the granting voters are nearly always all of them).
-            RecordBody::LeaderChange { voters, .. } => 12 + 8 * voters.len() as u64,
+            RecordBody::LeaderChange { voters, .. } => 12 + 8 * voters.voters.len() as u64,
             // KRaftVersionRecord: version and level.
             RecordBody::KRaftVersion { .. } => 4,
             // VotersRecord: per voter its id, directory id (a Uuid), endpoints and versions.

@@ -221,8 +221,7 @@ impl Replica {
     /// its set came from the bootstrap checkpoint (offset -1) or its own entry changed.
     fn start_of_epoch_records(&mut self, ctx: &mut Ctx, voters: &VoterSet) -> Vec<(u64, RecordBody)> {
         let granting_voters = self.leader_state().map_or_else(Vec::new, |l| l.granting_voters.clone());
-        let leader_change =
-            RecordBody::LeaderChange { leader: self.id, voters: voters.iter().collect(), granting_voters };
+        let leader_change = RecordBody::leader_change(self.id, voters.iter().collect(), granting_voters);
         let mut batch = vec![(ctx.ids.next_record_id(), leader_change)];
         let kraft_version = self.kraft_version();
         if !kraft_version.is_reconfig_supported() {

@@ -53,7 +53,8 @@ impl Replica {
         if epoch > self.epoch() {
             self.transition_to_unattached(ctx, epoch, None, Reason::HigherEpoch);
         }
-        // Checked after the epoch is taken, as Kafka does: the request was for another disk.
+        // Checked after the epoch is taken, as Kafka does (3.9+, KIP-853): the request was
+        // for another disk of this node.
         if !self.is_valid_voter_key(voter_key) {
             ctx.note(Note::VoteDecided { candidate: from, epoch, pre_vote, decision: VoteDecision::InvalidVoterKey });
             return self.vote_response(ErrorCode::InvalidVoterKey, false, pre_vote);

@@ -53,16 +53,15 @@ impl VoterHistory {
             _ if self.next_offset.is_none() => self.next_offset = Some(0),
             _ => {}
         }
-        let mut next = self.next_offset.unwrap_or(0);
-        while let Some(r) = log.get(next) {
+        let next = self.next_offset.unwrap_or(0);
+        for r in log.record_slices_from(next).flatten() {
             match &r.body {
                 RecordBody::Voters { voters } => self.add_voter_set(r.offset, voters.clone()),
                 RecordBody::KRaftVersion { version } => self.kraft_versions.push((Some(r.offset), *version)),
                 _ => {}
             }
-            next += 1;
         }
-        self.next_offset = Some(next);
+        self.next_offset = Some(next.max(log.end_offset()));
     }
 
     /// VoterSetHistory.addAt. Kafka's history refuses (3.9) or logs (4.0+, KAFKA-17973) a

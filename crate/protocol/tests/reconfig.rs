@@ -35,7 +35,7 @@ fn leader_writes_bootstrap_records() {
     c.elect(0);
     let log = c.replica(0).log();
     let bodies: Vec<&RecordBody> = log.records().map(|r| &r.body).take(3).collect();
-    assert_eq!(bodies[0], &RecordBody::LeaderChange { leader: 0, voters: vec![0, 1], granting_voters: vec![0, 1] });
+    assert_eq!(bodies[0], &RecordBody::leader_change(0, vec![0, 1], vec![0, 1]));
     assert_eq!(bodies[1], &RecordBody::KRaftVersion { version: kraft_protocol::KRaftVersion::V1 });
     assert_eq!(bodies[2], &RecordBody::Voters { voters: c.replica(0).voters().clone() });
     let first_batch = c.notes.iter().find_map(|(n, note)| match note {
@@ -445,4 +445,29 @@ fn invalid_voter_key_on_begin_quorum_epoch() {
     }
     let Message::BeginQuorumEpochResponse(r) = c.request(2, 0, begin(key(0))) else { panic!() };
     assert_eq!(r.error, ErrorCode::None);
+}
+
+/// KafkaRaftClientTest.testHandleVoteRequestAsObserver and testLeaderAcceptVoteFromObserver:
+/// granting never asks whether the candidate, or the receiver, is a voter (the old
+/// not-a-voter refusal is gone): an observer grants a vote, a leader answers an observer's
+/// request like any other.
+#[test]
+fn votes_do_not_check_membership() {
+    let vote = |epoch, from: u32, to: u32| {
+        Message::Vote(VoteRequest {
+            replica_epoch: epoch,
+            candidate_directory: Some(dir(from, 0)),
+            voter_key: ReplicaKey::new(to, None),
+            last_offset_epoch: 0,
+            last_offset: 1,
+            pre_vote: false,
+        })
+    };
+    let mut c = Cluster::static_quorum(&[1, 2], &[0]);
+    let Message::VoteResponse(r) = c.request(1, 0, vote(1, 1, 0)) else { panic!() };
+    assert_eq!((r.error, r.granted), (ErrorCode::None, true), "an observer grants its vote");
+    assert_eq!(c.replica(0).election_state().voted, Some(1));
+    let mut c = settled(&[0, 1], &[2]);
+    let Message::VoteResponse(r) = c.request(2, 0, vote(1, 2, 0)) else { panic!() };
+    assert_eq!((r.error, r.granted, r.hint.leader), (ErrorCode::None, false, Some(0)));
 }

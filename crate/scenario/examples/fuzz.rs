@@ -619,7 +619,7 @@ fn random_record(rng: &mut Rng, wild: bool) -> Option<RecordBody> {
         2 => Some(RecordBody::PartitionChange { topic: name, partition: rng.below(4) as u32, leader: 1 }),
         3 => Some(RecordBody::RegisterBroker { broker_id: rng.below(10) as u32 }),
         4 => Some(RecordBody::UnregisterBroker { broker_id: rng.below(10) as u32 }),
-        7 => Some(RecordBody::LeaderChange { leader: 0, voters: vec![0], granting_voters: vec![] }),
+        7 => Some(RecordBody::leader_change(0, vec![0], vec![])),
         _ => None,
     }
 }

@@ -150,11 +150,11 @@ impl Read for RecordBody {
         };
         o.only(fields, &["type"])?;
         Ok(match name {
-            "LeaderChange" => RecordBody::LeaderChange {
-                leader: o.req("leader")?,
-                voters: o.req("voters")?,
-                granting_voters: o.opt("grantingVoters")?.unwrap_or_default(),
-            },
+            "LeaderChange" => RecordBody::leader_change(
+                o.req("leader")?,
+                o.req("voters")?,
+                o.opt("grantingVoters")?.unwrap_or_default(),
+            ),
             "RegisterBroker" => RecordBody::RegisterBroker { broker_id: o.req("brokerId")? },
             "UnregisterBroker" => RecordBody::UnregisterBroker { broker_id: o.req("brokerId")? },
             "CreateTopic" => RecordBody::CreateTopic { name: o.req("name")?, partitions: o.req("partitions")? },
@@ -310,7 +310,7 @@ mod tests {
         assert_eq!(kinds, ActionKind::ALL, "one sample per action, in order");
         actions.extend([
             Action::Network { latency_ms: [1, 5], loss: 0.25, duplicate: 0.125 },
-            r(RecordBody::LeaderChange { leader: 1, voters: vec![0, 1, 2], granting_voters: vec![0, 1] }),
+            r(RecordBody::leader_change(1, vec![0, 1, 2], vec![0, 1])),
             r(RecordBody::RegisterBroker { broker_id: 3 }),
             r(RecordBody::UnregisterBroker { broker_id: 3 }),
             r(RecordBody::CreateTopic { name: "orders".into(), partitions: 3 }),
