@@ -212,7 +212,7 @@ impl Replica {
         // appendAsFollower asks whether this replica is a voter before the appended records
         // are read into the voter history: an observer appending the VotersRecord that adds
         // it does not flush that append.
-        let voter = self.is_voter();
+        let voter = !records.is_empty() && self.is_voter();
         let appended = match (records.first(), records.last()) {
             (Some(first), Some(last)) => {
                 let (first, last, epoch, kind) = (first.offset, last.offset, last.epoch, first.body.kind());
