@@ -186,7 +186,13 @@ impl Replica {
         self.state.as_leader()
     }
     pub fn durable(&self) -> Durable {
-        Durable { election: self.election, log: self.log.durable_copy() }
+        // FileQuorumStateStore writes the version kraft.version calls for: version 0 has no
+        // votedDirectoryId, so at kraft.version 0 a restart knows only the voted node id.
+        let mut election = self.election;
+        if !self.kraft_version().is_reconfig_supported() {
+            election.voted_directory = None;
+        }
+        Durable { election, log: self.log.durable_copy() }
     }
     /// A leader of more than one voter resigns when a majority stops fetching (Kafka's
     /// LeaderState.timeUntilCheckQuorumExpires); a lone voter is its own majority.

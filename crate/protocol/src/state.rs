@@ -7,9 +7,11 @@ use super::replica_key::{DirectoryId, ReplicaKey};
 use serde::Serialize;
 
 /// The "quorum-state" file: what survives a crash besides the flushed log. Its version 1
-/// (Kafka 3.9+, ElectionState.toQuorumStateData) keeps the voted candidate's directory id
-/// with its node id, so a vote is for one replica, not for whatever disk its node runs on;
-/// version 0's list of voters is not kept (the voters come from the log or the config).
+/// (Kafka 3.9+, ElectionState.toQuorumStateData, written at kraft.version 1) keeps the
+/// voted candidate's directory id with its node id, so a vote is for one replica, not for
+/// whatever disk its node runs on; version 0 (kraft.version 0) has no directory id
+/// (`Replica::durable` drops it), and its list of voters is not kept here (the voters come
+/// from the log or the config).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ElectionState {
     pub epoch: Epoch,

@@ -471,3 +471,20 @@ fn votes_do_not_check_membership() {
     let Message::VoteResponse(r) = c.request(2, 0, vote(1, 2, 0)) else { panic!() };
     assert_eq!((r.error, r.granted, r.hint.leader), (ErrorCode::None, false, Some(0)));
 }
+
+/// ElectionState.toQuorumStateData (FileQuorumStateStore writes the version kraft.version
+/// calls for): quorum-state v1 keeps the voted candidate's directory id; v0, at
+/// kraft.version 0, only its node id.
+#[test]
+fn quorum_state_keeps_the_voted_directory_id_from_kraft_version_1() {
+    for (mut c, kept) in
+        [(Cluster::dynamic(&[0, 1], &[]), Some(dir(0, 0))), (Cluster::static_quorum(&[0, 1], &[]), None)]
+    {
+        c.expire_timer(0);
+        c.deliver_all();
+        let voter = c.replica(1).election_state();
+        assert_eq!((voter.voted, voter.voted_directory), (Some(0), Some(dir(0, 0))), "in memory");
+        let disk = c.replica(1).durable().election;
+        assert_eq!((disk.voted, disk.voted_directory), (Some(0), kept), "on disk");
+    }
+}
