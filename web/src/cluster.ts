@@ -13,6 +13,7 @@ import type {
   ClusterOptions,
   EventQuery,
   InFlightMessage,
+  LeaderChange,
   LeaderInfo,
   LinkFaults,
   LogRecord,
@@ -209,6 +210,8 @@ export class Cluster {
   readonly #journal: TimedAction[];
   /** The last moment the core was known good: its time and how many actions it had applied. */
   #good: { t: number; count: number };
+  /** Told after every call that moves time or changes the input log (`__watch`). */
+  #watcher: (() => void) | null = null;
 
   private constructor(sim: WasmSim, spec: Spec, glue: Glue) {
     this.#sim = sim;
@@ -363,6 +366,7 @@ export class Cluster {
     const out = this.#call(fn);
     const sim = this.#sim as WasmSim;
     this.#good = { t: sim.now(), count: sim.inputCount() };
+    this.#watcher?.();
     return out;
   }
 
@@ -750,6 +754,19 @@ export class Cluster {
     })();
   }
 
+  /**
+   * Every change of leader among the events kept in memory (all of a run of up to 200,000
+   * events), oldest first, the first election included. Each is measured the way the
+   * leader-crash story's completion card measures its failover: what took the previous
+   * leader away (`cause`, where the measure starts), detection (until another voter
+   * started an election), election (until the new leader), first commit (until its HW
+   * moved), in `measurement.parts`; and the epochs whose candidates all lost on the way
+   * (`lostRounds`: a split vote).
+   */
+  leaderChanges(): LeaderChange[] {
+    return JSON.parse(this.#call((s) => s.leaderChangesJson())) as LeaderChange[];
+  }
+
   /** Every invariant violation so far (the checker runs after every event). */
   violations(): ViolationEvent[] {
     return this.#call((s) => s.violations()) as ViolationEvent[];
@@ -788,14 +805,20 @@ export class Cluster {
    * compressed (DEFLATE) JSON of the options, seed, input log and time. Open it with
    * {@link Cluster.fromLink} (which also reads the uncompressed `k1.` links of earlier
    * versions).
+   *
+   * `until` (at least now): the run up to that later moment instead, with the actions
+   * recorded up to it (after a seek back, {@link futureInputs}): the whole run, not only
+   * up to here.
    */
-  toLink(): string {
-    return encodeLink({
-      v: catalog().version,
-      spec: this.#spec,
-      inputs: this.inputs(),
-      t: this.now,
-    });
+  toLink(options: { until?: number } = {}): string {
+    const o = check.object(options, 'toLink options');
+    check.keys(o, ['until'], 'toLink option');
+    const now = this.now;
+    if (o.until === undefined) return encodeLink({ v: catalog().version, spec: this.#spec, inputs: this.inputs(), t: now });
+    const until = check.whole(o.until, 'until');
+    if (until < now) throw new RangeError(`until must be at least now (${now} ms), got ${until}`);
+    const inputs = [...this.inputs(), ...this.futureInputs().filter((i) => i.t <= until)];
+    return encodeLink({ v: catalog().version, spec: this.#spec, inputs, t: until });
   }
 
   /**
@@ -1005,6 +1028,14 @@ export class Cluster {
     this.#sim?.free();
     this.#sim = null;
     this.#glue = null;
+  }
+
+  /**
+   * @internal Calls `listener` (null: none) after every call that moves time or changes
+   * the input log, whoever made it: the element redraws after a page's own calls.
+   */
+  __watch(listener: (() => void) | null): void {
+    this.#watcher = listener;
   }
 
   /** @internal Bytes of wasm memory of the instance this cluster lives in (benchmarks). */

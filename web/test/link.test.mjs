@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { deflateRawSync } from 'node:zlib';
-import { Cluster } from '../dist/node.js';
+import { Cluster, catalog, init } from '../dist/node.js';
 
 /** A run with 1,000 actions of every kind, spread over simulated time. */
 async function thousandActions() {
@@ -87,4 +87,55 @@ test('a k2 link cut short or tampered with says so', async () => {
       return true;
     });
   }
+});
+
+test("a link carries every setting the operator's console sets (config keys, disk and snapshot options) and replays with them", async () => {
+  await init();
+  const config = Object.fromEntries(catalog().configKeys.map((k) => [k.key, k.default === k.min ? k.default + 1 : k.default - 1]));
+  config['controller.quorum.fetch.timeout.ms'] = 500;
+  const c = await Cluster.create({ seed: 8, config, flushMs: 5, snapshotInterval: 50, writesPerSecond: 10 });
+  c.advance(4_000);
+  c.crash(c.leader()?.id ?? 0);
+  c.advance(3_000);
+  const back = await Cluster.fromLink(c.toLink());
+  assert.deepEqual(back.options.config, config);
+  assert.equal(back.options.flushMs, 5);
+  assert.equal(back.options.snapshotInterval, 50);
+  assert.equal(back.digest(), c.digest());
+  // a 500 ms fetch timeout is what the run used: detection is a quarter of Kafka's 2 s
+  const failover = back.leaderChanges().find((ch) => ch.previous !== null);
+  assert.ok(failover, 'the crash was followed by a new leader');
+  const detection = failover.measurement.parts.find((p) => p.name === 'detection');
+  assert.ok(detection && detection.ms <= 600, JSON.stringify(failover.measurement));
+});
+
+test('a link with a setting out of its range is refused, the error naming the field, the value and the limit', async () => {
+  const spec = { seed: 1, voters: 3 };
+  const k1 = (s) => `k1.${Buffer.from(JSON.stringify({ v: '0', spec: s, inputs: [], t: 0 })).toString('base64url')}`;
+  for (const [bad, field, limit] of [
+    [{ config: { 'controller.quorum.fetch.timeout.ms': 5 } }, 'config.controller.quorum.fetch.timeout.ms', /between 10 and 600000 ms, got 5/],
+    [{ config: { 'controller.quorum.fetch.max.bytes': 0 } }, 'config.controller.quorum.fetch.max.bytes', /between 1 and 67108864 bytes, got 0/],
+    [{ flushMs: 60_001 }, 'flushMs', /between 0 and 60000 ms, got 60001/],
+    [{ snapshotInterval: 5 }, 'snapshotInterval', /got 5/],
+  ]) {
+    await assert.rejects(Cluster.fromLink(k1({ ...spec, ...bad })), (e) => {
+      assert.ok(e instanceof RangeError, `${e}`);
+      assert.ok(e.message.startsWith(`invalid link: ${field}: `), e.message);
+      assert.match(e.message, limit);
+      return true;
+    });
+  }
+});
+
+test('toLink({ until }) after a travel back links the whole run: the same link as before the travel', async () => {
+  const c = await Cluster.create({ seed: 6 });
+  c.advance(3_000).crash(0).advance(2_000).restart(0).advance(2_000);
+  const whole = c.toLink();
+  const end = c.now;
+  c.seek(2_500);
+  assert.equal(c.toLink({ until: end }), whole);
+  const here = await Cluster.fromLink(c.toLink());
+  assert.equal(here.now, 2_500);
+  assert.equal(here.inputs().length, 0);
+  assert.throws(() => c.toLink({ until: 1_000 }), /until must be at least now \(2500 ms\), got 1000/);
 });

@@ -47,3 +47,25 @@ test('each precomputed story replays on the core to the digest of a fresh engine
     }
   }
 });
+
+test("free play's leader changes are the story cards' failover measure: a story replayed on the core alone reports the same breakdown", async () => {
+  let compared = 0;
+  for (const file of files) {
+    const { stories } = await bundled(file.id);
+    for (const [variant, precomputed] of Object.entries(stories)) {
+      // each failover that elected a new leader (a card may say none was)
+      const cards = precomputed.measurements.filter((m) => m.kind === 'failover' && m.valueMs !== null);
+      if (!cards.length) continue;
+      const replayed = await Cluster.replay(precomputed.spec, precomputed.inputs, precomputed.endMs);
+      const changes = replayed.leaderChanges();
+      for (const card of cards) {
+        const change = changes.find((c) => c.measurement.valueMs === card.valueMs);
+        assert.ok(change, `${file.id} ${variant}: no leader change measured ${card.valueMs} ms: ${changes.map((c) => c.measurement.text).join(' | ')}`);
+        assert.deepEqual(change.measurement.parts, card.parts, `${file.id} ${variant}`);
+        compared++;
+      }
+      replayed.dispose();
+    }
+  }
+  assert.ok(compared >= 5, `${compared} failovers compared`);
+});

@@ -5,6 +5,7 @@
 use super::markup::{plain_text, Span};
 use super::{Focus, RecordName};
 use kraft_protocol::{NodeId, SafetySwitch};
+pub use kraft_sim::failover::{Measurement, MeasurementPart};
 use kraft_sim::trace::Seconds;
 use kraft_sim::{Action, ClusterSpec, TimedAction};
 use serde::Serialize;
@@ -92,30 +93,6 @@ pub struct ViolationReport {
     pub detail: String,
     /// Named by a `violated` expectation (an unsafe variant showing what breaks).
     pub expected: bool,
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ScenarioMeasurement"))]
-pub struct Measurement {
-    pub kind: &'static str,
-    pub name: String,
-    /// One line with the numbers.
-    pub text: String,
-    /// The main number, when it is a duration.
-    pub value_ms: Option<u64>,
-    /// The main number, when it is a count.
-    pub count: Option<u64>,
-    /// The duration split into parts (e.g. detection and election).
-    pub parts: Vec<MeasurementPart>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct MeasurementPart {
-    pub name: String,
-    pub ms: u64,
 }
 
 impl Report {

@@ -698,3 +698,31 @@ fn an_unknown_label_error_lists_a_capped_few_of_the_labels() {
     assert_eq!(e.path, "steps[3].focus.records[0]");
     assert!(e.message.len() < 200, "{} bytes: {}", e.message.len(), e.message);
 }
+
+/// Free play's leader changes (`kraft_sim::failover::leader_changes`) are the measure a
+/// story's card shows: for every story that reports a failover, the same run's leader
+/// changes include one with the card's total and parts.
+#[test]
+fn free_play_measures_failovers_as_the_story_cards_do() {
+    let mut checked = 0;
+    for (id, text) in files() {
+        let s = kraft_scenario::parse(&text).unwrap_or_else(|e| panic!("{id}.json: {e}"));
+        let mut runs = vec![(id.clone(), s.clone())];
+        runs.extend(s.variant_names().into_iter().map(|n| (format!("{id} / {n}"), s.variant(n).expect("variant"))));
+        for (what, s) in runs {
+            let run = kraft_scenario::execute(&s, &RunOptions::default());
+            let voters = run.simulation.world().voters.len() as u32;
+            let changes = kraft_sim::failover::leader_changes(run.trace(), voters);
+            // a failover that elected a new leader (a card may say none was: no change to compare)
+            for card in run.report.measurements.iter().filter(|m| m.kind == "failover" && m.value_ms.is_some()) {
+                let found = changes
+                    .iter()
+                    .find(|c| c.measurement.value_ms == card.value_ms && c.measurement.parts == card.parts);
+                let seen: Vec<&str> = changes.iter().map(|c| c.measurement.text.as_str()).collect();
+                assert!(found.is_some(), "{what}: the card measures {}; free play: {seen:#?}", card.text);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 5, "only {checked} failovers compared");
+}

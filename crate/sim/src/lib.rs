@@ -12,6 +12,7 @@ pub mod chaos;
 pub mod check;
 pub mod error;
 pub mod explain;
+pub mod failover;
 pub mod input;
 pub mod limits;
 pub mod network;

@@ -383,6 +383,15 @@ impl WasmSim {
         to_js(&v)
     }
 
+    /// Every leader change in the events kept in memory, each measured as the leader-crash
+    /// story's card measures its failover (`failover::leader_changes`), as JSON.
+    #[wasm_bindgen(js_name = leaderChangesJson)]
+    pub fn leader_changes_json(&self) -> String {
+        let voters = self.sim.world().voters.len() as u32;
+        let changes = kraft_sim::failover::leader_changes(self.sim.trace(), voters);
+        serde_json::to_string(&changes).unwrap_or_else(|_| "[]".into())
+    }
+
     #[wasm_bindgen(js_name = violationCount)]
     pub fn violation_count(&self) -> u32 {
         self.sim.violation_count() as u32

@@ -406,6 +406,10 @@ mod tests {
         decl::<ViolationReport>(&cfg, o);
         decl::<Measurement>(&cfg, o);
         decl::<MeasurementPart>(&cfg, o);
+        decl::<kraft_sim::failover::LeaderChange>(&cfg, o);
+        decl::<kraft_sim::failover::LeaderTerm>(&cfg, o);
+        decl::<kraft_sim::failover::Cause>(&cfg, o);
+        decl::<kraft_sim::failover::LostRound>(&cfg, o);
         decl::<kraft_scenario::Focus>(&cfg, o);
         decl::<kraft_scenario::FocusMessage>(&cfg, o);
         decl::<kraft_scenario::RecordName>(&cfg, o);

@@ -523,6 +523,9 @@ export type ScenarioViolationReport = { seq: number, t: number, invariant: Invar
  */
 expected: boolean, };
 
+/**
+ * A number measured in a run (a scenario's `report`, or a leader change in free play).
+ */
 export type ScenarioMeasurement = { kind: string, name: string, 
 /**
  * One line with the numbers.
@@ -542,6 +545,51 @@ count: number | null,
 parts: Array<MeasurementPart>, };
 
 export type MeasurementPart = { name: string, ms: number, };
+
+/**
+ * A new leader, measured: what free play shows for every leader change.
+ */
+export type LeaderChange = { 
+/**
+ * Seq of the event that made the new leader.
+ */
+seq: number, 
+/**
+ * When it became leader (ms).
+ */
+t: number, node: number, epoch: number, 
+/**
+ * The leader before it (none: the first election).
+ */
+previous: LeaderTerm | null, 
+/**
+ * What took the previous leader away (`crash n0`, `isolate n0`) and when: where the
+ * measure starts. None when no action did (a follower timed out on its own).
+ */
+cause: Cause | null, 
+/**
+ * Epochs whose candidates all lost before this one won.
+ */
+lostRounds: Array<LostRound>, 
+/**
+ * The breakdown the leader-crash story's card shows: failover = detection +
+ * election, then first commit.
+ */
+measurement: ScenarioMeasurement, };
+
+export type LeaderTerm = { node: number, epoch: number, };
+
+export type Cause = { t: number, text: string, };
+
+/**
+ * An epoch in which candidates stood and none won: the votes split between several, or
+ * the one candidate was refused; a later round (after a random election timeout) won.
+ */
+export type LostRound = { epoch: number, 
+/**
+ * The candidates of that epoch, in the order they stood.
+ */
+candidates: Array<number>, };
 
 /**
  * What a step's caption names: its nodes and records (by their `recordNames`), and how

@@ -1,12 +1,15 @@
 //! Measurements (first election, failover split into detection and election, HW
-//! reached, counts, intervals) and the failover analysis expectations share.
+//! reached, counts, intervals); the failover analysis itself is the core's
+//! (`kraft_sim::failover`), which free play shows for every leader change too.
+
+use kraft_sim::failover::Failover;
 
 use super::*;
 
 impl Runner<'_> {
     // ---- failover and measurements ----------------------------------------------------
 
-    pub(super) fn failover(&self, from: Option<&str>) -> Result<FailoverInfo, String> {
+    pub(super) fn failover(&self, from: Option<&str>) -> Result<Failover, String> {
         let (step_t, trace_index, old, what) = match from {
             Some(l) => {
                 let info = self.labels.get(l).ok_or_else(|| format!("step '{l}' never happened"))?;
@@ -30,36 +33,8 @@ impl Runner<'_> {
                 (d.t, d.trace_index, d.leader_before.expect("checked"), what)
             }
         };
-        let trace = &self.events;
         let voters = self.sim.world().spec.voters;
-        let mut info = FailoverInfo { what, step_t, old, detect: None, elected: None, commit: None };
-        for e in &trace[trace_index..] {
-            match &e.kind {
-                EventKind::State { node, to, epoch, reason, .. } => {
-                    if info.detect.is_none()
-                        && info.elected.is_none()
-                        && *node != old.0
-                        && *node < voters
-                        && matches!(to, StateName::Prospective | StateName::Candidate)
-                    {
-                        info.detect = Some((e.t, *node, reason.name()));
-                    }
-                    if info.elected.is_none() && *to == StateName::Leader && *epoch > old.1 {
-                        info.elected = Some((e.t, *node, *epoch));
-                    }
-                }
-                EventKind::HighWatermark { node, .. } => {
-                    if let Some((_, l, _)) = info.elected {
-                        if *node == l && info.commit.is_none() {
-                            info.commit = Some(e.t);
-                            break;
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        Ok(info)
+        Ok(Failover::measure(&self.events[trace_index..], Some((what, step_t)), Some(old), voters))
     }
 
     pub(super) fn measure(&self, m: &Measure) -> Measurement {
@@ -113,17 +88,7 @@ impl Runner<'_> {
                     None => "failover".into(),
                 };
                 match self.failover(from.as_deref()) {
-                    Ok(f) => {
-                        out.text = f.text();
-                        out.value_ms = f.total();
-                        if let (Some(d), Some(e)) = (f.detect, f.elected) {
-                            out.parts.push(MeasurementPart { name: "detection".into(), ms: d.0 - f.step_t });
-                            out.parts.push(MeasurementPart { name: "election".into(), ms: e.0 - d.0 });
-                        }
-                        if let (Some(e), Some(c)) = (f.elected, f.commit) {
-                            out.parts.push(MeasurementPart { name: "first commit".into(), ms: c - e.0 });
-                        }
-                    }
+                    Ok(f) => out = f.measurement(std::mem::take(&mut out.name)),
                     Err(m) => out.text = m,
                 }
             }
@@ -190,42 +155,5 @@ impl Runner<'_> {
             }
         }
         out
-    }
-}
-
-pub(super) struct FailoverInfo {
-    what: String,
-    step_t: u64,
-    old: (NodeId, Epoch),
-    detect: Option<(u64, NodeId, &'static str)>,
-    elected: Option<(u64, NodeId, Epoch)>,
-    commit: Option<u64>,
-}
-
-impl FailoverInfo {
-    pub(super) fn total(&self) -> Option<u64> {
-        self.elected.map(|(t, _, _)| t - self.step_t)
-    }
-
-    pub(super) fn text(&self) -> String {
-        let head =
-            format!("{} at {} (leader n{} of epoch {})", self.what, Seconds(self.step_t), self.old.0, self.old.1);
-        let Some((et, leader, epoch)) = self.elected else {
-            return format!("{head}: no newer leader was elected");
-        };
-        let mut s =
-            format!("{head}: n{leader} leads epoch {epoch} at {}, failover {}", Seconds(et), Seconds(et - self.step_t));
-        if let Some((dt, node, reason)) = self.detect {
-            s.push_str(&format!(
-                " = detection {} (n{node} {reason} at {}) + election {}",
-                Seconds(dt - self.step_t),
-                Seconds(dt),
-                Seconds(et - dt)
-            ));
-        }
-        if let Some(c) = self.commit {
-            s.push_str(&format!("; first commit {} later", Seconds(c - et)));
-        }
-        s
     }
 }
