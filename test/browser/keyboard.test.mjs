@@ -74,3 +74,76 @@ describe('focus after Escape', () => {
     await page.close();
   });
 });
+
+describe('the site page and its menus by keyboard', () => {
+  test('? opens the help from anywhere on the page: the header, the tour, the body', async () => {
+    const { page, errors } = await open('/?seed=42&autoplay=0');
+    const dialog = page.locator(`${EL} dialog.kp-dialog`);
+    for (const where of ['.site-head h1', '.site-course [data-course-action="free-play"]']) {
+      if (where.includes('free-play')) await page.locator(where).focus();
+      else await page.locator(where).click();
+      await page.keyboard.press('?');
+      await dialog.waitFor({ state: 'visible', timeout: 3_000 });
+      assert.match(await dialog.getAttribute('aria-label'), /How to read the playground/, where);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+    }
+    // typed into a field of the page, it is a question mark, not the help
+    await page.evaluate(() => {
+      const i = document.createElement('input');
+      i.id = 'q';
+      document.body.append(i);
+      i.focus();
+    });
+    await page.keyboard.press('?');
+    assert.equal(await page.locator('#q').inputValue(), '?');
+    assert.equal(await dialog.count(), 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('a skip link, first on the page, reaches Free play past the playground', async () => {
+    const { page, errors } = await open('/?scenario=figure-8&autoplay=0');
+    await page.keyboard.press('Tab');
+    const skip = await page.evaluate(() => ({ cls: document.activeElement.className, text: document.activeElement.textContent, top: document.activeElement.getBoundingClientRect().top }));
+    assert.equal(skip.cls, 'site-skip');
+    assert.match(skip.text, /Free play/);
+    assert.ok(skip.top >= 0, 'in view once focused');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.courseAction), 'free-play');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('kraft-playground').getAttribute('scenario') === null && new URL(location.href).searchParams.has('voters'));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('focus stays in the node menu after its action (Crash becomes Restart), and Escape still closes it', async () => {
+    const { page } = await open('/?seed=42&autoplay=0');
+    await page.locator(`${EL} .kp-node-btn[data-node="1"]`).click();
+    const menu = page.locator(`${EL} .kp-menu`);
+    await menu.waitFor({ state: 'visible' });
+    await menu.locator('[data-node-action="crash"]').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-node-btn[data-node="1"]').dataset.state === 'crashed');
+    await menu.locator('[data-node-action="restart"]').waitFor();
+    const inMenu = () => page.evaluate(() => document.querySelector('kraft-playground').shadowRoot.activeElement?.closest('.kp-menu') != null);
+    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.activeElement?.dataset.nodeAction === 'restart', null, { timeout: 3_000 });
+    assert.ok(await inMenu(), 'focus is in the menu, on the button that took the place of Crash');
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden' });
+    assert.equal((await focused(page))?.node, '1', 'Escape closed it and gave focus back to the node');
+    await page.close();
+  });
+
+  test('the export menu: Escape closes it and focus goes back to its button', async () => {
+    const { page } = await open('/?seed=42&autoplay=0');
+    await page.locator(`${EL} [data-action="export"]`).click();
+    const menu = page.locator(`${EL} .kp-export-menu`);
+    await menu.waitFor({ state: 'visible' });
+    await menu.locator('button').first().focus();
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden' });
+    assert.equal((await focused(page))?.action, 'export');
+    await page.close();
+  });
+});

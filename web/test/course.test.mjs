@@ -51,6 +51,23 @@ test('the course places every scenario file exactly once, in four parts', async 
   assert.equal(courseStory('nope'), null);
 });
 
+test("what is next: the first story after this one that is not completed, wrapping round; none when all are (the tour and a story's card both ask)", async () => {
+  const { courseStories, nextInCourse } = await load('story/course.ts');
+  const ids = courseStories().map((s) => s.id);
+  const done =
+    (...list) =>
+    (id) =>
+      list.includes(id);
+  assert.equal(nextInCourse(null, done()), ids[0], 'a first visit starts the tour');
+  assert.equal(nextInCourse(ids[0], done()), ids[1]);
+  // after the third story with the first and the fourth completed: the fifth
+  assert.equal(nextInCourse(ids[2], done(ids[0], ids[3])), ids[4]);
+  // at the end of the course, the ones skipped before it
+  assert.equal(nextInCourse(ids.at(-1), done(...ids.slice(1, -1))), ids[0]);
+  assert.equal(nextInCourse(ids[1], done(...ids.filter((id) => id !== ids[1]))), null, 'only the story itself was left');
+  assert.equal(nextInCourse(null, done(...ids)), null);
+});
+
 test('the glossary maps the Raft words a newcomer knows to KRaft words', async () => {
   const { GLOSSARY, RPC_TERMS, tip, nodeTip } = await load('common/glossary.ts');
   const entries = Object.values(GLOSSARY);

@@ -2,7 +2,7 @@
 // with one line and the reader's progress (new, seen, completed), the story on screen
 // marked; free play one click away; a way to reset progress and to fold the list away.
 
-import { COURSE, type CourseStory, courseStories } from 'kraft-playground/element';
+import { COURSE, type CourseStory, courseStories, nextInCourse } from 'kraft-playground/element';
 import type { Progress, StoryState } from './progress.js';
 
 const FOLDED_KEY = 'kraft-playground:course-folded';
@@ -39,7 +39,7 @@ export class Course {
   readonly #parts = new Map<string, { details: HTMLDetailsElement; count: HTMLElement }>();
   readonly #count = el('span', { class: 'course-count', 'data-course-count': '' });
   readonly #bar = el('span', { class: 'course-bar-fill' });
-  readonly #freePlay = el('button', { class: 'course-free', type: 'button', 'data-course-action': 'free-play' }, 'Free play');
+  readonly #freePlay = el('button', { class: 'course-free', type: 'button', 'data-course-action': 'free-play', id: 'free-play' }, 'Free play');
   readonly #unfold = el('button', { class: 'course-unfold', type: 'button', 'data-course-action': 'unfold', 'aria-expanded': 'false' });
   #current: string | null | undefined = undefined;
   #folded = false;
@@ -62,9 +62,19 @@ export class Course {
     this.#applyFold();
   }
 
-  /** The story after the last completed one in course order (the first not completed), or null when all are. */
-  next(): string | null {
-    return courseStories().find((s) => this.#progress.state(s.id) !== 'completed')?.id ?? null;
+  /**
+   * The story to read after `after` (null: from the start of the tour, the first not
+   * completed), or null when all are completed: what a story's completion card names
+   * next too (`nextInCourse`).
+   */
+  next(after: string | null = null): string | null {
+    return nextInCourse(after, (id) => this.#progress.state(id) === 'completed');
+  }
+
+  /** Opens the tour if it is folded, and puts focus on Free play (the page's skip link). */
+  focusFreePlay(): void {
+    if (this.#folded) this.#setFolded(false);
+    this.#freePlay.focus();
   }
 
   /** The run on screen: a story's id, or null in free play. */
@@ -78,7 +88,7 @@ export class Course {
     this.#freePlay.setAttribute('aria-pressed', String(id === null));
     this.#markNext();
     // open: the part of the story on screen, and the part of the next story of the path
-    for (const shown of [id, this.next()]) {
+    for (const shown of [id, this.next(id)]) {
       const part = COURSE.find((p) => p.stories.some((s) => s.id === shown));
       const d = part && this.#parts.get(part.id)?.details;
       if (d) d.open = true;
@@ -108,9 +118,9 @@ export class Course {
     this.#markNext();
   }
 
-  /** The next story of the path, when it is not the one on screen, carries a "next" tag. */
+  /** The next story after the one on screen (the one its completion card names) carries a "next" tag. */
   #markNext(): void {
-    const next = this.next();
+    const next = this.next(this.#current ?? null);
     for (const [id, card] of this.#cards) card.toggleAttribute('data-next', id === next && id !== this.#current);
   }
 

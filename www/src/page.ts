@@ -32,6 +32,8 @@ const course = new Course(aside, progress, {
   freePlay: () => start(null),
   folded: (on) => document.body.classList.toggle('course-folded', on),
 });
+// a story's completion card names the same next story as the tour
+el.courseProgress = { completed: (id) => progress.state(id) === 'completed' };
 aside.hidden = false;
 aside.parentElement?.classList.add('has-course');
 document.body.classList.add('has-course');
@@ -63,7 +65,11 @@ function showInCourse(id: string | null): void {
 el.addEventListener('kraft-playground:change', (e) => {
   const d = (e as CustomEvent<ChangeDetail>).detail;
   showInCourse(d.scenario);
-  if (d.actions > 0) return; // a run in progress: the share button makes its link
+  // what the parameters cannot say (actions taken, a rule switched off, a setting changed): the run's own link
+  if (!d.byParameters) {
+    setAddress(() => el.shareUrl());
+    return;
+  }
   const url = new URL(location.href);
   url.search = '';
   url.hash = '';
@@ -77,21 +83,41 @@ el.addEventListener('kraft-playground:change', (e) => {
     url.searchParams.set('observers', String(d.observers));
     if (d.network !== 'teaching') url.searchParams.set('network', d.network);
   }
-  setAddress(url.href);
+  setAddress(() => url.href);
 });
 
-/** The address follows the run on screen after the frame that shows it: replacing it is not worth delaying that frame. */
-let address: string | null = null;
-function setAddress(href: string): void {
+/**
+ * The address follows the run on screen after the frame that shows it: replacing it (and
+ * making a run's link) is not worth delaying that frame; of several changes in a frame,
+ * the last one's address is made.
+ */
+let address: (() => string) | null = null;
+function setAddress(href: () => string): void {
   if (address === null)
     requestAnimationFrame(() =>
       setTimeout(() => {
-        if (address !== null && address !== location.href) history.replaceState(null, '', address);
+        const next = address?.();
         address = null;
+        if (next && next !== location.href) history.replaceState(null, '', next);
       }, 0),
     );
   address = href;
 }
+
+// `?` opens the help from anywhere on the page (inside the element, its own keys do)
+document.addEventListener('keydown', (e) => {
+  if (e.key !== '?' || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+  const t = e.target as HTMLElement | null;
+  if (t?.closest('kraft-playground') || (t && (t.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(t.tagName)))) return;
+  e.preventDefault();
+  el.help();
+});
+
+// the skip link: past the element's controls to Free play in the tour
+document.querySelector('.site-skip')?.addEventListener('click', (e) => {
+  e.preventDefault();
+  course.focusFreePlay();
+});
 
 el.addEventListener('kraft-playground:story', (e) => {
   const d = (e as CustomEvent<StoryDetail>).detail;

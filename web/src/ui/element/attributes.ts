@@ -79,13 +79,18 @@ export function parseAttributes(el: HTMLElement): Parsed {
     if (!Number.isFinite(v) || v < 240 || v > 2000) problems.push(`height=${show(hg)} is not allowed: use a number of pixels from 240 to 2000.`);
     else height = Math.round(v);
   }
-  const auto = get('autoplay');
-  const autoplay = auto !== null && auto !== 'false' && auto !== '0';
+  const autoplay = autoplays(el);
   let scenario = get('scenario') || null;
   let variant = get('variant') || null;
   if (scenario?.includes(':') && !variant) [scenario, variant] = scenario.split(':', 2);
   const run = get('run') || null;
   return { settings, seedGiven, scenario, variant, run, speed, autoplay, minimal, full, height, problems };
+}
+
+/** Whether the element plays what it opens at once: an `autoplay` attribute other than `false` or `0`. */
+export function autoplays(el: HTMLElement): boolean {
+  const auto = el.getAttribute('autoplay');
+  return auto !== null && auto !== 'false' && auto !== '0';
 }
 
 export function show(s: string): string {

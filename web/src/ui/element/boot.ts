@@ -11,7 +11,7 @@ import type { ScenarioPicker } from '../story/picker.js';
 import { findScenario, loadBundledScenarios, openableScenario, prefetchScenario } from '../story/scenarios.js';
 import { stopAt } from '../story/story.js';
 import { type Parsed, parseAttributes, show } from './attributes.js';
-import { type RunChoice, unknownScenario } from './runs.js';
+import { DEFAULT_TUNING, type RunChoice, unknownScenario } from './runs.js';
 
 /** What booting needs of the element. */
 export interface BootHost {
@@ -69,6 +69,10 @@ export class Boot {
     host.notices.problems = [...p.problems];
     this.#applyLayout(p);
     host.runs.settings = { ...p.settings };
+    // what the attributes ask for, from scratch: nothing of the last run's rules or
+    // settings carries over (free play after an unsafe story starts safe)
+    host.runs.unsafe = [];
+    host.runs.tuning = DEFAULT_TUNING;
     if (!p.seedGiven) host.runs.settings.seed = Math.floor(Math.random() * 1_000_000);
     host.play.initialSpeed(p.speed);
     const core = this.#startLoading().then(

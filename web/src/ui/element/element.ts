@@ -5,14 +5,15 @@
 // controls=full|minimal, layout=compact|full (compact, the default: the ring, the
 // timeline, the faults and the controls; full adds the logs, quorum, invariants and
 // network panels), height, run (a share link), theme=light|dark, share-base,
-// frameless. Property: `cluster` (the live Cluster), `player`. Methods: play(), pause().
-// Events: `kraft-playground:change` (the run on screen), `kraft-playground:story` (the
+// frameless. Properties: `cluster` (the live Cluster), `player`, `courseProgress` (the
+// page's record of completed stories). Methods: play(), pause(), help(). Events: `kraft-playground:change` (the run on screen), `kraft-playground:story` (the
 // reader's place in a story's script).
 
-import { type Cluster, type PackedBatch, Player, type WasmSource } from '../../api.js';
+import { type Cluster, type LeaderChange, type PackedBatch, Player, type WasmSource } from '../../api.js';
 import { h } from '../common/dom.js';
 import { MAX_FRAME_EVENTS, SCRUB_WINDOW_MS, STORE_TEXT, Store } from '../common/store.js';
 import { ThemeWatch } from '../common/theme.js';
+import { INVARIANTS } from '../common/types.js';
 import { MAX_SPEED, MIN_SPEED } from '../playback/controls.js';
 import { FrameLoop } from '../playback/frame-loop.js';
 import { FramePlay } from '../playback/frame-play.js';
@@ -21,20 +22,31 @@ import { Dialogs } from '../shell/dialogs.js';
 import { type KeyHost, onKey } from '../shell/keys.js';
 import { layOut } from '../shell/layout.js';
 import { Announcer, Crashes, Notices, StatusLine, Toaster } from '../shell/messages.js';
+import { SettingsNote } from '../shell/settings-note.js';
 import { ExportMenu, Sharing } from '../shell/share.js';
 import { Caption } from '../story/caption.js';
 import { StoryOutline } from '../story/outline.js';
 import { ScenarioPicker } from '../story/picker.js';
 import { StoryProgress } from '../story/progress.js';
 import { findScenario, type LoadedScenario, playFuture, variantsOf } from '../story/scenarios.js';
-import { ScriptPlace, stepTicks, stopAt } from '../story/story.js';
+import { type Fired, ScriptPlace, stepTicks, stopAt } from '../story/story.js';
 import { Actions } from './actions.js';
+import { autoplays } from './attributes.js';
 import { Boot } from './boot.js';
 import { LaterChunk } from './later-chunk.js';
+import { LeaderChanges } from './leader-changes.js';
 import { reactTo } from './reactions.js';
 import { RunChoice } from './runs.js';
 import { ClusterSnapshot } from './snapshot.js';
 import { buildViews, type Views } from './views.js';
+
+/** What the page tells the element of the reader's progress (the site's tour): a story's card then names the same next story as the tour. */
+export interface CourseProgress {
+  completed(id: string): boolean;
+}
+
+/** What each invariant protects, by name (a completion card names the ones that fired). */
+const INVARIANT_TEXT = new Map<string, string>(INVARIANTS);
 
 function cssUrl(): string {
   return new URL('./kraft-playground.css', import.meta.url).href;
@@ -63,6 +75,10 @@ export class KraftPlayground extends HTMLElement {
   #views!: Views;
   #status = new StatusLine();
   #notices = new Notices();
+  #settingsNote = new SettingsNote();
+  #leaderChanges = new LeaderChanges();
+  /** A page's own call on the cluster while paused is waiting to be drawn. */
+  #movedPending = false;
   #toaster!: Toaster;
   #caption!: Caption;
   #picker = new ScenarioPicker((id, variant) => void this.#runs.pick(id, variant));
@@ -73,6 +89,7 @@ export class KraftPlayground extends HTMLElement {
     setPlaying: (on) => this.#play.setPlaying(on),
     seek: (t) => this.#play.seek(t),
     emitChange: () => this.#share.emitChange(),
+    autoplay: () => autoplays(this),
     picker: this.#picker,
     notices: this.#notices,
   });
@@ -89,6 +106,11 @@ export class KraftPlayground extends HTMLElement {
     live: () => this.#live.el,
     toast: (text) => this.#toaster.show(text),
     request: () => this.#loop.request(),
+    leaderChanges: () => this.#changes(),
+    seek: (t) => this.#play.seek(t),
+    tuning: () => this.#runs.tuning,
+    applyTuning: (t) => this.#runs.applyTuning(t),
+    inStory: () => !!this.#runs.scenario,
   });
   #keyHost!: KeyHost;
   #live = new Announcer();
@@ -147,6 +169,7 @@ export class KraftPlayground extends HTMLElement {
     settings: () => this.#runs.settings,
     unsafe: () => this.#runs.unsafe,
     speed: () => this.#play.speed,
+    horizon: () => Math.max(this.#play.horizon, this.#store.lastT),
     dialogs: () => this.#dialogs,
   });
   #actions = new Actions({
@@ -191,6 +214,8 @@ export class KraftPlayground extends HTMLElement {
   get player(): Player<PackedBatch> | null {
     return this.#player;
   }
+  /** The page's record of the stories the reader completed (the site's tour sets it), or null. */
+  courseProgress: CourseProgress | null = null;
   #resolveReady: () => void = () => {};
   /** Resolves when the first run is loaded. */
   ready: Promise<void> = new Promise((r) => (this.#resolveReady = r));
@@ -209,6 +234,11 @@ export class KraftPlayground extends HTMLElement {
   /** Pauses. */
   pause(): void {
     this.#play.setPlaying(false);
+  }
+
+  /** Opens the help (what `?` does inside the element; a page can bind it to its own `?`). */
+  help(): void {
+    this.#openHelp();
   }
 
   /** Frame times (ms of work per frame) recorded while playing, for benchmarks. */
@@ -298,6 +328,7 @@ export class KraftPlayground extends HTMLElement {
       settings: () => this.#runs.settings,
       applySettings: (s) => this.#runs.applySettings(s),
       reset: () => void this.#runs.reset(),
+      leaderChanges: () => this.#changes(),
     });
     this.#views = views;
     // paused, a frame is drawn only when something asks for one
@@ -319,6 +350,8 @@ export class KraftPlayground extends HTMLElement {
         const entry = this.#runs.scenario ? findScenario(this.#runs.scenario.id) : undefined;
         return entry ? variantsOf(entry) : [];
       },
+      completed: (id) => this.courseProgress?.completed(id) ?? false,
+      fired: () => this.#fired(),
     });
     this.#views.controls.el.querySelector('.kp-speed-wrap')?.after(this.#frames.capped.el);
 
@@ -334,7 +367,10 @@ export class KraftPlayground extends HTMLElement {
       reset: () => void this.#runs.reset(),
       help: () => this.#openHelp(),
       closeDialog: () => this.#dialogs.close(),
-      closeMenu: () => this.#later.parts?.menu.close(true),
+      closeMenu: () => {
+        this.#later.parts?.menu.close(true);
+        exportMenu.close(true);
+      },
     };
     this.#boot = new Boot({
       el: this,
@@ -360,14 +396,14 @@ export class KraftPlayground extends HTMLElement {
       exportMenu: exportMenu.el,
       onShare: () => this.#share.open(),
       onHelp: () => this.#openHelp(),
-      banners: [this.#crashes.banner.el, this.#notices.el, this.#caption.el],
+      banners: [this.#crashes.banner.el, this.#notices.el, this.#settingsNote.el, this.#caption.el],
       ring: this.#views.ring,
       timeline: this.#views.timeline,
       dock: this.#views.faults.dock,
       controls: [this.#views.controls.el, this.#views.controls.settingsEl],
       logs: this.#views.logs,
       images: this.#views.images.el,
-      panels: [this.#later.slots.quorum, this.#later.slots.invariants, this.#views.faults.el],
+      panels: [this.#later.slots.quorum, this.#later.slots.invariants, this.#views.faults.el, this.#later.slots.changes, this.#later.slots.settings],
       overlays: [this.#live.el],
     });
 
@@ -414,8 +450,12 @@ export class KraftPlayground extends HTMLElement {
     this.#play.setPlaying(false);
     this.#unsub?.();
     this.#player?.destroy();
-    if (this.#cluster && this.#cluster !== c) this.#cluster.dispose();
+    if (this.#cluster && this.#cluster !== c) {
+      this.#cluster.__watch(null);
+      this.#cluster.dispose();
+    }
     this.#cluster = c;
+    c.__watch(() => this.#moved(c));
     this.#player = new Player<PackedBatch>(c, {
       speed: this.#play.speed,
       packed: { text: STORE_TEXT, batches: true },
@@ -449,6 +489,8 @@ export class KraftPlayground extends HTMLElement {
     this.#refreshViews(true);
     this.#views.faults.sync();
     this.#views.controls.syncSettings();
+    this.#settingsNote.update(c);
+    this.#later.parts?.settings.sync();
     this.#views.controls.setTicks(stepTicks(this.#runs.scenario), this.#play.horizon);
     this.#views.timeline.setFollow(true);
     this.#views.timeline.invalidate();
@@ -480,6 +522,42 @@ export class KraftPlayground extends HTMLElement {
       .finally(() => {
         if (current()) this.#futurePending = false;
       });
+  }
+
+  /**
+   * A call on the cluster moved it (time, or its input log). The element's own calls
+   * draw what they did; a page's call on `el.cluster` while paused is drawn here, once
+   * its script is done: the player reads what happened, the panels and the page's URL follow.
+   */
+  #moved(c: Cluster): void {
+    if (this.#movedPending || this.#play.playing) return;
+    this.#movedPending = true;
+    queueMicrotask(() => {
+      this.#movedPending = false;
+      if (this.#cluster !== c || c.broken) return;
+      this.#player?.refresh();
+      this.#views.faults.sync();
+      if (c.inputs().length !== this.#share.emittedActions) this.#share.emitChange();
+      this.#loop.request();
+    });
+  }
+
+  /** The run's leader changes as the core measures them (the timeline and the panel share them). */
+  #changes(): readonly LeaderChange[] {
+    return this.#leaderChanges.get(this.#cluster, this.#play.playing);
+  }
+
+  /** The invariants that fired up to now, each once, with the first time. */
+  #fired(): Fired[] {
+    const c = this.#cluster;
+    if (!c || c.broken) return [];
+    const now = c.now;
+    const out: Fired[] = [];
+    for (const v of c.violations()) {
+      if (v.t > now || out.some((f) => f.invariant === v.invariant)) continue;
+      out.push({ invariant: v.invariant, t: v.t, explanation: INVARIANT_TEXT.get(v.invariant) ?? '' });
+    }
+    return out;
   }
 
   // ---- the loop -----------------------------------------------------------------------------
@@ -541,6 +619,7 @@ export class KraftPlayground extends HTMLElement {
       lap('logs');
       this.#later.parts?.quorum.frame();
       this.#later.parts?.invariants.frame();
+      this.#later.parts?.changes.frame();
       lap('panels');
     }
     this.#views.controls.frame(this.#runs.scenario?.endMs ?? 0);

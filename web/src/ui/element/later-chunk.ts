@@ -1,13 +1,14 @@
 // The later chunk (later.ts) in the element: loaded at an idle moment after the first
 // frame, or at once when something in it is asked for sooner (a failed load is tried
-// again at the next ask), and its parts built and put in place: the quorum and
-// invariants panels into the slots that hold their places, the logs into theirs, the
+// again at the next ask), and its parts built and put in place: the quorum, invariants,
+// leader-changes and settings panels into the slots that hold their places, the logs into theirs, the
 // node menu and the summary beside the live region, the image card over the ring.
 
-import type { Cluster } from '../../api.js';
+import type { Cluster, LeaderChange } from '../../api.js';
 import { h } from '../common/dom.js';
 import type { Store } from '../common/store.js';
 import type { NodeInfo } from '../common/types.js';
+import type { Tuning } from './runs.js';
 import type { Views } from './views.js';
 
 /** The chunk of what the first frame does not need (later.ts). */
@@ -17,6 +18,8 @@ export type LaterParts = {
   summary: InstanceType<Later['Summary']>;
   quorum: InstanceType<Later['QuorumPanel']>;
   invariants: InstanceType<Later['InvariantsPanel']>;
+  changes: InstanceType<Later['LeaderChangesPanel']>;
+  settings: InstanceType<Later['SettingsPanel']>;
   imageCard: InstanceType<Later['ImageCard']>;
   openHelp: Later['openHelp'];
 };
@@ -39,13 +42,25 @@ export interface LaterHost {
   toast(text: string): void;
   /** Asks for a frame (the parts just put in place draw in it). */
   request(): void;
+  /** The run's leader changes, measured by the core. */
+  leaderChanges(): readonly LeaderChange[];
+  seek(t: number): void;
+  /** The settings of the run on screen, and starting again with others. */
+  tuning(): Tuning;
+  applyTuning(t: Tuning): void;
+  inStory(): boolean;
 }
 
 export class LaterChunk {
   /** The chunk's parts, once loaded and in place (null until then). */
   parts: LaterParts | null = null;
   /** Where the quorum and invariants panels go when they arrive. */
-  readonly slots = { quorum: h('div', { 'data-later': 'quorum' }), invariants: h('div', { 'data-later': 'invariants' }) };
+  readonly slots = {
+    quorum: h('div', { 'data-later': 'quorum' }),
+    invariants: h('div', { 'data-later': 'invariants' }),
+    changes: h('div', { 'data-later': 'changes' }),
+    settings: h('div', { 'data-later': 'settings' }),
+  };
   #load: Promise<LaterParts> | null = null;
   readonly #host: LaterHost;
 
@@ -92,8 +107,13 @@ export class LaterChunk {
     const panelHost = views.panelHost;
     const quorum = new module.QuorumPanel(panelHost);
     const invariants = new module.InvariantsPanel(host.store, panelHost);
+    const changes = new module.LeaderChangesPanel({ leaderChanges: () => host.leaderChanges(), seek: (t) => host.seek(t) });
+    const settings = new module.SettingsPanel({ tuning: () => host.tuning(), applyTuning: (t) => host.applyTuning(t), inStory: () => host.inStory() });
+    settings.sync();
     this.slots.quorum.replaceWith(quorum.el);
     this.slots.invariants.replaceWith(invariants.el);
+    this.slots.changes.replaceWith(changes.el);
+    this.slots.settings.replaceWith(settings.el);
     const menu = new module.NodeMenu({
       nodes: () => host.nodes(),
       isolated: () => host.cluster()?.linkFaults().isolated ?? [],
@@ -104,6 +124,8 @@ export class LaterChunk {
       explain: (seq) => host.cluster()?.explain(seq) ?? null,
     });
     views.logs.mount(module.Logs);
+    views.timeline.drawFailovers = module.drawFailovers;
+    views.timeline.invalidate();
     const summary = new module.Summary(host.store, views.timeline, views.logs);
     const imageCard = new module.ImageCard({
       image: (id, limit) => host.cluster()?.image(id, { limit }) ?? null,
@@ -113,7 +135,7 @@ export class LaterChunk {
     views.ring.el.append(imageCard.el);
     host.live().before(menu.el);
     host.live().after(summary.el);
-    this.parts = { menu, summary, quorum, invariants, imageCard, openHelp: module.openHelp };
+    this.parts = { menu, summary, quorum, invariants, changes, settings, imageCard, openHelp: module.openHelp };
     host.request();
     return this.parts;
   }

@@ -7,12 +7,38 @@ import type { Settings } from '../playback/controls.js';
 import type { Notices } from '../shell/messages.js';
 import type { ScenarioPicker } from '../story/picker.js';
 import { findScenario, type LoadedScenario, loadScenario, openableScenario, scenarioList } from '../story/scenarios.js';
+import { stopAt } from '../story/story.js';
 import { DEFAULTS, show } from './attributes.js';
+
+/**
+ * What a free-play run is tuned with besides its settings: config keys (Kafka's
+ * `controller.quorum.*`, the simulator's `sim.*`, `metadata.*`) and the simulator's disk
+ * and snapshot options. Only what differs from the core's defaults is given, so a link
+ * carries only that.
+ */
+export interface Tuning {
+  config: Record<string, number>;
+  flushMs?: number;
+  snapshotInterval?: number;
+}
+
+/** Every setting at the core's default: Kafka's, for the `controller.quorum.*` keys. */
+export const DEFAULT_TUNING: Tuning = { config: {} };
+
+/** The tuning a cluster was created with (its options). */
+export function tuningOf(c: Cluster): Tuning {
+  const o = c.options as { config?: Record<string, number>; flushMs?: number; snapshotInterval?: number };
+  const t: Tuning = { config: { ...o.config } };
+  if (o.flushMs !== undefined) t.flushMs = o.flushMs;
+  if (o.snapshotInterval !== undefined) t.snapshotInterval = o.snapshotInterval;
+  return t;
+}
 
 export interface LinkRun {
   cluster: Cluster;
   settings: Settings;
   unsafe: string[];
+  tuning: Tuning;
   /** The scenario the link names, for its captions only (the run itself is the link's). */
   captions: LoadedScenario | null;
 }
@@ -39,14 +65,14 @@ export async function openLink(link: string, scenarioId: string | null, variant:
       /* captions are optional for a link */
     }
   }
-  return { cluster: c, settings, unsafe, captions };
+  return { cluster: c, settings, unsafe, tuning: tuningOf(c), captions };
 }
 
 /** Client writes per second of a free-play run from its start: enough for the logs and the HW to move, few enough to follow each record. */
 const FREE_PLAY_WRITES_PER_SECOND = 2;
 
 /** A fresh free-play run, with a light client workload (the Faults panel changes it). */
-export function freeRun(s: Settings, unsafe: string[]): Promise<Cluster> {
+export function freeRun(s: Settings, unsafe: string[], tuning: Tuning = DEFAULT_TUNING): Promise<Cluster> {
   return Cluster.create({
     voters: s.voters,
     observers: s.observers,
@@ -54,6 +80,9 @@ export function freeRun(s: Settings, unsafe: string[]): Promise<Cluster> {
     network: s.network as 'teaching',
     unsafe: unsafe as never[],
     writesPerSecond: FREE_PLAY_WRITES_PER_SECOND,
+    ...(Object.keys(tuning.config).length ? { config: tuning.config } : {}),
+    ...(tuning.flushMs !== undefined ? { flushMs: tuning.flushMs } : {}),
+    ...(tuning.snapshotInterval !== undefined ? { snapshotInterval: tuning.snapshotInterval } : {}),
   });
 }
 
@@ -75,6 +104,8 @@ export interface RunHost {
   seek(t: number): void;
   /** Tells the page which run is on screen. */
   emitChange(): void;
+  /** Whether the element plays what it opens at once (its `autoplay` attribute). */
+  autoplay(): boolean;
   picker: ScenarioPicker;
   notices: Notices;
 }
@@ -87,6 +118,7 @@ export interface RunHost {
 export class RunChoice {
   settings: Settings = { ...DEFAULTS };
   unsafe: string[] = [];
+  tuning: Tuning = DEFAULT_TUNING;
   scenario: LoadedScenario | null = null;
   #seq = 0;
   readonly #host: RunHost;
@@ -106,20 +138,26 @@ export class RunChoice {
     }
     this.settings = run.settings;
     this.unsafe = run.unsafe;
+    this.tuning = run.tuning;
     this.scenario = run.captions;
     if (run.captions) this.#host.picker.show(run.captions.id, variant);
     this.#host.install(run.cluster);
     return true;
   }
 
-  /** The picker's choice: a scenario (and variant), or free play (null). */
+  /**
+   * The picker's choice or a completion card's "Try next": a scenario (and variant),
+   * which plays at once where the element autoplays, as a story the page opens does; or
+   * free play (null), which starts safe, at Kafka's defaults.
+   */
   async pick(id: string | null, variant: string | null): Promise<void> {
     if (!id) {
       this.scenario = null;
       this.unsafe = [];
+      this.tuning = DEFAULT_TUNING;
       await this.newRun();
-    } else {
-      await this.loadScenario(id, variant);
+    } else if ((await this.loadScenario(id, variant)) && this.#host.autoplay() && !stopAt(this.scenario, 0)) {
+      this.#host.setPlaying(true);
     }
     this.#host.emitChange();
   }
@@ -154,7 +192,7 @@ export class RunChoice {
     const seq = ++this.#seq;
     const s = this.settings;
     try {
-      const c = await freeRun(s, this.unsafe);
+      const c = await freeRun(s, this.unsafe, this.tuning);
       if (seq !== this.#seq) {
         c.dispose();
         return;
@@ -189,6 +227,16 @@ export class RunChoice {
     }
     this.scenario = null;
     this.#host.picker.show(null);
+    void this.newRun();
+  }
+
+  /** New settings (config keys, disk and snapshot options): a fresh free-play run with them, the same seed and sizes (a story's run is its file's). */
+  applyTuning(t: Tuning): void {
+    this.tuning = t;
+    if (this.scenario) {
+      this.scenario = null;
+      this.#host.picker.show(null);
+    }
     void this.newRun();
   }
 

@@ -2,7 +2,7 @@
 // playback controls), each built with the narrow host it needs from one host the element
 // provides; and the host of the quorum and invariants panels, which come later (later.ts).
 
-import type { Baseline, Cluster } from '../../api.js';
+import type { Baseline, Cluster, LeaderChange } from '../../api.js';
 import type { Store } from '../common/store.js';
 import type { Theme } from '../common/theme.js';
 import type { NodeInfo, QuorumInfo, UiEventOf } from '../common/types.js';
@@ -33,6 +33,8 @@ export interface ViewsHost {
   settings(): Settings;
   applySettings(s: Settings): void;
   reset(): void;
+  /** The run's leader changes, measured by the core (the timeline marks them). */
+  leaderChanges(): readonly LeaderChange[];
 }
 
 export interface Views {
@@ -55,6 +57,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     nodeLabel: (n) => `n${n}`,
     isObserver: (n) => host.nodes()[n]?.role === 'observer',
     explain: (seq) => host.cluster()?.explain(seq) ?? null,
+    failovers: () => host.leaderChanges(),
   });
   const ring = new Ring(store, {
     ...drawing,

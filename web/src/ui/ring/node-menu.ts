@@ -78,6 +78,14 @@ export class NodeMenu {
     this.#node = -1;
   }
 
+  /** Focus on the button of `action`, or its counterpart (Crash and Restart), or the first one that can be pressed. */
+  #refocus(action: string): void {
+    const buttons = [...this.el.querySelectorAll<HTMLButtonElement>('button[data-node-action]')];
+    const twin: Record<string, string> = { crash: 'restart', restart: 'crash', isolate: 'reconnect', reconnect: 'isolate' };
+    const b = buttons.find((x) => x.dataset.nodeAction === action && !x.disabled) ?? buttons.find((x) => x.dataset.nodeAction === twin[action] && !x.disabled) ?? buttons.find((x) => !x.disabled);
+    b?.focus({ preventScroll: true });
+  }
+
   /** Facts updated in place every frame; buttons rebuilt only when the set of actions
    * changes (so a click never lands on a replaced button). */
   frame(): void {
@@ -101,6 +109,9 @@ export class NodeMenu {
     const key = `${id}:${crashed}:${leader}:${isolated}:${slow}`;
     if (key !== this.#key) {
       this.#key = key;
+      // an action that changes the buttons (Crash becomes Restart) keeps focus in the menu, so Escape still closes it
+      const focused = (this.el.getRootNode() as ShadowRoot | Document).activeElement;
+      const had = focused instanceof HTMLElement && this.el.contains(focused) ? (focused.dataset.nodeAction ?? '') : null;
       const btn = (label: string, action: string, fn: () => void, opts: { danger?: boolean; disabled?: boolean; title?: string } = {}) => {
         const b = h('button', { class: `kp-btn${opts.danger ? ' kp-btn-danger' : ''}`, type: 'button', 'data-node-action': action, disabled: !!opts.disabled, title: opts.title }, label);
         b.addEventListener('click', () => fn());
@@ -126,6 +137,7 @@ export class NodeMenu {
           btn('Wipe disk', 'wipe', () => this.#host.act('wipe', (c) => c.wipe(id)), { danger: true, title: 'Crash and lose the whole disk' }),
         ),
       );
+      if (had !== null) this.#refocus(had);
     }
     facts.forEach((f, i) => {
       setText(this.#facts[i], f);

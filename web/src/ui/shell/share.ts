@@ -9,6 +9,7 @@ import type { Settings } from '../playback/controls.js';
 import type { LoadedScenario } from '../story/scenarios.js';
 import type { Timeline } from '../timeline/timeline.js';
 import { copyButton, type Dialogs } from './dialogs.js';
+import { changedSettings } from './settings-note.js';
 
 /**
  * The page URL that opens a link: the run goes in the fragment (`#run=k2...`), which
@@ -43,9 +44,19 @@ export interface ChangeDetail {
   unsafe: string[];
   /** Actions taken so far: above 0, only a share link reproduces the run. */
   actions: number;
+  /**
+   * Whether the fields above (scenario, variant and its seed; or seed, sizes and network)
+   * reproduce the run: no actions taken, no safety switch off but a story's own, every
+   * setting at its default in free play. Else only a share link ({@link KraftPlayground.shareUrl}) does.
+   */
+  byParameters: boolean;
 }
 
 export function changeDetail(scenario: LoadedScenario | null, settings: Settings, unsafe: string[], c: Cluster | null): ChangeDetail {
+  const actions = c ? c.inputs().length : 0;
+  const ownUnsafe = scenario?.ownUnsafe ?? [];
+  const plainRules = unsafe.every((u) => ownUnsafe.includes(u));
+  const plainSettings = !c || !!scenario || changedSettings(c).length === 0;
   return {
     scenario: scenario?.id ?? null,
     variant: scenario?.variant ?? null,
@@ -55,25 +66,44 @@ export function changeDetail(scenario: LoadedScenario | null, settings: Settings
     observers: settings.observers,
     network: settings.network,
     unsafe,
-    actions: c ? c.inputs().length : 0,
+    actions,
+    byParameters: actions === 0 && plainRules && plainSettings,
   };
 }
 
-/** The share dialog: the link of `c`'s run (`url`), what it carries, a copy button. */
-export function openShare(dialogs: Dialogs, c: Cluster, url: string): void {
-  const input = h('input', { class: 'kp-share-url', type: 'text', readonly: true, value: url, 'aria-label': 'Share link', 'data-share-url': '' });
-  const copy = copyButton(input, 'Copy link');
-  dialogs.open(
-    'Share this run',
-    h(
-      'p',
-      null,
-      `The link carries the seed (${c.seed}), the settings and the ${c.inputs().length} action(s) you took, up to ${fmtT(c.now)}. Whoever opens it gets the same run, event for event (trace digest ${c.digest()}).`,
-    ),
-    input,
-    h('div', { class: 'kp-row' }, copy, h('a', { href: url, target: '_blank', rel: 'noopener' }, 'Open in a new tab')),
-  );
-  input.select();
+/** A link to share, read-only and selectable, with its copy button and a way to open it. */
+function linkRow(url: string, label: string, attrs: Record<string, string>): { input: HTMLInputElement; row: HTMLElement } {
+  const input = h('input', { class: 'kp-share-url', type: 'text', readonly: true, value: url, 'aria-label': label, ...attrs });
+  const row = h('div', { class: 'kp-row' }, copyButton(input, 'Copy link'), h('a', { href: url, target: '_blank', rel: 'noopener' }, 'Open in a new tab'));
+  return { input, row };
+}
+
+/**
+ * The share dialog: the link of `c`'s run up to now (`url`), what it carries, a copy
+ * button; after a travel back in time (`whole`: the run up to the latest moment it
+ * reached), that link too, so either can be shared.
+ */
+export function openShare(dialogs: Dialogs, c: Cluster, url: string, whole: { url: string; t: number } | null): void {
+  const here = linkRow(url, whole ? 'Share link up to here' : 'Share link', { 'data-share-url': '' });
+  const carries = `the seed (${c.seed}), the settings and the ${c.inputs().length} action(s) you took`;
+  const body: HTMLElement[] = [];
+  if (whole) {
+    const all = linkRow(whole.url, 'Share link to the whole run', { 'data-share-whole': '' });
+    body.push(
+      h('h3', null, `Up to here (${fmtT(c.now)})`),
+      h('p', null, `This moment: ${carries} so far. Whoever opens it gets the same run, event for event (trace digest ${c.digest()}).`),
+      here.input,
+      here.row,
+      h('h3', null, `The whole run (to ${fmtT(whole.t)})`),
+      h('p', null, `Everything recorded, ${c.futureInputs().length} action(s) after this moment included, opened at its end.`),
+      all.input,
+      all.row,
+    );
+  } else {
+    body.push(h('p', null, `The link carries ${carries}, up to ${fmtT(c.now)}. Whoever opens it gets the same run, event for event (trace digest ${c.digest()}).`), here.input, here.row);
+  }
+  dialogs.open('Share this run', ...body);
+  here.input.select();
 }
 
 /** What sharing reads of the element: the run on screen and the element itself (its `share-base`, the target of its events). */
@@ -84,6 +114,8 @@ export interface ShareHost {
   settings(): Settings;
   unsafe(): string[];
   speed(): number;
+  /** The latest moment of the run recorded (after a travel back, later than now). */
+  horizon(): number;
   dialogs(): Dialogs;
 }
 
@@ -95,10 +127,14 @@ export class Sharing {
     this.#host = host;
   }
 
+  /** How many actions the run had when the page was last told of it. */
+  emittedActions = -1;
+
   /** Tells the page which run is on screen. */
   emitChange(): void {
     const host = this.#host;
     const detail = changeDetail(host.scenario(), host.settings(), host.unsafe(), host.cluster());
+    this.emittedActions = detail.actions;
     host.el.dispatchEvent(new CustomEvent('kraft-playground:change', { bubbles: true, composed: true, detail }));
   }
 
@@ -116,7 +152,10 @@ export class Sharing {
 
   open(): void {
     const c = this.#host.cluster();
-    if (c) openShare(this.#host.dialogs(), c, this.url());
+    if (!c) return;
+    const end = this.#host.horizon();
+    const whole = end > c.now ? { url: this.runUrl(c.toLink({ until: end })), t: end } : null;
+    openShare(this.#host.dialogs(), c, this.url(), whole);
   }
 }
 
@@ -152,16 +191,23 @@ export class ExportMenu {
       this.#menu.hidden = !this.#menu.hidden;
       this.#button.setAttribute('aria-expanded', String(!this.#menu.hidden));
     });
-    this.#menu.addEventListener('click', () => {
-      this.#menu.hidden = true;
-      this.#button.setAttribute('aria-expanded', 'false');
-    });
+    // an item's action done, the menu closes and focus goes back to its button (not lost with the hidden item)
+    this.#menu.addEventListener('click', () => this.close(true));
     this.el = h('div', { class: 'kp-export' }, this.#button, this.#menu);
+  }
+
+  /** Closes the menu; `returnFocus` (Escape, an item chosen) puts focus back on its button. */
+  close(returnFocus = false): void {
+    if (this.#menu.hidden) return;
+    const inside = this.#menu.contains((this.el.getRootNode() as ShadowRoot | Document).activeElement);
+    this.#menu.hidden = true;
+    this.#button.setAttribute('aria-expanded', 'false');
+    if (returnFocus && inside) this.#button.focus({ preventScroll: true });
   }
 
   /** A pointer went down somewhere (`path`): outside the menu and its button, that closes it. */
   pointerDown(path: EventTarget[]): void {
-    if (!this.#menu.hidden && !path.includes(this.#menu) && !path.includes(this.#button)) this.#menu.hidden = true;
+    if (!this.#menu.hidden && !path.includes(this.#menu) && !path.includes(this.#button)) this.close();
   }
 
   #fileBase(c: Cluster): string {

@@ -8,10 +8,10 @@
 import { fmtT, h, setText, toggleClass } from '../common/dom.js';
 import { renderCaption } from './markup.js';
 import { type LoadedScenario, type ScenarioStep, sameStory, type Variant } from './scenarios.js';
-import { captioned, completionCard, isStop, type LeftScript, type NextStory, nextStories, storyEnd } from './story.js';
+import { captioned, completionCard, type Fired, isStop, type LeftScript, type NextStory, nextStories, storyEnd } from './story.js';
 
 export interface CaptionHost {
-  /** Play on from the stop the story waits at. */
+  /** Play on from the stop the story waits at (or from its start). */
   continue(): void;
   /** Open the story again at the step the reader left it. */
   returnToScript(at: LeftScript): void;
@@ -21,12 +21,18 @@ export interface CaptionHost {
   replay(): void;
   /** The variants the story's file offers. */
   variants(): Variant[];
+  /** Whether the reader completed story `id` (the page's tour knows; else none). */
+  completed(id: string): boolean;
+  /** The invariants that fired in the run up to now. */
+  fired(): Fired[];
 }
 
 export class Caption {
   readonly #text = h('div', { class: 'kp-caption-text', 'aria-live': 'polite' });
   readonly #step = h('span', { class: 'kp-caption-step' });
   readonly #button = h('button', { class: 'kp-btn kp-primary', type: 'button', 'data-action': 'continue' }, 'Continue ▶');
+  /** Before the first step, paused (an embed without autoplay): the story starts here, as everywhere. */
+  readonly #start = h('button', { class: 'kp-btn kp-primary', type: 'button', 'data-action': 'start', hidden: true }, 'Start ▶');
   readonly #back = h('button', { class: 'kp-btn kp-primary', type: 'button', 'data-action': 'return-to-script', hidden: true }, 'Return to the story');
   readonly #aboutBtn = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'story-summary', 'aria-expanded': 'false' }, 'About this story');
   readonly #about = h('div', { class: 'kp-caption-about', 'data-story-summary': '', hidden: true });
@@ -40,7 +46,7 @@ export class Caption {
     'div',
     { class: 'kp-caption', hidden: true, 'data-caption': '' },
     h('div', { class: 'kp-caption-main' }, this.#body, this.#moreBtn),
-    h('div', { class: 'kp-caption-actions' }, this.#aboutBtn, this.#back, this.#button, this.#cardBtn),
+    h('div', { class: 'kp-caption-actions' }, this.#aboutBtn, this.#back, this.#start, this.#button, this.#cardBtn),
     this.#about,
     this.#more,
     this.#card,
@@ -69,6 +75,7 @@ export class Caption {
   constructor(host: CaptionHost) {
     this.#host = host;
     this.#button.addEventListener('click', () => host.continue());
+    this.#start.addEventListener('click', () => host.continue());
     this.#back.addEventListener('click', () => {
       if (this.#left) host.returnToScript(this.#left);
     });
@@ -117,6 +124,7 @@ export class Caption {
   /** Until the run is on screen (the core still loading) Continue cannot act: it waits, disabled. */
   setLoading(on: boolean): void {
     this.#button.disabled = on;
+    this.#start.disabled = on;
   }
 
   /** Opens (true) or closes the story's summary (the whole caption's panel makes way). */
@@ -184,7 +192,7 @@ export class Caption {
    * The bar keeps the height of the story's tallest caption, so the stage below never
    * jumps: a copy of the bar per caption (as a step's caption: the step line at its
    * longest, the text, Continue and About beside it; the summary before the first step
-   * without them), stacked in one grid cell beside the bar, as wide as it. The grid is as
+   * with Start), stacked in one grid cell beside the bar, as wide as it. The grid is as
    * tall as the tallest; its height is read once the next layout has placed it, before
    * that frame is painted.
    */
@@ -197,7 +205,7 @@ export class Caption {
         'div',
         { class: 'kp-caption' },
         h('div', { class: 'kp-caption-main' }, h('div', { class: 'kp-caption-body' }, h('span', { class: 'kp-caption-step' }, step), h('div', { class: 'kp-caption-text' }, renderCaption(text)))),
-        h('div', { class: 'kp-caption-actions' }, ...(i === 0 ? [] : [this.#copy(this.#aboutBtn), this.#copy(this.#button)])),
+        h('div', { class: 'kp-caption-actions' }, ...(i === 0 ? [this.#copy(this.#start)] : [this.#copy(this.#aboutBtn), this.#copy(this.#button)])),
       ),
     );
     this.#sizer = h('div', { class: 'kp-caption-sizer', 'aria-hidden': 'true', inert: true }, ...copies);
@@ -246,7 +254,7 @@ export class Caption {
     if (playing && !this.#playing && ended && this.#ended && !this.#card.hidden) this.#hideCard();
     this.#playing = playing;
     const waiting = !left && !ended && !playing && cur !== null && isStop(cur) && pausedAtStep === cur.index;
-    const key = `${s.id}|${s.variant}|${cur ? cur.index : -1}|${waiting}|${ended}|${left ? left.t : ''}`;
+    const key = `${s.id}|${s.variant}|${cur ? cur.index : -1}|${waiting}|${ended}|${left ? left.t : ''}|${playing && !cur}`;
     if (!force && key === this.#shown) return;
     this.#shown = key;
     this.#left = left;
@@ -262,6 +270,7 @@ export class Caption {
     // before the first step the text is the summary itself
     const summaryShown = !left && !ended && !cur;
     this.#summaryShown = summaryShown;
+    this.#start.hidden = !summaryShown || playing || waiting;
     this.#aboutBtn.hidden = summaryShown;
     setText(this.#aboutBtn, summaryShown ? 'Read more' : 'About this story');
     if (summaryShown) this.toggleAbout(false);
@@ -286,7 +295,8 @@ export class Caption {
     } else if (ended) {
       setText(this.#step, `${s.title} · complete${unsafe}`);
       this.#text.replaceChildren('The story is over: its card sums up what you saw, the numbers measured in this run and what to try next.');
-      this.#card.replaceChildren(completionCard(s, nextStories(s, this.#host.variants()), { open: (n) => this.#host.open(n), replay: () => this.#host.replay(), hide: () => this.#hideCard() }));
+      const next = nextStories(s, this.#host.variants(), (id) => this.#host.completed(id));
+      this.#card.replaceChildren(completionCard(s, next, this.#host.fired(), { open: (n) => this.#host.open(n), replay: () => this.#host.replay(), hide: () => this.#hideCard() }));
       this.#text.dataset.step = 'end';
       if (reached) this.#showCard(false);
       else this.#cardBtn.hidden = !this.#card.hidden;

@@ -87,3 +87,16 @@ export function courseStory(id: string): { part: CoursePart; story: CourseStory;
   }
   return null;
 }
+
+/**
+ * The story to read after `id` (null: at the start of the tour): the first one after it
+ * in the course's order that is not completed, else the first not completed before it;
+ * null when all are. The site's tour and a story's completion card both ask this, so
+ * they agree on what is next.
+ */
+export function nextInCourse(id: string | null, completed: (id: string) => boolean): string | null {
+  const all = courseStories();
+  const at = id === null ? -1 : all.findIndex((s) => s.id === id);
+  const order = [...all.slice(at + 1), ...all.slice(0, Math.max(0, at))];
+  return order.find((s) => !completed(s.id))?.id ?? null;
+}

@@ -5,7 +5,8 @@
 
 import type { FocusMessage } from '../../generated/wire.js';
 import { fmtT, h } from '../common/dom.js';
-import { courseStories } from './course.js';
+import { measurementItem } from '../common/measurement.js';
+import { courseStory, nextInCourse } from './course.js';
 import { renderCaption } from './markup.js';
 import type { LoadedScenario, ScenarioStep } from './scenarios.js';
 
@@ -72,21 +73,39 @@ export interface NextStory {
   title: string;
 }
 
-export function nextStories(s: LoadedScenario, variants: { name: string; title: string }[]): NextStory[] {
+/**
+ * The stories to try after `s`: its own variants first, then the course's next story
+ * (`completed`: the reader's progress, as the page's tour keeps it: the card and the
+ * tour name the same story).
+ */
+export function nextStories(s: LoadedScenario, variants: { name: string; title: string }[], completed: (id: string) => boolean = () => false): NextStory[] {
   const out: NextStory[] = [];
   if (s.variant) out.push({ id: s.id, variant: null, title: `The safe version: ${s.title.replace(/ without.*$/, '')}` });
   for (const v of variants) if (v.name !== s.variant) out.push({ id: s.id, variant: v.name, title: `Its unsafe variant: ${v.title}` });
-  const course = courseStories();
-  const i = course.findIndex((c) => c.id === s.id);
-  const next = i >= 0 ? course[i + 1] : undefined;
+  const nextId = courseStory(s.id) ? nextInCourse(s.id, completed) : null;
+  const next = nextId ? courseStory(nextId)?.story : undefined;
   if (next) out.push({ id: next.id, variant: null, title: `Next story: ${next.name}. ${next.line}` });
   return out;
 }
 
-/** The first sentence of a caption (what the card recalls of each step). */
-function firstSentence(text: string): string {
-  const m = /^(.*?[.!?])(\s|$)/.exec(text);
-  return m ? m[1] : text;
+/** A caption's sentences (a sentence ends at `.`, `!` or `?` before a space or the end). */
+function sentences(text: string): string[] {
+  return (
+    text
+      .match(/[\s\S]*?[.!?][*)"'`]*(?=\s|$)|[\s\S]+$/g)
+      ?.map((x) => x.trim())
+      .filter(Boolean) ?? [text]
+  );
+}
+
+/**
+ * What the card recalls of a step: what happened (its first sentence) and its lesson,
+ * which a caption states last ("**X is not committed.**"), with "…" for what lies between.
+ */
+export function lessonOf(caption: string): string {
+  const list = sentences(caption);
+  if (list.length <= 2) return list.join(' ');
+  return `${list[0]} … ${list[list.length - 1]}`;
 }
 
 /** What the completion card's buttons do. */
@@ -97,20 +116,23 @@ export interface CardActions {
   hide(): void;
 }
 
+/** An invariant the checker found violated in the run, and when first. */
+export interface Fired {
+  invariant: string;
+  t: number;
+  explanation: string;
+}
+
 /**
- * The completion card: what the story showed, its measured numbers, and what to try next.
- * Its heading takes focus (tabindex -1) when the card opens for a reader who is using the element.
+ * The completion card: what the story showed (each step's lesson), the invariants that
+ * fired (an unsafe variant shows what breaks), its measured numbers, and what to try
+ * next. Its heading takes focus (tabindex -1) when the card opens for a reader who is
+ * using the element.
  */
-export function completionCard(s: LoadedScenario, next: NextStory[], on: CardActions): HTMLElement {
-  const saw = h('ol', { class: 'kp-done-saw' }, ...captioned(s).map((st) => h('li', null, h('span', { class: 'kp-done-t' }, fmtT(st.t ?? 0)), ' ', renderCaption(firstSentence(st.caption ?? '')))));
-  const numbers = s.measurements.map((m) => {
-    const value = m.valueMs !== null ? fmtT(m.valueMs) : m.count !== null ? String(m.count) : null;
-    const li = h('li', { 'data-measure': m.kind }, h('strong', null, value !== null ? `${m.name}: ${value}` : m.name), h('span', { class: 'kp-done-detail' }, m.text));
-    if (m.parts.length) {
-      li.append(h('ul', { class: 'kp-done-parts' }, ...m.parts.map((p) => h('li', { 'data-part': p.name }, `${p.name}: ${fmtT(p.ms)}`))));
-    }
-    return li;
-  });
+export function completionCard(s: LoadedScenario, next: NextStory[], fired: Fired[], on: CardActions): HTMLElement {
+  const saw = h('ol', { class: 'kp-done-saw' }, ...captioned(s).map((st) => h('li', null, h('span', { class: 'kp-done-t' }, fmtT(st.t ?? 0)), ' ', renderCaption(lessonOf(st.caption ?? '')))));
+  const numbers = s.measurements.map(measurementItem);
+  const broken = fired.map((f) => h('li', { 'data-fired': f.invariant }, h('strong', null, f.invariant), ` at ${fmtT(f.t)}`, h('span', { class: 'kp-done-detail' }, f.explanation)));
   const tries = next.map((n) => h('li', null, h('button', { class: 'kp-btn', type: 'button', 'data-try': n.variant ? `${n.id}:${n.variant}` : n.id, onclick: () => on.open(n) }, n.title)));
   const id = `kp-done-h-${s.id}${s.variant ? `-${s.variant}` : ''}`;
   return h(
@@ -135,6 +157,7 @@ export function completionCard(s: LoadedScenario, next: NextStory[], on: CardAct
       h(
         'div',
         { class: 'kp-done-col' },
+        ...(broken.length ? [h('h3', null, 'Invariants that fired'), h('ul', { class: 'kp-done-numbers kp-done-fired' }, ...broken)] : []),
         ...(numbers.length ? [h('h3', null, 'Measured in this run'), h('ul', { class: 'kp-done-numbers' }, ...numbers)] : []),
         h('h3', null, 'Try next'),
         h('ul', { class: 'kp-done-next' }, ...tries),

@@ -2,7 +2,7 @@
 // window shows: binary searches find the messages, state segments and marks in view, and
 // dense arrows collapse to one per pixel column per link and kind.
 
-import type { FocusMessage } from '../../generated/wire.js';
+import type { FocusMessage, LeaderChange } from '../../generated/wire.js';
 import { clamp, fmtT, h } from '../common/dom.js';
 import { RPC_TERMS, term, tip } from '../common/glossary.js';
 import type { Msg, Store } from '../common/store.js';
@@ -22,6 +22,8 @@ export interface TimelineHost {
   isObserver(n: number): boolean;
   /** Why event `seq` happened (the core's sentence), or null when unknown. */
   explain(seq: number): string | null;
+  /** The run's leader changes, measured by the core: each failover's parts are drawn under the axis. */
+  failovers(): readonly LeaderChange[];
 }
 
 /** The widest PNG export, in device pixels (browsers refuse much larger canvases). */
@@ -94,6 +96,9 @@ export class Timeline {
 
   /** Called when the timeline needs drawing again (the element then asks for a frame). */
   onChange: () => void = () => {};
+
+  /** Draws the leader changes' measured parts (failovers.ts, which comes with the later chunk); returns what it drew, for tests. */
+  drawFailovers: ((L: Layer, changes: readonly LeaderChange[]) => string) | null = null;
 
   invalidate(): void {
     this.markDirty();
@@ -314,6 +319,7 @@ export class Timeline {
     }
     ctx.restore();
     drawFlags(L, flags, hits, boxes);
+    const failovers = this.drawFailovers?.(L, this.host.failovers()) ?? '';
     if (xNow >= GUTTER && xNow <= g.w) {
       ctx.fillStyle = th.now;
       ctx.beginPath();
@@ -330,6 +336,7 @@ export class Timeline {
     // what is drawn, for tests and tools: the window and the highlighted lanes
     this.el.dataset.window = `${Math.round(t0)},${Math.round(t1)}`;
     this.el.dataset.highlightNodes = [...this.highlightNodes].sort((a, b) => a - b).join(',');
+    this.el.dataset.failovers = failovers;
     const named = this.named;
     const emphasized = named ? arrows.filter((a) => isNamed(a.m, named)).length : 0;
     this.el.dataset.namedArrows = named ? String(emphasized) : '';
