@@ -153,12 +153,21 @@ export function completionCard(s: LoadedScenario, next: NextStory[], fired: Fire
     h(
       'div',
       { class: 'kp-done-cols' },
-      h('div', { class: 'kp-done-col' }, h('h3', null, 'What you saw'), saw),
+      // across the card: each step with its lesson takes room
+      h('div', { class: 'kp-done-col kp-done-saw-col' }, h('h3', null, 'What you saw'), saw),
+      ...(broken.length || numbers.length
+        ? [
+            h(
+              'div',
+              { class: 'kp-done-col' },
+              ...(broken.length ? [h('h3', null, 'Invariants that fired'), h('ul', { class: 'kp-done-numbers kp-done-fired' }, ...broken)] : []),
+              ...(numbers.length ? [h('h3', null, 'Measured in this run'), h('ul', { class: 'kp-done-numbers' }, ...numbers)] : []),
+            ),
+          ]
+        : []),
       h(
         'div',
         { class: 'kp-done-col' },
-        ...(broken.length ? [h('h3', null, 'Invariants that fired'), h('ul', { class: 'kp-done-numbers kp-done-fired' }, ...broken)] : []),
-        ...(numbers.length ? [h('h3', null, 'Measured in this run'), h('ul', { class: 'kp-done-numbers' }, ...numbers)] : []),
         h('h3', null, 'Try next'),
         h('ul', { class: 'kp-done-next' }, ...tries),
         h('p', { class: 'kp-done-hint' }, 'Play goes on past the end as free play: hide the card and act on the cluster to see what changes.'),
