@@ -87,8 +87,9 @@ export class Course {
     }
     this.#freePlay.setAttribute('aria-pressed', String(id === null));
     this.#markNext();
-    // open: the part of the story on screen, and the part of the next story of the path
-    for (const shown of [id, this.next(id)]) {
+    // open: the part of the story on screen, the part of the story after it, and the
+    // part of the first story of the path not completed
+    for (const shown of [id, this.next(id), this.next()]) {
       const part = COURSE.find((p) => p.stories.some((s) => s.id === shown));
       const d = part && this.#parts.get(part.id)?.details;
       if (d) d.open = true;
