@@ -68,6 +68,9 @@ describe('the settings', () => {
       const note = page.locator(`${EL} [data-settings-note]`);
       assert.ok(await note.isVisible(), path);
       assert.match(await note.textContent(), /controller\.quorum\.fetch\.timeout\.ms = 500 ms \(Kafka's default: 2000 ms\)/, path);
+      // and the share dialog says what its link carries
+      await page.locator(`${EL} [data-action="share"]`).click();
+      assert.match(await page.locator(`${EL} dialog.kp-dialog`).textContent(), /the settings \(controller\.quorum\.fetch\.timeout\.ms = 500 ms\)/, path);
       assert.deepEqual(errors, []);
       await page.close();
     }

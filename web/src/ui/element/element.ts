@@ -36,7 +36,7 @@ import { Boot } from './boot.js';
 import { LaterChunk } from './later-chunk.js';
 import { LeaderChanges } from './leader-changes.js';
 import { reactTo } from './reactions.js';
-import { RunChoice } from './runs.js';
+import { RunChoice, tuningOf } from './runs.js';
 import { ClusterSnapshot } from './snapshot.js';
 import { buildViews, type Views } from './views.js';
 
@@ -108,7 +108,8 @@ export class KraftPlayground extends HTMLElement {
     request: () => this.#loop.request(),
     leaderChanges: () => this.#changes(),
     seek: (t) => this.#play.seek(t),
-    tuning: () => this.#runs.tuning,
+    // what the run on screen uses (a story's or a link's own settings too)
+    tuning: () => (this.#cluster ? tuningOf(this.#cluster) : this.#runs.tuning),
     applyTuning: (t) => this.#runs.applyTuning(t),
     inStory: () => !!this.#runs.scenario,
   });

@@ -9,7 +9,7 @@ import type { Settings } from '../playback/controls.js';
 import type { LoadedScenario } from '../story/scenarios.js';
 import type { Timeline } from '../timeline/timeline.js';
 import { copyButton, type Dialogs } from './dialogs.js';
-import { changedSettings } from './settings-note.js';
+import { changedSettings, withUnit } from './settings-note.js';
 
 /**
  * The page URL that opens a link: the run goes in the fragment (`#run=k2...`), which
@@ -85,7 +85,9 @@ function linkRow(url: string, label: string, attrs: Record<string, string>): { i
  */
 export function openShare(dialogs: Dialogs, c: Cluster, url: string, whole: { url: string; t: number } | null): void {
   const here = linkRow(url, whole ? 'Share link up to here' : 'Share link', { 'data-share-url': '' });
-  const carries = `the seed (${c.seed}), the settings and the ${c.inputs().length} action(s) you took`;
+  const changed = changedSettings(c).map(({ key, value, limit }) => `${key} = ${withUnit(value, limit)}`);
+  const settings = changed.length ? `the settings (${changed.join(', ')})` : 'the settings';
+  const carries = `the seed (${c.seed}), ${settings} and the ${c.inputs().length} action(s) you took`;
   const body: HTMLElement[] = [];
   if (whole) {
     const all = linkRow(whole.url, 'Share link to the whole run', { 'data-share-whole': '' });
