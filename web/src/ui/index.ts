@@ -8,7 +8,7 @@ import { KraftPlayground } from './element/element.js';
 export * from '../api.js';
 export { KraftPlayground } from './element/element.js';
 export type { ChangeDetail } from './shell/share.js';
-export { COURSE, type CoursePart, type CourseStory, courseStories, courseStory, nextInCourse } from './story/course.js';
+export { COURSE, type CoursePart, type CourseProgress, type CourseStory, courseStories, courseStory, nextInCourse } from './story/course.js';
 export type { StoryDetail } from './story/progress.js';
 export { registerScenarios, type ScenarioEntry, scenarioList } from './story/scenarios.js';
 

@@ -9,11 +9,10 @@
 // page's record of completed stories). Methods: play(), pause(), help(). Events: `kraft-playground:change` (the run on screen), `kraft-playground:story` (the
 // reader's place in a story's script).
 
-import { type Cluster, type LeaderChange, type PackedBatch, Player, type WasmSource } from '../../api.js';
+import { type Cluster, type PackedBatch, Player, type WasmSource } from '../../api.js';
 import { h } from '../common/dom.js';
 import { MAX_FRAME_EVENTS, SCRUB_WINDOW_MS, STORE_TEXT, Store } from '../common/store.js';
 import { ThemeWatch } from '../common/theme.js';
-import { INVARIANTS } from '../common/types.js';
 import { MAX_SPEED, MIN_SPEED } from '../playback/controls.js';
 import { FrameLoop } from '../playback/frame-loop.js';
 import { FramePlay } from '../playback/frame-play.js';
@@ -25,28 +24,22 @@ import { Announcer, Crashes, Notices, StatusLine, Toaster } from '../shell/messa
 import { SettingsNote } from '../shell/settings-note.js';
 import { ExportMenu, Sharing } from '../shell/share.js';
 import { Caption } from '../story/caption.js';
+import type { CourseProgress } from '../story/course.js';
 import { StoryOutline } from '../story/outline.js';
 import { ScenarioPicker } from '../story/picker.js';
 import { StoryProgress } from '../story/progress.js';
 import { findScenario, type LoadedScenario, playFuture, variantsOf } from '../story/scenarios.js';
-import { type Fired, ScriptPlace, stepTicks, stopAt } from '../story/story.js';
+import { firedIn, ScriptPlace, stepTicks, stopAt } from '../story/story.js';
 import { Actions } from './actions.js';
 import { autoplays } from './attributes.js';
 import { Boot } from './boot.js';
 import { LaterChunk } from './later-chunk.js';
 import { LeaderChanges } from './leader-changes.js';
+import { PageCalls } from './page-calls.js';
 import { reactTo } from './reactions.js';
 import { RunChoice, tuningOf } from './runs.js';
 import { ClusterSnapshot } from './snapshot.js';
 import { buildViews, type Views } from './views.js';
-
-/** What the page tells the element of the reader's progress (the site's tour): a story's card then names the same next story as the tour. */
-export interface CourseProgress {
-  completed(id: string): boolean;
-}
-
-/** What each invariant protects, by name (a completion card names the ones that fired). */
-const INVARIANT_TEXT = new Map<string, string>(INVARIANTS);
 
 function cssUrl(): string {
   return new URL('./kraft-playground.css', import.meta.url).href;
@@ -76,9 +69,19 @@ export class KraftPlayground extends HTMLElement {
   #status = new StatusLine();
   #notices = new Notices();
   #settingsNote = new SettingsNote();
+  /** The run's leader changes as the core measures them: the timeline and the panel share one copy. */
   #leaderChanges = new LeaderChanges();
-  /** A page's own call on the cluster while paused is waiting to be drawn. */
-  #movedPending = false;
+  #pageCalls = new PageCalls({
+    cluster: () => this.#cluster,
+    playing: () => this.#play.playing,
+    refresh: () => {
+      this.#player?.refresh();
+      this.#views.faults.sync();
+    },
+    emittedActions: () => this.#share.emittedActions,
+    emitChange: () => this.#share.emitChange(),
+    request: () => this.#loop.request(),
+  });
   #toaster!: Toaster;
   #caption!: Caption;
   #picker = new ScenarioPicker((id, variant) => void this.#runs.pick(id, variant));
@@ -106,7 +109,7 @@ export class KraftPlayground extends HTMLElement {
     live: () => this.#live.el,
     toast: (text) => this.#toaster.show(text),
     request: () => this.#loop.request(),
-    leaderChanges: () => this.#changes(),
+    leaderChanges: () => this.#leaderChanges.get(this.#cluster, this.#play.playing),
     seek: (t) => this.#play.seek(t),
     // what the run on screen uses (a story's or a link's own settings too)
     tuning: () => (this.#cluster ? tuningOf(this.#cluster) : this.#runs.tuning),
@@ -329,7 +332,7 @@ export class KraftPlayground extends HTMLElement {
       settings: () => this.#runs.settings,
       applySettings: (s) => this.#runs.applySettings(s),
       reset: () => void this.#runs.reset(),
-      leaderChanges: () => this.#changes(),
+      leaderChanges: () => this.#leaderChanges.get(this.#cluster, this.#play.playing),
     });
     this.#views = views;
     // paused, a frame is drawn only when something asks for one
@@ -352,7 +355,7 @@ export class KraftPlayground extends HTMLElement {
         return entry ? variantsOf(entry) : [];
       },
       completed: (id) => this.courseProgress?.completed(id) ?? false,
-      fired: () => this.#fired(),
+      fired: () => (this.#cluster && !this.#cluster.broken ? firedIn(this.#cluster) : []),
     });
     this.#views.controls.el.querySelector('.kp-speed-wrap')?.after(this.#frames.capped.el);
 
@@ -456,7 +459,7 @@ export class KraftPlayground extends HTMLElement {
       this.#cluster.dispose();
     }
     this.#cluster = c;
-    c.__watch(() => this.#moved(c));
+    c.__watch(() => this.#pageCalls.moved(c));
     this.#player = new Player<PackedBatch>(c, {
       speed: this.#play.speed,
       packed: { text: STORE_TEXT, batches: true },
@@ -523,42 +526,6 @@ export class KraftPlayground extends HTMLElement {
       .finally(() => {
         if (current()) this.#futurePending = false;
       });
-  }
-
-  /**
-   * A call on the cluster moved it (time, or its input log). The element's own calls
-   * draw what they did; a page's call on `el.cluster` while paused is drawn here, once
-   * its script is done: the player reads what happened, the panels and the page's URL follow.
-   */
-  #moved(c: Cluster): void {
-    if (this.#movedPending || this.#play.playing) return;
-    this.#movedPending = true;
-    queueMicrotask(() => {
-      this.#movedPending = false;
-      if (this.#cluster !== c || c.broken) return;
-      this.#player?.refresh();
-      this.#views.faults.sync();
-      if (c.inputs().length !== this.#share.emittedActions) this.#share.emitChange();
-      this.#loop.request();
-    });
-  }
-
-  /** The run's leader changes as the core measures them (the timeline and the panel share them). */
-  #changes(): readonly LeaderChange[] {
-    return this.#leaderChanges.get(this.#cluster, this.#play.playing);
-  }
-
-  /** The invariants that fired up to now, each once, with the first time. */
-  #fired(): Fired[] {
-    const c = this.#cluster;
-    if (!c || c.broken) return [];
-    const now = c.now;
-    const out: Fired[] = [];
-    for (const v of c.violations()) {
-      if (v.t > now || out.some((f) => f.invariant === v.invariant)) continue;
-      out.push({ invariant: v.invariant, t: v.t, explanation: INVARIANT_TEXT.get(v.invariant) ?? '' });
-    }
-    return out;
   }
 
   // ---- the loop -----------------------------------------------------------------------------

@@ -88,6 +88,11 @@ export function courseStory(id: string): { part: CoursePart; story: CourseStory;
   return null;
 }
 
+/** What a page tells the element of the reader's progress (the site's tour, `el.courseProgress`): a story's card then names the same next story as the tour. */
+export interface CourseProgress {
+  completed(id: string): boolean;
+}
+
 /**
  * The story to read after `id` (null: at the start of the tour): the first one after it
  * in the course's order that is not completed, else the first not completed before it;

@@ -3,9 +3,11 @@
 // the completion card at its end, and the notice when the reader acts and so leaves the
 // script. It reads the scenario's steps, focus and report as data, however they were made.
 
+import type { Cluster } from '../../api.js';
 import type { FocusMessage } from '../../generated/wire.js';
 import { fmtT, h } from '../common/dom.js';
 import { measurementItem } from '../common/measurement.js';
+import { INVARIANTS } from '../common/types.js';
 import { courseStory, nextInCourse } from './course.js';
 import { renderCaption } from './markup.js';
 import type { LoadedScenario, ScenarioStep } from './scenarios.js';
@@ -121,6 +123,20 @@ export interface Fired {
   invariant: string;
   t: number;
   explanation: string;
+}
+
+/** What each invariant protects, by name. */
+const INVARIANT_TEXT = new Map<string, string>(INVARIANTS);
+
+/** The invariants `c`'s checker found violated up to now, each once, with the first time. */
+export function firedIn(c: Cluster): Fired[] {
+  const now = c.now;
+  const out: Fired[] = [];
+  for (const v of c.violations()) {
+    if (v.t > now || out.some((f) => f.invariant === v.invariant)) continue;
+    out.push({ invariant: v.invariant, t: v.t, explanation: INVARIANT_TEXT.get(v.invariant) ?? '' });
+  }
+  return out;
 }
 
 /**
