@@ -1,8 +1,8 @@
 // Each leader change's measured parts on the timeline, as the core measured them
 // (`Cluster.leaderChanges`): a bar along the foot of the lanes from what took the old
 // leader away to the new leader's first commit, one colour a part (detection, election,
-// first commit), each part named with its length where it fits, the rounds lost to a
-// split vote beside the election.
+// first commit), each part named with its length where it fits (shortened, or its length
+// alone, where it does not), the rounds lost to a split vote beside the election.
 
 import type { LeaderChange } from '../../generated/wire.js';
 import { fmtT } from '../common/dom.js';
@@ -11,6 +11,9 @@ import { GUTTER } from './geometry.js';
 
 /** Height of the bar (CSS px): the lanes leave this much free at their foot. */
 const BAR_H = 4;
+
+/** A part's name where its full name does not fit. */
+const SHORT: Record<string, string> = { detection: 'detect', election: 'elect', 'first commit': 'commit', 'election timeout': 'timeout' };
 
 /** The colour of a part: detection as a prospective node, the election as a candidate, the commit as a committed record. */
 function colour(L: Layer, part: string): string {
@@ -43,15 +46,19 @@ export function drawFailovers(L: Layer, changes: readonly LeaderChange[]): strin
       if (x1 <= x0) continue;
       ctx.fillStyle = colour(L, p.name);
       ctx.fillRect(x0, y, Math.max(1.5, x1 - x0), BAR_H);
-      const lost = p.name === 'election' && c.lostRounds.length ? ` (${c.lostRounds.map((r) => (r.candidates.length > 1 ? `split vote e${r.epoch}` : `e${r.epoch} lost`)).join(', ')})` : '';
-      const label = `${p.name} ${fmtT(p.ms)}${lost}`;
+      // the longest label that fits the part: named in full, shortened, or its length alone
+      const lost = p.name === 'election' ? c.lostRounds.map((r) => (r.candidates.length > 1 ? `split vote e${r.epoch}` : `e${r.epoch} lost`)) : [];
+      const secs = `${(p.ms / 1000).toFixed(2)}s`;
+      const labels = [`${p.name} ${fmtT(p.ms)}${lost.length ? ` (${lost.join(', ')})` : ''}`, `${SHORT[p.name] ?? p.name} ${secs}${lost.length ? ' (split)' : ''}`, secs];
+      const label = labels.find((l) => ctx.measureText(l).width + 6 <= x1 - x0);
+      if (!label) continue;
       const w = ctx.measureText(label).width;
-      if (w + 6 > x1 - x0) continue;
       ctx.fillStyle = th.bg;
       ctx.globalAlpha = 0.85;
       ctx.fillRect(x0 + 1, y - 13, w + 4, 13);
       ctx.globalAlpha = 1;
-      ctx.fillStyle = colour(L, p.name);
+      // the text in the foreground colour (a light part's colour would not read), the bar below says which part
+      ctx.fillStyle = th.fg;
       ctx.fillText(label, x0 + 3, y - 1);
     }
   }
