@@ -312,6 +312,8 @@ export class KraftPlayground extends HTMLElement {
     const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#runs.scenario?.id ?? null, timeline: this.#views.timeline });
     this.#caption = new Caption({
       continue: () => this.#play.setPlaying(true),
+      // with the gap below it: what the stage's fit to the window leaves the bar
+      resized: (px) => this.#root.style.setProperty('--kp-caption-h', `${px ? px + 10 : 0}px`),
       returnToScript: (at) => void this.#runs.returnToStep(at.step),
       open: (n) => void this.#runs.pick(n.id, n.variant),
       replay: () => void this.#runs.reset(),
@@ -433,6 +435,7 @@ export class KraftPlayground extends HTMLElement {
     this.#views.timeline.highlight.clear();
     this.#views.timeline.highlightNodes.clear();
     this.#views.logs.setRecordNames(this.#runs.scenario?.recordNames ?? {});
+    this.#views.ring.setRecordNames(this.#runs.scenario?.recordNames ?? {});
     this.#script.reset();
     this.#later.parts?.menu.close();
     // Everything recorded so far, including the future of a scenario loaded and rewound.

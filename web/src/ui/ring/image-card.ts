@@ -9,18 +9,19 @@ import { h, setText } from '../common/dom.js';
 import { term } from '../common/glossary.js';
 import { list } from '../panels/images.js';
 
-/** A node as the ring draws it: centre and radius, in the ring's pixels. */
-export interface NodeSpot {
-  x: number;
-  y: number;
-  r: number;
+/** A node as the ring draws it: centre and radius, and its label's box, in the ring's pixels. */
+interface RingGeometry {
+  w: number;
+  h: number;
+  spots: readonly ({ x: number; y: number; r: number } | undefined)[];
+  labels: readonly ({ x: number; y: number; w: number; h: number } | undefined)[];
 }
 
 export interface ImageCardHost {
   /** Node `id`'s image now, at most `limit` of each list (null: crashed, or no cluster). */
   image(id: number, limit: number): MetadataImageInfo | null;
-  /** The ring's size and where each node is on it. */
-  ring(): { w: number; h: number; spots: readonly (NodeSpot | undefined)[] };
+  /** The ring's size, where each node is on it and where its label is. */
+  ring(): RingGeometry;
   /** Opens the full block (layout=full) and moves focus there. */
   showAll(): void;
 }
@@ -157,10 +158,10 @@ export class ImageCard {
   }
 
   /**
-   * Where on the ring the card covers the least of the named nodes (their circles,
-   * star and captions), then of the others, and lies nearest to the named ones.
+   * Where on the ring the card covers the least of the named nodes (their circles and
+   * labels), then of the others, and lies nearest to the named ones.
    */
-  #place(ring: { w: number; h: number; spots: readonly (NodeSpot | undefined)[] }): void {
+  #place(ring: RingGeometry): void {
     const width = Math.max(0, Math.min(ring.w - 2 * MARGIN, 320));
     this.el.style.width = `${width}px`;
     this.el.style.maxHeight = `${Math.max(0, ring.h - 2 * MARGIN)}px`;
@@ -168,8 +169,10 @@ export class ImageCard {
     const named = new Set(this.#focus.split(',').map(Number));
     const boxes = ring.spots.flatMap((s, id) => {
       if (!s) return [];
-      const half = Math.max(s.r + 6, 44);
-      return [{ named: named.has(id), x: s.x, y: s.y, x0: s.x - half, x1: s.x + half, y0: s.y - s.r - 22, y1: s.y + s.r + 34 }];
+      const l = ring.labels[id] ?? { x: s.x, y: s.y, w: 0, h: 0 };
+      const k = s.r + 8;
+      const box = { x0: Math.min(s.x - k, l.x), x1: Math.max(s.x + k, l.x + l.w), y0: Math.min(s.y - k, l.y), y1: Math.max(s.y + k, l.y + l.h) };
+      return [{ named: named.has(id), x: s.x, y: s.y, ...box }];
     });
     const aim = boxes.filter((b) => b.named);
     let best = { x: MARGIN, y: MARGIN, score: Number.POSITIVE_INFINITY };

@@ -61,6 +61,12 @@ export function layOut(root: HTMLElement, p: LayoutParts): ResizeObserver {
     p.timeline.el,
   );
   const stage = h('div', { class: 'kp-stage' }, ringCard, p.dock, tlCard);
+  // stacked (a phone), the ring is as tall as its cluster wants; side by side, never shorter than it needs
+  p.ring.onWantHeight = (roomy, least) => {
+    const head = ringCard.offsetHeight - p.ring.el.offsetHeight;
+    stage.style.setProperty('--kp-ring-h', `${roomy + head}px`);
+    stage.style.setProperty('--kp-ring-least', `${least + head}px`);
+  };
   const logsPanel = h(
     'section',
     { class: 'kp-panel kp-logs-panel', 'aria-label': 'Logs' },
