@@ -213,7 +213,7 @@ describe('the caption bar', () => {
     await page.close();
   });
 
-  test("in the compact embed, the story's longest step caption shows whole in the bar, no fold and no \"Read more\"; the stage stays put", async () => {
+  test('in the compact embed, the story\'s longest step caption shows whole in the bar, no fold and no "Read more"; the stage stays put', async () => {
     const { page } = await openDocsOne('leader-crash-failover', { width: 800, height: 900 });
     const story = JSON.parse(readFileSync(join(root, 'scenarios/leader-crash-failover.json'), 'utf8'));
     // the longest caption of the story, and the step it belongs to

@@ -177,6 +177,9 @@ export class KraftPlayground extends HTMLElement {
   // Keys act only while focus is inside this element (never the page's, so Space still
   // scrolls it, and of two elements only the focused one acts).
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
+  /** A tap anywhere on the page closes the popups it lands outside of. */
+  #tapHandler = (e: PointerEvent) => this.#closePopupsOutside(e.composedPath());
+  #exportMenu!: ExportMenu;
 
   constructor() {
     super();
@@ -219,6 +222,7 @@ export class KraftPlayground extends HTMLElement {
   connectedCallback(): void {
     if (!this.#built) this.#build();
     this.addEventListener('keydown', this.#keyHandler);
+    document.addEventListener('pointerdown', this.#tapHandler, { capture: true, passive: true });
     this.#theme.connect();
     // Boot in a later task: a page script that imported this module may still be
     // setting attributes (its URL parameters) or `KraftPlayground.wasm` in this one.
@@ -236,6 +240,7 @@ export class KraftPlayground extends HTMLElement {
 
   disconnectedCallback(): void {
     this.removeEventListener('keydown', this.#keyHandler);
+    document.removeEventListener('pointerdown', this.#tapHandler, { capture: true });
     this.#theme.disconnect();
     this.#loop.disconnect();
   }
@@ -310,6 +315,7 @@ export class KraftPlayground extends HTMLElement {
     }
 
     const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#runs.scenario?.id ?? null, timeline: this.#views.timeline });
+    this.#exportMenu = exportMenu;
     this.#caption = new Caption({
       continue: () => this.#play.setPlaying(true),
       // with the gap below it: what the stage's fit to the window leaves the bar
@@ -366,7 +372,8 @@ export class KraftPlayground extends HTMLElement {
       ring: this.#views.ring,
       timeline: this.#views.timeline,
       dock: this.#views.faults.dock,
-      controls: [this.#views.controls.el, this.#views.controls.settingsEl],
+      playback: this.#views.controls.el,
+      settings: this.#views.controls.settingsEl,
       logs: this.#views.logs,
       images: this.#views.images.el,
       panels: [this.#later.slots.quorum, this.#later.slots.invariants, this.#views.faults.el],
@@ -379,13 +386,22 @@ export class KraftPlayground extends HTMLElement {
       if (word) this.#openHelp(word.dataset.term);
     });
     this.#setLoading(true);
+  }
 
-    this.#root.addEventListener('pointerdown', (e) => {
-      const path = e.composedPath();
-      const menu = this.#later.parts?.menu;
-      if (menu && !menu.el.hidden && !path.includes(menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) menu.close();
-      exportMenu.pointerDown(path);
-    });
+  /**
+   * Closes each popup open that `path` (a tap's) lies outside of: the node menu (unless it
+   * is on a node, which opens its own), the export menu, the ring's key, the story's
+   * summary, and an event or message explained. Focus stays where the tap puts it.
+   */
+  #closePopupsOutside(path: EventTarget[]): void {
+    const menu = this.#later.parts?.menu;
+    if (menu && !menu.el.hidden && !path.includes(menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) menu.close();
+    this.#exportMenu.pointerDown(path);
+    const why = this.#views.timeline.explainer;
+    if (why.open && !path.includes(why.el)) why.close(false);
+    const key = this.#root.querySelector<HTMLDetailsElement>('.kp-ring-key');
+    if (key?.open && !path.includes(key)) key.open = false;
+    this.#caption.tapped(path);
   }
 
   #openHelp(term?: string): void {

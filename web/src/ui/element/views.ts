@@ -72,6 +72,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     downLinks: () => host.downLinks(),
     records,
     explain: (seq) => host.cluster()?.explain(seq) ?? null,
+    explainer: timeline.explainer,
   });
   const logs = new LogsSlot({
     ...drawing,

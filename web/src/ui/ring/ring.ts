@@ -9,10 +9,10 @@ import { nodeTip } from '../common/glossary.js';
 import { MSG, type Store } from '../common/store.js';
 import { fitCanvas, type Theme } from '../common/theme.js';
 import { isResponse, type LogRecord, type NodeInfo, RPC_KINDS } from '../common/types.js';
-import { ExplainPopover } from '../timeline/explain.js';
+import type { ExplainPopover } from '../timeline/explain.js';
 import { drawNode } from './draw-node.js';
 import { NodeLabels, TAIL } from './labels.js';
-import { type Box, DETAILS, type Detail, heightFor, planRing, type RingPlan, type Spot } from './plan.js';
+import { DETAILS, type Detail, heightFor, planRing, type RingPlan } from './plan.js';
 
 export interface RingHost {
   now(): number;
@@ -26,6 +26,8 @@ export interface RingHost {
   records(id: number, from: number, limit: number): LogRecord[];
   /** why the event `seq` happened, in the core's words */
   explain(seq: number): string | null;
+  /** the element's popover that explains what is tapped (the timeline's) */
+  explainer: ExplainPopover;
 }
 
 /** Groups of nodes that can talk both ways (partitions), from the down links. */
@@ -62,14 +64,14 @@ interface DrawnMsg {
 
 export class Ring {
   readonly el: HTMLDivElement;
-  /** What a tapped message is and why it was sent. */
-  readonly explainer = new ExplainPopover();
   private canvas: HTMLCanvasElement;
   private layer: HTMLDivElement;
   private labels = new NodeLabels();
   private buttons: HTMLButtonElement[] = [];
   private w = 320;
   private hgt = 300;
+  /** The band at the top kept clear (px). */
+  private top = 0;
   private plan: RingPlan = { spots: [], labels: [], captions: [], detail: 'full' };
   private flashes: { x: number; y: number; until: number }[] = [];
   private lastSig = '';
@@ -96,13 +98,21 @@ export class Ring {
   ) {
     this.canvas = h('canvas', { class: 'kp-ring-canvas', 'aria-hidden': 'true' });
     this.layer = h('div', { class: 'kp-ring-layer' }, this.labels.el);
-    this.el = h('div', { class: 'kp-ring' }, this.canvas, this.layer, this.explainer.el);
+    this.el = h('div', { class: 'kp-ring' }, this.canvas, this.layer);
     this.canvas.addEventListener('click', (e) => this.tapMessage(e));
   }
 
-  /** Its size, where each node is drawn and where its label is (as laid out by the last frame): what an overlay keeps clear of. */
-  geometry(): { w: number; h: number; spots: readonly (Spot | undefined)[]; labels: readonly (Box | undefined)[] } {
-    return { w: this.w, h: this.hgt, spots: this.plan.spots, labels: this.plan.labels };
+  /** Its size (what an overlay is placed in). */
+  size(): { w: number; h: number } {
+    return { w: this.w, h: this.hgt };
+  }
+
+  /** Keeps the top `px` clear of nodes (a card over it: the nodes make room, none is covered). */
+  reserveTop(px: number): void {
+    if (px === this.top) return;
+    this.top = px;
+    this.lastSig = '';
+    this.invalidate();
   }
 
   /** Something it shows changed that it cannot see for itself (the legend, the theme). */
@@ -154,7 +164,7 @@ export class Ring {
     const roles = nodes.map((n) => n.role);
     const details: readonly Detail[] = nodes.length <= TAILS_UP_TO ? DETAILS : DETAILS.filter((d) => d !== 'log');
     const size = (d: Detail) => this.labels.size(d, digits, th);
-    this.plan = planRing(this.w, this.hgt, roles, details, size);
+    this.plan = shifted(planRing(this.w, Math.max(0, this.hgt - this.top), roles, details, size), this.top);
     this.labels.place(
       nodes.map((n) => n.id),
       this.plan.labels,
@@ -175,7 +185,7 @@ export class Ring {
     let most = 0;
     for (const n of nodes) most = Math.max(most, n.leo);
     const digits = String(most).length;
-    const sig = `${this.w}x${this.hgt}:${digits}:${nodes.map((n) => n.role[0]).join('')}`;
+    const sig = `${this.w}x${this.hgt}-${this.top}:${digits}:${nodes.map((n) => n.role[0]).join('')}`;
     if (sig !== this.lastSig) {
       this.layout(nodes, digits);
       this.syncButtons(nodes);
@@ -257,7 +267,7 @@ export class Ring {
     const m = this.store.msgs.at(best.row);
     const why = this.host.explain(m.seq) ?? 'No explanation recorded for this message.';
     const r = this.canvas.getBoundingClientRect();
-    this.explainer.show(`${RPC_KINDS[m.rpc]} n${m.from} → n${m.to}`, this.store.summaryOf(m), why, r.left + best.x, r.top + best.y, this.el);
+    this.host.explainer.show(`${RPC_KINDS[m.rpc]} n${m.from} → n${m.to}`, this.store.summaryOf(m), why, r.left + best.x, r.top + best.y, this.el);
   }
 
   private draw(nodes: NodeInfo[]): void {
@@ -397,6 +407,13 @@ export class Ring {
       this.drawnMsgs.push({ x, y, row: i });
     }
   }
+}
+
+/** The plan moved down by `dy` (below a band kept clear). */
+function shifted(p: RingPlan, dy: number): RingPlan {
+  if (!dy) return p;
+  const down = <T extends { y: number }>(b: T): T => ({ ...b, y: b.y + dy });
+  return { ...p, spots: p.spots.map(down), labels: p.labels.map(down), captions: p.captions.map((c) => ({ ...c, box: down(c.box) })) };
 }
 
 /** An ✕ with a halo in the background's colour, so it reads on any line. */

@@ -120,6 +120,11 @@ export class Caption {
     this.#button.disabled = on;
   }
 
+  /** A tap on the page (its path): outside the summary and its button, it closes the summary. */
+  tapped(path: EventTarget[]): void {
+    if (!this.#about.hidden && !path.includes(this.#about) && !path.includes(this.#aboutBtn)) this.toggleAbout(false);
+  }
+
   /** Opens (true) or closes the story's summary. */
   toggleAbout(open: boolean): void {
     this.#about.hidden = !open;

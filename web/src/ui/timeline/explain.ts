@@ -66,11 +66,12 @@ export class ExplainPopover {
     this.el.focus();
   }
 
-  close(): void {
+  /** Hides it; focus goes back to what opened it (`refocus`), unless a tap elsewhere is taking it there. */
+  close(refocus = true): void {
     if (this.el.hidden) return;
     this.el.hidden = true;
     const o = this.opener;
     this.opener = null;
-    o?.focus();
+    if (refocus) o?.focus();
   }
 }
