@@ -187,7 +187,6 @@ describe('what a caption names', () => {
           [nodes, records, (st.focus?.messages ?? []).length > 0],
         );
         for (const p of seen) problems.push(`${id} step ${index}: ${p}`);
-        if (id === 'figure-8' && index === 14) await page.screenshot({ path: shotPath('stage-figure-8-step-10-1280x720.png') });
       }
       assert.deepEqual(errors, [], id);
       await page.close();
@@ -264,6 +263,29 @@ describe('popups on a phone', () => {
       await page.close();
     }
     assert.deepEqual(problems, []);
+  });
+});
+
+describe('screenshots for the README', () => {
+  test('free play and figure 8 at step 10, at 1280x720 and 390x844', async () => {
+    for (const viewport of [
+      { width: 1280, height: 720 },
+      { width: 390, height: 844 },
+    ]) {
+      const size = `${viewport.width}x${viewport.height}`;
+      const free = await open('/?seed=7&voters=5&observers=2', { viewport });
+      await free.page.waitForFunction(() => document.querySelector('kraft-playground').cluster.now > 4200, null, { timeout: 30_000 });
+      // by the API: a click on Play would scroll a phone's page down to it
+      await free.page.evaluate(() => document.querySelector('kraft-playground').pause());
+      await free.page.screenshot({ path: shotPath(`screenshot-stage-${size}.png`) });
+      assert.deepEqual(await labelProblems(free.page), [], size);
+      await free.page.close();
+      const story = await open('/?scenario=figure-8&autoplay=0&speed=20', { viewport });
+      await playTo(story.page, 14, { byApi: true });
+      await story.page.waitForTimeout(200);
+      await story.page.screenshot({ path: shotPath(`screenshot-figure-8-${size}.png`) });
+      await story.page.close();
+    }
   });
 });
 

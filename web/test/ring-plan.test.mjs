@@ -49,7 +49,7 @@ test('every cluster size, in every box the element gives the view: labels and no
       const roles = [...Array(voters).fill('voter'), ...Array(observers).fill('observer')];
       // a phone's ring is as tall as its cluster wants; a wide one never shorter than it needs
       const size = (d) => SIZES[d];
-      const boxes = [...BOXES.map(([w, h]) => [w, Math.max(h, heightFor(w, roles, 200, 800, false, size))]), [366, heightFor(366, roles, 300, 560, true, size)]];
+      const boxes = [...BOXES.map(([w, h]) => [w, Math.max(h, heightFor(w, roles, 200, 800, false, size))]), [366, heightFor(366, roles, 300, 600, true, size)]];
       for (const [w, h] of boxes) {
         const p = planRing(w, h, roles, DETAILS, size);
         const at = `${voters}+${observers} in ${w}x${h}`;
@@ -84,9 +84,12 @@ test('few nodes get big nodes with their state inside and their log tails beside
   const five = planRing(370, 376, Array(5).fill('voter'), DETAILS, size);
   assert.equal(five.detail, 'log');
   assert.ok(five.spots[0].r >= 30, `5 voters in 370x376: r = ${five.spots[0].r}`);
-  for (const roles of [Array(3).fill('voter'), [...Array(7).fill('voter'), ...Array(8).fill('observer')]]) {
-    const h = heightFor(366, roles, 300, 560, true, size);
-    assert.ok(h < 560, `${roles.length} nodes on a phone want ${h} px`);
-    assert.ok(planRing(366, h, roles, DETAILS, size).spots[0].r >= 24, `${roles.length} nodes on a phone`);
-  }
+  const three = Array(3).fill('voter');
+  const phone3 = heightFor(366, three, 300, 600, true, size);
+  assert.equal(phone3, 300, 'three voters on a phone need no more than 300 px');
+  assert.equal(planRing(366, phone3, three, DETAILS, size).detail, 'log');
+  const most = [...Array(7).fill('voter'), ...Array(8).fill('observer')];
+  const phone15 = heightFor(366, most, 300, 600, true, size);
+  const p = planRing(366, phone15, most, DETAILS, size);
+  assert.ok(p.spots[0].r >= 20, `7 + 8 on a phone, ${phone15} px tall: r = ${p.spots[0].r}`);
 });

@@ -42,8 +42,22 @@ export function drawNode(ctx: CanvasRenderingContext2D, th: Theme, n: NodeInfo, 
     ctx.arc(p.x + p.r * 0.74, p.y - p.r * 0.74, clamp(p.r * 0.2, 4, 7), 0, Math.PI * 2);
     ctx.fill();
   }
+  if (crashed) {
+    // a faint cross under the text: "crashed" stays readable on it
+    ctx.strokeStyle = th.danger;
+    ctx.globalAlpha = 0.45;
+    ctx.lineWidth = clamp(p.r * 0.12, 2, 4);
+    const k = p.r * 0.6;
+    ctx.beginPath();
+    ctx.moveTo(p.x - k, p.y - k);
+    ctx.lineTo(p.x + k, p.y + k);
+    ctx.moveTo(p.x + k, p.y - k);
+    ctx.lineTo(p.x - k, p.y + k);
+    ctx.stroke();
+    ctx.globalAlpha = 1;
+  }
   // the id; the epoch under it, and the state under that, where the disc has room
-  ctx.fillStyle = crashed ? th.muted : inkFor(color);
+  ctx.fillStyle = crashed ? th.fg : inkFor(color);
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   const says = p.r >= STATE_IN_DISC ? 3 : p.r >= 15 ? 2 : 1;
@@ -56,17 +70,6 @@ export function drawNode(ctx: CanvasRenderingContext2D, th: Theme, n: NodeInfo, 
   if (says === 3) {
     ctx.font = `600 ${clamp(p.r * 0.3, 9, 11)}px ${th.font}`;
     ctx.fillText(leader ? '★ leader' : n.state, p.x, p.y + p.r * 0.5);
-  }
-  if (crashed) {
-    ctx.strokeStyle = th.danger;
-    ctx.lineWidth = 2.5;
-    const k = p.r * 0.55;
-    ctx.beginPath();
-    ctx.moveTo(p.x - k, p.y - k);
-    ctx.lineTo(p.x + k, p.y + k);
-    ctx.moveTo(p.x + k, p.y - k);
-    ctx.lineTo(p.x - k, p.y + k);
-    ctx.stroke();
   }
 }
 

@@ -64,27 +64,29 @@ const ELLIPSE = 2.2;
 export function planRing(w: number, h: number, roles: readonly string[], details: readonly Detail[], label: (d: Detail) => { w: number; h: number }): RingPlan {
   // a ring, its labels as rich as fit; else (a short, wide box) rows
   const order: [boolean, Detail][] = [...details.map((d): [boolean, Detail] => [true, d]), ...details.map((d): [boolean, Detail] => [false, d])];
-  let last: RingPlan | null = null;
   for (const [ring, detail] of order) {
     const size = label(detail);
+    // the biggest nodes that fit (smaller nodes leave a ring more room, or less: each is tried)
     for (let r = Math.min(R_MAX, Math.min(w, h) / 9); r >= R_MIN[detail]; r -= 2) {
       const plan = place(w, h, roles, size, r, detail, ring);
-      last = plan;
       if (fits(plan, w, h)) return plan;
     }
   }
-  return last ?? place(w, h, roles, label('compact'), R_MIN.compact, 'compact', false);
+  return place(w, h, roles, label('compact'), R_MIN.compact, 'compact', false);
 }
 
 /**
- * The least height between `min` and `max` at which a view `w` wide fits these nodes:
- * with room for their state in their discs (`roomy`: a phone's stacked ring grows with
- * the cluster), or at all (what a wide stage never goes below).
+ * The least height between `min` and `max` (in steps of 20 px) at which a view `w` wide
+ * fits these nodes: `roomy`, with labels as rich as the tallest would give and nodes
+ * nearly as big (a phone's stacked ring grows with the cluster), else at all (what a
+ * wide stage never goes below). `max` when none does.
  */
 export function heightFor(w: number, roles: readonly string[], min: number, max: number, roomy: boolean, label: (d: Detail) => { w: number; h: number }): number {
-  for (let h = min; h < max; h += 10) {
+  const tallest = planRing(w, max, roles, DETAILS, label);
+  const r = Math.min(tallest.spots[0]?.r ?? 0, STATE_IN_DISC + 4);
+  for (let h = min; h < max; h += 20) {
     const p = planRing(w, h, roles, DETAILS, label);
-    if (fits(p, w, h) && (!roomy || (p.spots[0]?.r ?? 0) >= STATE_IN_DISC)) return h;
+    if (fits(p, w, h) && (!roomy || (p.detail === tallest.detail && (p.spots[0]?.r ?? 0) >= r))) return h;
   }
   return max;
 }
@@ -208,14 +210,15 @@ function clearOf(b: Box, own: number, spots: Spot[], labels: Box[]): boolean {
 /** Nothing overlaps and everything is inside the box. */
 export function fits(p: RingPlan, w: number, h: number): boolean {
   const ids = p.spots.flatMap((s, id) => (s ? [id] : []));
+  const discs = p.spots.map((s) => (s ? disc(s) : null));
   for (const a of ids) {
     const sa = p.spots[a];
-    if (!inside(disc(sa), w, h) || !inside(p.labels[a], w, h)) return false;
+    if (!inside(discs[a]!, w, h) || !inside(p.labels[a], w, h)) return false;
     for (const b of ids) {
       if (b === a) continue;
       const sb = p.spots[b];
       if (Math.hypot(sa.x - sb.x, sa.y - sb.y) < sa.r + sb.r + 2 * ARC) return false;
-      if (overlaps(p.labels[a], disc(sb))) return false;
+      if (overlaps(p.labels[a], discs[b]!)) return false;
       if (b > a && overlaps(p.labels[a], p.labels[b])) return false;
     }
   }

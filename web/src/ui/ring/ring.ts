@@ -90,7 +90,9 @@ export class Ring {
    * at all (a wide stage never gives it less).
    */
   onWantHeight: (roomy: number, least: number) => void = () => {};
+  /** The width and cluster the wanted heights were worked out for. */
   private wanted = '';
+  private wantTimer = 0;
 
   constructor(
     private store: Store,
@@ -171,11 +173,17 @@ export class Ring {
       this.plan.detail,
     );
     this.tails = [];
-    const roomy = heightFor(this.w, roles, 300, 560, true, size);
-    const least = heightFor(this.w, roles, 200, 800, false, size);
-    if (`${roomy}:${least}` !== this.wanted) {
-      this.wanted = `${roomy}:${least}`;
-      this.onWantHeight(roomy, least);
+    // what the view wants depends on its width and the cluster only (offsets of 4 digits
+    // assumed): worked out again when those change, not as LEOs grow
+    const shape = `${this.w}:${roles.join()}`;
+    if (shape !== this.wanted) {
+      this.wanted = shape;
+      // a search of many plans (tens of ms for 15 nodes): after this frame, not in it
+      clearTimeout(this.wantTimer);
+      this.wantTimer = window.setTimeout(() => {
+        const wide = (d: Detail) => this.labels.size(d, 4, th);
+        this.onWantHeight(heightFor(this.w, roles, 300, 600, true, wide), heightFor(this.w, roles, 200, 800, false, wide));
+      }, 0);
     }
   }
 

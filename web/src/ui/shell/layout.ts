@@ -130,10 +130,11 @@ function ringKey(): HTMLElement {
       ),
       item('halo', 'Coloured halo: a partition group; nodes talk only inside their group.'),
       item('busy', 'Red dot on a node: it is blocked in a disk flush (its replica thread waits for fsync).'),
-      item('req', 'Filled dot on a link: a request in flight (colour = RPC, as in the timeline legend); red: it failed, the peer is down.'),
+      item('req', 'Filled dot on a link: a request in flight (colour = RPC, as in the timeline legend); red: it failed, the peer is down. Tap it: what it carries and why it was sent.'),
       item('resp', 'Hollow dot: a response on its way back.'),
       item('down', 'Dashed red line with ✕: a link that is down; ✕ in the middle both ways, near the receiver one way. A brief ✕: a message dropped.'),
       item('star', '★ the leader · dashed grey node: crashed (its disk survives).'),
+      item('log', "Beside a node: its log end offset (LEO) and high watermark (HW); with up to 7 nodes, its log's last records, coloured by epoch, faded at or above its HW."),
     ),
   );
 }
