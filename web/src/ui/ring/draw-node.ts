@@ -68,8 +68,12 @@ export function drawNode(ctx: CanvasRenderingContext2D, th: Theme, n: NodeInfo, 
     ctx.fillText(`e${n.epoch}`, p.x, p.y + (says === 3 ? p.r * 0.12 : p.r * 0.38));
   }
   if (says === 3) {
-    ctx.font = `600 ${clamp(p.r * 0.3, 9, 11)}px ${th.font}`;
-    ctx.fillText(leader ? '★ leader' : n.state, p.x, p.y + p.r * 0.5);
+    // as big as fits the disc's chord there ("prospective" is the widest)
+    const state = leader ? '★ leader' : n.state;
+    ctx.font = `600 10px ${th.font}`;
+    const px = Math.min(11, p.r * 0.3, (10 * 1.6 * p.r) / ctx.measureText(state).width);
+    ctx.font = `600 ${px.toFixed(1)}px ${th.font}`;
+    ctx.fillText(state, p.x, p.y + p.r * 0.5);
   }
 }
 
