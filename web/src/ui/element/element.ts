@@ -21,6 +21,7 @@ import { Dialogs } from '../shell/dialogs.js';
 import { type KeyHost, onKey } from '../shell/keys.js';
 import { layOut } from '../shell/layout.js';
 import { Announcer, Crashes, Notices, StatusLine, Toaster } from '../shell/messages.js';
+import { disclosure, type Popup, TapElsewhere } from '../shell/popups.js';
 import { ExportMenu, Sharing } from '../shell/share.js';
 import { Caption } from '../story/caption.js';
 import { StoryOutline } from '../story/outline.js';
@@ -178,7 +179,7 @@ export class KraftPlayground extends HTMLElement {
   // scrolls it, and of two elements only the focused one acts).
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
   /** A tap anywhere on the page closes the popups it lands outside of. */
-  #tapHandler = (e: PointerEvent) => this.#closePopupsOutside(e.composedPath());
+  #tapElsewhere = new TapElsewhere(() => this.#popups());
   #exportMenu!: ExportMenu;
 
   constructor() {
@@ -222,7 +223,7 @@ export class KraftPlayground extends HTMLElement {
   connectedCallback(): void {
     if (!this.#built) this.#build();
     this.addEventListener('keydown', this.#keyHandler);
-    document.addEventListener('pointerdown', this.#tapHandler, { capture: true, passive: true });
+    this.#tapElsewhere.connect();
     this.#theme.connect();
     // Boot in a later task: a page script that imported this module may still be
     // setting attributes (its URL parameters) or `KraftPlayground.wasm` in this one.
@@ -240,7 +241,7 @@ export class KraftPlayground extends HTMLElement {
 
   disconnectedCallback(): void {
     this.removeEventListener('keydown', this.#keyHandler);
-    document.removeEventListener('pointerdown', this.#tapHandler, { capture: true });
+    this.#tapElsewhere.disconnect();
     this.#theme.disconnect();
     this.#loop.disconnect();
   }
@@ -388,20 +389,11 @@ export class KraftPlayground extends HTMLElement {
     this.#setLoading(true);
   }
 
-  /**
-   * Closes each popup open that `path` (a tap's) lies outside of: the node menu (unless it
-   * is on a node, which opens its own), the export menu, the ring's key, the story's
-   * summary, and an event or message explained. Focus stays where the tap puts it.
-   */
-  #closePopupsOutside(path: EventTarget[]): void {
-    const menu = this.#later.parts?.menu;
-    if (menu && !menu.el.hidden && !path.includes(menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) menu.close();
-    this.#exportMenu.pointerDown(path);
-    const why = this.#views.timeline.explainer;
-    if (why.open && !path.includes(why.el)) why.close(false);
-    const key = this.#root.querySelector<HTMLDetailsElement>('.kp-ring-key');
-    if (key?.open && !path.includes(key)) key.open = false;
-    this.#caption.tapped(path);
+  /** What a tap elsewhere closes. */
+  #popups(): Popup[] {
+    const menu = this.#later.parts?.menu.popup;
+    const key = disclosure(() => this.#root.querySelector('.kp-ring-key'));
+    return [...(menu ? [menu] : []), this.#exportMenu.popup, this.#views.timeline.explainer.popup, key, this.#caption.summaryPopup];
   }
 
   #openHelp(term?: string): void {

@@ -79,7 +79,7 @@ export function drawNode(ctx: CanvasRenderingContext2D, th: Theme, n: NodeInfo, 
 
 /** Dark or white text, whichever reads better on a fill colour (#rrggbb). */
 const inkCache = new Map<string, string>();
-export function inkFor(fill: string): string {
+function inkFor(fill: string): string {
   let ink = inkCache.get(fill);
   if (ink) return ink;
   const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(fill.trim());

@@ -11,7 +11,7 @@ import type { Box, Detail } from './plan.js';
 
 /** How many of a log's last records a label shows. */
 export const TAIL = 6;
-/** The label's type, as kraft-playground.css sets it (measured with the same fonts). */
+/** The label's type, as ring.css sets it (measured with the same fonts). */
 const STATE_PX = 12;
 const NUM_PX = 11;
 const STATE_LINE = 15;

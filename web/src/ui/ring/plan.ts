@@ -208,7 +208,7 @@ function clearOf(b: Box, own: number, spots: Spot[], labels: Box[]): boolean {
 }
 
 /** Nothing overlaps and everything is inside the box. */
-export function fits(p: RingPlan, w: number, h: number): boolean {
+function fits(p: RingPlan, w: number, h: number): boolean {
   const ids = p.spots.flatMap((s, id) => (s ? [id] : []));
   const discs = p.spots.map((s) => (s ? disc(s) : null));
   for (const a of ids) {

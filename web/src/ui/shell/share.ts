@@ -9,6 +9,7 @@ import type { Settings } from '../playback/controls.js';
 import type { LoadedScenario } from '../story/scenarios.js';
 import type { Timeline } from '../timeline/timeline.js';
 import { copyButton, type Dialogs } from './dialogs.js';
+import type { Popup } from './popups.js';
 
 /**
  * The page URL that opens a link: the run goes in the fragment (`#run=k2...`), which
@@ -160,9 +161,14 @@ export class ExportMenu {
   }
 
   /** A pointer went down somewhere (`path`): outside the menu and its button, that closes it. */
-  pointerDown(path: EventTarget[]): void {
-    if (!this.#menu.hidden && !path.includes(this.#menu) && !path.includes(this.#button)) this.#menu.hidden = true;
-  }
+  /** The menu as a popup a tap elsewhere closes (its button counts as inside). */
+  readonly popup: Popup = {
+    open: () => !this.#menu.hidden,
+    inside: (path) => path.includes(this.#menu) || path.includes(this.#button),
+    close: () => {
+      this.#menu.hidden = true;
+    },
+  };
 
   #fileBase(c: Cluster): string {
     return `kraft-${this.#host.scenarioId() ?? 'run'}-seed${c.seed}-${c.now}ms`;

@@ -7,6 +7,7 @@
 // way back.
 
 import { fmtT, h, setText, toggleClass } from '../common/dom.js';
+import type { Popup } from '../shell/popups.js';
 import { renderCaption } from './markup.js';
 import { type LoadedScenario, type ScenarioStep, sameStory, type Variant } from './scenarios.js';
 import { captioned, completionCard, isStop, type LeftScript, type NextStory, nextStories, storyEnd } from './story.js';
@@ -120,10 +121,12 @@ export class Caption {
     this.#button.disabled = on;
   }
 
-  /** A tap on the page (its path): outside the summary and its button, it closes the summary. */
-  tapped(path: EventTarget[]): void {
-    if (!this.#about.hidden && !path.includes(this.#about) && !path.includes(this.#aboutBtn)) this.toggleAbout(false);
-  }
+  /** The summary as a popup a tap elsewhere closes (its button counts as inside). */
+  readonly summaryPopup: Popup = {
+    open: () => !this.#about.hidden,
+    inside: (path) => path.includes(this.#about) || path.includes(this.#aboutBtn),
+    close: () => this.toggleAbout(false),
+  };
 
   /** Opens (true) or closes the story's summary. */
   toggleAbout(open: boolean): void {

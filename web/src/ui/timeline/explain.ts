@@ -3,6 +3,7 @@
 // (`Cluster.explain`). Focus moves into it; Escape or × closes it and returns focus.
 
 import { clamp, h } from '../common/dom.js';
+import type { Popup } from '../shell/popups.js';
 
 /**
  * How far the popover's edge is from the point it explains, px: clear of a mark's bar and
@@ -38,6 +39,13 @@ export class ExplainPopover {
   get open(): boolean {
     return !this.el.hidden;
   }
+
+  /** As a popup a tap elsewhere closes (focus stays where the tap puts it). */
+  readonly popup: Popup = {
+    open: () => this.open,
+    inside: (path) => path.includes(this.el),
+    close: () => this.close(false),
+  };
 
   /**
    * Shows `why` for an event at the viewport point (x, y): below it (above when there is
