@@ -49,7 +49,7 @@ test('every cluster size, in every box the element gives the view: labels and no
       const roles = [...Array(voters).fill('voter'), ...Array(observers).fill('observer')];
       // a phone's ring is as tall as its cluster wants; a wide one never shorter than it needs
       const size = (d) => SIZES[d];
-      const boxes = [...BOXES.map(([w, h]) => [w, Math.max(h, heightFor(w, roles, 200, 800, false, size))]), [366, heightFor(366, roles, 300, 600, true, size)]];
+      const boxes = [...BOXES.map(([w, h]) => [w, Math.max(h, heightFor(w, roles, 160, 800, false, size))]), [366, heightFor(366, roles, 300, 600, true, size)]];
       for (const [w, h] of boxes) {
         const p = planRing(w, h, roles, DETAILS, size);
         const at = `${voters}+${observers} in ${w}x${h}`;

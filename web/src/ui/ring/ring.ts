@@ -182,7 +182,7 @@ export class Ring {
       clearTimeout(this.wantTimer);
       this.wantTimer = window.setTimeout(() => {
         const wide = (d: Detail) => this.labels.size(d, 4, th);
-        this.onWantHeight(heightFor(this.w, roles, 300, 600, true, wide), heightFor(this.w, roles, 200, 800, false, wide));
+        this.onWantHeight(heightFor(this.w, roles, 300, 600, true, wide), heightFor(this.w, roles, 160, 800, false, wide));
       }, 0);
     }
   }
