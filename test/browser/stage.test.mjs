@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { DOCS, EL, pause, playTo, root, shotPath, useSite } from './harness.mjs';
+import { DOCS, EL, launch, openReady, pause, playTo, root, shotPath, useSite } from './harness.mjs';
 
 const site = useSite();
 const open = site.open;
@@ -268,6 +268,9 @@ describe('popups on a phone', () => {
 
 describe('screenshots for the README', () => {
   test('free play and figure 8 at step 10, at 1280x720 and 390x844', async () => {
+    // a browser of its own: a first visit's tour, not the progress the tests above made
+    const own = await launch();
+    const open = (path, opts) => openReady(own.context, site.server, path, opts);
     for (const viewport of [
       { width: 1280, height: 720 },
       { width: 390, height: 844 },
@@ -286,6 +289,7 @@ describe('screenshots for the README', () => {
       await story.page.screenshot({ path: shotPath(`screenshot-figure-8-${size}.png`) });
       await story.page.close();
     }
+    await own.close();
   });
 });
 
