@@ -78,7 +78,7 @@ describe('the cluster view', () => {
       for (const w of where) {
         const { page, errors } = await open(`${w.path}#run=${link}`, { viewport: w.viewport });
         await page.waitForFunction((n) => document.querySelector('kraft-playground').shadowRoot.querySelectorAll('[data-node-label]').length === n, voters + observers);
-        await page.waitForTimeout(100);
+        await page.waitForTimeout(200);
         for (const p of await labelProblems(page)) problems.push(`${voters}+${observers} at ${w.name}: ${p}`);
         if (voters === 7 && observers === 8) await page.screenshot({ path: shotPath(`stage-7-8-${w.name.replace(' ', '-')}.png`) });
         assert.deepEqual(errors, []);
@@ -149,6 +149,8 @@ describe('what a caption names', () => {
       for (const [index, st] of file.steps.entries()) {
         if (!st.caption) continue;
         await playTo(page, index, { byApi: true });
+        // the labels' text follows within a tenth of a second (ring.ts, LABELS_MS)
+        await page.waitForTimeout(150);
         const nodes = [...new Set([...(st.focus?.nodes ?? []), ...[...st.caption.matchAll(/\bn(\d+)\b/g)].map((m) => Number(m[1]))])];
         const records = (st.focus?.records ?? []).map((name) => ({ name, ...file.recordNames[name] }));
         const seen = await page.evaluate(

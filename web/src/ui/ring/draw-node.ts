@@ -68,13 +68,25 @@ export function drawNode(ctx: CanvasRenderingContext2D, th: Theme, n: NodeInfo, 
     ctx.fillText(`e${n.epoch}`, p.x, p.y + (says === 3 ? p.r * 0.12 : p.r * 0.38));
   }
   if (says === 3) {
-    // as big as fits the disc's chord there ("prospective" is the widest)
     const state = leader ? '★ leader' : n.state;
-    ctx.font = `600 10px ${th.font}`;
-    const px = Math.min(11, p.r * 0.3, (10 * 1.6 * p.r) / ctx.measureText(state).width);
-    ctx.font = `600 ${px.toFixed(1)}px ${th.font}`;
+    ctx.font = stateFont(ctx, state, p.r, th.font);
     ctx.fillText(state, p.x, p.y + p.r * 0.5);
   }
+}
+
+/** The font of a state in a disc: as big as fits the disc's chord there ("prospective" is the widest); measured once per state and size, not per frame. */
+const stateFonts = new Map<string, string>();
+function stateFont(ctx: CanvasRenderingContext2D, state: string, r: number, family: string): string {
+  const key = `${state}|${r}|${family}`;
+  let font = stateFonts.get(key);
+  if (!font) {
+    ctx.font = `600 10px ${family}`;
+    const px = Math.min(11, r * 0.3, (10 * 1.6 * r) / ctx.measureText(state).width);
+    font = `600 ${px.toFixed(1)}px ${family}`;
+    if (stateFonts.size > 200) stateFonts.clear();
+    stateFonts.set(key, font);
+  }
+  return font;
 }
 
 /** Dark or white text, whichever reads better on a fill colour (#rrggbb). */

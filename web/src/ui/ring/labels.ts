@@ -100,7 +100,7 @@ export class NodeLabels {
         });
         toggleClass(item.lines[0], 'kp-node-num', d !== 'named');
         toggleClass(item.el, 'kp-node-down', n.state === 'crashed');
-        item.el.dataset.state = n.state;
+        if (item.el.dataset.state !== n.state) item.el.dataset.state = n.state;
       }
       if (this.#detail !== 'log') return;
       const records = tail(n);

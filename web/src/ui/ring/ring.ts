@@ -54,13 +54,8 @@ const GROUP_COLORS = ['#2563eb', '#d97706', '#9333ea', '#0d9488', '#db2777', '#6
 const TAILS_UP_TO = 7;
 /** How near a tap must land to a message to pick it (px). */
 const TAP_PX = 16;
-
-/** A message as last drawn: where, and which one (its row in the store). */
-interface DrawnMsg {
-  x: number;
-  y: number;
-  row: number;
-}
+/** The least wall time between two updates of the labels' text (ms). */
+const LABELS_MS = 100;
 
 export class Ring {
   readonly el: HTMLDivElement;
@@ -75,13 +70,17 @@ export class Ring {
   private plan: RingPlan = { spots: [], labels: [], captions: [], detail: 'full' };
   private flashes: { x: number; y: number; until: number }[] = [];
   private lastSig = '';
-  private drawnMsgs: DrawnMsg[] = [];
+  /** The messages as last drawn, three numbers each: x, y and the row in the store (no object per message per frame). */
+  private drawnMsgs: number[] = [];
   /** The names a story gives records ("X"), by `offset:epoch`. */
   private names = new Map<string, string>();
   /** Per node: the log tail shown, and what it was read for. */
   private tails: { sig: string; records: LogRecord[] }[] = [];
   /** What the last drawing showed: redraw only when one of these changed (or when invalidated). */
   private drawn: { now: number; version: number; nodes: NodeInfo[]; down: [number, number][]; theme: Theme } | null = null;
+  /** The labels have not shown the last drawing yet, and when they last changed (wall ms). */
+  private labelsDue = false;
+  private labelsAt = Number.NEGATIVE_INFINITY;
   /** Called when the ring needs drawing again (the element then asks for a frame). */
   onChange: () => void = () => {};
   /**
@@ -199,16 +198,27 @@ export class Ring {
       this.syncButtons(nodes);
       this.lastSig = sig;
       this.drawn = null;
+      // new labels are empty: filled in this frame
+      this.labelsAt = Number.NEGATIVE_INFINITY;
     }
     const now = this.host.now();
     const down = this.host.downLinks();
     const theme = this.host.theme();
     const d = this.drawn;
     const same = d && d.now === now && d.version === this.store.version && d.nodes === nodes && d.down === down && d.theme === theme;
-    if (same && !this.flashes.length) return false;
-    this.draw(nodes);
-    this.drawn = { now, version: this.store.version, nodes, down, theme };
+    if (same && !this.flashes.length && !this.labelsDue) return false;
     if (!same) {
+      this.draw(nodes);
+      this.drawn = { now, version: this.store.version, nodes, down, theme };
+      this.labelsDue = true;
+    } else if (this.flashes.length) this.draw(nodes);
+    // the labels' text at most every LABELS_MS of wall time (at 100x the offsets change
+    // every frame, faster than anyone reads, and each change restyles the labels); the
+    // last values always show: a frame is asked for until they do
+    const wall = performance.now();
+    if (this.labelsDue && wall - this.labelsAt >= LABELS_MS) {
+      this.labelsDue = false;
+      this.labelsAt = wall;
       this.updateButtons(nodes);
       this.labels.update(
         nodes,
@@ -217,7 +227,7 @@ export class Ring {
         (r) => this.names.get(`${r.offset}:${r.epoch}`),
       );
     }
-    return this.flashes.length > 0;
+    return this.flashes.length > 0 || this.labelsDue;
   }
 
   /** Node `n`'s last records, read again only when its log may have changed. */
@@ -262,20 +272,21 @@ export class Ring {
 
   /** A tap on a message in flight: what it is and why it was sent. */
   private tapMessage(e: MouseEvent): void {
-    let best: DrawnMsg | null = null;
+    const drawn = this.drawnMsgs;
+    let best = -1;
     let bestD = TAP_PX;
-    for (const m of this.drawnMsgs) {
-      const d = Math.hypot(m.x - e.offsetX, m.y - e.offsetY);
+    for (let k = 0; k < drawn.length; k += 3) {
+      const d = Math.hypot(drawn[k] - e.offsetX, drawn[k + 1] - e.offsetY);
       if (d < bestD) {
-        best = m;
+        best = k;
         bestD = d;
       }
     }
-    if (!best) return;
-    const m = this.store.msgs.at(best.row);
+    if (best < 0) return;
+    const m = this.store.msgs.at(drawn[best + 2]);
     const why = this.host.explain(m.seq) ?? 'No explanation recorded for this message.';
     const r = this.canvas.getBoundingClientRect();
-    this.host.explainer.show(`${RPC_KINDS[m.rpc]} n${m.from} → n${m.to}`, this.store.summaryOf(m), why, r.left + best.x, r.top + best.y, this.el);
+    this.host.explainer.show(`${RPC_KINDS[m.rpc]} n${m.from} → n${m.to}`, this.store.summaryOf(m), why, r.left + drawn[best], r.top + drawn[best + 1], this.el);
   }
 
   private draw(nodes: NodeInfo[]): void {
@@ -372,7 +383,7 @@ export class Ring {
     const [i0, i1] = this.store.msgRange(now, now);
     const msgs = this.store.msgs;
     const spots = this.plan.spots;
-    this.drawnMsgs = [];
+    this.drawnMsgs.length = 0;
     for (let i = i0; i < i1; i++) {
       if (msgs.sent(i) > now) break;
       // the filter reads the numbers; an object only for what is drawn
@@ -412,7 +423,7 @@ export class Ring {
       ctx.arc(x, y, resp ? size - 1 : size, 0, Math.PI * 2);
       ctx.fill();
       if (resp) ctx.stroke();
-      this.drawnMsgs.push({ x, y, row: i });
+      this.drawnMsgs.push(x, y, i);
     }
   }
 }
