@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, transform } from 'esbuild';
+import { build } from 'esbuild';
 import { writeStoryModules } from '../scripts/stories.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
@@ -83,10 +83,10 @@ await build({
     },
   ],
 });
-// The stylesheet, minified: the element's first frame waits for it (comments and
-// spaces were a fifth of its gzip).
-const css = await transform(readFileSync(join(web, 'src/ui/kraft-playground.css'), 'utf8'), { loader: 'css', minify: true });
-writeFileSync(join(dist, 'kraft-playground.css'), css.code);
+// The stylesheet, its features' files (@import) bundled in and minified: the element's
+// first frame waits for it (comments and spaces were a fifth of its gzip).
+const css = await build({ entryPoints: [join(web, 'src/ui/kraft-playground.css')], bundle: true, minify: true, write: false, logLevel: 'warning' });
+writeFileSync(join(dist, 'kraft-playground.css'), css.outputFiles[0].text);
 {
   const dir = join(root, 'scenarios');
   const list = readdirSync(dir)

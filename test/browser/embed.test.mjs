@@ -1,12 +1,13 @@
 // The element embedded: the embed page takes the site's options, the custom element works
-// on a page of its own, and the npm package's element module runs under a strict CSP.
+// on a page of its own, the README's iframe renders at the height it gives and stays
+// usable from 480 px up, and the npm package's element module runs under a strict CSP.
 //   node --test test/browser/embed.test.mjs   (the site must be built)
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { EL, leaderOf, openPage, root, serve, useSite, waitLeader } from './harness.mjs';
+import { EL, leaderOf, openPage, root, serve, shotPath, useSite, waitLeader } from './harness.mjs';
 
 const site = useSite();
 const open = site.open;
@@ -54,6 +55,60 @@ describe('embedding', () => {
     );
     assert.deepEqual(errors, []);
     await page.close();
+  });
+});
+
+describe("the README's iframe", () => {
+  // the snippet as the README gives it, its height among those tested
+  const snippet = /<iframe src="https:\/\/…\/(embed\.html\?[^"]+)" width="100%" height="(\d+)"><\/iframe>/.exec(readFileSync(join(root, 'README.md'), 'utf8'));
+  const heights = [...new Set([480, Number(snippet?.[2]), 720])].sort((a, b) => a - b);
+
+  test(`renders correctly at the height it gives and stays usable at ${heights.join(', ')} px: nothing drawn over anything, the caption whole, ring, timeline and Play in view, the faults a scroll away`, async () => {
+    assert.ok(snippet, 'the README has the iframe snippet');
+    const problems = [];
+    for (const hgt of heights) {
+      const page = await site.browser.context.newPage();
+      await page.setViewportSize({ width: 800, height: hgt + 40 });
+      const body = `<!doctype html><html lang="en"><head><title>docs</title><link rel="icon" href="data:,"></head><body style="margin:0;padding:20px 0"><iframe title="playground" src="${site.server.url}${snippet[1]}" width="100%" height="${hgt}" style="border:0;display:block"></iframe></body></html>`;
+      await page.route('**/docs-iframe.html', (r) => r.fulfill({ contentType: 'text/html', body }));
+      await page.goto(`${site.server.url}docs-iframe.html`);
+      const frame = page.frames().find((f) => f.url().includes('embed.html'));
+      await frame.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
+      await frame.locator(`${EL} [data-action="continue"]`).waitFor({ state: 'visible', timeout: 30_000 });
+      await page.waitForTimeout(300);
+      const seen = await frame.evaluate(() => {
+        const r = document.querySelector('kraft-playground').shadowRoot;
+        const parts = { caption: '[data-caption]', ring: '.kp-ring-card', timeline: '.kp-tl-card', playback: '.kp-controls', dock: '.kp-dock' };
+        const box = Object.fromEntries(Object.entries(parts).map(([k, sel]) => [k, r.querySelector(sel).getBoundingClientRect()]));
+        const out = [];
+        const names = Object.keys(box);
+        for (const [i, a] of names.entries())
+          for (const b of names.slice(i + 1)) {
+            const p = box[a];
+            const q = box[b];
+            if (!(p.right <= q.left || q.right <= p.left || p.bottom <= q.top || q.bottom <= p.top)) out.push(`${a} and ${b} overlap`);
+          }
+        for (const k of ['caption', 'ring', 'timeline', 'playback'])
+          if (box[k].top < 0 || box[k].bottom > innerHeight) out.push(`${k} is not in view (${Math.round(box[k].top)}..${Math.round(box[k].bottom)} of ${innerHeight})`);
+        const text = r.querySelector('.kp-caption-body');
+        if (text.scrollHeight > text.clientHeight + 1) out.push('the caption is cut short');
+        if (box.ring.height < 200) out.push(`the ring card is ${Math.round(box.ring.height)} px tall`);
+        const node = r.querySelector('.kp-node-btn').getBoundingClientRect().width;
+        if (node < 40) out.push(`a node is ${Math.round(node)} px across`);
+        return out;
+      });
+      for (const p of seen) problems.push(`${hgt} px: ${p}`);
+      await page.screenshot({ path: shotPath(`embed-iframe-${hgt}.png`) });
+      // the faults: in view, or after scrolling the frame to its end
+      await frame.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+      const dock = await frame.evaluate(() => {
+        const b = document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-dock [data-fault="crash"]').getBoundingClientRect();
+        return b.top >= 0 && b.bottom <= innerHeight;
+      });
+      if (!dock) problems.push(`${hgt} px: the faults cannot be scrolled into view`);
+      await page.close();
+    }
+    assert.deepEqual(problems, []);
   });
 });
 

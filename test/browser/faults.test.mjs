@@ -93,7 +93,7 @@ describe('faults beside the picture', () => {
   test('at 1280x720 the ring, the timeline, the fault dock and Play fit one screen, in free play and at a story pause', async () => {
     const { page, errors } = await open('/?seed=3', { viewport: { width: 1280, height: 720 } });
     await page.waitForTimeout(1500);
-    await assertOnScreen(page, ['.kp-ring-card', '.kp-dock', '.kp-stage > .kp-card:last-child', '[data-action="play"]', ...MAIN_FAULTS], 720);
+    await assertOnScreen(page, ['.kp-ring-card', '.kp-dock', '.kp-tl-card', '[data-action="play"]', ...MAIN_FAULTS], 720);
     // next to the ring: the dock starts where the ring card ends, on the same row
     const ring = await box(page, '.kp-ring-card');
     const d = await box(page, '.kp-dock');
@@ -104,7 +104,7 @@ describe('faults beside the picture', () => {
     // a story paused on its caption: Continue and Play on screen too
     const story = await open('/?scenario=figure-8', { viewport: { width: 1280, height: 720 } });
     await story.page.locator(`${EL} [data-action="continue"]`).waitFor({ state: 'visible', timeout: 30_000 });
-    await assertOnScreen(story.page, ['.kp-ring-card', '.kp-dock', '.kp-stage > .kp-card:last-child', '[data-action="play"]', '[data-action="continue"]', ...MAIN_FAULTS], 720);
+    await assertOnScreen(story.page, ['.kp-ring-card', '.kp-dock', '.kp-tl-card', '[data-action="play"]', '[data-action="continue"]', ...MAIN_FAULTS], 720);
     await story.page.screenshot({ path: shotPath('faults-1280x720-story.png') });
     assert.deepEqual([...errors, ...story.errors], []);
     await story.page.close();
@@ -326,7 +326,7 @@ describe('the compact layout', () => {
       const { page, errors } = await open('/?seed=3&speed=1', { viewport: { width: 1440, height: 900 }, colorScheme: scheme });
       await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.leader() !== null, null, { timeout: 30_000 });
       await pause(page);
-      await assertOnScreen(page, ['.kp-ring-card', '.kp-dock', '.kp-stage > .kp-card:last-child', '[data-action="play"]', ...MAIN_FAULTS], 900);
+      await assertOnScreen(page, ['.kp-ring-card', '.kp-dock', '.kp-tl-card', '[data-action="play"]', ...MAIN_FAULTS], 900);
       await onNode(page, 2, 'isolate');
       await setLoss(page, 10);
       await page.locator(`${EL} .kp-ring-key summary`).click();

@@ -67,7 +67,19 @@ export async function openPage(context, url, opts = {}) {
 }
 
 /** The screenshots the README shows (in docs/), each taken by a browser test. */
-export const README_SHOTS = ['screenshot-onramp.png', 'screenshot.png', 'story-pause.png', 'story-complete.png', 'explain-popover.png', 'embed-compact.png', 'screenshot-phone.png'];
+export const README_SHOTS = [
+  'screenshot-onramp.png',
+  'screenshot-stage-1280x720.png',
+  'screenshot-figure-8-1280x720.png',
+  'screenshot-stage-390x844.png',
+  'screenshot-figure-8-390x844.png',
+  'screenshot.png',
+  'story-pause.png',
+  'story-complete.png',
+  'explain-popover.png',
+  'embed-compact.png',
+  'screenshot-phone.png',
+];
 
 /**
  * Where a test's screenshot goes, to be looked at: test-results/; with

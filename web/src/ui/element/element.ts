@@ -21,6 +21,7 @@ import { Dialogs } from '../shell/dialogs.js';
 import { type KeyHost, onKey } from '../shell/keys.js';
 import { layOut } from '../shell/layout.js';
 import { Announcer, Crashes, Notices, StatusLine, Toaster } from '../shell/messages.js';
+import { disclosure, type Popup, TapElsewhere } from '../shell/popups.js';
 import { SettingsNote } from '../shell/settings-note.js';
 import { ExportMenu, Sharing } from '../shell/share.js';
 import { Caption } from '../story/caption.js';
@@ -204,6 +205,9 @@ export class KraftPlayground extends HTMLElement {
   // Keys act only while focus is inside this element (never the page's, so Space still
   // scrolls it, and of two elements only the focused one acts).
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
+  /** A tap anywhere on the page closes the popups it lands outside of. */
+  #tapElsewhere = new TapElsewhere(() => this.#popups());
+  #exportMenu!: ExportMenu;
 
   constructor() {
     super();
@@ -253,6 +257,7 @@ export class KraftPlayground extends HTMLElement {
   connectedCallback(): void {
     if (!this.#built) this.#build();
     this.addEventListener('keydown', this.#keyHandler);
+    this.#tapElsewhere.connect();
     this.#theme.connect();
     // Boot in a later task: a page script that imported this module may still be
     // setting attributes (its URL parameters) or `KraftPlayground.wasm` in this one.
@@ -270,6 +275,7 @@ export class KraftPlayground extends HTMLElement {
 
   disconnectedCallback(): void {
     this.removeEventListener('keydown', this.#keyHandler);
+    this.#tapElsewhere.disconnect();
     this.#theme.disconnect();
     this.#loop.disconnect();
   }
@@ -345,8 +351,11 @@ export class KraftPlayground extends HTMLElement {
     }
 
     const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#runs.scenario?.id ?? null, timeline: this.#views.timeline });
+    this.#exportMenu = exportMenu;
     this.#caption = new Caption({
       continue: () => this.#play.setPlaying(true),
+      // with the gap below it: what the stage's fit to the window leaves the bar
+      resized: (px) => this.#root.style.setProperty('--kp-caption-h', `${px ? px + 10 : 0}px`),
       returnToScript: (at) => void this.#runs.returnToStep(at.step),
       open: (n) => void this.#runs.pick(n.id, n.variant),
       replay: () => void this.#runs.reset(),
@@ -404,7 +413,8 @@ export class KraftPlayground extends HTMLElement {
       ring: this.#views.ring,
       timeline: this.#views.timeline,
       dock: this.#views.faults.dock,
-      controls: [this.#views.controls.el, this.#views.controls.settingsEl],
+      playback: this.#views.controls.el,
+      settings: this.#views.controls.settingsEl,
       logs: this.#views.logs,
       images: this.#views.images.el,
       panels: [this.#later.slots.quorum, this.#later.slots.invariants, this.#views.faults.el, this.#later.slots.changes, this.#later.slots.settings],
@@ -417,13 +427,13 @@ export class KraftPlayground extends HTMLElement {
       if (word) this.#openHelp(word.dataset.term);
     });
     this.#setLoading(true);
+  }
 
-    this.#root.addEventListener('pointerdown', (e) => {
-      const path = e.composedPath();
-      const menu = this.#later.parts?.menu;
-      if (menu && !menu.el.hidden && !path.includes(menu.el) && !path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn'))) menu.close();
-      exportMenu.pointerDown(path);
-    });
+  /** What a tap elsewhere closes. */
+  #popups(): Popup[] {
+    const menu = this.#later.parts?.menu.popup;
+    const key = disclosure(() => this.#root.querySelector('.kp-ring-key'));
+    return [...(menu ? [menu] : []), this.#exportMenu.popup, this.#views.timeline.explainer.popup, key, this.#caption.summaryPopup];
   }
 
   #openHelp(term?: string): void {
@@ -477,6 +487,7 @@ export class KraftPlayground extends HTMLElement {
     this.#views.timeline.highlight.clear();
     this.#views.timeline.highlightNodes.clear();
     this.#views.logs.setRecordNames(this.#runs.scenario?.recordNames ?? {});
+    this.#views.ring.setRecordNames(this.#runs.scenario?.recordNames ?? {});
     this.#script.reset();
     this.#later.parts?.menu.close();
     // Everything recorded so far, including the future of a scenario loaded and rewound.

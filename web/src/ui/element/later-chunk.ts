@@ -129,7 +129,8 @@ export class LaterChunk {
     const summary = new module.Summary(host.store, views.timeline, views.logs);
     const imageCard = new module.ImageCard({
       image: (id, limit) => host.cluster()?.image(id, { limit }) ?? null,
-      ring: () => views.ring.geometry(),
+      ring: () => views.ring.size(),
+      reserve: (px) => views.ring.reserveTop(px),
       showAll: () => views.images.showAll(),
     });
     views.ring.el.append(imageCard.el);

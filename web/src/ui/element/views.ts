@@ -59,12 +59,23 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     explain: (seq) => host.cluster()?.explain(seq) ?? null,
     failovers: () => host.leaderChanges(),
   });
+  const records = (id: number, from: number, limit: number) => {
+    try {
+      const c = host.cluster();
+      return c ? c.log(id, { from, limit }) : [];
+    } catch {
+      return [];
+    }
+  };
   const ring = new Ring(store, {
     ...drawing,
     nodes: () => host.nodes(),
     openNode: (id, anchor) => host.openNode(id, anchor),
     hiddenGroups: () => timeline.hiddenGroups,
     downLinks: () => host.downLinks(),
+    records,
+    explain: (seq) => host.cluster()?.explain(seq) ?? null,
+    explainer: timeline.explainer,
   });
   const logs = new LogsSlot({
     ...drawing,
@@ -77,14 +88,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
       return null;
     },
     truncated: (id, t0, t1) => store.truncated(id, t0, t1),
-    records: (id, from, limit) => {
-      try {
-        const c = host.cluster();
-        return c ? c.log(id, { from, limit }) : [];
-      } catch {
-        return [];
-      }
-    },
+    records,
   });
   const images = new Images({
     nodes: () => host.nodes(),

@@ -236,7 +236,8 @@ export class FaultsPanel {
       this.switches.set(name, box);
       sw.appendChild(h('label', { class: 'kp-switch' }, box, h('span', null, h('code', null, name), h('span', { class: 'kp-expl' }, expl))));
     }
-    this.linkState = h('div', { class: 'kp-linkstate', 'data-faults': 'none' });
+    // focusable: with many faults in force it scrolls, and the keyboard scrolls it too
+    this.linkState = h('div', { class: 'kp-linkstate', 'data-faults': 'none', tabindex: '0', role: 'group', 'aria-label': 'Faults in force' });
     this.clearAll = btn(
       'Clear all',
       { 'data-action': 'clear-faults', title: 'Heal every link, restore loss, latency, duplication and disks, restart crashed nodes' },

@@ -1,6 +1,7 @@
 // The metadata image card: at a story's stop that talks about the images, the named
-// nodes' images over the ring, beside those nodes, so they are in view without scrolling
-// (the full block sits below the logs, in the full layout only). Nodes whose images are
+// nodes' images at the top of the cluster view, which makes room for it (its nodes move
+// down and shrink, none is covered), so they are in view without scrolling (the full
+// block sits below the logs, in the full layout only). Nodes whose images are
 // the same share one entry, so "n3's image equals n2's" reads as one. Read from the core
 // at the current moment; gone when the stop is left.
 
@@ -9,18 +10,13 @@ import { h, setText } from '../common/dom.js';
 import { term } from '../common/glossary.js';
 import { list } from '../panels/images.js';
 
-/** A node as the ring draws it: centre and radius, in the ring's pixels. */
-export interface NodeSpot {
-  x: number;
-  y: number;
-  r: number;
-}
-
 export interface ImageCardHost {
   /** Node `id`'s image now, at most `limit` of each list (null: crashed, or no cluster). */
   image(id: number, limit: number): MetadataImageInfo | null;
-  /** The ring's size and where each node is on it. */
-  ring(): { w: number; h: number; spots: readonly (NodeSpot | undefined)[] };
+  /** The cluster view's size. */
+  ring(): { w: number; h: number };
+  /** Keeps the top `px` of the cluster view clear of nodes (0: none). */
+  reserve(px: number): void;
   /** Opens the full block (layout=full) and moves focus there. */
   showAll(): void;
 }
@@ -42,13 +38,6 @@ function lines(img: MetadataImageInfo | null): [string, string, string] {
     `brokers ${list(img.brokers.map(String), img.brokerCount)}`,
     `${img.topicCount} topic${img.topicCount === 1 ? '' : 's'}${topics.length ? `: ${topics.join('; ')}${rest}` : ''}`,
   ];
-}
-
-/** How much of box `a` covers box `b` (area, px²). */
-function cover(a: { x: number; y: number; width: number; height: number }, b: { x0: number; y0: number; x1: number; y1: number }): number {
-  const w = Math.min(a.x + a.width, b.x1) - Math.max(a.x, b.x0);
-  const hh = Math.min(a.y + a.height, b.y1) - Math.max(a.y, b.y0);
-  return w > 0 && hh > 0 ? w * hh : 0;
 }
 
 export class ImageCard {
@@ -73,6 +62,8 @@ export class ImageCard {
   #stale = true;
   /** The ring's size and the card's content the placement was made for. */
   #placedFor = '';
+  /** The band at the top of the cluster view it takes (px). */
+  #reserved = 0;
 
   constructor(host: ImageCardHost) {
     this.#host = host;
@@ -95,6 +86,7 @@ export class ImageCard {
 
   #hide(): void {
     this.#hidden = true;
+    this.#reserve(0);
     // focus would fall to <body>: back to the stage it sat over
     const root = this.el.getRootNode() as ShadowRoot | Document;
     const had = this.el.contains(root.activeElement);
@@ -102,11 +94,14 @@ export class ImageCard {
     if (had) (this.el.closest('.kp-ring-card') as HTMLElement | null)?.querySelector<HTMLElement>('.kp-node-btn')?.focus();
   }
 
-  /** Re-reads the images when shown and something changed, and keeps the card beside the named nodes. */
+  /** Re-reads the images when shown and something changed, and keeps the room it takes on the cluster view. */
   frame(): void {
     const show = this.#focus !== '' && !this.#hidden;
     if (this.el.hidden === show) this.el.hidden = !show;
-    if (!show) return;
+    if (!show) {
+      this.#reserve(0);
+      return;
+    }
     const ring = this.#host.ring();
     if (this.#stale) {
       this.#stale = false;
@@ -156,37 +151,19 @@ export class ImageCard {
     if (this.el.getAttribute('aria-label') !== label) this.el.setAttribute('aria-label', label);
   }
 
-  /**
-   * Where on the ring the card covers the least of the named nodes (their circles,
-   * star and captions), then of the others, and lies nearest to the named ones.
-   */
-  #place(ring: { w: number; h: number; spots: readonly (NodeSpot | undefined)[] }): void {
-    const width = Math.max(0, Math.min(ring.w - 2 * MARGIN, 320));
+  /** At the top of the cluster view, across it: the view keeps that band clear of its nodes. */
+  #place(ring: { w: number; h: number }): void {
+    const width = Math.max(0, Math.min(ring.w - 2 * MARGIN, 420));
     this.el.style.width = `${width}px`;
-    this.el.style.maxHeight = `${Math.max(0, ring.h - 2 * MARGIN)}px`;
-    const height = Math.min(this.el.offsetHeight, ring.h - 2 * MARGIN);
-    const named = new Set(this.#focus.split(',').map(Number));
-    const boxes = ring.spots.flatMap((s, id) => {
-      if (!s) return [];
-      const half = Math.max(s.r + 6, 44);
-      return [{ named: named.has(id), x: s.x, y: s.y, x0: s.x - half, x1: s.x + half, y0: s.y - s.r - 22, y1: s.y + s.r + 34 }];
-    });
-    const aim = boxes.filter((b) => b.named);
-    let best = { x: MARGIN, y: MARGIN, score: Number.POSITIVE_INFINITY };
-    const xs = [...new Set([MARGIN, Math.round((ring.w - width) / 2), ring.w - width - MARGIN])];
-    for (const x of xs) {
-      for (let y = MARGIN; y <= Math.max(MARGIN, ring.h - height - MARGIN); y += 4) {
-        const at = { x, y, width, height };
-        let score = 0;
-        for (const b of boxes) score += cover(at, b) * (b.named ? 1000 : 10);
-        // nearest named node, from the card's middle
-        const cx = x + width / 2;
-        const cy = y + height / 2;
-        if (aim.length) score += Math.min(...aim.map((b) => Math.hypot(b.x - cx, b.y - cy)));
-        if (score < best.score) best = { x, y, score };
-      }
-    }
-    this.el.style.left = `${best.x}px`;
-    this.el.style.top = `${best.y}px`;
+    this.el.style.maxHeight = `${Math.max(0, ring.h / 2 - 2 * MARGIN)}px`;
+    this.el.style.left = `${(ring.w - width) / 2}px`;
+    this.el.style.top = `${MARGIN}px`;
+    this.#reserve(this.el.offsetHeight + 2 * MARGIN);
+  }
+
+  #reserve(px: number): void {
+    if (px === this.#reserved) return;
+    this.#reserved = px;
+    this.#host.reserve(px);
   }
 }

@@ -4,6 +4,7 @@
 import type { Cluster } from '../../api.js';
 import { clamp, h, setText } from '../common/dom.js';
 import type { NodeInfo } from '../common/types.js';
+import type { Popup } from '../shell/popups.js';
 
 export interface NodeMenuHost {
   nodes(): NodeInfo[];
@@ -68,6 +69,13 @@ export class NodeMenu {
     if (over > 0) this.el.style.top = `${Math.max(top - over, 8 - root.getBoundingClientRect().top)}px`;
     (this.el.querySelector('button') as HTMLButtonElement | null)?.focus({ preventScroll: true });
   }
+
+  /** The menu as a popup a tap elsewhere closes (a tap on a node opens that node's instead). */
+  readonly popup: Popup = {
+    open: () => !this.el.hidden,
+    inside: (path) => path.includes(this.el) || path.some((n) => n instanceof HTMLElement && n.classList.contains('kp-node-btn')),
+    close: () => this.close(),
+  };
 
   /** Closes the menu; `returnFocus` (Escape) puts focus back on the node's button. */
   close(returnFocus = false): void {

@@ -1,12 +1,18 @@
-// The cluster view: voters on a ring, observers (brokers) in a row beneath, messages in
-// flight between them, links that are down, and each node's role, epoch, timer, LEO and
-// HW. Every node is also a real button (keyboard, touch, tests) that opens its actions.
+// The cluster view, the stage's big picture: voters on a ring, observers (brokers) in
+// rows beneath, messages in flight between them (tap one: what it is and why it was
+// sent), links that are down, and each node's state, epoch, timer, LEO and HW (its
+// label, labels.ts, placed by plan.ts). Every node is also a real button (keyboard,
+// touch, tests) that opens its actions.
 
 import { clamp, h } from '../common/dom.js';
 import { nodeTip } from '../common/glossary.js';
 import { MSG, type Store } from '../common/store.js';
 import { fitCanvas, type Theme } from '../common/theme.js';
-import { isResponse, type NodeInfo, RPC_KINDS, STATES } from '../common/types.js';
+import { isResponse, type LogRecord, type NodeInfo, RPC_KINDS } from '../common/types.js';
+import type { ExplainPopover } from '../timeline/explain.js';
+import { drawNode } from './draw-node.js';
+import { NodeLabels, TAIL } from './labels.js';
+import { DETAILS, type Detail, heightFor, planRing, type RingPlan } from './plan.js';
 
 export interface RingHost {
   now(): number;
@@ -16,6 +22,12 @@ export interface RingHost {
   hiddenGroups(): Set<number>;
   /** directed links that are down now (the cluster's downLinks()) */
   downLinks(): [number, number][];
+  /** records of node `id` in [from, from + limit) */
+  records(id: number, from: number, limit: number): LogRecord[];
+  /** why the event `seq` happened, in the core's words */
+  explain(seq: number): string | null;
+  /** the element's popover that explains what is tapped (the timeline's) */
+  explainer: ExplainPopover;
 }
 
 /** Groups of nodes that can talk both ways (partitions), from the down links. */
@@ -37,43 +49,71 @@ export function linkGroups(n: number, down: [number, number][]): { groups: numbe
   return { groups, isDown: (a, b) => m[a * n + b] === 1 };
 }
 
-interface Pos {
-  x: number;
-  y: number;
-  r: number;
-}
-
 const GROUP_COLORS = ['#2563eb', '#d97706', '#9333ea', '#0d9488', '#db2777', '#65a30d'];
+/** Clusters up to this size get their logs' tails in the labels (the bench's 11 nodes do not). */
+const TAILS_UP_TO = 7;
+/** How near a tap must land to a message to pick it (px). */
+const TAP_PX = 16;
+/** The least wall time between two updates of the labels' text (ms). */
+const LABELS_MS = 100;
 
 export class Ring {
   readonly el: HTMLDivElement;
   private canvas: HTMLCanvasElement;
   private layer: HTMLDivElement;
+  private labels = new NodeLabels();
   private buttons: HTMLButtonElement[] = [];
   private w = 320;
   private hgt = 300;
-  private pos: Pos[] = [];
-  /** y of the observers' row label, or -1 */
-  private obsLabelY = -1;
-  private flashes: { x: number; y: number; until: number; color: string }[] = [];
+  /** The band at the top kept clear (px). */
+  private top = 0;
+  private plan: RingPlan = { spots: [], labels: [], captions: [], detail: 'full' };
+  private flashes: { x: number; y: number; until: number }[] = [];
   private lastSig = '';
+  /** The messages as last drawn, three numbers each: x, y and the row in the store (no object per message per frame). */
+  private drawnMsgs: number[] = [];
+  /** The names a story gives records ("X"), by `offset:epoch`. */
+  private names = new Map<string, string>();
+  /** Per node: the log tail shown, and what it was read for. */
+  private tails: { sig: string; records: LogRecord[] }[] = [];
   /** What the last drawing showed: redraw only when one of these changed (or when invalidated). */
   private drawn: { now: number; version: number; nodes: NodeInfo[]; down: [number, number][]; theme: Theme } | null = null;
+  /** The labels have not shown the last drawing yet, and when they last changed (wall ms). */
+  private labelsDue = false;
+  private labelsAt = Number.NEGATIVE_INFINITY;
   /** Called when the ring needs drawing again (the element then asks for a frame). */
   onChange: () => void = () => {};
+  /**
+   * Called with the heights the view wants at its width for this cluster: with room for
+   * each node's state (a phone's stacked stage gives it that), and the least it fits in
+   * at all (a wide stage never gives it less).
+   */
+  onWantHeight: (roomy: number, least: number) => void = () => {};
+  /** The width and cluster the wanted heights were worked out for. */
+  private wanted = '';
+  private wantTimer = 0;
 
   constructor(
     private store: Store,
     private host: RingHost,
   ) {
     this.canvas = h('canvas', { class: 'kp-ring-canvas', 'aria-hidden': 'true' });
-    this.layer = h('div', { class: 'kp-ring-layer' });
+    this.layer = h('div', { class: 'kp-ring-layer' }, this.labels.el);
     this.el = h('div', { class: 'kp-ring' }, this.canvas, this.layer);
+    this.canvas.addEventListener('click', (e) => this.tapMessage(e));
   }
 
-  /** Its size and where each node is drawn (as laid out by the last frame): what an overlay keeps clear of. */
-  geometry(): { w: number; h: number; spots: readonly (Pos | undefined)[] } {
-    return { w: this.w, h: this.hgt, spots: this.pos };
+  /** Its size (what an overlay is placed in). */
+  size(): { w: number; h: number } {
+    return { w: this.w, h: this.hgt };
+  }
+
+  /** Keeps the top `px` clear of nodes (a card over it: the nodes make room, none is covered). */
+  reserveTop(px: number): void {
+    if (px === this.top) return;
+    this.top = px;
+    this.lastSig = '';
+    this.invalidate();
   }
 
   /** Something it shows changed that it cannot see for itself (the legend, the theme). */
@@ -90,6 +130,14 @@ export class Ring {
     this.invalidate();
   }
 
+  /** The records a story names (none in free play): a label's tail shows them by name. */
+  setRecordNames(names: Record<string, { offset: number; epoch: number }>): void {
+    this.names = new Map(Object.entries(names).map(([name, r]) => [`${r.offset}:${r.epoch}`, name]));
+    this.tails = [];
+    this.lastSig = '';
+    this.invalidate();
+  }
+
   /** Remember where messages died, to flash an ✕ there for a moment (wall time). */
   noteDrops(ids: number[]): void {
     const now = performance.now();
@@ -100,71 +148,105 @@ export class Ring {
       while (i >= 0 && msgs.id(i) !== id) i--;
       if (i < 0) continue;
       const m = msgs.at(i);
-      const a = this.pos[m.from];
-      const b = this.pos[m.to];
+      const a = this.plan.spots[m.from];
+      const b = this.plan.spots[m.to];
       if (!a || !b) continue;
       const span = m.arrives - m.sent;
       const f = span > 0 ? clamp((m.end - m.sent) / span, 0.12, 1) : 0.12;
-      this.flashes.push({ x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f, until: now + 700, color: '' });
+      this.flashes.push({ x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f, until: now + 700 });
     }
     if (this.flashes.length > 60) this.flashes.splice(0, this.flashes.length - 60);
     this.onChange();
   }
 
-  private layout(nodes: NodeInfo[]): void {
-    const voters = nodes.filter((n) => n.role !== 'observer');
-    const obs = nodes.filter((n) => n.role === 'observer');
-    const cx = this.w / 2;
-    const r = clamp(Math.min(this.w, this.hgt) / 12, 14, 27);
-    const ro = clamp(r * 0.78, 12, 21);
-    const obsRow = obs.length ? 2 * ro + 40 : 0;
-    const ringH = this.hgt - obsRow;
-    // room above for the leader's star, below for each node's caption
-    const top = 20;
-    const below = 30;
-    const R = Math.max(r * 1.4, Math.min(this.w * 0.36, (ringH - top - below - 2 * r) / 2));
-    const cy = top + r + R;
-    this.pos = [];
-    voters.forEach((n, i) => {
-      const a = -Math.PI / 2 + (i * 2 * Math.PI) / voters.length;
-      this.pos[n.id] = voters.length === 1 ? { x: cx, y: ringH / 2, r } : { x: cx + R * Math.cos(a), y: cy + R * Math.sin(a), r };
-    });
-    const span = Math.min(this.w - 2 * ro - 30, (obs.length - 1) * Math.max(70, 2 * ro + 40));
-    obs.forEach((n, i) => {
-      const x = obs.length === 1 ? cx : cx - span / 2 + (i * span) / (obs.length - 1);
-      this.pos[n.id] = { x, y: this.hgt - below - ro - 2, r: ro };
-    });
-    this.obsLabelY = obs.length ? this.hgt - below - 2 * ro - 14 : -1;
+  /** Plans where nodes and labels go: for this size, these roles, and offsets this many digits long. */
+  private layout(nodes: NodeInfo[], digits: number): void {
+    const th = this.host.theme();
+    const roles = nodes.map((n) => n.role);
+    const details: readonly Detail[] = nodes.length <= TAILS_UP_TO ? DETAILS : DETAILS.filter((d) => d !== 'log');
+    const size = (d: Detail) => this.labels.size(d, digits, th);
+    this.plan = shifted(planRing(this.w, Math.max(0, this.hgt - this.top), roles, details, size), this.top);
+    this.labels.place(
+      nodes.map((n) => n.id),
+      this.plan.labels,
+      this.plan.detail,
+    );
+    this.tails = [];
+    // what the view wants depends on its width and the cluster only (offsets of 4 digits
+    // assumed): worked out again when those change, not as LEOs grow
+    const shape = `${this.w}:${roles.join()}`;
+    if (shape !== this.wanted) {
+      this.wanted = shape;
+      // a search of many plans (tens of ms for 15 nodes): after this frame, not in it
+      clearTimeout(this.wantTimer);
+      this.wantTimer = window.setTimeout(() => {
+        const wide = (d: Detail) => this.labels.size(d, 4, th);
+        this.onWantHeight(heightFor(this.w, roles, 300, 600, true, wide), heightFor(this.w, roles, 160, 800, false, wide));
+      }, 0);
+    }
   }
 
   /** Draws if anything it shows changed; returns whether it animates (an ✕ fading) and wants the next frame. */
   frame(): boolean {
     const nodes = this.host.nodes();
-    const sig = `${this.w}x${this.hgt}:${nodes.map((n) => n.role[0]).join('')}`;
+    let most = 0;
+    for (const n of nodes) most = Math.max(most, n.leo);
+    const digits = String(most).length;
+    const sig = `${this.w}x${this.hgt}-${this.top}:${digits}:${nodes.map((n) => n.role[0]).join('')}`;
     if (sig !== this.lastSig) {
-      this.layout(nodes);
+      this.layout(nodes, digits);
       this.syncButtons(nodes);
       this.lastSig = sig;
       this.drawn = null;
+      // new labels are empty: filled in this frame
+      this.labelsAt = Number.NEGATIVE_INFINITY;
     }
     const now = this.host.now();
     const down = this.host.downLinks();
     const theme = this.host.theme();
     const d = this.drawn;
     const same = d && d.now === now && d.version === this.store.version && d.nodes === nodes && d.down === down && d.theme === theme;
-    if (same && !this.flashes.length) return false;
-    this.draw(nodes);
-    this.drawn = { now, version: this.store.version, nodes, down, theme };
-    if (!same) this.updateButtons(nodes);
-    return this.flashes.length > 0;
+    if (same && !this.flashes.length && !this.labelsDue) return false;
+    if (!same) {
+      this.draw(nodes);
+      this.drawn = { now, version: this.store.version, nodes, down, theme };
+      this.labelsDue = true;
+    } else if (this.flashes.length) this.draw(nodes);
+    // the labels' text at most every LABELS_MS of wall time (at 100x the offsets change
+    // every frame, faster than anyone reads, and each change restyles the labels); the
+    // last values always show: a frame is asked for until they do
+    const wall = performance.now();
+    if (this.labelsDue && wall - this.labelsAt >= LABELS_MS) {
+      this.labelsDue = false;
+      this.labelsAt = wall;
+      this.updateButtons(nodes);
+      this.labels.update(
+        nodes,
+        theme,
+        (n) => this.tailOf(n),
+        (r) => this.names.get(`${r.offset}:${r.epoch}`),
+      );
+    }
+    return this.flashes.length > 0 || this.labelsDue;
+  }
+
+  /** Node `n`'s last records, read again only when its log may have changed. */
+  private tailOf(n: NodeInfo): LogRecord[] | null {
+    const sig = `${n.leo}|${n.logStart}|${n.lastEpoch}`;
+    const had = this.tails[n.id];
+    if (had?.sig === sig) return had.records;
+    const from = Math.max(n.logStart, n.leo - TAIL);
+    const records = n.leo > from ? this.host.records(n.id, from, TAIL) : [];
+    this.tails[n.id] = { sig, records };
+    return records;
   }
 
   private syncButtons(nodes: NodeInfo[]): void {
-    this.layer.replaceChildren();
+    for (const b of this.buttons) b.remove();
     this.buttons = nodes.map((n) => {
       const b = h('button', { class: 'kp-node-btn', type: 'button', 'data-node': String(n.id) });
       b.addEventListener('click', () => this.host.openNode(n.id, b));
-      const p = this.pos[n.id];
+      const p = this.plan.spots[n.id];
       if (p) {
         b.style.left = `${p.x - p.r - 4}px`;
         b.style.top = `${p.y - p.r - 4}px`;
@@ -188,32 +270,52 @@ export class Ring {
     });
   }
 
+  /** A tap on a message in flight: what it is and why it was sent. */
+  private tapMessage(e: MouseEvent): void {
+    const drawn = this.drawnMsgs;
+    let best = -1;
+    let bestD = TAP_PX;
+    for (let k = 0; k < drawn.length; k += 3) {
+      const d = Math.hypot(drawn[k] - e.offsetX, drawn[k + 1] - e.offsetY);
+      if (d < bestD) {
+        best = k;
+        bestD = d;
+      }
+    }
+    if (best < 0) return;
+    const m = this.store.msgs.at(drawn[best + 2]);
+    const why = this.host.explain(m.seq) ?? 'No explanation recorded for this message.';
+    const r = this.canvas.getBoundingClientRect();
+    this.host.explainer.show(`${RPC_KINDS[m.rpc]} n${m.from} → n${m.to}`, this.store.summaryOf(m), why, r.left + drawn[best], r.top + drawn[best + 1], this.el);
+  }
+
   private draw(nodes: NodeInfo[]): void {
     const th = this.host.theme();
     const ctx = fitCanvas(this.canvas, this.w, this.hgt);
     const now = this.host.now();
     ctx.clearRect(0, 0, this.w, this.hgt);
     const N = nodes.length;
+    const spots = this.plan.spots;
     const { groups, isDown } = linkGroups(N, this.host.downLinks());
 
     // partition groups: a halo per group (only when there is more than one)
     if (groups.some((g) => g !== 0)) {
       for (const n of nodes) {
-        const p = this.pos[n.id];
+        const p = spots[n.id];
         if (!p) continue;
         ctx.fillStyle = GROUP_COLORS[groups[n.id] % GROUP_COLORS.length] + (th.dark ? '33' : '22');
         ctx.beginPath();
-        ctx.arc(p.x, p.y, p.r + 13, 0, Math.PI * 2);
+        ctx.arc(p.x, p.y, p.r * 1.45, 0, Math.PI * 2);
         ctx.fill();
       }
     }
     // faint mesh of the links that are up (observers only ever talk to voters)
     ctx.strokeStyle = th.grid;
-    ctx.lineWidth = 1;
+    ctx.lineWidth = 1.5;
     for (let a = 0; a < N; a++) {
       for (let b = a + 1; b < N; b++) {
-        const pa = this.pos[a];
-        const pb = this.pos[b];
+        const pa = spots[a];
+        const pb = spots[b];
         if (!pa || !pb) continue;
         if (isDown(a, b) || isDown(b, a) || (nodes[a]?.role === 'observer' && nodes[b]?.role === 'observer')) continue;
         ctx.beginPath();
@@ -222,39 +324,66 @@ export class Ring {
         ctx.stroke();
       }
     }
-    // links down: both ways (an ✕ in the middle) or one way (the ✕ near the receiver)
-    ctx.setLineDash([4, 4]);
+    this.drawDownLinks(ctx, th, nodes, isDown);
+    this.drawMessages(ctx, th, now);
+    const wall = performance.now();
+    this.flashes = this.flashes.filter((f) => f.until > wall);
+    for (const f of this.flashes) {
+      ctx.globalAlpha = clamp((f.until - wall) / 700, 0, 1);
+      cross(ctx, f.x, f.y, 7, th.danger, th.bg);
+      ctx.globalAlpha = 1;
+    }
+    ctx.fillStyle = th.muted;
+    ctx.font = `11px ${th.font}`;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    if (spots.length && nodes.some((n) => n.role === 'observer')) for (const c of this.plan.captions) ctx.fillText(c.text, c.box.x, c.box.y);
+    for (const n of nodes) {
+      const p = spots[n.id];
+      if (p) drawNode(ctx, th, n, p, now);
+    }
+  }
+
+  /** Links down: both ways (an ✕ in the middle) or one way (the ✕ near the receiver). */
+  private drawDownLinks(ctx: CanvasRenderingContext2D, th: Theme, nodes: NodeInfo[], isDown: (a: number, b: number) => boolean): void {
+    const N = nodes.length;
+    ctx.setLineDash([5, 5]);
     for (let a = 0; a < N; a++) {
       for (let b = 0; b < N; b++) {
         if (a === b || !isDown(a, b)) continue;
         const both = isDown(b, a);
         if (both && a > b) continue;
         if (nodes[a]?.role === 'observer' && nodes[b]?.role === 'observer') continue;
-        const pa = this.pos[a];
-        const pb = this.pos[b];
+        const pa = this.plan.spots[a];
+        const pb = this.plan.spots[b];
         if (!pa || !pb) continue;
         ctx.strokeStyle = th.danger;
         ctx.globalAlpha = 0.55;
-        ctx.lineWidth = 1.2;
+        ctx.lineWidth = 1.5;
         ctx.beginPath();
         ctx.moveTo(pa.x, pa.y);
         ctx.lineTo(pb.x, pb.y);
         ctx.stroke();
         ctx.globalAlpha = 1;
         const f = both ? 0.5 : 0.72;
-        const mx = pa.x + (pb.x - pa.x) * f;
-        const my = pa.y + (pb.y - pa.y) * f;
         ctx.setLineDash([]);
-        cross(ctx, mx, my, 4, th.danger, th.bg);
-        ctx.setLineDash([4, 4]);
+        cross(ctx, pa.x + (pb.x - pa.x) * f, pa.y + (pb.y - pa.y) * f, 5, th.danger, th.bg);
+        ctx.setLineDash([5, 5]);
       }
     }
     ctx.setLineDash([]);
+  }
 
-    // messages in flight
+  /**
+   * Messages in flight, rim to rim: a request a filled dot, a response a ring, each with a
+   * short trail, sized to the nodes so they can be followed and tapped.
+   */
+  private drawMessages(ctx: CanvasRenderingContext2D, th: Theme, now: number): void {
     const hidden = this.host.hiddenGroups();
     const [i0, i1] = this.store.msgRange(now, now);
     const msgs = this.store.msgs;
+    const spots = this.plan.spots;
+    this.drawnMsgs.length = 0;
     for (let i = i0; i < i1; i++) {
       if (msgs.sent(i) > now) break;
       // the filter reads the numbers; an object only for what is drawn
@@ -262,8 +391,8 @@ export class Ring {
       const endT = end === Infinity ? msgs.num(i, MSG.arrives) : end;
       if (endT <= now || hidden.has(msgs.num(i, MSG.rpc) >> 1)) continue;
       const m = msgs.at(i);
-      const pa = this.pos[m.from];
-      const pb = this.pos[m.to];
+      const pa = spots[m.from];
+      const pb = spots[m.to];
       if (!pa || !pb) continue;
       const span = m.arrives - m.sent;
       const f = span > 0 ? clamp((now - m.sent) / span, 0, 1) : 1;
@@ -272,145 +401,41 @@ export class Ring {
       const len = Math.hypot(dx, dy) || 1;
       const ux = dx / len;
       const uy = dy / len;
-      // travel from rim to rim, with a small sideways offset so requests and replies
-      // on the same link do not overlap
+      const size = clamp(Math.min(pa.r, pb.r) * 0.2, 3.5, 6.5);
+      // a little to the side, so a request and its response on one link do not overlap
+      const off = size + 1;
       const sx = pa.x + ux * pa.r;
       const sy = pa.y + uy * pa.r;
-      const ex = pb.x - ux * pb.r;
-      const ey = pb.y - uy * pb.r;
-      const off = 4;
-      const x = sx + (ex - sx) * f - uy * off;
-      const y = sy + (ey - sy) * f + ux * off;
+      const x = sx + (pb.x - ux * pb.r - sx) * f - uy * off;
+      const y = sy + (pb.y - uy * pb.r - sy) * f + ux * off;
       const color = m.failed ? th.danger : th.rpc[m.rpc >> 1];
       const resp = isResponse(RPC_KINDS[m.rpc]);
       ctx.strokeStyle = color;
-      ctx.lineWidth = 2;
-      ctx.globalAlpha = 0.5;
+      ctx.lineWidth = 2.5;
+      ctx.globalAlpha = 0.45;
       ctx.beginPath();
-      ctx.moveTo(x - ux * 12, y - uy * 12);
+      ctx.moveTo(x - ux * size * 3.5, y - uy * size * 3.5);
       ctx.lineTo(x, y);
       ctx.stroke();
       ctx.globalAlpha = 1;
       ctx.fillStyle = resp ? th.bg : color;
       ctx.beginPath();
-      ctx.arc(x, y, resp ? 3.6 : 4.2, 0, Math.PI * 2);
+      ctx.arc(x, y, resp ? size - 1 : size, 0, Math.PI * 2);
       ctx.fill();
-      if (resp) {
-        ctx.lineWidth = 2;
-        ctx.stroke();
-      }
+      if (resp) ctx.stroke();
+      this.drawnMsgs.push(x, y, i);
     }
-    const wall = performance.now();
-    this.flashes = this.flashes.filter((f) => f.until > wall);
-    for (const f of this.flashes) {
-      ctx.globalAlpha = clamp((f.until - wall) / 700, 0, 1);
-      cross(ctx, f.x, f.y, 6, th.danger, th.bg);
-      ctx.globalAlpha = 1;
-    }
-
-    if (this.obsLabelY > 0) {
-      ctx.fillStyle = th.muted;
-      ctx.font = `10px ${th.font}`;
-      ctx.textAlign = 'left';
-      ctx.textBaseline = 'middle';
-      ctx.fillText('observers (brokers)', 8, this.obsLabelY);
-      ctx.fillText('voters (controllers)', 8, 10);
-    }
-    // nodes
-    for (const n of nodes) {
-      const p = this.pos[n.id];
-      if (!p) continue;
-      this.drawNode(ctx, th, n, p, now);
-    }
-  }
-
-  private drawNode(ctx: CanvasRenderingContext2D, th: Theme, n: NodeInfo, p: Pos, now: number): void {
-    const si = Math.max(0, STATES.indexOf(n.state));
-    const color = th.state[si];
-    const leader = n.state === 'leader';
-    const crashed = n.state === 'crashed';
-    // timer arc: how much of the state's timer is left
-    if (n.timer && !crashed) {
-      const left = clamp((n.timer.deadline - now) / Math.max(1, n.timer.total), 0, 1);
-      ctx.strokeStyle = th.grid;
-      ctx.lineWidth = 3.5;
-      ctx.beginPath();
-      ctx.arc(p.x, p.y, p.r + 5, 0, Math.PI * 2);
-      ctx.stroke();
-      ctx.strokeStyle = leader ? th.muted : left < 0.25 ? th.danger : th.fg;
-      ctx.beginPath();
-      ctx.arc(p.x, p.y, p.r + 5, -Math.PI / 2, -Math.PI / 2 + left * Math.PI * 2);
-      ctx.stroke();
-    }
-    ctx.fillStyle = crashed ? th.panel : color;
-    ctx.beginPath();
-    ctx.arc(p.x, p.y, p.r, 0, Math.PI * 2);
-    ctx.fill();
-    ctx.lineWidth = leader ? 3 : 1.5;
-    ctx.strokeStyle = crashed ? th.muted : leader ? th.fg : color;
-    if (crashed) ctx.setLineDash([3, 3]);
-    ctx.stroke();
-    ctx.setLineDash([]);
-    if (n.busyUntil && n.busyUntil > now && !crashed) {
-      // blocked in a flush: a small disk badge
-      ctx.fillStyle = th.danger;
-      ctx.beginPath();
-      ctx.arc(p.x + p.r * 0.78, p.y - p.r * 0.78, 5, 0, Math.PI * 2);
-      ctx.fill();
-    }
-    ctx.fillStyle = crashed ? th.muted : inkFor(color);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    const big = p.r >= 20;
-    ctx.font = `700 ${big ? 14 : 11}px ${th.font}`;
-    ctx.fillText(`n${n.id}`, p.x, p.y - (big ? 6 : 4));
-    ctx.font = `${big ? 11 : 9}px ${th.font}`;
-    ctx.fillText(crashed ? 'down' : `e${n.epoch}`, p.x, p.y + (big ? 8 : 6));
-    if (leader) {
-      ctx.font = `14px ${th.font}`;
-      ctx.fillStyle = th.state[3];
-      ctx.fillText('★', p.x, p.y - p.r - 14);
-    }
-    if (crashed) {
-      ctx.strokeStyle = th.danger;
-      ctx.lineWidth = 2.5;
-      const k = p.r * 0.55;
-      ctx.beginPath();
-      ctx.moveTo(p.x - k, p.y - k);
-      ctx.lineTo(p.x + k, p.y + k);
-      ctx.moveTo(p.x + k, p.y - k);
-      ctx.lineTo(p.x - k, p.y + k);
-      ctx.stroke();
-    }
-    // caption under the node
-    ctx.fillStyle = th.fg;
-    ctx.font = `600 10px ${th.font}`;
-    ctx.textBaseline = 'top';
-    const y0 = p.y + p.r + 8;
-    ctx.fillText(n.state, p.x, y0);
-    ctx.fillStyle = th.muted;
-    ctx.font = `10px ${th.mono}`;
-    ctx.fillText(`LEO ${n.leo} HW ${n.hw ?? '–'}`, p.x, y0 + 12);
   }
 }
 
-/** Dark or white text, whichever reads better on a fill colour (#rrggbb). */
-const inkCache = new Map<string, string>();
-export function inkFor(fill: string): string {
-  let ink = inkCache.get(fill);
-  if (ink) return ink;
-  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(fill.trim());
-  if (!m) return '#0f172a';
-  const lin = (hex: string) => {
-    const c = parseInt(hex, 16) / 255;
-    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  const l = 0.2126 * lin(m[1]) + 0.7152 * lin(m[2]) + 0.0722 * lin(m[3]);
-  ink = l > 0.4 ? '#0f172a' : '#ffffff';
-  inkCache.set(fill, ink);
-  return ink;
+/** The plan moved down by `dy` (below a band kept clear). */
+function shifted(p: RingPlan, dy: number): RingPlan {
+  if (!dy) return p;
+  const down = <T extends { y: number }>(b: T): T => ({ ...b, y: b.y + dy });
+  return { ...p, spots: p.spots.map(down), labels: p.labels.map(down), captions: p.captions.map((c) => ({ ...c, box: down(c.box) })) };
 }
 
+/** An ✕ with a halo in the background's colour, so it reads on any line. */
 function cross(ctx: CanvasRenderingContext2D, x: number, y: number, k: number, color: string, bg: string): void {
   ctx.strokeStyle = bg;
   ctx.lineWidth = 4;

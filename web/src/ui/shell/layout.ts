@@ -1,6 +1,7 @@
 // The element's page structure: the top bar, the stage (the cluster ring with the fault
-// dock beside it, and the timeline), the controls, the panels (full layout only), and
-// the overlays; and the resizing of the canvases when their boxes change size.
+// dock beside it, the timeline, and the playback bar under them), the settings, the
+// panels (full layout only), and the overlays; and the resizing of the canvases when
+// their boxes change size.
 
 import { h } from '../common/dom.js';
 import { term } from '../common/glossary.js';
@@ -23,8 +24,10 @@ export interface LayoutParts {
   timeline: Timeline;
   /** The fault dock, beside the ring. */
   dock: HTMLElement;
-  /** Below the stage: the playback controls and the settings row. */
-  controls: HTMLElement[];
+  /** The playback bar: in the stage, under the ring and the timeline (above the dock where the dock is a strip). */
+  playback: HTMLElement;
+  /** Below the stage: the settings row. */
+  settings: HTMLElement;
   logs: LogsSlot;
   /** Below the logs: each node's metadata image. */
   images: HTMLElement;
@@ -55,12 +58,18 @@ export function layOut(root: HTMLElement, p: LayoutParts): ResizeObserver {
   );
   const tlCard = h(
     'section',
-    { class: 'kp-card', 'aria-label': 'Timeline' },
+    { class: 'kp-card kp-tl-card', 'aria-label': 'Timeline' },
     h('div', { class: 'kp-card-h' }, h('b', null, 'Timeline'), h('span', null, 'drag to pan · wheel or pinch to zoom · tap any event (or ↓ then Enter) for why')),
     p.timeline.legend(() => p.ring.invalidate()),
     p.timeline.el,
   );
-  const stage = h('div', { class: 'kp-stage' }, ringCard, p.dock, tlCard);
+  const stage = h('div', { class: 'kp-stage' }, ringCard, p.dock, tlCard, p.playback);
+  // stacked (a phone), the ring is as tall as its cluster wants; side by side, never shorter than it needs
+  p.ring.onWantHeight = (roomy, least) => {
+    const head = ringCard.offsetHeight - p.ring.el.offsetHeight;
+    stage.style.setProperty('--kp-ring-h', `${roomy + head}px`);
+    stage.style.setProperty('--kp-ring-least', `${least + head}px`);
+  };
   const logsPanel = h(
     'section',
     { class: 'kp-panel kp-logs-panel', 'aria-label': 'Logs' },
@@ -87,7 +96,7 @@ export function layOut(root: HTMLElement, p: LayoutParts): ResizeObserver {
     p.images,
   );
   const panels = h('div', { class: 'kp-panels' }, logsPanel, ...p.panels);
-  root.append(top, ...p.banners, stage, ...p.controls, panels, ...p.overlays);
+  root.append(top, ...p.banners, stage, p.settings, panels, ...p.overlays);
 
   const resize = () => {
     const ring = p.ring.el.getBoundingClientRect();
@@ -121,10 +130,11 @@ function ringKey(): HTMLElement {
       ),
       item('halo', 'Coloured halo: a partition group; nodes talk only inside their group.'),
       item('busy', 'Red dot on a node: it is blocked in a disk flush (its replica thread waits for fsync).'),
-      item('req', 'Filled dot on a link: a request in flight (colour = RPC, as in the timeline legend); red: it failed, the peer is down.'),
+      item('req', 'Filled dot on a link: a request in flight (colour = RPC, as in the timeline legend); red: it failed, the peer is down. Tap it: what it carries and why it was sent.'),
       item('resp', 'Hollow dot: a response on its way back.'),
       item('down', 'Dashed red line with ✕: a link that is down; ✕ in the middle both ways, near the receiver one way. A brief ✕: a message dropped.'),
       item('star', '★ the leader · dashed grey node: crashed (its disk survives).'),
+      item('log', "Beside a node: its log end offset (LEO) and high watermark (HW); with up to 7 nodes, its log's last records, coloured by epoch, faded at or above its HW."),
     ),
   );
 }

@@ -9,6 +9,7 @@ import type { Settings } from '../playback/controls.js';
 import type { LoadedScenario } from '../story/scenarios.js';
 import type { Timeline } from '../timeline/timeline.js';
 import { copyButton, type Dialogs } from './dialogs.js';
+import type { Popup } from './popups.js';
 import { changedSettings, withUnit } from './settings-note.js';
 
 /**
@@ -208,9 +209,12 @@ export class ExportMenu {
   }
 
   /** A pointer went down somewhere (`path`): outside the menu and its button, that closes it. */
-  pointerDown(path: EventTarget[]): void {
-    if (!this.#menu.hidden && !path.includes(this.#menu) && !path.includes(this.#button)) this.close();
-  }
+  /** The menu as a popup a tap elsewhere closes (its button counts as inside). */
+  readonly popup: Popup = {
+    open: () => !this.#menu.hidden,
+    inside: (path) => path.includes(this.#menu) || path.includes(this.#button),
+    close: () => this.close(),
+  };
 
   #fileBase(c: Cluster): string {
     return `kraft-${this.#host.scenarioId() ?? 'run'}-seed${c.seed}-${c.now}ms`;

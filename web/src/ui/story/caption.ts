@@ -1,11 +1,13 @@
-// The caption bar of a scenario: the story's title and step, the caption's text,
-// "Continue" while the story waits at a stop, the story's summary (a panel over the stage
-// the reader can open again at any time; "Read more" when the bar cuts it short), the
+// The caption bar of a scenario: the story's title and step, the caption's text (always
+// whole: the bar is as tall as the story's tallest caption), "Continue" while the story
+// waits at a stop, the story's summary (a panel over the stage the reader can open again
+// at any time; "Read more" when the bar cuts it short before the first step), the
 // completion card at its end (over the stage too, so the bar keeps its height; hidden and
 // shown again from the bar), and the notice that the reader left the script, with the
 // way back.
 
 import { fmtT, h, setText, toggleClass } from '../common/dom.js';
+import type { Popup } from '../shell/popups.js';
 import { renderCaption } from './markup.js';
 import { type LoadedScenario, type ScenarioStep, sameStory, type Variant } from './scenarios.js';
 import { captioned, completionCard, type Fired, isStop, type LeftScript, type NextStory, nextStories, storyEnd } from './story.js';
@@ -13,6 +15,8 @@ import { captioned, completionCard, type Fired, isStop, type LeftScript, type Ne
 export interface CaptionHost {
   /** Play on from the stop the story waits at (or from its start). */
   continue(): void;
+  /** The bar's height changed (0: hidden): the stage below makes room for it. */
+  resized(px: number): void;
   /** Open the story again at the step the reader left it. */
   returnToScript(at: LeftScript): void;
   /** Open another story (or variant). */
@@ -38,17 +42,13 @@ export class Caption {
   readonly #about = h('div', { class: 'kp-caption-about', 'data-story-summary': '', hidden: true });
   readonly #card = h('div', { class: 'kp-caption-card', hidden: true });
   readonly #cardBtn = h('button', { class: 'kp-btn kp-primary', type: 'button', 'data-action': 'show-card', 'aria-expanded': 'false', hidden: true }, 'Show the card');
-  readonly #body = h('div', { class: 'kp-caption-body', tabindex: '0' }, this.#step, this.#text);
-  /** A step's caption the bar cuts short: "Read more" (over the fade) opens all of it over the stage. */
-  readonly #moreBtn = h('button', { class: 'kp-caption-more-btn', type: 'button', 'data-action': 'caption-more', 'aria-expanded': 'false', hidden: true }, 'Read more');
-  readonly #more = h('div', { class: 'kp-caption-about', 'data-caption-more': '', hidden: true });
+  readonly #body = h('div', { class: 'kp-caption-body' }, this.#step, this.#text);
   readonly el = h(
     'div',
     { class: 'kp-caption', hidden: true, 'data-caption': '' },
-    h('div', { class: 'kp-caption-main' }, this.#body, this.#moreBtn),
+    h('div', { class: 'kp-caption-main' }, this.#body),
     h('div', { class: 'kp-caption-actions' }, this.#aboutBtn, this.#back, this.#start, this.#button, this.#cardBtn),
     this.#about,
-    this.#more,
     this.#card,
   );
   readonly #host: CaptionHost;
@@ -69,8 +69,10 @@ export class Caption {
   #sizer: HTMLElement | null = null;
   /** Reads the stacked copies' height after a layout the page does anyway (a forced layout per caption cost a frame's worth at startup). */
   readonly #sizerObserver = new ResizeObserver((entries) => this.#sized(entries));
-  /** The text is scrolled down (by the reader). */
+  /** The summary is scrolled down (by the reader). */
   #bodyScrolled = false;
+  /** The bar's height as last told to the host. */
+  #height = -1;
 
   constructor(host: CaptionHost) {
     this.#host = host;
@@ -80,7 +82,6 @@ export class Caption {
       if (this.#left) host.returnToScript(this.#left);
     });
     this.#aboutBtn.addEventListener('click', () => this.toggleAbout(this.#about.hidden));
-    this.#moreBtn.addEventListener('click', () => this.#toggleMore(this.#more.hidden));
     this.#cardBtn.addEventListener('click', () => this.#showCard(true));
     this.#card.addEventListener('keydown', (e) => {
       if (e.key !== 'Escape') return;
@@ -98,16 +99,21 @@ export class Caption {
     );
     // a new width changes every caption's height: measure again
     new ResizeObserver((entries) => {
-      const width = entries[entries.length - 1]?.borderBoxSize[0]?.inlineSize;
-      if (this.#fitted?.width != null && this.#fitted.width !== width) this.#fitted = null;
+      const box = entries[entries.length - 1]?.borderBoxSize[0];
+      if (this.#fitted?.width != null && this.#fitted.width !== box?.inlineSize) this.#fitted = null;
       this.#markClipped();
+      const height = Math.ceil(box?.blockSize ?? 0);
+      if (height !== this.#height) {
+        this.#height = height;
+        host.resized(height);
+      }
     }).observe(this.el);
   }
 
   /**
-   * Text the bar cuts off says so: a fade at its foot while more lies below (it scrolls),
-   * and "Read more" opens all of it: before the first step the whole summary, after it
-   * the whole caption.
+   * A summary the bar cuts off says so: a fade at its foot while more lies below (it
+   * scrolls), and "Read more" opens all of it. A step's caption is never cut: the bar is
+   * as tall as the story's tallest.
    */
   #markClipped(): void {
     const b = this.#body;
@@ -115,10 +121,6 @@ export class Caption {
     const clipped = over && b.scrollTop + b.clientHeight < b.scrollHeight - 1;
     b.toggleAttribute('data-clipped', clipped);
     if (this.#summaryShown) this.#aboutBtn.hidden = !over;
-    // on the fade only: scrolled to its end, the caption is all in view
-    const more = over && !this.#summaryShown && (clipped || !this.#more.hidden);
-    if (this.#moreBtn.hidden === more) this.#moreBtn.hidden = !more;
-    if (!more && !this.#more.hidden) this.#toggleMore(false);
   }
 
   /** Until the run is on screen (the core still loading) Continue cannot act: it waits, disabled. */
@@ -127,21 +129,17 @@ export class Caption {
     this.#start.disabled = on;
   }
 
-  /** Opens (true) or closes the story's summary (the whole caption's panel makes way). */
+  /** The summary as a popup a tap elsewhere closes (its button counts as inside). */
+  readonly summaryPopup: Popup = {
+    open: () => !this.#about.hidden,
+    inside: (path) => path.includes(this.#about) || path.includes(this.#aboutBtn),
+    close: () => this.toggleAbout(false),
+  };
+
+  /** Opens (true) or closes the story's summary. */
   toggleAbout(open: boolean): void {
     this.#about.hidden = !open;
     this.#aboutBtn.setAttribute('aria-expanded', String(open));
-    if (open) this.#toggleMore(false);
-  }
-
-  /** Opens (true) or closes the panel with the whole of the caption shown (the summary's makes way). */
-  #toggleMore(open: boolean): void {
-    if (open) {
-      this.#more.replaceChildren(...[...this.#text.childNodes].map((n) => n.cloneNode(true)));
-      this.toggleAbout(false);
-    }
-    this.#more.hidden = !open;
-    this.#moreBtn.setAttribute('aria-expanded', String(open));
   }
 
   /**
@@ -183,7 +181,6 @@ export class Caption {
     this.#playing = false;
     this.#opener = null;
     this.toggleAbout(false);
-    this.#toggleMore(false);
     this.#fitted = null;
     this.#dropSizer();
   }
@@ -204,7 +201,16 @@ export class Caption {
       h(
         'div',
         { class: 'kp-caption' },
-        h('div', { class: 'kp-caption-main' }, h('div', { class: 'kp-caption-body' }, h('span', { class: 'kp-caption-step' }, step), h('div', { class: 'kp-caption-text' }, renderCaption(text)))),
+        h(
+          'div',
+          { class: 'kp-caption-main' },
+          h(
+            'div',
+            { class: i === 0 ? 'kp-caption-body kp-caption-summary' : 'kp-caption-body' },
+            h('span', { class: 'kp-caption-step' }, step),
+            h('div', { class: 'kp-caption-text' }, renderCaption(text)),
+          ),
+        ),
         h('div', { class: 'kp-caption-actions' }, ...(i === 0 ? [this.#copy(this.#start)] : [this.#copy(this.#aboutBtn), this.#copy(this.#button)])),
       ),
     );
@@ -271,6 +277,10 @@ export class Caption {
     const summaryShown = !left && !ended && !cur;
     this.#summaryShown = summaryShown;
     this.#start.hidden = !summaryShown || playing || waiting;
+    // only the summary is cut short (and then scrolls, by keyboard too)
+    toggleClass(this.#body, 'kp-caption-summary', summaryShown);
+    if (summaryShown) this.#body.tabIndex = 0;
+    else this.#body.removeAttribute('tabindex');
     this.#aboutBtn.hidden = summaryShown;
     setText(this.#aboutBtn, summaryShown ? 'Read more' : 'About this story');
     if (summaryShown) this.toggleAbout(false);
@@ -309,7 +319,6 @@ export class Caption {
       this.#text.replaceChildren(renderCaption(cur.caption ?? ''));
       this.#text.dataset.step = String(cur.index);
     }
-    this.#toggleMore(false);
     // back to the top of the new text (setting scrollTop lays the page out: only when the reader scrolled)
     if (this.#bodyScrolled) this.#body.scrollTop = 0;
     // while the bar is being measured (a new story: no layout yet), once it is

@@ -3,6 +3,7 @@
 // (`Cluster.explain`). Focus moves into it; Escape or × closes it and returns focus.
 
 import { clamp, h } from '../common/dom.js';
+import type { Popup } from '../shell/popups.js';
 
 /**
  * How far the popover's edge is from the point it explains, px: clear of a mark's bar and
@@ -39,6 +40,13 @@ export class ExplainPopover {
     return !this.el.hidden;
   }
 
+  /** As a popup a tap elsewhere closes (focus stays where the tap puts it). */
+  readonly popup: Popup = {
+    open: () => this.open,
+    inside: (path) => path.includes(this.el),
+    close: () => this.close(false),
+  };
+
   /**
    * Shows `why` for an event at the viewport point (x, y): below it (above when there is
    * no room), its caret pointing at the point from just clear of the event's mark, kept inside the viewport; `opener` gets
@@ -66,11 +74,12 @@ export class ExplainPopover {
     this.el.focus();
   }
 
-  close(): void {
+  /** Hides it; focus goes back to what opened it (`refocus`), unless a tap elsewhere is taking it there. */
+  close(refocus = true): void {
     if (this.el.hidden) return;
     this.el.hidden = true;
     const o = this.opener;
     this.opener = null;
-    o?.focus();
+    if (refocus) o?.focus();
   }
 }
