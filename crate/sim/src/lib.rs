@@ -14,6 +14,7 @@ pub mod error;
 pub mod explain;
 pub mod failover;
 pub mod input;
+pub mod lanes;
 pub mod limits;
 pub mod network;
 pub mod packed;

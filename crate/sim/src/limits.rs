@@ -66,9 +66,25 @@ pub const CHAOS_SECONDS: Limit = limit(
 );
 pub const SCENARIO_DURATION_MS: Limit =
     limit("durationMs", None, 1, 600_000, Some(Unit::Ms), "simulated length of a scenario (a story, not a soak test)");
+pub const LANES_SPAN_MS: Limit = limit(
+    "lanesSpanMs",
+    None,
+    0,
+    600_000,
+    Some(Unit::Ms),
+    "longest window one timeline projection (`lanes`) covers: a story whole",
+);
+pub const LANES_EVENTS: Limit = limit(
+    "lanesEvents",
+    None,
+    0,
+    250_000,
+    None,
+    "most events one timeline projection (`lanes`) reads in its window: a few frames' work",
+);
 
 /// Every limit that is not a quorum config key.
-pub const LIMITS: [Limit; 12] = [
+pub const LIMITS: [Limit; 14] = [
     VOTERS,
     OBSERVERS,
     FLUSH_MS,
@@ -80,6 +96,8 @@ pub const LIMITS: [Limit; 12] = [
     ADVANCE_MS,
     CHAOS_SECONDS,
     SCENARIO_DURATION_MS,
+    LANES_SPAN_MS,
+    LANES_EVENTS,
     PARTITIONS,
 ];
 

@@ -14,6 +14,8 @@ use super::error::SimError;
 use super::spec::{Action, ClusterSpec, TimedAction};
 use super::view::NodeView;
 use super::world::{Livelock, RunStep, World, WriteOutcome};
+use crate::lanes::{LaneState, Lanes, Projector, Span};
+use crate::limits::{LANES_EVENTS, LANES_SPAN_MS};
 use crate::trace::{Digest, Event, EventKind};
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -36,6 +38,9 @@ const WINDOW_RESERVE_AT: usize = WINDOW_MAX_EVENTS / 8;
 pub const MAX_EVENTS_PER_QUERY: usize = 100_000;
 /// Longest a single advance may span, in simulated ms (a day): `limits::ADVANCE_MS`.
 pub const MAX_ADVANCE_MS: u64 = crate::limits::ADVANCE_MS.upper();
+/// How many checkpoints back a projection looks for one whose messages on the wire all
+/// ended before its window (so it reads their sends); past it, it starts without them.
+const LANES_LOOK_BACK: usize = 8;
 
 /// A clone of the world: it shares the logs, images and checker maps with the live
 /// world and the other checkpoints (see `shared`), and copies the rest (`own_bytes`).
@@ -47,6 +52,8 @@ struct Checkpoint {
     digest: Digest,
     /// Violations found before the checkpoint (few: the checker caps its reports).
     violations: Vec<Event>,
+    /// The timeline's lanes as they were here (`lanes`).
+    lanes: LaneState,
 }
 
 pub struct Simulation {
@@ -67,6 +74,11 @@ pub struct Simulation {
     /// The furthest time this timeline has been run to: seeking up to it redoes work
     /// already done, so the memory budget does not stop it.
     reached: u64,
+    /// A run rebuilt at an earlier time than its description reached (`replay_at`): the
+    /// time it reached, the end of its recorded future until an action forks it (0 then).
+    described: u64,
+    /// The timeline's lanes after every event recorded so far (`lanes::LaneState`).
+    lanes: LaneState,
 }
 
 /// A copy of the world replaying the run from a checkpoint one moment at a time, so a
@@ -117,6 +129,7 @@ impl Simulation {
     pub fn new(spec: ClusterSpec) -> Result<Simulation, SimError> {
         let resolved = spec.resolve()?;
         let world = World::new(resolved);
+        let spec_nodes = world.spec.node_count() as usize;
         let mut sim = Simulation {
             spec,
             world,
@@ -130,6 +143,8 @@ impl Simulation {
             checkpoints: Vec::new(),
             checkpoint_every: CHECKPOINT_EVERY_MS,
             reached: 0,
+            described: 0,
+            lanes: LaneState::new(spec_nodes),
         };
         // What is due at startup runs now, as after every call: no call ever leaves
         // anything due at or before now, so a run can always be put back where a call
@@ -143,6 +158,15 @@ impl Simulation {
     /// Rebuilds a run from its description (a shared link): same spec, same inputs.
     pub fn replay(spec: ClusterSpec, inputs: Vec<TimedAction>, until: u64) -> Result<Simulation, SimError> {
         Simulation::replay_with(spec, inputs, until, true)
+    }
+
+    /// Like `replay` to `until`, but put at the earlier time `at` as `seek(at)` would leave
+    /// it, without running on first: the run up to `until` is its recorded future (a story
+    /// opened at its start).
+    pub fn replay_at(spec: ClusterSpec, inputs: Vec<TimedAction>, until: u64, at: u64) -> Result<Simulation, SimError> {
+        let mut sim = Simulation::replay_with(spec, inputs, at.min(until), true)?;
+        sim.described = until;
+        Ok(sim)
     }
 
     /// Like `replay`, for runs nobody will scrub (sweeps, scenario checks): no
@@ -236,6 +260,7 @@ impl Simulation {
         }
         for e in &self.window[from..] {
             self.digest.add(e);
+            self.lanes.apply(e, &mut ());
             if matches!(e.kind, EventKind::Violation { .. }) {
                 self.violations.push(e.clone());
             }
@@ -285,11 +310,12 @@ impl Simulation {
 
     fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
-            own_bytes: self.world.unshared_bytes(),
+            own_bytes: self.world.unshared_bytes() + self.lanes.bytes(),
             world: self.world.clone(),
             applied_inputs: self.applied_inputs,
             digest: self.digest,
             violations: self.violations.clone(),
+            lanes: self.lanes.clone(),
         }
     }
 
@@ -403,6 +429,7 @@ impl Simulation {
         let future = self.inputs.split_off(self.applied_inputs);
         let ahead = self.checkpoints.split_off(self.checkpoints.partition_point(|c| c.world.now <= now));
         let reached = std::mem::replace(&mut self.reached, now);
+        let described = std::mem::take(&mut self.described);
         self.inputs.push(TimedAction { t: now, action });
         self.run_to(now).map_err(|l| {
             // Refused: the recorded future and its checkpoints stay as they were.
@@ -410,6 +437,7 @@ impl Simulation {
             self.inputs.extend(future);
             self.checkpoints.extend(ahead);
             self.reached = reached;
+            self.described = described;
             self.recover(now, "", l)
         })
     }
@@ -449,6 +477,7 @@ impl Simulation {
         self.applied_inputs = cp.applied_inputs;
         self.digest = cp.digest;
         self.violations = cp.violations;
+        self.lanes = cp.lanes;
     }
 
     /// Replays from checkpoint `cp_index` on a copy of the world, handing each event to
@@ -477,6 +506,106 @@ impl Simulation {
         let inputs = &self.inputs[..self.applied_inputs];
         while replay.step(inputs, t, &mut |_| {}) {}
         Ok(replay.world.node_views())
+    }
+
+    /// The end of the recorded run: now, or later after a seek back (or in a run rebuilt at
+    /// an earlier time, `replay_at`), until an action forks it.
+    pub fn horizon(&self) -> u64 {
+        self.world.now.max(self.reached).max(self.described)
+    }
+
+    /// The timeline's lanes over [from, to] (`lanes`), the recorded future included. The
+    /// fold starts at the last checkpoint before `from` where nothing was on the wire or
+    /// waiting in a busy node that could end inside the window, so it reads the send of
+    /// every message the window shows (past `LANES_LOOK_BACK` checkpoints, at the last
+    /// one, taking its messages on the wire without their sends).
+    pub fn lanes(&self, from: u64, to: u64) -> Result<Lanes, SimError> {
+        let refuse = |message: String| SimError { field: "to".into(), message };
+        if to < from {
+            return Err(refuse(format!("must not be before from ({from}), got {to}")));
+        }
+        LANES_SPAN_MS.check(to - from).map_err(|m| refuse(format!("to - from {m} ({})", LANES_SPAN_MS.key)))?;
+        let before = self.checkpoints.partition_point(|c| c.world.now < from);
+        let settled = |c: &Checkpoint| {
+            c.world.in_flight.values().all(|m| m.arrives < from)
+                && c.world.nodes.iter().all(|n| n.busy_until <= c.world.now)
+        };
+        let clean = (before.saturating_sub(LANES_LOOK_BACK)..before).rev().find(|&i| settled(&self.checkpoints[i]));
+        let mut projector = match clean.or(before.checked_sub(1)) {
+            Some(i) => {
+                let cp = &self.checkpoints[i];
+                let on_wire =
+                    if clean.is_some() { Vec::new() } else { cp.world.in_flight.values().map(Span::on_wire).collect() };
+                Projector::new(from, to, cp.lanes.clone(), on_wire)
+            }
+            None => Projector::new(from, to, LaneState::new(self.lanes_count()), Vec::new()),
+        };
+        let mut full = false;
+        self.walk(clean.or(before.checked_sub(1)), to.min(self.horizon()), &mut |e| {
+            full = projector.take(e).is_err();
+            !full
+        });
+        if full {
+            return Err(refuse(format!(
+                "the window from {from} to {to} ms holds more than {} events, the most one projection reads ({}); ask for a shorter one",
+                LANES_EVENTS.upper(),
+                LANES_EVENTS.key
+            )));
+        }
+        Ok(projector.finish(self.horizon()))
+    }
+
+    fn lanes_count(&self) -> usize {
+        self.world.nodes.len()
+    }
+
+    /// Hands `f` the events after checkpoint `start` (None: every event of the run) up to
+    /// time `until`, the recorded future past now included, in order, until it says
+    /// stop: from memory where the window holds them, else from replays (of the run up to
+    /// the window; of the recorded future from now, or from a checkpoint ahead).
+    fn walk(&self, start: Option<usize>, until: u64, f: &mut dyn FnMut(&Event) -> bool) {
+        let mut go = true;
+        if start.is_none() {
+            for e in self.prelude.iter().take_while(|e| e.t <= until) {
+                if !f(e) {
+                    return;
+                }
+            }
+        }
+        let cp = &self.checkpoints[start.unwrap_or(0)];
+        let mut next = cp.world.events_emitted() + 1;
+        let last = self.last_seq();
+        if next <= last {
+            if next < self.window_first_seq {
+                let mut replay = Replay::from(cp);
+                while go && next < self.window_first_seq {
+                    let more = replay.step(&self.inputs, until, &mut |e| {
+                        if go && e.seq < self.window_first_seq {
+                            go = f(&e);
+                            next = e.seq + 1;
+                        }
+                    });
+                    if !more {
+                        return;
+                    }
+                }
+            }
+            let at = (next - self.window_first_seq) as usize;
+            for e in &self.window[at.min(self.window.len())..] {
+                if e.t > until || !f(e) {
+                    return;
+                }
+            }
+        }
+        if go && until > self.world.now {
+            // The recorded future: the run replayed on with every recorded input.
+            let mut replay = if next > last {
+                Replay::from(cp)
+            } else {
+                Replay { world: self.world.clone(), applied: self.applied_inputs }
+            };
+            while go && replay.step(&self.inputs, until, &mut |e| go = go && f(&e)) {}
+        }
     }
 
     /// A cursor over the events with seq > `since`, for `trace_page`.
