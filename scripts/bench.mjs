@@ -39,17 +39,21 @@ async function pkg() {
   return kp;
 }
 
-/** The UI's store (web/src/ui/common/store.ts), bundled from source: its window query and its ingest. */
+/** The UI's store of the core's lanes (web/src/ui/common/store.ts), bundled from source over the built package's API. */
 async function uiStore() {
   const dir = mkdtempSync(join(tmpdir(), 'kp-bench-store-'));
   try {
     const outfile = join(dir, 'store.mjs');
-    await build({ entryPoints: [join(root, 'web/src/ui/common/store.ts')], outfile, bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning' });
+    const api = { name: 'the-built-api', setup: (b) => b.onResolve({ filter: /(^|\/)api\.js$/ }, () => ({ path: new URL('../web/dist/node.js', import.meta.url).href, external: true })) };
+    await build({ entryPoints: [join(root, 'web/src/ui/common/store.ts')], outfile, bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning', plugins: [api] });
     return await import(pathToFileURL(outfile).href);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** The window a scrub step draws: the 10 s before now. */
+const SCRUB_WINDOW_MS = 10_000;
 
 /** The busy hour of the scrubbing target: 7 voters, 20 writes/s, a crash a minute. */
 function busyHour(Cluster) {
@@ -128,39 +132,31 @@ const cases = {
   },
 
   /**
-   * Scrub steps in the busy hour, as the UI takes them (web/src/ui/element/element.ts): the run
-   * installed (its last two minutes in the store), a Player with the UI's options whose
-   * frames go to `Store.takeFrame`, then pairs of steps: a jump anywhere (mostly outside
-   * what the store holds: seek, the 10 s window read packed, the store reset and filled)
-   * and a step 10 s forward (seek, the Player reading the 10 s of new events, the store
-   * merging them); then 20 steps 11-35 s on, each after a jump (apart from the 80: the
-   * window before now read again, as `maxSeekMs` asks). Each step timed whole, in wall
-   * time and in this process's CPU time (`process.cpuUsage`: the machine may be shared);
-   * the store's part timed apart; the
-   * seek alone, the same window as JSON with every text, and a forward step as the Player
-   * took it before (JSON with every text) measured after, so their garbage does not land
-   * in the UI's steps.
+   * Scrub steps in the busy hour, as the UI takes them (web/src/ui/element/element.ts): a
+   * Player with the UI's options (a seek's frame carries no events), and after each frame
+   * the lanes of the 10 s before now from the store (`Store.window`: the core's projection,
+   * or what it holds). Pairs of steps: a jump anywhere (seek, the window's lanes) and a step
+   * 10 s forward (seek, its lanes); then 20 steps 11-35 s on, each after a jump (apart from
+   * the 80). Each step timed whole, in wall time and in this process's CPU time
+   * (`process.cpuUsage`: the machine may be shared); the store's part timed apart; the seek
+   * alone, the same window as JSON with every text, and a forward step's events as JSON
+   * with every text measured after, so their garbage does not land in the UI's steps.
    */
   async seek() {
     const { Cluster, Player } = await pkg();
-    const { Store, STORE_TEXT, MAX_FRAME_EVENTS, SCRUB_WINDOW_MS, windowQuery } = await uiStore();
+    const { Store } = await uiStore();
     const c = busyHour(Cluster);
     const end = c.now;
     const store = new Store();
-    store.cluster = c;
-    store.reload(c, 120_000);
+    store.attach(c);
     let ingestMs = 0;
-    const addBatch = store.addBatch.bind(store);
-    let events = 0;
-    store.addBatch = (b) => {
+    let spans = 0;
+    const player = new Player(c, { packed: { text: false, batches: true }, maxEvents: 50_000, maxSeekMs: 0, scheduler: { request: () => 0, cancel: () => {} } });
+    player.subscribe((f) => {
       const a = performance.now();
-      const fresh = addBatch(b);
+      spans += store.window(f.now - SCRUB_WINDOW_MS, f.now, f.now).msgs.length;
       ingestMs += performance.now() - a;
-      events += fresh;
-      return fresh;
-    };
-    const player = new Player(c, { packed: { text: STORE_TEXT, batches: true }, maxEvents: MAX_FRAME_EVENTS, maxSeekMs: SCRUB_WINDOW_MS, scheduler: { request: () => 0, cancel: () => {} } });
-    player.subscribe((f) => store.takeFrame(c, f.events, f.reset, SCRUB_WINDOW_MS));
+    });
     const cpuMs = (u) => (u.user + u.system) / 1000;
     const steps = { jump: { wall: [], cpu: [], ingest: [] }, forward: { wall: [], cpu: [], ingest: [] }, long: { wall: [], cpu: [], ingest: [] } };
     const step = (kind, t) => {
@@ -192,9 +188,8 @@ const cases = {
       let a = performance.now();
       c.seek(t);
       seeks.push(performance.now() - a);
-      const { from, to } = windowQuery(c.now);
       a = performance.now();
-      c.events({ from, to });
+      c.events({ from: c.now - SCRUB_WINDOW_MS, to: c.now });
       withText.push(performance.now() - a);
       const since = c.lastSeq;
       a = performance.now();
@@ -211,7 +206,7 @@ const cases = {
       jump: { wall: sum(steps.jump.wall), cpu: sum(steps.jump.cpu), ingest: sum(steps.jump.ingest) },
       forward: { wall: sum(steps.forward.wall), cpu: sum(steps.forward.cpu), ingest: sum(steps.forward.ingest) },
       long: { wall: sum(steps.long.wall), cpu: sum(steps.long.cpu) },
-      eventsPerStep: Math.round(events / 80),
+      spansPerStep: Math.round(spans / 80),
       seekMedian: median(seeks),
       seekWorst: Math.max(...seeks),
       withTextMedian: median(withText),
@@ -293,33 +288,33 @@ say('scrub steps in the busy hour');
 const sk = run('seek');
 const ms = (x) => `${round(x, 1)} ms`;
 row(
-  'scrub step (seek + 10 s window + store), busy hour: median',
+  'scrub step (seek + the lanes of the 10 s window), busy hour: median',
   round(sk.median),
   'ms',
   '<=',
   20,
-  `wall, 40 jumps + 40 steps 10 s on; CPU ${ms(sk.cpu.median)}; ${sk.eventsPerStep} events per step; seek alone ${round(sk.seekMedian, 2)} ms`,
+  `wall, 40 jumps + 40 steps 10 s on; CPU ${ms(sk.cpu.median)}; ${sk.spansPerStep} message spans per step; seek alone ${round(sk.seekMedian, 2)} ms`,
 );
 row('scrub step, busy hour: worst', round(sk.worst), 'ms', '<=', 40, `wall; CPU ${ms(sk.cpu.worst)}; seek alone worst ${round(sk.seekWorst, 2)} ms`);
 row(
-  'scrub jump (seek, window read packed, store reset + add)',
+  'scrub jump (seek, the core projects the window)',
   round(sk.jump.wall.median),
   'ms',
   null,
   null,
-  `median; worst ${ms(sk.jump.wall.worst)}; CPU ${ms(sk.jump.cpu.median)}, worst ${ms(sk.jump.cpu.worst)}; store ${ms(sk.jump.ingest.median)}; window as JSON with every text ${ms(sk.withTextMedian)}`,
+  `median; worst ${ms(sk.jump.wall.worst)}; CPU ${ms(sk.jump.cpu.median)}, worst ${ms(sk.jump.cpu.worst)}; lanes ${ms(sk.jump.ingest.median)}; window's events as JSON with every text ${ms(sk.withTextMedian)}`,
 );
 row(
-  'scrub step 10 s forward (seek, Player reads packed, store merge)',
+  'scrub step 10 s forward (seek, the core projects the window)',
   round(sk.forward.wall.median),
   'ms',
   null,
   null,
-  `median; worst ${ms(sk.forward.wall.worst)}; CPU ${ms(sk.forward.cpu.median)}, worst ${ms(sk.forward.cpu.worst)}; store ${ms(sk.forward.ingest.median)}; as JSON with every text (before) ${ms(sk.forwardJsonMedian)}`,
+  `median; worst ${ms(sk.forward.wall.worst)}; CPU ${ms(sk.forward.cpu.median)}, worst ${ms(sk.forward.cpu.worst)}; lanes ${ms(sk.forward.ingest.median)}; its events as JSON with every text ${ms(sk.forwardJsonMedian)}`,
 );
 
 row(
-  'scrub step 11-35 s forward (seek, the window before now read again)',
+  'scrub step 11-35 s forward (seek, the core projects the window)',
   round(sk.long.wall.median),
   'ms',
   null,

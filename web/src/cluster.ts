@@ -5,6 +5,7 @@
 import * as check from './check.js';
 import { CoreFailure, CORE_CRASHED as CRASHED, describeFailure, type EngineGlue, type Glue, isInternalFailure, type WasmPacked, type WasmSim, withCore, withEngine } from './core.js';
 import type { PackedRest } from './generated/wire.js';
+import { type LaneWindow, readLanes } from './lanes.js';
 import { decodeLink, encodeLink } from './link.js';
 import { type PackedBatch, unpack } from './packed.js';
 import type {
@@ -435,6 +436,14 @@ export class Cluster {
   get eventCount(): number {
     return this.#call((s) => s.eventCount());
   }
+  /**
+   * The end of the recorded run (ms): now, or later after a seek back (or in a run rebuilt
+   * at an earlier time with `replay(..., { at })`), whose events {@link lanes} and a seek
+   * forward play back the same until an action forks the run.
+   */
+  get horizon(): number {
+    return this.#call((s) => s.horizon());
+  }
 
   // ---- time ------------------------------------------------------------------------------
 
@@ -710,6 +719,23 @@ export class Cluster {
       if (limit !== undefined) ev = ev.slice(0, limit);
     }
     return ev;
+  }
+
+  /**
+   * The timeline's lanes over [from, to] (simulated ms), projected by the core from the
+   * trace, the recorded future after a seek back included: per node its state bands (with
+   * the event that began each), its HW and LEO step series, and its marked events; and
+   * the messages crossing the window as spans (numbers laid out by `SPAN`). Old windows
+   * are regenerated from checkpoints. A window spans at most `lanesSpanMs` and reads at
+   * most `lanesEvents` events (see {@link limit}); more is refused with a `RangeError`
+   * naming `to`.
+   */
+  lanes(window: { from: number; to: number }): LaneWindow {
+    const w = check.object(window, 'lanes window');
+    check.keys(w, ['from', 'to'], 'lanes window field');
+    const from = check.whole(w.from, 'from');
+    const to = check.whole(w.to, 'to');
+    return this.#packed(readLanes, (s) => s.lanes(from, to));
   }
 
   /**

@@ -10,11 +10,10 @@
 //! whichever checkpoint it starts from, and costs the events since that checkpoint.
 
 use crate::limits::LANES_EVENTS;
-use crate::trace::{DropReason, Event, EventKind, EventText, SnapshotAction};
+use crate::trace::{DropReason, Event, EventKind, SnapshotAction};
 use kraft_protocol::rpc::{ErrorCode, FetchOutcome, MessageSummary, RpcKind};
 use kraft_protocol::{Epoch, NodeId, Offset, Reason, StateName};
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// At most this many removed records of one truncation are listed (a snapshot can
 /// replace a whole log).
@@ -24,7 +23,7 @@ pub const MAX_REMOVED: u64 = 1000;
 const MAX_RUNS: usize = 256;
 
 /// A node's state from the event that began it until the next band.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LaneBand"))]
 pub struct Band {
@@ -51,32 +50,37 @@ pub struct Step {
     pub value: Option<Offset>,
 }
 
-/// What the timeline draws a marked event as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LaneMarkKind"))]
-pub enum MarkKind {
-    /// A `state` event into leader: a line across the lanes.
-    Leader,
-    Truncate,
-    Crash,
-    Restart,
-    Snapshot,
-    Vote,
-    Write,
-    Fault,
-    Violation,
+crate::named! {
+    /// What the timeline draws a marked event as.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "lowercase")]
+    #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LaneMarkKind"))]
+    pub enum MarkKind {
+        /// A `state` event into leader: a line across the lanes.
+        Leader = "leader",
+        Truncate = "truncate",
+        Crash = "crash",
+        Restart = "restart",
+        Snapshot = "snapshot",
+        Vote = "vote",
+        Write = "write",
+        Fault = "fault",
+        Violation = "violation",
+    }
 }
 
 /// A marked event.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LaneMark"))]
 pub struct Mark {
     pub kind: MarkKind,
     /// Its lane; none: the whole cluster (a new leader, a fault).
     pub node: Option<NodeId>,
+    /// With its `text`.
+    #[cfg_attr(feature = "ts", ts(type = "TraceEvent"))]
     pub event: Event,
     /// A truncation: the epochs of the records it removed, from its `to` on (at most
-    /// [`MAX_REMOVED`]; none: not known any more).
+    /// `MAX_REMOVED`; none: not known any more).
     pub removed: Vec<Option<Epoch>>,
 }
 
@@ -223,7 +227,7 @@ struct NodeLane {
 }
 
 impl NodeLane {
-    fn set_hw(&mut self, node: NodeId, e: &Event, value: Option<Offset>, out: &mut impl Changes) {
+    fn set_hw(&mut self, node: NodeId, e: &Event, value: Option<Offset>, out: &mut dyn Changes) {
         self.hw = Step { t: e.t, seq: e.seq, value };
         if value.is_some() {
             self.last_hw = value;
@@ -231,7 +235,7 @@ impl NodeLane {
         out.hw(node, self.hw);
     }
 
-    fn set_leo(&mut self, node: NodeId, e: &Event, leo: Offset, out: &mut impl Changes) {
+    fn set_leo(&mut self, node: NodeId, e: &Event, leo: Offset, out: &mut dyn Changes) {
         self.leo = Step { t: e.t, seq: e.seq, value: Some(leo) };
         out.leo(node, self.leo);
     }
@@ -262,8 +266,10 @@ impl LaneState {
         LaneState { nodes: vec![NodeLane::default(); nodes] }
     }
 
-    /// Folds one event in, telling `out` what it changed.
-    pub fn apply(&mut self, e: &Event, out: &mut impl Changes) {
+    /// Folds one event in, telling `out` what it changed. One copy of it, not inlined: the
+    /// simulation folds every event it records, and the page's wasm is weighed.
+    #[inline(never)]
+    pub fn apply(&mut self, e: &Event, out: &mut dyn Changes) {
         let lane = e.kind.node().and_then(|n| self.nodes.get_mut(n as usize).map(|l| (n, l)));
         match (&e.kind, lane) {
             (EventKind::State { from, to, epoch, leader, reason, .. }, Some((n, lane))) => {
@@ -357,7 +363,7 @@ impl Changes for Recorder<'_> {
         if bands.last().is_some_and(|b| b.t == band.t) {
             bands.pop();
         }
-        bands.push(band.clone());
+        bands.push(*band);
     }
     fn hw(&mut self, node: NodeId, step: Step) {
         push_step(&mut self.lanes[node as usize].hw, step);
@@ -380,12 +386,17 @@ fn push_step(steps: &mut Vec<Step>, step: Step) {
 }
 
 /// Builds the lanes of [from, to] from a fold's start and the events after it, in order.
+///
+/// Message ids grow with their sends, so the messages it follows are kept in vectors by id
+/// (found by binary search; a few dozen are on the wire at once).
 pub struct Projector {
     state: LaneState,
     /// Messages sent before the window and not ended yet, by id.
-    before: BTreeMap<u64, Span>,
-    /// The window's spans not ended yet, by id: their index in `out.spans`.
-    open: BTreeMap<u64, usize>,
+    before: Vec<Span>,
+    /// The window's spans not ended yet: their id and index in `out.spans`, by id.
+    open: Vec<(u64, usize)>,
+    /// The window's connection failures: taken at their end, merged in by send time at the end.
+    failures: Vec<Span>,
     entered: bool,
     /// Events read in the window (from <= t <= to).
     events: u64,
@@ -401,10 +412,16 @@ impl Projector {
     /// `on_wire` the messages then in flight whose sends it will not see.
     pub fn new(from: u64, to: u64, state: LaneState, on_wire: impl IntoIterator<Item = Span>) -> Projector {
         let lanes = vec![Lane::default(); state.nodes.len()];
+        let mut before: Vec<Span> = Vec::new();
+        for s in on_wire {
+            let at = before.partition_point(|b| b.msg < s.msg);
+            before.insert(at, s);
+        }
         Projector {
-            before: on_wire.into_iter().filter_map(|s| Some((s.msg?, s))).collect(),
+            before,
             state,
-            open: BTreeMap::new(),
+            open: Vec::new(),
+            failures: Vec::new(),
             entered: false,
             events: 0,
             out: Lanes { from, to, horizon: 0, lanes, spans: Vec::new(), marks: Vec::new() },
@@ -433,14 +450,17 @@ impl Projector {
     }
 
     /// The lanes, running on to `horizon`.
+    #[inline(never)]
     pub fn finish(mut self, horizon: u64) -> Lanes {
         if !self.entered {
             self.enter();
         }
         self.out.horizon = horizon;
-        // Sends come in time order; a connection failure is taken at its end, after
-        // sends at its send time (a stable sort keeps those before it).
-        self.out.spans.sort_by_key(|s| s.sent);
+        // Sends come in time order; a failure goes after the sends at its send time (they are few).
+        for f in std::mem::take(&mut self.failures) {
+            let at = self.out.spans.partition_point(|s| s.sent <= f.sent);
+            self.out.spans.insert(at, f);
+        }
         self.out
     }
 
@@ -449,7 +469,7 @@ impl Projector {
         self.entered = true;
         let from = self.out.from;
         for (lane, node) in self.out.lanes.iter_mut().zip(&self.state.nodes) {
-            lane.bands.extend(node.band.clone());
+            lane.bands.extend(node.band);
             // each series from the value it had, once an event set one
             if node.hw.seq > 0 {
                 lane.hw.push(Step { t: from, ..node.hw });
@@ -458,44 +478,49 @@ impl Projector {
                 lane.leo.push(Step { t: from, ..node.leo });
             }
         }
-        for (id, span) in std::mem::take(&mut self.before) {
-            self.open.insert(id, self.out.spans.len());
+        for span in std::mem::take(&mut self.before) {
+            self.open.push((span.msg.unwrap_or(0), self.out.spans.len()));
             self.out.spans.push(span);
         }
     }
 
     fn track_before(&mut self, e: &Event) {
         match &e.kind {
-            EventKind::Send { msg, .. } => {
-                self.before.insert(*msg, sent(e));
-            }
+            EventKind::Send { .. } => self.before.push(sent(e)),
             EventKind::Deliver { msg, .. } | EventKind::Drop { msg, .. } => {
-                self.before.remove(msg);
+                if let Ok(i) = self.before.binary_search_by_key(&Some(*msg), |s| s.msg) {
+                    self.before.remove(i);
+                }
             }
             _ => {}
         }
     }
 
+    /// The index in `out.spans` of message `msg` while it is open, no longer open after.
+    fn close(&mut self, msg: u64) -> Option<usize> {
+        let at = self.open.binary_search_by_key(&msg, |o| o.0).ok()?;
+        Some(self.open.remove(at).1)
+    }
+
     fn track(&mut self, e: &Event) {
-        let spans = &mut self.out.spans;
         match &e.kind {
             EventKind::Send { msg, .. } => {
-                self.open.insert(*msg, spans.len());
-                spans.push(sent(e));
+                self.open.push((*msg, self.out.spans.len()));
+                self.out.spans.push(sent(e));
             }
             EventKind::Deliver { msg, duplicate, .. } => {
-                if let Some(i) = self.open.remove(msg) {
-                    let s = &mut spans[i];
+                if let Some(i) = self.close(*msg) {
+                    let s = &mut self.out.spans[i];
                     (s.end, s.end_seq, s.duplicate) = (Some(e.t), Some(e.seq), *duplicate);
                 }
             }
             EventKind::Drop { msg, reason, .. } => {
-                if let Some(i) = self.open.remove(msg) {
-                    let s = &mut spans[i];
+                if let Some(i) = self.close(*msg) {
+                    let s = &mut self.out.spans[i];
                     (s.end, s.end_seq, s.dropped) = (Some(e.t), Some(e.seq), Some(*reason));
                 }
             }
-            EventKind::Disconnect { node, peer, rpc, sent } => spans.push(Span {
+            EventKind::Disconnect { node, peer, rpc, sent } => self.failures.push(Span {
                 msg: None,
                 from: *peer,
                 to: *node,
@@ -543,6 +568,39 @@ fn sent(e: &Event) -> Span {
 
 // ---- the packed form -----------------------------------------------------------------
 
+/// The lanes' numbers: this header, the spans ([`SPAN_FIELDS`] each), then per lane its
+/// band, HW step and LEO step counts and those ([`BAND_FIELDS`], [`STEP_FIELDS`] each),
+/// then per mark its kind (an index into `MarkKind::ALL`), its node (-1: none) and the
+/// epochs of the records it removed (a count, then each; NaN: not known).
+pub const HEADER_FIELDS: [&str; 6] = ["from", "to", "horizon", "spans", "lanes", "marks"];
+/// A span's numbers: `msg` (a connection failure: minus its seq), `rpc` (an index into
+/// [`RPC_ORDER`]), `end` (Infinity while unknown), `dropped` and `planned` (indexes into
+/// `DropReason::ALL`, -1 for none), `flags` ([`DUPLICATE`], [`FAILED`]), `outcome` (an
+/// index into `Outcome::ALL`), `endSeq` (-1 for none).
+pub const SPAN_FIELDS: [&str; 14] = [
+    "msg", "from", "to", "rpc", "epoch", "sent", "arrives", "end", "dropped", "planned", "flags", "outcome", "seq",
+    "endSeq",
+];
+/// A band's numbers: `state` and `from` (indexes into [`STATES`]), `leader` (-1 for none),
+/// `reason` (an index into `Reason::ALL`, -1 for none), `hw` (NaN for none).
+pub const BAND_FIELDS: [&str; 8] = ["t", "seq", "state", "from", "epoch", "leader", "reason", "hw"];
+/// A step's numbers (`value` NaN for none).
+pub const STEP_FIELDS: [&str; 3] = ["t", "value", "seq"];
+/// A span's `flags`.
+pub const DUPLICATE: u32 = 1;
+pub const FAILED: u32 = 2;
+
+/// The states by the number a band carries (their declaration order).
+pub const STATES: [StateName; 7] = [
+    StateName::Unattached,
+    StateName::Prospective,
+    StateName::Candidate,
+    StateName::Leader,
+    StateName::Follower,
+    StateName::Resigned,
+    StateName::Crashed,
+];
+
 /// The RPC kinds by the number a span carries: the timeline legend's order, each request
 /// followed by its response.
 pub const RPC_ORDER: [RpcKind; 12] = [
@@ -560,71 +618,34 @@ pub const RPC_ORDER: [RpcKind; 12] = [
     RpcKind::FetchSnapshotResponse,
 ];
 
-/// A span's numbers, in order: `msg` (a failure: minus its seq), `rpc` (an index into
-/// [`RPC_ORDER`]), `end` (Infinity while unknown), `dropped` and `planned` (indexes into
-/// `DropReason::ALL`, -1 for none), `flags` ([`DUPLICATE`], [`FAILED`]), `outcome` (an
-/// index into `Outcome::ALL`), `endSeq` (-1 for none).
-pub const SPAN_FIELDS: [&str; 14] = [
-    "msg", "from", "to", "rpc", "epoch", "sent", "arrives", "end", "dropped", "planned", "flags", "outcome", "seq",
-    "endSeq",
-];
-/// A step's numbers, in order (`value` NaN for none).
-pub const STEP_FIELDS: [&str; 3] = ["t", "value", "seq"];
-/// A span's `flags`.
-pub const DUPLICATE: u32 = 1;
-pub const FAILED: u32 = 2;
-
-/// The lanes as they cross to JS: the spans, then each lane's HW and LEO steps, as
-/// numbers (laid out by [`SPAN_FIELDS`] and [`STEP_FIELDS`]); the rest as JSON.
-pub struct PackedLanes {
-    pub numbers: Vec<f64>,
-    pub json: String,
-}
-
-/// The JSON half of [`PackedLanes`]: how many spans and steps the numbers hold.
-#[derive(Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LanesJson"))]
-pub struct LanesJson<'a> {
-    from: u64,
-    to: u64,
-    horizon: u64,
-    spans: usize,
-    lanes: Vec<LaneJson<'a>>,
-    marks: Vec<MarkJson<'a>>,
-}
-
-#[derive(Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LaneJson"))]
-pub struct LaneJson<'a> {
-    bands: &'a [Band],
-    /// How many HW steps, then LEO steps, the numbers hold for this lane.
-    hw: usize,
-    leo: usize,
-}
-
-#[derive(Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LaneMarkJson"))]
-pub struct MarkJson<'a> {
-    kind: MarkKind,
-    node: Option<NodeId>,
-    /// With its `text`.
-    #[cfg_attr(feature = "ts", ts(type = "TraceEvent"))]
-    event: EventText<'a>,
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    #[cfg_attr(feature = "ts", ts(optional, as = "Option<Vec<Option<Epoch>>>"))]
-    removed: &'a [Option<Epoch>],
+/// A number, or `none` for nothing.
+fn or(v: Option<u64>, none: f64) -> f64 {
+    v.map_or(none, |v| v as f64)
 }
 
 impl Lanes {
-    pub fn pack(&self) -> Result<PackedLanes, serde_json::Error> {
-        let steps: usize = self.lanes.iter().map(|l| l.hw.len() + l.leo.len()).sum();
-        let mut numbers = Vec::with_capacity(self.spans.len() * SPAN_FIELDS.len() + steps * STEP_FIELDS.len());
-        let index = |d: Option<DropReason>| {
-            d.map_or(-1.0, |d| DropReason::ALL.iter().position(|x| *x == d).unwrap_or(0) as f64)
-        };
+    /// The lanes as they cross to JS: everything as numbers, but the marks' events (with
+    /// their text), which the caller writes as the packed form's JSON (`packed::pack`: one
+    /// JSON writer in the wasm), in mark order.
+    #[inline(never)]
+    pub fn pack(self) -> (Vec<f64>, Vec<Event>) {
+        let mut n: Vec<f64> = Vec::with_capacity(HEADER_FIELDS.len() + self.spans.len() * SPAN_FIELDS.len());
+        n.extend(
+            [
+                self.from,
+                self.to,
+                self.horizon,
+                self.spans.len() as u64,
+                self.lanes.len() as u64,
+                self.marks.len() as u64,
+            ]
+            .map(|v| v as f64),
+        );
+        // the enums' lists (`ALL`, `STATES`) are in declaration order
+        let drop = |d: Option<DropReason>| d.map_or(-1.0, |d| d as usize as f64);
         for s in &self.spans {
             let flags = if s.duplicate { DUPLICATE } else { 0 } | if s.failed { FAILED } else { 0 };
-            numbers.extend([
+            n.extend([
                 s.msg.map_or(-(s.seq as f64), |m| m as f64),
                 s.from as f64,
                 s.to as f64,
@@ -632,38 +653,38 @@ impl Lanes {
                 s.epoch as f64,
                 s.sent as f64,
                 s.arrives as f64,
-                s.end.map_or(f64::INFINITY, |t| t as f64),
-                index(s.dropped),
-                index(s.planned),
+                or(s.end, f64::INFINITY),
+                drop(s.dropped),
+                drop(s.planned),
                 flags as f64,
-                Outcome::ALL.iter().position(|o| *o == s.outcome).unwrap_or(0) as f64,
+                s.outcome as usize as f64,
                 s.seq as f64,
-                s.end_seq.map_or(-1.0, |q| q as f64),
+                or(s.end_seq, -1.0),
             ]);
         }
         for lane in &self.lanes {
+            n.extend([lane.bands.len(), lane.hw.len(), lane.leo.len()].map(|c| c as f64));
+            for b in &lane.bands {
+                n.extend([
+                    b.t as f64,
+                    b.seq as f64,
+                    b.state as usize as f64,
+                    b.from as usize as f64,
+                    b.epoch as f64,
+                    or(b.leader.map(u64::from), -1.0),
+                    b.reason.map_or(-1.0, |r| r as usize as f64),
+                    or(b.hw, f64::NAN),
+                ]);
+            }
             for s in lane.hw.iter().chain(&lane.leo) {
-                numbers.extend([s.t as f64, s.value.map_or(f64::NAN, |v| v as f64), s.seq as f64]);
+                n.extend([s.t as f64, or(s.value, f64::NAN), s.seq as f64]);
             }
         }
-        let json = serde_json::to_string(&LanesJson {
-            from: self.from,
-            to: self.to,
-            horizon: self.horizon,
-            spans: self.spans.len(),
-            lanes: self.lanes.iter().map(|l| LaneJson { bands: &l.bands, hw: l.hw.len(), leo: l.leo.len() }).collect(),
-            marks: self
-                .marks
-                .iter()
-                .map(|m| MarkJson {
-                    kind: m.kind,
-                    node: m.node,
-                    event: EventText { event: &m.event, text: true },
-                    removed: &m.removed,
-                })
-                .collect(),
-        })?;
-        Ok(PackedLanes { numbers, json })
+        for m in &self.marks {
+            n.extend([m.kind as usize as f64, or(m.node.map(u64::from), -1.0), m.removed.len() as f64]);
+            n.extend(m.removed.iter().map(|e| or(e.map(u64::from), f64::NAN)));
+        }
+        (n, self.marks.into_iter().map(|m| m.event).collect())
     }
 }
 
@@ -893,20 +914,32 @@ mod tests {
     }
 
     #[test]
-    fn packed_spans_name_the_legend_order_and_the_layout() {
+    fn the_packed_form_lays_out_every_number_in_order() {
         for (i, k) in RPC_ORDER.iter().enumerate() {
             assert_eq!(k.is_request(), i % 2 == 0, "{k:?}");
             if i % 2 == 0 {
                 assert_eq!(RpcKind::REQUESTS[i / 2], *k);
             }
         }
+        assert!(STATES.iter().enumerate().all(|(i, s)| *s as usize == i));
+        assert!(DropReason::ALL.iter().enumerate().all(|(i, d)| *d as usize == i));
+        assert!(Reason::ALL.iter().enumerate().all(|(i, r)| *r as usize == i));
+        assert!(MarkKind::ALL.iter().enumerate().all(|(i, k)| *k as usize == i));
+        assert!(Outcome::ALL.iter().enumerate().all(|(i, o)| *o as usize == i));
         let (sim, _) = busy_run(10);
         let lanes = sim.lanes(0, 10_000).unwrap();
-        let packed = lanes.pack().unwrap();
-        let steps: usize = lanes.lanes.iter().map(|l| l.hw.len() + l.leo.len()).sum();
-        assert_eq!(packed.numbers.len(), lanes.spans.len() * SPAN_FIELDS.len() + steps * STEP_FIELDS.len());
-        let json: serde_json::Value = serde_json::from_str(&packed.json).unwrap();
-        assert_eq!(json["spans"], lanes.spans.len());
-        assert!(json["marks"][0]["event"]["text"].is_string(), "marks carry their text");
+        let (numbers, events) = lanes.clone().pack();
+        let sum = |f: fn(&Lane) -> usize| lanes.lanes.iter().map(f).sum::<usize>();
+        let removed: usize = lanes.marks.iter().map(|m| m.removed.len()).sum();
+        let want = HEADER_FIELDS.len()
+            + lanes.spans.len() * SPAN_FIELDS.len()
+            + lanes.lanes.len() * 3
+            + sum(|l| l.bands.len()) * BAND_FIELDS.len()
+            + sum(|l| l.hw.len() + l.leo.len()) * STEP_FIELDS.len()
+            + lanes.marks.len() * 3
+            + removed;
+        assert_eq!(numbers.len(), want);
+        assert_eq!(numbers[..6], [0.0, 10_000.0, 10_000.0, lanes.spans.len() as f64, 7.0, lanes.marks.len() as f64]);
+        assert!(events.iter().eq(lanes.marks.iter().map(|m| &m.event)));
     }
 }

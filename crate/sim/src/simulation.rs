@@ -519,6 +519,7 @@ impl Simulation {
     /// waiting in a busy node that could end inside the window, so it reads the send of
     /// every message the window shows (past `LANES_LOOK_BACK` checkpoints, at the last
     /// one, taking its messages on the wire without their sends).
+    #[inline(never)]
     pub fn lanes(&self, from: u64, to: u64) -> Result<Lanes, SimError> {
         let refuse = |message: String| SimError { field: "to".into(), message };
         if to < from {
@@ -563,6 +564,7 @@ impl Simulation {
     /// time `until`, the recorded future past now included, in order, until it says
     /// stop: from memory where the window holds them, else from replays (of the run up to
     /// the window; of the recorded future from now, or from a checkpoint ahead).
+    #[inline(never)]
     fn walk(&self, start: Option<usize>, until: u64, f: &mut dyn FnMut(&Event) -> bool) {
         let mut go = true;
         if start.is_none() {

@@ -161,7 +161,7 @@ impl WasmSim {
         if at > until {
             return Err(range_error("at", &format!("must be at most t = {until}, got {at}")));
         }
-        let sim = Simulation::replay(spec, inputs, at).map_err(sim_error)?;
+        let sim = Simulation::replay_at(spec, inputs, until, at).map_err(sim_error)?;
         Ok(WasmSim { sim })
     }
 
@@ -224,6 +224,21 @@ impl WasmSim {
                 to_js(&WriteOut { accepted: false, node: None, offset: None, reason: Some(reason) })
             }
         }
+    }
+
+    /// The end of the recorded run: now, or later after a seek back.
+    pub fn horizon(&self) -> f64 {
+        self.sim.horizon() as f64
+    }
+
+    /// The timeline's lanes over [from, to] (`Simulation::lanes`) in their packed form
+    /// (`Lanes::pack`): their numbers, and the marks' events with their text as the packed
+    /// events' JSON.
+    pub fn lanes(&self, from: f64, to: f64) -> Result<WasmPacked, JsValue> {
+        let from = whole("from", from)?;
+        let to = whole("to", to)?;
+        let (numbers, marks) = self.sim.lanes(from, to).map_err(sim_error)?.pack();
+        Ok(WasmPacked { numbers, rest: packed(&marks, TextFor(u32::MAX))?.rest })
     }
 
     /// Moves to time `t`, back or forward.
@@ -565,7 +580,8 @@ fn events_json(events: &[Event], text: TextFor) -> Result<String, JsValue> {
     serde_json::to_string(&EventsJson { events, text }).map_err(|e| cannot_write(&e))
 }
 
-/// Events in the packed form (`packed::Packed`), read once each by the JS layer.
+/// A result in the packed form: numbers (`packed::Packed`'s rows, or the lanes') and the
+/// rest as JSON (`packed::PackedRest`), read once by the JS layer.
 #[wasm_bindgen]
 pub struct WasmPacked {
     numbers: Vec<f64>,

@@ -176,6 +176,7 @@ mod tests {
     use kraft_scenario::{
         ExpectationReport, Measurement, MeasurementPart, Report, Span, SpanStyle, StepReport, ViolationReport,
     };
+    use kraft_sim::lanes;
     use kraft_sim::limits::{Limit, LIMITS};
     use kraft_sim::spec::{LinkProfileSpec, NetworkSpec};
     use kraft_sim::trace::Invariant;
@@ -339,6 +340,67 @@ mod tests {
             "PACKED_ROWS",
             "readonly (readonly [TraceEvent[\"type\"], readonly (readonly [string, PackedField])[]])[]",
             &serde_json::to_string(kraft_sim::packed::ROWS).unwrap(),
+        );
+        // The timeline's lanes (`lanes`): how their numbers are laid out, and what they read as.
+        decl::<lanes::Band>(&cfg, o);
+        decl::<lanes::Mark>(&cfg, o);
+        decl::<lanes::MarkKind>(&cfg, o);
+        let fields = |o: &mut String, what: &str, name: &str, list: &[&str]| {
+            constant(o, what, name, "readonly string[]", &serde_json::to_string(list).unwrap())
+        };
+        fields(
+            o,
+            "The lanes' numbers begin with these (`lanes::HEADER_FIELDS`); the spans, each lane's bands and steps, and the marks follow.",
+            "LANES_HEADER",
+            &lanes::HEADER_FIELDS,
+        );
+        fields(o, "A span's numbers, in order (`lanes::SPAN_FIELDS`).", "SPAN_FIELDS", &lanes::SPAN_FIELDS);
+        fields(o, "A band's numbers, in order (`lanes::BAND_FIELDS`).", "BAND_FIELDS", &lanes::BAND_FIELDS);
+        fields(
+            o,
+            "A step's numbers, in order (`lanes::STEP_FIELDS`; `value` NaN for none).",
+            "STEP_FIELDS",
+            &lanes::STEP_FIELDS,
+        );
+        let named = |o: &mut String, what: &str, name: &str, ty: &str, list: &[&str]| {
+            constant(o, what, name, &format!("readonly {ty}[]"), &serde_json::to_string(list).unwrap())
+        };
+        named(
+            o,
+            "A span's `rpc`: the timeline legend's order, each request followed by its response (`lanes::RPC_ORDER`).",
+            "SPAN_RPCS",
+            "RpcKind",
+            &lanes::RPC_ORDER.map(|k| k.name()),
+        );
+        named(
+            o,
+            "A span's `dropped` and `planned` (-1: none).",
+            "SPAN_DROPS",
+            "DropReason",
+            &DropReason::ALL.map(|d| d.name()),
+        );
+        named(
+            o,
+            "A span's `outcome`: what its summary says that the timeline draws (`lanes::Outcome`).",
+            "SPAN_OUTCOMES",
+            "string",
+            &lanes::Outcome::ALL.map(|d| d.name()),
+        );
+        named(
+            o,
+            "A band's `state` and `from` (`lanes::STATES`).",
+            "BAND_STATES",
+            "StateName",
+            &lanes::STATES.map(|s| s.name()),
+        );
+        named(o, "A band's `reason` (-1: none).", "BAND_REASONS", "TransitionReason", &Reason::ALL.map(|r| r.name()));
+        named(o, "A mark's `kind`.", "MARK_KINDS", "LaneMarkKind", &lanes::MarkKind::ALL.map(|k| k.name()));
+        constant(
+            o,
+            "A span's `flags` (`lanes::DUPLICATE`, `lanes::FAILED`).",
+            "SPAN_FLAGS",
+            "{ readonly duplicate: number; readonly failed: number }",
+            &format!("{{ duplicate: {}, failed: {} }}", lanes::DUPLICATE, lanes::FAILED),
         );
         decl::<RpcKind>(&cfg, o);
         decl::<DropReason>(&cfg, o);

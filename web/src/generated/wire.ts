@@ -77,6 +77,105 @@ export type PackedField = "number" | "maybeNumber" | "flag" | "name" | "maybeNam
 export const PACKED_ROWS: readonly (readonly [TraceEvent["type"], readonly (readonly [string, PackedField])[]])[] = [["send",[["msg","number"],["from","number"],["to","number"],["rpc","name"],["epoch","number"],["arrives","number"],["dropped","maybeName"]]],["deliver",[["msg","number"],["from","number"],["to","number"],["rpc","name"],["epoch","number"],["sent","number"],["duplicate","flag"]]],["drop",[["msg","number"],["from","number"],["to","number"],["rpc","name"],["epoch","number"],["sent","number"],["reason","name"]]],["disconnect",[["node","number"],["peer","number"],["rpc","name"],["sent","number"]]],["append",[["node","number"],["first","number"],["last","number"],["epoch","number"],["kind","name"]]],["flush",[["node","number"],["offset","number"]]],["hw",[["node","number"],["old","maybeNumber"],["new","number"],["majority","list"]]]];
 
 /**
+ * A node's state from the event that began it until the next band.
+ */
+export type LaneBand = { 
+/**
+ * When it began: the time and seq of its `state` (or `crash`) event.
+ */
+t: number, seq: number, state: StateName, 
+/**
+ * The state before it (a crash: the one it crashed in).
+ */
+from: StateName, epoch: number, leader: number | null, 
+/**
+ * Why, as its `state` event says; none for a crash.
+ */
+reason: TransitionReason | null, 
+/**
+ * A crash: the HW the node last had (a crash forgets it; the logs still mark it).
+ */
+hw: number | null, };
+
+/**
+ * A marked event.
+ */
+export type LaneMark = { kind: LaneMarkKind, 
+/**
+ * Its lane; none: the whole cluster (a new leader, a fault).
+ */
+node: number | null, 
+/**
+ * With its `text`.
+ */
+event: TraceEvent, 
+/**
+ * A truncation: the epochs of the records it removed, from its `to` on (at most
+ * `MAX_REMOVED`; none: not known any more).
+ */
+removed: Array<number | null>, };
+
+/**
+ * What the timeline draws a marked event as.
+ */
+export type LaneMarkKind = "leader" | "truncate" | "crash" | "restart" | "snapshot" | "vote" | "write" | "fault" | "violation";
+
+/**
+ * The lanes' numbers begin with these (`lanes::HEADER_FIELDS`); the spans, each lane's bands and steps, and the marks follow.
+ */
+export const LANES_HEADER: readonly string[] = ["from","to","horizon","spans","lanes","marks"];
+
+/**
+ * A span's numbers, in order (`lanes::SPAN_FIELDS`).
+ */
+export const SPAN_FIELDS: readonly string[] = ["msg","from","to","rpc","epoch","sent","arrives","end","dropped","planned","flags","outcome","seq","endSeq"];
+
+/**
+ * A band's numbers, in order (`lanes::BAND_FIELDS`).
+ */
+export const BAND_FIELDS: readonly string[] = ["t","seq","state","from","epoch","leader","reason","hw"];
+
+/**
+ * A step's numbers, in order (`lanes::STEP_FIELDS`; `value` NaN for none).
+ */
+export const STEP_FIELDS: readonly string[] = ["t","value","seq"];
+
+/**
+ * A span's `rpc`: the timeline legend's order, each request followed by its response (`lanes::RPC_ORDER`).
+ */
+export const SPAN_RPCS: readonly RpcKind[] = ["PreVote","PreVoteResponse","Vote","VoteResponse","BeginQuorumEpoch","BeginQuorumEpochResponse","EndQuorumEpoch","EndQuorumEpochResponse","Fetch","FetchResponse","FetchSnapshot","FetchSnapshotResponse"];
+
+/**
+ * A span's `dropped` and `planned` (-1: none).
+ */
+export const SPAN_DROPS: readonly DropReason[] = ["loss","partition","node-down"];
+
+/**
+ * A span's `outcome`: what its summary says that the timeline draws (`lanes::Outcome`).
+ */
+export const SPAN_OUTCOMES: readonly string[] = ["plain","granted","refused","error","diverging","snapshot"];
+
+/**
+ * A band's `state` and `from` (`lanes::STATES`).
+ */
+export const BAND_STATES: readonly StateName[] = ["unattached","prospective","candidate","leader","follower","resigned","crashed"];
+
+/**
+ * A band's `reason` (-1: none).
+ */
+export const BAND_REASONS: readonly TransitionReason[] = ["startup","restart","election-timeout","fetch-timeout","pre-vote-granted","pre-vote-rejected","pre-vote-timed-out","vote-granted","higher-epoch","leader-discovered","voted-for-candidate","resign","check-quorum-failed","resigned-timeout","removed-from-voters"];
+
+/**
+ * A mark's `kind`.
+ */
+export const MARK_KINDS: readonly LaneMarkKind[] = ["leader","truncate","crash","restart","snapshot","vote","write","fault","violation"];
+
+/**
+ * A span's `flags` (`lanes::DUPLICATE`, `lanes::FAILED`).
+ */
+export const SPAN_FLAGS: { readonly duplicate: number; readonly failed: number } = { duplicate: 1, failed: 2 };
+
+/**
  * The RPC kinds the timeline colours differently.
  */
 export type RpcKind = "Vote" | "VoteResponse" | "PreVote" | "PreVoteResponse" | "BeginQuorumEpoch" | "BeginQuorumEpochResponse" | "EndQuorumEpoch" | "EndQuorumEpochResponse" | "Fetch" | "FetchResponse" | "FetchSnapshot" | "FetchSnapshotResponse" | "AddRaftVoter" | "AddRaftVoterResponse" | "RemoveRaftVoter" | "RemoveRaftVoterResponse" | "UpdateRaftVoter" | "UpdateRaftVoterResponse" | "ApiVersions" | "ApiVersionsResponse";
@@ -921,6 +1020,21 @@ export const CATALOG: Catalog = {
       "min": 1,
       "max": 600000,
       "unit": "ms",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "lanesSpanMs",
+      "description": "longest window one timeline projection (`lanes`) covers: a story whole",
+      "min": 0,
+      "max": 600000,
+      "unit": "ms",
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "lanesEvents",
+      "description": "most events one timeline projection (`lanes`) reads in its window: a few frames' work",
+      "min": 0,
+      "max": 250000,
       "zeroTurnsOff": false
     },
     {

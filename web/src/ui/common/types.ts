@@ -2,7 +2,7 @@
 // trace events (crate/sim/src/trace.rs), node views and log records (crate/sim/src/view.rs),
 // and the invariants and safety switches with their explanations.
 
-import { REPAIRS } from '../../generated/wire.js';
+import { REPAIRS, SPAN_RPCS } from '../../generated/wire.js';
 import type { EventOf, EventType, LogRecord, NodeInfo, QuorumDescription, RpcKind, StateName } from '../../types.js';
 
 export { INVARIANTS, SWITCHES } from '../../generated/wire.js';
@@ -10,9 +10,9 @@ export type { LogRecord, NodeInfo, StateName };
 export type RpcName = RpcKind;
 
 /**
- * Any trace event the UI holds, a discriminated union on `type`: as the player gives it
- * (every field) or from a packed window (`Cluster.packedEvents`: a message's `summary`
- * only when it tells an outcome, `text` only on the `STORE_TEXT` types).
+ * A trace event as the UI reads it, a discriminated union on `type`: a mark's event (with
+ * its `text`), one the player's frames bring (packed: a message's `summary` only when it
+ * tells an outcome), or one read for what the highlight rings (without `text`).
  */
 export type UiEvent = {
   [T in EventType]: T extends 'send' | 'deliver' ? Omit<EventOf<T>, 'text' | 'summary'> & { summary?: string; text?: string } : Omit<EventOf<T>, 'text'> & { text?: string };
@@ -27,8 +27,8 @@ export type QuorumInfo = QuorumDescription;
 export const RPC_GROUPS = ['PreVote', 'Vote', 'BeginQuorumEpoch', 'EndQuorumEpoch', 'Fetch', 'FetchSnapshot'] as const;
 export type RpcGroup = (typeof RPC_GROUPS)[number];
 
-/** Every RPC kind in legend order, each request followed by its response (`rpcIndex` relies on it). */
-export const RPC_KINDS: RpcName[] = RPC_GROUPS.flatMap((g) => [g, `${g}Response`] as const);
+/** Every RPC kind in legend order, each request followed by its response: the core's numbering of a message span's `rpc` (`rpcIndex` relies on it). */
+export const RPC_KINDS: readonly RpcName[] = SPAN_RPCS;
 type Legend = RpcGroup | `${RpcGroup}Response`;
 /** KIP-853's voter-change RPCs: no cluster sends them yet, so the legend leaves them out
  * until the UI draws membership changes (issue 29). */

@@ -1,8 +1,9 @@
 // Acting on the run: every action (a fault, a node's menu, a key, the network panel, a
 // client write) runs on the cluster through here, after any network change still
 // settling, and fails into the crash banner rather than an exception. One made while
-// seeked back forks the run: what was recorded after that moment is dropped, and a
-// story's script is left there. Also: a violation shown where it happened.
+// seeked back forks the run: the core drops what was recorded after that moment, the
+// lanes are asked for again, and a story's script is left there. Also: a violation shown
+// where it happened.
 
 import type { Cluster, PackedBatch, Player } from '../../api.js';
 import type { Store } from '../common/store.js';
@@ -43,7 +44,7 @@ export class Actions {
     const views = host.views();
     // a network change still settling goes first, so actions keep the order they were made in
     if (what !== 'network') views.faults.settle();
-    const seqBefore = c.lastSeq;
+    const recorded = c.horizon;
     let out: unknown;
     try {
       out = fn(c);
@@ -51,10 +52,10 @@ export class Actions {
       host.crashes.failed(what, e);
       return undefined;
     }
+    host.store.invalidate();
     // an action forks the run: the recorded future is gone
-    if (host.store.lastSeq > seqBefore) {
+    if (c.horizon < recorded) {
       host.toast('The run forks here: what was recorded after this moment is replaced.');
-      host.store.truncateAfter(seqBefore);
       host.play.horizon = c.now;
       if (host.runs.scenario) {
         host.runs.scenario = host.script.fork(host.runs.scenario, c.now);

@@ -11,7 +11,7 @@
 
 import { type Cluster, type PackedBatch, Player, type WasmSource } from '../../api.js';
 import { h } from '../common/dom.js';
-import { MAX_FRAME_EVENTS, SCRUB_WINDOW_MS, STORE_TEXT, Store } from '../common/store.js';
+import { Store } from '../common/store.js';
 import { ThemeWatch } from '../common/theme.js';
 import { MAX_SPEED, MIN_SPEED } from '../playback/controls.js';
 import { FrameLoop } from '../playback/frame-loop.js';
@@ -29,7 +29,7 @@ import type { CourseProgress } from '../story/course.js';
 import { StoryOutline } from '../story/outline.js';
 import { ScenarioPicker } from '../story/picker.js';
 import { StoryProgress } from '../story/progress.js';
-import { findScenario, type LoadedScenario, playFuture, variantsOf } from '../story/scenarios.js';
+import { findScenario, variantsOf } from '../story/scenarios.js';
 import { firedIn, ScriptPlace, stepTicks, stopAt } from '../story/story.js';
 import { Actions } from './actions.js';
 import { autoplays } from './attributes.js';
@@ -41,6 +41,13 @@ import { reactTo } from './reactions.js';
 import { RunChoice, tuningOf } from './runs.js';
 import { ClusterSnapshot } from './snapshot.js';
 import { buildViews, type Views } from './views.js';
+
+/**
+ * A frame with more new events than this (a jump far forward) carries none and says
+ * `reset`: what a frame's events are for (the ring's ✕ of drops, announcements) is about
+ * playing, not jumping. Well above what a frame at 100x brings (~20,000).
+ */
+const MAX_FRAME_EVENTS = 50_000;
 
 function cssUrl(): string {
   return new URL('./kraft-playground.css', import.meta.url).href;
@@ -174,7 +181,7 @@ export class KraftPlayground extends HTMLElement {
     settings: () => this.#runs.settings,
     unsafe: () => this.#runs.unsafe,
     speed: () => this.#play.speed,
-    horizon: () => Math.max(this.#play.horizon, this.#store.lastT),
+    horizon: () => this.#cluster?.horizon ?? 0,
     dialogs: () => this.#dialogs,
   });
   #actions = new Actions({
@@ -200,8 +207,6 @@ export class KraftPlayground extends HTMLElement {
   #boot!: Boot;
   #rebootTimer = 0;
   #bootTimer = 0;
-  /** while the story on screen has its recorded future still being read (`#readFuture`) */
-  #futurePending = false;
   // Keys act only while focus is inside this element (never the page's, so Space still
   // scrolls it, and of two elements only the focused one acts).
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
@@ -334,6 +339,7 @@ export class KraftPlayground extends HTMLElement {
       openNode: (id, anchor) => this.#later.with('The node menu', (l) => l.menu.open(id, anchor, this.#root)),
       unsafe: () => this.#runs.unsafe,
       setUnsafe: (list) => this.#runs.setUnsafe(list),
+      violations: () => this.#snap.violations,
       showViolation: (v) => this.#actions.showViolation(v),
       settings: () => this.#runs.settings,
       applySettings: (s) => this.#runs.applySettings(s),
@@ -472,12 +478,12 @@ export class KraftPlayground extends HTMLElement {
     c.__watch(() => this.#pageCalls.moved(c));
     this.#player = new Player<PackedBatch>(c, {
       speed: this.#play.speed,
-      packed: { text: STORE_TEXT, batches: true },
+      // a frame's events are read for the ring's ✕ and the announcements (no text), a seek's not
+      packed: { text: false, batches: true },
       maxEvents: MAX_FRAME_EVENTS,
-      // a seek further on than the timeline shows re-reads what it shows (Store.takeFrame)
-      maxSeekMs: () => Math.ceil(Math.max(SCRUB_WINDOW_MS, this.#views.timeline.spanMs)),
+      maxSeekMs: 0,
     });
-    this.#store.reset(c.nodeCount);
+    this.#store.attach(c);
     this.#views.logs.reload();
     this.#live.clear();
     if (!outlined) this.#caption.reset();
@@ -490,16 +496,8 @@ export class KraftPlayground extends HTMLElement {
     this.#views.ring.setRecordNames(this.#runs.scenario?.recordNames ?? {});
     this.#script.reset();
     this.#later.parts?.menu.close();
-    // Everything recorded so far, including the future of a scenario loaded and rewound.
-    // Everything so far, or the last two minutes of a very long run.
-    const all = c.eventCount <= 150_000;
-    this.#store.cluster = c;
-    if (all) this.#store.addBatch(c.packedBatch({ text: STORE_TEXT }));
-    else this.#store.reload(c, 120_000);
-    if (this.#runs.scenario?.future) this.#store.addBatch(this.#runs.scenario.future);
-    this.#futurePending = false;
-    if (this.#runs.scenario?.story) this.#readFuture(this.#runs.scenario, c);
-    this.#play.horizon = Math.max(this.#store.lastT, c.now, this.#runs.scenario?.endMs ?? 0);
+    // the recorded run (a story's whole, opened at its start) is the core's: the lanes show it
+    this.#play.horizon = Math.max(c.horizon, this.#runs.scenario?.endMs ?? 0);
     this.#unsub = this.#player.subscribe((f) => this.#onFrame(f.events, f.reset));
     this.#refreshViews(true);
     this.#views.faults.sync();
@@ -518,27 +516,6 @@ export class KraftPlayground extends HTMLElement {
     this.#share.emitChange();
   }
 
-  /**
-   * A story opened at its start (no run yet): its recorded future, drawn veiled ahead of
-   * now, comes after the frame that shows it, a slice per idle moment, for as long as
-   * this run is on screen and has not forked.
-   */
-  #readFuture(s: LoadedScenario, c: Cluster): void {
-    const current = () => this.#cluster === c && this.#runs.scenario === s;
-    this.#futurePending = true;
-    void playFuture(s.story!, current, (b) => {
-      if (!current() || !this.#store.addBatch(b)) return;
-      this.#views.timeline.invalidate();
-      this.#loop.request();
-    })
-      .catch(() => {
-        /* the run on screen does not depend on it: only its veiled future stays short */
-      })
-      .finally(() => {
-        if (current()) this.#futurePending = false;
-      });
-  }
-
   // ---- the loop -----------------------------------------------------------------------------
 
   #now(): number {
@@ -555,12 +532,6 @@ export class KraftPlayground extends HTMLElement {
 
   #onFrameInner(c: Cluster, events: PackedBatch[], reset: boolean): void {
     if (reset) this.#views.logs.reload();
-    // a jump on before a story's future is read: what is in between comes from the
-    // cluster, so the store still holds the whole story (not the window before now)
-    if (reset && this.#futurePending && this.#store.firstT === 0 && c.lastSeq > this.#store.lastSeq) this.#store.addBatch(c.packedBatch({ since: this.#store.lastSeq, text: STORE_TEXT }));
-    // outside the history the store holds (a long run): what the timeline shows before
-    // here, regenerated by the cluster
-    this.#store.takeFrame(c, events, reset, this.#views.timeline.spanMs);
     if (events.length) reactTo(events, this.#live, this.#views.ring);
     this.#play.horizon = Math.max(this.#play.horizon, c.now);
     this.#refreshViews(events.length > 0 || reset);
@@ -602,7 +573,7 @@ export class KraftPlayground extends HTMLElement {
       lap('panels');
     }
     this.#views.controls.frame(this.#runs.scenario?.endMs ?? 0);
-    this.#status.update(this.#cluster, this.#snap.nodes, this.#store, this.#runs.unsafe);
+    this.#status.update(this.#cluster, this.#snap.nodes, this.#snap.violations, this.#runs.unsafe);
     this.#updateCaption(false);
     this.#later.parts?.menu.frame();
     this.#later.parts?.imageCard.frame();

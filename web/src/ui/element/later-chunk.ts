@@ -106,7 +106,7 @@ export class LaterChunk {
     const views = host.views();
     const panelHost = views.panelHost;
     const quorum = new module.QuorumPanel(panelHost);
-    const invariants = new module.InvariantsPanel(host.store, panelHost);
+    const invariants = new module.InvariantsPanel(panelHost);
     const changes = new module.LeaderChangesPanel({ leaderChanges: () => host.leaderChanges(), seek: (t) => host.seek(t) });
     const settings = new module.SettingsPanel({ tuning: () => host.tuning(), applyTuning: (t) => host.applyTuning(t), inStory: () => host.inStory() });
     settings.sync();
@@ -120,7 +120,10 @@ export class LaterChunk {
       now: () => host.now(),
       act: (what, fn) => host.act(what, fn),
       write: () => host.write(),
-      stateSeq: (id) => host.store.stateAt(id, host.now())?.seq ?? -1,
+      stateSeq: (id) => {
+        const now = host.now();
+        return host.store.present(now).stateAt(id, now)?.seq ?? -1;
+      },
       explain: (seq) => host.cluster()?.explain(seq) ?? null,
     });
     views.logs.mount(module.Logs);

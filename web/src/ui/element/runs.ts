@@ -59,7 +59,7 @@ export async function openLink(link: string, scenarioId: string | null, variant:
   if (entry) {
     try {
       const s = await loadScenario(entry, { variant, seed: c.seed, unsafe });
-      captions = { ...s, cluster: null, future: undefined };
+      captions = { ...s, cluster: null };
       s.cluster?.dispose();
     } catch {
       /* captions are optional for a link */

@@ -29,6 +29,8 @@ export interface ViewsHost {
   openNode(id: number, anchor: HTMLElement): void;
   unsafe(): string[];
   setUnsafe(list: string[]): void;
+  /** the invariant violations up to now */
+  violations(): readonly UiEventOf<'violation'>[];
   showViolation(v: UiEventOf<'violation'>): void;
   settings(): Settings;
   applySettings(s: Settings): void;
@@ -81,13 +83,10 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     ...drawing,
     nodes: () => host.nodes(),
     lastHw: (id) => {
-      const st = store.hw[id];
-      if (!st) return null;
       const now = host.now();
-      for (let i = st.t.length - 1; i >= 0; i--) if (st.t[i] <= now && !Number.isNaN(st.v[i])) return st.v[i];
-      return null;
+      return store.present(now).stateAt(id, now)?.hw ?? null;
     },
-    truncated: (id, t0, t1) => store.truncated(id, t0, t1),
+    truncated: (id, t0, t1) => store.present(host.now()).truncated(id, t0, t1),
     records,
   });
   const images = new Images({
@@ -123,6 +122,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     setWorkload: (w: number) => host.act('workload', (c) => c.setWorkload({ writesPerSecond: w })),
     unsafe: () => host.unsafe(),
     setUnsafe: (list: string[]) => host.setUnsafe(list),
+    violations: () => host.violations(),
     showViolation: (v: UiEventOf<'violation'>) => host.showViolation(v),
     checksStableLeadership: () => {
       const c = host.cluster();

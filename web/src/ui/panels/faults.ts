@@ -32,6 +32,8 @@ export interface PanelHost {
   setWorkload(writesPerSecond: number): void;
   unsafe(): string[];
   setUnsafe(list: string[]): void;
+  /** the invariant violations up to now */
+  violations(): readonly UiEventOf<'violation'>[];
   /** seek to a violation and highlight its evidence */
   showViolation(v: UiEventOf<'violation'>): void;
   /** whether this run checks StableLeadership (a scenario option; off in free play) */

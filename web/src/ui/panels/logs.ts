@@ -5,6 +5,7 @@
 // there).
 
 import { clamp, h } from '../common/dom.js';
+import { type Ghost, PRESENT_MS } from '../common/store.js';
 import { epochColor, fitCanvas, type Theme } from '../common/theme.js';
 import type { LogRecord, NodeInfo } from '../common/types.js';
 import { STATES } from '../common/types.js';
@@ -21,17 +22,10 @@ export interface LogsHost {
   truncated(id: number, t0: number, t1: number): Ghost[];
 }
 
-/** A record removed by a truncation at simulated time `t` (epoch null: not known any more). */
-export interface Ghost {
-  offset: number;
-  epoch: number | null;
-  t: number;
-}
-
 let LABEL_W = 42;
 const HEAD_H = 18;
-/** How long (simulated ms) a truncated record stays on screen where nothing replaced it. */
-export const GHOST_MS = 4000;
+/** How long (simulated ms) a truncated record stays on screen where nothing replaced it: what the present's lanes hold. */
+export const GHOST_MS = PRESENT_MS;
 
 export class Logs {
   readonly el: HTMLDivElement;

@@ -3,7 +3,6 @@
 
 import { fmtT, h, setText, toggleClass } from '../common/dom.js';
 import { term } from '../common/glossary.js';
-import type { Store } from '../common/store.js';
 import { INVARIANTS, type UiEventOf } from '../common/types.js';
 import type { PanelHost } from './faults.js';
 
@@ -85,10 +84,7 @@ export class InvariantsPanel {
   private lastNow = -1;
   private lastStable: boolean | null = null;
 
-  constructor(
-    private store: Store,
-    private host: PanelHost,
-  ) {
+  constructor(private host: PanelHost) {
     const ul = h('ul', { class: 'kp-inv-list' });
     for (const [name, expl] of INVARIANTS) {
       const state = h('span', { class: 'kp-inv-state', 'aria-hidden': 'true' }, '✓');
@@ -109,7 +105,7 @@ export class InvariantsPanel {
 
   frame(): void {
     const now = this.host.now();
-    const vs = this.store.violations.filter((v) => v.t <= now);
+    const vs = this.host.violations();
     const stable = this.host.checksStableLeadership();
     if (vs.length === this.lastCount && (vs.length === 0 || now === this.lastNow) && stable === this.lastStable) return;
     this.lastStable = stable;

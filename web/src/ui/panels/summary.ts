@@ -5,9 +5,11 @@
 import type { Cluster } from '../../api.js';
 import { fmtT, h, setText } from '../common/dom.js';
 import type { Mark, Store } from '../common/store.js';
-import type { NodeInfo, UiEventOf } from '../common/types.js';
+import { type NodeInfo, STATES, stateIndex } from '../common/types.js';
 import type { Timeline } from '../timeline/timeline.js';
 import type { LogsSlot } from './logs-slot.js';
+
+const CRASHED = stateIndex('crashed');
 
 export class Summary {
   readonly el: HTMLDivElement = h('div', { class: 'kp-sr-only', 'data-summary': '' });
@@ -99,36 +101,33 @@ export class Summary {
     setText(S.win, this.#timeline.describeWindow());
     // what the timeline shows: the notable events in its window (up to now)
     const [t0, t1] = this.#timeline.window();
-    const [a, b] = this.#store.markRange(Math.max(0, t0), Math.min(t1, now));
-    const marks: number[] = [];
+    const lanes = this.#store.window(t0, t1, now);
+    const [from, to] = [Math.max(0, t0), Math.min(t1, now)];
+    const [a, b] = lanes.markRange(from, to);
+    const marks: Mark[] = [];
     for (let i = b - 1; i >= a && marks.length < 60; i--) {
-      const k = this.#store.marks[i].kind;
-      if (k !== 'write' && k !== 'vote') marks.push(i);
+      const m = lanes.marks[i];
+      if (m.kind !== 'write' && m.kind !== 'vote') marks.push(m);
     }
     marks.reverse();
-    const mk = marks.map((i) => this.#store.marks[i].seq).join(',');
+    const mk = marks.map((m) => m.seq).join(',');
     if (mk !== S.marksKey) {
       S.marksKey = mk;
-      S.marks.replaceChildren(
-        ...marks.map((i) => {
-          const m = this.#store.marks[i];
-          return h('li', { 'data-kind': m.kind, 'data-t': String(m.t) }, `${fmtT(m.t)} ${describeMark(m)}`);
-        }),
-      );
+      S.marks.replaceChildren(...marks.map((m) => h('li', { 'data-kind': m.kind, 'data-t': String(m.t) }, `${fmtT(m.t)} ${describeMark(m)}`)));
     }
-    const [ea, eb] = this.#store.otherRange(Math.max(0, t0), Math.min(t1, now));
-    const st: UiEventOf<'state'>[] = [];
-    for (let i = eb - 1; i >= ea && st.length < 40; i--) {
-      const e = this.#store.others[i];
-      if (e.type === 'state') st.push(e);
-    }
-    st.reverse();
-    const sk = st.map((e) => e.seq).join(',');
+    // the state changes in view (a crash is a mark), the latest 40
+    const changes = lanes.states
+      .flatMap((segs, node) => segs.filter((s) => s.t >= from && s.t <= to && s.state !== CRASHED).map((s) => ({ node, s })))
+      .sort((x, y) => x.s.seq - y.s.seq)
+      .slice(-40);
+    const sk = changes.map((c) => c.s.seq).join(',');
     if (sk !== S.statesKey) {
       S.statesKey = sk;
-      S.states.replaceChildren(...st.map((e) => h('li', { 'data-kind': 'state', 'data-t': String(e.t) }, `${fmtT(e.t)} n${e.node}: ${e.from} → ${e.to}, epoch ${e.epoch} (${e.reason})`)));
+      S.states.replaceChildren(
+        ...changes.map(({ node, s }) => h('li', { 'data-kind': 'state', 'data-t': String(s.t) }, `${fmtT(s.t)} n${node}: ${STATES[s.from]} → ${STATES[s.state]}, epoch ${s.epoch} (${s.reason})`)),
+      );
     }
-    const vs = this.#store.violations.filter((v) => v.t <= now);
+    const vs = c.violations();
     S.inv.dataset.invariants = vs.length ? 'violated' : 'ok';
     setText(S.inv, vs.length ? `Invariant violations: ${vs.map((v) => `${v.invariant} at ${fmtT(v.t)}`).join('; ')}` : 'All invariants hold.');
     const lines = this.#logs.describe(nodes);

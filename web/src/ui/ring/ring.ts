@@ -4,9 +4,10 @@
 // label, labels.ts, placed by plan.ts). Every node is also a real button (keyboard,
 // touch, tests) that opens its actions.
 
+import { SPAN } from '../../api.js';
 import { clamp, h } from '../common/dom.js';
 import { nodeTip } from '../common/glossary.js';
-import { MSG, type Store } from '../common/store.js';
+import type { LaneView, Store } from '../common/store.js';
 import { fitCanvas, type Theme } from '../common/theme.js';
 import { isResponse, type LogRecord, type NodeInfo, RPC_KINDS } from '../common/types.js';
 import type { ExplainPopover } from '../timeline/explain.js';
@@ -49,6 +50,9 @@ export function linkGroups(n: number, down: [number, number][]): { groups: numbe
   return { groups, isDown: (a, b) => m[a * n + b] === 1 };
 }
 
+/** The most ✕ of dropped messages shown at once. */
+const MAX_FLASHES = 60;
+
 const GROUP_COLORS = ['#2563eb', '#d97706', '#9333ea', '#0d9488', '#db2777', '#65a30d'];
 /** Clusters up to this size get their logs' tails in the labels (the bench's 11 nodes do not). */
 const TAILS_UP_TO = 7;
@@ -69,15 +73,17 @@ export class Ring {
   private top = 0;
   private plan: RingPlan = { spots: [], labels: [], captions: [], detail: 'full' };
   private flashes: { x: number; y: number; until: number }[] = [];
+  /** ids of messages just dropped, whose ✕ is placed at the next frame (from the present's lanes) */
+  private drops: number[] = [];
   private lastSig = '';
-  /** The messages as last drawn, three numbers each: x, y and the row in the store (no object per message per frame). */
+  /** The messages as last drawn, three numbers each: x, y and the row in the lanes drawn (no object per message per frame). */
   private drawnMsgs: number[] = [];
   /** The names a story gives records ("X"), by `offset:epoch`. */
   private names = new Map<string, string>();
   /** Per node: the log tail shown, and what it was read for. */
   private tails: { sig: string; records: LogRecord[] }[] = [];
   /** What the last drawing showed: redraw only when one of these changed (or when invalidated). */
-  private drawn: { now: number; version: number; nodes: NodeInfo[]; down: [number, number][]; theme: Theme } | null = null;
+  private drawn: { now: number; lanes: LaneView; nodes: NodeInfo[]; down: [number, number][]; theme: Theme } | null = null;
   /** The labels have not shown the last drawing yet, and when they last changed (wall ms). */
   private labelsDue = false;
   private labelsAt = Number.NEGATIVE_INFINITY;
@@ -138,11 +144,18 @@ export class Ring {
     this.invalidate();
   }
 
-  /** Remember where messages died, to flash an ✕ there for a moment (wall time). */
+  /** Remember which messages died, to flash an ✕ where each died for a moment (wall time). */
   noteDrops(ids: number[]): void {
+    // no more than the flashes kept
+    this.drops = this.drops.concat(ids).slice(-MAX_FLASHES);
+    this.onChange();
+  }
+
+  /** Places the ✕ of the messages noted as dropped. */
+  private placeDrops(lanes: LaneView): void {
     const now = performance.now();
-    const msgs = this.store.msgs;
-    for (const id of ids) {
+    const msgs = lanes.msgs;
+    for (const id of this.drops.splice(0)) {
       // a message just dropped was sent recently: search from the newest
       let i = msgs.length - 1;
       while (i >= 0 && msgs.id(i) !== id) i--;
@@ -155,8 +168,7 @@ export class Ring {
       const f = span > 0 ? clamp((m.end - m.sent) / span, 0.12, 1) : 0.12;
       this.flashes.push({ x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f, until: now + 700 });
     }
-    if (this.flashes.length > 60) this.flashes.splice(0, this.flashes.length - 60);
-    this.onChange();
+    if (this.flashes.length > MAX_FLASHES) this.flashes.splice(0, this.flashes.length - MAX_FLASHES);
   }
 
   /** Plans where nodes and labels go: for this size, these roles, and offsets this many digits long. */
@@ -204,14 +216,16 @@ export class Ring {
     const now = this.host.now();
     const down = this.host.downLinks();
     const theme = this.host.theme();
+    const lanes = this.store.present(now);
+    if (this.drops.length) this.placeDrops(lanes);
     const d = this.drawn;
-    const same = d && d.now === now && d.version === this.store.version && d.nodes === nodes && d.down === down && d.theme === theme;
+    const same = d && d.now === now && d.lanes === lanes && d.nodes === nodes && d.down === down && d.theme === theme;
     if (same && !this.flashes.length && !this.labelsDue) return false;
     if (!same) {
-      this.draw(nodes);
-      this.drawn = { now, version: this.store.version, nodes, down, theme };
+      this.draw(nodes, lanes);
+      this.drawn = { now, lanes, nodes, down, theme };
       this.labelsDue = true;
-    } else if (this.flashes.length) this.draw(nodes);
+    } else if (this.flashes.length) this.draw(nodes, lanes);
     // the labels' text at most every LABELS_MS of wall time (at 100x the offsets change
     // every frame, faster than anyone reads, and each change restyles the labels); the
     // last values always show: a frame is asked for until they do
@@ -282,14 +296,15 @@ export class Ring {
         bestD = d;
       }
     }
-    if (best < 0) return;
-    const m = this.store.msgs.at(drawn[best + 2]);
+    const lanes = this.drawn?.lanes;
+    if (best < 0 || !lanes) return;
+    const m = lanes.msgs.at(drawn[best + 2]);
     const why = this.host.explain(m.seq) ?? 'No explanation recorded for this message.';
     const r = this.canvas.getBoundingClientRect();
     this.host.explainer.show(`${RPC_KINDS[m.rpc]} n${m.from} → n${m.to}`, this.store.summaryOf(m), why, r.left + drawn[best], r.top + drawn[best + 1], this.el);
   }
 
-  private draw(nodes: NodeInfo[]): void {
+  private draw(nodes: NodeInfo[], lanes: LaneView): void {
     const th = this.host.theme();
     const ctx = fitCanvas(this.canvas, this.w, this.hgt);
     const now = this.host.now();
@@ -325,7 +340,7 @@ export class Ring {
       }
     }
     this.drawDownLinks(ctx, th, nodes, isDown);
-    this.drawMessages(ctx, th, now);
+    this.drawMessages(ctx, th, now, lanes);
     const wall = performance.now();
     this.flashes = this.flashes.filter((f) => f.until > wall);
     for (const f of this.flashes) {
@@ -378,18 +393,18 @@ export class Ring {
    * Messages in flight, rim to rim: a request a filled dot, a response a ring, each with a
    * short trail, sized to the nodes so they can be followed and tapped.
    */
-  private drawMessages(ctx: CanvasRenderingContext2D, th: Theme, now: number): void {
+  private drawMessages(ctx: CanvasRenderingContext2D, th: Theme, now: number, lanes: LaneView): void {
     const hidden = this.host.hiddenGroups();
-    const [i0, i1] = this.store.msgRange(now, now);
-    const msgs = this.store.msgs;
+    const [i0, i1] = lanes.msgRange(now, now);
+    const msgs = lanes.msgs;
     const spots = this.plan.spots;
     this.drawnMsgs.length = 0;
     for (let i = i0; i < i1; i++) {
       if (msgs.sent(i) > now) break;
       // the filter reads the numbers; an object only for what is drawn
-      const end = msgs.num(i, MSG.end);
-      const endT = end === Infinity ? msgs.num(i, MSG.arrives) : end;
-      if (endT <= now || hidden.has(msgs.num(i, MSG.rpc) >> 1)) continue;
+      const end = msgs.num(i, SPAN.end);
+      const endT = end === Infinity ? msgs.num(i, SPAN.arrives) : end;
+      if (endT <= now || hidden.has(msgs.num(i, SPAN.rpc) >> 1)) continue;
       const m = msgs.at(i);
       const pa = spots[m.from];
       const pb = spots[m.to];

@@ -6,7 +6,6 @@
 import type { Cluster } from '../../api.js';
 import { fmtT, h, setText, toggleClass } from '../common/dom.js';
 import { tip } from '../common/glossary.js';
-import type { Store } from '../common/store.js';
 import type { NodeInfo, UiEvent } from '../common/types.js';
 import { copyButton } from './dialogs.js';
 
@@ -97,7 +96,7 @@ const STATUS_TIP = [tip('epoch'), tip('hw')].join('\n\n');
 export class StatusLine {
   readonly el = h('div', { class: 'kp-status', role: 'status', 'data-leader': '', title: STATUS_TIP }, h('span', { class: 'kp-dot' }), h('span', { class: 'kp-status-text' }, 'Starting…'));
 
-  update(c: Cluster, nodes: NodeInfo[], store: Store, unsafe: string[]): void {
+  update(c: Cluster, nodes: NodeInfo[], violations: readonly unknown[], unsafe: string[]): void {
     let text: string;
     let leaderAttr = '';
     let leader: { id: number; epoch: number } | null = null;
@@ -119,7 +118,7 @@ export class StatusLine {
       const maxEpoch = Math.max(0, ...nodes.map((n) => n.epoch));
       text = `No leader · epoch ${maxEpoch} · electing`;
     }
-    const vs = store.violations.filter((v) => v.t <= c.now).length;
+    const vs = violations.length;
     if (vs) text += ` · ⚠ ${vs} violation${vs > 1 ? 's' : ''}`;
     if (unsafe.length) text += ` · unsafe: ${unsafe.join(', ')}`;
     setText(this.el.lastChild!, text);

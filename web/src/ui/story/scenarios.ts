@@ -6,11 +6,9 @@
 // (a user's own file, another seed, more switches off) loads the engine
 // (`Cluster.fromScenario`).
 
-import { Cluster, type PackedBatch } from '../../api.js';
+import { Cluster } from '../../api.js';
 import type { Focus, RecordName, ScenarioMeasurement } from '../../generated/wire.js';
-import { lastSeqOf } from '../../packed.js';
 import type { ScenarioOptions, ScenarioReport } from '../../types.js';
-import { STORE_TEXT } from '../common/store.js';
 import type { Settings } from '../playback/controls.js';
 import { courseStory } from './course.js';
 
@@ -61,10 +59,6 @@ export interface LoadedScenario {
   /** the names its captions give records ("X") */
   recordNames: Record<string, RecordName>;
   cluster: Cluster | null;
-  /** the run's recorded future, as it crossed from the core (its rows still numbers) */
-  future?: PackedBatch;
-  /** a precomputed story: the run it opened at its start, whose future `playFuture` reads */
-  story?: Story;
 }
 
 export interface Variant {
@@ -250,60 +244,19 @@ export function sameStory(a: LoadedScenario | null, b: LoadedScenario | null): b
 
 /**
  * The run at its start, its recorded inputs ahead: playing forward replays the recorded
- * steps, event for event. A precomputed story opens there without running first (its
- * future is read afterwards, `playFuture`); any other scenario runs to its end on the
- * engine, keeps every event as its future, and rewinds.
+ * steps, event for event, and the timeline shows them ahead as the recorded future (the
+ * core's lanes). A precomputed story opens there without running first; any other
+ * scenario runs to its end on the engine and rewinds.
  */
 export async function loadScenario(outlined: ScenarioEntry, opts: { variant?: string | null; seed?: number | null; unsafe?: string[] } = {}): Promise<LoadedScenario> {
   const o = await opening(outlined, opts);
   if (o.story) {
     const cluster = await Cluster.replay(o.story.spec, o.story.inputs, o.story.endMs, { at: 0 });
-    return { ...describe(o, o.story), cluster, story: o.story };
+    return { ...describe(o, o.story), cluster };
   }
   const { cluster, report } = await Cluster.fromScenario(o.entry.file as object, o.base);
-  const future = cluster.packedBatch({ text: STORE_TEXT });
   cluster.seek(0);
-  return { ...describe(o, report), cluster, future };
-}
-
-/** The next idle moment (a frame's spare time, or within 100 ms). */
-function idle(): Promise<void> {
-  return new Promise((done) => {
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => done(), { timeout: 100 });
-    else setTimeout(done, 0);
-  });
-}
-
-/** Simulated ms of a story's future played per slice: a few ms of work for the largest story. */
-const FUTURE_SLICE_MS = 1_000;
-
-/**
- * A precomputed story's recorded future, from a copy of its run played from the start
- * to its end one slice per idle moment, each slice's events handed to `take` in order
- * (they are the events the story's own cluster makes when played: the run is
- * deterministic). Stops early, between slices, once `wanted()` says no.
- */
-export async function playFuture(story: Story, wanted: () => boolean, take: (b: PackedBatch) => void): Promise<void> {
-  await idle();
-  if (!wanted()) return;
-  const copy = await Cluster.replay(story.spec, story.inputs, story.endMs, { at: 0 });
-  try {
-    let since = 0;
-    for (;;) {
-      // a query gives at most so many events: the slice may take more than one
-      while (since < copy.lastSeq) {
-        const b = copy.packedBatch({ since, text: STORE_TEXT });
-        take(b);
-        since = lastSeqOf(b);
-      }
-      if (copy.now >= story.endMs) return;
-      await idle();
-      if (!wanted()) return;
-      copy.advance(Math.min(FUTURE_SLICE_MS, story.endMs - copy.now));
-    }
-  } finally {
-    copy.dispose();
-  }
+  return { ...describe(o, report), cluster };
 }
 
 function arr(v: unknown): string[] {

@@ -1,10 +1,11 @@
 // Drawing the timeline, one layer at a time: the axis, the gutter of node names, the
 // state bands, the HW and LEO step lines, the message arrows, the marks and their flags.
-// Each function draws what the window shows of the store onto the layer's canvas.
+// Each function draws what the window shows of the core's lanes onto the layer's canvas.
 
+import { SPAN } from '../../api.js';
 import type { FocusMessage } from '../../generated/wire.js';
 import { clamp, fmtShort } from '../common/dom.js';
-import { MSG, type Msg, type Steps, type Store, upperBound as upper } from '../common/store.js';
+import { type LaneView, type Msg, type Steps, type Store, upperBound as upper } from '../common/store.js';
 import type { Theme } from '../common/theme.js';
 import { isRepair, isResponse, RPC_GROUPS, RPC_KINDS, STATES } from '../common/types.js';
 import { AXIS_H, GUTTER, type TimelineGeometry } from './geometry.js';
@@ -41,6 +42,9 @@ export interface Layer {
   ctx: CanvasRenderingContext2D;
   th: Theme;
   g: TimelineGeometry;
+  /** what the core projected for the window */
+  lanes: LaneView;
+  /** asked for the events the highlight rings */
   store: Store;
   /** the window [t0, t1] and the present, simulated ms */
   t0: number;
@@ -105,9 +109,10 @@ export function drawAxis(L: Layer): void {
     ctx.fillStyle = th.muted;
     ctx.fillText(label, x, 8);
   }
-  if (L.store.firstT > 0 && t0 < L.store.firstT) {
-    // history no longer held in the page (long runs keep the recent part)
-    const xe = Math.min(L.g.w, L.g.xOf(L.store.firstT));
+  const first = L.lanes.from;
+  if (Math.max(0, t0) < first && L.lanes.to >= 0) {
+    // zoomed out further than one projection of the core reaches: it holds the later part
+    const xe = Math.min(L.g.w, L.g.xOf(first));
     ctx.fillStyle = L.hatch ?? th.lane;
     ctx.globalAlpha = 0.35;
     ctx.fillRect(GUTTER, AXIS_H, xe - GUTTER, L.g.hgt - AXIS_H);
@@ -116,7 +121,7 @@ export function drawAxis(L: Layer): void {
       ctx.fillStyle = th.muted;
       ctx.font = `11px ${th.font}`;
       ctx.textAlign = 'center';
-      ctx.fillText('older history not kept in the page', (GUTTER + xe) / 2, AXIS_H + 12);
+      ctx.fillText('not drawn at this zoom: zoom in', (GUTTER + xe) / 2, AXIS_H + 12);
     }
   }
   if (t0 < 0) {
@@ -132,9 +137,9 @@ export function drawGutter(L: Layer): void {
   ctx.fillRect(0, AXIS_H, GUTTER, L.g.hgt - AXIS_H);
   ctx.fillRect(0, 0, GUTTER, AXIS_H);
   const lh = L.g.laneH();
-  for (let n = 0; n < L.store.nodes; n++) {
+  for (let n = 0; n < L.lanes.nodes; n++) {
     const mid = L.g.laneMid(n);
-    const s = L.store.stateAt(n, now);
+    const s = L.lanes.stateAt(n, now);
     const st = s ? s.state : 0;
     ctx.fillStyle = th.state[st];
     ctx.beginPath();
@@ -171,10 +176,10 @@ export function drawBands(L: Layer): void {
   const bandH = Math.max(5, Math.min(10, L.g.laneH() * 0.22));
   ctx.textBaseline = 'alphabetic';
   ctx.textAlign = 'left';
-  const horizon = Math.max(now, L.store.lastT);
-  for (let n = 0; n < L.store.nodes; n++) {
-    const segs = L.store.states[n];
-    const ts = L.store.stateT[n];
+  const horizon = Math.max(now, L.lanes.horizon);
+  for (let n = 0; n < L.lanes.nodes; n++) {
+    const segs = L.lanes.states[n];
+    const ts = L.lanes.stateT[n];
     const mid = L.g.laneMid(n);
     let i = Math.max(0, upper(ts, t0) - 1);
     for (; i < segs.length; i++) {
@@ -223,13 +228,12 @@ export function drawHw(L: Layer): void {
   // one scale for every lane and both lines, over the visible window
   let lo = Infinity;
   let hi = -Infinity;
-  for (const series of [L.store.hw, L.store.leo]) {
-    for (let n = 0; n < L.store.nodes; n++) {
-      const s = series[n];
-      const a = Math.max(0, upper(s.t, t0) - 1);
-      const b = upper(s.t, t1);
+  for (const series of [L.lanes.hw, L.lanes.leo]) {
+    for (const s of series) {
+      const a = Math.max(0, s.upper(t0) - 1);
+      const b = s.upper(t1);
       for (let i = a; i < b; i++) {
-        const v = s.v[i];
+        const v = s.v(i);
         if (Number.isNaN(v)) continue;
         if (v < lo) lo = v;
         if (v > hi) hi = v;
@@ -237,14 +241,14 @@ export function drawHw(L: Layer): void {
     }
   }
   if (lo === Infinity) return;
-  const scale = { lo, hi, t0, t1, horizon: Math.max(now, L.store.lastT) };
+  const scale = { lo, hi, t0, t1, horizon: Math.max(now, L.lanes.horizon) };
   L.ctx.font = `9px ${th.mono}`;
   L.ctx.textBaseline = 'bottom';
   L.ctx.textAlign = 'left';
   const hwColor = th.dark ? '#22d3ee' : '#0e7490';
   const leoColor = th.dark ? 'rgba(148, 163, 184, 0.7)' : 'rgba(71, 85, 105, 0.55)';
-  drawSteps(L, L.store.leo, scale, leoColor, [3, 3], false);
-  drawSteps(L, L.store.hw, scale, hwColor, [], true);
+  drawSteps(L, L.lanes.leo, scale, leoColor, [3, 3], false);
+  drawSteps(L, L.lanes.hw, scale, hwColor, [], true);
 }
 
 function drawSteps(L: Layer, series: Steps[], sc: { lo: number; hi: number; t0: number; t1: number; horizon: number }, color: string, dash: number[], labels: boolean): void {
@@ -252,24 +256,24 @@ function drawSteps(L: Layer, series: Steps[], sc: { lo: number; hi: number; t0: 
   const lh = L.g.laneH();
   ctx.lineWidth = labels ? 1.5 : 1;
   ctx.setLineDash(dash);
-  for (let n = 0; n < L.store.nodes; n++) {
+  for (let n = 0; n < series.length; n++) {
     const s = series[n];
     const mid = L.g.laneMid(n);
     const bot = L.g.laneTop(n) + lh - 3;
     const top = mid + 9;
     if (bot - top < 6) continue;
     const y = (v: number) => (sc.hi === sc.lo ? (top + bot) / 2 : bot - ((v - sc.lo) / (sc.hi - sc.lo)) * (bot - top));
-    const a = Math.max(0, upper(s.t, sc.t0) - 1);
+    const a = Math.max(0, s.upper(sc.t0) - 1);
     ctx.strokeStyle = color;
     ctx.beginPath();
     let open = false;
     let lastLabelX = -1e9;
-    for (let i = a; i < s.t.length; i++) {
-      const t = s.t[i];
+    for (let i = a; i < s.length; i++) {
+      const t = s.t(i);
       if (t > sc.t1) break;
-      const v = s.v[i];
+      const v = s.v(i);
       const xa = Math.max(GUTTER - 2, L.g.xOf(t));
-      const xb = Math.min(L.g.w + 2, L.g.xOf(i + 1 < s.t.length ? s.t[i + 1] : sc.horizon));
+      const xb = Math.min(L.g.w + 2, L.g.xOf(i + 1 < s.length ? s.t(i + 1) : sc.horizon));
       if (Number.isNaN(v)) {
         open = false;
         continue;
@@ -292,26 +296,26 @@ function drawSteps(L: Layer, series: Steps[], sc: { lo: number; hi: number; t0: 
 
 /** The message arrows in view (dense ones collapsed per pixel column, link and kind); returns them for hit-testing. */
 export function drawMessages(L: Layer): HitArrow[] {
-  const { ctx, th, t0, t1, now, store } = L;
-  const [a, b] = store.msgRange(t0, t1);
-  const N = store.nodes;
+  const { ctx, th, t0, t1, now, lanes } = L;
+  const [a, b] = lanes.msgRange(t0, t1);
+  const N = lanes.nodes;
   const K = RPC_KINDS.length;
   const lastX = new Float64Array(N * N * K).fill(-1e9);
   const arrows: HitArrow[] = [];
   const headLen = 6;
   let lastNoteX = -1e9;
   let budget = 6000;
-  const msgs = store.msgs;
+  const msgs = lanes.msgs;
   for (let i = a; i < b && budget > 0; i++) {
     // the filters read the numbers; an object only for what is drawn
-    const from = msgs.num(i, MSG.from);
-    const to = msgs.num(i, MSG.to);
-    const rpc = msgs.num(i, MSG.rpc);
+    const from = msgs.num(i, SPAN.from);
+    const to = msgs.num(i, SPAN.to);
+    const rpc = msgs.num(i, SPAN.rpc);
     if (from >= N || to >= N) continue;
     const group = rpc >> 1;
     if (L.hiddenGroups.has(group)) continue;
-    const end = msgs.num(i, MSG.end);
-    const endT = end === Infinity ? msgs.num(i, MSG.arrives) : end;
+    const end = msgs.num(i, SPAN.end);
+    const endT = end === Infinity ? msgs.num(i, SPAN.arrives) : end;
     if (endT < t0) continue;
     const x1 = L.g.xOf(msgs.sent(i));
     const key = (from * N + to) * K + rpc;
@@ -345,8 +349,7 @@ export function drawMessages(L: Layer): HitArrow[] {
     const color = m.failed ? th.danger : (th.rpc[group] ?? th.muted);
     const resp = isResponse(RPC_KINDS[m.rpc]);
     const hi = L.highlight.has(m.seq) || L.highlight.has(m.endSeq) || m.seq === L.hoverSeq;
-    // a packed window leaves a summary out only when it tells no outcome: '' reads alike
-    const quiet = group === 4 ? (resp && (m.summary ?? '').startsWith('error') ? 0.3 : 0.62) : 1;
+    const quiet = group === 4 ? (resp && m.outcome === 'error' ? 0.3 : 0.62) : 1;
     const named = L.named ? isNamed(m, L.named) : null;
     ctx.globalAlpha = (future ? 0.22 : 1) * (hi || named ? 1 : named === false ? DIMMED : quiet);
     ctx.strokeStyle = color;
@@ -380,19 +383,19 @@ export function drawMessages(L: Layer): HitArrow[] {
       ctx.closePath();
       ctx.fill();
       if ((m.rpc === 1 || m.rpc === 3) && Math.abs(x2 - x1) + Math.abs(y2 - y1) > 24) {
-        const granted = (m.summary ?? '').startsWith('granted=true');
+        const granted = m.outcome === 'granted';
         ctx.font = `bold 10px ${th.font}`;
         ctx.textAlign = 'center';
         ctx.textBaseline = 'middle';
         ctx.fillStyle = granted ? th.ok : th.danger;
         ctx.fillText(granted ? '✓' : '✗', x2 + 7, y2 + (y2 > y1 ? 7 : -7));
-      } else if (m.rpc === 9 && /diverging|snapshot=/.test(m.summary ?? '') && Math.abs(x2 - x1) > 10 && x2 - lastNoteX > 70) {
+      } else if (m.rpc === 9 && (m.outcome === 'diverging' || m.outcome === 'snapshot') && Math.abs(x2 - x1) > 10 && x2 - lastNoteX > 70) {
         lastNoteX = x2;
         ctx.font = `bold 9px ${th.font}`;
         ctx.textAlign = 'left';
         ctx.textBaseline = 'middle';
         ctx.fillStyle = th.danger;
-        ctx.fillText((m.summary ?? '').includes('diverging') ? '↶ diverging' : '⇩ snapshot', x2 + 4, y2 + (y2 > y1 ? 8 : -8));
+        ctx.fillText(m.outcome === 'diverging' ? '↶ diverging' : '⇩ snapshot', x2 + 4, y2 + (y2 > y1 ? 8 : -8));
       }
     }
     ctx.globalAlpha = 1;
@@ -430,19 +433,19 @@ export class MarkBoxes {
 
 /** Leaders, faults, crashes, truncations, snapshots, violations, writes and the highlighted evidence; returns the marks' hit points, where they are drawn, and the flags for the axis row. */
 export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[]; boxes: MarkBoxes } {
-  const { ctx, th, t0, t1, now, store } = L;
-  const [a, b] = store.markRange(t0 - 1, t1 + 1);
+  const { ctx, th, t0, t1, now, lanes } = L;
+  const [a, b] = lanes.markRange(t0 - 1, t1 + 1);
   const hits: HitMark[] = [];
   const flags: Flag[] = [];
   const boxes = new MarkBoxes();
   let lastWriteX = -1e9;
   const top = AXIS_H;
   for (let i = a; i < b; i++) {
-    const mk = store.marks[i];
+    const mk = lanes.marks[i];
     const x = L.g.xOf(mk.t);
     const future = mk.t > now;
     ctx.globalAlpha = future ? 0.3 : 1;
-    const y = mk.node >= 0 && mk.node < store.nodes ? L.g.laneMid(mk.node) : top + 8;
+    const y = mk.node >= 0 && mk.node < lanes.nodes ? L.g.laneMid(mk.node) : top + 8;
     const hi = L.highlight.has(mk.seq);
     switch (mk.kind) {
       case 'leader': {
@@ -457,7 +460,7 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[]; boxes: Ma
         const lbl = (mk.ev.detail ?? mk.ev.text ?? '').replace(/^fault /, '');
         flags.push({ x, label: lbl.length > 44 ? `${lbl.slice(0, 43)}…` : lbl, mk, color });
         const affected = mk.ev.nodes ?? [];
-        for (const n of affected) if (n < store.nodes) hits.push({ mk, x, y: L.g.laneMid(n) });
+        for (const n of affected) if (n < lanes.nodes) hits.push({ mk, x, y: L.g.laneMid(n) });
         break;
       }
       case 'crash':
@@ -542,7 +545,7 @@ export function drawMarks(L: Layer): { hits: HitMark[]; flags: Flag[]; boxes: Ma
       const e = L.store.eventBySeq(seq);
       if (!e || e.t < t0 || e.t > t1) continue;
       const n = 'node' in e && typeof e.node === 'number' ? e.node : -1;
-      if (n < 0 || n >= store.nodes) continue;
+      if (n < 0 || n >= lanes.nodes) continue;
       ring(ctx, L.g.xOf(e.t), L.g.laneMid(n), th.danger);
     }
   }

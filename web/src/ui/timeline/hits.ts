@@ -2,7 +2,7 @@
 // arrow within 6 px) and the lines of its tooltip.
 
 import { clamp, fmtT } from '../common/dom.js';
-import { type Mark, type Msg, type Store, upperBound } from '../common/store.js';
+import { type LaneView, type Mark, type Msg, upperBound } from '../common/store.js';
 import { isRepair, RPC_KINDS, STATES } from '../common/types.js';
 import type { TimelineGeometry } from './geometry.js';
 
@@ -113,17 +113,14 @@ function arrowHit(a: HitArrow, now: number, summary: SummaryOf): Hit {
   };
 }
 
-/**
- * The state changes (on the state band) and HW steps (below it) in [t0, t1]: hittable
- * like marks. An HW step's event is found by its node and time among the store's events.
- */
-export function stepHits(store: Store, g: TimelineGeometry, t0: number, t1: number): HitStep[] {
+/** The state changes (on the state band) and HW steps (below it) in [t0, t1]: hittable like marks. */
+export function stepHits(lanes: LaneView, g: TimelineGeometry, t0: number, t1: number): HitStep[] {
   const out: HitStep[] = [];
-  for (let n = 0; n < store.nodes; n++) {
+  for (let n = 0; n < lanes.nodes; n++) {
     const mid = g.laneMid(n);
     const bottom = g.laneTop(n) + g.laneH();
-    const segs = store.states[n];
-    for (let i = Math.max(0, upperBound(store.stateT[n], t0) - 1); i < segs.length && segs[i].t <= t1; i++) {
+    const segs = lanes.states[n];
+    for (let i = Math.max(0, upperBound(lanes.stateT[n], t0) - 1); i < segs.length && segs[i].t <= t1; i++) {
       const s = segs[i];
       if (s.t < t0 || s.seq <= 0) continue;
       out.push({
@@ -134,11 +131,11 @@ export function stepHits(store: Store, g: TimelineGeometry, t0: number, t1: numb
         lines: [`State: ${STATES[s.state]}`, `n${n} ${STATES[s.state]} in epoch ${s.epoch} (${s.reason})`, `at ${fmtT(s.t)} (event ${s.seq})`],
       });
     }
-    const hw = store.hw[n];
-    for (let i = upperBound(hw.t, t0 - 1); i < hw.t.length && hw.t[i] <= t1; i++) {
-      if (Number.isNaN(hw.v[i])) continue;
-      const seq = store.hwSeqAt(n, hw.t[i]);
-      if (seq > 0) out.push({ seq, x: g.xOf(hw.t[i]), y0: mid + 8, y1: bottom, lines: ['High watermark', `n${n} HW → ${hw.v[i]}`, `at ${fmtT(hw.t[i])} (event ${seq})`] });
+    const hw = lanes.hw[n];
+    for (let i = hw.upper(t0 - 1); i < hw.length && hw.t(i) <= t1; i++) {
+      const [t, v, seq] = [hw.t(i), hw.v(i), hw.seq(i)];
+      // a step at the window's edge began earlier: it is no change there
+      if (!Number.isNaN(v) && t > lanes.from) out.push({ seq, x: g.xOf(t), y0: mid + 8, y1: bottom, lines: ['High watermark', `n${n} HW → ${v}`, `at ${fmtT(t)} (event ${seq})`] });
     }
   }
   return out;

@@ -5,7 +5,7 @@
 import type { FocusMessage, LeaderChange } from '../../generated/wire.js';
 import { clamp, fmtT, h } from '../common/dom.js';
 import { RPC_TERMS, term, tip } from '../common/glossary.js';
-import type { Msg, Store } from '../common/store.js';
+import type { LaneView, Msg, Store } from '../common/store.js';
 import { fitCanvas, type Theme } from '../common/theme.js';
 import { RPC_GROUPS, RPC_KINDS } from '../common/types.js';
 import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, isNamed, type Layer, makeHatch, type NamedMessages } from './draw.js';
@@ -65,7 +65,8 @@ export class Timeline {
   private pointers = new Map<number, { x: number; y: number }>();
   private pinch: { d: number; ms: number; cx: number } | null = null;
   private dirty = true;
-  private lastVersion = -1;
+  /** the lanes last drawn */
+  private lanes: LaneView | null = null;
   private lastNow = -1;
   private hatch: CanvasPattern | null = null;
   private hatchDark: boolean | null = null;
@@ -151,7 +152,7 @@ export class Timeline {
 
   fitAll(): void {
     this.zoomed = true;
-    const end = Math.max(this.store.lastT, this.host.now(), 1000);
+    const end = Math.max(this.lanes?.horizon ?? 0, this.host.now(), 1000);
     this.geo.msPerPx = clamp((end * 1.04) / this.plotW, MIN_MS_PER_PX, MAX_MS_PER_PX);
     this.geo.t0 = 0;
     this.setFollow(false);
@@ -190,10 +191,12 @@ export class Timeline {
         this.dirty = true;
       }
     }
-    if (!this.dirty && this.store.version === this.lastVersion && now === this.lastNow) return false;
+    const [t0, t1] = this.geo.window();
+    const lanes = this.store.window(t0, t1, now);
+    if (!this.dirty && lanes === this.lanes && now === this.lastNow) return false;
     const start = performance.now();
-    this.draw(now);
-    this.lastVersion = this.store.version;
+    this.draw(now, lanes);
+    this.lanes = lanes;
     this.lastNow = now;
     this.dirty = false;
     this.lastDrawMs = performance.now() - start;
@@ -207,13 +210,15 @@ export class Timeline {
   exportCanvas(scale: number): HTMLCanvasElement {
     const g = this.geo;
     const saved = { w: g.w, t0: g.t0, msPerPx: g.msPerPx };
-    const span = Math.max(this.store.lastT, this.host.now(), 1000) * 1.02;
+    const now = this.host.now();
+    const span = Math.max(this.lanes?.horizon ?? 0, now, 1000) * 1.02;
     const out = document.createElement('canvas');
     try {
       g.msPerPx = Math.max(g.msPerPx, span / (Math.floor(MAX_EXPORT_PX / scale) - GUTTER));
       g.t0 = 0;
       g.w = GUTTER + Math.ceil(span / g.msPerPx);
-      this.draw(this.host.now(), out, scale);
+      const [t0, t1] = g.window();
+      this.draw(now, this.store.window(t0, t1, now), out, scale);
     } finally {
       Object.assign(g, saved);
       this.dirty = true;
@@ -221,7 +226,7 @@ export class Timeline {
     return out;
   }
 
-  private draw(now: number, target = this.canvas, dpr?: number): void {
+  private draw(now: number, lanes: LaneView, target = this.canvas, dpr?: number): void {
     const th = this.host.theme();
     const g = this.geo;
     const ctx = fitCanvas(target, g.w, g.hgt, dpr);
@@ -238,6 +243,7 @@ export class Timeline {
       ctx,
       th,
       g,
+      lanes,
       store: this.store,
       t0,
       t1,
@@ -275,14 +281,14 @@ export class Timeline {
     const xNow = g.xOf(now);
     drawBands(L);
     drawHw(L);
-    this.stepHits = stepHits(this.store, g, t0, t1);
+    this.stepHits = stepHits(lanes, g, t0, t1);
     const arrows = drawMessages(L);
     const { hits, flags, boxes } = drawMarks(L);
     // Recorded future (after a seek back): a veil.
     if (xNow < g.w) {
       ctx.fillStyle = th.dark ? 'rgba(13,20,36,0.55)' : 'rgba(248,250,252,0.62)';
       ctx.fillRect(Math.max(GUTTER, xNow), AXIS_H, g.w, g.hgt);
-      if (this.store.lastT > now + 50) {
+      if (lanes.horizon > now + 50) {
         const x = Math.max(GUTTER, xNow) + 8;
         ctx.font = `italic 11px ${th.font}`;
         // the whole note where it fits, else its first words, else nothing (never cut off)
@@ -530,7 +536,7 @@ export class Timeline {
 
   /** The messages in [t0, t1] as the plot shows them (hidden kinds left out), most frequent kind first. */
   private describeMessages(t0: number, t1: number): string {
-    const { byKind, dropped, more } = this.store.messageCounts(t0, t1, this.hiddenGroups, DESCRIBED_MESSAGES);
+    const { byKind, dropped, more } = this.store.window(t0, t1, this.host.now()).messageCounts(t0, t1, this.hiddenGroups, DESCRIBED_MESSAGES);
     if (more) return 'too many messages in view to count (zoom in)';
     const kinds = byKind.flatMap((n, i) => (n ? [{ n, name: RPC_KINDS[i] }] : [])).sort((a, b) => b.n - a.n);
     const total = kinds.reduce((sum, k) => sum + k.n, 0);
