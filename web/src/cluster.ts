@@ -664,7 +664,7 @@ export class Cluster {
 
   /**
    * The result of {@link packedEvents} as it crossed, for a reader that keeps the packed
-   * rows as numbers instead of building an object per event (the UI's store): the rows
+   * rows as numbers instead of building an object per event (the UI's frames): the rows
    * (a copy) and the other events. The same query, but `since` and `from`/`to` not together.
    * @internal
    */

@@ -519,7 +519,6 @@ impl Simulation {
     /// waiting in a busy node that could end inside the window, so it reads the send of
     /// every message the window shows (past `LANES_LOOK_BACK` checkpoints, at the last
     /// one, taking its messages on the wire without their sends).
-    #[inline(never)]
     pub fn lanes(&self, from: u64, to: u64) -> Result<Lanes, SimError> {
         let refuse = |message: String| SimError { field: "to".into(), message };
         if to < from {
@@ -539,7 +538,7 @@ impl Simulation {
                     if clean.is_some() { Vec::new() } else { cp.world.in_flight.values().map(Span::on_wire).collect() };
                 Projector::new(from, to, cp.lanes.clone(), on_wire)
             }
-            None => Projector::new(from, to, LaneState::new(self.lanes_count()), Vec::new()),
+            None => Projector::new(from, to, LaneState::new(self.world.nodes.len()), Vec::new()),
         };
         let mut full = false;
         self.walk(clean.or(before.checked_sub(1)), to.min(self.horizon()), &mut |e| {
@@ -556,15 +555,10 @@ impl Simulation {
         Ok(projector.finish(self.horizon()))
     }
 
-    fn lanes_count(&self) -> usize {
-        self.world.nodes.len()
-    }
-
     /// Hands `f` the events after checkpoint `start` (None: every event of the run) up to
     /// time `until`, the recorded future past now included, in order, until it says
     /// stop: from memory where the window holds them, else from replays (of the run up to
     /// the window; of the recorded future from now, or from a checkpoint ahead).
-    #[inline(never)]
     fn walk(&self, start: Option<usize>, until: u64, f: &mut dyn FnMut(&Event) -> bool) {
         let mut go = true;
         if start.is_none() {
@@ -590,6 +584,9 @@ impl Simulation {
                     if !more {
                         return;
                     }
+                }
+                if !go {
+                    return;
                 }
             }
             let at = (next - self.window_first_seq) as usize;

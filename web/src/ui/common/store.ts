@@ -283,15 +283,17 @@ export class LaneView {
 /** No lanes: before a cluster, or when the core cannot answer. */
 const NO_LANES = new LaneView({ from: 0, to: -1, horizon: 0, lanes: [], spans: new Float64Array(0), marks: [] });
 
+/**
+ * The lanes the views draw, each projection kept until the window moves past it or the
+ * run changes under it; a view redraws when it is handed another `LaneView`.
+ */
 export class Store {
-  /** bumped whenever a new projection is taken (the views redraw) */
-  version = 0;
   #cluster: Pick<Cluster, 'lanes' | 'lastSeq' | 'events' | 'nodeCount'> | null = null;
   #timeline = NO_LANES;
   #present = NO_LANES;
   /** The run the lanes were projected from (its last seq; -1: ask again). */
   #seq = -1;
-  /** The widest window asked for: the span limit, halved each time a window held too many events. */
+  /** The widest window asked for: the span limit, halved each time a window held more events than one projection reads. */
   #spanCap = 0;
   /** Message summaries asked of the cluster, by the send's seq; events by seq (for the highlight's rings). */
   #summaries = new Map<number, string>();
@@ -300,7 +302,7 @@ export class Store {
   /** Shows the lanes of `c` from now on. */
   attach(c: Pick<Cluster, 'lanes' | 'lastSeq' | 'events' | 'nodeCount'>): void {
     this.#cluster = c;
-    this.#spanCap = limit('lanesSpanMs').max ?? 600_000;
+    this.#spanCap = limit('lanesSpanMs').max;
     this.invalidate();
   }
 
@@ -314,7 +316,6 @@ export class Store {
     this.#timeline = this.#present = NO_LANES;
     this.#summaries.clear();
     this.#events.clear();
-    this.version++;
   }
 
   /**
@@ -370,9 +371,7 @@ export class Store {
     for (;;) {
       const lo = Math.max(0, Math.floor(from), hi - this.#spanCap);
       try {
-        const view = new LaneView(c.lanes({ from: lo, to: hi }));
-        this.version++;
-        return view;
+        return new LaneView(c.lanes({ from: lo, to: hi }));
       } catch (e) {
         // a window that holds more events than one projection reads: narrower from now on
         if (!(e instanceof RangeError) || hi - lo < 2) return null;

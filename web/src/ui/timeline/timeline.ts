@@ -54,7 +54,7 @@ export class Timeline {
   /** the hit the keyboard is on (ArrowUp/ArrowDown); the pointer clears it */
   private keyHit: Hit | null = null;
   readonly explainer = new ExplainPopover();
-  /** A message's summary for its tooltip or explanation (asked of the cluster when the store lacks it). */
+  /** A message's summary for its tooltip or explanation (asked of the cluster once). */
   private summaryOf = (m: Msg): string => this.store.summaryOf(m);
   private hover: { x: number; y: number } | null = null;
   private hoverKey = '';

@@ -1,0 +1,172 @@
+//! What each lane looks like after a prefix of the trace, and the one fold that moves it
+//! on by an event, telling what changed.
+
+use super::{Band, MarkKind, Step};
+use crate::trace::{Event, EventKind, SnapshotAction};
+use kraft_protocol::{Epoch, NodeId, Offset, StateName};
+
+/// At most this many removed records of one truncation are listed (a snapshot can
+/// replace a whole log).
+pub const MAX_REMOVED: u64 = 1000;
+/// Epoch runs kept per log for the epochs of removed records: older ones are forgotten
+/// (their records then show no epoch).
+const MAX_RUNS: usize = 256;
+
+/// What a fold reports as it goes: the projection records it, the simulation's own
+/// fold does not.
+pub trait Changes {
+    fn band(&mut self, node: NodeId, band: &Band);
+    fn hw(&mut self, node: NodeId, step: Step);
+    fn leo(&mut self, node: NodeId, step: Step);
+    fn mark(&mut self, kind: MarkKind, node: Option<NodeId>, event: &Event, removed: Vec<Option<Epoch>>);
+}
+
+/// Reports nothing.
+impl Changes for () {
+    fn band(&mut self, _: NodeId, _: &Band) {}
+    fn hw(&mut self, _: NodeId, _: Step) {}
+    fn leo(&mut self, _: NodeId, _: Step) {}
+    fn mark(&mut self, _: MarkKind, _: Option<NodeId>, _: &Event, _: Vec<Option<Epoch>>) {}
+}
+
+/// What each lane looks like after a prefix of the trace.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LaneState {
+    pub(super) nodes: Vec<NodeLane>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct NodeLane {
+    pub(super) band: Option<Band>,
+    pub(super) hw: Step,
+    /// The last HW it had (what a crash forgets).
+    last_hw: Option<Offset>,
+    pub(super) leo: Step,
+    /// Which epoch last wrote each offset of its log: `(first offset, epoch)` runs, for
+    /// the epochs of the records a truncation removes.
+    runs: Vec<(Offset, Epoch)>,
+}
+
+impl NodeLane {
+    fn set_hw(&mut self, node: NodeId, e: &Event, value: Option<Offset>, out: &mut dyn Changes) {
+        self.hw = Step { t: e.t, seq: e.seq, value };
+        if value.is_some() {
+            self.last_hw = value;
+        }
+        out.hw(node, self.hw);
+    }
+
+    fn set_leo(&mut self, node: NodeId, e: &Event, leo: Offset, out: &mut dyn Changes) {
+        self.leo = Step { t: e.t, seq: e.seq, value: Some(leo) };
+        out.leo(node, self.leo);
+    }
+
+    fn leo(&self) -> Offset {
+        self.leo.value.unwrap_or(0)
+    }
+
+    /// Records `first..=last` as written in `epoch`.
+    fn wrote(&mut self, first: Offset, epoch: Epoch) {
+        self.runs.truncate(self.runs.partition_point(|r| r.0 < first));
+        if self.runs.last().is_none_or(|r| r.1 != epoch) {
+            self.runs.push((first, epoch));
+        }
+        if self.runs.len() > MAX_RUNS {
+            self.runs.remove(0);
+        }
+    }
+
+    /// The epochs that last wrote offsets `from..to`.
+    fn epochs(&self, from: Offset, to: Offset) -> Vec<Option<Epoch>> {
+        (from..to).map(|o| self.runs[..self.runs.partition_point(|r| r.0 <= o)].last().map(|r| r.1)).collect()
+    }
+}
+
+impl LaneState {
+    pub fn new(nodes: usize) -> LaneState {
+        LaneState { nodes: vec![NodeLane::default(); nodes] }
+    }
+
+    /// Folds one event in, telling `out` what it changed. One copy of it, not inlined: the
+    /// simulation folds every event it records, and the page's wasm is weighed.
+    #[inline(never)]
+    pub fn apply(&mut self, e: &Event, out: &mut dyn Changes) {
+        let lane = e.kind.node().and_then(|n| self.nodes.get_mut(n as usize).map(|l| (n, l)));
+        match (&e.kind, lane) {
+            (EventKind::State { from, to, epoch, leader, reason, .. }, Some((n, lane))) => {
+                let band = Band {
+                    t: e.t,
+                    seq: e.seq,
+                    state: *to,
+                    from: *from,
+                    epoch: *epoch,
+                    leader: *leader,
+                    reason: Some(*reason),
+                    hw: None,
+                };
+                out.band(n, &band);
+                lane.band = Some(band);
+                if *to == StateName::Leader {
+                    out.mark(MarkKind::Leader, None, e, Vec::new());
+                }
+                // Kafka carries no HW into Leader or Resigned (QuorumState.transitionToLeader):
+                // the node has none until its next `hw` event.
+                if matches!(to, StateName::Leader | StateName::Resigned) {
+                    lane.set_hw(n, e, None, out);
+                }
+            }
+            (EventKind::Crash { lost_records, .. }, Some((n, lane))) => {
+                let before = lane.band.as_ref();
+                let band = Band {
+                    t: e.t,
+                    seq: e.seq,
+                    state: StateName::Crashed,
+                    from: before.map_or(StateName::Unattached, |b| b.state),
+                    epoch: before.map_or(0, |b| b.epoch),
+                    leader: None,
+                    reason: None,
+                    hw: lane.last_hw,
+                };
+                out.band(n, &band);
+                lane.band = Some(band);
+                lane.set_hw(n, e, None, out);
+                let leo = lane.leo().saturating_sub(*lost_records);
+                lane.set_leo(n, e, leo, out);
+                out.mark(MarkKind::Crash, Some(n), e, Vec::new());
+            }
+            (EventKind::HighWatermark { new, .. }, Some((n, lane))) => lane.set_hw(n, e, Some(*new), out),
+            (EventKind::Append { first, last, epoch, .. }, Some((n, lane))) => {
+                lane.wrote(*first, *epoch);
+                lane.set_leo(n, e, last + 1, out);
+            }
+            (EventKind::Truncate { from_leo, to, .. }, Some((n, lane))) => {
+                let removed = lane.epochs(*to, (*from_leo).min(to + MAX_REMOVED));
+                out.mark(MarkKind::Truncate, Some(n), e, removed);
+                lane.set_leo(n, e, *to, out);
+            }
+            (EventKind::Snapshot { action, id, .. }, Some((n, lane))) => {
+                if matches!(action, SnapshotAction::Fetched | SnapshotAction::Loaded) {
+                    let leo = lane.leo().max(id.end_offset);
+                    lane.set_leo(n, e, leo, out);
+                    lane.set_hw(n, e, Some(id.end_offset), out);
+                }
+                out.mark(MarkKind::Snapshot, Some(n), e, Vec::new());
+            }
+            (EventKind::Restart { node }, _) => out.mark(MarkKind::Restart, Some(*node), e, Vec::new()),
+            (EventKind::Vote { node, .. }, _) => out.mark(MarkKind::Vote, Some(*node), e, Vec::new()),
+            (EventKind::Write { node, .. }, _) => out.mark(MarkKind::Write, *node, e, Vec::new()),
+            (EventKind::Violation { node, .. }, _) => out.mark(MarkKind::Violation, *node, e, Vec::new()),
+            (EventKind::Fault(_), _) => out.mark(MarkKind::Fault, None, e, Vec::new()),
+            (EventKind::Truncate { node, .. }, None) => out.mark(MarkKind::Truncate, Some(*node), e, Vec::new()),
+            (EventKind::Crash { node, .. }, None) => out.mark(MarkKind::Crash, Some(*node), e, Vec::new()),
+            (EventKind::Snapshot { node, .. }, None) => out.mark(MarkKind::Snapshot, Some(*node), e, Vec::new()),
+            _ => {}
+        }
+    }
+
+    /// Bytes it holds, for a checkpoint's memory estimate.
+    pub fn bytes(&self) -> u64 {
+        let runs: usize = self.nodes.iter().map(|l| l.runs.len()).sum();
+        (self.nodes.len() * std::mem::size_of::<NodeLane>() + runs * 16) as u64
+    }
+}

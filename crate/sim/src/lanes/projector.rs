@@ -1,0 +1,222 @@
+//! The lanes of a window: a fold's start, the events before the window folded in, then
+//! what the window's events change, kept.
+
+use super::{Band, Changes, Lane, LaneState, Lanes, Mark, MarkKind, Outcome, Span, Step};
+use crate::limits::LANES_EVENTS;
+use crate::trace::{Event, EventKind};
+use kraft_protocol::{Epoch, NodeId};
+
+/// The window's lanes as the fold reports their changes.
+struct Recorder<'a> {
+    lanes: &'a mut [Lane],
+    marks: &'a mut Vec<Mark>,
+}
+
+impl Changes for Recorder<'_> {
+    fn band(&mut self, node: NodeId, band: &Band) {
+        let bands = &mut self.lanes[node as usize].bands;
+        // two changes in one millisecond: the later one is what it was at that time
+        if bands.last().is_some_and(|b| b.t == band.t) {
+            bands.pop();
+        }
+        bands.push(*band);
+    }
+    fn hw(&mut self, node: NodeId, step: Step) {
+        push_step(&mut self.lanes[node as usize].hw, step);
+    }
+    fn leo(&mut self, node: NodeId, step: Step) {
+        push_step(&mut self.lanes[node as usize].leo, step);
+    }
+    fn mark(&mut self, kind: MarkKind, node: Option<NodeId>, event: &Event, removed: Vec<Option<Epoch>>) {
+        self.marks.push(Mark { kind, node, event: event.clone(), removed });
+    }
+}
+
+/// A step series keeps one step per millisecond (the last value) and only changes.
+fn push_step(steps: &mut Vec<Step>, step: Step) {
+    match steps.last_mut() {
+        Some(last) if last.t == step.t => *last = step,
+        Some(last) if last.value == step.value => {}
+        _ => steps.push(step),
+    }
+}
+
+/// Builds the lanes of [from, to] from a fold's start and the events after it, in order.
+///
+/// Message ids grow with their sends, so the messages it follows are kept in vectors by id
+/// (found by binary search; a few dozen are on the wire at once).
+pub struct Projector {
+    state: LaneState,
+    /// Messages sent before the window and not ended yet, by id.
+    before: Vec<Span>,
+    /// The window's spans not ended yet: their id and index in `out.spans`, by id.
+    open: Vec<(u64, usize)>,
+    /// The window's connection failures: taken at their end, merged in by send time at the end.
+    failures: Vec<Span>,
+    entered: bool,
+    /// Events read in the window (from <= t <= to).
+    events: u64,
+    out: Lanes,
+}
+
+/// Why a projection stopped: the window holds more events than one reads.
+#[derive(Debug, PartialEq, Eq)]
+pub struct TooManyEvents;
+
+impl Projector {
+    /// Starts from `state` (the lanes after the events before the first one taken) with
+    /// `on_wire` the messages then in flight whose sends it will not see.
+    pub fn new(from: u64, to: u64, state: LaneState, on_wire: impl IntoIterator<Item = Span>) -> Projector {
+        let lanes = vec![Lane::default(); state.nodes.len()];
+        let mut before: Vec<Span> = Vec::new();
+        for s in on_wire {
+            let at = before.partition_point(|b| b.msg < s.msg);
+            before.insert(at, s);
+        }
+        Projector {
+            before,
+            state,
+            open: Vec::new(),
+            failures: Vec::new(),
+            entered: false,
+            events: 0,
+            out: Lanes { from, to, horizon: 0, lanes, spans: Vec::new(), marks: Vec::new() },
+        }
+    }
+
+    /// Takes the next event (t <= to); refused once the window holds more than
+    /// `LANES_EVENTS`.
+    pub fn take(&mut self, e: &Event) -> Result<(), TooManyEvents> {
+        if e.t < self.out.from {
+            self.state.apply(e, &mut ());
+            self.track_before(e);
+            return Ok(());
+        }
+        if !self.entered {
+            self.enter();
+        }
+        self.events += 1;
+        if self.events > LANES_EVENTS.upper() {
+            return Err(TooManyEvents);
+        }
+        let out = &mut self.out;
+        self.state.apply(e, &mut Recorder { lanes: &mut out.lanes, marks: &mut out.marks });
+        self.track(e);
+        Ok(())
+    }
+
+    /// The lanes, running on to `horizon`.
+    pub fn finish(mut self, horizon: u64) -> Lanes {
+        if !self.entered {
+            self.enter();
+        }
+        self.out.horizon = horizon;
+        // Sends come in time order; a failure goes after the sends at its send time (they are few).
+        for f in std::mem::take(&mut self.failures) {
+            let at = self.out.spans.partition_point(|s| s.sent <= f.sent);
+            self.out.spans.insert(at, f);
+        }
+        self.out
+    }
+
+    /// The window starts: each lane as it is, and the messages on the wire.
+    fn enter(&mut self) {
+        self.entered = true;
+        let from = self.out.from;
+        for (lane, node) in self.out.lanes.iter_mut().zip(&self.state.nodes) {
+            lane.bands.extend(node.band);
+            // each series from the value it had, once an event set one
+            if node.hw.seq > 0 {
+                lane.hw.push(Step { t: from, ..node.hw });
+            }
+            if node.leo.seq > 0 {
+                lane.leo.push(Step { t: from, ..node.leo });
+            }
+        }
+        for span in std::mem::take(&mut self.before) {
+            self.open.push((span.msg.unwrap_or(0), self.out.spans.len()));
+            self.out.spans.push(span);
+        }
+    }
+
+    fn track_before(&mut self, e: &Event) {
+        match &e.kind {
+            EventKind::Send { .. } => self.before.push(sent(e)),
+            EventKind::Deliver { msg, .. } | EventKind::Drop { msg, .. } => {
+                if let Ok(i) = self.before.binary_search_by_key(&Some(*msg), |s| s.msg) {
+                    self.before.remove(i);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The index in `out.spans` of message `msg` while it is open, no longer open after.
+    fn close(&mut self, msg: u64) -> Option<usize> {
+        let at = self.open.binary_search_by_key(&msg, |o| o.0).ok()?;
+        Some(self.open.remove(at).1)
+    }
+
+    fn track(&mut self, e: &Event) {
+        match &e.kind {
+            EventKind::Send { msg, .. } => {
+                self.open.push((*msg, self.out.spans.len()));
+                self.out.spans.push(sent(e));
+            }
+            EventKind::Deliver { msg, duplicate, .. } => {
+                if let Some(i) = self.close(*msg) {
+                    let s = &mut self.out.spans[i];
+                    (s.end, s.end_seq, s.duplicate) = (Some(e.t), Some(e.seq), *duplicate);
+                }
+            }
+            EventKind::Drop { msg, reason, .. } => {
+                if let Some(i) = self.close(*msg) {
+                    let s = &mut self.out.spans[i];
+                    (s.end, s.end_seq, s.dropped) = (Some(e.t), Some(e.seq), Some(*reason));
+                }
+            }
+            EventKind::Disconnect { node, peer, rpc, sent } => self.failures.push(Span {
+                msg: None,
+                from: *peer,
+                to: *node,
+                rpc: *rpc,
+                epoch: 0,
+                sent: *sent,
+                arrives: e.t,
+                end: Some(e.t),
+                dropped: None,
+                planned: None,
+                duplicate: false,
+                failed: true,
+                outcome: Outcome::Plain,
+                seq: e.seq,
+                end_seq: Some(e.seq),
+            }),
+            _ => {}
+        }
+    }
+}
+
+/// The span a `send` event opens.
+fn sent(e: &Event) -> Span {
+    let EventKind::Send { msg, from, to, rpc, epoch, summary, arrives, dropped } = &e.kind else {
+        unreachable!("only sends open spans")
+    };
+    Span {
+        msg: Some(*msg),
+        from: *from,
+        to: *to,
+        rpc: *rpc,
+        epoch: *epoch,
+        sent: e.t,
+        arrives: *arrives,
+        end: None,
+        dropped: None,
+        planned: *dropped,
+        duplicate: false,
+        failed: false,
+        outcome: Outcome::of(summary),
+        seq: e.seq,
+        end_seq: None,
+    }
+}
