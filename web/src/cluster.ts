@@ -444,6 +444,15 @@ export class Cluster {
   get horizon(): number {
     return this.#call((s) => s.horizon());
   }
+  /**
+   * How many actions so far were taken before the {@link horizon} (after a seek back) and
+   * so replaced the recorded future: a reader that keeps what it read of the run (the
+   * lanes ahead of now) drops it when this changes, which the horizon and the last seq,
+   * read later, need not show.
+   */
+  get forks(): number {
+    return this.#call((s) => s.forks());
+  }
 
   // ---- time ------------------------------------------------------------------------------
 

@@ -197,7 +197,7 @@ function checkWindow(c, events, from, to, seen) {
   });
 }
 
-test('after a seek back the lanes hold the recorded future; an action forks it away and the store asks again', async () => {
+test("after a seek back the lanes hold the recorded future; an action forks it away, and the store, told by the core's forks, asks again", async () => {
   const { Store } = await loadStore();
   const c = await busyRun();
   const end = c.now;
@@ -211,13 +211,32 @@ test('after a seek back the lanes hold the recorded future; an action forks it a
   assert.ok(future(view).length > 20, 'messages of the recorded future');
   assert.ok(view.marks.some((m) => m.t > c.now));
   c.crash(0);
-  store.invalidate();
   assert.equal(c.horizon, c.now);
   const forked = store.window(17_000, 24_000, c.now);
   assert.notEqual(forked, view);
   assert.deepEqual(future(forked), []);
   assert.ok(forked.marks.every((m) => m.t <= c.now));
   assert.equal(forked.stateAt(0, c.now).state, 6, 'n0 crashed now');
+  assert.equal(c.forks, 1);
+  // a fork without an event (crashing n0 again) and one the store did not see before the run played past the old horizon
+  const acts = [(x) => assert.equal(x.crash(0).lastSeq, seq, 'no event'), (x) => x.crash(1).advance(end + 2_000 - x.now)];
+  let seq = 0;
+  for (const act of acts) {
+    c.advance(end - c.now);
+    c.seek(20_000);
+    const before = store.window(17_000, 24_000, c.now);
+    assert.ok(future(before).length > 20);
+    seq = c.lastSeq;
+    act(c);
+    const after = store.window(17_000, 24_000, 20_000);
+    assert.notEqual(after, before, 'asked again');
+    assert.deepEqual(after.marks, store.window(17_000, 24_000, 20_000).marks);
+    const fresh = new Store();
+    fresh.attach(c);
+    const drawn = (v) => JSON.stringify({ marks: v.marks.map((m) => [m.seq, m.t, m.kind]), states: [0, 1, 2].map((n) => v.stateAt(n, 23_000)?.seq) });
+    assert.equal(drawn(after), drawn(fresh.window(17_000, 24_000, 20_000)), `as a new store sees it (seq ${seq} -> ${c.lastSeq})`);
+  }
+  assert.equal(c.forks, 3);
   c.dispose();
 });
 
@@ -231,6 +250,9 @@ test('the store asks the core again only when the window moves past what it hold
     },
     get lastSeq() {
       return c.lastSeq;
+    },
+    get horizon() {
+      return c.horizon;
     },
     events: (q) => c.events(q),
     lanes: (w) => {
@@ -282,6 +304,7 @@ test('a window wider than one projection reads is narrowed at its start: the vie
     get lastSeq() {
       return c.lastSeq;
     },
+    horizon: c.horizon,
     events: (q) => c.events(q),
     // as the core refuses a window holding more events than one projection reads
     lanes: (w) => {
@@ -361,6 +384,7 @@ test("a message's summary is asked of the cluster when shown, once; the lanes ca
   let asked = 0;
   const once = {
     lastSeq: c.lastSeq,
+    horizon: c.horizon,
     nodeCount: c.nodeCount,
     lanes: (w) => c.lanes(w),
     events: (q) => {

@@ -77,6 +77,8 @@ pub struct Simulation {
     /// A run rebuilt at an earlier time than its description reached (`replay_at`): the
     /// time it reached, the end of its recorded future until an action forks it (0 then).
     described: u64,
+    /// How many actions cut off a recorded future (`forks`).
+    forks: u64,
     /// The timeline's lanes after every event recorded so far (`lanes::LaneState`).
     lanes: LaneState,
 }
@@ -144,6 +146,7 @@ impl Simulation {
             checkpoint_every: CHECKPOINT_EVERY_MS,
             reached: 0,
             described: 0,
+            forks: 0,
             lanes: LaneState::new(spec_nodes),
         };
         // What is due at startup runs now, as after every call: no call ever leaves
@@ -426,12 +429,13 @@ impl Simulation {
         action.validate(self.world.spec.node_count())?;
         self.memory().check(self.history())?;
         let now = self.world.now;
+        let forks = self.horizon() > now;
         let future = self.inputs.split_off(self.applied_inputs);
         let ahead = self.checkpoints.split_off(self.checkpoints.partition_point(|c| c.world.now <= now));
         let reached = std::mem::replace(&mut self.reached, now);
         let described = std::mem::take(&mut self.described);
         self.inputs.push(TimedAction { t: now, action });
-        self.run_to(now).map_err(|l| {
+        let out = self.run_to(now).map_err(|l| {
             // Refused: the recorded future and its checkpoints stay as they were.
             self.inputs.pop();
             self.inputs.extend(future);
@@ -439,7 +443,9 @@ impl Simulation {
             self.reached = reached;
             self.described = described;
             self.recover(now, "", l)
-        })
+        })?;
+        self.forks += u64::from(forks);
+        Ok(out)
     }
 
     /// Moves to time `t`, back or forward. Going back keeps the recorded inputs, so
@@ -512,6 +518,13 @@ impl Simulation {
     /// an earlier time, `replay_at`), until an action forks it.
     pub fn horizon(&self) -> u64 {
         self.world.now.max(self.reached).max(self.described)
+    }
+
+    /// How many actions so far cut off a recorded future (taken before the horizon): what
+    /// was recorded after such an action's moment is other events now, even where the
+    /// horizon and the last seq, read later, do not show it.
+    pub fn forks(&self) -> u64 {
+        self.forks
     }
 
     /// The timeline's lanes over [from, to] (`lanes`), the recorded future included. The

@@ -231,6 +231,11 @@ impl WasmSim {
         self.sim.horizon() as f64
     }
 
+    /// How many actions cut off a recorded future (`Simulation::forks`).
+    pub fn forks(&self) -> f64 {
+        self.sim.forks() as f64
+    }
+
     /// The timeline's lanes over [from, to] (`Simulation::lanes`) in their packed form
     /// (`Lanes::pack`): their numbers, and the marks' events with their text as the packed
     /// events' JSON.

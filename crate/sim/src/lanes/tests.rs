@@ -94,8 +94,13 @@ fn after_a_seek_back_the_recorded_future_reads_as_it_was_until_an_action_forks_i
         assert_eq!(sim.lanes(from, to).unwrap(), from_the_start(&sim, &live, from, to, end), "window {from}..{to}");
     }
     // An action here forks the run: the recorded future is gone, what follows is new.
+    assert_eq!(sim.forks(), 0);
     sim.act(Action::Crash { node: 0 }).unwrap();
     assert_eq!(sim.horizon(), sim.now());
+    assert_eq!(sim.forks(), 1, "counted: a reader that missed the horizon going back learns of it");
+    // at the horizon an action forks nothing
+    sim.act(Action::Workload { writes_per_second: 5 }).unwrap();
+    assert_eq!(sim.forks(), 1);
     let forked: Vec<Event> = sim.events_since(0).into_owned();
     let lanes = sim.lanes(28_000, 40_000).unwrap();
     assert_eq!(lanes, from_the_start(&sim, &forked, 28_000, 40_000, sim.now()));

@@ -288,11 +288,13 @@ const NO_LANES = new LaneView({ from: 0, to: -1, horizon: 0, lanes: [], spans: n
  * run changes under it; a view redraws when it is handed another `LaneView`.
  */
 export class Store {
-  #cluster: Pick<Cluster, 'lanes' | 'lastSeq' | 'events' | 'nodeCount'> | null = null;
+  #cluster: Pick<Cluster, 'lanes' | 'lastSeq' | 'horizon' | 'forks' | 'events' | 'nodeCount'> | null = null;
   #timeline = NO_LANES;
   #present = NO_LANES;
-  /** The run the lanes were projected from (its last seq; -1: ask again). */
+  /** The run as last asked: its last seq (-1: ask again), the end of what it recorded, its forks. */
   #seq = -1;
+  #horizon = 0;
+  #forks = 0;
   /** The widest window asked for: the span limit, halved each time a window held more events than one projection reads. */
   #spanCap = 0;
   /** Message summaries asked of the cluster, by the send's seq; events by seq (for the highlight's rings). */
@@ -300,22 +302,19 @@ export class Store {
   #events = new Map<number, UiEvent | null>();
 
   /** Shows the lanes of `c` from now on. */
-  attach(c: Pick<Cluster, 'lanes' | 'lastSeq' | 'events' | 'nodeCount'>): void {
+  attach(c: Pick<Cluster, 'lanes' | 'lastSeq' | 'horizon' | 'forks' | 'events' | 'nodeCount'>): void {
     this.#cluster = c;
     this.#spanCap = limit('lanesSpanMs').max;
-    this.invalidate();
+    this.#seq = -1;
+    this.#horizon = 0;
+    this.#forks = 0;
+    this.#timeline = this.#present = NO_LANES;
+    this.#summaries.clear();
+    this.#events.clear();
   }
 
   get nodes(): number {
     return this.#cluster?.nodeCount ?? 0;
-  }
-
-  /** The run changed in a way its last seq may not show (an action, which forks a recorded future): ask again. */
-  invalidate(): void {
-    this.#seq = -1;
-    this.#timeline = this.#present = NO_LANES;
-    this.#summaries.clear();
-    this.#events.clear();
   }
 
   /**
@@ -344,22 +343,40 @@ export class Store {
   }
 
   /**
-   * Whether the run stands as it was when last asked. When it moved (a frame played, a
-   * seek), the lanes that reach past the end of what was recorded then are stale: those
-   * that do not are the same run's still (only an action changes recorded events, and
-   * it calls `invalidate`).
+   * Whether the run stands as it was when last asked (its last seq, horizon and forks).
+   * When it moved (a frame played, a seek), lanes stay if they end before what was
+   * recorded when they were projected and before what is recorded now: those are the same
+   * run's still. An action taken before the horizon forks the recorded run from its moment
+   * on (whoever took it: the element, a page's own call), which the core counts: then
+   * everything goes, summaries and events by seq too (the seqs after it are other events).
    */
   #sync(): boolean {
-    let seq = this.#seq;
+    const c = this.#cluster;
+    let seq: number;
+    let horizon: number;
+    let forks: number;
     try {
-      seq = this.#cluster?.lastSeq ?? -1;
+      seq = c?.lastSeq ?? -1;
+      horizon = c?.horizon ?? 0;
+      forks = c?.forks ?? 0;
     } catch {
       /* a crashed core: what was drawn stays */
+      return true;
     }
-    if (seq === this.#seq) return true;
+    if (seq === this.#seq && horizon === this.#horizon && forks === this.#forks) return true;
+    const forked = forks !== this.#forks;
     this.#seq = seq;
-    if (this.#timeline.to > this.#timeline.horizon) this.#timeline = NO_LANES;
-    if (this.#present.to > this.#present.horizon) this.#present = NO_LANES;
+    this.#horizon = horizon;
+    this.#forks = forks;
+    if (forked) {
+      this.#timeline = this.#present = NO_LANES;
+      this.#summaries.clear();
+      this.#events.clear();
+      return false;
+    }
+    const recorded = (v: LaneView) => (v.to < Math.min(v.horizon, horizon) ? v : NO_LANES);
+    this.#timeline = recorded(this.#timeline);
+    this.#present = recorded(this.#present);
     return false;
   }
 

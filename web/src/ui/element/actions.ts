@@ -6,7 +6,6 @@
 // where it happened.
 
 import type { Cluster, PackedBatch, Player } from '../../api.js';
-import type { Store } from '../common/store.js';
 import type { UiEventOf } from '../common/types.js';
 import type { Playback } from '../playback/playback.js';
 import type { Crashes } from '../shell/messages.js';
@@ -19,7 +18,6 @@ export interface ActionHost {
   cluster(): Cluster | null;
   player(): Player<PackedBatch> | null;
   crashes: Crashes;
-  store: Store;
   play: Playback;
   runs: RunChoice;
   script: ScriptPlace;
@@ -52,8 +50,7 @@ export class Actions {
       host.crashes.failed(what, e);
       return undefined;
     }
-    host.store.invalidate();
-    // an action forks the run: the recorded future is gone
+    // an action forks the run: the recorded future is gone (the store learns it from the core: `Cluster.forks`)
     if (c.horizon < recorded) {
       host.toast('The run forks here: what was recorded after this moment is replaced.');
       host.play.horizon = c.now;

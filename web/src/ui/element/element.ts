@@ -188,7 +188,6 @@ export class KraftPlayground extends HTMLElement {
     cluster: () => this.#cluster,
     player: () => this.#player,
     crashes: this.#crashes,
-    store: this.#store,
     play: this.#play,
     runs: this.#runs,
     script: this.#script,
