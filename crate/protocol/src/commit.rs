@@ -104,7 +104,7 @@ impl Replica {
             let Some(r) = self.log.get(self.image.applied_offset) else {
                 break;
             };
-            self.image.apply(r);
+            r.apply_to(&mut self.image);
         }
         self.maybe_snapshot(ctx);
     }

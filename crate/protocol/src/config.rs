@@ -336,6 +336,16 @@ impl Unsafe {
     }
 }
 
+/// What every replica of a cluster starts with besides its id and the voters (the
+/// boundary's `Protocol::Config`, read from a cluster's spec by `KRaft::configure`).
+#[derive(Clone, Debug, Default)]
+pub struct ClusterConfig {
+    pub quorum: QuorumConfig,
+    pub switches: Unsafe,
+    /// Records applied between two snapshots (0: no snapshots).
+    pub snapshot_interval: u64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

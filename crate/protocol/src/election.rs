@@ -7,8 +7,7 @@ use super::state::EpochState;
 use serde::Serialize;
 
 /// The outcome of a vote request and why, shown on the timeline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VoteDecision {
     Granted,
     /// A repeated request from the candidate already voted for (no log check).
@@ -42,6 +41,12 @@ pub struct VoteOutcome {
 }
 
 // A decision's JSON form is `VoteOutcome`'s, flattened into the `vote` event.
+impl Serialize for VoteDecision {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.outcome().serialize(s)
+    }
+}
+
 #[cfg(feature = "ts")]
 impl ts_rs::TS for VoteDecision {
     type WithoutGenerics = Self;

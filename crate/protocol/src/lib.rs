@@ -1,6 +1,9 @@
 //! One KRaft replica, sans-IO: states, RPCs, the log, elections, the leader's rules.
+//! It stands on the boundary every protocol shares (`kraft_boundary`) and depends on
+//! nothing of the simulator.
 //!
-//! Read top-down: `io` (the boundary: what a replica is given and what it answers),
+//! Read top-down: `io` (KRaft on the boundary: the `KRaft` type, what a replica is
+//! given and what it answers),
 //! `replica` (the replica, its inputs and its poll loop) and `outbound` (the requests each
 //! state sends), `state` (the epoch states), `transitions` (every transition between
 //! them, start and restart included), then one file per RPC concern: `vote`,
@@ -11,8 +14,8 @@
 //! directory id), `voter_history` (the voter sets the log holds, by offset), `leader` (the
 //! leader's bookkeeping), `log`, `requests` (one request in flight per connection); `rpc`
 //! and `record` are the data on the wire and in the log, `ids` the numbers that name
-//! things; `config` the settings. No module imports one that imports it back
-//! (scripts/check-cycles.mjs).
+//! things; `config` the settings. `boundary` maps all of it onto the boundary's traits.
+//! No module imports one that imports it back (scripts/check-cycles.mjs).
 
 pub mod config;
 pub mod election;
@@ -29,6 +32,7 @@ pub mod voter_history;
 pub mod voters;
 
 mod add_voter;
+mod boundary;
 mod commit;
 mod fetch;
 mod outbound;
@@ -41,9 +45,9 @@ mod update_voter;
 mod vote;
 mod voter_change;
 
-pub use config::{QuorumConfig, SafetySwitch, Unsafe};
-pub use io::{Ctx, IdSource, Note, Output, Wake};
-pub use record::{Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
+pub use config::{ClusterConfig, QuorumConfig, SafetySwitch, Unsafe};
+pub use io::{Ctx, IdSource, KRaft, Note, Output, Wake};
+pub use record::{ClientRecord, Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
 pub use replica::{Durable, Replica, ReplicaSetup};
 pub use replica_key::{DirectoryId, ReplicaKey};
 pub use state::{ElectionState, Reason, StateName};

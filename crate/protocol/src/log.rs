@@ -9,9 +9,7 @@ use super::voters::{KRaftVersion, VoterSet};
 use kraft_base::shared::{Holder, Meter, Metering, SharedVec};
 use std::sync::Arc;
 
-/// What the memory budget counts for one record held in a log (the record and a share
-/// of the names it points to).
-pub const RECORD_BYTES: u64 = 80;
+pub use kraft_boundary::record::RECORD_BYTES;
 
 /// A clone shares the records (see `shared`): the crash copy, the checkpoints and the
 /// live log hold one copy of each record between them.
@@ -372,7 +370,7 @@ pub struct Retention {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::RecordBody;
+    use crate::record::{ClientRecord, RecordBody};
 
     pub fn log_with_epochs(epochs: &[Epoch]) -> ReplicaLog {
         let mut log = ReplicaLog::default();
@@ -383,7 +381,7 @@ mod tests {
                 offset: i as u64,
                 epoch: e,
                 id: i as u64,
-                body: RecordBody::RegisterBroker { broker_id: 0 },
+                body: RecordBody::Client(ClientRecord::RegisterBroker { broker_id: 0 }),
             })
             .collect();
         assert!(log.append(records));
@@ -525,8 +523,12 @@ mod tests {
     fn the_byte_count_follows_appends_truncations_cleaning_and_resets() {
         let walked = |log: &ReplicaLog| log.records().map(Record::size_bytes).sum::<u64>();
         let mut log = log_with_epochs(&[1, 1, 1, 2, 2, 2, 2, 3, 3, 3]);
-        let topic =
-            Record { offset: 10, epoch: 3, id: 10, body: RecordBody::CreateTopic { name: "t".into(), partitions: 3 } };
+        let topic = Record {
+            offset: 10,
+            epoch: 3,
+            id: 10,
+            body: RecordBody::Client(ClientRecord::CreateTopic { name: "t".into(), partitions: 3 }),
+        };
         assert!(log.append(vec![topic]));
         assert_eq!(log.size_bytes(), walked(&log));
         assert!(log.size_bytes() > 0);

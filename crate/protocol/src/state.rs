@@ -4,6 +4,7 @@
 use super::leader::LeaderState;
 use super::record::{Epoch, NodeId};
 use super::replica_key::{DirectoryId, ReplicaKey};
+use kraft_boundary::PersistedElection;
 use serde::Serialize;
 
 /// The "quorum-state" file: what survives a crash besides the flushed log. Its version 1
@@ -30,6 +31,11 @@ impl ElectionState {
     pub fn voted_key(&self) -> Option<ReplicaKey> {
         self.voted.map(|id| ReplicaKey::new(id, self.voted_directory))
     }
+
+    /// What the trace records of it (a `persist` event): epoch, leader and vote.
+    pub fn persisted(&self) -> PersistedElection {
+        PersistedElection { epoch: self.epoch, leader: self.leader, voted: self.voted }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -42,6 +48,8 @@ pub enum StateName {
     Leader,
     Follower,
     Resigned,
+    /// No replica is ever in it: the name the node view gives a node whose process is
+    /// down (`sim::view::CRASHED`), here so the generated state names include it.
     Crashed,
 }
 

@@ -22,7 +22,7 @@ impl Replica {
     fn persist(&mut self, ctx: &mut Ctx, election: ElectionState) {
         if self.election != election {
             self.election = election;
-            ctx.note(Note::Persisted { election });
+            ctx.note(Note::Persisted { election: election.persisted() });
         }
     }
 
@@ -59,7 +59,7 @@ impl Replica {
         let (e, me) = (self.election, self.id);
         let log_epoch = self.log.last_epoch();
         if e == ElectionState::default() {
-            ctx.note(Note::Persisted { election: e });
+            ctx.note(Note::Persisted { election: e.persisted() });
         }
         if e.epoch < log_epoch {
             self.transition_to_unattached_fresh_timer(ctx, log_epoch, None, reason);

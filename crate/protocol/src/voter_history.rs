@@ -138,7 +138,7 @@ impl VoterHistory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{MetadataImage, Record};
+    use crate::record::{ClientRecord, MetadataImage, Record};
     use crate::replica_key::{DirectoryId, ReplicaKey};
     use crate::rpc::{Snapshot, SnapshotId};
     use crate::voters::{Endpoints, KRaftVersionRange, VoterNode};
@@ -166,7 +166,7 @@ mod tests {
     }
 
     fn filler() -> RecordBody {
-        RecordBody::RegisterBroker { broker_id: 1 }
+        RecordBody::Client(ClientRecord::RegisterBroker { broker_id: 1 })
     }
 
     fn snapshot(end: Offset, voters: Option<VoterSet>) -> Snapshot {

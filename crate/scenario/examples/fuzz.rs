@@ -22,7 +22,7 @@
 
 use kraft_base::rng::Rng;
 use kraft_protocol::config::CONFIG_KEYS;
-use kraft_protocol::{RecordBody, SafetySwitch};
+use kraft_protocol::{ClientRecord, RecordBody, SafetySwitch};
 use kraft_sim::input::{self, Read};
 use kraft_sim::spec::LinkProfileSpec;
 use kraft_sim::{Action, ClusterSpec, NetworkSpec, Simulation, TimedAction};
@@ -614,11 +614,18 @@ fn random_record(rng: &mut Rng, wild: bool) -> Option<RecordBody> {
     let name: Arc<str> = Arc::from(pick(rng, &names[..if wild { 6 } else { 3 }]));
     let partitions = [1, 3, 100, 0, 10_001];
     match rng.below(if wild { 8 } else { 7 }) {
-        0 => Some(RecordBody::CreateTopic { name, partitions: pick(rng, &partitions[..if wild { 5 } else { 3 }]) }),
-        1 => Some(RecordBody::DeleteTopic { name }),
-        2 => Some(RecordBody::PartitionChange { topic: name, partition: rng.below(4) as u32, leader: 1 }),
-        3 => Some(RecordBody::RegisterBroker { broker_id: rng.below(10) as u32 }),
-        4 => Some(RecordBody::UnregisterBroker { broker_id: rng.below(10) as u32 }),
+        0 => Some(RecordBody::Client(ClientRecord::CreateTopic {
+            name,
+            partitions: pick(rng, &partitions[..if wild { 5 } else { 3 }]),
+        })),
+        1 => Some(RecordBody::Client(ClientRecord::DeleteTopic { name })),
+        2 => Some(RecordBody::Client(ClientRecord::PartitionChange {
+            topic: name,
+            partition: rng.below(4) as u32,
+            leader: 1,
+        })),
+        3 => Some(RecordBody::Client(ClientRecord::RegisterBroker { broker_id: rng.below(10) as u32 })),
+        4 => Some(RecordBody::Client(ClientRecord::UnregisterBroker { broker_id: rng.below(10) as u32 })),
         7 => Some(RecordBody::leader_change(0, vec![0], vec![])),
         _ => None,
     }

@@ -7,7 +7,7 @@
 //! 40 `CreateTopic` records of 10,000 partitions, then an hour), `no-snapshots`
 //! (3 voters, `snapshotInterval: 0`, 1,000 writes/s, 10 minutes).
 
-use kraft_protocol::RecordBody;
+use kraft_protocol::{ClientRecord, RecordBody};
 use kraft_sim::{Action, ClusterSpec, Simulation};
 use std::time::Instant;
 
@@ -49,7 +49,8 @@ fn topics() -> Result<Simulation, String> {
     let mut sim = Simulation::new(spec).map_err(|e| e.to_string())?;
     run_for(&mut sim, 5_000)?;
     for i in 0..40 {
-        let record = RecordBody::CreateTopic { name: format!("big-{i}").into(), partitions: 10_000 };
+        let record =
+            RecordBody::Client(ClientRecord::CreateTopic { name: format!("big-{i}").into(), partitions: 10_000 });
         sim.act(Action::Write { record: Some(record) }).map_err(|e| e.to_string())?;
         run_for(&mut sim, 100)?;
     }

@@ -10,7 +10,7 @@ use crate::read::{fail, must, one_of};
 pub use crate::read::{index, join, shown, InputError, Obj, Read, R};
 use crate::spec::{self, Action, ActionKind, ClusterSpec, LinkProfileSpec, NetworkSpec, TimedAction};
 use crate::vocab::{ActionSource, FieldTy};
-use kraft_protocol::{NodeId, RecordBody};
+use kraft_protocol::{ClientRecord, NodeId, RecordBody};
 use serde_json::Value;
 
 // ---- the cluster ----------------------------------------------------------------------
@@ -155,15 +155,17 @@ impl Read for RecordBody {
                 o.req("voters")?,
                 o.opt("grantingVoters")?.unwrap_or_default(),
             ),
-            "RegisterBroker" => RecordBody::RegisterBroker { broker_id: o.req("brokerId")? },
-            "UnregisterBroker" => RecordBody::UnregisterBroker { broker_id: o.req("brokerId")? },
-            "CreateTopic" => RecordBody::CreateTopic { name: o.req("name")?, partitions: o.req("partitions")? },
-            "DeleteTopic" => RecordBody::DeleteTopic { name: o.req("name")? },
-            _ => RecordBody::PartitionChange {
+            "RegisterBroker" => RecordBody::Client(ClientRecord::RegisterBroker { broker_id: o.req("brokerId")? }),
+            "UnregisterBroker" => RecordBody::Client(ClientRecord::UnregisterBroker { broker_id: o.req("brokerId")? }),
+            "CreateTopic" => {
+                RecordBody::Client(ClientRecord::CreateTopic { name: o.req("name")?, partitions: o.req("partitions")? })
+            }
+            "DeleteTopic" => RecordBody::Client(ClientRecord::DeleteTopic { name: o.req("name")? }),
+            _ => RecordBody::Client(ClientRecord::PartitionChange {
                 topic: o.req("topic")?,
                 partition: o.req("partition")?,
                 leader: o.req("leader")?,
-            },
+            }),
         })
     }
 }
@@ -311,11 +313,11 @@ mod tests {
         actions.extend([
             Action::Network { latency_ms: [1, 5], loss: 0.25, duplicate: 0.125 },
             r(RecordBody::leader_change(1, vec![0, 1, 2], vec![0, 1])),
-            r(RecordBody::RegisterBroker { broker_id: 3 }),
-            r(RecordBody::UnregisterBroker { broker_id: 3 }),
-            r(RecordBody::CreateTopic { name: "orders".into(), partitions: 3 }),
-            r(RecordBody::DeleteTopic { name: "orders".into() }),
-            r(RecordBody::PartitionChange { topic: "orders".into(), partition: 1, leader: 2 }),
+            r(RecordBody::Client(ClientRecord::RegisterBroker { broker_id: 3 })),
+            r(RecordBody::Client(ClientRecord::UnregisterBroker { broker_id: 3 })),
+            r(RecordBody::Client(ClientRecord::CreateTopic { name: "orders".into(), partitions: 3 })),
+            r(RecordBody::Client(ClientRecord::DeleteTopic { name: "orders".into() })),
+            r(RecordBody::Client(ClientRecord::PartitionChange { topic: "orders".into(), partition: 1, leader: 2 })),
         ]);
         let timed: Vec<TimedAction> =
             actions.into_iter().enumerate().map(|(i, action)| TimedAction { t: i as u64, action }).collect();

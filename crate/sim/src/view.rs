@@ -335,7 +335,7 @@ impl World {
 #[cfg(test)]
 mod tests {
     use crate::{Action, ClusterSpec, Simulation};
-    use kraft_protocol::RecordBody;
+    use kraft_protocol::{ClientRecord, RecordBody};
 
     /// `image_view` lists what the applied records add up to, in ascending order, at most
     /// `limit` of each list (the counts say how many in all); a crashed node has none.
@@ -344,10 +344,10 @@ mod tests {
         let mut sim = Simulation::new(ClusterSpec { voters: 3, seed: 3, ..ClusterSpec::default() }).unwrap();
         sim.advance(5_000).unwrap();
         let records = [
-            RecordBody::RegisterBroker { broker_id: 2 },
-            RecordBody::RegisterBroker { broker_id: 1 },
-            RecordBody::CreateTopic { name: "b".into(), partitions: 3 },
-            RecordBody::CreateTopic { name: "a".into(), partitions: 2 },
+            RecordBody::Client(ClientRecord::RegisterBroker { broker_id: 2 }),
+            RecordBody::Client(ClientRecord::RegisterBroker { broker_id: 1 }),
+            RecordBody::Client(ClientRecord::CreateTopic { name: "b".into(), partitions: 3 }),
+            RecordBody::Client(ClientRecord::CreateTopic { name: "a".into(), partitions: 2 }),
         ];
         for record in records {
             assert!(sim

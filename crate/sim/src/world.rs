@@ -36,7 +36,7 @@ use kraft_base::shared::Meter;
 use kraft_protocol::log::{ReplicaLog, RECORD_BYTES};
 use kraft_protocol::rpc::{Envelope, Message, RpcKind};
 use kraft_protocol::{
-    Ctx, Durable, IdSource, NodeId, Note, Offset, Output, Reason, RecordBody, Replica, ReplicaSetup, Wake,
+    ClientRecord, Ctx, Durable, IdSource, NodeId, Note, Offset, Output, Reason, RecordBody, Replica, ReplicaSetup, Wake,
 };
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -845,17 +845,19 @@ impl World {
         let r = &mut self.workload_rng;
         let names = &self.topic_names;
         match r.below(10) {
-            0..=1 => RecordBody::RegisterBroker { broker_id: r.below(8) as u32 + 1 },
+            0..=1 => RecordBody::Client(ClientRecord::RegisterBroker { broker_id: r.below(8) as u32 + 1 }),
             2..=5 => {
                 let name = names[r.below(WORKLOAD_TOPICS) as usize].clone();
-                RecordBody::CreateTopic { name, partitions: r.range(1, 6) as u32 }
+                RecordBody::Client(ClientRecord::CreateTopic { name, partitions: r.range(1, 6) as u32 })
             }
-            6 => RecordBody::DeleteTopic { name: names[r.below(WORKLOAD_TOPICS) as usize].clone() },
-            _ => RecordBody::PartitionChange {
+            6 => {
+                RecordBody::Client(ClientRecord::DeleteTopic { name: names[r.below(WORKLOAD_TOPICS) as usize].clone() })
+            }
+            _ => RecordBody::Client(ClientRecord::PartitionChange {
                 topic: names[r.below(WORKLOAD_TOPICS) as usize].clone(),
                 partition: r.below(6) as u32,
                 leader: r.below(8) as u32 + 1,
-            },
+            }),
         }
     }
 

@@ -7,7 +7,7 @@
 use kraft_base::shared::Meter;
 use kraft_protocol::log::{ReplicaLog, Retention};
 use kraft_protocol::rpc::{FetchOutcome, MessageSummary, RpcKind, Snapshot, SnapshotId};
-use kraft_protocol::{MetadataImage, NodeId, Offset, Record, RecordBody, Replica, StateName};
+use kraft_protocol::{ClientRecord, MetadataImage, NodeId, Offset, Record, RecordBody, Replica, StateName};
 use kraft_sim::check::{Checker, ClusterView};
 use kraft_sim::trace::{Event, EventKind, Invariant};
 use kraft_sim::{Action, ClusterSpec, Simulation, TimedAction};
@@ -177,7 +177,12 @@ fn records_exposed_and_compacted_in_one_step_are_still_compared() {
     let log = |id_base: u64| {
         let mut log = ReplicaLog::new(&meter);
         let records: Vec<Record> = (0..10)
-            .map(|o| Record { offset: o, epoch: 1, id: id_base + o, body: RecordBody::RegisterBroker { broker_id: 0 } })
+            .map(|o| Record {
+                offset: o,
+                epoch: 1,
+                id: id_base + o,
+                body: RecordBody::Client(ClientRecord::RegisterBroker { broker_id: 0 }),
+            })
             .collect();
         assert!(log.append(records));
         log

@@ -3,12 +3,17 @@
 //! readable and seekable.
 
 use kraft_protocol::log::RECORD_BYTES;
-use kraft_protocol::RecordBody;
+use kraft_protocol::{ClientRecord, RecordBody};
 use kraft_sim::budget::IMAGES_BUDGET_BYTES;
 use kraft_sim::{Action, ClusterSpec, Simulation, TimedAction};
 
 fn big_topic(i: usize) -> Action {
-    Action::Write { record: Some(RecordBody::CreateTopic { name: format!("big-{i}").into(), partitions: 10_000 }) }
+    Action::Write {
+        record: Some(RecordBody::Client(ClientRecord::CreateTopic {
+            name: format!("big-{i}").into(),
+            partitions: 10_000,
+        })),
+    }
 }
 
 fn fifteen_nodes() -> ClusterSpec {

@@ -15,7 +15,9 @@ use kraft_protocol::rpc::{
     BeginQuorumEpochRequest, EndQuorumEpochRequest, Envelope, FetchRequest, Message, VoteRequest,
 };
 use kraft_protocol::state::{ElectionState, EpochState};
-use kraft_protocol::{Ctx, IdSource, NodeId, Note, Output, QuorumConfig, RecordBody, ReplicaKey, StateName, Unsafe};
+use kraft_protocol::{
+    ClientRecord, Ctx, IdSource, NodeId, Note, Output, QuorumConfig, RecordBody, ReplicaKey, StateName, Unsafe,
+};
 use kraft_sim::trace::EventKind;
 use kraft_sim::{Action, ClusterSpec, Simulation};
 use support::{log_of, Net};
@@ -235,7 +237,7 @@ fn observers_never_vote_and_never_count_toward_the_hw() {
     // Cut both voters off: the observer's fetches cannot move the HW.
     let hw = net.replica(0).leader_state().unwrap().high_watermark;
     net.cut = vec![(1, 0), (2, 0), (0, 1), (0, 2)];
-    net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 1 }).0).unwrap();
+    net.with(0, |r, ctx| r.write(ctx, RecordBody::Client(ClientRecord::RegisterBroker { broker_id: 1 })).0).unwrap();
     for _ in 0..5 {
         net.tick(30);
         net.deliver_all();
@@ -409,12 +411,12 @@ fn kinds(out: &[Output]) -> Vec<String> {
 /// a HW past them: `to`'s answer to the first write is held back while the other voter
 /// commits two writes, then the leader answers `to` at offset 1.
 fn lagging_fetch_response(net: &mut Net, to: NodeId) -> Envelope {
-    net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 1 }).0).unwrap();
+    net.with(0, |r, ctx| r.write(ctx, RecordBody::Client(ClientRecord::RegisterBroker { broker_id: 1 })).0).unwrap();
     net.tick(25);
     let held = net.queue.iter().position(|e| e.to == to && e.message.kind().name() == "FetchResponse").unwrap();
     let held = net.queue.remove(held).unwrap();
     net.deliver_all();
-    net.with(0, |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id: 2 }).0).unwrap();
+    net.with(0, |r, ctx| r.write(ctx, RecordBody::Client(ClientRecord::RegisterBroker { broker_id: 2 })).0).unwrap();
     net.tick(25);
     net.deliver_all();
     net.settle(3);
@@ -726,8 +728,9 @@ impl Script {
             "uncut" => net.cut.clear(),
             "write" => {
                 let broker_id = case.need("broker");
-                let (offset, _wake) =
-                    net.with(node(case), |r, ctx| r.write(ctx, RecordBody::RegisterBroker { broker_id }));
+                let (offset, _wake) = net.with(node(case), |r, ctx| {
+                    r.write(ctx, RecordBody::Client(ClientRecord::RegisterBroker { broker_id }))
+                });
                 out.push(format!("offset {}", offset.unwrap_or_else(|e| panic!("{at}: {e}"))));
             }
             "resign" => net.with(node(case), |r, ctx| r.resign(ctx.now).0.unwrap()),

@@ -13,7 +13,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use kraft_protocol::RecordBody;
+use kraft_protocol::{ClientRecord, RecordBody};
 use kraft_sim::simulation::MAX_EVENTS_PER_QUERY;
 use kraft_sim::trace::{Digest, Event};
 use kraft_sim::{Action, ClusterSpec, NetworkSpec, Simulation, TimedAction};
@@ -114,7 +114,10 @@ fn action(nodes: u32) -> BoxedStrategy<Action> {
             3,
             (0u32..9, 1u32..4)
                 .prop_map(|(t, partitions)| Action::Write {
-                    record: Some(RecordBody::CreateTopic { name: Arc::from(format!("t{t}")), partitions }),
+                    record: Some(RecordBody::Client(ClientRecord::CreateTopic {
+                        name: Arc::from(format!("t{t}")),
+                        partitions,
+                    })),
                 })
                 .boxed(),
         ),

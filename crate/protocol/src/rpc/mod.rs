@@ -71,13 +71,7 @@ impl ErrorCode {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct SnapshotId {
-    #[serde(rename = "endOffset")]
-    pub end_offset: Offset,
-    pub epoch: Epoch,
-}
+pub use kraft_boundary::SnapshotId;
 
 /// A snapshot: the image of the state machine just below `id.end_offset`, and the KRaft
 /// control state in force there.
@@ -270,13 +264,7 @@ pub enum Message {
 }
 
 /// A message on the wire. `correlation` pairs a response with its request.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Envelope {
-    pub from: NodeId,
-    pub to: NodeId,
-    pub correlation: u64,
-    pub message: Message,
-}
+pub type Envelope = kraft_boundary::Envelope<Message>;
 
 /// The RPC kinds the timeline colours differently.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

@@ -9,8 +9,8 @@ use kraft_protocol::log::ReplicaLog;
 use kraft_protocol::rpc::Envelope;
 use kraft_protocol::state::ElectionState;
 use kraft_protocol::{
-    Ctx, Durable, Epoch, IdSource, NodeId, Note, Output, QuorumConfig, Reason, Record, RecordBody, Replica,
-    ReplicaSetup, Unsafe,
+    ClientRecord, Ctx, Durable, Epoch, IdSource, NodeId, Note, Output, QuorumConfig, Reason, Record, RecordBody,
+    Replica, ReplicaSetup, Unsafe,
 };
 use std::collections::{BTreeMap, VecDeque};
 
@@ -41,7 +41,7 @@ pub fn log_of(epochs: &[Epoch]) -> ReplicaLog {
             offset: i as u64,
             epoch: e,
             id: 1_000_000 + i as u64 * 100 + e as u64,
-            body: RecordBody::RegisterBroker { broker_id: i as u32 },
+            body: RecordBody::Client(ClientRecord::RegisterBroker { broker_id: i as u32 }),
         })
         .collect();
     assert!(log.append(records));

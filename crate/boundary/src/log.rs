@@ -1,0 +1,62 @@
+//! A replica's log as the world reads it: the offsets the views show, the records the
+//! invariant checker compares, the snapshots that stand in for a compacted prefix. Read
+//! only: how a protocol appends, truncates and cleans is its own business.
+
+use crate::record::{Epoch, Offset};
+use serde::Serialize;
+use std::fmt::Debug;
+
+// A snapshot's identity: the offset it ends before and the epoch of its last record
+// (Kafka's OffsetAndEpoch; Raft's lastIncludedIndex + 1 and lastIncludedTerm).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SnapshotId {
+    #[serde(rename = "endOffset")]
+    pub end_offset: Offset,
+    pub epoch: Epoch,
+}
+
+/// One record of a log, as the checker and the views read it.
+pub trait LogEntry: Clone + Debug {
+    /// What it says, as the log view shows it (KRaft's RecordBody).
+    type Body: Clone + Debug + Serialize;
+    fn offset(&self) -> Offset;
+    /// The epoch (term) of the leader that wrote it.
+    fn epoch(&self) -> Epoch;
+    /// Unique across a simulation (`protocol::IdSource`): two records that look alike
+    /// but were written apart are told apart by it.
+    fn id(&self) -> u64;
+    fn body(&self) -> &Self::Body;
+}
+
+/// The read-only view of one replica's log (or of what is on disk while it is crashed).
+pub trait LogView {
+    type Entry: LogEntry;
+    /// First offset held as a record: 0, or where the earliest snapshot ends.
+    fn start_offset(&self) -> Offset;
+    /// Log end offset: the offset the next record will get.
+    fn end_offset(&self) -> Offset;
+    /// Offsets below this are on disk; a crash keeps only them.
+    fn flushed_offset(&self) -> Offset;
+    /// The epoch of the last record (or of the latest snapshot when there are none).
+    fn last_epoch(&self) -> Epoch;
+    /// The record at `offset`, if the log holds it.
+    fn get(&self, offset: Offset) -> Option<&Self::Entry>;
+    /// The epoch of the record at `offset`; at `start_offset - 1`, the earliest snapshot's.
+    fn epoch_at(&self, offset: Offset) -> Option<Epoch>;
+    /// The records compacted away during the replica's current step, in order: the
+    /// checker sees the log as the step left it, yet must see the records the step
+    /// exposed before compacting them (`ReplicaCore::forget_compacted` drops them).
+    fn compacted(&self) -> &[Self::Entry];
+    /// Records from `offset` on, at most `max` of them.
+    fn read(&self, offset: Offset, max: usize) -> Vec<Self::Entry>;
+    /// The latest snapshot: what a restart loads and a lagging follower is sent.
+    fn latest_snapshot(&self) -> Option<SnapshotId>;
+    /// The earliest snapshot: the one at the log start once the log has been cleaned.
+    fn earliest_snapshot(&self) -> Option<SnapshotId>;
+    /// Whether the log's records continue snapshot `id` (its epoch history agrees that
+    /// `id.epoch` reaches `id.end_offset`): what SnapshotAtLogStart asks of the earliest.
+    fn continues_snapshot(&self, id: SnapshotId) -> bool;
+    /// Bytes a clone of the log copies instead of sharing (the memory budget's estimate).
+    fn unshared_bytes(&self) -> u64;
+}

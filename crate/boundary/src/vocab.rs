@@ -1,0 +1,56 @@
+//! The words a protocol's trace is written in. The world records each protocol's own
+//! names (KRaft's `Fetch` and `prospective`, Raft's `AppendEntries` and `follower`) and
+//! reads only what these traits say of them: a name, whether an RPC is a request,
+//! whether a state leads, whether a vote was granted. Every value is small and `Copy`,
+//! and hashes into the trace's digest as its protocol declares it.
+
+use serde::Serialize;
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+/// A value of a small vocabulary with a fixed name (the trace's text and JSON form).
+pub trait Named: Copy + Debug + Eq + Hash + Serialize + 'static {
+    fn name(self) -> &'static str;
+}
+
+/// The kind of an RPC, request or response (what the timeline colours).
+pub trait RpcName: Named {
+    fn is_request(self) -> bool;
+}
+
+/// The name of a replica's state (Kafka's epoch states; Raft's follower, candidate, leader).
+pub trait StateName: Named {
+    /// The state of a replica that leads its epoch (term).
+    fn is_leader(self) -> bool;
+}
+
+/// A voter's decision on a vote request, and why. Its JSON form is an object with
+/// `granted`, `reason` (its `name`) and `detail` (its `describe`), which the `vote`
+/// event flattens into itself.
+pub trait Verdict: Copy + Debug + Eq + Hash + Serialize {
+    fn granted(self) -> bool;
+    fn name(self) -> &'static str;
+    fn describe(self) -> String;
+}
+
+/// A message's one-line summary: what the trace keeps of it besides its kind and epoch,
+/// formatted only when asked (`Display`).
+pub trait Summary: Copy + Debug + PartialEq + Hash + Display {
+    /// Whether it says what the event's other fields do not and the timeline draws: a
+    /// vote granted or refused, a request refused with an error, a divergence or a
+    /// snapshot to fetch. The packed form keeps such a message's summary.
+    fn tells_outcome(&self) -> bool;
+}
+
+// The timer that ends a replica's current state, as the node view names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum TimerKind {
+    /// Election timeout: a replica that knows no leader (or, in Raft, any follower).
+    Election,
+    /// KRaft's fetch timeout: a voter following a leader.
+    Fetch,
+    /// KRaft's check-quorum timeout: a leader.
+    CheckQuorum,
+}

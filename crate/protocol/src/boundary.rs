@@ -1,0 +1,320 @@
+//! KRaft's side of the boundary the world drives replicas through (`kraft_boundary`):
+//! what the protocol is made of (`Protocol for KRaft`), the replica's inputs and views
+//! (`ReplicaCore for Replica`), its disk, its log view, its messages, and the names its
+//! trace is written in. Each is a thin mapping onto the replica's own methods.
+
+use super::config::{ClusterConfig, QuorumConfig, SafetySwitch};
+use super::election::VoteDecision;
+use super::io::{Ctx, KRaft, Wake};
+use super::log::{FetchPosition, ReplicaLog};
+use super::record::{ClientRecord, Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
+use super::replica::{Durable, Replica, ReplicaSetup};
+use super::rpc::{Envelope, ErrorCode, FetchOutcome, Message, MessageSummary, RpcKind, SnapshotId};
+use super::state::{ElectionState, EpochState, Reason, StateName};
+use kraft_base::shared::Meter;
+use kraft_boundary::{
+    DurableState, LogEntry, LogView, Named, PeerProgress, PersistedElection, Protocol, ProtocolSpec, ReplicaCore,
+    RpcName, Setup, Start, StateTimer, Summary, TimerKind, Verdict, WireMessage,
+};
+
+impl Protocol for KRaft {
+    type Replica = Replica;
+    type Durable = Durable;
+    type Log = ReplicaLog;
+    type Message = Message;
+    type Config = ClusterConfig;
+    type Rpc = RpcKind;
+    type Summary = MessageSummary;
+    type State = StateName;
+    type Reason = Reason;
+    type Decision = VoteDecision;
+
+    fn configure(spec: &ProtocolSpec<'_>) -> Result<ClusterConfig, (String, String)> {
+        let mut quorum = QuorumConfig::default();
+        for (k, v) in spec.config {
+            quorum.set(k, *v).map_err(|e| (format!("config.{k}"), e))?;
+        }
+        let mut switches = super::config::Unsafe::default();
+        for name in spec.unsafe_switches {
+            switches = switches.with(SafetySwitch::parse(name).map_err(|e| ("unsafe".to_string(), e))?);
+        }
+        Ok(ClusterConfig { quorum, switches, snapshot_interval: spec.snapshot_interval })
+    }
+}
+
+impl ReplicaCore<KRaft> for Replica {
+    fn start(ctx: &mut Ctx, setup: Setup<'_, KRaft>, disk: Durable, start: Start) -> (Replica, Wake) {
+        let Setup { id, voters, config } = setup;
+        let setup = ReplicaSetup {
+            id,
+            voters: voters.to_vec(),
+            config: config.quorum.clone(),
+            switches: config.switches,
+            snapshot_interval: config.snapshot_interval,
+        };
+        let reason = match start {
+            Start::Startup => Reason::Startup,
+            Start::Restart => Reason::Restart,
+        };
+        Replica::start(ctx, setup, disk, reason)
+    }
+    #[inline]
+    fn handle(&mut self, ctx: &mut Ctx, envelope: Envelope) -> Wake {
+        Replica::handle(self, ctx, envelope)
+    }
+    fn disconnected(&mut self, ctx: &mut Ctx, peer: NodeId, correlation: u64) -> Wake {
+        Replica::disconnected(self, ctx, peer, correlation)
+    }
+    fn write(&mut self, ctx: &mut Ctx, record: ClientRecord) -> (Result<Offset, String>, Wake) {
+        Replica::write(self, ctx, RecordBody::Client(record))
+    }
+    fn resign(&mut self, now: u64) -> (Result<(), String>, Wake) {
+        Replica::resign(self, now)
+    }
+    #[inline]
+    fn flushed(&mut self, now: u64, up_to: Offset) -> Wake {
+        Replica::flushed(self, now, up_to)
+    }
+    #[inline]
+    fn poll(&mut self, ctx: &mut Ctx) -> Wake {
+        Replica::poll(self, ctx)
+    }
+    fn poll_during_flush(&mut self, ctx: &mut Ctx) -> Wake {
+        self.expire_parked_fetches(ctx)
+    }
+    #[inline]
+    fn deadline_during_flush(&self) -> Option<u64> {
+        self.next_parked_expiry()
+    }
+    fn next_deadline(&self, now: u64) -> Option<u64> {
+        Replica::next_deadline(self, now)
+    }
+    #[inline]
+    fn forget_compacted(&mut self) {
+        Replica::forget_compacted(self)
+    }
+
+    #[inline]
+    fn id(&self) -> NodeId {
+        self.id
+    }
+    #[inline]
+    fn state_name(&self) -> StateName {
+        Replica::state_name(self)
+    }
+    #[inline]
+    fn epoch(&self) -> Epoch {
+        Replica::epoch(self)
+    }
+    fn leader_id(&self) -> Option<NodeId> {
+        Replica::leader_id(self)
+    }
+    fn voted_for(&self) -> Option<NodeId> {
+        Replica::voted_for(self)
+    }
+    #[inline]
+    fn voters(&self) -> impl Iterator<Item = NodeId> + '_ {
+        Replica::voters(self).iter()
+    }
+    #[inline]
+    fn log(&self) -> &ReplicaLog {
+        Replica::log(self)
+    }
+    /// A leader's is LeaderState's HW, what its Fetch responses carry; any other
+    /// replica's is the HW it learned.
+    #[inline]
+    fn committed_offset(&self) -> Option<Offset> {
+        match self.leader_state() {
+            Some(l) => l.high_watermark,
+            None => self.high_watermark(),
+        }
+    }
+    fn image(&self) -> &MetadataImage {
+        Replica::image(self)
+    }
+    fn durable(&self) -> Durable {
+        Replica::durable(self)
+    }
+    fn awaiting(&self, peer: NodeId) -> Option<(u64, RpcKind)> {
+        Replica::awaiting(self, peer)
+    }
+    fn state_timer(&self) -> Option<StateTimer> {
+        let (deadline, total) = Replica::state_timer(self)?;
+        let kind = match self.state() {
+            EpochState::Follower(_) => TimerKind::Fetch,
+            EpochState::Leader(_) => TimerKind::CheckQuorum,
+            _ => TimerKind::Election,
+        };
+        Some(StateTimer { kind, deadline, total })
+    }
+    fn replication(&self) -> Option<Vec<PeerProgress>> {
+        let l = self.leader_state()?;
+        let peer = |p: &super::leader::ReplicaProgress| PeerProgress {
+            id: p.id,
+            is_voter: p.is_voter,
+            end_offset: p.end_offset,
+            last_fetch_ms: p.last_fetch_ms,
+            last_caught_up_ms: p.last_caught_up_ms,
+        };
+        Some(l.replicas.iter().map(peer).collect())
+    }
+}
+
+impl DurableState<KRaft> for Durable {
+    fn blank(meter: &Meter) -> Durable {
+        Durable { election: ElectionState::default(), log: ReplicaLog::new(meter) }
+    }
+    #[inline]
+    fn log(&self) -> &ReplicaLog {
+        &self.log
+    }
+    fn election(&self) -> PersistedElection {
+        self.election.persisted()
+    }
+}
+
+impl LogEntry for Record {
+    type Body = RecordBody;
+    #[inline]
+    fn offset(&self) -> Offset {
+        self.offset
+    }
+    #[inline]
+    fn epoch(&self) -> Epoch {
+        self.epoch
+    }
+    #[inline]
+    fn id(&self) -> u64 {
+        self.id
+    }
+    fn body(&self) -> &RecordBody {
+        &self.body
+    }
+}
+
+impl LogView for ReplicaLog {
+    type Entry = Record;
+    #[inline]
+    fn start_offset(&self) -> Offset {
+        ReplicaLog::start_offset(self)
+    }
+    #[inline]
+    fn end_offset(&self) -> Offset {
+        ReplicaLog::end_offset(self)
+    }
+    #[inline]
+    fn flushed_offset(&self) -> Offset {
+        ReplicaLog::flushed_offset(self)
+    }
+    fn last_epoch(&self) -> Epoch {
+        ReplicaLog::last_epoch(self)
+    }
+    #[inline]
+    fn get(&self, offset: Offset) -> Option<&Record> {
+        ReplicaLog::get(self, offset)
+    }
+    fn epoch_at(&self, offset: Offset) -> Option<Epoch> {
+        ReplicaLog::epoch_at(self, offset)
+    }
+    #[inline]
+    fn compacted(&self) -> &[Record] {
+        ReplicaLog::compacted(self)
+    }
+    fn read(&self, offset: Offset, max: usize) -> Vec<Record> {
+        ReplicaLog::read(self, offset, max)
+    }
+    fn latest_snapshot(&self) -> Option<SnapshotId> {
+        self.snapshot().map(|s| s.id)
+    }
+    fn earliest_snapshot(&self) -> Option<SnapshotId> {
+        ReplicaLog::earliest_snapshot(self).map(|s| s.id)
+    }
+    /// The leader's check of a fetch from the snapshot's end (ReplicatedLog.validateOffsetAndEpoch)
+    /// finds no divergence.
+    fn continues_snapshot(&self, id: SnapshotId) -> bool {
+        !matches!(self.validate_fetch(id.end_offset, id.epoch), FetchPosition::Diverging { .. })
+    }
+    /// The epoch cache: 16 bytes an epoch (the records are shared).
+    fn unshared_bytes(&self) -> u64 {
+        self.epoch_cache().len() as u64 * 16
+    }
+}
+
+impl WireMessage for Message {
+    type Rpc = RpcKind;
+    type Summary = MessageSummary;
+    #[inline]
+    fn kind(&self) -> RpcKind {
+        Message::kind(self)
+    }
+    #[inline]
+    fn epoch(&self) -> Epoch {
+        Message::epoch(self)
+    }
+    #[inline]
+    fn summary(&self) -> MessageSummary {
+        Message::summary(self)
+    }
+    fn records_carried(&self) -> u64 {
+        match self {
+            Message::FetchResponse(r) => r.records.len() as u64,
+            _ => 0,
+        }
+    }
+}
+
+impl Named for RpcKind {
+    fn name(self) -> &'static str {
+        RpcKind::name(self)
+    }
+}
+impl RpcName for RpcKind {
+    #[inline]
+    fn is_request(self) -> bool {
+        RpcKind::is_request(self)
+    }
+}
+
+impl Summary for MessageSummary {
+    /// A (pre-)vote granted or refused, a fetch refused with an error, a diverging epoch
+    /// or a snapshot to fetch.
+    fn tells_outcome(&self) -> bool {
+        match self {
+            MessageSummary::VoteResponse { .. } => true,
+            MessageSummary::FetchResponse { error, outcome, .. } => {
+                *error != ErrorCode::None || !matches!(outcome, FetchOutcome::Records { .. })
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Named for StateName {
+    fn name(self) -> &'static str {
+        StateName::name(self)
+    }
+}
+impl kraft_boundary::StateName for StateName {
+    #[inline]
+    fn is_leader(self) -> bool {
+        self == StateName::Leader
+    }
+}
+
+impl Named for Reason {
+    fn name(self) -> &'static str {
+        Reason::name(self)
+    }
+}
+
+impl Verdict for VoteDecision {
+    fn granted(self) -> bool {
+        VoteDecision::granted(self)
+    }
+    fn name(self) -> &'static str {
+        VoteDecision::name(self)
+    }
+    fn describe(self) -> String {
+        VoteDecision::describe(self)
+    }
+}
