@@ -26,4 +26,4 @@ pub use protocol::{
     Setup, Start, StateTimer, Wake,
 };
 pub use record::{Applied, ClientRecord, Epoch, MetadataImage, NodeId, Offset};
-pub use vocab::{Named, RpcName, StateName, Summary, TimerKind, Verdict};
+pub use vocab::{Named, Outcome, RpcName, StateName, Summary, TimerKind, Verdict};

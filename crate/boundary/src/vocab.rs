@@ -20,8 +20,15 @@ pub trait RpcName: Named {
 
 /// The name of a replica's state (Kafka's epoch states; Raft's follower, candidate, leader).
 pub trait StateName: Named {
+    /// The name the timeline gives a replica whose process is down (no replica is ever
+    /// in it; the node view's `crashed`).
+    const CRASHED: Self;
     /// The state of a replica that leads its epoch (term).
     fn is_leader(self) -> bool;
+    /// Entering it, a replica has no committed offset until it learns one again (its next
+    /// `hw` event): KRaft's leader and resigned (Kafka carries no HW into either); a Raft
+    /// leader keeps its commitIndex.
+    fn clears_committed_offset(self) -> bool;
 }
 
 /// A voter's decision on a vote request, and why. Its JSON form is an object with
@@ -36,10 +43,45 @@ pub trait Verdict: Copy + Debug + Eq + Hash + Serialize {
 /// A message's one-line summary: what the trace keeps of it besides its kind and epoch,
 /// formatted only when asked (`Display`).
 pub trait Summary: Copy + Debug + PartialEq + Hash + Display {
-    /// Whether it says what the event's other fields do not and the timeline draws: a
-    /// vote granted or refused, a request refused with an error, a divergence or a
-    /// snapshot to fetch. The packed form keeps such a message's summary.
-    fn tells_outcome(&self) -> bool;
+    /// What it says that the event's other fields do not and the timeline draws.
+    fn outcome(&self) -> Outcome;
+    /// Whether it tells an outcome: the packed form keeps such a message's summary.
+    fn tells_outcome(&self) -> bool {
+        self.outcome() != Outcome::Plain
+    }
+}
+
+/// What a message's summary says that the timeline draws (its other fields do not).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Outcome {
+    #[default]
+    Plain,
+    /// A (pre-)vote granted.
+    Granted,
+    Refused,
+    /// A request answered with an error.
+    Error,
+    /// A request answered with a diverging epoch (the follower truncates).
+    Diverging,
+    /// A request answered with a snapshot to fetch.
+    Snapshot,
+}
+
+impl Outcome {
+    /// Every outcome, in declaration order (the packed lanes' numbers).
+    pub const ALL: [Outcome; 6] =
+        [Outcome::Plain, Outcome::Granted, Outcome::Refused, Outcome::Error, Outcome::Diverging, Outcome::Snapshot];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Outcome::Plain => "plain",
+            Outcome::Granted => "granted",
+            Outcome::Refused => "refused",
+            Outcome::Error => "error",
+            Outcome::Diverging => "diverging",
+            Outcome::Snapshot => "snapshot",
+        }
+    }
 }
 
 // The timer that ends a replica's current state, as the node view names it.

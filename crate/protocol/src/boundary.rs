@@ -13,8 +13,8 @@ use super::rpc::{Envelope, ErrorCode, FetchOutcome, Message, MessageSummary, Rpc
 use super::state::{ElectionState, EpochState, Reason, StateName};
 use kraft_base::shared::Meter;
 use kraft_boundary::{
-    DurableState, LogEntry, LogView, Named, PeerProgress, PersistedElection, Protocol, ProtocolSpec, ReplicaCore,
-    RpcName, Setup, Start, StateTimer, Summary, TimerKind, Verdict, WireMessage,
+    DurableState, LogEntry, LogView, Named, Outcome, PeerProgress, PersistedElection, Protocol, ProtocolSpec,
+    ReplicaCore, RpcName, Setup, Start, StateTimer, Summary, TimerKind, Verdict, WireMessage,
 };
 
 impl Protocol for KRaft {
@@ -278,13 +278,14 @@ impl RpcName for RpcKind {
 impl Summary for MessageSummary {
     /// A (pre-)vote granted or refused, a fetch refused with an error, a diverging epoch
     /// or a snapshot to fetch.
-    fn tells_outcome(&self) -> bool {
+    fn outcome(&self) -> Outcome {
         match self {
-            MessageSummary::VoteResponse { .. } => true,
-            MessageSummary::FetchResponse { error, outcome, .. } => {
-                *error != ErrorCode::None || !matches!(outcome, FetchOutcome::Records { .. })
-            }
-            _ => false,
+            MessageSummary::VoteResponse { granted: true, .. } => Outcome::Granted,
+            MessageSummary::VoteResponse { .. } => Outcome::Refused,
+            MessageSummary::FetchResponse { error, .. } if *error != ErrorCode::None => Outcome::Error,
+            MessageSummary::FetchResponse { outcome: FetchOutcome::Diverging { .. }, .. } => Outcome::Diverging,
+            MessageSummary::FetchResponse { outcome: FetchOutcome::Snapshot { .. }, .. } => Outcome::Snapshot,
+            _ => Outcome::Plain,
         }
     }
 }
@@ -295,9 +296,15 @@ impl Named for StateName {
     }
 }
 impl kraft_boundary::StateName for StateName {
+    const CRASHED: StateName = StateName::Crashed;
     #[inline]
     fn is_leader(self) -> bool {
         self == StateName::Leader
+    }
+    /// QuorumState.transitionToLeader and transitionToResigned carry no HW over (`enter`).
+    #[inline]
+    fn clears_committed_offset(self) -> bool {
+        matches!(self, StateName::Leader | StateName::Resigned)
     }
 }
 

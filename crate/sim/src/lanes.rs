@@ -10,7 +10,8 @@
 //! whichever checkpoint it starts from, and costs the events since that checkpoint.
 
 use crate::trace::{DropReason, Event};
-use kraft_protocol::rpc::{ErrorCode, FetchOutcome, MessageSummary, RpcKind};
+use kraft_boundary::Summary as _;
+use kraft_protocol::rpc::RpcKind;
 use kraft_protocol::{Epoch, NodeId, Offset, Reason, StateName};
 
 mod fold;
@@ -20,6 +21,8 @@ mod projector;
 mod tests;
 
 pub use fold::{Changes, LaneState, MAX_REMOVED};
+/// What a span's message said that the timeline draws (`Summary::outcome`).
+pub use kraft_boundary::Outcome;
 pub use packed::{BAND_FIELDS, DUPLICATE, FAILED, HEADER_FIELDS, RPC_ORDER, SPAN_FIELDS, STATES, STEP_FIELDS};
 pub use projector::{Projector, TooManyEvents};
 
@@ -83,37 +86,6 @@ pub struct Mark {
     pub removed: Vec<Option<Epoch>>,
 }
 
-crate::named! {
-    /// What a message's summary says that the timeline draws (its other fields do not).
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-    pub enum Outcome {
-        #[default]
-        Plain = "plain",
-        /// A (pre-)vote granted.
-        Granted = "granted",
-        Refused = "refused",
-        /// A fetch answered with an error.
-        Error = "error",
-        /// A fetch answered with a diverging epoch (the follower truncates).
-        Diverging = "diverging",
-        /// A fetch answered with a snapshot to fetch.
-        Snapshot = "snapshot",
-    }
-}
-
-impl Outcome {
-    fn of(summary: &MessageSummary) -> Outcome {
-        match summary {
-            MessageSummary::VoteResponse { granted: true, .. } => Outcome::Granted,
-            MessageSummary::VoteResponse { .. } => Outcome::Refused,
-            MessageSummary::FetchResponse { error, .. } if *error != ErrorCode::None => Outcome::Error,
-            MessageSummary::FetchResponse { outcome: FetchOutcome::Diverging { .. }, .. } => Outcome::Diverging,
-            MessageSummary::FetchResponse { outcome: FetchOutcome::Snapshot { .. }, .. } => Outcome::Snapshot,
-            _ => Outcome::Plain,
-        }
-    }
-}
-
 /// A message from its send to its delivery or drop, or a connection failure travelling
 /// back to the requester (a `disconnect`).
 #[derive(Clone, Debug, PartialEq)]
@@ -157,7 +129,7 @@ impl Span {
             planned: None,
             duplicate: false,
             failed: false,
-            outcome: Outcome::of(&message.summary()),
+            outcome: message.summary().outcome(),
             seq: 0,
             end_seq: None,
         }

@@ -3,6 +3,7 @@
 
 use super::{Band, MarkKind, Step};
 use crate::trace::{Event, EventKind, SnapshotAction};
+use kraft_boundary::StateName as _;
 use kraft_protocol::{Epoch, NodeId, Offset, StateName};
 
 /// At most this many removed records of one truncation are listed (a snapshot can
@@ -106,12 +107,12 @@ impl LaneState {
                 };
                 out.band(n, &band);
                 lane.band = Some(band);
-                if *to == StateName::Leader {
+                if to.is_leader() {
                     out.mark(MarkKind::Leader, None, e, Vec::new());
                 }
-                // Kafka carries no HW into Leader or Resigned (QuorumState.transitionToLeader):
-                // the node has none until its next `hw` event.
-                if matches!(to, StateName::Leader | StateName::Resigned) {
+                // A state that clears the committed offset (KRaft's leader and resigned): the
+                // node has none until its next `hw` event.
+                if to.clears_committed_offset() {
                     lane.set_hw(n, e, None, out);
                 }
             }
@@ -120,8 +121,9 @@ impl LaneState {
                 let band = Band {
                     t: e.t,
                     seq: e.seq,
-                    state: StateName::Crashed,
-                    from: before.map_or(StateName::Unattached, |b| b.state),
+                    state: StateName::CRASHED,
+                    // none before: it never started
+                    from: before.map_or(StateName::CRASHED, |b| b.state),
                     epoch: before.map_or(0, |b| b.epoch),
                     leader: None,
                     reason: None,

@@ -4,6 +4,7 @@
 use super::{Band, Changes, Lane, LaneState, Lanes, Mark, MarkKind, Outcome, Span, Step};
 use crate::limits::LANES_EVENTS;
 use crate::trace::{Event, EventKind};
+use kraft_boundary::Summary as _;
 use kraft_protocol::{Epoch, NodeId};
 
 /// The window's lanes as the fold reports their changes.
@@ -215,7 +216,7 @@ fn sent(e: &Event) -> Span {
         planned: *dropped,
         duplicate: false,
         failed: false,
-        outcome: Outcome::of(summary),
+        outcome: summary.outcome(),
         seq: e.seq,
         end_seq: None,
     }
