@@ -223,7 +223,7 @@ test('random valid action sequences: no internal error, links and seeks reproduc
 
 /** The packed types (`packedEvents`): numbers, no text. */
 const PACKED = new Set(['send', 'deliver', 'drop', 'disconnect', 'append', 'flush', 'hw']);
-/** Whether a message's summary tells an outcome its fields do not (crate/sim/src/packed.rs, `tells_outcome`): kept in the packed form. */
+/** Whether a message's summary tells an outcome its fields do not (KRaft's `Summary::tells_outcome`, crate/protocol/src/boundary.rs): kept in the packed form. */
 const tellsOutcome = (e) => /^(PreVote|Vote)Response$/.test(e.rpc) || (e.rpc === 'FetchResponse' && /^error=|divergingEpoch=|snapshot=/.test(e.summary));
 /** An event of `events()` as `packedEvents({ text })` gives it. */
 function packedForm(e, text) {

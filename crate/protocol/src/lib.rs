@@ -14,8 +14,9 @@
 //! directory id), `voter_history` (the voter sets the log holds, by offset), `leader` (the
 //! leader's bookkeeping), `log`, `requests` (one request in flight per connection); `rpc`
 //! and `record` are the data on the wire and in the log, `ids` the numbers that name
-//! things; `config` the settings. `boundary` maps all of it onto the boundary's traits.
-//! No module imports one that imports it back (scripts/check-cycles.mjs).
+//! things; `config` the settings. `boundary` maps all of it onto the boundary's traits,
+//! and `explain` gives the sentence for each thing a replica does. No module imports
+//! one that imports it back (scripts/check-cycles.mjs).
 
 pub mod config;
 pub mod election;
@@ -34,6 +35,7 @@ pub mod voters;
 mod add_voter;
 mod boundary;
 mod commit;
+mod explain;
 mod fetch;
 mod outbound;
 mod quorum_epoch;

@@ -8,7 +8,7 @@ use super::markup;
 use super::vocab::{keys_of, ActionKind, Kind, FOCUS, FOCUS_MESSAGE, RECORD_NAME, SCENARIO, STEP, VARIANT};
 use super::*;
 use kraft_base::messages::{cap, cap_list, plain_serde, MAX_ECHO_CHARS};
-use kraft_protocol::SafetySwitch;
+use kraft_protocol::{KRaft, SafetySwitch};
 use kraft_sim::input::Read;
 use kraft_sim::vocab::{ActionSource, FieldTy};
 
@@ -200,7 +200,7 @@ fn parse_cluster(v: &Value) -> R<ClusterSpec> {
     }
     o.allow(&cluster_fields())?;
     let spec: ClusterSpec = de(v, "cluster")?;
-    spec.resolve().map_err(|(f, m)| ScenarioError::new(join("cluster", &f), m))?;
+    spec.resolve::<KRaft>().map_err(|(f, m)| ScenarioError::new(join("cluster", &f), m))?;
     Ok(spec)
 }
 

@@ -7,13 +7,13 @@
 //! restored) and a calm tail, in which a leader must be elected and the HW must move
 //! within [`liveness_bound_ms`].
 
-use super::simulation::Simulation;
+use super::kraft::Simulation;
 use super::spec::{Action, ClusterSpec, NetworkSpec, TimedAction};
 use crate::network::LinkProfile;
 use crate::trace::{EventKind, Invariant};
 use crate::World;
 use kraft_base::rng::Rng;
-use kraft_protocol::{NodeId, QuorumConfig, SafetySwitch};
+use kraft_protocol::{KRaft, NodeId, QuorumConfig, SafetySwitch};
 use std::fmt;
 
 /// Random streams: the mix and the schedule drawn from it are separate purposes.
@@ -479,7 +479,7 @@ pub fn watch_recovery(sim: &mut Simulation, bound: u64, end: u64) -> Recovery {
 pub fn run_seed(seed: u64, opts: &ChaosOptions) -> SeedOutcome {
     let (spec, actions) = random_run(seed, opts);
     let mix = FaultMix::of_seed(seed);
-    let config = spec.resolve().expect("generated specs are valid").quorum;
+    let config = spec.resolve::<KRaft>().expect("generated specs are valid").protocol.quorum;
     let bound = liveness_bound_ms(&config, &mix);
     let end = opts.seconds * 1000;
     let heal_at = heal_at_ms(opts);

@@ -8,11 +8,16 @@
 //! were there; a projection ([`Projector`]) starts from a checkpoint's, folds the events
 //! before the window and keeps what the window's events change. A window reads the same
 //! whichever checkpoint it starts from, and costs the events since that checkpoint.
+//!
+//! The lanes of any protocol's run: the fold reads states and message outcomes through
+//! the boundary's vocabulary (`kraft_boundary::StateName`, `Summary::outcome`). Their
+//! packed form, the numbers the page reads, is KRaft's: its tables index KRaft's states
+//! and RPC kinds.
 
 use crate::trace::{DropReason, Event};
-use kraft_boundary::Summary as _;
-use kraft_protocol::rpc::RpcKind;
-use kraft_protocol::{Epoch, NodeId, Offset, Reason, StateName};
+use crate::wire::InFlight;
+use kraft_boundary::{Epoch, NodeId, Offset, Protocol, Summary as _, WireMessage};
+use kraft_protocol::KRaft;
 
 mod fold;
 mod packed;
@@ -28,18 +33,18 @@ pub use projector::{Projector, TooManyEvents};
 
 /// A node's state from the event that began it until the next band.
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LaneBand"))]
-pub struct Band {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LaneBand", concrete(P = KRaft)))]
+pub struct Band<P: Protocol = KRaft> {
     /// When it began: the time and seq of its `state` (or `crash`) event.
     pub t: u64,
     pub seq: u64,
-    pub state: StateName,
+    pub state: P::State,
     /// The state before it (a crash: the one it crashed in).
-    pub from: StateName,
+    pub from: P::State,
     pub epoch: Epoch,
     pub leader: Option<NodeId>,
     /// Why, as its `state` event says; none for a crash.
-    pub reason: Option<Reason>,
+    pub reason: Option<P::Reason>,
     /// A crash: the HW the node last had (a crash forgets it; the logs still mark it).
     pub hw: Option<Offset>,
 }
@@ -73,14 +78,14 @@ crate::named! {
 
 /// A marked event.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LaneMark"))]
-pub struct Mark {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LaneMark", concrete(P = KRaft)))]
+pub struct Mark<P: Protocol = KRaft> {
     pub kind: MarkKind,
     /// Its lane; none: the whole cluster (a new leader, a fault).
     pub node: Option<NodeId>,
     /// With its `text`.
     #[cfg_attr(feature = "ts", ts(type = "TraceEvent"))]
-    pub event: Event,
+    pub event: Event<P>,
     /// A truncation: the epochs of the records it removed, from its `to` on (at most
     /// `MAX_REMOVED`; none: not known any more).
     pub removed: Vec<Option<Epoch>>,
@@ -89,12 +94,12 @@ pub struct Mark {
 /// A message from its send to its delivery or drop, or a connection failure travelling
 /// back to the requester (a `disconnect`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Span {
+pub struct Span<P: Protocol = KRaft> {
     /// The message's id; none for a connection failure.
     pub msg: Option<u64>,
     pub from: NodeId,
     pub to: NodeId,
-    pub rpc: RpcKind,
+    pub rpc: P::Rpc,
     pub epoch: Epoch,
     pub sent: u64,
     pub arrives: u64,
@@ -112,9 +117,9 @@ pub struct Span {
     pub end_seq: Option<u64>,
 }
 
-impl Span {
+impl<P: Protocol> Span<P> {
     /// A message on the wire where a fold begins, its send not read.
-    pub fn on_wire(m: &crate::wire::InFlight) -> Span {
+    pub fn on_wire(m: &InFlight<P::Message>) -> Span<P> {
         let message = &m.envelope.message;
         Span {
             msg: Some(m.id),
@@ -137,27 +142,34 @@ impl Span {
 }
 
 /// One lane as the window shows it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Lane {
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lane<P: Protocol = KRaft> {
     /// From the one in force at the window's start.
-    pub bands: Vec<Band>,
+    pub bands: Vec<Band<P>>,
     /// From the value at the window's start.
     pub hw: Vec<Step>,
     pub leo: Vec<Step>,
 }
 
+// By hand: derived, it would ask for `P: Default`.
+impl<P: Protocol> Default for Lane<P> {
+    fn default() -> Self {
+        Lane { bands: Vec::new(), hw: Vec::new(), leo: Vec::new() }
+    }
+}
+
 /// The timeline's lanes over [from, to].
 #[derive(Clone, Debug, PartialEq)]
-pub struct Lanes {
+pub struct Lanes<P: Protocol = KRaft> {
     pub from: u64,
     pub to: u64,
     /// The end of the recorded run (now, or later after a seek back): the last band and
     /// step of each lane run on to it.
     pub horizon: u64,
     /// One per node.
-    pub lanes: Vec<Lane>,
+    pub lanes: Vec<Lane<P>>,
     /// By send time.
-    pub spans: Vec<Span>,
+    pub spans: Vec<Span<P>>,
     /// In event order.
-    pub marks: Vec<Mark>,
+    pub marks: Vec<Mark<P>>,
 }

@@ -3,11 +3,11 @@
 //! out by [`ROWS`], and every other event as JSON. Building JS objects from numbers costs
 //! a fraction of parsing their JSON. The packed types never carry `text`, and a message's
 //! `summary` is left out (the UI fetches one when it shows it) unless it tells an outcome
-//! the other fields do not ([`tells_outcome`]): such a message comes as JSON with it.
+//! the other fields do not (`kraft_boundary::Summary::tells_outcome`): such a message
+//! comes as JSON with it.
 
 use crate::trace::{Event, EventKind, EventText};
-use kraft_protocol::rpc::{ErrorCode, FetchOutcome, MessageSummary, RpcKind};
-use kraft_protocol::{Epoch, NodeId};
+use kraft_boundary::{Epoch, Named, NodeId, Protocol, Summary};
 use serde::Serialize;
 
 /// How one packed field is written as numbers.
@@ -86,8 +86,9 @@ pub struct Packed {
 
 /// The JSON half of [`Packed`].
 #[derive(Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "PackedRest"))]
-pub struct PackedRest<'a> {
+#[serde(bound = "")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "PackedRest", concrete(P = kraft_protocol::KRaft)))]
+pub struct PackedRest<'a, P: Protocol = kraft_protocol::KRaft> {
     /// The strings the packed rows name, by index.
     names: Vec<&'static str>,
     /// The events that are not packed, oldest first, each with `text` when asked.
@@ -97,32 +98,19 @@ pub struct PackedRest<'a> {
             type = "Array<{ [K in TraceEvent[\"type\"]]: Omit<Extract<TraceEvent, { type: K }>, \"text\"> & { text?: string } }[TraceEvent[\"type\"]]>"
         )
     )]
-    events: Vec<EventText<'a>>,
+    events: Vec<EventText<'a, P>>,
 }
 
 /// Whether events of this kind's type are packed (the type is in [`ROWS`]): they never
 /// carry `text`.
-pub fn packs_type(kind: &EventKind) -> bool {
+pub fn packs_type<P: Protocol>(kind: &EventKind<P>) -> bool {
     ROWS.iter().any(|(n, _)| *n == kind.type_name())
 }
 
-/// Whether a message's summary says what its other fields do not, and the timeline draws:
-/// a (pre-)vote granted or refused, a fetch refused with an error, a diverging epoch or a
-/// snapshot to fetch.
-pub fn tells_outcome(summary: &MessageSummary) -> bool {
-    match summary {
-        MessageSummary::VoteResponse { .. } => true,
-        MessageSummary::FetchResponse { error, outcome, .. } => {
-            *error != ErrorCode::None || !matches!(outcome, FetchOutcome::Records { .. })
-        }
-        _ => false,
-    }
-}
-
 /// The row code of an event written as numbers; None for one written as JSON.
-fn code(kind: &EventKind) -> Option<usize> {
+fn code<P: Protocol>(kind: &EventKind<P>) -> Option<usize> {
     Some(match kind {
-        EventKind::Send { summary, .. } | EventKind::Deliver { summary, .. } if tells_outcome(summary) => return None,
+        EventKind::Send { summary, .. } | EventKind::Deliver { summary, .. } if summary.tells_outcome() => return None,
         EventKind::Send { .. } => 0,
         EventKind::Deliver { .. } => 1,
         EventKind::Drop { .. } => 2,
@@ -135,7 +123,10 @@ fn code(kind: &EventKind) -> Option<usize> {
 }
 
 /// Packs `events`; `text` says which of the JSON ones carry their text.
-pub fn pack(events: &[Event], text: impl Fn(&EventKind) -> bool) -> Result<Packed, serde_json::Error> {
+pub fn pack<P: Protocol>(
+    events: &[Event<P>],
+    text: impl Fn(&EventKind<P>) -> bool,
+) -> Result<Packed, serde_json::Error> {
     let mut w = Writer { numbers: Vec::with_capacity(events.len() * 9), names: Vec::new() };
     let mut rest = Vec::new();
     for e in events {
@@ -175,7 +166,7 @@ impl Writer {
     }
 
     /// The fields every message event starts with.
-    fn message(&mut self, msg: u64, from: NodeId, to: NodeId, rpc: RpcKind, epoch: Epoch) {
+    fn message(&mut self, msg: u64, from: NodeId, to: NodeId, rpc: impl Named, epoch: Epoch) {
         self.n(msg);
         self.n(from);
         self.n(to);
@@ -183,7 +174,7 @@ impl Writer {
         self.n(epoch);
     }
 
-    fn row(&mut self, code: usize, e: &Event) {
+    fn row<P: Protocol>(&mut self, code: usize, e: &Event<P>) {
         self.numbers.extend([code as f64, e.seq as f64, e.t as f64]);
         match &e.kind {
             EventKind::Send { msg, from, to, rpc, epoch, summary: _, arrives, dropped } => {
@@ -237,6 +228,7 @@ impl Writer {
 mod tests {
     use super::*;
     use crate::trace::{samples, EVENT_FIELDS};
+    use kraft_protocol::rpc::{ErrorCode, MessageSummary, RpcKind};
     use serde_json::{Map, Value};
 
     /// Reads packed events back as JSON objects by [`ROWS`] alone (what the package's

@@ -17,6 +17,8 @@ use super::world::{Livelock, RunStep, World, WriteOutcome};
 use crate::lanes::{LaneState, Lanes, Projector, Span};
 use crate::limits::{LANES_EVENTS, LANES_SPAN_MS};
 use crate::trace::{Digest, Event, EventKind};
+use kraft_boundary::Protocol;
+use kraft_protocol::KRaft;
 use std::borrow::Cow;
 use std::collections::VecDeque;
 
@@ -45,31 +47,33 @@ const LANES_LOOK_BACK: usize = 8;
 /// A clone of the world: it shares the logs, images and checker maps with the live
 /// world and the other checkpoints (see `shared`), and copies the rest (`own_bytes`).
 #[derive(Clone)]
-struct Checkpoint {
-    world: World,
+struct Checkpoint<P: Protocol> {
+    world: World<P>,
     own_bytes: u64,
     applied_inputs: usize,
     digest: Digest,
     /// Violations found before the checkpoint (few: the checker caps its reports).
-    violations: Vec<Event>,
+    violations: Vec<Event<P>>,
     /// The timeline's lanes as they were here (`lanes`).
-    lanes: LaneState,
+    lanes: LaneState<P>,
 }
 
-pub struct Simulation {
+/// A run of protocol `P`. KRaft's, the playground's, is `Simulation` (`kraft.rs`): this
+/// type behind methods compiled once.
+pub struct Run<P: Protocol> {
     spec: ClusterSpec,
-    world: World,
+    world: World<P>,
     /// The most recent events, contiguous up to now; `window[0].seq == window_first_seq`.
-    window: Vec<Event>,
+    window: Vec<Event<P>>,
     window_first_seq: u64,
     /// Over every event of the run so far, not just the window.
     digest: Digest,
-    violations: Vec<Event>,
+    violations: Vec<Event<P>>,
     /// The startup events, emitted before the first checkpoint (so never regenerated).
-    prelude: Vec<Event>,
+    prelude: Vec<Event<P>>,
     inputs: Vec<TimedAction>,
     applied_inputs: usize,
-    checkpoints: Vec<Checkpoint>,
+    checkpoints: Vec<Checkpoint<P>>,
     checkpoint_every: u64,
     /// The furthest time this timeline has been run to: seeking up to it redoes work
     /// already done, so the memory budget does not stop it.
@@ -80,25 +84,25 @@ pub struct Simulation {
     /// How many actions cut off a recorded future (`forks`).
     forks: u64,
     /// The timeline's lanes after every event recorded so far (`lanes::LaneState`).
-    lanes: LaneState,
+    lanes: LaneState<P>,
 }
 
 /// A copy of the world replaying the run from a checkpoint one moment at a time, so a
 /// reader stops as soon as it has what it wants instead of replaying to the end.
-struct Replay {
-    world: World,
+struct Replay<P: Protocol> {
+    world: World<P>,
     applied: usize,
 }
 
-impl Replay {
-    fn from(cp: &Checkpoint) -> Replay {
+impl<P: Protocol> Replay<P> {
+    fn from(cp: &Checkpoint<P>) -> Replay<P> {
         Replay { world: cp.world.clone(), applied: cp.applied_inputs }
     }
 
     /// Runs the next moment's events or the next input (at most `until`), as the run
     /// did (`World::run_step`), handing its events to `sink`. False once the replay has
     /// reached `until`.
-    fn step(&mut self, inputs: &[TimedAction], until: u64, sink: &mut dyn FnMut(Event)) -> bool {
+    fn step(&mut self, inputs: &[TimedAction], until: u64, sink: &mut dyn FnMut(Event<P>)) -> bool {
         // A prefix of a run that completed: it cannot livelock (the run would have).
         let step = self.world.run_step(inputs, &mut self.applied, until);
         self.world.events.drain(..).for_each(sink);
@@ -114,25 +118,26 @@ enum Halt {
     Budget(SimError),
 }
 
-/// Reads a run's trace a page at a time (`Simulation::trace_page`): from the in-memory
+/// Reads a run's trace a page at a time (`Run::trace_page`): from the in-memory
 /// window where it holds the events, else from a replay that each page continues, so
 /// reading a whole trace costs at most one replay of the run, not one per page.
-pub struct TraceCursor {
+pub struct TraceCursor<P: Protocol = KRaft> {
     /// The run read: its last seq and digest when the cursor was opened.
     run: (u64, Digest),
     /// Seq of the last event handed out (at first: the `since` asked for).
     after: u64,
-    replay: Option<Replay>,
+    replay: Option<Replay<P>>,
     /// Events the replay made past the last page (the rest of its last moment).
-    pending: VecDeque<Event>,
+    pending: VecDeque<Event<P>>,
 }
 
-impl Simulation {
-    pub fn new(spec: ClusterSpec) -> Result<Simulation, SimError> {
-        let resolved = spec.resolve()?;
+impl<P: Protocol> Run<P> {
+    /// A run of protocol `P` from `spec`, with what is due at its start run.
+    pub fn create(spec: ClusterSpec) -> Result<Run<P>, SimError> {
+        let resolved = spec.resolve::<P>()?;
         let world = World::new(resolved);
         let spec_nodes = world.spec.node_count() as usize;
-        let mut sim = Simulation {
+        let mut sim = Run {
             spec,
             world,
             window: Vec::new(),
@@ -158,33 +163,25 @@ impl Simulation {
         Ok(sim)
     }
 
-    /// Rebuilds a run from its description (a shared link): same spec, same inputs.
-    pub fn replay(spec: ClusterSpec, inputs: Vec<TimedAction>, until: u64) -> Result<Simulation, SimError> {
-        Simulation::replay_with(spec, inputs, until, true)
-    }
-
-    /// Like `replay` to `until`, but put at the earlier time `at` as `seek(at)` would leave
-    /// it, without running on first: the run up to `until` is its recorded future (a story
-    /// opened at its start).
-    pub fn replay_at(spec: ClusterSpec, inputs: Vec<TimedAction>, until: u64, at: u64) -> Result<Simulation, SimError> {
-        let mut sim = Simulation::replay_with(spec, inputs, at.min(until), true)?;
+    /// Like `replay_with` to `until` (time travel on), but put at the earlier time `at` as
+    /// `seek(at)` would leave it, without running on first: the run up to `until` is its
+    /// recorded future (a story opened at its start).
+    pub fn replay_at(spec: ClusterSpec, inputs: Vec<TimedAction>, until: u64, at: u64) -> Result<Run<P>, SimError> {
+        let mut sim = Run::replay_with(spec, inputs, at.min(until), true)?;
         sim.described = until;
         Ok(sim)
     }
 
-    /// Like `replay`, for runs nobody will scrub (sweeps, scenario checks): no
-    /// checkpoints are taken after the first, so `seek` back replays from the start.
-    pub fn replay_once(spec: ClusterSpec, inputs: Vec<TimedAction>, until: u64) -> Result<Simulation, SimError> {
-        Simulation::replay_with(spec, inputs, until, false)
-    }
-
-    fn replay_with(
+    /// Rebuilds a run from its description: same spec, same inputs, run to `until`.
+    /// Without `time_travel` no checkpoints are taken after the first, for runs nobody
+    /// will scrub: `seek` back replays from the start.
+    pub fn replay_with(
         spec: ClusterSpec,
         inputs: Vec<TimedAction>,
         until: u64,
         time_travel: bool,
-    ) -> Result<Simulation, SimError> {
-        let mut sim = Simulation::new(spec)?;
+    ) -> Result<Run<P>, SimError> {
+        let mut sim = Run::create(spec)?;
         if !time_travel {
             sim.checkpoint_every = u64::MAX;
         }
@@ -215,7 +212,7 @@ impl Simulation {
     pub fn spec(&self) -> &ClusterSpec {
         &self.spec
     }
-    pub fn world(&self) -> &World {
+    pub fn world(&self) -> &World<P> {
         &self.world
     }
     pub fn now(&self) -> u64 {
@@ -223,7 +220,7 @@ impl Simulation {
     }
     /// The events kept in memory: the most recent ones (all of them for runs of up to
     /// 200,000 events). Older ones: `events_between` / `events_since` regenerate them.
-    pub fn trace(&self) -> &[Event] {
+    pub fn trace(&self) -> &[Event<P>] {
         &self.window
     }
     /// Sequence number of the last event so far (0 before any).
@@ -241,7 +238,7 @@ impl Simulation {
     pub fn violation_count(&self) -> usize {
         self.violations.len()
     }
-    pub fn violations(&self) -> impl Iterator<Item = &Event> {
+    pub fn violations(&self) -> impl Iterator<Item = &Event<P>> {
         self.violations.iter()
     }
     /// Digest of the whole trace so far.
@@ -311,7 +308,7 @@ impl Simulation {
         }
     }
 
-    fn checkpoint(&self) -> Checkpoint {
+    fn checkpoint(&self) -> Checkpoint<P> {
         Checkpoint {
             own_bytes: self.world.unshared_bytes() + self.lanes.bytes(),
             world: self.world.clone(),
@@ -488,7 +485,7 @@ impl Simulation {
 
     /// Replays from checkpoint `cp_index` on a copy of the world, handing each event to
     /// `keep` until it says stop (the replay stops at the end of that moment).
-    fn regenerate(&self, cp_index: usize, until: u64, keep: &mut dyn FnMut(&Event) -> bool) {
+    fn regenerate(&self, cp_index: usize, until: u64, keep: &mut dyn FnMut(&Event<P>) -> bool) {
         let mut replay = Replay::from(&self.checkpoints[cp_index]);
         let inputs = &self.inputs[..self.applied_inputs];
         let mut wanted = true;
@@ -532,14 +529,14 @@ impl Simulation {
     /// waiting in a busy node that could end inside the window, so it reads the send of
     /// every message the window shows (past `LANES_LOOK_BACK` checkpoints, at the last
     /// one, taking its messages on the wire without their sends).
-    pub fn lanes(&self, from: u64, to: u64) -> Result<Lanes, SimError> {
+    pub fn lanes(&self, from: u64, to: u64) -> Result<Lanes<P>, SimError> {
         let refuse = |message: String| SimError { field: "to".into(), message };
         if to < from {
             return Err(refuse(format!("must not be before from ({from}), got {to}")));
         }
         LANES_SPAN_MS.check(to - from).map_err(|m| refuse(format!("to - from {m} ({})", LANES_SPAN_MS.key)))?;
         let before = self.checkpoints.partition_point(|c| c.world.now < from);
-        let settled = |c: &Checkpoint| {
+        let settled = |c: &Checkpoint<P>| {
             c.world.in_flight.values().all(|m| m.arrives < from)
                 && c.world.nodes.iter().all(|n| n.busy_until <= c.world.now)
         };
@@ -572,7 +569,7 @@ impl Simulation {
     /// time `until`, the recorded future past now included, in order, until it says
     /// stop: from memory where the window holds them, else from replays (of the run up to
     /// the window; of the recorded future from now, or from a checkpoint ahead).
-    fn walk(&self, start: Option<usize>, until: u64, f: &mut dyn FnMut(&Event) -> bool) {
+    fn walk(&self, start: Option<usize>, until: u64, f: &mut dyn FnMut(&Event<P>) -> bool) {
         let mut go = true;
         if start.is_none() {
             for e in self.prelude.iter().take_while(|e| e.t <= until) {
@@ -621,14 +618,14 @@ impl Simulation {
     }
 
     /// A cursor over the events with seq > `since`, for `trace_page`.
-    pub fn trace_cursor(&self, since: u64) -> TraceCursor {
+    pub fn trace_cursor(&self, since: u64) -> TraceCursor<P> {
         TraceCursor { run: (self.last_seq(), self.digest), after: since, replay: None, pending: VecDeque::new() }
     }
 
     /// The cursor's next page: up to `limit` (at most MAX_EVENTS_PER_QUERY) events after
     /// the last one it gave; empty at the end. Refused once the run has moved on or back
     /// since the cursor was opened (its events would no longer be this run's).
-    pub fn trace_page(&self, cursor: &mut TraceCursor, limit: usize) -> Result<Cow<'_, [Event]>, SimError> {
+    pub fn trace_page(&self, cursor: &mut TraceCursor<P>, limit: usize) -> Result<Cow<'_, [Event<P>]>, SimError> {
         if cursor.run != (self.last_seq(), self.digest) {
             return Err(SimError {
                 field: "cursor".into(),
@@ -657,7 +654,7 @@ impl Simulation {
 
     /// Up to `limit` events after `cursor.after`, continuing the cursor's replay (or
     /// starting one from the checkpoint before them).
-    fn replay_page(&self, cursor: &mut TraceCursor, limit: usize) -> Vec<Event> {
+    fn replay_page(&self, cursor: &mut TraceCursor<P>, limit: usize) -> Vec<Event<P>> {
         let since = cursor.after;
         let TraceCursor { replay, pending, .. } = cursor;
         let replay = replay.get_or_insert_with(|| {
@@ -687,17 +684,17 @@ impl Simulation {
     }
 
     /// Events with seq > `since` (at most MAX_EVENTS_PER_QUERY of them).
-    pub fn events_since(&self, since: u64) -> Cow<'_, [Event]> {
+    pub fn events_since(&self, since: u64) -> Cow<'_, [Event<P>]> {
         self.events_since_at_most(since, MAX_EVENTS_PER_QUERY)
     }
 
     /// Events with seq > `since`, at most `limit` of them (replaying no further).
-    pub fn events_since_at_most(&self, since: u64, limit: usize) -> Cow<'_, [Event]> {
+    pub fn events_since_at_most(&self, since: u64, limit: usize) -> Cow<'_, [Event<P>]> {
         self.trace_page(&mut self.trace_cursor(since), limit).expect("a new cursor reads the run as it is")
     }
 
     /// Events with from <= t <= to (at most MAX_EVENTS_PER_QUERY of them).
-    pub fn events_between(&self, from: u64, to: u64) -> Cow<'_, [Event]> {
+    pub fn events_between(&self, from: u64, to: u64) -> Cow<'_, [Event<P>]> {
         let to = to.min(self.world.now);
         let in_window = self.window_first_seq == 1 || self.window.first().map(|e| e.t < from).unwrap_or(false);
         if in_window || from > to {
@@ -710,7 +707,7 @@ impl Simulation {
         // the checkpoint restored, often inside the range asked); the rest is in memory.
         let windowed = self.window_first_seq;
         let ci = self.checkpoints.partition_point(|c| c.world.now < from).saturating_sub(1);
-        let mut out: Vec<Event> = if ci == 0 {
+        let mut out: Vec<Event<P>> = if ci == 0 {
             self.prelude.iter().filter(|e| e.t >= from && e.t <= to && e.seq < windowed).cloned().collect()
         } else {
             Vec::new()
@@ -740,9 +737,9 @@ mod tests {
 
     /// A run past the in-memory window (about 270,000 events), with its events as they
     /// happened, collected while the window still held them.
-    fn long_run() -> (Simulation, Vec<Event>) {
+    fn long_run() -> (Run<KRaft>, Vec<Event>) {
         let spec = ClusterSpec { voters: 3, observers: 1, seed: 5, writes_per_second: 100, ..ClusterSpec::default() };
-        let mut sim = Simulation::new(spec).unwrap();
+        let mut sim = Run::<KRaft>::create(spec).unwrap();
         let mut live: Vec<Event> = sim.trace().to_vec();
         for second in 0..200u64 {
             sim.advance(1_000).unwrap();
@@ -809,7 +806,7 @@ mod tests {
     #[test]
     fn a_cursor_reads_the_whole_run_continuing_one_replay() {
         let (mut sim, live) = long_run();
-        let read_all = |sim: &Simulation| {
+        let read_all = |sim: &Run<KRaft>| {
             let mut cursor = sim.trace_cursor(0);
             let mut all: Vec<Event> = Vec::new();
             loop {
@@ -856,14 +853,14 @@ mod tests {
         TimedAction { t, action: Action::Network { latency_ms: [0, 0], loss: 0.0, duplicate: 0.0 } }
     }
 
-    fn state(sim: &Simulation) -> (u64, Digest, u64, usize) {
+    fn state(sim: &Run<KRaft>) -> (u64, Digest, u64, usize) {
         (sim.now(), sim.digest(), sim.last_seq(), sim.inputs().len())
     }
 
     #[test]
     fn a_livelock_in_advance_seek_or_step_puts_the_run_back_where_the_call_found_it() {
         let spec = ClusterSpec { voters: 5, seed: 3, writes_per_second: 10, ..ClusterSpec::default() };
-        let mut sim = Simulation::new(spec).unwrap();
+        let mut sim = Run::<KRaft>::create(spec).unwrap();
         sim.advance(5_000).unwrap();
         let before = state(&sim);
         // A recorded future: zero latency, then the leader resigns. With five voters the
@@ -893,7 +890,7 @@ mod tests {
     #[test]
     fn a_livelock_in_act_refuses_the_action_and_changes_nothing() {
         let spec = ClusterSpec { voters: 5, seed: 3, ..ClusterSpec::default() };
-        let mut sim = Simulation::new(spec).unwrap();
+        let mut sim = Run::<KRaft>::create(spec).unwrap();
         sim.advance(5_000).unwrap();
         sim.inputs.push(zero_latency(5_000));
         sim.advance(0).unwrap(); // the leader holds its followers: no loop yet

@@ -4,7 +4,8 @@
 use super::network::LinkProfile;
 use crate::limits::{self, DUPLICATE, FLUSH_MS, LOSS, OBSERVERS, SNAPSHOT_INTERVAL, VOTERS, WRITES_PER_SECOND};
 use crate::vocab;
-use kraft_protocol::{NodeId, QuorumConfig, RecordBody, SafetySwitch, Unsafe};
+use kraft_boundary::{Protocol, ProtocolSpec};
+use kraft_protocol::{KRaft, NodeId, RecordBody, SafetySwitch};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -108,35 +109,36 @@ impl NetworkSpec {
     }
 }
 
-/// A spec checked and turned into what the world needs.
+/// A spec checked and turned into what the world needs: its own settings, and the
+/// config of protocol `P` (KRaft, the playground's, unless named).
 #[derive(Clone, Debug)]
-pub struct ResolvedSpec {
+pub struct ResolvedSpec<P: Protocol = KRaft> {
     pub voters: u32,
     pub observers: u32,
     pub seed: u64,
     pub network: LinkProfile,
-    pub quorum: QuorumConfig,
-    pub switches: Unsafe,
+    pub protocol: P::Config,
     pub flush_ms: u64,
-    pub snapshot_interval: u64,
     pub writes_per_second: u32,
     pub stable_leadership: bool,
 }
 
 impl ClusterSpec {
-    /// Checks every field; the error names the field (`voters`, `config.<key>`, ...).
-    pub fn resolve(&self) -> Result<ResolvedSpec, (String, String)> {
+    /// Checks every field and reads protocol `P`'s config from it; the error names the
+    /// field (`voters`, `config.<key>`, ...).
+    pub fn resolve<P: Protocol>(&self) -> Result<ResolvedSpec<P>, (String, String)> {
         VOTERS.check_field(self.voters.into())?;
         OBSERVERS.check_field(self.observers.into())?;
         let network = self
             .network
             .profile()
             .map_err(|(f, e)| (if f.is_empty() { "network".to_string() } else { format!("network.{f}") }, e))?;
-        let mut quorum = QuorumConfig::default();
-        for (k, v) in &self.config {
-            quorum.set(k, *v).map_err(|e| (format!("config.{k}"), e))?;
-        }
-        let switches = self.unsafe_switches.iter().fold(Unsafe::default(), |u, s| u.with(*s));
+        let unsafe_switches: Vec<&'static str> = self.unsafe_switches.iter().map(|s| s.name()).collect();
+        let protocol = P::configure(&ProtocolSpec {
+            config: &self.config,
+            unsafe_switches: &unsafe_switches,
+            snapshot_interval: self.snapshot_interval,
+        })?;
         FLUSH_MS.check_field(self.flush_ms)?;
         WRITES_PER_SECOND.check_field(self.writes_per_second.into())?;
         SNAPSHOT_INTERVAL.check_field(self.snapshot_interval)?;
@@ -145,17 +147,15 @@ impl ClusterSpec {
             observers: self.observers,
             seed: self.seed,
             network,
-            quorum,
-            switches,
+            protocol,
             flush_ms: self.flush_ms,
-            snapshot_interval: self.snapshot_interval,
             writes_per_second: self.writes_per_second,
             stable_leadership: self.stable_leadership,
         })
     }
 }
 
-impl ResolvedSpec {
+impl<P: Protocol> ResolvedSpec<P> {
     pub fn node_count(&self) -> u32 {
         self.voters + self.observers
     }

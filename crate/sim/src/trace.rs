@@ -1,21 +1,26 @@
 //! The event vocabulary: every happening in a run is one small `Event`. The UI, the
 //! CLI, the tests and the invariant checker all read these. Text is produced only when
 //! asked (`Display`), one line per event, for people to read and diff.
+//!
+//! The world's own words (faults, drops, crashes, violations) are declared here; what a
+//! replica says (its RPC kinds and message summaries, state names, transition reasons
+//! and vote decisions) is its protocol's vocabulary (`kraft_boundary::Protocol`), so an
+//! event is generic over the protocol. KRaft's is the default, and the JSON form and
+//! the generated TypeScript types are KRaft's.
 
 use crate::spec::Action;
 use crate::vocab::FaultCx;
-use kraft_protocol::election::VoteDecision;
-use kraft_protocol::rpc::{MessageSummary, RpcKind, SnapshotId};
-use kraft_protocol::{Epoch, NodeId, Offset, Reason, StateName};
+use kraft_boundary::{Epoch, Named, NodeId, Offset, Protocol, SnapshotId, Verdict};
+use kraft_protocol::KRaft;
 use serde::{Serialize, Serializer};
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Event {
+pub struct Event<P: Protocol = KRaft> {
     pub seq: u64,
     /// Simulated time in milliseconds.
     pub t: u64,
-    pub kind: EventKind,
+    pub kind: EventKind<P>,
 }
 
 crate::named! {
@@ -123,19 +128,21 @@ impl std::hash::Hash for Fault {
 }
 
 /// What happened; its JSON form is tagged by `type` (see `EventJson` and `EVENT_FIELDS`).
+// Hashed into the trace's digest field by field in declaration order, variants by
+// position, with each protocol word as its protocol declares it.
 #[derive(Clone, Debug, PartialEq, Hash, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase", rename_all_fields = "camelCase")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum EventKind {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(concrete(P = KRaft)))]
+pub enum EventKind<P: Protocol = KRaft> {
     Send {
         msg: u64,
         from: NodeId,
         to: NodeId,
-        rpc: RpcKind,
+        rpc: P::Rpc,
         epoch: Epoch,
         #[serde(serialize_with = "as_text")]
         #[cfg_attr(feature = "ts", ts(type = "string"))]
-        summary: MessageSummary,
+        summary: P::Summary,
         arrives: u64,
         dropped: Option<DropReason>,
     },
@@ -143,11 +150,11 @@ pub enum EventKind {
         msg: u64,
         from: NodeId,
         to: NodeId,
-        rpc: RpcKind,
+        rpc: P::Rpc,
         epoch: Epoch,
         #[serde(serialize_with = "as_text")]
         #[cfg_attr(feature = "ts", ts(type = "string"))]
-        summary: MessageSummary,
+        summary: P::Summary,
         sent: u64,
         duplicate: bool,
     },
@@ -155,7 +162,7 @@ pub enum EventKind {
         msg: u64,
         from: NodeId,
         to: NodeId,
-        rpc: RpcKind,
+        rpc: P::Rpc,
         epoch: Epoch,
         sent: u64,
         reason: DropReason,
@@ -166,18 +173,18 @@ pub enum EventKind {
     Disconnect {
         node: NodeId,
         peer: NodeId,
-        rpc: RpcKind,
+        rpc: P::Rpc,
         sent: u64,
     },
     State {
         node: NodeId,
-        from: StateName,
-        to: StateName,
+        from: P::State,
+        to: P::State,
         epoch: Epoch,
         leader: Option<NodeId>,
         #[serde(rename = "votedFor")]
         voted: Option<NodeId>,
-        reason: Reason,
+        reason: P::Reason,
     },
     Persist {
         node: NodeId,
@@ -191,9 +198,9 @@ pub enum EventKind {
         candidate: NodeId,
         epoch: Epoch,
         pre_vote: bool,
-        /// Serialized as `granted`, `reason` and `detail`.
-        #[serde(flatten, serialize_with = "vote_outcome")]
-        decision: VoteDecision,
+        /// Serialized as `granted`, `reason` and `detail` (`kraft_boundary::Verdict`).
+        #[serde(flatten)]
+        decision: P::Decision,
     },
     Append {
         node: NodeId,
@@ -254,7 +261,7 @@ pub enum EventKind {
     },
 }
 
-impl EventKind {
+impl<P: Protocol> EventKind<P> {
     /// Short type name (the `type` field of the JSON form).
     pub fn type_name(&self) -> &'static str {
         match self {
@@ -350,14 +357,14 @@ impl fmt::Display for Fault {
     }
 }
 
-impl fmt::Display for Event {
+impl<P: Protocol> fmt::Display for Event<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:>6}.{:03}s {:>7} ", self.t / 1000, self.t % 1000, self.seq)?;
         write!(f, "{}", self.kind)
     }
 }
 
-impl fmt::Display for EventKind {
+impl<P: Protocol> fmt::Display for EventKind<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EventKind::Send { msg, from, to, rpc, epoch, summary, arrives, dropped } => {
@@ -482,7 +489,7 @@ impl Default for Digest {
 }
 
 impl Digest {
-    pub fn add(&mut self, event: &Event) {
+    pub fn add<P: Protocol>(&mut self, event: &Event<P>) {
         use std::hash::Hash;
         event.seq.hash(self);
         event.t.hash(self);
@@ -541,43 +548,45 @@ impl std::hash::Hasher for Digest {
 
 /// The JSON form of an event: `seq`, `t`, its kind's fields (`type` first), then `text`.
 #[derive(Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TraceEvent"))]
-pub struct EventJson<'a> {
+#[serde(bound = "")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TraceEvent", concrete(P = KRaft), bound = "EventKind<P>: ts_rs::TS"))]
+pub struct EventJson<'a, P: Protocol = KRaft> {
     /// Sequence number, from 1, strictly increasing.
     seq: u64,
     /// Simulated time in ms.
     t: u64,
     #[serde(flatten)]
-    kind: &'a EventKind,
+    kind: &'a EventKind<P>,
     /// The one-line text form (what the CLI prints). The digest hashes the events' binary
     /// form, not this text.
     #[serde(serialize_with = "as_text")]
     #[cfg_attr(feature = "ts", ts(type = "string"))]
-    text: &'a EventKind,
+    text: &'a EventKind<P>,
 }
 
-impl Serialize for Event {
+impl<P: Protocol> Serialize for Event<P> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         EventJson { seq: self.seq, t: self.t, kind: &self.kind, text: &self.kind }.serialize(s)
     }
 }
 
 /// An event's JSON form, with its `text` or without.
-pub struct EventText<'a> {
-    pub event: &'a Event,
+pub struct EventText<'a, P: Protocol = KRaft> {
+    pub event: &'a Event<P>,
     pub text: bool,
 }
 
 /// An event's JSON form without `text`.
 #[derive(Serialize)]
-struct BareEvent<'a> {
+#[serde(bound = "")]
+struct BareEvent<'a, P: Protocol> {
     seq: u64,
     t: u64,
     #[serde(flatten)]
-    kind: &'a EventKind,
+    kind: &'a EventKind<P>,
 }
 
-impl Serialize for EventText<'_> {
+impl<P: Protocol> Serialize for EventText<'_, P> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let e = self.event;
         if self.text {
@@ -591,10 +600,6 @@ impl Serialize for EventText<'_> {
 /// A value as its `Display` text (serde_json writes it straight into the output).
 fn as_text<T: fmt::Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(v)
-}
-
-fn vote_outcome<S: Serializer>(d: &VoteDecision, s: S) -> Result<S::Ok, S::Error> {
-    d.outcome().serialize(s)
 }
 
 /// The fields a fault adds to a `fault` event.
@@ -644,11 +649,14 @@ pub const EVENT_FIELDS: &[(&str, &[&str])] = &[
 
 #[cfg(any(test, feature = "ts"))]
 pub mod samples {
-    //! One value of every variant of the event vocabulary, for the tests that check the
-    //! JSON form and for the generated TypeScript name unions. Each list is guarded by an
-    //! exhaustive match, so a new variant fails to compile until it has a sample here.
+    //! One value of every variant of the event vocabulary, in KRaft's words, for the tests
+    //! that check the JSON form and for the generated TypeScript name unions. Each list is
+    //! guarded by an exhaustive match, so a new variant fails to compile until it has a
+    //! sample here.
     use super::*;
-    use kraft_protocol::rpc::ErrorCode;
+    use kraft_protocol::election::VoteDecision;
+    use kraft_protocol::rpc::{ErrorCode, MessageSummary, RpcKind};
+    use kraft_protocol::{Reason, StateName};
 
     /// Every fault action's sample, as the trace records it (a resignation found n0).
     pub fn faults() -> Vec<Fault> {
@@ -792,6 +800,7 @@ pub mod samples {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kraft_protocol::rpc::MessageSummary;
     use serde_json::Value;
 
     /// Every event is moved through the trace pipeline several times: its size is part of
@@ -1014,7 +1023,8 @@ mod tests {
         assert_eq!(faults.len(), 16, "one sample of each of the 14 faults, and two more");
         for f in &faults {
             assert_eq!(words(f), words(&first(f)), "{f:?}");
-            assert_eq!(words(&EventKind::Fault(Box::new(f.clone()))), words(&EventKindFault(first(f))), "{f:?}");
+            let event: EventKind = EventKind::Fault(Box::new(f.clone()));
+            assert_eq!(words(&event), words(&EventKindFault(first(f))), "{f:?}");
         }
         // as a field of the event: the event's variant position, then the fault's words
         #[derive(Hash)]

@@ -2,8 +2,13 @@
 //! shows it, the log records, and the `kafka-metadata-quorum describe` output.
 
 use super::world::World;
-use kraft_protocol::rpc::SnapshotId;
-use kraft_protocol::{Epoch, NodeId, Offset, RecordBody, StateName};
+pub use kraft_boundary::TimerKind;
+use kraft_boundary::{
+    DurableState, Epoch, LogEntry, LogView, Named, NodeId, Offset, Protocol, ReplicaCore, SnapshotId,
+};
+use kraft_protocol::RecordBody;
+#[cfg(feature = "ts")]
+use kraft_protocol::StateName as KRaftStateName;
 use serde::Serialize;
 
 /// One node as the panels show it.
@@ -14,7 +19,8 @@ pub struct NodeView {
     pub id: NodeId,
     pub role: Role,
     /// `crashed` while the process is down (its disk survives).
-    #[cfg_attr(feature = "ts", ts(as = "StateName"))]
+    // Else the protocol's state name (KRaft's in the generated types).
+    #[cfg_attr(feature = "ts", ts(as = "KRaftStateName"))]
     pub state: &'static str,
     pub epoch: Epoch,
     /// The leader it knows for its epoch.
@@ -64,27 +70,22 @@ pub struct TimerView {
     pub total: u64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum TimerKind {
-    Election,
-    Fetch,
-    CheckQuorum,
-}
-
 /// One record of a node's log.
+// `B`: what the protocol's records say (KRaft's RecordBody in the generated types).
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LogRecord"))]
-pub struct RecordView {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LogRecord", concrete(B = RecordBody)))]
+pub struct RecordView<B = RecordBody> {
     pub offset: Offset,
     /// The leader epoch that wrote it.
     pub epoch: Epoch,
     /// Unique id of the write (two records that look alike are told apart by it).
     pub id: u64,
-    pub record: RecordBody,
+    pub record: B,
 }
+
+/// What the records of protocol `P`'s log say.
+pub type BodyOf<P> = <<<P as Protocol>::Log as LogView>::Entry as LogEntry>::Body;
 
 /// A node's metadata image now: the state its applied records add up to (what
 /// `Cluster.image` returns). Lists are in ascending order and hold at most the limit
@@ -170,20 +171,23 @@ pub struct QuorumView {
 /// A stable id for the playground's one cluster (the tool prints a base64 uuid).
 pub const CLUSTER_ID: &str = "kraft-playground0000A";
 
-impl World {
+/// The state a node shows while its process is down.
+pub const CRASHED: &str = "crashed";
+
+impl<P: Protocol> World<P> {
     pub fn node_view(&self, id: NodeId) -> NodeView {
         let n = &self.nodes[id as usize];
         // A running node's role is what its replica's voter set says; a crashed one shows
         // the configured quorum's.
-        let voter = n.replica.as_ref().map_or(n.is_voter, |r| r.is_voter());
+        let voter = n.replica.as_ref().map_or(n.is_voter, |r| r.voters().any(|v| v == id));
         let role = if voter { Role::Voter } else { Role::Observer };
         let Some(r) = &n.replica else {
             let log = n.log().expect("a crashed node has its disk");
-            let e = n.durable.as_ref().map(|d| d.election).unwrap_or_default();
+            let e = n.durable.as_ref().map(|d| d.election()).unwrap_or_default();
             return NodeView {
                 id,
                 role,
-                state: StateName::Crashed.name(),
+                state: CRASHED,
                 epoch: e.epoch,
                 leader: e.leader,
                 voted_for: e.voted,
@@ -195,22 +199,14 @@ impl World {
                 timer: None,
                 busy_until: None,
                 flush_ms: n.flush_ms,
-                snapshot: log.snapshot().map(|s| s.id),
+                snapshot: log.latest_snapshot(),
                 applied: 0,
                 brokers: 0,
                 topics: 0,
             };
         };
         let log = r.log();
-        let timer = r.state_timer().map(|(deadline, total)| TimerView {
-            kind: match r.state_name() {
-                StateName::Follower => TimerKind::Fetch,
-                StateName::Leader => TimerKind::CheckQuorum,
-                _ => TimerKind::Election,
-            },
-            deadline,
-            total,
-        });
+        let timer = r.state_timer().map(|t| TimerView { kind: t.kind, deadline: t.deadline, total: t.total });
         NodeView {
             id,
             role,
@@ -219,14 +215,14 @@ impl World {
             leader: r.leader_id(),
             voted_for: r.voted_for(),
             leo: log.end_offset(),
-            hw: r.high_watermark(),
+            hw: r.committed_offset(),
             log_start: log.start_offset(),
             flushed: log.flushed_offset(),
             last_epoch: log.last_epoch(),
             timer,
             busy_until: if self.now < n.busy_until { Some(n.busy_until) } else { None },
             flush_ms: n.flush_ms,
-            snapshot: log.snapshot().map(|s| s.id),
+            snapshot: log.latest_snapshot(),
             applied: r.image().applied_offset,
             brokers: r.image().brokers.len(),
             topics: r.image().topics.len(),
@@ -238,14 +234,14 @@ impl World {
     }
 
     /// Records of a node's log from `from` (default: log start), at most `limit`.
-    pub fn log_view(&self, id: NodeId, from: Option<Offset>, limit: usize) -> Vec<RecordView> {
+    pub fn log_view(&self, id: NodeId, from: Option<Offset>, limit: usize) -> Vec<RecordView<BodyOf<P>>> {
         let Some(log) = self.nodes[id as usize].log() else {
             return Vec::new();
         };
         let from = from.unwrap_or(log.start_offset()).max(log.start_offset());
         log.read(from, limit)
             .into_iter()
-            .map(|r| RecordView { offset: r.offset, epoch: r.epoch, id: r.id, record: r.body })
+            .map(|r| RecordView { offset: r.offset(), epoch: r.epoch(), id: r.id(), record: r.body().clone() })
             .collect()
     }
 
@@ -279,11 +275,10 @@ impl World {
     pub fn describe_quorum(&self) -> Option<QuorumView> {
         let (leader_id, _) = self.leader()?;
         let r = self.nodes[leader_id as usize].replica.as_ref()?;
-        let l = r.leader_state()?;
+        let mut ordered = r.replication()?;
         let leo = r.log().end_offset() as i64;
         let opt = |o: Option<u64>| o.map(|v| v as i64).unwrap_or(-1);
         let mut rows: Vec<ReplicationRow> = Vec::new();
-        let mut ordered: Vec<_> = l.replicas.iter().collect();
         // Leader first, then the other voters, then observers (as the tool prints).
         kraft_base::small_sort::by_key(&mut ordered, |p| (p.id != leader_id, !p.is_voter, p.id));
         for p in ordered {
@@ -317,7 +312,7 @@ impl World {
                 cluster_id: CLUSTER_ID,
                 leader_id: leader_id as i64,
                 leader_epoch: r.epoch() as i64,
-                high_watermark: opt(l.high_watermark),
+                high_watermark: opt(r.committed_offset()),
                 max_follower_lag: max_lag,
                 max_follower_lag_time_ms: max_lag_time,
                 current_voters: self.voters.clone(),
@@ -373,5 +368,14 @@ mod tests {
         assert_eq!((small.topics[0].partitions, small.topics[0].partition_leaders.clone()), (2, vec![1]));
         sim.act(Action::Crash { node: 1 }).unwrap();
         assert!(sim.world().image_view(1, 100).is_none(), "a crashed node's image is gone with its memory");
+    }
+
+    /// A crashed node's state is the name the generated `StateName` type lists for it.
+    #[test]
+    fn a_crashed_node_shows_the_state_name_kraft_declares_for_it() {
+        let mut sim = Simulation::new(ClusterSpec { voters: 3, ..ClusterSpec::default() }).unwrap();
+        sim.act(Action::Crash { node: 1 }).unwrap();
+        assert_eq!(sim.world().node_view(1).state, kraft_protocol::StateName::Crashed.name());
+        assert_eq!(super::CRASHED, "crashed");
     }
 }

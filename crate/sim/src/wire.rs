@@ -5,14 +5,14 @@
 //! slab whose slots are reused, so a message held up on a slow link costs 4 bytes per
 //! later id, not a message's size.
 
-use kraft_protocol::rpc::Envelope;
+use kraft_boundary::Envelope;
 use std::collections::VecDeque;
 
-/// A message on the wire, visible to the UI while in flight.
+/// A message on the wire, visible to the UI while in flight (`M`: the protocol's message).
 #[derive(Clone, Debug)]
-pub struct InFlight {
+pub struct InFlight<M> {
     pub id: u64,
-    pub envelope: Envelope,
+    pub envelope: Envelope<M>,
     pub sent: u64,
     pub arrives: u64,
     pub duplicate: bool,
@@ -21,20 +21,26 @@ pub struct InFlight {
 /// The deque's mark for an id that is not (or no longer) on the wire.
 const GONE: u32 = u32::MAX;
 
-#[derive(Clone, Debug, Default)]
-pub struct Wire {
+#[derive(Clone, Debug)]
+pub struct Wire<M> {
     /// The id of `ids[0]`.
     first: u64,
     /// The slab slot of each id from `first` on, or GONE; the front is never GONE.
     ids: VecDeque<u32>,
-    slab: Vec<Option<InFlight>>,
+    slab: Vec<Option<InFlight<M>>>,
     free: Vec<u32>,
 }
 
-impl Wire {
+impl<M> Default for Wire<M> {
+    fn default() -> Self {
+        Wire { first: 0, ids: VecDeque::new(), slab: Vec::new(), free: Vec::new() }
+    }
+}
+
+impl<M> Wire<M> {
     /// Puts message `m` on the wire; its id is above every id put on it before.
     #[inline]
-    pub fn insert(&mut self, m: InFlight) {
+    pub fn insert(&mut self, m: InFlight<M>) {
         if self.ids.is_empty() {
             self.first = m.id;
         }
@@ -58,7 +64,7 @@ impl Wire {
 
     /// Takes message `id` off the wire, if it is on it.
     #[inline]
-    pub fn remove(&mut self, id: u64) -> Option<InFlight> {
+    pub fn remove(&mut self, id: u64) -> Option<InFlight<M>> {
         let i = id.checked_sub(self.first)? as usize;
         let slot = std::mem::replace(self.ids.get_mut(i)?, GONE);
         if slot == GONE {
@@ -73,7 +79,7 @@ impl Wire {
     }
 
     /// The messages on the wire, by id.
-    pub fn values(&self) -> impl Iterator<Item = &InFlight> {
+    pub fn values(&self) -> impl Iterator<Item = &InFlight<M>> {
         self.ids.iter().filter(|s| **s != GONE).filter_map(|s| self.slab[*s as usize].as_ref())
     }
 
@@ -88,7 +94,7 @@ mod tests {
     use super::*;
     use kraft_protocol::rpc::{Envelope, FetchRequest, Message};
 
-    fn message(id: u64) -> InFlight {
+    fn message(id: u64) -> InFlight<Message> {
         let fetch = FetchRequest {
             current_leader_epoch: 1,
             replica_directory: None,

@@ -33,11 +33,12 @@ use crate::check::{Checker, ClusterView};
 use crate::trace::{DropReason, Event, EventKind, Fault, SnapshotAction};
 use kraft_base::rng::Rng;
 use kraft_base::shared::Meter;
-use kraft_protocol::log::{ReplicaLog, RECORD_BYTES};
-use kraft_protocol::rpc::{Envelope, Message, RpcKind};
-use kraft_protocol::{
-    ClientRecord, Ctx, Durable, IdSource, NodeId, Note, Offset, Output, Reason, RecordBody, Replica, ReplicaSetup, Wake,
+use kraft_boundary::record::RECORD_BYTES;
+use kraft_boundary::{
+    ClientRecord, Ctx, DurableState, Envelope, Epoch, IdSource, LogView, NodeId, Note, Offset, Output, Protocol,
+    ReplicaCore, RpcName, Setup, Start, StateName, Wake, WireMessage,
 };
+use kraft_protocol::{KRaft, RecordBody};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -50,7 +51,7 @@ const STREAM_NODE: u64 = 100;
 const WORKLOAD_TOPICS: u64 = 50;
 
 #[derive(Clone, Debug)]
-enum Pending {
+enum Pending<P: Protocol> {
     Deliver {
         msg: u64,
     },
@@ -63,7 +64,7 @@ enum Pending {
     },
     /// Boxed: rare (only a dead peer), and inline it would make every queued event 8
     /// bytes larger.
-    Disconnect(Box<Disconnect>),
+    Disconnect(Box<Disconnect<P>>),
     FlushDone {
         node: NodeId,
         incarnation: u32,
@@ -77,37 +78,37 @@ enum Pending {
 /// `node`'s connection to `peer` failed under request `correlation`; `incarnation` is the
 /// sender's, so a restarted sender never matches an old request.
 #[derive(Clone, Debug)]
-struct Disconnect {
+struct Disconnect<P: Protocol> {
     node: NodeId,
     incarnation: u32,
     peer: NodeId,
     correlation: u64,
-    rpc: RpcKind,
+    rpc: P::Rpc,
     sent: u64,
 }
 
 #[derive(Clone, Debug)]
-enum Inbound {
-    Message(Envelope, u64, u64, bool),
-    Disconnect { peer: NodeId, correlation: u64, rpc: RpcKind, sent: u64 },
+enum Inbound<P: Protocol> {
+    Message(Envelope<P::Message>, u64, u64, bool),
+    Disconnect { peer: NodeId, correlation: u64, rpc: P::Rpc, sent: u64 },
     Poll,
 }
 
 /// One simulated machine: a replica process (absent while crashed) and its disk.
 #[derive(Clone, Debug)]
-pub struct Node {
+pub struct Node<P: Protocol = KRaft> {
     pub id: NodeId,
     /// In the configured quorum (controller.quorum.voters). A running replica's own
-    /// voter set is what counts (`Replica::voters`); this is what a crashed node shows.
+    /// voter set is what counts (`ReplicaCore::voters`); this is what a crashed node shows.
     pub is_voter: bool,
-    pub replica: Option<Replica>,
+    pub replica: Option<P::Replica>,
     /// What survived the last crash (only while crashed).
-    pub durable: Option<Durable>,
+    pub durable: Option<P::Durable>,
     incarnation: u32,
     /// The replica thread is blocked in a flush until then.
     pub busy_until: u64,
-    inbox: VecDeque<Inbound>,
-    deferred: Vec<Output>,
+    inbox: VecDeque<Inbound<P>>,
+    deferred: Vec<Output<P>>,
     pub flush_ms: u64,
     /// When the replica next needs `poll`, as it answered its last input.
     deadline: Option<u64>,
@@ -116,11 +117,12 @@ pub struct Node {
     rng: Rng,
 }
 
-impl Node {
-    pub fn log(&self) -> Option<&ReplicaLog> {
+impl<P: Protocol> Node<P> {
+    /// The running replica's log, or what is on disk while crashed.
+    pub fn log(&self) -> Option<&P::Log> {
         match (&self.replica, &self.durable) {
             (Some(r), _) => Some(r.log()),
-            (None, Some(d)) => Some(&d.log),
+            (None, Some(d)) => Some(d.log()),
             _ => None,
         }
     }
@@ -161,16 +163,17 @@ impl std::fmt::Display for Livelock {
     }
 }
 
+/// The world running replicas of protocol `P` (KRaft, the playground's, unless named).
 #[derive(Clone, Debug)]
-pub struct World {
-    pub spec: ResolvedSpec,
+pub struct World<P: Protocol = KRaft> {
+    pub spec: ResolvedSpec<P>,
     pub now: u64,
-    pub nodes: Vec<Node>,
+    pub nodes: Vec<Node<P>>,
     /// The configured quorum (controller.quorum.voters), which replicas start with.
     pub voters: Vec<NodeId>,
     pub network: Network,
-    pub in_flight: Wire,
-    queue: EventQueue<Pending>,
+    pub in_flight: Wire<P::Message>,
+    queue: EventQueue<Pending<P>>,
     /// Queued events run so far at `now` (the livelock detector's count).
     moment_events: u64,
     event_seq: u64,
@@ -185,29 +188,29 @@ pub struct World {
     /// Counts the bytes the logs, images and checker hold, shared by every clone.
     meter: Meter,
     /// Events not yet collected by the owner (`Simulation`).
-    pub(crate) events: Vec<Event>,
+    pub(crate) events: Vec<Event<P>>,
     /// An empty buffer for a replica step's outputs, kept for its capacity.
-    outputs: Vec<Output>,
+    outputs: Vec<Output<P>>,
 }
 
-struct NodesView<'a> {
-    nodes: &'a [Node],
+struct NodesView<'a, P: Protocol> {
+    nodes: &'a [Node<P>],
 }
 
-impl ClusterView for NodesView<'_> {
+impl<P: Protocol> ClusterView<P> for NodesView<'_, P> {
     fn node_count(&self) -> usize {
         self.nodes.len()
     }
-    fn replica(&self, id: NodeId) -> Option<&Replica> {
+    fn replica(&self, id: NodeId) -> Option<&P::Replica> {
         self.nodes[id as usize].replica.as_ref()
     }
-    fn log(&self, id: NodeId) -> Option<&ReplicaLog> {
+    fn log(&self, id: NodeId) -> Option<&P::Log> {
         self.nodes[id as usize].log()
     }
 }
 
-impl World {
-    pub fn new(spec: ResolvedSpec) -> World {
+impl<P: Protocol> World<P> {
+    pub fn new(spec: ResolvedSpec<P>) -> World<P> {
         let n = spec.node_count();
         let meter = Meter::new();
         let voters: Vec<NodeId> = (0..spec.voters).collect();
@@ -216,7 +219,7 @@ impl World {
                 id,
                 is_voter: id < spec.voters,
                 replica: None,
-                durable: Some(Durable { election: Default::default(), log: ReplicaLog::new(&meter) }),
+                durable: Some(P::Durable::blank(&meter)),
                 incarnation: 0,
                 busy_until: 0,
                 inbox: VecDeque::new(),
@@ -250,7 +253,7 @@ impl World {
             outputs: Vec::new(),
         };
         for id in 0..n {
-            w.start_node(id, Reason::Startup);
+            w.start_node(id, Start::Startup);
         }
         let wps = w.spec.writes_per_second;
         if wps > 0 {
@@ -261,7 +264,7 @@ impl World {
 
     // ---- time ----------------------------------------------------------------------
 
-    fn schedule(&mut self, t: u64, what: Pending) {
+    fn schedule(&mut self, t: u64, what: Pending<P>) {
         self.queue.push(t, what);
     }
 
@@ -318,7 +321,7 @@ impl World {
         }
     }
 
-    fn dispatch(&mut self, what: Pending) {
+    fn dispatch(&mut self, what: Pending<P>) {
         match what {
             Pending::Deliver { msg } => self.deliver(msg),
             Pending::DropInFlight { msg } => {
@@ -337,10 +340,11 @@ impl World {
                 }
                 n.wake_at = None;
                 if self.now < n.busy_until {
-                    // Blocked in a flush: only the parked-fetch expiry thread runs; its
-                    // answer is the next expiry, not the replica's deadline.
+                    // Blocked in a flush: only the replica's work off its blocked thread runs
+                    // (KRaft's parked-fetch expiry); its answer is when that is next due,
+                    // not the replica's deadline.
                     self.run_replica(node, |r, ctx| {
-                        let _next_expiry = r.expire_parked_fetches(ctx);
+                        let _next_due = r.poll_during_flush(ctx);
                         None
                     });
                     let n = &mut self.nodes[node as usize];
@@ -378,21 +382,15 @@ impl World {
 
     // ---- replicas ------------------------------------------------------------------
 
-    fn start_node(&mut self, id: NodeId, reason: Reason) {
+    fn start_node(&mut self, id: NodeId, start: Start) {
         let durable = self.nodes[id as usize].durable.take().expect("a stopped node has its disk");
-        let setup = ReplicaSetup {
-            id,
-            voters: self.voters.clone(),
-            config: self.spec.quorum.clone(),
-            switches: self.spec.switches,
-            snapshot_interval: self.spec.snapshot_interval,
-        };
+        let setup = Setup { id, voters: &self.voters, config: &self.spec.protocol };
         let mut out = Vec::new();
         let now = self.now;
         let n = &mut self.nodes[id as usize];
         let (replica, wake) = {
             let mut ctx = Ctx { now, rng: &mut n.rng, ids: &mut self.ids, out: &mut out };
-            Replica::start(&mut ctx, setup, durable, reason)
+            P::Replica::start(&mut ctx, setup, durable, start)
         };
         n.replica = Some(replica);
         n.deadline = wake.0;
@@ -402,8 +400,8 @@ impl World {
 
     /// Runs one input through a replica and routes what comes out. `f` returns the
     /// replica's answer, its next deadline ([`Wake`]); `None` for the one input that
-    /// answers with something else (the parked-fetch expiry while blocked in a flush).
-    fn run_replica(&mut self, id: NodeId, f: impl FnOnce(&mut Replica, &mut Ctx) -> Option<Wake>) {
+    /// answers with something else (`poll_during_flush`, while blocked in a flush).
+    fn run_replica(&mut self, id: NodeId, f: impl FnOnce(&mut P::Replica, &mut Ctx<P>) -> Option<Wake>) {
         let now = self.now;
         let n = &mut self.nodes[id as usize];
         let Some(replica) = n.replica.as_mut() else {
@@ -420,7 +418,7 @@ impl World {
     }
 
     /// Routes `outputs` (left empty, its capacity kept).
-    fn process_outputs(&mut self, id: NodeId, outputs: &mut Vec<Output>) {
+    fn process_outputs(&mut self, id: NodeId, outputs: &mut Vec<Output<P>>) {
         let mut rest = outputs.drain(..);
         while let Some(o) = rest.next() {
             match o {
@@ -474,10 +472,11 @@ impl World {
         let n = &mut self.nodes[id as usize];
         let Some(r) = n.replica.as_ref() else { return };
         let queued = n.wake_at.filter(|w| *w >= now);
-        // While blocked in a flush only the parked-fetch expiry thread can run; every
-        // other timer is read again from the replica's answer to the flush's end.
+        // While blocked in a flush only the work off the replica's blocked thread can run
+        // (KRaft's parked-fetch expiry); every other timer is read again from the
+        // replica's answer to the flush's end.
         let deadline = if now < n.busy_until {
-            r.next_parked_expiry()
+            r.deadline_during_flush()
         } else {
             // The answer to the last input is the replica's deadline now: every input
             // that changes a replica answers with it.
@@ -499,7 +498,7 @@ impl World {
 
     // ---- network -------------------------------------------------------------------
 
-    fn send(&mut self, env: Envelope) {
+    fn send(&mut self, env: Envelope<P::Message>) {
         let (from, to) = (env.from, env.to);
         let (plan, dup) = self.network.plan(self.now, from, to);
         // The envelope moves onto the wire; only a duplicate costs a clone (the original
@@ -515,7 +514,7 @@ impl World {
 
     /// One copy of a sent message: traced, then on the wire to be delivered or lost, or
     /// dropped at once when its link is down.
-    fn put_on_wire(&mut self, envelope: Envelope, p: super::network::Plan, duplicate: bool) {
+    fn put_on_wire(&mut self, envelope: Envelope<P::Message>, p: super::network::Plan, duplicate: bool) {
         let now = self.now;
         let (from, to) = (envelope.from, envelope.to);
         self.next_msg += 1;
@@ -554,7 +553,7 @@ impl World {
         }
     }
 
-    fn emit_drop(&mut self, m: &InFlight, reason: DropReason) {
+    fn emit_drop(&mut self, m: &InFlight<P::Message>, reason: DropReason) {
         let env = &m.envelope;
         self.emit(EventKind::Drop {
             msg: m.id,
@@ -595,7 +594,7 @@ impl World {
     /// The failure of `node`'s request to `peer` travels back (a RST, or the FIN of a dead
     /// process), unless the link back is down: then the sender hears nothing and waits
     /// for request.timeout.ms, as with a partitioned peer.
-    fn schedule_disconnect(&mut self, node: NodeId, peer: NodeId, correlation: u64, rpc: RpcKind) {
+    fn schedule_disconnect(&mut self, node: NodeId, peer: NodeId, correlation: u64, rpc: P::Rpc) {
         if !self.network.link_up(peer, node) {
             return;
         }
@@ -605,7 +604,7 @@ impl World {
         self.schedule(at, Pending::Disconnect(Box::new(d)));
     }
 
-    fn disconnect_arrives(&mut self, node: NodeId, incarnation: u32, inbound: Inbound) {
+    fn disconnect_arrives(&mut self, node: NodeId, incarnation: u32, inbound: Inbound<P>) {
         let n = &mut self.nodes[node as usize];
         if n.replica.is_none() || n.incarnation != incarnation {
             return;
@@ -620,7 +619,7 @@ impl World {
     }
 
     /// Traced only when the request still waits (its answer may have come first).
-    fn handle_disconnect(&mut self, node: NodeId, peer: NodeId, correlation: u64, rpc: RpcKind, sent: u64) {
+    fn handle_disconnect(&mut self, node: NodeId, peer: NodeId, correlation: u64, rpc: P::Rpc, sent: u64) {
         let waiting = self.nodes[node as usize].replica.as_ref().and_then(|r| r.awaiting(peer));
         if waiting.map(|(c, _)| c) != Some(correlation) {
             return;
@@ -629,7 +628,7 @@ impl World {
         self.run_replica(node, |r, ctx| Some(r.disconnected(ctx, peer, correlation)));
     }
 
-    fn handle_message(&mut self, env: Envelope, msg: u64, sent: u64, duplicate: bool) {
+    fn handle_message(&mut self, env: Envelope<P::Message>, msg: u64, sent: u64, duplicate: bool) {
         self.emit(EventKind::Deliver {
             msg,
             from: env.from,
@@ -646,7 +645,7 @@ impl World {
 
     // ---- trace -----------------------------------------------------------------------
 
-    pub(crate) fn emit(&mut self, kind: EventKind) {
+    pub(crate) fn emit(&mut self, kind: EventKind<P>) {
         self.event_seq += 1;
         // Written straight into the window (the owner's buffer), then checked there.
         self.events.push(Event { seq: self.event_seq, t: self.now, kind });
@@ -662,7 +661,7 @@ impl World {
         }
     }
 
-    fn emit_note(&mut self, node: NodeId, note: Note) {
+    fn emit_note(&mut self, node: NodeId, note: Note<P>) {
         let kind = match note {
             Note::StateChanged { from, to, epoch, leader, voted, reason } => {
                 EventKind::State { node, from, to, epoch, leader, voted, reason }
@@ -700,12 +699,12 @@ impl World {
     // ---- user actions ----------------------------------------------------------------
 
     /// The running leader with the highest epoch, if any.
-    pub fn leader(&self) -> Option<(NodeId, kraft_protocol::Epoch)> {
+    pub fn leader(&self) -> Option<(NodeId, Epoch)> {
         self.nodes
             .iter()
             .filter_map(|n| n.replica.as_ref())
-            .filter(|r| matches!(r.state_name(), kraft_protocol::StateName::Leader))
-            .map(|r| (r.id, r.epoch()))
+            .filter(|r| r.state_name().is_leader())
+            .map(|r| (r.id(), r.epoch()))
             .max_by_key(|(id, e)| (*e, std::cmp::Reverse(*id)))
     }
 
@@ -717,8 +716,7 @@ impl World {
             Action::Restart { node } => self.restart(*node),
             Action::Wipe { node } => {
                 self.crash(*node);
-                let n = &mut self.nodes[*node as usize];
-                n.durable = Some(Durable { election: Default::default(), log: ReplicaLog::new(&self.meter) });
+                self.nodes[*node as usize].durable = Some(P::Durable::blank(&self.meter));
             }
             Action::Isolate { node } => self.network.isolate(*node),
             Action::Reconnect { node } => self.network.reconnect(*node),
@@ -748,7 +746,15 @@ impl World {
                 return None;
             }
             Action::Workload { writes_per_second } => self.set_workload(*writes_per_second),
-            Action::Write { record } => return Some(self.client_write(record.clone())),
+            Action::Write { record: None } => return Some(self.client_write(None)),
+            Action::Write { record: Some(RecordBody::Client(record)) } => {
+                return Some(self.client_write(Some(record.clone())))
+            }
+            // Validation refuses them (`RecordBody::validate`): a control record is a
+            // protocol's own, never a client's.
+            Action::Write { record: Some(control) } => {
+                return Some(WriteOutcome::Rejected { reason: control.validate().err().unwrap_or_default() })
+            }
         }
         if action.kind().is_fault() {
             self.emit(EventKind::Fault(Box::new(Fault::new(action.clone()))));
@@ -778,7 +784,7 @@ impl World {
     /// and completes the request as disconnected. Requests still on the wire fail when
     /// they arrive ([`World::deliver`]); a request already answered gets its answer first.
     fn reset_connections_to(&mut self, dead: NodeId) {
-        let on_wire = |m: &InFlight, node: NodeId, c: u64| {
+        let on_wire = |m: &InFlight<P::Message>, node: NodeId, c: u64| {
             let e = &m.envelope;
             e.correlation == c && ((e.from, e.to) == (node, dead) || (e.from, e.to) == (dead, node))
         };
@@ -800,7 +806,7 @@ impl World {
             return;
         }
         self.emit(EventKind::Restart { node: id });
-        self.start_node(id, Reason::Restart);
+        self.start_node(id, Start::Restart);
     }
 
     fn set_workload(&mut self, writes_per_second: u32) {
@@ -814,7 +820,7 @@ impl World {
     }
 
     /// A client write goes to the leader (the running leader of the highest epoch).
-    pub fn client_write(&mut self, record: Option<RecordBody>) -> WriteOutcome {
+    pub fn client_write(&mut self, record: Option<ClientRecord>) -> WriteOutcome {
         let record = record.unwrap_or_else(|| self.random_record());
         let kind = record.kind();
         let Some((leader, _)) = self.leader() else {
@@ -841,23 +847,21 @@ impl World {
 
     /// The workload's metadata records: brokers register, topics come and go, partition
     /// leaders move.
-    fn random_record(&mut self) -> RecordBody {
+    fn random_record(&mut self) -> ClientRecord {
         let r = &mut self.workload_rng;
         let names = &self.topic_names;
         match r.below(10) {
-            0..=1 => RecordBody::Client(ClientRecord::RegisterBroker { broker_id: r.below(8) as u32 + 1 }),
+            0..=1 => ClientRecord::RegisterBroker { broker_id: r.below(8) as u32 + 1 },
             2..=5 => {
                 let name = names[r.below(WORKLOAD_TOPICS) as usize].clone();
-                RecordBody::Client(ClientRecord::CreateTopic { name, partitions: r.range(1, 6) as u32 })
+                ClientRecord::CreateTopic { name, partitions: r.range(1, 6) as u32 }
             }
-            6 => {
-                RecordBody::Client(ClientRecord::DeleteTopic { name: names[r.below(WORKLOAD_TOPICS) as usize].clone() })
-            }
-            _ => RecordBody::Client(ClientRecord::PartitionChange {
+            6 => ClientRecord::DeleteTopic { name: names[r.below(WORKLOAD_TOPICS) as usize].clone() },
+            _ => ClientRecord::PartitionChange {
                 topic: names[r.below(WORKLOAD_TOPICS) as usize].clone(),
                 partition: r.below(6) as u32,
                 leader: r.below(8) as u32 + 1,
-            }),
+            },
         }
     }
 
@@ -867,10 +871,7 @@ impl World {
         const NODE_BYTES: u64 = 1024;
         const QUEUED_BYTES: u64 = 40;
         const MESSAGE_BYTES: u64 = 256;
-        let message = |env: &Envelope| match &env.message {
-            Message::FetchResponse(r) => MESSAGE_BYTES + r.records.len() as u64 * RECORD_BYTES,
-            _ => MESSAGE_BYTES,
-        };
+        let message = |env: &Envelope<P::Message>| MESSAGE_BYTES + env.message.records_carried() * RECORD_BYTES;
         let in_flight: u64 = self.in_flight.values().map(|m| message(&m.envelope)).sum();
         let nodes: u64 = self
             .nodes
@@ -884,8 +885,8 @@ impl World {
                         Inbound::Disconnect { .. } | Inbound::Poll => QUEUED_BYTES,
                     })
                     .sum();
-                let epochs = n.log().map(|l| l.epoch_cache().len() as u64 * 16).unwrap_or(0);
-                NODE_BYTES + inbox + n.deferred.len() as u64 * MESSAGE_BYTES + epochs
+                let log = n.log().map(|l| l.unshared_bytes()).unwrap_or(0);
+                NODE_BYTES + inbox + n.deferred.len() as u64 * MESSAGE_BYTES + log
             })
             .sum();
         nodes
@@ -925,13 +926,13 @@ mod tests {
         // Validation refuses zero latency (limits::LATENCY_MS); built past it, the unattached
         // voters' leader-discovery Fetches bounce at t = 0 forever: NOT_LEADER_OR_FOLLOWER
         // counts as handled (KafkaRaftClient.maybeHandleCommonResponse), so no backoff.
-        let mut spec = ClusterSpec { voters: 3, seed: 1, ..ClusterSpec::default() }.resolve().unwrap();
+        let mut spec = ClusterSpec { voters: 3, seed: 1, ..ClusterSpec::default() }.resolve::<KRaft>().unwrap();
         (spec.network.latency_min_ms, spec.network.latency_max_ms) = (0, 0);
         let mut w = World::new(spec);
         assert_eq!(run(&mut w, 60_000), Err(Livelock { t: 0 }));
         assert_eq!(w.now, 0);
         // At one millisecond of latency the same cluster elects a leader.
-        let spec = ClusterSpec { voters: 3, seed: 1, ..ClusterSpec::default() }.resolve().unwrap();
+        let spec = ClusterSpec { voters: 3, seed: 1, ..ClusterSpec::default() }.resolve::<KRaft>().unwrap();
         let mut w = World::new(spec);
         assert_eq!(run(&mut w, 60_000), Ok(()));
         assert!(w.leader().is_some());
@@ -957,6 +958,7 @@ mod tests {
     #[test]
     #[cfg(target_pointer_width = "64")]
     fn queued_events_stay_small() {
-        assert!(std::mem::size_of::<Pending>() <= 24, "Pending is {} bytes", std::mem::size_of::<Pending>());
+        let size = std::mem::size_of::<Pending<KRaft>>();
+        assert!(size <= 24, "Pending is {size} bytes");
     }
 }

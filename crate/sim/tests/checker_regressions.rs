@@ -7,7 +7,7 @@
 use kraft_base::shared::Meter;
 use kraft_protocol::log::{ReplicaLog, Retention};
 use kraft_protocol::rpc::{FetchOutcome, MessageSummary, RpcKind, Snapshot, SnapshotId};
-use kraft_protocol::{ClientRecord, MetadataImage, NodeId, Offset, Record, RecordBody, Replica, StateName};
+use kraft_protocol::{ClientRecord, KRaft, MetadataImage, NodeId, Offset, Record, RecordBody, Replica, StateName};
 use kraft_sim::check::{Checker, ClusterView};
 use kraft_sim::trace::{Event, EventKind, Invariant};
 use kraft_sim::{Action, ClusterSpec, Simulation, TimedAction};
@@ -162,7 +162,7 @@ fn records_appended_below_the_hw_after_a_truncation_are_compared() {
 #[test]
 fn records_exposed_and_compacted_in_one_step_are_still_compared() {
     struct Logs(Vec<ReplicaLog>);
-    impl ClusterView for Logs {
+    impl ClusterView<KRaft> for Logs {
         fn node_count(&self) -> usize {
             self.0.len()
         }

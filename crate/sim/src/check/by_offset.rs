@@ -5,7 +5,7 @@
 //! nodes append and expose the newest offsets) without the shared vector's indirections.
 
 use kraft_base::shared::{Charge, Holder, Meter, Metering, SharedVec};
-use kraft_protocol::Offset;
+use kraft_boundary::Offset;
 
 /// The newest slots are moved into the shared part this many at a time, when the
 /// plain part holds twice as many: it always keeps at least this many newest slots.

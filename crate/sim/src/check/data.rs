@@ -10,8 +10,7 @@ use super::by_offset::ByOffset;
 use super::{ClusterView, Found};
 use crate::trace::{Event, EventKind, Invariant};
 use kraft_base::shared::{Holder, Meter, Metering, SharedMap};
-use kraft_protocol::log::ReplicaLog;
-use kraft_protocol::{Epoch, NodeId, Offset, Record, StateName};
+use kraft_boundary::{Epoch, LogEntry, LogView, NodeId, Offset, Protocol, ReplicaCore, StateName};
 
 /// A record's identity: (epoch, unique id).
 type RecordKey = (Epoch, u64);
@@ -63,21 +62,21 @@ pub struct Data {
 
 /// The record at `offset`, also when a snapshot compacted it away in this very step
 /// (the view is the log as the step left it).
-fn record_at(log: &ReplicaLog, offset: Offset) -> Option<&Record> {
+fn record_at<L: LogView>(log: &L, offset: Offset) -> Option<&L::Entry> {
     log.get(offset).or_else(|| {
         let compacted = log.compacted();
-        let first = compacted.first()?.offset;
+        let first = compacted.first()?.offset();
         compacted.get(offset.checked_sub(first)? as usize)
     })
 }
 
 /// The first offset `record_at` can answer for.
-fn first_held(log: &ReplicaLog) -> Offset {
-    log.compacted().first().map(|r| r.offset).unwrap_or(log.start_offset())
+fn first_held(log: &impl LogView) -> Offset {
+    log.compacted().first().map(|r| r.offset()).unwrap_or(log.start_offset())
 }
 
-fn key_at(log: &ReplicaLog, offset: Offset) -> Option<RecordKey> {
-    record_at(log, offset).map(|r| (r.epoch, r.id))
+fn key_at(log: &impl LogView, offset: Offset) -> Option<RecordKey> {
+    record_at(log, offset).map(|r| (r.epoch(), r.id()))
 }
 
 /// `node`'s slot of a per-node note, grown on first use.
@@ -106,7 +105,7 @@ impl Data {
         }
     }
 
-    pub fn observe(&mut self, view: &impl ClusterView, event: &Event, found: &mut Vec<Found>) {
+    pub fn observe<P: Protocol>(&mut self, view: &impl ClusterView<P>, event: &Event<P>, found: &mut Vec<Found>) {
         match &event.kind {
             EventKind::HighWatermark { node, old, new, .. } => {
                 let exposed = per_node(&mut self.exposed_hw, *node);
@@ -125,7 +124,7 @@ impl Data {
             EventKind::Restart { node } => *per_node(&mut self.exposed_hw, *node) = None,
             EventKind::State { node, to, epoch, .. } => {
                 *per_node(&mut self.epochs, *node) = *epoch;
-                if *to == StateName::Leader {
+                if to.is_leader() {
                     self.on_new_leader(view, *node, *epoch, event.seq, found)
                 }
             }
@@ -153,9 +152,9 @@ impl Data {
 
     /// Every offset a node newly exposes below its HW must hold the record any other node
     /// exposed there.
-    fn on_hw(
+    fn on_hw<P: Protocol>(
         &mut self,
-        view: &impl ClusterView,
+        view: &impl ClusterView<P>,
         node: NodeId,
         old: Option<Offset>,
         new: Offset,
@@ -169,7 +168,7 @@ impl Data {
     /// `node` exposes the records of `offsets` (those its log holds) as committed.
     fn expose(
         &mut self,
-        log: &ReplicaLog,
+        log: &impl LogView,
         node: NodeId,
         offsets: std::ops::Range<Offset>,
         seq: u64,
@@ -204,9 +203,9 @@ impl Data {
 
     /// Same (offset, epoch) must mean the same record with the same predecessor. Records
     /// appended below the node's HW (after it truncated below it) are exposed at once.
-    fn on_append(
+    fn on_append<P: Protocol>(
         &mut self,
-        view: &impl ClusterView,
+        view: &impl ClusterView<P>,
         node: NodeId,
         first: Offset,
         last: Offset,
@@ -214,7 +213,7 @@ impl Data {
         found: &mut Vec<Found>,
     ) {
         let Some(log) = view.log(node) else { return };
-        if let Some(hw) = view.replica(node).and_then(|r| r.high_watermark()).filter(|hw| first < *hw) {
+        if let Some(hw) = view.replica(node).and_then(|r| r.committed_offset()).filter(|hw| first < *hw) {
             self.expose(log, node, first..hw.min(last + 1), seq, found);
         }
         // The key of the record at `offset - 1` when the loop read it (the log does not
@@ -230,13 +229,14 @@ impl Data {
             } else {
                 before.or_else(|| key_at(log, offset - 1)).or_else(|| log.epoch_at(offset - 1).map(|e| (e, 0)))
             };
-            before = Some((r.epoch, r.id));
-            let noted = match self.appended.get_or_note(offset, || (r.epoch, (r.id, prev, seq))) {
+            let (record_epoch, record_id) = (r.epoch(), r.id());
+            before = Some((record_epoch, record_id));
+            let noted = match self.appended.get_or_note(offset, || (record_epoch, (record_id, prev, seq))) {
                 None => None,
-                Some((epoch, noted)) if epoch == r.epoch => Some(noted),
-                Some(_) => match self.appended_later.get(&(offset, r.epoch)) {
+                Some((epoch, noted)) if epoch == record_epoch => Some(noted),
+                Some(_) => match self.appended_later.get(&(offset, record_epoch)) {
                     None => {
-                        self.appended_later.insert((offset, r.epoch), (r.id, prev, seq));
+                        self.appended_later.insert((offset, record_epoch), (record_id, prev, seq));
                         None
                     }
                     noted => noted.copied(),
@@ -249,17 +249,20 @@ impl Data {
                         (Some(a), Some(b)) => a.1 != 0 && b.1 != 0 && a != b,
                         _ => false,
                     };
-                    if id != r.id || prefix_differs {
+                    if id != record_id || prefix_differs {
                         found.push(Found {
                             invariant: Invariant::LogMatching,
                             node: Some(node),
-                            detail: if id != r.id {
+                            detail: if id != record_id {
                                 format!(
                                     "(offset {offset}, epoch {}) holds record {} on n{node} but record {id} elsewhere",
-                                    r.epoch, r.id
+                                    record_epoch, record_id
                                 )
                             } else {
-                                format!("(offset {offset}, epoch {}) matches but the logs differ before it", r.epoch)
+                                format!(
+                                    "(offset {offset}, epoch {}) matches but the logs differ before it",
+                                    record_epoch
+                                )
                             },
                             evidence: vec![at, seq],
                         });
@@ -276,7 +279,14 @@ impl Data {
     /// (KafkaRaftClient.handleVoteResponse counts a granted vote of the candidate's own
     /// epoch), and it can commit nothing there, the majority having moved on. A second
     /// leader of the commit's own epoch (a restarted leader leading again) is held to it.
-    fn on_new_leader(&mut self, view: &impl ClusterView, node: NodeId, epoch: Epoch, seq: u64, found: &mut Vec<Found>) {
+    fn on_new_leader<P: Protocol>(
+        &mut self,
+        view: &impl ClusterView<P>,
+        node: NodeId,
+        epoch: Epoch,
+        seq: u64,
+        found: &mut Vec<Found>,
+    ) {
         let Some(log) = view.log(node) else { return };
         for (offset, committed) in self.committed.iter_from(first_held(log)) {
             if committed.in_epoch > epoch {
@@ -303,7 +313,7 @@ impl Data {
     }
 
     /// Forgets offsets below every node's log start: nothing can be compared there again.
-    fn prune(&mut self, view: &impl ClusterView) {
+    fn prune<P: Protocol>(&mut self, view: &impl ClusterView<P>) {
         let min_start =
             (0..view.node_count() as NodeId).filter_map(|id| view.log(id)).map(first_held).min().unwrap_or(0);
         if min_start > self.pruned_below {

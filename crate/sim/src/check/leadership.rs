@@ -4,7 +4,7 @@
 use super::{ClusterView, Found};
 use crate::spec::Action;
 use crate::trace::{Event, EventKind, Invariant};
-use kraft_protocol::{Epoch, NodeId, Offset, StateName};
+use kraft_boundary::{Epoch, LogView, NodeId, Offset, Protocol, ReplicaCore, StateName};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]
@@ -39,7 +39,7 @@ impl Leadership {
         }
     }
 
-    pub fn observe(&mut self, view: &impl ClusterView, event: &Event, found: &mut Vec<Found>) {
+    pub fn observe<P: Protocol>(&mut self, view: &impl ClusterView<P>, event: &Event<P>, found: &mut Vec<Found>) {
         match &event.kind {
             EventKind::Persist { node, epoch, leader, .. } => {
                 self.persisted(*node, *epoch, "persisted epoch", event.seq, found);
@@ -60,7 +60,7 @@ impl Leadership {
             }
             EventKind::Crash { node, .. } => self.leading[*node as usize] = None,
             EventKind::State { node, epoch, to, .. } => {
-                self.leading[*node as usize] = (*to == StateName::Leader).then_some(*epoch);
+                self.leading[*node as usize] = to.is_leader().then_some(*epoch);
                 // Events of one step arrive in order, so the last persisted epoch seen is
                 // what was on disk when this transition happened.
                 let persisted = self.persisted_epoch[*node as usize];
@@ -140,32 +140,28 @@ impl Leadership {
     /// quirk of its comparator: that flags a deposed leader that has not yet noticed,
     /// which check-quorum allows for up to 1.5 fetch timeouts and is no safety violation.
     /// We look only at the newest epoch's leader.)
-    fn check_leader_hw(&mut self, view: &impl ClusterView, seq: u64, found: &mut Vec<Found>) {
+    fn check_leader_hw<P: Protocol>(&mut self, view: &impl ClusterView<P>, seq: u64, found: &mut Vec<Found>) {
         let Some((epoch, id)) = self.newest else {
             return;
         };
-        let Some(leader) = view.replica(id).filter(|r| r.state_name() == StateName::Leader && r.epoch() == epoch)
-        else {
+        let Some(leader) = view.replica(id).filter(|r| r.state_name().is_leader() && r.epoch() == epoch) else {
             return;
         };
-        let Some(hw) = leader.leader_state().and_then(|l| l.high_watermark) else {
+        let Some(hw) = leader.committed_offset() else {
             return;
         };
         // The voters the leader counts: its HW claims a majority of its own voter set
         // (LeaderState.maybeUpdateHighWatermark), whatever set the cluster started with.
-        let voters = leader.voters();
         let holds = |v: &NodeId| view.log(*v).is_some_and(|l| l.end_offset() >= hw);
-        let majority = voters.majority();
-        // Counting stops at a majority (the usual case); a report counts them all.
-        if voters.iter().filter(holds).take(majority).count() < majority {
-            let holding = voters.iter().filter(holds).count();
+        let voters = leader.voters().count();
+        let majority = voters / 2 + 1; // Kafka's voters.size() / 2 + 1
+                                       // Counting stops at a majority (the usual case); a report counts them all.
+        if leader.voters().filter(holds).take(majority).count() < majority {
+            let holding = leader.voters().filter(holds).count();
             found.push(Found {
                 invariant: Invariant::MajorityReachedHighWatermark,
                 node: Some(id),
-                detail: format!(
-                    "leader n{id} has HW {hw} but only {holding} of {} voters hold records up to it",
-                    voters.len()
-                ),
+                detail: format!("leader n{id} has HW {hw} but only {holding} of {voters} voters hold records up to it"),
                 evidence: vec![seq],
             });
         }

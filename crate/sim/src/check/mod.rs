@@ -1,6 +1,10 @@
 //! Safety invariants, checked after every event. Each check is incremental: it looks
 //! only at what the event changed, so checking costs O(nodes) per event (plus the
 //! records an event touches), never O(log length).
+//!
+//! Every invariant here holds for any protocol on the boundary: the checks read the
+//! events and the neutral views (`kraft_boundary::ReplicaCore`, `LogView`), never a
+//! protocol's own state.
 
 mod by_offset;
 mod data;
@@ -8,16 +12,15 @@ mod leadership;
 mod snapshot;
 
 use crate::trace::{Event, EventKind, Invariant};
-use kraft_protocol::log::ReplicaLog;
-use kraft_protocol::{NodeId, Replica};
+use kraft_boundary::{NodeId, Protocol};
 
 /// What the checker may look at: the nodes as they are after the event.
-pub trait ClusterView {
+pub trait ClusterView<P: Protocol> {
     fn node_count(&self) -> usize;
     /// The running replica, or None while the node is crashed.
-    fn replica(&self, id: NodeId) -> Option<&Replica>;
+    fn replica(&self, id: NodeId) -> Option<&P::Replica>;
     /// The running replica's log, or what is on disk while crashed.
-    fn log(&self, id: NodeId) -> Option<&ReplicaLog>;
+    fn log(&self, id: NodeId) -> Option<&P::Log>;
 }
 
 /// Reports per invariant are capped so a broken run stays readable.
@@ -35,7 +38,7 @@ pub struct Checker {
 /// check that starts reading another kind must add it), and their other state they read
 /// from the view at those events: messages, votes, flushes, writes and disconnects move
 /// nothing a check compares.
-fn may_break_an_invariant(kind: &EventKind) -> bool {
+fn may_break_an_invariant<P: Protocol>(kind: &EventKind<P>) -> bool {
     match kind {
         EventKind::Persist { .. }
         | EventKind::State { .. }
@@ -83,7 +86,7 @@ impl Checker {
 
     /// Checks what `event` may have broken; returns violation events to record.
     #[inline]
-    pub fn observe(&mut self, view: &impl ClusterView, event: &Event) -> Vec<EventKind> {
+    pub fn observe<P: Protocol>(&mut self, view: &impl ClusterView<P>, event: &Event<P>) -> Vec<EventKind<P>> {
         if !may_break_an_invariant(&event.kind) {
             return Vec::new(); // most events are messages: skip the three checks' dispatch
         }
@@ -92,7 +95,7 @@ impl Checker {
 
     /// Kept out of line so the emitter's usual path (no check) stays small.
     #[inline(never)]
-    fn check(&mut self, view: &impl ClusterView, event: &Event) -> Vec<EventKind> {
+    fn check<P: Protocol>(&mut self, view: &impl ClusterView<P>, event: &Event<P>) -> Vec<EventKind<P>> {
         let mut found = Vec::new();
         self.leadership.observe(view, event, &mut found);
         self.data.observe(view, event, &mut found);

@@ -2,8 +2,7 @@
 
 use super::{ClusterView, Found};
 use crate::trace::{Event, EventKind, Invariant, SnapshotAction};
-use kraft_protocol::log::FetchPosition;
-use kraft_protocol::StateName;
+use kraft_boundary::{LogView, Protocol, StateName};
 
 /// Tracks each node's state from the events themselves (in order), so a check sees the
 /// state at the moment of the event, not at the end of the step that emitted it.
@@ -17,9 +16,9 @@ impl Snapshots {
         Snapshots { is_leader: vec![false; nodes] }
     }
 
-    pub fn observe(&mut self, view: &impl ClusterView, event: &Event, found: &mut Vec<Found>) {
+    pub fn observe<P: Protocol>(&mut self, view: &impl ClusterView<P>, event: &Event<P>, found: &mut Vec<Found>) {
         match &event.kind {
-            EventKind::State { node, to, .. } => self.is_leader[*node as usize] = *to == StateName::Leader,
+            EventKind::State { node, to, .. } => self.is_leader[*node as usize] = to.is_leader(),
             EventKind::Crash { node, .. } => self.is_leader[*node as usize] = false,
             _ => {}
         }
@@ -27,7 +26,7 @@ impl Snapshots {
     }
 }
 
-fn check(is_leader: &[bool], view: &impl ClusterView, event: &Event, found: &mut Vec<Found>) {
+fn check<P: Protocol>(is_leader: &[bool], view: &impl ClusterView<P>, event: &Event<P>, found: &mut Vec<Found>) {
     let (node, action) = match &event.kind {
         EventKind::Snapshot { node, action, .. } => (*node, Some(*action)),
         EventKind::Truncate { node, .. } => (*node, None),
@@ -54,16 +53,12 @@ fn check(is_leader: &[bool], view: &impl ClusterView, event: &Event, found: &mut
         }),
         None => {}
         Some(s) => {
-            let at_start = s.id.end_offset == start || start == 0;
-            let valid = matches!(
-                log.validate_fetch(s.id.end_offset, s.id.epoch),
-                FetchPosition::Valid | FetchPosition::Snapshot(_)
-            );
-            if !at_start || !valid {
+            let at_start = s.end_offset == start || start == 0;
+            if !at_start || !log.continues_snapshot(s) {
                 found.push(Found {
                     invariant: Invariant::SnapshotAtLogStart,
                     node: Some(node),
-                    detail: format!("snapshot {}@e{} does not stand at log start {start}", s.id.end_offset, s.id.epoch),
+                    detail: format!("snapshot {}@e{} does not stand at log start {start}", s.end_offset, s.epoch),
                     evidence: vec![event.seq],
                 });
             }

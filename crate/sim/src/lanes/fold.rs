@@ -3,8 +3,8 @@
 
 use super::{Band, MarkKind, Step};
 use crate::trace::{Event, EventKind, SnapshotAction};
-use kraft_boundary::StateName as _;
-use kraft_protocol::{Epoch, NodeId, Offset, StateName};
+use kraft_boundary::{Epoch, NodeId, Offset, Protocol, StateName};
+use kraft_protocol::KRaft;
 
 /// At most this many removed records of one truncation are listed (a snapshot can
 /// replace a whole log).
@@ -15,30 +15,30 @@ const MAX_RUNS: usize = 256;
 
 /// What a fold reports as it goes: the projection records it, the simulation's own
 /// fold does not.
-pub trait Changes {
-    fn band(&mut self, node: NodeId, band: &Band);
+pub trait Changes<P: Protocol> {
+    fn band(&mut self, node: NodeId, band: &Band<P>);
     fn hw(&mut self, node: NodeId, step: Step);
     fn leo(&mut self, node: NodeId, step: Step);
-    fn mark(&mut self, kind: MarkKind, node: Option<NodeId>, event: &Event, removed: Vec<Option<Epoch>>);
+    fn mark(&mut self, kind: MarkKind, node: Option<NodeId>, event: &Event<P>, removed: Vec<Option<Epoch>>);
 }
 
 /// Reports nothing.
-impl Changes for () {
-    fn band(&mut self, _: NodeId, _: &Band) {}
+impl<P: Protocol> Changes<P> for () {
+    fn band(&mut self, _: NodeId, _: &Band<P>) {}
     fn hw(&mut self, _: NodeId, _: Step) {}
     fn leo(&mut self, _: NodeId, _: Step) {}
-    fn mark(&mut self, _: MarkKind, _: Option<NodeId>, _: &Event, _: Vec<Option<Epoch>>) {}
+    fn mark(&mut self, _: MarkKind, _: Option<NodeId>, _: &Event<P>, _: Vec<Option<Epoch>>) {}
 }
 
 /// What each lane looks like after a prefix of the trace.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct LaneState {
-    pub(super) nodes: Vec<NodeLane>,
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaneState<P: Protocol = KRaft> {
+    pub(super) nodes: Vec<NodeLane<P>>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(super) struct NodeLane {
-    pub(super) band: Option<Band>,
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct NodeLane<P: Protocol> {
+    pub(super) band: Option<Band<P>>,
     pub(super) hw: Step,
     /// The last HW it had (what a crash forgets).
     last_hw: Option<Offset>,
@@ -48,8 +48,12 @@ pub(super) struct NodeLane {
     runs: Vec<(Offset, Epoch)>,
 }
 
-impl NodeLane {
-    fn set_hw(&mut self, node: NodeId, e: &Event, value: Option<Offset>, out: &mut dyn Changes) {
+impl<P: Protocol> NodeLane<P> {
+    fn new() -> NodeLane<P> {
+        NodeLane { band: None, hw: Step::default(), last_hw: None, leo: Step::default(), runs: Vec::new() }
+    }
+
+    fn set_hw(&mut self, node: NodeId, e: &Event<P>, value: Option<Offset>, out: &mut dyn Changes<P>) {
         self.hw = Step { t: e.t, seq: e.seq, value };
         if value.is_some() {
             self.last_hw = value;
@@ -57,7 +61,7 @@ impl NodeLane {
         out.hw(node, self.hw);
     }
 
-    fn set_leo(&mut self, node: NodeId, e: &Event, leo: Offset, out: &mut dyn Changes) {
+    fn set_leo(&mut self, node: NodeId, e: &Event<P>, leo: Offset, out: &mut dyn Changes<P>) {
         self.leo = Step { t: e.t, seq: e.seq, value: Some(leo) };
         out.leo(node, self.leo);
     }
@@ -83,15 +87,15 @@ impl NodeLane {
     }
 }
 
-impl LaneState {
-    pub fn new(nodes: usize) -> LaneState {
-        LaneState { nodes: vec![NodeLane::default(); nodes] }
+impl<P: Protocol> LaneState<P> {
+    pub fn new(nodes: usize) -> LaneState<P> {
+        LaneState { nodes: vec![NodeLane::new(); nodes] }
     }
 
     /// Folds one event in, telling `out` what it changed. One copy of it, not inlined: the
     /// simulation folds every event it records, and the page's wasm is weighed.
     #[inline(never)]
-    pub fn apply(&mut self, e: &Event, out: &mut dyn Changes) {
+    pub fn apply(&mut self, e: &Event<P>, out: &mut dyn Changes<P>) {
         let lane = e.kind.node().and_then(|n| self.nodes.get_mut(n as usize).map(|l| (n, l)));
         match (&e.kind, lane) {
             (EventKind::State { from, to, epoch, leader, reason, .. }, Some((n, lane))) => {
@@ -121,9 +125,9 @@ impl LaneState {
                 let band = Band {
                     t: e.t,
                     seq: e.seq,
-                    state: StateName::CRASHED,
+                    state: P::State::CRASHED,
                     // none before: it never started
-                    from: before.map_or(StateName::CRASHED, |b| b.state),
+                    from: before.map_or(P::State::CRASHED, |b| b.state),
                     epoch: before.map_or(0, |b| b.epoch),
                     leader: None,
                     reason: None,
@@ -169,6 +173,6 @@ impl LaneState {
     /// Bytes it holds, for a checkpoint's memory estimate.
     pub fn bytes(&self) -> u64 {
         let runs: usize = self.nodes.iter().map(|l| l.runs.len()).sum();
-        (self.nodes.len() * std::mem::size_of::<NodeLane>() + runs * 16) as u64
+        (self.nodes.len() * std::mem::size_of::<NodeLane<P>>() + runs * 16) as u64
     }
 }

@@ -4,7 +4,7 @@
 use super::Lanes;
 use crate::trace::{DropReason, Event};
 use kraft_protocol::rpc::RpcKind;
-use kraft_protocol::StateName;
+use kraft_protocol::{KRaft, StateName};
 
 /// The lanes' numbers: this header, the spans ([`SPAN_FIELDS`] each), then per lane its
 /// band, HW step and LEO step counts and those ([`BAND_FIELDS`], [`STEP_FIELDS`] each),
@@ -61,7 +61,8 @@ fn or(v: Option<u64>, none: f64) -> f64 {
     v.map_or(none, |v| v as f64)
 }
 
-impl Lanes {
+/// KRaft's lanes: the page reads KRaft's runs, and the tables above are its words.
+impl Lanes<KRaft> {
     /// The lanes as they cross to JS: everything as numbers, but the marks' events (with
     /// their text), which the caller writes as the packed form's JSON (`packed::pack`: one
     /// JSON writer in the wasm), in mark order.

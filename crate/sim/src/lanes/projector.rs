@@ -4,17 +4,17 @@
 use super::{Band, Changes, Lane, LaneState, Lanes, Mark, MarkKind, Outcome, Span, Step};
 use crate::limits::LANES_EVENTS;
 use crate::trace::{Event, EventKind};
-use kraft_boundary::Summary as _;
-use kraft_protocol::{Epoch, NodeId};
+use kraft_boundary::{Epoch, NodeId, Protocol, Summary as _};
+use kraft_protocol::KRaft;
 
 /// The window's lanes as the fold reports their changes.
-struct Recorder<'a> {
-    lanes: &'a mut [Lane],
-    marks: &'a mut Vec<Mark>,
+struct Recorder<'a, P: Protocol> {
+    lanes: &'a mut [Lane<P>],
+    marks: &'a mut Vec<Mark<P>>,
 }
 
-impl Changes for Recorder<'_> {
-    fn band(&mut self, node: NodeId, band: &Band) {
+impl<P: Protocol> Changes<P> for Recorder<'_, P> {
+    fn band(&mut self, node: NodeId, band: &Band<P>) {
         let bands = &mut self.lanes[node as usize].bands;
         // two changes in one millisecond: the later one is what it was at that time
         if bands.last().is_some_and(|b| b.t == band.t) {
@@ -28,7 +28,7 @@ impl Changes for Recorder<'_> {
     fn leo(&mut self, node: NodeId, step: Step) {
         push_step(&mut self.lanes[node as usize].leo, step);
     }
-    fn mark(&mut self, kind: MarkKind, node: Option<NodeId>, event: &Event, removed: Vec<Option<Epoch>>) {
+    fn mark(&mut self, kind: MarkKind, node: Option<NodeId>, event: &Event<P>, removed: Vec<Option<Epoch>>) {
         self.marks.push(Mark { kind, node, event: event.clone(), removed });
     }
 }
@@ -46,30 +46,30 @@ fn push_step(steps: &mut Vec<Step>, step: Step) {
 ///
 /// Message ids grow with their sends, so the messages it follows are kept in vectors by id
 /// (found by binary search; a few dozen are on the wire at once).
-pub struct Projector {
-    state: LaneState,
+pub struct Projector<P: Protocol = KRaft> {
+    state: LaneState<P>,
     /// Messages sent before the window and not ended yet, by id.
-    before: Vec<Span>,
+    before: Vec<Span<P>>,
     /// The window's spans not ended yet: their id and index in `out.spans`, by id.
     open: Vec<(u64, usize)>,
     /// The window's connection failures: taken at their end, merged in by send time at the end.
-    failures: Vec<Span>,
+    failures: Vec<Span<P>>,
     entered: bool,
     /// Events read in the window (from <= t <= to).
     events: u64,
-    out: Lanes,
+    out: Lanes<P>,
 }
 
 /// Why a projection stopped: the window holds more events than one reads.
 #[derive(Debug, PartialEq, Eq)]
 pub struct TooManyEvents;
 
-impl Projector {
+impl<P: Protocol> Projector<P> {
     /// Starts from `state` (the lanes after the events before the first one taken) with
     /// `on_wire` the messages then in flight whose sends it will not see.
-    pub fn new(from: u64, to: u64, state: LaneState, on_wire: impl IntoIterator<Item = Span>) -> Projector {
+    pub fn new(from: u64, to: u64, state: LaneState<P>, on_wire: impl IntoIterator<Item = Span<P>>) -> Projector<P> {
         let lanes = vec![Lane::default(); state.nodes.len()];
-        let mut before: Vec<Span> = Vec::new();
+        let mut before: Vec<Span<P>> = Vec::new();
         for s in on_wire {
             let at = before.partition_point(|b| b.msg < s.msg);
             before.insert(at, s);
@@ -87,7 +87,7 @@ impl Projector {
 
     /// Takes the next event (t <= to); refused once the window holds more than
     /// `LANES_EVENTS`.
-    pub fn take(&mut self, e: &Event) -> Result<(), TooManyEvents> {
+    pub fn take(&mut self, e: &Event<P>) -> Result<(), TooManyEvents> {
         if e.t < self.out.from {
             self.state.apply(e, &mut ());
             self.track_before(e);
@@ -107,7 +107,7 @@ impl Projector {
     }
 
     /// The lanes, running on to `horizon`.
-    pub fn finish(mut self, horizon: u64) -> Lanes {
+    pub fn finish(mut self, horizon: u64) -> Lanes<P> {
         if !self.entered {
             self.enter();
         }
@@ -140,7 +140,7 @@ impl Projector {
         }
     }
 
-    fn track_before(&mut self, e: &Event) {
+    fn track_before(&mut self, e: &Event<P>) {
         match &e.kind {
             EventKind::Send { .. } => self.before.push(sent(e)),
             EventKind::Deliver { msg, .. } | EventKind::Drop { msg, .. } => {
@@ -158,7 +158,7 @@ impl Projector {
         Some(self.open.remove(at).1)
     }
 
-    fn track(&mut self, e: &Event) {
+    fn track(&mut self, e: &Event<P>) {
         match &e.kind {
             EventKind::Send { msg, .. } => {
                 self.open.push((*msg, self.out.spans.len()));
@@ -199,7 +199,7 @@ impl Projector {
 }
 
 /// The span a `send` event opens.
-fn sent(e: &Event) -> Span {
+fn sent<P: Protocol>(e: &Event<P>) -> Span<P> {
     let EventKind::Send { msg, from, to, rpc, epoch, summary, arrives, dropped } = &e.kind else {
         unreachable!("only sends open spans")
     };

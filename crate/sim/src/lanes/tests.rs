@@ -5,6 +5,8 @@
 use super::*;
 use crate::trace::EventKind;
 use crate::{Action, ClusterSpec, NetworkSpec, Simulation};
+use kraft_protocol::rpc::RpcKind;
+use kraft_protocol::{Offset, Reason, StateName};
 
 /// A busy run with every kind of lane change: elections, crashes (losing unflushed
 /// records), a minority partition whose leader's tail is truncated, connection
