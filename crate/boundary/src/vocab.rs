@@ -25,6 +25,13 @@ pub trait StateName: Named {
     const CRASHED: Self;
     /// The state of a replica that leads its epoch (term).
     fn is_leader(self) -> bool;
+    /// The state of a replica that asks the voters for their votes, in a pre-vote or a
+    /// vote (KRaft's prospective and candidate; Raft's candidate): the first voter to
+    /// enter it after the leader was lost detected the loss.
+    fn seeks_votes(self) -> bool;
+    /// The state of a replica that stands for election in its epoch (term): it asks for
+    /// the votes that elect, not a pre-vote's (KRaft's and Raft's candidate).
+    fn is_candidate(self) -> bool;
     /// Entering it, a replica has no committed offset until it learns one again (its next
     /// `hw` event): KRaft's leader and resigned (Kafka carries no HW into either); a Raft
     /// leader keeps its commitIndex.

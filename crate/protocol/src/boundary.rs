@@ -301,6 +301,14 @@ impl kraft_boundary::StateName for StateName {
     fn is_leader(self) -> bool {
         self == StateName::Leader
     }
+    #[inline]
+    fn seeks_votes(self) -> bool {
+        matches!(self, StateName::Prospective | StateName::Candidate)
+    }
+    #[inline]
+    fn is_candidate(self) -> bool {
+        self == StateName::Candidate
+    }
     /// QuorumState.transitionToLeader and transitionToResigned carry no HW over (`enter`).
     #[inline]
     fn clears_committed_offset(self) -> bool {

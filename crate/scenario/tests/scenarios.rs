@@ -699,7 +699,7 @@ fn an_unknown_label_error_lists_a_capped_few_of_the_labels() {
     assert!(e.message.len() < 200, "{} bytes: {}", e.message.len(), e.message);
 }
 
-/// Free play's leader changes (`kraft_sim::failover::leader_changes`) are the measure a
+/// Free play's leader changes (`kraft_sim::kraft::leader_changes`) are the measure a
 /// story's card shows: for every story that reports a failover, the same run's leader
 /// changes include one with the card's total and parts.
 #[test]
@@ -712,7 +712,7 @@ fn free_play_measures_failovers_as_the_story_cards_do() {
         for (what, s) in runs {
             let run = kraft_scenario::execute(&s, &RunOptions::default());
             let voters = run.simulation.world().voters.len() as u32;
-            let changes = kraft_sim::failover::leader_changes(run.trace(), voters);
+            let changes = kraft_sim::kraft::leader_changes(run.trace(), voters);
             // a failover that elected a new leader (a card may say none was: no change to compare)
             for card in run.report.measurements.iter().filter(|m| m.kind == "failover" && m.value_ms.is_some()) {
                 let found = changes

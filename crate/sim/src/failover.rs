@@ -1,13 +1,18 @@
 //! Leader changes, measured the way the leader-crash story's completion card shows them:
 //! what took the old leader away, **detection** (until another voter starts an election),
 //! **election** (pre-votes and votes, until a leader of a higher epoch), **first commit**
-//! (until the new leader's HW moves: its `LeaderChange` record is committed), and the
-//! election rounds lost on the way (a split vote). The scenario engine's `failover`
-//! measure and free play's leader changes (`leader_changes`) are this one analysis.
+//! (until the new leader's committed offset moves: in KRaft its HW, once its
+//! `LeaderChange` record is committed), and the election rounds lost on the way (a split
+//! vote). The scenario engine's `failover` measure and free play's leader changes
+//! (`leader_changes`) are this one analysis.
+//!
+//! Any protocol's trace reads the same way: the world's faults and crashes, and of the
+//! replicas' words only what the boundary says of a state (`kraft_boundary::StateName`:
+//! it leads, it seeks votes, it stands for election) and a reason's name.
 
 use crate::spec::Action;
 use crate::trace::{Event, EventKind, Seconds};
-use kraft_protocol::{Epoch, NodeId, StateName};
+use kraft_boundary::{Epoch, Named, NodeId, Protocol, StateName};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -58,7 +63,7 @@ pub struct Failover {
     pub detect: Option<(u64, NodeId, &'static str)>,
     /// The new leader: when, which, its epoch.
     pub elected: Option<(u64, NodeId, Epoch)>,
-    /// When the new leader's HW first moved.
+    /// When the new leader's committed offset (KRaft: its HW) first moved.
     pub commit: Option<u64>,
     pub lost_rounds: Vec<LostRound>,
 }
@@ -66,8 +71,8 @@ pub struct Failover {
 impl Failover {
     /// Reads the failover from `events`, which start at what took `old` away (the first
     /// election when `old` is None): `voters` are nodes `0..voters`.
-    pub fn measure(
-        events: &[Event],
+    pub fn measure<P: Protocol>(
+        events: &[Event<P>],
         cause: Option<(String, u64)>,
         old: Option<(NodeId, Epoch)>,
         voters: u32,
@@ -82,11 +87,10 @@ impl Failover {
                     if f.elected.is_some() {
                         continue;
                     }
-                    let starts = matches!(to, StateName::Prospective | StateName::Candidate);
-                    if starts && f.detect.is_none() && Some(*node) != old.map(|o| o.0) && *node < voters {
+                    if to.seeks_votes() && f.detect.is_none() && Some(*node) != old.map(|o| o.0) && *node < voters {
                         f.detect = Some((e.t, *node, reason.name()));
                     }
-                    if *to == StateName::Candidate && *epoch > old_epoch {
+                    if to.is_candidate() && *epoch > old_epoch {
                         // kept in epoch order as they come (no sort: its code is most of the wasm this would cost)
                         let at = rounds.partition_point(|r| r.epoch < *epoch);
                         match rounds.get_mut(at) {
@@ -98,7 +102,7 @@ impl Failover {
                             _ => rounds.insert(at, LostRound { epoch: *epoch, candidates: vec![*node] }),
                         }
                     }
-                    if *to == StateName::Leader && *epoch > old_epoch {
+                    if to.is_leader() && *epoch > old_epoch {
                         f.elected = Some((e.t, *node, *epoch));
                     }
                 }
@@ -264,7 +268,7 @@ pub struct Cause {
 /// What `e` does to `leader`, if it takes it away: a crash or wipe of it, its isolation, a
 /// partition, a one-way cut at it, a resignation, or its own step down (check-quorum). A
 /// slow disk or link only slows it: the fault that then takes it away is the cause.
-fn takes_away(e: &Event, leader: NodeId) -> Option<String> {
+fn takes_away<P: Protocol>(e: &Event<P>, leader: NodeId) -> Option<String> {
     match &e.kind {
         EventKind::Crash { node, .. } if *node == leader => Some(format!("crash n{node}")),
         EventKind::Fault(f) => {
@@ -277,7 +281,7 @@ fn takes_away(e: &Event, leader: NodeId) -> Option<String> {
             };
             away.then(|| f.to_string())
         }
-        EventKind::State { node, from: StateName::Leader, to, reason, .. } if *node == leader => {
+        EventKind::State { node, from, to, reason, .. } if *node == leader && from.is_leader() => {
             Some(format!("n{node} stepped down to {} ({})", to.name(), reason.name()))
         }
         _ => None,
@@ -285,7 +289,7 @@ fn takes_away(e: &Event, leader: NodeId) -> Option<String> {
 }
 
 /// Whether `e` undoes a fault on `leader` (its reconnection, an uncut at it, a heal).
-fn gives_back(e: &Event, leader: NodeId) -> bool {
+fn gives_back<P: Protocol>(e: &Event<P>, leader: NodeId) -> bool {
     match &e.kind {
         EventKind::Fault(f) => {
             let undoes = !f.action.kind().undoes().is_empty();
@@ -298,7 +302,7 @@ fn gives_back(e: &Event, leader: NodeId) -> bool {
 
 /// Every new leader in `events` (the first election included, when `events` start at the
 /// run's start), each measured from what took the previous one away.
-pub fn leader_changes(events: &[Event], voters: u32) -> Vec<LeaderChange> {
+pub fn leader_changes<P: Protocol>(events: &[Event<P>], voters: u32) -> Vec<LeaderChange> {
     let mut out = Vec::new();
     // from the run's start, the first leader is the first election; in a later window of
     // the trace, the first leader seen is only where measuring starts
@@ -319,9 +323,12 @@ pub fn leader_changes(events: &[Event], voters: u32) -> Vec<LeaderChange> {
                 from = i;
             }
         }
-        let EventKind::State { node, to: StateName::Leader, epoch, .. } = &e.kind else {
+        let EventKind::State { node, to, epoch, .. } = &e.kind else {
             continue;
         };
+        if !to.is_leader() {
+            continue;
+        }
         let (node, epoch) = (*node, *epoch);
         if leader.is_some_and(|(_, le)| epoch <= le) {
             continue;
@@ -361,6 +368,7 @@ mod tests {
     use super::*;
     use crate::spec::ClusterSpec;
     use crate::Simulation;
+    use kraft_protocol::{KRaft, StateName};
 
     fn run(voters: u32, seed: u64, f: impl FnOnce(&mut Simulation)) -> Simulation {
         let spec = ClusterSpec {
@@ -429,7 +437,7 @@ mod tests {
     /// Candidates of an epoch that nobody won are named: a split vote.
     #[test]
     fn rounds_nobody_won_are_named() {
-        let ev = |seq: u64, t: u64, node: NodeId, to: StateName, epoch: Epoch| Event {
+        let ev = |seq: u64, t: u64, node: NodeId, to: StateName, epoch: Epoch| Event::<KRaft> {
             seq,
             t,
             kind: EventKind::State {

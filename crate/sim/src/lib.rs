@@ -6,12 +6,12 @@
 //! event, with a view of the nodes (`view`), to the invariant checker (`check`) it owns.
 //! Everything downstream (the scenario engine, the wasm surface, every renderer) reads
 //! what the simulation recorded. The world, the run (`simulation::Run<P>`), the trace,
-//! the checker, the views, the timeline's lanes and the explanations are generic over
-//! the protocol (`P: kraft_boundary::Protocol`); KRaft (`kraft_protocol::KRaft`) is the
-//! default and the one the playground runs. What is KRaft's alone says so:
-//! `kraft::Simulation` (its run, compiled once), the chaos sweep (its liveness bound
-//! reads KRaft's timeouts), the spec's config keys and safety switches, the lanes'
-//! packed form and the generated TypeScript types.
+//! the checker, the views, the timeline's lanes, the explanations and the failover
+//! measure (`failover`) are generic over the protocol (`P: kraft_boundary::Protocol`);
+//! KRaft (`kraft_protocol::KRaft`) is the default and the one the playground runs. What
+//! is KRaft's alone says so: `kraft` (its run and its failover measure, compiled once),
+//! the chaos sweep (its liveness bound reads KRaft's timeouts), the spec's config keys
+//! and safety switches, the lanes' packed form and the generated TypeScript types.
 
 pub mod budget;
 #[cfg(feature = "chaos")]

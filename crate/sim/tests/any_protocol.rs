@@ -1,7 +1,7 @@
 //! The world runs a protocol it knows only through the boundary: `fixture_protocol`, a
 //! test fixture written against `kraft_boundary` alone, goes through the same world,
-//! trace, checker, views, explanations and packed form as KRaft, with crashes and a
-//! partition, and the protocol-independent invariants read its trace.
+//! trace, checker, views, explanations, packed form and failover measure as KRaft, with
+//! crashes and a partition, and the protocol-independent invariants read its trace.
 
 mod fixture_protocol;
 
@@ -104,4 +104,28 @@ fn the_checker_catches_the_fixtures_unsafe_commit() {
         })
         .collect();
     assert!(broken.contains(&Invariant::MajorityReachedHighWatermark), "{broken:?}");
+}
+
+/// Leader changes are measured from any protocol's trace: the fixture's appointed leader
+/// is there from the start, and after its crash it leads again, a new epoch, once it
+/// restarts. Nobody seeks votes, so there is no detection, only the wait and the commit.
+#[test]
+fn leader_changes_are_measured_from_any_protocols_trace() {
+    let sim = faulted_run(BTreeMap::new());
+    let changes = kraft_sim::failover::leader_changes(sim.trace(), 3);
+    let texts: Vec<&str> = changes.iter().map(|c| c.measurement.text.as_str()).collect();
+    assert_eq!(changes.len(), 2, "{texts:#?}");
+    assert!(changes[0].previous.is_none() && changes[0].measurement.kind == "firstElection", "{texts:#?}");
+    // the partition healed before anything changed: the crash is the cause
+    let again = &changes[1];
+    assert_eq!((again.node, again.epoch), (0, 2));
+    assert_eq!(again.previous.map(|p| (p.node, p.epoch)), Some((0, 1)));
+    assert_eq!(again.cause.as_ref().map(|c| (c.text.as_str(), c.t)), Some(("crash n0", 4_000)));
+    let m = &again.measurement;
+    assert_eq!(m.kind, "failover");
+    assert_eq!(m.value_ms, Some(again.t - 4_000));
+    assert!(again.t >= 4_400, "n0 leads again once it restarts: {texts:#?}");
+    assert_eq!(m.parts.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["first commit"]);
+    assert!(again.lost_rounds.is_empty());
+    assert!(m.text.starts_with("crash n0 at 4.000s (leader n0 of epoch 1): n0 leads epoch 2 at "), "{}", m.text);
 }

@@ -408,7 +408,7 @@ impl WasmSim {
     #[wasm_bindgen(js_name = leaderChangesJson)]
     pub fn leader_changes_json(&self) -> String {
         let voters = self.sim.world().voters.len() as u32;
-        let changes = kraft_sim::failover::leader_changes(self.sim.trace(), voters);
+        let changes = kraft_sim::kraft::leader_changes(self.sim.trace(), voters);
         serde_json::to_string(&changes).unwrap_or_else(|_| "[]".into())
     }
 

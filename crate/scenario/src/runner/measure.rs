@@ -1,8 +1,10 @@
 //! Measurements (first election, failover split into detection and election, HW
 //! reached, counts, intervals); the failover analysis itself is the core's
-//! (`kraft_sim::failover`), which free play shows for every leader change too.
+//! (`kraft_sim::failover`, KRaft's compiled once in `kraft_sim::kraft`), which free
+//! play shows for every leader change too.
 
 use kraft_sim::failover::Failover;
+use kraft_sim::kraft::measure_failover;
 
 use super::*;
 
@@ -34,7 +36,7 @@ impl Runner<'_> {
             }
         };
         let voters = self.sim.world().spec.voters;
-        Ok(Failover::measure(&self.events[trace_index..], Some((what, step_t)), Some(old), voters))
+        Ok(measure_failover(&self.events[trace_index..], Some((what, step_t)), Some(old), voters))
     }
 
     pub(super) fn measure(&self, m: &Measure) -> Measurement {

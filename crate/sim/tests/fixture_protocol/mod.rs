@@ -101,6 +101,13 @@ impl StateName for State {
     fn is_leader(self) -> bool {
         self == State::Leader
     }
+    /// The leader is appointed: nobody ever asks for a vote.
+    fn seeks_votes(self) -> bool {
+        false
+    }
+    fn is_candidate(self) -> bool {
+        false
+    }
     /// A leader takes its epoch at its start, with nothing committed yet.
     fn clears_committed_offset(self) -> bool {
         self == State::Leader
