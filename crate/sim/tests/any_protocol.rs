@@ -1,13 +1,15 @@
 //! The world runs a protocol it knows only through the boundary: `fixture_protocol`, a
 //! test fixture written against `kraft_boundary` alone, goes through the same world,
-//! trace, checker, views, explanations, packed form and failover measure as KRaft, with
-//! crashes and a partition, and the protocol-independent invariants read its trace.
+//! trace, checker, views, explanations, packed form, timeline lanes and failover measure
+//! as KRaft, with crashes and a partition, and the protocol-independent invariants read
+//! its trace.
 
 mod fixture_protocol;
 
-use fixture_protocol::Appointed;
+use fixture_protocol::{Appointed, State};
 use kraft_boundary::{LogView, ReplicaCore, StateName};
 use kraft_sim::explain::explain;
+use kraft_sim::lanes::{LaneState, Lanes, MarkKind, Projector};
 use kraft_sim::trace::{DropReason, Event, EventKind, Invariant};
 use kraft_sim::{Action, ClusterSpec, Run, TimedAction};
 use std::collections::BTreeMap;
@@ -128,4 +130,57 @@ fn leader_changes_are_measured_from_any_protocols_trace() {
     assert_eq!(m.parts.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["first commit"]);
     assert!(again.lost_rounds.is_empty());
     assert!(m.text.starts_with("crash n0 at 4.000s (leader n0 of epoch 1): n0 leads epoch 2 at "), "{}", m.text);
+}
+
+/// The timeline's lanes read any protocol's run: a band per node from its first state
+/// (a crash one remembering the HW the node had), the leader's marks, the spans, and
+/// windows that read the same from a checkpoint's fold, after a seek back (the recorded
+/// future) and folded from the run's start.
+#[test]
+fn the_timeline_lanes_read_any_protocols_run() {
+    let mut sim = faulted_run(BTreeMap::new());
+    sim.advance(19_000).expect("runs on past two checkpoints");
+    let end = sim.now();
+    let all = sim.lanes(0, end).expect("a window of the whole run");
+    assert_eq!(all.lanes.len(), 3);
+    let bands = |n: usize| all.lanes[n].bands.iter().map(|b| (b.t, b.state, b.epoch)).collect::<Vec<_>>();
+    assert_eq!(bands(0), [(0, State::Leader, 1), (4_000, State::Crashed, 1), (4_400, State::Leader, 2)]);
+    assert!(all.lanes.iter().all(|l| l.bands[0].t == 0 && l.bands[0].seq > 0));
+    let crashed = all.lanes.iter().flat_map(|l| &l.bands).filter(|b| b.state == State::Crashed);
+    assert_eq!(
+        crashed.map(|b| (b.t, b.hw.is_some())).collect::<Vec<_>>(),
+        [(4_000, true), (1_000, true)],
+        "n0's, then n2's"
+    );
+    // a leader starts without a commit: n0's HW is none again when it leads epoch 2
+    assert_eq!(all.lanes[0].hw.iter().rev().find(|s| s.t <= 4_400).map(|s| s.value), Some(None));
+    let leaders: Vec<u64> = all.marks.iter().filter(|m| m.kind == MarkKind::Leader).map(|m| m.event.t).collect();
+    assert_eq!(leaders, [0, 4_400]);
+    assert!(all.spans.iter().any(|s| s.dropped == Some(DropReason::Partition)) && all.spans.iter().any(|s| s.failed));
+
+    // A window reads as folding every event from the run's start does: its lanes and
+    // marks wherever it starts, its spans too where its fold starts there (before the
+    // checkpoint at 10 s). A message waiting in a node's inbox when the node crashes ends
+    // with no event: a fold from the start keeps it on the wire (n1's Ack #1775, at n0's
+    // crash), one from a later checkpoint never sees it.
+    let windows = [(0, 6_000), (3_900, 4_500), (9_000, 11_000), (19_999, 21_000), (end - 2_000, end)];
+    let from_the_start = |from: u64, to: u64| -> Lanes<Appointed> {
+        let mut p = Projector::new(from, to, LaneState::new(3), Vec::new());
+        sim.trace().iter().take_while(|e| e.t <= to).for_each(|e| p.take(e).expect("a short window"));
+        p.finish(end)
+    };
+    let before: Vec<Lanes<Appointed>> = windows.iter().map(|&(from, to)| sim.lanes(from, to).unwrap()).collect();
+    for (&(from, to), lanes) in windows.iter().zip(&before) {
+        let want = from_the_start(from, to);
+        assert_eq!((&lanes.lanes, &lanes.marks), (&want.lanes, &want.marks), "window {from}..{to}");
+        if from < 10_000 {
+            assert_eq!(lanes.spans, want.spans, "window {from}..{to}");
+        }
+    }
+    // After a seek back the recorded future reads as it did.
+    sim.seek(1_500).expect("seeks back");
+    assert_eq!(sim.horizon(), end);
+    for (&(from, to), lanes) in windows.iter().zip(&before) {
+        assert_eq!(sim.lanes(from, to).unwrap(), *lanes, "window {from}..{to} after the seek");
+    }
 }
