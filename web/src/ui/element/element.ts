@@ -17,13 +17,12 @@ import { MAX_SPEED, MIN_SPEED } from '../playback/controls.js';
 import { FrameLoop } from '../playback/frame-loop.js';
 import { FramePlay } from '../playback/frame-play.js';
 import { Playback } from '../playback/playback.js';
-import { Dialogs } from '../shell/dialogs.js';
 import { type KeyHost, onKey } from '../shell/keys.js';
 import { layOut } from '../shell/layout.js';
 import { Announcer, Crashes, Notices, StatusLine, Toaster } from '../shell/messages.js';
 import { disclosure, type Popup, TapElsewhere } from '../shell/popups.js';
 import { SettingsNote } from '../shell/settings-note.js';
-import { ExportMenu, Sharing } from '../shell/share.js';
+import { exportButton, Sharing } from '../shell/share.js';
 import { Caption } from '../story/caption.js';
 import type { CourseProgress } from '../story/course.js';
 import { StoryOutline } from '../story/outline.js';
@@ -104,7 +103,6 @@ export class KraftPlayground extends HTMLElement {
     picker: this.#picker,
     notices: this.#notices,
   });
-  #dialogs!: Dialogs;
   /** What the first frame does not need: loaded after it, or when asked for sooner. */
   #later = new LaterChunk({
     views: () => this.#views,
@@ -115,6 +113,9 @@ export class KraftPlayground extends HTMLElement {
     act: (what, fn) => this.#actions.act(what, fn),
     write: () => this.#actions.write(),
     live: () => this.#live.el,
+    root: () => this.#root,
+    exportBox: () => this.#exportBox,
+    scenarioId: () => this.#runs.scenario?.id ?? null,
     toast: (text) => this.#toaster.show(text),
     request: () => this.#loop.request(),
     leaderChanges: () => this.#leaderChanges.get(this.#cluster, this.#play.playing),
@@ -161,7 +162,7 @@ export class KraftPlayground extends HTMLElement {
     halt: () => {
       this.#play.setPlaying(false);
       this.#later.parts?.menu.close();
-      this.#dialogs.close();
+      this.#later.parts?.dialogs.close();
     },
     mark: (on) => {
       this.#root.toggleAttribute('data-crashed', on);
@@ -170,6 +171,7 @@ export class KraftPlayground extends HTMLElement {
       this.#views.controls.frame(this.#runs.scenario?.endMs ?? 0);
     },
     runUrl: (link) => this.#share.runUrl(link),
+    crashBody: (fn) => this.#later.with('The crash report', (l) => fn(l.crashBody)),
     startAgain: () => void this.#runs.reset(),
     status: this.#status,
     live: this.#live,
@@ -182,7 +184,6 @@ export class KraftPlayground extends HTMLElement {
     unsafe: () => this.#runs.unsafe,
     speed: () => this.#play.speed,
     horizon: () => this.#cluster?.horizon ?? 0,
-    dialogs: () => this.#dialogs,
   });
   #actions = new Actions({
     cluster: () => this.#cluster,
@@ -211,7 +212,8 @@ export class KraftPlayground extends HTMLElement {
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
   /** A tap anywhere on the page closes the popups it lands outside of. */
   #tapElsewhere = new TapElsewhere(() => this.#popups());
-  #exportMenu!: ExportMenu;
+  /** The Export button's box (its menu comes with the later chunk). */
+  #exportBox = exportButton(() => this.#later.with('The export menu', (l) => l.exportMenu.toggle()));
 
   constructor() {
     super();
@@ -323,7 +325,6 @@ export class KraftPlayground extends HTMLElement {
     });
     link.addEventListener('error', () => this.#root.classList.add('kp-ready'));
     this.#shadow.append(link, this.#root);
-    this.#dialogs = new Dialogs(this.#root);
     this.#toaster = new Toaster(this.#root);
 
     const views = buildViews(this.#store, this.#play, {
@@ -355,8 +356,6 @@ export class KraftPlayground extends HTMLElement {
       this.#root.addEventListener(type, redraw, { capture: true, passive: true });
     }
 
-    const exportMenu = new ExportMenu({ cluster: () => this.#cluster, scenarioId: () => this.#runs.scenario?.id ?? null, timeline: this.#views.timeline });
-    this.#exportMenu = exportMenu;
     this.#caption = new Caption({
       continue: () => this.#play.setPlaying(true),
       // with the gap below it: what the stage's fit to the window leaves the bar
@@ -384,10 +383,10 @@ export class KraftPlayground extends HTMLElement {
       toast: (text) => this.#toaster.show(text),
       reset: () => void this.#runs.reset(),
       help: () => this.#openHelp(),
-      closeDialog: () => this.#dialogs.close(),
+      closeDialog: () => this.#later.parts?.dialogs.close(),
       closeMenu: () => {
         this.#later.parts?.menu.close(true);
-        exportMenu.close(true);
+        this.#later.parts?.exportMenu.close(true);
       },
     };
     this.#boot = new Boot({
@@ -411,8 +410,8 @@ export class KraftPlayground extends HTMLElement {
     layOut(this.#root, {
       picker: this.#picker.el,
       status: this.#status.el,
-      exportMenu: exportMenu.el,
-      onShare: () => this.#share.open(),
+      exportMenu: this.#exportBox,
+      onShare: () => this.#later.with('Sharing', (l) => this.#share.open((c, url, whole) => l.openShare(l.dialogs, c, url, whole))),
       onHelp: () => this.#openHelp(),
       banners: [this.#crashes.banner.el, this.#notices.el, this.#settingsNote.el, this.#caption.el],
       ring: this.#views.ring,
@@ -438,11 +437,12 @@ export class KraftPlayground extends HTMLElement {
   #popups(): Popup[] {
     const menu = this.#later.parts?.menu.popup;
     const key = disclosure(() => this.#root.querySelector('.kp-ring-key'));
-    return [...(menu ? [menu] : []), this.#exportMenu.popup, this.#views.timeline.explainer.popup, key, this.#caption.summaryPopup];
+    const exportMenu = this.#later.parts?.exportMenu.popup;
+    return [...(menu ? [menu] : []), ...(exportMenu ? [exportMenu] : []), this.#views.timeline.explainer.popup, key, this.#caption.summaryPopup];
   }
 
   #openHelp(term?: string): void {
-    this.#later.with('The help', (l) => l.openHelp(this.#dialogs, term));
+    this.#later.with('The help', (l) => l.openHelp(l.dialogs, term));
   }
 
   /**

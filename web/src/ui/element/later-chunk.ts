@@ -2,7 +2,9 @@
 // frame, or at once when something in it is asked for sooner (a failed load is tried
 // again at the next ask), and its parts built and put in place: the quorum, invariants,
 // leader-changes and settings panels into the slots that hold their places, the logs into theirs, the
-// node menu and the summary beside the live region, the image card over the ring.
+// node menu and the summary beside the live region, the image card over the ring, the
+// export menu beside its button; the dialogs (help, share) and the crash banner's
+// content wait there until asked for.
 
 import type { Cluster, LeaderChange } from '../../api.js';
 import { h } from '../common/dom.js';
@@ -21,7 +23,11 @@ export type LaterParts = {
   changes: InstanceType<Later['LeaderChangesPanel']>;
   settings: InstanceType<Later['SettingsPanel']>;
   imageCard: InstanceType<Later['ImageCard']>;
+  dialogs: InstanceType<Later['Dialogs']>;
+  exportMenu: InstanceType<Later['ExportMenu']>;
   openHelp: Later['openHelp'];
+  openShare: Later['openShare'];
+  crashBody: Later['crashBody'];
 };
 /** How long after the first frame the later chunk may wait for an idle moment, in ms. */
 const LATER_WITHIN_MS = 300;
@@ -39,6 +45,12 @@ export interface LaterHost {
   write(): void;
   /** The live region: the node menu goes before it, the summary after it. */
   live(): HTMLElement;
+  /** The root of the element's shadow tree: the dialogs open in it. */
+  root(): HTMLElement;
+  /** The Export button's box: its menu goes in it. */
+  exportBox(): HTMLElement;
+  /** The id of the scenario on screen, if any (it names the exported files). */
+  scenarioId(): string | null;
   toast(text: string): void;
   /** Asks for a frame (the parts just put in place draw in it). */
   request(): void;
@@ -139,7 +151,22 @@ export class LaterChunk {
     views.ring.el.append(imageCard.el);
     host.live().before(menu.el);
     host.live().after(summary.el);
-    this.parts = { menu, summary, quorum, invariants, changes, settings, imageCard, openHelp: module.openHelp };
+    const dialogs = new module.Dialogs(host.root());
+    const exportMenu = new module.ExportMenu({ cluster: () => host.cluster(), scenarioId: () => host.scenarioId(), timeline: views.timeline }, host.exportBox());
+    this.parts = {
+      menu,
+      summary,
+      quorum,
+      invariants,
+      changes,
+      settings,
+      imageCard,
+      dialogs,
+      exportMenu,
+      openHelp: module.openHelp,
+      openShare: module.openShare,
+      crashBody: module.crashBody,
+    };
     host.request();
     return this.parts;
   }

@@ -7,7 +7,6 @@ import type { Cluster } from '../../api.js';
 import { fmtT, h, setText, toggleClass } from '../common/dom.js';
 import { tip } from '../common/glossary.js';
 import type { NodeInfo, UiEvent } from '../common/types.js';
-import { copyButton } from './dialogs.js';
 
 /** The notice area: problems of this boot, and notices the page added (`addNotice`). */
 export class Notices {
@@ -148,38 +147,35 @@ export class StatusLine {
   }
 }
 
+/** The crash banner's content (crash-banner.ts's `crashBody`, which comes with the later chunk). */
+export type CrashBody = (c: Cluster, url: string, startAgain: () => void) => HTMLElement;
+
 /**
  * The banner of a crashed core (a bug): what failed, the link of the run up to its last
- * good moment (`url`) and a way to start again.
+ * good moment (`url`) and a way to start again. Its content is built by `crashBody`,
+ * which `withBody` hands over (at once when the later chunk is here, else once it arrives).
  */
 export class CrashBanner {
   readonly el = h('div', { class: 'kp-crash', role: 'alert', hidden: true, 'data-crash': '' });
+  readonly #withBody: (fn: (body: CrashBody) => void) => void;
+  /** Counts the banners shown and cleared: a banner still waiting for its content is dropped once cleared. */
+  #shown = 0;
+
+  constructor(withBody: (fn: (body: CrashBody) => void) => void) {
+    this.#withBody = withBody;
+  }
 
   show(c: Cluster, url: string, startAgain: () => void): void {
-    const input = h('input', { class: 'kp-share-url', type: 'text', readonly: true, value: url, 'aria-label': 'Reproduction link', 'data-repro-url': '' });
-    const copy = copyButton(input, 'Copy reproduction link');
-    copy.dataset.action = 'copy-repro';
-    const again = h('button', { class: 'kp-btn', type: 'button', 'data-action': 'start-again' }, 'Start again');
-    again.addEventListener('click', startAgain);
-    this.el.replaceChildren(
-      h(
-        'div',
-        { class: 'kp-crash-body' },
-        h('strong', null, 'The simulation core crashed.'),
-        h('p', null, 'This is a bug in KRaft Playground, not something you did. What failed: ', h('code', { 'data-crash-cause': '' }, c.failure ?? 'unknown')),
-        h(
-          'p',
-          null,
-          `The run stopped at ${fmtT(c.lastGoodTime)}. The reproduction link replays it up to that moment; press play there to see the crash again, and please attach the link when you report it.`,
-        ),
-        input,
-        h('div', { class: 'kp-row' }, copy, again),
-      ),
-    );
-    this.el.hidden = false;
+    const shown = ++this.#shown;
+    this.#withBody((body) => {
+      if (shown !== this.#shown) return;
+      this.el.replaceChildren(body(c, url, startAgain));
+      this.el.hidden = false;
+    });
   }
 
   clear(): void {
+    this.#shown++;
     this.el.hidden = true;
     this.el.replaceChildren();
   }
@@ -195,6 +191,8 @@ export interface CrashHost {
   mark(on: boolean): void;
   /** The share URL of a run link. */
   runUrl(link: string): string;
+  /** Runs `fn` with the banner's content builder (once the later chunk is here). */
+  crashBody(fn: (body: CrashBody) => void): void;
   startAgain(): void;
   status: StatusLine;
   live: Announcer;
@@ -202,13 +200,14 @@ export interface CrashHost {
 
 /** When something fails: a crash of the core gets the banner (and stops the controls until a new run), anything else a toast. */
 export class Crashes {
-  readonly banner = new CrashBanner();
+  readonly banner: CrashBanner;
   #crashed = false;
 
   readonly #host: CrashHost;
 
   constructor(host: CrashHost) {
     this.#host = host;
+    this.banner = new CrashBanner((fn) => host.crashBody(fn));
   }
 
   get crashed(): boolean {
