@@ -345,6 +345,7 @@ export class KraftPlayground extends HTMLElement {
       applySettings: (s) => this.#runs.applySettings(s),
       reset: () => void this.#runs.reset(),
       leaderChanges: () => this.#leaderChanges.get(this.#cluster, this.#play.playing),
+      later: (what, fn) => this.#later.with(what, () => fn()),
     });
     this.#views = views;
     // paused, a frame is drawn only when something asks for one
@@ -438,7 +439,8 @@ export class KraftPlayground extends HTMLElement {
     const menu = this.#later.parts?.menu.popup;
     const key = disclosure(() => this.#root.querySelector('.kp-ring-key'));
     const exportMenu = this.#later.parts?.exportMenu.popup;
-    return [...(menu ? [menu] : []), ...(exportMenu ? [exportMenu] : []), this.#views.timeline.explainer.popup, key, this.#caption.summaryPopup];
+    const explainer = this.#views.timeline.explainer?.popup;
+    return [...(menu ? [menu] : []), ...(exportMenu ? [exportMenu] : []), ...(explainer ? [explainer] : []), key, this.#caption.summaryPopup];
   }
 
   #openHelp(term?: string): void {

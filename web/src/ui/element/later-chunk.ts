@@ -140,6 +140,7 @@ export class LaterChunk {
     });
     views.logs.mount(module.Logs);
     views.timeline.drawFailovers = module.drawFailovers;
+    views.timeline.mountPointing({ hitAt: module.hitAt, allHits: module.allHits, stepHits: module.stepHits, explainer: new module.ExplainPopover() });
     views.timeline.invalidate();
     const summary = new module.Summary(host.store, views.timeline, views.logs);
     const imageCard = new module.ImageCard({

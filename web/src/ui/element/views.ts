@@ -37,6 +37,8 @@ export interface ViewsHost {
   reset(): void;
   /** The run's leader changes, measured by the core (the timeline marks them). */
   leaderChanges(): readonly LeaderChange[];
+  /** Runs `fn` once the later chunk is here (at once when it is). */
+  later(what: string, fn: () => void): void;
 }
 
 export interface Views {
@@ -60,6 +62,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     isObserver: (n) => host.nodes()[n]?.role === 'observer',
     explain: (seq) => host.cluster()?.explain(seq) ?? null,
     failovers: () => host.leaderChanges(),
+    later: (what, fn) => host.later(what, fn),
   });
   const records = (id: number, from: number, limit: number) => {
     try {
@@ -77,7 +80,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     downLinks: () => host.downLinks(),
     records,
     explain: (seq) => host.cluster()?.explain(seq) ?? null,
-    explainer: timeline.explainer,
+    showExplain: (title, event, why, x, y, opener) => host.later('The explanation', () => timeline.explainer?.show(title, event, why, x, y, opener)),
   });
   const logs = new LogsSlot({
     ...drawing,

@@ -10,7 +10,6 @@ import { nodeTip } from '../common/glossary.js';
 import type { LaneView, Store } from '../common/store.js';
 import { fitCanvas, type Theme } from '../common/theme.js';
 import { isResponse, type LogRecord, type NodeInfo, RPC_KINDS } from '../common/types.js';
-import type { ExplainPopover } from '../timeline/explain.js';
 import { drawNode } from './draw-node.js';
 import { NodeLabels, TAIL } from './labels.js';
 import { DETAILS, type Detail, heightFor, planRing, type RingPlan } from './plan.js';
@@ -27,8 +26,8 @@ export interface RingHost {
   records(id: number, from: number, limit: number): LogRecord[];
   /** why the event `seq` happened, in the core's words */
   explain(seq: number): string | null;
-  /** the element's popover that explains what is tapped (the timeline's) */
-  explainer: ExplainPopover;
+  /** Shows the element's popover that explains what is tapped (the timeline's; `opener` gets focus back on close). */
+  showExplain(title: string, event: string, why: string, x: number, y: number, opener: HTMLElement): void;
 }
 
 /** Groups of nodes that can talk both ways (partitions), from the down links. */
@@ -301,7 +300,7 @@ export class Ring {
     const m = lanes.msgs.at(drawn[best + 2]);
     const why = this.host.explain(m.seq) ?? 'No explanation recorded for this message.';
     const r = this.canvas.getBoundingClientRect();
-    this.host.explainer.show(`${RPC_KINDS[m.rpc]} n${m.from} → n${m.to}`, this.store.summaryOf(m), why, r.left + drawn[best], r.top + drawn[best + 1], this.el);
+    this.host.showExplain(`${RPC_KINDS[m.rpc]} n${m.from} → n${m.to}`, this.store.summaryOf(m), why, r.left + drawn[best], r.top + drawn[best + 1], this.el);
   }
 
   private draw(nodes: NodeInfo[], lanes: LaneView): void {

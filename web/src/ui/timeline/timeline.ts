@@ -1,6 +1,8 @@
 // The space-time diagram: one lane per node, time left to right. Draws only what the
 // window shows: binary searches find the messages, state segments and marks in view, and
-// dense arrows collapse to one per pixel column per link and kind.
+// dense arrows collapse to one per pixel column per link and kind. What is under the
+// pointer (hits.ts) and why it happened (explain.ts) come with the later chunk: a hover,
+// a tap or a key before it has arrived is answered once it has.
 
 import type { FocusMessage, LeaderChange } from '../../generated/wire.js';
 import { clamp, fmtT, h } from '../common/dom.js';
@@ -9,9 +11,9 @@ import type { LaneView, Msg, Store } from '../common/store.js';
 import { fitCanvas, type Theme } from '../common/theme.js';
 import { RPC_GROUPS, RPC_KINDS } from '../common/types.js';
 import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, isNamed, type Layer, makeHatch, type NamedMessages } from './draw.js';
-import { ExplainPopover } from './explain.js';
+import type { ExplainPopover } from './explain.js';
 import { AXIS_H, GUTTER, MAX_MS_PER_PX, MIN_MS_PER_PX, TimelineGeometry } from './geometry.js';
-import { allHits, type Hit, type HitArrow, type HitMark, type HitStep, hitAt, stepHits } from './hits.js';
+import type { allHits, Hit, HitArrow, HitMark, HitStep, hitAt, stepHits } from './hits.js';
 
 export interface TimelineHost {
   now(): number;
@@ -24,6 +26,26 @@ export interface TimelineHost {
   explain(seq: number): string | null;
   /** The run's leader changes, measured by the core: each failover's parts are drawn under the axis. */
   failovers(): readonly LeaderChange[];
+  /** Runs `fn` once the later chunk is here (at once when it is): a tap or a key before it arrived waits for it. */
+  later(what: string, fn: () => void): void;
+}
+
+/** What is under the pointer and why it happened (hits.ts and explain.ts, with the later chunk). */
+export interface Pointing {
+  hitAt: typeof hitAt;
+  allHits: typeof allHits;
+  stepHits: typeof stepHits;
+  /** The popover that explains what is tapped (the ring's taps too); it goes in the timeline's box. */
+  explainer: ExplainPopover;
+}
+
+/** What the state changes and HW steps of the last drawing are read from, once asked for (the geometry as drawn). */
+interface StepSource {
+  lanes: LaneView;
+  g: TimelineGeometry;
+  t0: number;
+  t1: number;
+  hits: HitStep[] | null;
 }
 
 /** The widest PNG export, in device pixels (browsers refuse much larger canvases). */
@@ -50,10 +72,11 @@ export class Timeline {
   wheelZooms = true;
   private arrows: HitArrow[] = [];
   private markHits: HitMark[] = [];
-  private stepHits: HitStep[] = [];
+  private steps: StepSource | null = null;
   /** the hit the keyboard is on (ArrowUp/ArrowDown); the pointer clears it */
   private keyHit: Hit | null = null;
-  readonly explainer = new ExplainPopover();
+  /** Hit-testing and the explain popover, once the later chunk has put them here (null until then). */
+  private pointing: Pointing | null = null;
   /** A message's summary for its tooltip or explanation (asked of the cluster once). */
   private summaryOf = (m: Msg): string => this.store.summaryOf(m);
   private hover: { x: number; y: number } | null = null;
@@ -90,7 +113,6 @@ export class Timeline {
       this.canvas,
       h('div', { class: 'kp-tl-tools' }, this.followBtn, zoomOut, zoomIn, fit),
       this.tip,
-      this.explainer.el,
     );
     this.bind();
   }
@@ -103,6 +125,18 @@ export class Timeline {
 
   invalidate(): void {
     this.markDirty();
+  }
+
+  /** Hit-testing and the explain popover (from the later chunk): a hover waiting for them is answered at the next drawing. */
+  mountPointing(p: Pointing): void {
+    this.pointing = p;
+    this.el.append(p.explainer.el);
+    this.markDirty();
+  }
+
+  /** The popover that explains what is tapped, once it is here. */
+  get explainer(): ExplainPopover | null {
+    return this.pointing?.explainer ?? null;
   }
 
   private markDirty(): void {
@@ -281,7 +315,9 @@ export class Timeline {
     const xNow = g.xOf(now);
     drawBands(L);
     drawHw(L);
-    this.stepHits = stepHits(lanes, g, t0, t1);
+    // what the state changes and HW steps are (hittable like marks), worked out when first asked for
+    const drawn = Object.assign(new TimelineGeometry(() => N), { w: g.w, hgt: g.hgt, msPerPx: g.msPerPx, t0: g.t0 });
+    const steps: StepSource = { lanes, g: drawn, t0, t1, hits: null };
     const arrows = drawMessages(L);
     const { hits, flags, boxes } = drawMarks(L);
     // Recorded future (after a seek back): a veil.
@@ -338,6 +374,7 @@ export class Timeline {
     if (target !== this.canvas) return; // an export: what is on screen keeps its hit points
     this.arrows = arrows;
     this.markHits = hits;
+    this.steps = steps;
     this.updateTip();
     // what is drawn, for tests and tools: the window and the highlighted lanes
     this.el.dataset.window = `${Math.round(t0)},${Math.round(t1)}`;
@@ -413,15 +450,10 @@ export class Timeline {
             this.host.seek(Math.max(0, Math.round(this.geo.t0 + (e.offsetX - GUTTER) * this.geo.msPerPx)));
             return;
           }
-          // tap / click: pin the details of what is under it (or unpin)
-          this.keyHit = null;
-          this.hover = { x: e.offsetX, y: e.offsetY };
-          this.pinned = false;
-          this.hoverKey = '';
-          this.updateTip();
-          this.pinned = !this.tip.hidden;
-          const hit = hitAt(e.offsetX, e.offsetY, this.markHits, this.stepHits, this.arrows, this.host.now(), this.summaryOf);
-          if (hit) this.explain(hit, e.clientX, e.clientY);
+          // tap / click: pin the details of what is under it (or unpin), and explain it
+          const tap = { x: e.offsetX, y: e.offsetY, clientX: e.clientX, clientY: e.clientY };
+          const drawn = { marks: this.markHits, steps: this.steps, arrows: this.arrows, now: this.host.now() };
+          this.host.later('The explanation', () => this.tap(tap, drawn));
         }
       }
     };
@@ -430,7 +462,8 @@ export class Timeline {
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault();
         e.stopPropagation();
-        this.stepKeyHit(e.key === 'ArrowDown' ? 1 : -1);
+        const dir = e.key === 'ArrowDown' ? 1 : -1;
+        this.host.later('The explanation', () => this.stepKeyHit(dir));
       } else if (e.key === 'Enter' && this.keyHit) {
         const hit = this.keyHit;
         e.preventDefault();
@@ -464,18 +497,42 @@ export class Timeline {
     );
   }
 
+  /** The state changes and HW steps of the drawing `s` (worked out once). */
+  private stepHits(p: Pointing, s: StepSource | null): HitStep[] {
+    if (!s) return [];
+    s.hits ??= p.stepHits(s.lanes, s.g, s.t0, s.t1);
+    return s.hits;
+  }
+
+  /** A tap at `at` on what was `drawn` then: its tooltip pinned (or unpinned) and, on an event, the popover that explains it. */
+  private tap(at: { x: number; y: number; clientX: number; clientY: number }, drawn: { marks: HitMark[]; steps: StepSource | null; arrows: HitArrow[]; now: number }): void {
+    const p = this.pointing;
+    if (!p) return;
+    this.keyHit = null;
+    this.hover = { x: at.x, y: at.y };
+    this.pinned = false;
+    this.hoverKey = '';
+    this.updateTip();
+    this.pinned = !this.tip.hidden;
+    const hit = p.hitAt(at.x, at.y, drawn.marks, this.stepHits(p, drawn.steps), drawn.arrows, drawn.now, this.summaryOf);
+    if (hit) this.explain(hit, at.clientX, at.clientY);
+  }
+
   /** Opens the popover with the core's sentence for what `hit` stands for. */
   private explain(hit: Hit, clientX: number, clientY: number): void {
+    const p = this.pointing;
     const why = this.host.explain(hit.seq);
-    if (why === null) return;
+    if (why === null || !p) return;
     this.tip.hidden = true;
     this.pinned = false;
-    this.explainer.show(hit.lines[0], hit.lines[1] ?? '', why, clientX, clientY, this.el);
+    p.explainer.show(hit.lines[0], hit.lines[1] ?? '', why, clientX, clientY, this.el);
   }
 
   /** Moves the keyboard selection to the next (+1) or previous (-1) event in view and shows its tooltip. */
   private stepKeyHit(dir: number): void {
-    const hits = allHits(this.markHits, this.stepHits, this.arrows, this.host.now(), this.summaryOf);
+    const p = this.pointing;
+    if (!p) return;
+    const hits = p.allHits(this.markHits, this.stepHits(p, this.steps), this.arrows, this.host.now(), this.summaryOf);
     if (!hits.length) return;
     const i = hits.findIndex((x) => x.key === this.keyHit?.key);
     const next = hits[i < 0 ? (dir > 0 ? 0 : hits.length - 1) : (i + dir + hits.length) % hits.length];
@@ -498,7 +555,10 @@ export class Timeline {
       }
       return;
     }
-    const best = this.keyHit ?? hitAt(p.x, p.y, this.markHits, this.stepHits, this.arrows, this.host.now(), this.summaryOf);
+    const pointing = this.pointing;
+    // not here yet: the hover is kept, and answered at the drawing after they arrive
+    if (!pointing) return;
+    const best = this.keyHit ?? pointing.hitAt(p.x, p.y, this.markHits, this.stepHits(pointing, this.steps), this.arrows, this.host.now(), this.summaryOf);
     if (!best) {
       this.tip.hidden = true;
       this.hoverKey = '';
