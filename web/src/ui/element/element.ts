@@ -29,7 +29,7 @@ import { StoryOutline } from '../story/outline.js';
 import { ScenarioPicker } from '../story/picker.js';
 import { StoryProgress } from '../story/progress.js';
 import { findScenario, variantsOf } from '../story/scenarios.js';
-import { firedIn, ScriptPlace, stepTicks, stopAt } from '../story/story.js';
+import { ScriptPlace, stepTicks, stopAt } from '../story/story.js';
 import { Actions } from './actions.js';
 import { autoplays } from './attributes.js';
 import { Boot } from './boot.js';
@@ -369,7 +369,8 @@ export class KraftPlayground extends HTMLElement {
         return entry ? variantsOf(entry) : [];
       },
       completed: (id) => this.courseProgress?.completed(id) ?? false,
-      fired: () => (this.#cluster && !this.#cluster.broken ? firedIn(this.#cluster) : []),
+      cluster: () => this.#cluster,
+      withCard: (fn) => this.#later.with('The story card', (l) => fn(l.card)),
     });
     this.#views.controls.el.querySelector('.kp-speed-wrap')?.after(this.#frames.capped.el);
 

@@ -28,6 +28,7 @@ export type LaterParts = {
   openHelp: Later['openHelp'];
   openShare: Later['openShare'];
   crashBody: Later['crashBody'];
+  card: Later['card'];
 };
 /** How long after the first frame the later chunk may wait for an idle moment, in ms. */
 const LATER_WITHIN_MS = 300;
@@ -167,6 +168,7 @@ export class LaterChunk {
       openHelp: module.openHelp,
       openShare: module.openShare,
       crashBody: module.crashBody,
+      card: module.card,
     };
     host.request();
     return this.parts;

@@ -3,14 +3,19 @@
 // waits at a stop, the story's summary (a panel over the stage the reader can open again
 // at any time; "Read more" when the bar cuts it short before the first step), the
 // completion card at its end (over the stage too, so the bar keeps its height; hidden and
-// shown again from the bar), and the notice that the reader left the script, with the
-// way back.
+// shown again from the bar; card.ts builds it, with the later chunk), and the notice that
+// the reader left the script, with the way back.
 
+import type { Cluster } from '../../api.js';
 import { fmtT, h, setText, toggleClass } from '../common/dom.js';
 import type { Popup } from '../shell/popups.js';
+import type { NextStory } from './card.js';
 import { renderCaption } from './markup.js';
 import { type LoadedScenario, type ScenarioStep, sameStory, type Variant } from './scenarios.js';
-import { captioned, completionCard, type Fired, isStop, type LeftScript, type NextStory, nextStories, storyEnd } from './story.js';
+import { captioned, isStop, type LeftScript, storyEnd } from './story.js';
+
+/** The completion card's module (card.ts), which comes with the later chunk. */
+export type StoryCard = typeof import('./card.js');
 
 export interface CaptionHost {
   /** Play on from the stop the story waits at (or from its start). */
@@ -27,8 +32,10 @@ export interface CaptionHost {
   variants(): Variant[];
   /** Whether the reader completed story `id` (the page's tour knows; else none). */
   completed(id: string): boolean;
-  /** The invariants that fired in the run up to now. */
-  fired(): Fired[];
+  /** The run on screen (the card lists the invariants that fired in it up to now). */
+  cluster(): Cluster | null;
+  /** Runs `fn` with the completion card's module: at once when the later chunk is here, else once it arrives. */
+  withCard(fn: (card: StoryCard) => void): void;
 }
 
 export class Caption {
@@ -305,11 +312,17 @@ export class Caption {
     } else if (ended) {
       setText(this.#step, `${s.title} · complete${unsafe}`);
       this.#text.replaceChildren('The story is over: its card sums up what you saw, the numbers measured in this run and what to try next.');
-      const next = nextStories(s, this.#host.variants(), (id) => this.#host.completed(id));
-      this.#card.replaceChildren(completionCard(s, next, this.#host.fired(), { open: (n) => this.#host.open(n), replay: () => this.#host.replay(), hide: () => this.#hideCard() }));
+      this.#host.withCard((card) => {
+        // something else is on screen by now (a card that had to wait for its module)
+        if (this.#shown !== key) return;
+        const next = card.nextStories(s, this.#host.variants(), (id) => this.#host.completed(id));
+        const c = this.#host.cluster();
+        const fired = c && !c.broken ? card.firedIn(c) : [];
+        this.#card.replaceChildren(card.completionCard(s, next, fired, { open: (n) => this.#host.open(n), replay: () => this.#host.replay(), hide: () => this.#hideCard() }));
+        if (reached) this.#showCard(false);
+        else this.#cardBtn.hidden = !this.#card.hidden;
+      });
       this.#text.dataset.step = 'end';
-      if (reached) this.#showCard(false);
-      else this.#cardBtn.hidden = !this.#card.hidden;
     } else if (!cur) {
       setText(this.#step, `${s.title}${unsafe}`);
       this.#text.replaceChildren(renderCaption(s.summary || 'Press play to start the story.'));
