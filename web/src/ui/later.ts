@@ -1,5 +1,5 @@
 // What the element needs only after its first frame or when the reader asks for it: the
-// quorum, invariants, leader-changes and settings panels and the logs (below the stage),
+// quorum, invariants, network, leader-changes and settings panels and the logs (below the stage),
 // the node menu, the metadata image card, the accessible summary, the dialogs (help,
 // share), the export menu, the crash banner's content, the leader changes' marks on the
 // timeline, what is under the pointer there with the popover that explains it, and a
@@ -9,6 +9,7 @@
 
 export { LeaderChangesPanel } from './panels/leader-changes.js';
 export { Logs } from './panels/logs.js';
+export { NetworkPanel } from './panels/network.js';
 export { SettingsPanel } from './panels/settings.js';
 export { InvariantsPanel, QuorumPanel } from './panels/state-panels.js';
 export { Summary } from './panels/summary.js';

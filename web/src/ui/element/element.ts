@@ -423,7 +423,7 @@ export class KraftPlayground extends HTMLElement {
       settings: this.#views.controls.settingsEl,
       logs: this.#views.logs,
       images: this.#views.images.el,
-      panels: [this.#later.slots.quorum, this.#later.slots.invariants, this.#views.faults.el, this.#later.slots.changes, this.#later.slots.settings],
+      panels: [this.#later.slots.quorum, this.#later.slots.invariants, this.#later.slots.network, this.#later.slots.changes, this.#later.slots.settings],
       overlays: [this.#live.el],
     });
 
@@ -455,7 +455,8 @@ export class KraftPlayground extends HTMLElement {
   #setLoading(on: boolean): void {
     this.#root.toggleAttribute('data-loading', on);
     this.#picker.el.disabled = on;
-    for (const el of [this.#views.controls.el, this.#views.controls.settingsEl, this.#views.ring.el, this.#views.faults.el, this.#views.faults.dock]) el.inert = on;
+    const network = this.#later.parts?.network.el ?? this.#later.slots.network;
+    for (const el of [this.#views.controls.el, this.#views.controls.settingsEl, this.#views.ring.el, network, this.#views.faults.dock]) el.inert = on;
     this.#caption.setLoading(on);
     if (on) this.#status.loading();
   }

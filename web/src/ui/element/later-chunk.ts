@@ -22,6 +22,7 @@ export type LaterParts = {
   invariants: InstanceType<Later['InvariantsPanel']>;
   changes: InstanceType<Later['LeaderChangesPanel']>;
   settings: InstanceType<Later['SettingsPanel']>;
+  network: InstanceType<Later['NetworkPanel']>;
   imageCard: InstanceType<Later['ImageCard']>;
   dialogs: InstanceType<Later['Dialogs']>;
   exportMenu: InstanceType<Later['ExportMenu']>;
@@ -73,6 +74,7 @@ export class LaterChunk {
     invariants: h('div', { 'data-later': 'invariants' }),
     changes: h('div', { 'data-later': 'changes' }),
     settings: h('div', { 'data-later': 'settings' }),
+    network: h('div', { 'data-later': 'network' }),
   };
   #load: Promise<LaterParts> | null = null;
   readonly #host: LaterHost;
@@ -127,6 +129,11 @@ export class LaterChunk {
     this.slots.invariants.replaceWith(invariants.el);
     this.slots.changes.replaceWith(changes.el);
     this.slots.settings.replaceWith(settings.el);
+    const network = new module.NetworkPanel(panelHost, views.faults);
+    // inert while the core loads, as its place was
+    network.el.inert = this.slots.network.inert;
+    this.slots.network.replaceWith(network.el);
+    views.faults.mountNetwork(network);
     const menu = new module.NodeMenu({
       nodes: () => host.nodes(),
       isolated: () => host.cluster()?.linkFaults().isolated ?? [],
@@ -162,6 +169,7 @@ export class LaterChunk {
       invariants,
       changes,
       settings,
+      network,
       imageCard,
       dialogs,
       exportMenu,

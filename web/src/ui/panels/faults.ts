@@ -1,12 +1,13 @@
-// The faults panels: the fault dock beside the ring (the main faults, and every fault in
-// force with its undo) and the network panel (latency, duplication, workload, safety
-// switches); and what every panel reads of the element (the quorum and invariants panels
-// are state-panels.ts's).
+// The fault dock beside the ring (the main faults, and every fault in force with its
+// undo), which applies the network with the network panel below (latency, duplication,
+// workload, safety switches: network.ts, which comes with the later chunk); and what
+// every panel reads of the element (the quorum and invariants panels are
+// state-panels.ts's).
 
 import type { Baseline, Cluster, LinkFaults } from '../../api.js';
 import { limit } from '../../api.js';
 import { clamp, h, setText, toggleClass } from '../common/dom.js';
-import { type NodeInfo, type QuorumInfo, SWITCHES, type UiEventOf } from '../common/types.js';
+import type { NodeInfo, QuorumInfo, UiEventOf } from '../common/types.js';
 
 export interface NetworkProfile {
   latencyMs: [number, number];
@@ -46,6 +47,8 @@ const GROUPS = ['A', 'B', 'C'];
 /** Wall ms after the last arrow-key step of the loss or duplication slider before the change
  * is applied: one recorded action per settled value, not one per key press. */
 const KEY_SETTLE_MS = 600;
+/** The duplication slider's top, percent. */
+export const MAX_DUPLICATE_PCT = 30;
 /** A disk at least this slow is shown as slowed (the dock's "Slow disk" sets 400 ms). */
 const SLOW_DISK_MS = 400;
 
@@ -101,13 +104,21 @@ function allClear(base: Baseline): string {
   return `No faults: every node up, every link up, ${loss}, latency ${range(n.latencyMs)}, disks flush in ${base.flushMs} ms.`;
 }
 
+/** The network panel's side of the network (network.ts, which comes with the later chunk). */
+export interface NetworkInputs {
+  /** The latency and duplication its inputs say (their values tidied in place). */
+  values(): { latencyMs: [number, number]; duplicate: number };
+  /** Refresh its inputs from the cluster. */
+  sync(): void;
+}
+
 /**
  * The faults. `dock` sits beside the ring: actions on a node, partition, one-way cut,
- * loss, and every fault in force with its own undo plus "Clear all". `el` is the network
- * panel below (latency, duplication, workload, safety switches), shown with the full layout.
+ * loss, and every fault in force with its own undo plus "Clear all". The network panel
+ * below (latency, duplication, workload, safety switches; shown with the full layout)
+ * joins it when the later chunk arrives (`mountNetwork`).
  */
 export class FaultsPanel {
-  readonly el: HTMLElement;
   readonly dock: HTMLElement;
   private chips: HTMLDivElement;
   private groupOf: number[] = [];
@@ -118,12 +129,8 @@ export class FaultsPanel {
   private cutTo: HTMLSelectElement;
   private loss: HTMLInputElement;
   private lossOut: HTMLOutputElement;
-  private dup: HTMLInputElement;
-  private dupOut: HTMLOutputElement;
-  private latMin: HTMLInputElement;
-  private latMax: HTMLInputElement;
-  private workload: HTMLSelectElement;
-  private switches = new Map<string, HTMLInputElement>();
+  /** The network panel, once it is here. */
+  private network: NetworkInputs | null = null;
   private linkState: HTMLDivElement;
   private clearAll: HTMLButtonElement;
   private nodeCount = -1;
@@ -133,7 +140,6 @@ export class FaultsPanel {
   private lastId = -1;
   /** A keyboard change of the loss/duplication sliders waiting to settle (a timer). */
   private pendingNet = 0;
-  private applyNet: () => void = () => {};
 
   constructor(private host: PanelHost) {
     const btn = (label: string, attrs: Record<string, string>, onClick: () => void, cls = '') => {
@@ -189,55 +195,10 @@ export class FaultsPanel {
     });
     this.loss = h('input', { type: 'range', min: '0', max: '50', step: '1', value: '0', 'aria-label': 'Message loss percent' });
     this.lossOut = h('output', null, '0%');
-    this.dup = h('input', { type: 'range', min: '0', max: '30', step: '1', value: '0', 'aria-label': 'Duplication percent' });
-    this.dupOut = h('output', null, '0%');
-    this.latMin = h('input', { type: 'number', min: '1', max: '5000', step: '1', value: '60', 'aria-label': 'Latency minimum ms', class: 'kp-num' });
-    this.latMax = h('input', { type: 'number', min: '1', max: '5000', step: '1', value: '140', 'aria-label': 'Latency maximum ms', class: 'kp-num' });
-    const applyNet = () => {
-      // The core's latency limit (at zero, replicas could answer each other forever
-      // within one millisecond).
-      const { min, max } = limit('latencyMs');
-      let lo = clamp(Math.round(Number(this.latMin.value) || min), min, max);
-      let hi = clamp(Math.round(Number(this.latMax.value) || min), min, max);
-      if (lo > hi) [lo, hi] = [hi, lo];
-      this.latMin.value = String(lo);
-      this.latMax.value = String(hi);
-      this.host.setNetwork({ latencyMs: [lo, hi], loss: Number(this.loss.value) / 100, duplicate: Number(this.dup.value) / 100 });
-    };
-    this.applyNet = applyNet;
-    for (const el of [this.loss, this.dup]) {
-      let byKey = false;
-      el.addEventListener('input', () => {
-        this.lossOut.value = `${this.loss.value}%`;
-        this.dupOut.value = `${this.dup.value}%`;
-      });
-      el.addEventListener('keydown', () => (byKey = true));
-      el.addEventListener('pointerdown', () => (byKey = false));
-      // A drag fires `change` once, on release; each arrow-key step fires one: those wait
-      // until the value settles.
-      el.addEventListener('change', () => {
-        if (!byKey) {
-          this.settle();
-          applyNet();
-          return;
-        }
-        window.clearTimeout(this.pendingNet);
-        this.pendingNet = window.setTimeout(() => this.settle(), KEY_SETTLE_MS);
-      });
-      el.addEventListener('blur', () => this.settle());
-    }
-    this.latMin.addEventListener('change', applyNet);
-    this.latMax.addEventListener('change', applyNet);
-    this.workload = h('select', { 'aria-label': 'Client writes per second' });
-    for (const v of [0, 1, 2, 5, 10, 20, 50, 100, 200]) this.workload.appendChild(h('option', { value: String(v) }, v === 0 ? 'none' : `${v} writes/s`));
-    this.workload.addEventListener('change', () => this.host.setWorkload(Number(this.workload.value)));
-    const sw = h('div', { class: 'kp-switches' });
-    for (const [name, expl] of SWITCHES) {
-      const box = h('input', { type: 'checkbox', 'data-switch': name });
-      box.addEventListener('change', () => this.host.setUnsafe([...this.switches].filter(([, b]) => b.checked).map(([n]) => n)));
-      this.switches.set(name, box);
-      sw.appendChild(h('label', { class: 'kp-switch' }, box, h('span', null, h('code', null, name), h('span', { class: 'kp-expl' }, expl))));
-    }
+    this.loss.addEventListener('input', () => {
+      this.lossOut.value = `${this.loss.value}%`;
+    });
+    this.settling(this.loss);
     // focusable: with many faults in force it scrolls, and the keyboard scrolls it too
     this.linkState = h('div', { class: 'kp-linkstate', 'data-faults': 'none', tabindex: '0', role: 'group', 'aria-label': 'Faults in force' });
     this.clearAll = btn(
@@ -261,25 +222,50 @@ export class FaultsPanel {
         h('div', { class: 'kp-dock-active' }, h('span', { class: 'kp-label kp-dock-active-h' }, 'In force'), this.clearAll, this.linkState),
       ),
     );
-    this.el = h(
-      'section',
-      { class: 'kp-panel kp-network', 'aria-label': 'Network and workload' },
-      h('h2', null, 'Network and workload'),
-      h(
-        'div',
-        { class: 'kp-field kp-grid2' },
-        h('label', null, h('span', { class: 'kp-label' }, 'Duplication'), this.dup, this.dupOut),
-        h('div', null, h('span', { class: 'kp-label' }, 'Latency (ms)'), h('span', { class: 'kp-row' }, this.latMin, '–', this.latMax)),
-        h('label', null, h('span', { class: 'kp-label' }, 'Client workload'), this.workload),
-      ),
-      h(
-        'details',
-        { class: 'kp-unsafe', open: true },
-        h('summary', null, 'Safety switches (unsafe mode)'),
-        h('p', { class: 'kp-note' }, "Turn off one of KRaft's rules and watch the checker catch what breaks. Changing a switch starts the run again with the same seed."),
-        sw,
-      ),
-    );
+  }
+
+  /**
+   * The network as the dock's loss slider and the network panel's inputs say it, applied
+   * (before the panel is here: the run's own latency and duplication, as its inputs
+   * would show them).
+   */
+  applyNet(): void {
+    let latencyMs: [number, number];
+    let duplicate: number;
+    if (this.network) ({ latencyMs, duplicate } = this.network.values());
+    else {
+      const p = this.host.network();
+      latencyMs = tidyLatency(p.latencyMs[0], p.latencyMs[1]);
+      duplicate = clamp(Math.round(p.duplicate * 100), 0, MAX_DUPLICATE_PCT) / 100;
+    }
+    this.host.setNetwork({ latencyMs, loss: Number(this.loss.value) / 100, duplicate });
+  }
+
+  /**
+   * A slider of the network (loss here, duplication in the network panel): a drag fires
+   * `change` once, on release, and applies it; each arrow-key step fires one, and those
+   * wait until the value settles.
+   */
+  settling(el: HTMLInputElement): void {
+    let byKey = false;
+    el.addEventListener('keydown', () => (byKey = true));
+    el.addEventListener('pointerdown', () => (byKey = false));
+    el.addEventListener('change', () => {
+      if (!byKey) {
+        this.settle();
+        this.applyNet();
+        return;
+      }
+      window.clearTimeout(this.pendingNet);
+      this.pendingNet = window.setTimeout(() => this.settle(), KEY_SETTLE_MS);
+    });
+    el.addEventListener('blur', () => this.settle());
+  }
+
+  /** The network panel joins the dock (from the later chunk). */
+  mountNetwork(network: NetworkInputs): void {
+    this.network = network;
+    network.sync();
   }
 
   /** Applies a slider change still waiting to settle, now (before another action, so actions keep their order). */
@@ -307,16 +293,8 @@ export class FaultsPanel {
     }
     const p = this.host.network();
     this.loss.value = String(Math.round(p.loss * 100));
-    this.dup.value = String(Math.round(p.duplicate * 100));
     this.lossOut.value = `${this.loss.value}%`;
-    this.dupOut.value = `${this.dup.value}%`;
-    this.latMin.value = String(p.latencyMs[0]);
-    this.latMax.value = String(p.latencyMs[1]);
-    const w = this.host.workload();
-    if (![...this.workload.options].some((o) => o.value === String(w))) this.workload.appendChild(h('option', { value: String(w) }, `${w} writes/s`));
-    this.workload.value = String(w);
-    const on = new Set(this.host.unsafe());
-    for (const [name, box] of this.switches) box.checked = on.has(name);
+    this.network?.sync();
     this.lastNodes = null;
   }
 
@@ -385,4 +363,17 @@ export class FaultsPanel {
       ),
     );
   }
+}
+
+/**
+ * A latency range as the network panel's inputs take it: whole ms within the core's
+ * limit (at zero, replicas could answer each other forever within one millisecond), the
+ * lower first.
+ */
+export function tidyLatency(min: number, max: number): [number, number] {
+  const l = limit('latencyMs');
+  let lo = clamp(Math.round(min || l.min), l.min, l.max);
+  let hi = clamp(Math.round(max || l.min), l.min, l.max);
+  if (lo > hi) [lo, hi] = [hi, lo];
+  return [lo, hi];
 }
