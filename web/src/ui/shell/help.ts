@@ -5,7 +5,24 @@ import { h } from '../common/dom.js';
 import { GLOSSARY, type GlossaryEntry } from '../common/glossary.js';
 import { STATES, SWITCHES } from '../common/types.js';
 import type { Dialogs } from './dialogs.js';
-import { KEY_HELP } from './keys.js';
+
+/** Keys and what they do, as the help dialog lists them (keys.ts handles them). */
+export const KEY_HELP: [string, string][] = [
+  ['Space', 'play / pause (or continue after a caption)'],
+  ['.', 'step to the next event'],
+  ['← →', 'travel back / forward 1 s (Shift: 10 s)'],
+  ['Home End', 'go to the start / the latest moment'],
+  ['[ ]', 'slower / faster'],
+  ['Z X', 'zoom the timeline in / out'],
+  ['F', 'follow the present on the timeline'],
+  ['0', 'show the whole run'],
+  ['C', 'crash the leader'],
+  ['G', 'the leader resigns gracefully'],
+  ['W', 'write a record'],
+  ['H', 'heal every link'],
+  ['Shift+R', 'reset the run'],
+  ['?', 'this help; Esc closes it'],
+];
 
 /** The help dialog: how to read the views, the glossary, the keys, the safety switches; `term` scrolls to and marks that glossary entry. */
 export function openHelp(dialogs: Dialogs, term?: string): void {

@@ -1,26 +1,8 @@
-// The keyboard: what each key does (KEY_HELP, shown by the help dialog) and the handler.
+// The keyboard's handler: what each key does (the help dialog lists them: help.ts's KEY_HELP).
 
 import type { Cluster } from '../../api.js';
 import type { Playback } from '../playback/playback.js';
 import type { Timeline } from '../timeline/timeline.js';
-
-/** Keys and what they do, as the help dialog lists them. */
-export const KEY_HELP: [string, string][] = [
-  ['Space', 'play / pause (or continue after a caption)'],
-  ['.', 'step to the next event'],
-  ['← →', 'travel back / forward 1 s (Shift: 10 s)'],
-  ['Home End', 'go to the start / the latest moment'],
-  ['[ ]', 'slower / faster'],
-  ['Z X', 'zoom the timeline in / out'],
-  ['F', 'follow the present on the timeline'],
-  ['0', 'show the whole run'],
-  ['C', 'crash the leader'],
-  ['G', 'the leader resigns gracefully'],
-  ['W', 'write a record'],
-  ['H', 'heal every link'],
-  ['Shift+R', 'reset the run'],
-  ['?', 'this help; Esc closes it'],
-];
 
 /** What the keys act on. */
 export interface KeyHost {
@@ -39,7 +21,7 @@ export interface KeyHost {
   closeMenu(): void;
 }
 
-/** Handles a key press for the element (the keys of KEY_HELP). */
+/** Handles a key press for the element (the keys help.ts's KEY_HELP lists). */
 export function onKey(e: KeyboardEvent, k: KeyHost): void {
   const t = e.composedPath()[0] as HTMLElement | undefined;
   if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA') && e.key !== 'Escape') return;
