@@ -87,6 +87,10 @@ await build({
 // first frame waits for it (comments and spaces were a fifth of its gzip).
 const css = await build({ entryPoints: [join(web, 'src/ui/kraft-playground.css')], bundle: true, minify: true, write: false, logLevel: 'warning' });
 writeFileSync(join(dist, 'kraft-playground.css'), css.outputFiles[0].text);
+// The styles of what the element loads after its first frame (src/ui/later.css): fetched
+// with its later chunk, beside the stylesheet above.
+const laterCss = await build({ entryPoints: [join(web, 'src/ui/later.css')], bundle: true, minify: true, write: false, logLevel: 'warning' });
+writeFileSync(join(dist, 'kraft-playground-later.css'), laterCss.outputFiles[0].text);
 {
   const dir = join(root, 'scenarios');
   const list = readdirSync(dir)

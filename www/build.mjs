@@ -131,6 +131,8 @@ for (const f of readdirSync(join(www, 'public'))) {
   writeFileSync(join(dist, f), html.slice(0, at + ELEMENT_PRELOAD.length) + preloads + html.slice(at + ELEMENT_PRELOAD.length));
 }
 copyFileSync(fromPackage('kraft-playground.css'), join(dist, 'kraft-playground.css'));
+// the styles of what the element loads after its first frame, fetched with its later chunk
+copyFileSync(fromPackage('kraft-playground-later.css'), join(dist, 'kraft-playground-later.css'));
 copyFileSync(wasm, join(dist, 'kraft_playground_bg.wasm'));
 // the full engine, fetched only when a reader opens their own scenario file
 copyFileSync(fromPackage('engine.js'), join(dist, 'engine.js'));

@@ -39,6 +39,9 @@ test('npm pack -> install into an empty project -> it works', { timeout: 600_000
     'dist/kraft_playground_bg.wasm',
     'dist/kraft_playground_full_bg.wasm',
     'dist/engine.js',
+    // the element's stylesheets: its first frame's, and the one its later chunk loads
+    'dist/kraft-playground.css',
+    'dist/kraft-playground-later.css',
   ]) {
     assert.ok(files.includes(f), `the tarball has ${f}`);
   }

@@ -52,9 +52,19 @@ function cssUrl(): string {
   return new URL('./kraft-playground.css', import.meta.url).href;
 }
 
+/** The stylesheet of what comes with the later chunk: kraft-playground-later.css beside the element's own. */
+function laterCssUrl(): string {
+  const own = KraftPlayground.stylesheet;
+  return own ? new URL('kraft-playground-later.css', new URL(own, document.baseURI)).href : new URL('./kraft-playground-later.css', import.meta.url).href;
+}
+
 export class KraftPlayground extends HTMLElement {
   static observedAttributes = ['scenario', 'variant', 'voters', 'observers', 'seed', 'network', 'speed', 'controls', 'layout', 'height', 'run', 'autoplay', 'theme'];
-  /** Where the element's stylesheet is (override before the element is created). */
+  /**
+   * Where the element's stylesheet is (override before the element is created); the
+   * stylesheet of what it loads after its first frame, kraft-playground-later.css, is
+   * looked for beside it.
+   */
   static stylesheet: string | null = null;
   /** Where the wasm core is (default: kraft_playground_bg.wasm next to this module), or its fetch or compile already under way (see `init`); read when an element boots, a task after it is connected. */
   static wasm: WasmSource | null = null;
@@ -114,6 +124,7 @@ export class KraftPlayground extends HTMLElement {
     write: () => this.#actions.write(),
     live: () => this.#live.el,
     root: () => this.#root,
+    styles: () => this.#laterStyles(),
     exportBox: () => this.#exportBox,
     scenarioId: () => this.#runs.scenario?.id ?? null,
     toast: (text) => this.#toaster.show(text),
@@ -213,6 +224,9 @@ export class KraftPlayground extends HTMLElement {
   /** A tap anywhere on the page closes the popups it lands outside of. */
   #tapElsewhere = new TapElsewhere(() => this.#popups());
   /** The Export button's box (its menu comes with the later chunk). */
+  /** The element's stylesheet (its `<link>`), and the later chunk's once asked for. */
+  #stylesheet!: HTMLLinkElement;
+  #laterCss: Promise<void> | null = null;
   #exportBox = exportButton(() => this.#later.with('The export menu', (l) => l.exportMenu.toggle()));
 
   constructor() {
@@ -315,6 +329,7 @@ export class KraftPlayground extends HTMLElement {
   #build(): void {
     this.#built = true;
     const link = h('link', { rel: 'stylesheet', href: KraftPlayground.stylesheet ?? cssUrl() });
+    this.#stylesheet = link;
     // focusable (not in the tab order) so a click on the ring or the timeline puts focus inside, for the keys
     this.#root = h('div', { class: 'kp-root', tabindex: '-1' });
     link.addEventListener('load', () => {
@@ -442,6 +457,20 @@ export class KraftPlayground extends HTMLElement {
     const exportMenu = this.#later.parts?.exportMenu.popup;
     const explainer = this.#views.timeline.explainer?.popup;
     return [...(menu ? [menu] : []), ...(exportMenu ? [exportMenu] : []), ...(explainer ? [explainer] : []), key, this.#caption.summaryPopup];
+  }
+
+  /**
+   * The later chunk's stylesheet, put after the element's own (its rules came after those):
+   * resolves once it has applied, or failed to load (the parts still work, unstyled).
+   */
+  #laterStyles(): Promise<void> {
+    this.#laterCss ??= new Promise((resolve) => {
+      const link = h('link', { rel: 'stylesheet', href: laterCssUrl() });
+      link.addEventListener('load', () => resolve());
+      link.addEventListener('error', () => resolve());
+      this.#stylesheet.after(link);
+    });
+    return this.#laterCss;
   }
 
   #openHelp(term?: string): void {

@@ -49,6 +49,8 @@ export interface LaterHost {
   live(): HTMLElement;
   /** The root of the element's shadow tree: the dialogs open in it. */
   root(): HTMLElement;
+  /** Loads the stylesheet of the chunk's parts (kraft-playground-later.css); resolves once it has applied, or failed. */
+  styles(): Promise<void>;
   /** The Export button's box: its menu goes in it. */
   exportBox(): HTMLElement;
   /** The id of the scenario on screen, if any (it names the exported files). */
@@ -86,7 +88,8 @@ export class LaterChunk {
   /** Loads the later chunk (once; a failed load is tried again at the next ask) and puts its parts in place. */
   load(): Promise<LaterParts> {
     if (!this.#load) {
-      const p = import('../later.js').then((module) => this.#mount(module));
+      // the parts go in place once their styles have applied
+      const p = Promise.all([import('../later.js'), this.#host.styles()]).then(([module]) => this.#mount(module));
       p.catch(() => {
         if (this.#load === p) this.#load = null;
       });
