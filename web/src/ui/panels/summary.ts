@@ -5,11 +5,13 @@
 import type { Cluster } from '../../api.js';
 import { fmtT, h, setText } from '../common/dom.js';
 import type { Mark, Store } from '../common/store.js';
-import { type NodeInfo, STATES, stateIndex } from '../common/types.js';
+import { type NodeInfo, RPC_KINDS, STATES, stateIndex } from '../common/types.js';
 import type { Timeline } from '../timeline/timeline.js';
 import type { LogsSlot } from './logs-slot.js';
 
 const CRASHED = stateIndex('crashed');
+/** The most messages the text description counts (it is redrawn a few times a second). */
+const DESCRIBED_MESSAGES = 20_000;
 
 export class Summary {
   readonly el: HTMLDivElement = h('div', { class: 'kp-sr-only', 'data-summary': '' });
@@ -98,7 +100,7 @@ export class Summary {
       const tr = S!.rows[i][0].parentElement;
       if (tr && tr.dataset.state !== n.state) tr.dataset.state = n.state;
     });
-    setText(S.win, this.#timeline.describeWindow());
+    setText(S.win, describeWindow(this.#timeline, this.#store, now));
     // what the timeline shows: the notable events in its window (up to now)
     const [t0, t1] = this.#timeline.window();
     const lanes = this.#store.window(t0, t1, now);
@@ -136,6 +138,24 @@ export class Summary {
       setText(S!.logs.childNodes[i], l);
     });
   }
+}
+
+/** A one-line description of what the timeline's plot shows at `now`: the window, the highlighted lanes, the messages in view by kind. */
+function describeWindow(tl: Timeline, store: Store, now: number): string {
+  const [t0, t1] = tl.window();
+  const hi = [...tl.highlightNodes].sort((a, b) => a - b).map((n) => `n${n}`);
+  return `Timeline ${fmtT(Math.max(0, t0))} to ${fmtT(Math.max(0, t1))}${tl.follow ? ', following now' : ''}${hi.length ? `; highlighted: ${hi.join(', ')}` : ''}; ${describeMessages(tl, store, now, t0, t1)}`;
+}
+
+/** The messages in [t0, t1] as the timeline's plot shows them (hidden kinds left out), most frequent kind first. */
+function describeMessages(tl: Timeline, store: Store, now: number, t0: number, t1: number): string {
+  const { byKind, dropped, more } = store.window(t0, t1, now).messageCounts(t0, t1, tl.hiddenGroups, DESCRIBED_MESSAGES);
+  if (more) return 'too many messages in view to count (zoom in)';
+  const kinds = byKind.flatMap((n, i) => (n ? [{ n, name: RPC_KINDS[i] }] : [])).sort((a, b) => b.n - a.n);
+  const total = kinds.reduce((sum, k) => sum + k.n, 0);
+  if (!total) return 'no messages in view';
+  const listed = kinds.map((k) => `${k.n} ${k.name}`).join(', ');
+  return `${total} message${total === 1 ? '' : 's'} in view: ${listed}${dropped ? `; ${dropped} dropped` : ''}`;
 }
 
 function describeMark(m: Mark): string {

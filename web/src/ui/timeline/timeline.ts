@@ -5,11 +5,11 @@
 // a tap or a key before it has arrived is answered once it has.
 
 import type { FocusMessage, LeaderChange } from '../../generated/wire.js';
-import { clamp, fmtT, h } from '../common/dom.js';
+import { clamp, h } from '../common/dom.js';
 import { RPC_TERMS, term, tip } from '../common/glossary.js';
 import type { LaneView, Msg, Store } from '../common/store.js';
 import { fitCanvas, type Theme } from '../common/theme.js';
-import { RPC_GROUPS, RPC_KINDS } from '../common/types.js';
+import { RPC_GROUPS } from '../common/types.js';
 import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, isNamed, type Layer, makeHatch, type NamedMessages } from './draw.js';
 import type { ExplainPopover } from './explain.js';
 import { AXIS_H, GUTTER, MAX_MS_PER_PX, MIN_MS_PER_PX, TimelineGeometry } from './geometry.js';
@@ -50,8 +50,6 @@ interface StepSource {
 
 /** The widest PNG export, in device pixels (browsers refuse much larger canvases). */
 const MAX_EXPORT_PX = 16_000;
-/** The most messages the text description counts (it is redrawn a few times a second). */
-const DESCRIBED_MESSAGES = 20_000;
 /** The veil's note over the recorded future, longest first: the longest that fits is drawn. */
 const FUTURE_NOTES = ['recorded future: plays back the same unless you act', 'recorded future'];
 
@@ -585,24 +583,6 @@ export class Timeline {
     const x = p.x + 14 + tw > this.geo.w ? p.x - tw - 10 : p.x + 14;
     this.tip.style.left = `${Math.max(0, x)}px`;
     this.tip.style.top = `${clamp(p.y + 12, 0, Math.max(0, this.geo.hgt - this.tip.offsetHeight))}px`;
-  }
-
-  /** A one-line description of what the plot shows, for the text summary: the window, the highlighted lanes, the messages in view by kind. */
-  describeWindow(): string {
-    const [t0, t1] = this.window();
-    const hi = [...this.highlightNodes].sort((a, b) => a - b).map((n) => `n${n}`);
-    return `Timeline ${fmtT(Math.max(0, t0))} to ${fmtT(Math.max(0, t1))}${this.follow ? ', following now' : ''}${hi.length ? `; highlighted: ${hi.join(', ')}` : ''}; ${this.describeMessages(t0, t1)}`;
-  }
-
-  /** The messages in [t0, t1] as the plot shows them (hidden kinds left out), most frequent kind first. */
-  private describeMessages(t0: number, t1: number): string {
-    const { byKind, dropped, more } = this.store.window(t0, t1, this.host.now()).messageCounts(t0, t1, this.hiddenGroups, DESCRIBED_MESSAGES);
-    if (more) return 'too many messages in view to count (zoom in)';
-    const kinds = byKind.flatMap((n, i) => (n ? [{ n, name: RPC_KINDS[i] }] : [])).sort((a, b) => b.n - a.n);
-    const total = kinds.reduce((sum, k) => sum + k.n, 0);
-    if (!total) return 'no messages in view';
-    const listed = kinds.map((k) => `${k.n} ${k.name}`).join(', ');
-    return `${total} message${total === 1 ? '' : 's'} in view: ${listed}${dropped ? `; ${dropped} dropped` : ''}`;
   }
 
   legend(onToggle?: () => void): HTMLElement {
