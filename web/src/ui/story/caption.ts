@@ -9,7 +9,7 @@
 import type { Cluster } from '../../api.js';
 import { fmtT, h, setText, toggleClass } from '../common/dom.js';
 import type { Popup } from '../shell/popups.js';
-import type { NextStory } from './card.js';
+import type { CardPlace, NextStory } from './card.js';
 import { renderCaption } from './markup.js';
 import { type LoadedScenario, type ScenarioStep, sameStory, type Variant } from './scenarios.js';
 import { captioned, isStop, type LeftScript, storyEnd } from './story.js';
@@ -64,12 +64,10 @@ export class Caption {
   #left: LeftScript | null = null;
   /** Before the first step: the bar's text is the summary itself. */
   #summaryShown = false;
-  /** The story's end is on screen (its card shown, or hidden by the reader). */
-  #ended = false;
   /** Play was on at the last update: the card goes away when play goes on past the end. */
   #playing = false;
-  /** Where focus was when the card took it: it goes back there when the card is hidden. */
-  #opener: HTMLElement | null = null;
+  /** The completion card's place: the card, the button that shows it again, whether the story's end is on screen, where focus was when it took it. */
+  readonly #place: CardPlace = { card: this.#card, button: this.#cardBtn, ended: false, opener: null };
   /** The story whose tallest caption sets the bar's height, and the width it was measured at (null: still being measured). */
   #fitted: { s: LoadedScenario; width: number | null } | null = null;
   /** The copies of the bar being measured, one per caption, stacked (beside the bar, until the next layout). */
@@ -89,12 +87,12 @@ export class Caption {
       if (this.#left) host.returnToScript(this.#left);
     });
     this.#aboutBtn.addEventListener('click', () => this.toggleAbout(this.#about.hidden));
-    this.#cardBtn.addEventListener('click', () => this.#showCard(true));
+    this.#cardBtn.addEventListener('click', () => host.withCard((c) => c.showCard(this.#place, true)));
     this.#card.addEventListener('keydown', (e) => {
       if (e.key !== 'Escape') return;
       e.preventDefault();
       e.stopPropagation();
-      this.#hideCard();
+      host.withCard((c) => c.hideCard(this.#place));
     });
     this.#body.addEventListener(
       'scroll',
@@ -149,44 +147,13 @@ export class Caption {
     this.#aboutBtn.setAttribute('aria-expanded', String(open));
   }
 
-  /**
-   * Shows the completion card. Its heading takes focus when focus is already inside the
-   * element (`focus`: or when the reader asked for it), never from the page around it,
-   * and without scrolling the page.
-   */
-  #showCard(focus: boolean): void {
-    this.#card.hidden = false;
-    this.#cardBtn.hidden = true;
-    this.#cardBtn.setAttribute('aria-expanded', 'true');
-    const active = (this.el.getRootNode() as Document | ShadowRoot).activeElement as HTMLElement | null;
-    if (!focus && !active) return;
-    this.#opener = active && !this.#card.contains(active) ? active : this.#cardBtn;
-    const heading = this.#card.querySelector<HTMLElement>('h2');
-    heading?.focus({ preventScroll: true });
-    // the reader is in the element: a card that opens above the window (a phone scrolled
-    // down to the controls) is brought into view from its top
-    if (heading && heading.getBoundingClientRect().top < 0) this.#card.scrollIntoView({ block: 'start' });
-  }
-
-  /** Puts the card away (the bar offers it again); focus, if it was in the card, goes back where it came from. */
-  #hideCard(): void {
-    const root = this.el.getRootNode() as Document | ShadowRoot;
-    const hadFocus = this.#card.contains(root.activeElement);
-    this.#card.hidden = true;
-    this.#cardBtn.hidden = !this.#ended;
-    this.#cardBtn.setAttribute('aria-expanded', 'false');
-    const back = this.#opener?.isConnected && this.#opener.checkVisibility() ? this.#opener : this.#cardBtn;
-    this.#opener = null;
-    if (hadFocus) back.focus({ preventScroll: true });
-  }
-
   /** Forget what is shown (a new run); the summary panel closes. */
   reset(): void {
     this.#shown = '';
     this.#left = null;
-    this.#ended = false;
+    this.#place.ended = false;
     this.#playing = false;
-    this.#opener = null;
+    this.#place.opener = null;
     this.toggleAbout(false);
     this.#fitted = null;
     this.#dropSizer();
@@ -264,7 +231,7 @@ export class Caption {
     for (const st of s.steps) if (st.caption && st.t !== null && st.t <= now) cur = st;
     const ended = !left && now >= storyEnd(s);
     // playing on past the end is free play: the card makes way (the bar offers it again)
-    if (playing && !this.#playing && ended && this.#ended && !this.#card.hidden) this.#hideCard();
+    if (playing && !this.#playing && ended && this.#place.ended && !this.#card.hidden) this.#host.withCard((c) => c.hideCard(this.#place));
     this.#playing = playing;
     const waiting = !left && !ended && !playing && cur !== null && isStop(cur) && pausedAtStep === cur.index;
     const key = `${s.id}|${s.variant}|${cur ? cur.index : -1}|${waiting}|${ended}|${left ? left.t : ''}|${playing && !cur}`;
@@ -294,12 +261,12 @@ export class Caption {
     this.#about.replaceChildren(h('strong', null, 'About this story: '), renderCaption(s.summary || s.title));
     const list = captioned(s);
     const unsafe = s.unsafe.length ? ` · unsafe: ${s.unsafe.join(', ')}` : '';
-    const reached = ended && !this.#ended;
-    this.#ended = ended;
+    const reached = ended && !this.#place.ended;
+    this.#place.ended = ended;
     if (!ended) {
       this.#card.hidden = true;
       this.#cardBtn.hidden = true;
-      this.#opener = null;
+      this.#place.opener = null;
     }
     if (left) {
       setText(this.#step, `${s.title} · you left the script${left.number ? ` at step ${left.number} of ${left.of}` : ''}`);
@@ -318,8 +285,8 @@ export class Caption {
         const next = card.nextStories(s, this.#host.variants(), (id) => this.#host.completed(id));
         const c = this.#host.cluster();
         const fired = c && !c.broken ? card.firedIn(c) : [];
-        this.#card.replaceChildren(card.completionCard(s, next, fired, { open: (n) => this.#host.open(n), replay: () => this.#host.replay(), hide: () => this.#hideCard() }));
-        if (reached) this.#showCard(false);
+        this.#card.replaceChildren(card.completionCard(s, next, fired, { open: (n) => this.#host.open(n), replay: () => this.#host.replay(), hide: () => card.hideCard(this.#place) }));
+        if (reached) card.showCard(this.#place, false);
         else this.#cardBtn.hidden = !this.#card.hidden;
       });
       this.#text.dataset.step = 'end';

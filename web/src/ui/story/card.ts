@@ -135,3 +135,44 @@ export function completionCard(s: LoadedScenario, next: NextStory[], fired: Fire
     ),
   );
 }
+
+/** The completion card's place in the caption bar (caption.ts): the card, the bar's button that shows it again, and their state. */
+export interface CardPlace {
+  readonly card: HTMLElement;
+  readonly button: HTMLButtonElement;
+  /** The story's end is on screen (its card shown, or hidden by the reader). */
+  ended: boolean;
+  /** Where focus was when the card took it: it goes back there when the card is hidden. */
+  opener: HTMLElement | null;
+}
+
+/**
+ * Shows the completion card. Its heading takes focus when focus is already inside the
+ * element (`focus`: or when the reader asked for it), never from the page around it,
+ * and without scrolling the page.
+ */
+export function showCard(p: CardPlace, focus: boolean): void {
+  p.card.hidden = false;
+  p.button.hidden = true;
+  p.button.setAttribute('aria-expanded', 'true');
+  const active = (p.card.getRootNode() as Document | ShadowRoot).activeElement as HTMLElement | null;
+  if (!focus && !active) return;
+  p.opener = active && !p.card.contains(active) ? active : p.button;
+  const heading = p.card.querySelector<HTMLElement>('h2');
+  heading?.focus({ preventScroll: true });
+  // the reader is in the element: a card that opens above the window (a phone scrolled
+  // down to the controls) is brought into view from its top
+  if (heading && heading.getBoundingClientRect().top < 0) p.card.scrollIntoView({ block: 'start' });
+}
+
+/** Puts the card away (the bar offers it again); focus, if it was in the card, goes back where it came from. */
+export function hideCard(p: CardPlace): void {
+  const root = p.card.getRootNode() as Document | ShadowRoot;
+  const hadFocus = p.card.contains(root.activeElement);
+  p.card.hidden = true;
+  p.button.hidden = !p.ended;
+  p.button.setAttribute('aria-expanded', 'false');
+  const back = p.opener?.isConnected && p.opener.checkVisibility() ? p.opener : p.button;
+  p.opener = null;
+  if (hadFocus) back.focus({ preventScroll: true });
+}
