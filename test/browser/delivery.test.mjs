@@ -14,6 +14,45 @@ import { holdBack, launch, loadToFirstFrame, root, serve, shotPath, watchFirstFr
 const dist = join(root, 'www', 'dist');
 const COMPRESSIBLE = new Set(['.js', '.css', '.wasm', '.html', '.json', '.svg']);
 
+/**
+ * What comes with the element's later chunk, not with the code its first frame waits for,
+ * each by a string only it has: the logs, the node menu, the dialogs (help, share), the
+ * keys' table, the export menu, a crashed core's report, what is under the pointer on the
+ * timeline and the popover that explains it, the completion card, the network panel, the
+ * summary's description of the timeline.
+ */
+const LATER_CODE = [
+  ['the logs', 'kp-logs-canvas'],
+  ['the node menu', 'Node actions'],
+  ['the dialogs', 'kp-dialog-head'],
+  ['the help', 'How to read the playground'],
+  ["the keys' table", 'travel back / forward 1 s'],
+  ['the share dialog', 'Share this run'],
+  ['the export menu', 'kp-export-menu'],
+  ["a crashed core's report", 'data-repro-url'],
+  ["the timeline's hit-testing", 'not sent yet (recorded future)'],
+  ['the explain popover', 'kp-explain-why'],
+  ['the completion card', 'data-story-complete'],
+  ['the network panel', 'Safety switches (unsafe mode)'],
+  ["the summary's window", 'too many messages in view to count'],
+];
+/** The rules of what comes later, in kraft-playground-later.css and not in kraft-playground.css. */
+const LATER_STYLES = [
+  '.kp-dialog{',
+  '.kp-menu{',
+  '.kp-export-menu{',
+  '.kp-explain{',
+  '.kp-tip{',
+  '.kp-caption-card{',
+  '.kp-done-cols{',
+  '.kp-inv-summary{',
+  '.kp-switch{',
+  '.kp-cfg-row{',
+  '.kp-glossary{',
+  '.kp-image-card{',
+  '.kp-crash-body{',
+];
+
 /** GET (or `method`) `path` from `base`; resolves to { status, headers, body } (body as received, not decoded). */
 function get(base, path, headers = {}, method = 'GET') {
   return new Promise((resolve, reject) => {
@@ -464,13 +503,36 @@ describe('what the first frame does not need comes after it', () => {
     const t = await page.evaluate(() => ({
       frame: window.__firstFrameMs,
       later: performance.getEntriesByType('resource').find((e) => /-later-[^/]*\.js$/.test(e.name))?.startTime,
+      laterStyles: performance.getEntriesByType('resource').find((e) => e.name.endsWith('/kraft-playground-later.css'))?.startTime,
       library: performance.getEntriesByType('resource').find((e) => e.name.endsWith('/scenarios.js'))?.startTime,
     }));
     await page.close();
     assert.deepEqual(errors, []);
     assert.ok(storyWhileHeld, `the story was not requested before the wasm had arrived: ${requested.join(', ')}`);
     assert.ok(t.later > t.frame, `the later chunk was requested at ${t.later} ms, before the first frame (${t.frame} ms)`);
+    assert.ok(t.laterStyles > t.frame, `kraft-playground-later.css was requested at ${t.laterStyles} ms, before the first frame (${t.frame} ms)`);
     assert.ok(t.library > t.frame, `scenarios.js was requested at ${t.library} ms, before the first frame (${t.frame} ms)`);
+  });
+
+  test("the element's module, its static chunks and its stylesheet hold none of what comes later; the later chunk and its stylesheet do", () => {
+    const read = (f) => readFileSync(join(dist, f), 'utf8');
+    const element = read('kraft-playground.js');
+    // what the module imports statically (the pages preload it beside the module), and the chunk it imports after its first frame
+    const statics = [...element.matchAll(/from\s*"\.\/([^"]+\.js)"/g)].map((m) => m[1]);
+    const later = [...element.matchAll(/import\(\s*"\.\/([^"]+\.js)"\s*\)/g)].map((m) => m[1]);
+    assert.ok(statics.length > 0 && later.length === 1 && /-later-/.test(later[0]), `static chunks ${statics}, later ${later}`);
+    const first = [element, ...statics.map(read)].join('\n');
+    const laterCode = later.map(read).join('\n');
+    for (const [what, marker] of LATER_CODE) {
+      assert.ok(!first.includes(marker), `${what} (${marker}) is in the code the first frame waits for`);
+      assert.ok(laterCode.includes(marker), `${what} (${marker}) is not in the later chunk`);
+    }
+    const styles = read('kraft-playground.css');
+    const laterStyles = read('kraft-playground-later.css');
+    for (const rule of LATER_STYLES) {
+      assert.ok(!styles.includes(rule), `kraft-playground.css has ${rule}`);
+      assert.ok(laterStyles.includes(rule), `kraft-playground-later.css lacks ${rule}`);
+    }
   });
 
   test('the logs come with the later chunk: held back, their panel waits empty; once it arrives they are drawn', async () => {
