@@ -585,4 +585,40 @@ describe('what the first frame does not need comes after it', () => {
     assert.deepEqual(errors, []);
     await page.close();
   });
+
+  test("Export, the timeline's keys and Share used before their chunk has arrived act, in that order, once it does", async () => {
+    const page = await browser.context.newPage();
+    let release;
+    const held = new Promise((r) => {
+      release = r;
+    });
+    await page.route(/-later-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${server.url}?seed=42&autoplay=0`);
+    await page.waitForFunction(() => document.querySelector('kraft-playground')?.cluster != null, null, { timeout: 30_000 });
+    await page.evaluate(() => document.querySelector('kraft-playground').ready);
+    await page.locator('kraft-playground [data-action="export"]').click();
+    const tl = page.locator('kraft-playground .kp-tl');
+    await tl.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.locator('kraft-playground [data-action="share"]').click();
+    await page.waitForTimeout(300);
+    assert.equal(await page.locator('kraft-playground .kp-export-menu').count(), 0, 'no export menu yet: its chunk is held back');
+    assert.ok(await page.locator('kraft-playground .kp-tl > .kp-tip').isHidden(), 'no tooltip yet');
+    assert.equal(await page.locator('kraft-playground dialog.kp-dialog').count(), 0, 'no share dialog yet');
+    release();
+    await page.locator('kraft-playground dialog.kp-dialog').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await page.locator('kraft-playground [data-share-url]').inputValue(), /#run=k2\./);
+    assert.ok(await page.locator('kraft-playground .kp-export-menu').isVisible(), 'the export menu opened');
+    assert.equal(await page.locator('kraft-playground [data-action="export"]').getAttribute('aria-expanded'), 'true');
+    assert.ok(await page.locator('kraft-playground .kp-tl > .kp-tip').isVisible(), 'the key picked an event on the timeline');
+    assert.ok((await page.locator('kraft-playground .kp-tl > .kp-tip .kp-tip-h').textContent()).length > 0);
+    await page.locator('kraft-playground dialog.kp-dialog [data-action="close"]').click();
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
 });
