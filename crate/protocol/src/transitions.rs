@@ -200,7 +200,8 @@ impl Replica {
             EpochState::Candidate(c) => c.granted.clone(),
             _ => Vec::new(), // a leader restarted into its old epoch (no-resign-on-restart)
         };
-        granting_voters.sort_unstable();
+        // Ascending ids: small_sort, not std's sort_unstable (3 KB of wasm for a few ids).
+        kraft_base::small_sort::by_key(&mut granting_voters, |id| *id);
         let voters = self.voters().clone();
         let mut leader = LeaderState::new(epoch, epoch_start, &voters, self.key(), ctx.now, &self.config);
         leader.granting_voters = granting_voters;
