@@ -166,11 +166,15 @@ impl WasmSim {
     }
 
     /// The spec as JSON (all fields, defaults filled in).
+    // Not called by the package's JS (web/src): only in the full wasm, to keep the core small.
+    #[cfg(feature = "scenarios")]
     #[wasm_bindgen(js_name = specJson)]
     pub fn spec_json(&self) -> String {
         serde_json::to_string(self.sim.spec()).unwrap_or_default()
     }
 
+    // Not called by the package's JS (web/src): only in the full wasm, to keep the core small.
+    #[cfg(feature = "scenarios")]
     pub fn seed(&self) -> f64 {
         self.sim.spec().seed as f64
     }
@@ -412,6 +416,8 @@ impl WasmSim {
         serde_json::to_string(&changes).unwrap_or_else(|_| "[]".into())
     }
 
+    // Not called by the package's JS (web/src): only in the full wasm, to keep the core small.
+    #[cfg(feature = "scenarios")]
     #[wasm_bindgen(js_name = violationCount)]
     pub fn violation_count(&self) -> u32 {
         self.sim.violation_count() as u32
@@ -651,6 +657,8 @@ impl WasmSim {
     }
 
     /// The cursor's next page of events (at most `limit`; empty at the end).
+    // Not called by the package's JS (web/src): only in the full wasm, to keep the core small.
+    #[cfg(feature = "scenarios")]
     #[wasm_bindgen(js_name = tracePage)]
     pub fn trace_page(&self, cursor: &mut WasmTraceCursor, limit: u32) -> Result<JsValue, JsValue> {
         to_js(&*self.sim.trace_page(&mut cursor.cursor, limit as usize).map_err(sim_error)?)
