@@ -636,6 +636,11 @@ impl<P: Protocol> Run<P> {
                 ),
             });
         }
+        Ok(self.read_page(cursor, limit))
+    }
+
+    /// `trace_page` once the cursor is known to read this run.
+    fn read_page(&self, cursor: &mut TraceCursor<P>, limit: usize) -> Cow<'_, [Event<P>]> {
         let limit = limit.min(MAX_EVENTS_PER_QUERY);
         let since = cursor.after;
         let page = if since + 1 >= self.window_first_seq || self.window_first_seq == 1 {
@@ -649,7 +654,7 @@ impl<P: Protocol> Run<P> {
         if let Some(e) = page.last() {
             cursor.after = e.seq;
         }
-        Ok(page)
+        page
     }
 
     /// Up to `limit` events after `cursor.after`, continuing the cursor's replay (or
@@ -690,7 +695,9 @@ impl<P: Protocol> Run<P> {
 
     /// Events with seq > `since`, at most `limit` of them (replaying no further).
     pub fn events_since_at_most(&self, since: u64, limit: usize) -> Cow<'_, [Event<P>]> {
-        self.trace_page(&mut self.trace_cursor(since), limit).expect("a new cursor reads the run as it is")
+        // A new cursor reads the run as it is: nothing to check (and no `expect`, whose
+        // message would bring SimError's Debug and the escaping of strings into the wasm).
+        self.read_page(&mut self.trace_cursor(since), limit)
     }
 
     /// Events with from <= t <= to (at most MAX_EVENTS_PER_QUERY of them).
