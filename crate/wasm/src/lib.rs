@@ -365,7 +365,11 @@ impl WasmSim {
     #[wasm_bindgen(js_name = nodesAt)]
     pub fn nodes_at(&self, t: f64) -> Result<JsValue, JsValue> {
         let t = whole("t", t)?;
-        to_js(&self.sim.nodes_at(t).map_err(sim_error)?)
+        // As `NodeOut`s without records, the JSON `nodes(false)` writes: one serializer
+        // of the node view in the wasm, not two (`NodeOut` flattens it).
+        let views = self.sim.nodes_at(t).map_err(sim_error)?;
+        let out: Vec<NodeOut> = views.into_iter().map(|view| NodeOut { view, records: None }).collect();
+        to_js(&out)
     }
 
     fn check_node(&self, node: u32) -> Result<(), JsValue> {
