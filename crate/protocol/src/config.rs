@@ -3,7 +3,7 @@
 //! scaled-down defaults; plus one `sim.` knob for a constant Kafka does not let you change) and
 //! the safety switches that let a user turn off one of KRaft's rules to watch what breaks.
 
-use kraft_base::limit::{Limit, Unit};
+use kraft_base::limit::{doc, Limit, Unit};
 use kraft_base::messages::cap;
 use serde::Serialize;
 
@@ -76,7 +76,7 @@ const fn key(
     ConfigKey {
         limit: Limit {
             key,
-            description,
+            description: doc(description),
             default: Some(default),
             min,
             max: Some(max),

@@ -5,7 +5,7 @@
 //! arguments) checks against these entries, the wasm catalog sends them to JS (which
 //! reads its bounds from there), and the root README's table is checked against them.
 
-use kraft_base::limit::limit;
+use kraft_base::limit::{doc, limit};
 pub use kraft_base::limit::{Limit, Unit};
 use kraft_base::messages::number;
 /// A bound of the protocol's, listed here with every other.
@@ -24,7 +24,7 @@ pub const FLUSH_MS: Limit = limit(
 );
 pub const SNAPSHOT_INTERVAL: Limit = Limit {
     key: "snapshotInterval",
-    description: "a node snapshots its state machine every this many applied records",
+    description: doc("a node snapshots its state machine every this many applied records"),
     default: Some(1000),
     min: 10,
     max: None,
