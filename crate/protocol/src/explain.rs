@@ -536,6 +536,20 @@ fn vote(node: NodeId, candidate: NodeId, epoch: u32, pre_vote: bool, d: VoteDeci
                                          candidate sends (KafkaRaftClient.handleVoteRequest, INVALID_REQUEST)"
             .to_string(),
     };
-    let why = why.replace("{node}", &node.to_string()).replace("{cand}", &candidate.to_string());
+    let why = replace(&replace(&why, "{node}", node), "{cand}", candidate);
     format!("n{node} {verb} n{candidate}'s {kind}: {why}")
+}
+
+/// `text` with each `pattern` replaced by `id`: `str::replace` without its substring
+/// search, which would bring a panic path into the wasm (see `messages::split_around`).
+fn replace(text: &str, pattern: &str, id: NodeId) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some((before, after)) = kraft_base::messages::split_around(rest, pattern, false) {
+        out.push_str(before);
+        out.push_str(&id.to_string());
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
