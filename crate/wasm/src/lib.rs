@@ -672,7 +672,9 @@ impl WasmSim {
     #[wasm_bindgen(js_name = traceJsonPage)]
     pub fn trace_json_page(&self, cursor: &mut WasmTraceCursor, limit: u32) -> Result<String, JsValue> {
         let page = self.sim.trace_page(&mut cursor.cursor, limit as usize).map_err(sim_error)?;
-        serde_json::to_string(&*page).map_err(|e| cannot_write(&e))
+        // Every event with its text: the JSON of `[Event]`, from the writer `eventsSinceJson`
+        // uses (one serializer of event lists in the wasm, not two).
+        events_json(&page, TextFor(u32::MAX))
     }
 
     /// The cursor's next page in the one-line text form, one event per line.
