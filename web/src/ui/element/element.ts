@@ -128,7 +128,15 @@ export class KraftPlayground extends HTMLElement {
     exportBox: () => this.#exportBox,
     scenarioId: () => this.#runs.scenario?.id ?? null,
     toast: (text) => this.#toaster.show(text),
-    request: () => this.#loop.request(),
+    mounted: (parts) => {
+      // as a frame that draws the panels would (#draw)
+      if (this.#cluster && !this.#cluster.broken && this.#boot.parsed?.full) {
+        parts.quorum.frame();
+        parts.invariants.frame();
+        parts.changes.frame();
+      }
+      this.#loop.request();
+    },
     leaderChanges: () => this.#leaderChanges.get(this.#cluster, this.#play.playing),
     seek: (t) => this.#play.seek(t),
     // what the run on screen uses (a story's or a link's own settings too)

@@ -35,7 +35,7 @@ export class LaterChunk {
       // the parts go in place once their styles have applied
       const p = Promise.all([import('../later.js'), this.#host.styles()]).then(([module]) => {
         this.parts = module.mount(this.slots, this.#host);
-        this.#host.request();
+        this.#host.mounted(this.parts);
         return this.parts;
       });
       p.catch(() => {

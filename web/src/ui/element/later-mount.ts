@@ -51,8 +51,12 @@ export interface LaterHost {
   /** The id of the scenario on screen, if any (it names the exported files). */
   scenarioId(): string | null;
   toast(text: string): void;
-  /** Asks for a frame (the parts just put in place draw in it). */
-  request(): void;
+  /**
+   * The parts are in place: the panels show the run at once (not only at the next frame
+   * that redraws them, up to a tenth of a second later while playing), and a frame is
+   * asked for (the other parts draw in it).
+   */
+  mounted(parts: LaterParts): void;
   /** The run's leader changes, measured by the core. */
   leaderChanges(): readonly LeaderChange[];
   seek(t: number): void;
