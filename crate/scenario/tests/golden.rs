@@ -69,33 +69,14 @@ fn golden(stem: &str, s: &Scenario) -> String {
 
 #[test]
 fn every_scenario_matches_its_golden_trace() {
-    let update = std::env::var_os("UPDATE").is_some_and(|v| v == "1");
     let dir = scenarios_dir().join("golden");
     let mut stale = Vec::new();
     for (stem, s) in runs() {
-        let path = dir.join(format!("{stem}.txt"));
-        let now = golden(&stem, &s);
-        if update {
-            std::fs::create_dir_all(&dir).expect("mkdir golden");
-            std::fs::write(&path, &now).expect("write golden");
-            continue;
-        }
-        let before = std::fs::read_to_string(&path).unwrap_or_default();
-        if before != now {
-            let line = before.lines().zip(now.lines()).position(|(a, b)| a != b);
-            let first = match line {
-                Some(i) => format!(
-                    "line {}:\n  golden: {}\n  now:    {}",
-                    i + 1,
-                    before.lines().nth(i).unwrap_or(""),
-                    now.lines().nth(i).unwrap_or("")
-                ),
-                None => format!("{} lines golden, {} now", before.lines().count(), now.lines().count()),
-            };
-            stale.push(format!("scenarios/golden/{stem}.txt differs at {first}"));
+        if let Err(e) = kraft_expect::file(&dir.join(format!("{stem}.txt")), &golden(&stem, &s)) {
+            stale.push(e);
         }
     }
-    if !update {
+    if !kraft_expect::updating() {
         let expected: Vec<String> = runs().into_iter().map(|(stem, _)| format!("{stem}.txt")).collect();
         let mut present: Vec<String> = std::fs::read_dir(&dir)
             .map(|d| d.map(|e| e.expect("readable").file_name().to_string_lossy().to_string()).collect())

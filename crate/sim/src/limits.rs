@@ -153,32 +153,15 @@ mod tests {
         }
     }
 
-    /// The root README's config and limits table is this table: a row that disagrees is
-    /// named. `UPDATE=1 cargo test --lib limits` rewrites it.
+    /// The root README's config and limits table is this table: a diff names the rows that
+    /// disagree. `UPDATE=1 cargo test --lib limits` rewrites it.
     #[test]
     fn readme_table_matches() {
         const START: &str = "<!-- limits table: generated from crate/sim/src/limits.rs -->\n";
         const END: &str = "<!-- end of limits table -->";
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
-        let readme = std::fs::read_to_string(path).unwrap();
-        let (Some(a), Some(b)) = (readme.find(START), readme.find(END)) else {
-            panic!("README.md lacks the markers {START:?} and {END:?}");
-        };
-        let body = &readme[a + START.len()..b];
-        let want = readme_table();
-        if std::env::var_os("UPDATE").is_some() {
-            std::fs::write(path, format!("{}{want}{}", &readme[..a + START.len()], &readme[b..])).unwrap();
-            return;
+        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"));
+        if let Err(e) = kraft_expect::sections(path, &[(START, END, &readme_table())]) {
+            panic!("{e}\nrun `UPDATE=1 cargo test -p kraft-sim --lib limits`");
         }
-        let have: Vec<&str> = body.lines().collect();
-        for row in want.lines() {
-            let key = row.split('|').nth(1).unwrap_or("").trim();
-            let found = have.iter().find(|l| l.split('|').nth(1).map(str::trim) == Some(key));
-            match found {
-                None => panic!("README.md's limits table has no row for {key}; want: {row}"),
-                Some(l) => assert_eq!(*l, row, "README.md's row for {key} disagrees with crate/sim/src/limits.rs"),
-            }
-        }
-        assert_eq!(have.len(), want.lines().count(), "README.md's limits table has rows the table lacks:\n{body}");
     }
 }

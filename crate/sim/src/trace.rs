@@ -1114,12 +1114,7 @@ mod tests {
         if have == want {
             return;
         }
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/trace.rs");
-        if std::env::var_os("UPDATE").is_some() {
-            let src = std::fs::read_to_string(path).unwrap();
-            let (Some(a), Some(b)) = (src.find(START), src.find(END)) else {
-                panic!("trace.rs lacks the markers {START:?} and {END:?}");
-            };
+        if kraft_expect::updating() {
             let rows: String = want
                 .iter()
                 .map(|(n, f)| {
@@ -1127,7 +1122,8 @@ mod tests {
                     format!("    ({n:?}, &[{}]),\n", f.join(", "))
                 })
                 .collect();
-            std::fs::write(path, format!("{}{rows}{}", &src[..a + START.len()], &src[b..])).unwrap();
+            let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src/trace.rs"));
+            kraft_expect::sections(path, &[(START, END, &rows)]).unwrap();
             return;
         }
         assert_eq!(

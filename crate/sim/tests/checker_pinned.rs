@@ -9,13 +9,12 @@
 //! test --release -p kraft-sim --test checker_pinned`, and the diff says what changed.
 //! A failure shows the first differing lines, with their line numbers in the file.
 
-mod expect;
-
 use kraft_protocol::SafetySwitch;
 use kraft_sim::chaos::{random_run, ChaosOptions};
 use kraft_sim::trace::EventKind;
 use kraft_sim::Simulation;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// The report lines of every run, and the number of reports per invariant.
 fn reports() -> (Vec<String>, BTreeMap<String, usize>) {
@@ -61,7 +60,9 @@ fn the_reports_of_seeded_runs_with_each_safety_switch_are_as_pinned() {
         lines.iter().all(|l| !l.contains('\n')),
         "a report spans lines, so the file could not be compared line by line"
     );
-    if let Err(e) = expect::golden(&expect::test_file("golden/checker-reports.txt"), &lines) {
+    if let Err(e) =
+        kraft_expect::golden(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/checker-reports.txt"), &lines)
+    {
         panic!("{e}reports per invariant now: {counts:?}");
     }
 }

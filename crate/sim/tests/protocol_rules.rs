@@ -4,11 +4,10 @@
 //! tests/testdata/protocol_rules/ (the commands are listed at the end of this file); the
 //! rules told by measures (times, counts, whole logs) are Rust tests here.
 
-mod expect;
 mod support;
 
-use expect::datadriven::{self, Case};
 use kraft_base::rng::Rng;
+use kraft_expect::datadriven::{self, Case};
 use kraft_protocol::config::SafetySwitch;
 use kraft_protocol::log::ReplicaLog;
 use kraft_protocol::rpc::{
@@ -853,9 +852,13 @@ impl Script {
 /// The rule groups scripted in tests/testdata/protocol_rules/.
 const SCRIPTS: [&str; 5] = ["elections", "resignation", "fetch", "flush", "prospective"];
 
+fn testdata() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/testdata/protocol_rules")
+}
+
 fn run_script(name: &str) {
     let mut script = Script::default();
-    datadriven::run_file(&expect::test_file(&format!("testdata/protocol_rules/{name}.txt")), |case| script.run(case));
+    datadriven::run_file(&testdata().join(format!("{name}.txt")), |case| script.run(case));
 }
 
 #[test]
@@ -886,7 +889,7 @@ fn scripted_prospective() {
 /// Every script in the directory runs (a new file must be added to `SCRIPTS`).
 #[test]
 fn every_script_is_run() {
-    let mut found: Vec<String> = std::fs::read_dir(expect::test_file("testdata/protocol_rules"))
+    let mut found: Vec<String> = std::fs::read_dir(testdata())
         .expect("the scripts' directory")
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();

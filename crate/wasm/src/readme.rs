@@ -93,37 +93,13 @@ fn event_types() -> String {
     EVENT_FIELDS.iter().map(|(t, _)| format!("`{t}`")).collect::<Vec<_>>().join(", ")
 }
 
-/// `text` with what lies between `start` and `end` replaced by `want`, and whether it was
-/// already so.
-fn between(text: &str, start: &str, end: &str, want: &str) -> (String, bool) {
-    let (Some(a), Some(b)) = (text.find(start), text.find(end)) else {
-        panic!("the README lacks the markers {start:?} and {end:?}");
-    };
-    let a = a + start.len();
-    (format!("{}{want}{}", &text[..a], &text[b..]), text[a..b] == *want)
-}
-
 /// Checks `path`'s generated sections (start marker, end marker, what belongs between),
-/// or with `UPDATE=1` rewrites the file once with all of them.
+/// or with `UPDATE=1` rewrites them.
 fn check_sections(path: &str, sections: &[(&str, &str, String)]) {
-    let mut text = std::fs::read_to_string(path).unwrap();
-    let mut stale = Vec::new();
-    for (start, end, want) in sections {
-        let (next, ok) = between(&text, start, end, want);
-        if !ok {
-            stale.push(start.trim());
-        }
-        text = next;
+    let sections: Vec<(&str, &str, &str)> = sections.iter().map(|(a, b, want)| (*a, *b, want.as_str())).collect();
+    if let Err(e) = kraft_expect::sections(std::path::Path::new(path), &sections) {
+        panic!("{e}\nrun `UPDATE=1 cargo test --release -p kraft-wasm --lib readme` and review the diff");
     }
-    if std::env::var_os("UPDATE").is_some() {
-        std::fs::write(path, text).unwrap();
-        return;
-    }
-    assert!(
-        stale.is_empty(),
-        "{path} is stale ({}): run `UPDATE=1 cargo test --release -p kraft-wasm --lib readme` and review the diff",
-        stale.join("; ")
-    );
 }
 
 #[test]

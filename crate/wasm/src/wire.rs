@@ -586,32 +586,20 @@ mod tests {
         out
     }
 
+    /// Fails with a diff when a generated file is stale; `UPDATE=1` rewrites it.
+    fn current(path: &str, want: &str) {
+        if let Err(e) = kraft_expect::file(std::path::Path::new(path), want) {
+            panic!("{e}\nrun `UPDATE=1 cargo test --release --lib wire` and review the diff");
+        }
+    }
+
     #[test]
     fn generated_packed_readers_are_current() {
-        let want = packed_readers();
-        if std::env::var_os("UPDATE").is_some() {
-            std::fs::write(READERS_PATH, &want).unwrap();
-            return;
-        }
-        let have = std::fs::read_to_string(READERS_PATH).unwrap_or_default();
-        assert!(
-            have == want,
-            "web/src/generated/packed-readers.ts is stale: run `UPDATE=1 cargo test --release --lib wire` and review the diff"
-        );
+        current(READERS_PATH, &packed_readers());
     }
 
     #[test]
     fn generated_typescript_is_current() {
-        let want = generated();
-        if std::env::var_os("UPDATE").is_some() {
-            std::fs::create_dir_all(std::path::Path::new(PATH).parent().unwrap()).unwrap();
-            std::fs::write(PATH, &want).unwrap();
-            return;
-        }
-        let have = std::fs::read_to_string(PATH).unwrap_or_default();
-        assert!(
-            have == want,
-            "web/src/generated/wire.ts is stale: run `UPDATE=1 cargo test --release --lib wire` and review the diff"
-        );
+        current(PATH, &generated());
     }
 }

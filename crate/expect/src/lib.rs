@@ -1,45 +1,80 @@
-//! Expected-output files for tests: a golden file compared line by line, and datadriven
-//! scripts (in the style of etcd-io/raft's `testdata`, read by `datadriven`). A mismatch
-//! fails with a small unified diff naming the first differing lines; `UPDATE=1` rewrites
-//! the file with what the code produces instead (review it with `git diff`).
-
-#![allow(dead_code)]
+//! Expected-output files for the workspace's tests, one way for all of them: a golden
+//! file, a generated section of a hand-written file (between two marker lines), and
+//! datadriven scripts (in the style of etcd-io/raft's `testdata`, read by `datadriven`).
+//! A mismatch fails with a small unified diff naming the first differing lines; `UPDATE=1`
+//! rewrites the file with what the code produces instead (review it with `git diff`).
 
 pub mod datadriven;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// `UPDATE=1` (or any value but `0` and empty): rewrite expected files instead of failing.
 pub fn updating() -> bool {
     std::env::var("UPDATE").map(|v| !v.is_empty() && v != "0").unwrap_or(false)
 }
 
-/// A path under this crate's `tests/`.
-pub fn test_file(relative: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(relative)
+/// Compares `got` with the golden file at `path` (one entry per line).
+pub fn golden(path: &Path, got: &[String]) -> Result<(), String> {
+    file(path, &got.iter().map(|l| format!("{l}\n")).collect::<String>())
 }
 
-/// Compares `got` with the golden file at `path` (one entry per line): the error names the
-/// first differing lines. With `UPDATE=1` writes `got` there instead.
-pub fn golden(path: &Path, got: &[String]) -> Result<(), String> {
-    let text = got.iter().map(|l| format!("{l}\n")).collect::<String>();
+/// Compares `got` with the whole file at `path`: the error names the first differing
+/// lines. With `UPDATE=1` writes `got` there instead.
+pub fn file(path: &Path, got: &str) -> Result<(), String> {
     if updating() {
-        std::fs::write(path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        write(path, got);
         return Ok(());
     }
-    let want = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("cannot read {} ({e}); UPDATE=1 writes it", path.display()));
-    let want: Vec<String> = want.lines().map(str::to_string).collect();
+    let want = std::fs::read_to_string(path).unwrap_or_default();
+    compared(&path.display().to_string(), &want, got)
+}
+
+/// Compares each `(start, end, got)` with what lies between the marker lines `start` and
+/// `end` of the file at `path` (the rest of the file is hand-written): the error names the
+/// section and its first differing lines. With `UPDATE=1` rewrites the sections instead.
+pub fn sections(path: &Path, sections: &[(&str, &str, &str)]) -> Result<(), String> {
+    let mut text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut errors = Vec::new();
+    for (start, end, got) in sections {
+        let (Some(a), Some(b)) = (text.find(start), text.find(end)) else {
+            panic!("{} lacks the markers {start:?} and {end:?}", path.display());
+        };
+        let a = a + start.len();
+        if let Err(e) = compared(&format!("{} (after {:?})", path.display(), start.trim()), &text[a..b], got) {
+            errors.push(e);
+        }
+        text = format!("{}{got}{}", &text[..a], &text[b..]);
+    }
+    if updating() {
+        write(path, &text);
+        return Ok(());
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+fn write(path: &Path, text: &str) {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    }
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+}
+
+fn compared(what: &str, want: &str, got: &str) -> Result<(), String> {
     if want == got {
         return Ok(());
     }
+    let want: Vec<String> = want.lines().map(str::to_string).collect();
+    let got: Vec<String> = got.lines().map(str::to_string).collect();
     Err(format!(
-        "{} differs from what the code produces ({} lines expected, {} produced; \
+        "{what} differs from what the code produces ({} lines expected, {} produced; \
          UPDATE=1 rewrites it; - the file, + the code):\n{}",
-        path.display(),
         want.len(),
         got.len(),
-        diff(&want, got)
+        diff(&want, &got)
     ))
 }
 

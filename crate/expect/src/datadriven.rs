@@ -14,7 +14,7 @@
 //! returns with the expected block, and fails naming every block that differs, with a
 //! diff; `UPDATE=1` rewrites the expected blocks in place, leaving the rest of the file.
 
-use super::{diff, updating};
+use crate::{diff, updating};
 use std::fmt::Write;
 use std::path::Path;
 
