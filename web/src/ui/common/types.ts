@@ -2,7 +2,7 @@
 // trace events (crate/sim/src/trace.rs), node views and log records (crate/sim/src/view.rs),
 // and the invariants and safety switches with their explanations.
 
-import { REPAIRS, SPAN_RPCS } from '../../generated/wire.js';
+import { BAND_STATES, REPAIRS, SPAN_RPCS } from '../../generated/wire.js';
 import type { EventOf, EventType, LogRecord, NodeInfo, QuorumDescription, RpcKind, StateName } from '../../types.js';
 
 export { INVARIANTS, SWITCHES } from '../../generated/wire.js';
@@ -23,20 +23,20 @@ export type UiEventOf<T extends UiEvent['type']> = Extract<UiEvent, { type: T }>
 /** What `cluster.describeQuorum()` returns (the package's type). */
 export type QuorumInfo = QuorumDescription;
 
-/** Legend groups: a request and its response share a colour (responses are dashed). */
-export const RPC_GROUPS = ['PreVote', 'Vote', 'BeginQuorumEpoch', 'EndQuorumEpoch', 'Fetch', 'FetchSnapshot'] as const;
-export type RpcGroup = (typeof RPC_GROUPS)[number];
-
-/** Every RPC kind in legend order, each request followed by its response: the core's numbering of a message span's `rpc` (`rpcIndex` relies on it). */
-export const RPC_KINDS: readonly RpcName[] = SPAN_RPCS;
-type Legend = RpcGroup | `${RpcGroup}Response`;
 /** KIP-853's voter-change RPCs: no cluster sends them yet, so the legend leaves them out
  * until the UI draws membership changes (issue 29). */
 type VoterChangeGroup = 'AddRaftVoter' | 'RemoveRaftVoter' | 'UpdateRaftVoter' | 'ApiVersions';
+/** A legend group: a request kind, whose response shares its colour (dashed). */
+export type RpcGroup = Exclude<RpcName, `${string}Response` | VoterChangeGroup>;
+
+/** Every RPC kind in legend order, each request followed by its response: the core's numbering of a message span's `rpc` (`rpcIndex` relies on it). */
+export const RPC_KINDS: readonly RpcName[] = SPAN_RPCS;
+/** The legend's groups in that order: the requests. */
+export const RPC_GROUPS = RPC_KINDS.filter((_, i) => i % 2 === 0) as readonly RpcGroup[];
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
-/** Fails to compile when the legend and the core's `RpcKind` disagree. */
-export type LegendCoversEveryRpc = Assert<Same<Legend, Exclude<RpcName, VoterChangeGroup | `${VoterChangeGroup}Response`>>>;
+/** Fails to compile when a drawn request kind of the core has no response kind. */
+export type LegendCoversEveryRpc = Assert<Same<RpcGroup | `${RpcGroup}Response`, Exclude<RpcName, VoterChangeGroup | `${VoterChangeGroup}Response`>>>;
 
 export function rpcIndex(rpc: string): number {
   const i = RPC_KINDS.indexOf(rpc as RpcName);
@@ -49,7 +49,8 @@ export function isResponse(rpc: string): boolean {
   return (rpcIndex(rpc) & 1) === 1;
 }
 
-export const STATES: StateName[] = ['unattached', 'prospective', 'candidate', 'leader', 'follower', 'resigned', 'crashed'];
+/** Every state a node's band shows, in the core's numbering of a band's `state`. */
+export const STATES: readonly StateName[] = BAND_STATES;
 export function stateIndex(s: string): number {
   const i = STATES.indexOf(s as StateName);
   return Math.max(i, 0);
