@@ -771,11 +771,20 @@ impl<P: Protocol> World<P> {
         n.durable = Some(replica.durable());
         n.incarnation += 1;
         n.busy_until = 0;
-        n.inbox.clear();
+        let inbox = std::mem::take(&mut n.inbox);
         n.deferred.clear();
         n.wake_at = None;
         n.wake_gen += 1;
         self.emit(EventKind::Crash { node: id, lost_records: lost });
+        // Messages that arrived while the process was busy die with it, unread: the trace
+        // says so, or they would seem in flight forever.
+        for input in inbox {
+            if let Inbound::Message(env, msg, sent, _) = input {
+                let (rpc, epoch) = (env.message.kind(), env.message.epoch());
+                let (from, to, reason) = (env.from, env.to, DropReason::NodeDown);
+                self.emit(EventKind::Drop { msg, from, to, rpc, epoch, sent, reason });
+            }
+        }
         self.reset_connections_to(id);
     }
 
