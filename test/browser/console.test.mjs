@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Cluster, catalog, init } from '../../web/dist/node.js';
-import { EL, nodeAction, useSite, waitLeader } from './harness.mjs';
+import { EL, nodeAction, shotPath, useSite, waitLeader } from './harness.mjs';
 
 const site = useSite();
 const open = site.open;
@@ -79,7 +79,7 @@ describe('the settings', () => {
 
 describe('leader changes in free play', () => {
   test("each new leader gets the leader-crash story card's breakdown (detection, election, first commit), in a panel and on the timeline", async () => {
-    const { page, errors } = await open('/?seed=11&voters=3&observers=0&speed=10');
+    const { page, errors } = await open('/?seed=11&voters=3&observers=0&speed=10', { viewport: { width: 1440, height: 1160 } });
     const first = await waitLeader(page);
     await nodeAction(page, first.id, 'crash');
     await waitLeader(page, { minEpoch: first.epoch });
@@ -107,6 +107,12 @@ describe('leader changes in free play', () => {
     await page.waitForFunction((t) => (document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-tl').dataset.failovers ?? '').includes(`${t}:detection=`), core.t);
     // the first election is listed too, below it
     assert.equal(await page.locator(`${EL} .kp-leader-changes li[data-measure="firstElection"]`).count(), 1);
+    // the README's picture of the console: the leader changes beside the options, the
+    // settings' first section below them
+    const changes = await page.locator(`${EL} .kp-leader-changes`).boundingBox();
+    const settings = await page.locator(`${EL} .kp-settings-panel`).boundingBox();
+    const [x, y] = [settings.x - 12, changes.y - 12];
+    await page.screenshot({ path: shotPath('screenshot-console.png'), fullPage: true, clip: { x, y, width: changes.x + changes.width + 12 - x, height: settings.y + 440 - y } });
     assert.deepEqual(errors, []);
     await page.close();
   });

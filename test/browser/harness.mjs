@@ -74,6 +74,7 @@ export const README_SHOTS = [
   'screenshot-stage-390x844.png',
   'screenshot-figure-8-390x844.png',
   'screenshot.png',
+  'screenshot-console.png',
   'story-pause.png',
   'story-complete.png',
   'explain-popover.png',
