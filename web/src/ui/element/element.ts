@@ -9,7 +9,7 @@
 // page's record of completed stories). Methods: play(), pause(), help(). Events: `kraft-playground:change` (the run on screen), `kraft-playground:story` (the
 // reader's place in a story's script).
 
-import { type Cluster, type PackedBatch, Player, type WasmSource } from '../../api.js';
+import { type Cluster, init, type PackedBatch, Player, type WasmSource } from '../../api.js';
 import { h } from '../common/dom.js';
 import { Store } from '../common/store.js';
 import { ThemeWatch } from '../common/theme.js';
@@ -253,7 +253,7 @@ export class KraftPlayground extends HTMLElement {
   /** The page's record of the stories the reader completed (the site's tour sets it), or null. */
   courseProgress: CourseProgress | null = null;
   #resolveReady: () => void = () => {};
-  /** Resolves when the first run is loaded. */
+  /** Resolves when the first run is loaded and its link can be made ({@link shareUrl}, `cluster.toLink()`): the link codec comes after the first frame. */
   ready: Promise<void> = new Promise((r) => (this.#resolveReady = r));
 
   /** Shows a message in the element's notice area (e.g. a page's unknown URL parameter). */
@@ -428,8 +428,12 @@ export class KraftPlayground extends HTMLElement {
       now: () => this.#now(),
       syncSettings: () => this.#views.controls.syncSettings(),
       booted: () => {
-        this.#resolveReady();
-        this.#later.loadSoon(() => void this.#boot.listLibrary());
+        this.#later.loadSoon(() => {
+          void this.#boot.listLibrary();
+          // the share-link codec (init: the core is here), which `ready` waits for
+          const ready = () => this.#resolveReady();
+          void init().then(ready, ready);
+        });
       },
     });
     layOut(this.#root, {
@@ -650,7 +654,7 @@ export class KraftPlayground extends HTMLElement {
     if (story) this.dispatchEvent(new CustomEvent('kraft-playground:story', { bubbles: true, composed: true, detail: story }));
   }
 
-  /** The URL that reproduces this run. */
+  /** The URL that reproduces this run (once {@link ready} has resolved). */
   shareUrl(): string {
     return this.#share.url();
   }
