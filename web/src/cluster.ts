@@ -237,10 +237,15 @@ export class Cluster {
 
   /**
    * @internal Loads the core alone, without the share-link codec that {@link init} loads
-   * beside it: what the element's first frame waits for (it calls `init` after that frame).
+   * beside it: what the element's first frame waits for (the codec comes after that frame).
    */
   static __initCore(source?: WasmSource): Promise<void> {
     return initCore(source);
+  }
+
+  /** @internal Loads the share-link codec alone (the element, after its first frame: its core is loaded already or failed to). */
+  static async __initLinks(): Promise<void> {
+    await loadLinks();
   }
 
   /** Like {@link Cluster.create}, once the core is loaded (after `await init()`). */

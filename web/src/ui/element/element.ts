@@ -9,7 +9,7 @@
 // page's record of completed stories). Methods: play(), pause(), help(). Events: `kraft-playground:change` (the run on screen), `kraft-playground:story` (the
 // reader's place in a story's script).
 
-import { type Cluster, init, type PackedBatch, Player, type WasmSource } from '../../api.js';
+import { Cluster, type PackedBatch, Player, type WasmSource } from '../../api.js';
 import { h } from '../common/dom.js';
 import { Store } from '../common/store.js';
 import { ThemeWatch } from '../common/theme.js';
@@ -445,9 +445,9 @@ export class KraftPlayground extends HTMLElement {
       booted: () => {
         this.#later.loadSoon(() => {
           void this.#boot.listLibrary();
-          // the share-link codec (init: the core is here), which `ready` waits for
+          // the share-link codec, which `ready` waits for
           const ready = () => this.#resolveReady();
-          void init().then(ready, ready);
+          void Cluster.__initLinks().then(ready, ready);
         });
       },
     });

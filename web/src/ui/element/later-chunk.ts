@@ -3,7 +3,7 @@
 // again at the next ask), with its stylesheet; its parts are then built and put in place
 // (later-mount.ts, which comes with it) while the slots here hold the panels' places.
 
-import { init } from '../../api.js';
+import { Cluster } from '../../api.js';
 import { h } from '../common/dom.js';
 import type { LaterHost, LaterParts } from './later-mount.js';
 
@@ -34,8 +34,8 @@ export class LaterChunk {
   load(): Promise<LaterParts> {
     if (!this.#load) {
       // the parts go in place once their styles have applied, and the share-link codec
-      // (init: the core is here) that sharing, exporting and the crash report use is here
-      const p = Promise.all([import('../later.js'), this.#host.styles(), init()]).then(([module]) => {
+      // that sharing, exporting and the crash report use is here
+      const p = Promise.all([import('../later.js'), this.#host.styles(), Cluster.__initLinks()]).then(([module]) => {
         this.parts = module.mount(this.slots, this.#host);
         this.#host.mounted(this.parts);
         return this.parts;
