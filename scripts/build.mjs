@@ -88,7 +88,7 @@ const steps = [
     cmd: process.execPath,
     script: 'web/build.mjs',
     out: 'web/dist',
-    required: ['index.js', 'node.js', 'element.js', 'engine.js', 'index.d.ts', 'kraft_playground_bg.wasm', 'kraft_playground_full_bg.wasm'],
+    required: ['index.js', 'node.js', 'element.js', 'engine.js', 'link.js', 'index.d.ts', 'kraft_playground_bg.wasm', 'kraft_playground_full_bg.wasm'],
     inputs: () => ['web/src', 'web/build.mjs', 'web/package.json', 'web/tsconfig.json', 'web/pkg', 'scenarios', 'scripts/stories.mjs'],
     facts: () => ({ node: process.version, esbuild: npmVersion('esbuild'), typescript: npmVersion('typescript'), KP_KEEP_NAMES: process.env.KP_KEEP_NAMES ?? '' }),
   },
@@ -98,7 +98,7 @@ const steps = [
     cmd: process.execPath,
     script: 'www/build.mjs',
     out: 'www/dist',
-    required: ['index.html', 'embed.html', 'kraft-playground.js', 'kraft_playground_bg.wasm', 'kraft_playground_bg.wasm.br'],
+    required: ['index.html', 'embed.html', 'kraft-playground.js', 'link.js', 'kraft_playground_bg.wasm', 'kraft_playground_bg.wasm.br'],
     inputs: () => ['www/src', 'www/public', 'www/build.mjs', 'www/tsconfig.json', 'web/dist', 'web/package.json', 'scenarios', 'scripts/stories.mjs', 'scripts/precompress.mjs'],
     facts: () => ({
       node: process.version,

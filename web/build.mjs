@@ -41,6 +41,25 @@ await build({
   outdir: dist,
   platform: 'neutral',
   ...minify, // what pages download; the source map keeps it debuggable
+  plugins: [
+    {
+      // init()'s import of the share-link codec stays an import of dist/link.js (below),
+      // which a bundler keeps apart as a chunk of its own
+      name: 'link-apart',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/link\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: './link.js', external: true } : undefined));
+      },
+    },
+  ],
+});
+// The share-link codec (src/link.ts, with fflate's DEFLATE), which the browser entry
+// imports in init(): what a page draws first does not wait for it.
+await build({
+  ...common,
+  entryPoints: { link: join(web, 'src/link.ts') },
+  outdir: dist,
+  platform: 'neutral',
+  ...minify,
 });
 await build({
   ...common,

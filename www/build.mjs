@@ -77,6 +77,17 @@ const element = await build({
   splitting: true,
   chunkNames: 'kraft-playground-[name]-[hash]',
   metafile: true,
+  plugins: [
+    {
+      // the share-link codec the API's init() imports: the package's own module, copied
+      // beside (4.); as a chunk here it would split esbuild's helpers into one more
+      // module the first frame waits for
+      name: 'link-as-is',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/link\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: './link.js', external: true } : undefined));
+      },
+    },
+  ],
 });
 const staticChunks = element.metafile.outputs[`${relative(root, dist)}/kraft-playground.js`].imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => basename(i.path));
 
@@ -134,6 +145,8 @@ copyFileSync(fromPackage('kraft-playground.css'), join(dist, 'kraft-playground.c
 // the styles of what the element loads after its first frame, fetched with its later chunk
 copyFileSync(fromPackage('kraft-playground-later.css'), join(dist, 'kraft-playground-later.css'));
 copyFileSync(wasm, join(dist, 'kraft_playground_bg.wasm'));
+// the share-link codec, fetched after the element's first frame
+copyFileSync(join(dirname(fromPackage('element')), 'link.js'), join(dist, 'link.js'));
 // the full engine, fetched only when a reader opens their own scenario file
 copyFileSync(fromPackage('engine.js'), join(dist, 'engine.js'));
 copyFileSync(fromPackage('kraft_playground_full_bg.wasm'), join(dist, 'kraft_playground_full_bg.wasm'));

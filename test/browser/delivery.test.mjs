@@ -505,6 +505,7 @@ describe('what the first frame does not need comes after it', () => {
       later: performance.getEntriesByType('resource').find((e) => /-later-[^/]*\.js$/.test(e.name))?.startTime,
       laterStyles: performance.getEntriesByType('resource').find((e) => e.name.endsWith('/kraft-playground-later.css'))?.startTime,
       library: performance.getEntriesByType('resource').find((e) => e.name.endsWith('/scenarios.js'))?.startTime,
+      link: performance.getEntriesByType('resource').find((e) => e.name.endsWith('/link.js'))?.startTime,
     }));
     await page.close();
     assert.deepEqual(errors, []);
@@ -512,6 +513,7 @@ describe('what the first frame does not need comes after it', () => {
     assert.ok(t.later > t.frame, `the later chunk was requested at ${t.later} ms, before the first frame (${t.frame} ms)`);
     assert.ok(t.laterStyles > t.frame, `kraft-playground-later.css was requested at ${t.laterStyles} ms, before the first frame (${t.frame} ms)`);
     assert.ok(t.library > t.frame, `scenarios.js was requested at ${t.library} ms, before the first frame (${t.frame} ms)`);
+    assert.ok(t.link > t.frame, `link.js was requested at ${t.link} ms, before the first frame (${t.frame} ms)`);
   });
 
   test("the element's module, its static chunks and its stylesheet hold none of what comes later; the later chunk and its stylesheet do", () => {
@@ -527,12 +529,37 @@ describe('what the first frame does not need comes after it', () => {
       assert.ok(!first.includes(marker), `${what} (${marker}) is in the code the first frame waits for`);
       assert.ok(laterCode.includes(marker), `${what} (${marker}) is not in the later chunk`);
     }
+    // the share-link codec (its DEFLATE) is a module of its own, imported after the first frame
+    assert.ok(!first.includes('is not base64url') && read('link.js').includes('is not base64url'), 'the link codec is in the code the first frame waits for');
     const styles = read('kraft-playground.css');
     const laterStyles = read('kraft-playground-later.css');
     for (const rule of LATER_STYLES) {
       assert.ok(!styles.includes(rule), `kraft-playground.css has ${rule}`);
       assert.ok(laterStyles.includes(rule), `kraft-playground-later.css lacks ${rule}`);
     }
+  });
+
+  test("the link codec comes after the first frame: held back, the run is drawn and `ready` waits for it; then the run's link is made", async () => {
+    const page = await browser.context.newPage();
+    const release = await holdBack(page, /\/link\.js$/);
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.addInitScript(watchFirstFrame);
+    await page.goto(`${server.url}?seed=42`);
+    await page.waitForFunction(() => window.__firstFrameMs !== undefined, null, { timeout: 60_000 });
+    await page.evaluate(() => {
+      window.__ready = false;
+      document.querySelector('kraft-playground').ready.then(() => {
+        window.__ready = true;
+      });
+    });
+    await page.waitForTimeout(500);
+    assert.equal(await page.evaluate(() => window.__ready), false, 'ready before the link codec arrived');
+    release();
+    await page.waitForFunction(() => window.__ready, null, { timeout: 10_000 });
+    assert.match(await page.evaluate(() => document.querySelector('kraft-playground').shareUrl()), /#run=k2\./);
+    assert.deepEqual(errors, []);
+    await page.close();
   });
 
   test('the logs come with the later chunk: held back, their panel waits empty; once it arrives they are drawn', async () => {

@@ -8,7 +8,7 @@ export type { ScenarioRun } from './cluster.js';
 export { Cluster, MAX_ADVANCE_MS, runScenario, runScenarioSync, ScenarioError } from './cluster.js';
 export type { LaneSeries, LaneWindow } from './lanes.js';
 export { SPAN, SPAN_DROPS, SPAN_FLAGS, SPAN_OUTCOMES, SPAN_RPCS, STEP } from './lanes.js';
-export { LINK_FORMAT } from './link.js';
+export { LINK_FORMAT } from './links.js';
 export type { PackedBatch } from './packed.js';
 export type { FrameScheduler, PlayerFrame, PlayerListener, PlayerOptions } from './player.js';
 export { Player } from './player.js';

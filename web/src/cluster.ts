@@ -6,7 +6,7 @@ import * as check from './check.js';
 import { CoreFailure, CORE_CRASHED as CRASHED, describeFailure, type EngineGlue, type Glue, isInternalFailure, type WasmPacked, type WasmSim, withCore, withEngine } from './core.js';
 import type { PackedRest } from './generated/wire.js';
 import { type LaneWindow, readLanes } from './lanes.js';
-import { decodeLink, encodeLink } from './link.js';
+import { links, loadLinks } from './links.js';
 import { type PackedBatch, unpack } from './packed.js';
 import type {
   Action,
@@ -36,7 +36,7 @@ import type {
   WritableRecord,
   WriteResult,
 } from './types.js';
-import { catalog, init, initEngine, limit, retire } from './wasm.js';
+import { catalog, init, initCore, initEngine, limit, retire, type WasmSource } from './wasm.js';
 
 /**
  * Longest single advance/seek step the core allows: a day of simulated time (the core's
@@ -235,6 +235,19 @@ export class Cluster {
     return Cluster.createSync(options);
   }
 
+  /**
+   * @internal Loads the core alone, without the share-link codec that {@link init} loads
+   * beside it: what the element's first frame waits for (the codec comes after that frame).
+   */
+  static __initCore(source?: WasmSource): Promise<void> {
+    return initCore(source);
+  }
+
+  /** @internal Loads the share-link codec alone (the element, after its first frame: its core is loaded already or failed to). */
+  static async __initLinks(): Promise<void> {
+    await loadLinks();
+  }
+
   /** Like {@link Cluster.create}, once the core is loaded (after `await init()`). */
   static createSync(options: ClusterOptions = {}): Cluster {
     const spec = normaliseOptions(options, 'Cluster.create options');
@@ -247,7 +260,7 @@ export class Cluster {
    * an `Error` saying so.
    */
   static async fromLink(link: string): Promise<Cluster> {
-    const payload = decodeLink(link);
+    const payload = (await loadLinks()).decodeLink(link);
     await init();
     if (payload.spec.seed === undefined) throw new TypeError('malformed link: spec.seed is missing');
     let spec: Spec;
@@ -277,6 +290,11 @@ export class Cluster {
    */
   static async replay(spec: object, inputs: unknown[], t: number, options: { at?: number } = {}): Promise<Cluster> {
     await init();
+    return Cluster.replaySync(spec, inputs, t, options);
+  }
+
+  /** Like {@link Cluster.replay}, once the core is loaded (after `await init()`). */
+  static replaySync(spec: object, inputs: unknown[], t: number, options: { at?: number } = {}): Cluster {
     const s = normaliseOptions(spec, 'the replayed spec');
     const json = [JSON.stringify(s), JSON.stringify(check.array(inputs, 'inputs'))] as const;
     const until = check.whole(t, 't');
@@ -849,11 +867,11 @@ export class Cluster {
     const o = check.object(options, 'toLink options');
     check.keys(o, ['until'], 'toLink option');
     const now = this.now;
-    if (o.until === undefined) return encodeLink({ v: catalog().version, spec: this.#spec, inputs: this.inputs(), t: now });
+    if (o.until === undefined) return links().encodeLink({ v: catalog().version, spec: this.#spec, inputs: this.inputs(), t: now });
     const until = check.whole(o.until, 'until');
     if (until < now) throw new RangeError(`until must be at least now (${now} ms), got ${until}`);
     const inputs = [...this.inputs(), ...this.futureInputs().filter((i) => i.t <= until)];
-    return encodeLink({ v: catalog().version, spec: this.#spec, inputs, t: until });
+    return links().encodeLink({ v: catalog().version, spec: this.#spec, inputs, t: until });
   }
 
   /**
@@ -864,7 +882,7 @@ export class Cluster {
    */
   reproductionLink(): string {
     if (this.#disposed) throw new Error('this cluster was disposed and can no longer be used');
-    return encodeLink({
+    return links().encodeLink({
       v: catalog().version,
       spec: this.#spec,
       inputs: this.#journal.slice(0, this.#good.count),

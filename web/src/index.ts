@@ -3,10 +3,11 @@
  * deterministically in WebAssembly. This is the browser (and bundler) entry: the wasm
  * is fetched from `kraft_playground_bg.wasm` next to this module, and the full engine
  * (`engine.js` and `kraft_playground_full_bg.wasm`) only when a scenario file or a sweep
- * is run. Node gets `node.js`.
+ * is run; the share-link codec (`link.js`) when `init()` runs. Node gets `node.js`.
  * @module
  */
 import type { Glue as EngineGlue } from '../pkg/kraft_playground_full_factory.js';
+import { setLinkCodec } from './links.js';
 import { setDefaultWasmSource } from './wasm.js';
 
 setDefaultWasmSource(() => new URL('./kraft_playground_bg.wasm', import.meta.url), {
@@ -17,5 +18,8 @@ setDefaultWasmSource(() => new URL('./kraft_playground_bg.wasm', import.meta.url
     return { createGlue: m.createGlue, source: new URL('./kraft_playground_full_bg.wasm', import.meta.url) };
   },
 });
+
+// a module of its own (dist/link.js, the DEFLATE of share links), which init() loads beside the core
+setLinkCodec(() => import('./link.js'));
 
 export * from './api.js';

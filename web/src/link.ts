@@ -1,14 +1,14 @@
 /**
  * Share links: `k2.` + base64url(DEFLATE(JSON {v, spec, inputs, t})). URL-safe,
  * versioned by the prefix; the core version that made it travels inside (`v`). Links of
- * format 1 (`k1.` + base64url(JSON), no compression) are still read.
+ * format 1 (`k1.` + base64url(JSON), no compression) are still read. In the browser a
+ * module of its own, loaded by `init()` (links.ts).
  * @module
  */
 import { deflateSync, Inflate } from 'fflate';
 import { cap } from './check.js';
+import { LINK_FORMAT } from './links.js';
 
-/** The link format this version writes. */
-export const LINK_FORMAT = 2;
 /** The formats this version reads: 1 (plain JSON) and 2 (DEFLATE-compressed JSON). */
 const READS = [1, 2];
 const PREFIX = `k${LINK_FORMAT}.`;

@@ -16,6 +16,7 @@
 import { createGlue, type Glue } from '../pkg/kraft_playground_factory.js';
 import type { Glue as EngineGlue } from '../pkg/kraft_playground_full_factory.js';
 import { CATALOG } from './generated/wire.js';
+import { hasLinks, loadLinks } from './links.js';
 import type { Catalog, Limit } from './types.js';
 
 /** Where the wasm comes from: a URL, a fetch Response, the bytes, or a compiled module. */
@@ -65,6 +66,7 @@ class Instances<G extends Glue> {
 let loader: (() => WasmSource | Promise<WasmSource>) | null = null;
 let engineLoader: EngineLoader | null = null;
 let ready: Promise<void> | null = null;
+let coreReady: Promise<void> | null = null;
 let engineReady: Promise<void> | null = null;
 const core = new Instances<Glue>();
 const engine = new Instances<EngineGlue>();
@@ -104,15 +106,33 @@ function once(get: () => Promise<void> | null, set: (p: Promise<void> | null) =>
 
 /**
  * Loads and instantiates the WebAssembly core (the simulation, without the scenario
- * engine). Called for you by `Cluster.create` and `Cluster.fromLink`; call it yourself
- * only to load the wasm from somewhere else (a bundler's asset URL, a CDN, bytes you
- * already have) or to load it early. Later calls return the same promise.
+ * engine), and beside it the share-link codec (`toLink`, `fromLink`; a module of its
+ * own in the browser). Called for you by `Cluster.create`, `Cluster.replay` and
+ * `Cluster.fromLink`; call it yourself before the `...Sync` functions, to load the wasm
+ * from somewhere else (a bundler's asset URL, a CDN, bytes you already have) or to load
+ * it early. Later calls return the same promise.
  */
 export function init(source?: WasmSource): Promise<void> {
   return once(
     () => ready,
     (p) => {
       ready = p;
+    },
+    async () => {
+      await Promise.all([initCore(source), loadLinks()]);
+    },
+  );
+}
+
+/**
+ * @internal The core alone, without the link codec (`Cluster.__initCore`). Later calls
+ * return the same promise.
+ */
+export function initCore(source?: WasmSource): Promise<void> {
+  return once(
+    () => coreReady,
+    (p) => {
+      coreReady = p;
     },
     async () => {
       const s = source ?? (loader ? await loader() : undefined);
@@ -150,7 +170,7 @@ export function initEngine(source?: WasmSource): Promise<void> {
 
 /** True once {@link init} has finished. */
 export function isReady(): boolean {
-  return core.module !== null;
+  return core.module !== null && hasLinks();
 }
 
 /** @internal Throws when the wasm is not loaded yet. */

@@ -626,5 +626,11 @@ test('Cluster.replay with options.at is the run seeked back to `at`, its later i
   await rejects(Cluster.replay(spec, inputs, end.now, { at: end.now + 1 }), RangeError, new RegExp(`^options\\.at must be between 0 and ${end.now}, got ${end.now + 1}$`));
   await rejects(Cluster.replay(spec, inputs, end.now, { at: 1.5 }), RangeError, /options\.at must be a whole number, got 1\.5/);
   await rejects(Cluster.replay(spec, inputs, end.now, { from: 0 }), TypeError, /options.*from/);
+  // replaySync: the same, once the core is loaded
+  const opened = Cluster.replaySync(spec, inputs, end.now, { at: 7_777 });
+  c.seek(7_777);
+  assert.deepEqual({ now: opened.now, digest: opened.digest(), future: opened.futureInputs() }, { now: c.now, digest: c.digest(), future: c.futureInputs() });
+  assert.throws(() => Cluster.replaySync(spec, inputs, end.now, { at: 1.5 }), /options\.at must be a whole number, got 1\.5/);
+  opened.dispose();
   c.dispose();
 });

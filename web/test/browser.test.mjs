@@ -58,6 +58,8 @@ test('dist/index.js in Chromium, without a bundler', { skip: chromium ? false : 
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  const requested = [];
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
   const inBrowser = await page.evaluate(`(async () => {
     const { Cluster, Player } = await import('/index.js');
     const c = await Cluster.create({ voters: 3, observers: 1, seed: 42 });
@@ -74,6 +76,8 @@ test('dist/index.js in Chromium, without a bundler', { skip: chromium ? false : 
     return { ...out, frames, moved: c.now - t0 };
   })()`);
   assert.deepEqual(errors, []);
+  // the share-link codec is a module of its own, which init() (in Cluster.create) loaded
+  assert.ok(requested.includes('/link.js'), `requested: ${requested}`);
   const inNode = await script(await Cluster.create({ voters: 3, observers: 1, seed: 42 }));
   assert.equal(inBrowser.digest, inNode.digest, 'browser and Node agree');
   assert.deepEqual(inBrowser.leader, inNode.leader);

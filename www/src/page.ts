@@ -95,11 +95,16 @@ let address: (() => string) | null = null;
 function setAddress(href: () => string): void {
   if (address === null)
     requestAnimationFrame(() =>
-      setTimeout(() => {
-        const next = address?.();
-        address = null;
-        if (next && next !== location.href) history.replaceState(null, '', next);
-      }, 0),
+      setTimeout(
+        // a run's link is made once the element can make it (its link codec comes after its first frame)
+        () =>
+          void el.ready.then(() => {
+            const next = address?.();
+            address = null;
+            if (next && next !== location.href) history.replaceState(null, '', next);
+          }),
+        0,
+      ),
     );
   address = href;
 }
@@ -127,5 +132,6 @@ el.addEventListener('kraft-playground:story', (e) => {
 takeEarlyCore(KraftPlayground);
 defineElement();
 for (const p of problems) el.addNotice(p);
-// the on-ramp's story is already running when the reader arrives
-if (onRamp) void el.ready.then(() => el.play());
+// the on-ramp's story is already running when the reader arrives: played once it is on
+// screen (its first change), not once the element is ready (its link codec comes later)
+if (onRamp) el.addEventListener('kraft-playground:change', () => el.play(), { once: true });

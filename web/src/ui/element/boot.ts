@@ -3,7 +3,7 @@
 // outline while the core loads, and then the first run: a share link's, the story's, or
 // free play. Anything wrong becomes a notice, and free play is shown instead.
 
-import { init, type WasmSource } from '../../api.js';
+import { Cluster, type WasmSource } from '../../api.js';
 import type { Playback } from '../playback/playback.js';
 import type { Notices, StatusLine } from '../shell/messages.js';
 import type { StoryOutline } from '../story/outline.js';
@@ -118,7 +118,8 @@ export class Boot {
    * the `scenario` attribute names (a link's captions too). Returns the core's loading.
    */
   #startLoading(): Promise<void> {
-    const core = init(this.#host.wasm());
+    // the core alone: the share-link codec comes after the first frame (the element's `ready`)
+    const core = Cluster.__initCore(this.#host.wasm());
     const id = this.#host.el.getAttribute('scenario');
     if (id) this.#prefetch(id);
     return core;

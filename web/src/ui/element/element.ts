@@ -9,7 +9,7 @@
 // page's record of completed stories). Methods: play(), pause(), help(). Events: `kraft-playground:change` (the run on screen), `kraft-playground:story` (the
 // reader's place in a story's script).
 
-import { type Cluster, type PackedBatch, Player, type WasmSource } from '../../api.js';
+import { Cluster, type PackedBatch, Player, type WasmSource } from '../../api.js';
 import { h } from '../common/dom.js';
 import { Store } from '../common/store.js';
 import { ThemeWatch } from '../common/theme.js';
@@ -33,12 +33,14 @@ import { ScriptPlace, stepTicks, stopAt } from '../story/story.js';
 import { Actions } from './actions.js';
 import { autoplays } from './attributes.js';
 import { Boot } from './boot.js';
+import { FrameDraw } from './frame-draw.js';
 import { LaterChunk } from './later-chunk.js';
 import { LeaderChanges } from './leader-changes.js';
 import { PageCalls } from './page-calls.js';
-import { reactTo } from './reactions.js';
 import { RunChoice, tuningOf } from './runs.js';
 import { ClusterSnapshot } from './snapshot.js';
+import { type StoryPlaceHost, showStoryPlace } from './story-place.js';
+import { Stylesheets } from './stylesheets.js';
 import { buildViews, type Views } from './views.js';
 
 /**
@@ -47,16 +49,6 @@ import { buildViews, type Views } from './views.js';
  * playing, not jumping. Well above what a frame at 100x brings (~20,000).
  */
 const MAX_FRAME_EVENTS = 50_000;
-
-function cssUrl(): string {
-  return new URL('./kraft-playground.css', import.meta.url).href;
-}
-
-/** The stylesheet of what comes with the later chunk: kraft-playground-later.css beside the element's own. */
-function laterCssUrl(): string {
-  const own = KraftPlayground.stylesheet;
-  return own ? new URL('kraft-playground-later.css', new URL(own, document.baseURI)).href : new URL('./kraft-playground-later.css', import.meta.url).href;
-}
 
 export class KraftPlayground extends HTMLElement {
   static observedAttributes = ['scenario', 'variant', 'voters', 'observers', 'seed', 'network', 'speed', 'controls', 'layout', 'height', 'run', 'autoplay', 'theme'];
@@ -124,12 +116,12 @@ export class KraftPlayground extends HTMLElement {
     write: () => this.#actions.write(),
     live: () => this.#live.el,
     root: () => this.#root,
-    styles: () => this.#laterStyles(),
+    styles: () => this.#styles.later(),
     exportBox: () => this.#exportBox,
     scenarioId: () => this.#runs.scenario?.id ?? null,
     toast: (text) => this.#toaster.show(text),
     mounted: (parts) => {
-      // as a frame that draws the panels would (#draw)
+      // as a frame that draws the panels would (FrameDraw)
       if (this.#cluster && !this.#cluster.broken && this.#boot.parsed?.full) {
         parts.quorum.frame();
         parts.invariants.frame();
@@ -173,7 +165,23 @@ export class KraftPlayground extends HTMLElement {
     loop: this.#loop,
     broken: (c) => this.#crashes.show(c),
     failed: (what, e) => this.#crashes.failed(what, e),
-    draw: (panels) => this.#draw(panels),
+    draw: (panels) => this.#drawer.draw(panels),
+  });
+  #drawer: FrameDraw = new FrameDraw({
+    cluster: () => this.#cluster,
+    views: () => this.#views,
+    later: () => this.#later.parts,
+    loop: this.#loop,
+    snap: this.#snap,
+    status: this.#status,
+    full: () => !!this.#boot.parsed?.full,
+    playing: () => this.#play.playing,
+    storyEnd: () => this.#runs.scenario?.endMs ?? 0,
+    unsafe: () => this.#runs.unsafe,
+    updateCaption: () => showStoryPlace(this.#storyPlace, false),
+    live: this.#live,
+    play: this.#play,
+    toast: (text) => this.#toaster.show(text),
   });
   #crashes: Crashes = new Crashes({
     cluster: () => this.#cluster,
@@ -223,6 +231,17 @@ export class KraftPlayground extends HTMLElement {
       this.#views.controls.setTicks(stepTicks(s), s.endMs);
     },
   });
+  #storyPlace: StoryPlaceHost = {
+    el: this,
+    play: this.#play,
+    script: this.#script,
+    progress: this.#progress,
+    later: this.#later,
+    scenario: () => this.#runs.scenario,
+    views: () => this.#views,
+    caption: () => this.#caption,
+    now: () => this.#now(),
+  };
   #boot!: Boot;
   #rebootTimer = 0;
   #bootTimer = 0;
@@ -231,10 +250,8 @@ export class KraftPlayground extends HTMLElement {
   #keyHandler = (e: KeyboardEvent) => onKey(e, this.#keyHost);
   /** A tap anywhere on the page closes the popups it lands outside of. */
   #tapElsewhere = new TapElsewhere(() => this.#popups());
+  #styles!: Stylesheets;
   /** The Export button's box (its menu comes with the later chunk). */
-  /** The element's stylesheet (its `<link>`), and the later chunk's once asked for. */
-  #stylesheet!: HTMLLinkElement;
-  #laterCss: Promise<void> | null = null;
   #exportBox = exportButton(() => this.#later.with('The export menu', (l) => l.exportMenu.toggle()));
 
   constructor() {
@@ -253,7 +270,7 @@ export class KraftPlayground extends HTMLElement {
   /** The page's record of the stories the reader completed (the site's tour sets it), or null. */
   courseProgress: CourseProgress | null = null;
   #resolveReady: () => void = () => {};
-  /** Resolves when the first run is loaded. */
+  /** Resolves when the first run is loaded and its link can be made ({@link shareUrl}, `cluster.toLink()`): the link codec comes after the first frame. */
   ready: Promise<void> = new Promise((r) => (this.#resolveReady = r));
 
   /** Shows a message in the element's notice area (e.g. a page's unknown URL parameter). */
@@ -336,18 +353,16 @@ export class KraftPlayground extends HTMLElement {
 
   #build(): void {
     this.#built = true;
-    const link = h('link', { rel: 'stylesheet', href: KraftPlayground.stylesheet ?? cssUrl() });
-    this.#stylesheet = link;
-    // focusable (not in the tab order) so a click on the ring or the timeline puts focus inside, for the keys
-    this.#root = h('div', { class: 'kp-root', tabindex: '-1' });
-    link.addEventListener('load', () => {
+    this.#styles = new Stylesheets(KraftPlayground.stylesheet, (loaded) => {
       this.#root.classList.add('kp-ready');
+      if (!loaded) return;
       this.#theme.reread();
       this.#views.timeline.invalidate();
       this.#views.ring.invalidate();
     });
-    link.addEventListener('error', () => this.#root.classList.add('kp-ready'));
-    this.#shadow.append(link, this.#root);
+    // focusable (not in the tab order) so a click on the ring or the timeline puts focus inside, for the keys
+    this.#root = h('div', { class: 'kp-root', tabindex: '-1' });
+    this.#shadow.append(this.#styles.own, this.#root);
     this.#toaster = new Toaster(this.#root);
 
     const views = buildViews(this.#store, this.#play, {
@@ -428,8 +443,12 @@ export class KraftPlayground extends HTMLElement {
       now: () => this.#now(),
       syncSettings: () => this.#views.controls.syncSettings(),
       booted: () => {
-        this.#resolveReady();
-        this.#later.loadSoon(() => void this.#boot.listLibrary());
+        this.#later.loadSoon(() => {
+          void this.#boot.listLibrary();
+          // the share-link codec, which `ready` waits for
+          const ready = () => this.#resolveReady();
+          void Cluster.__initLinks().then(ready, ready);
+        });
       },
     });
     layOut(this.#root, {
@@ -465,20 +484,6 @@ export class KraftPlayground extends HTMLElement {
     const exportMenu = this.#later.parts?.exportMenu.popup;
     const explainer = this.#views.timeline.explainer?.popup;
     return [...(menu ? [menu] : []), ...(exportMenu ? [exportMenu] : []), ...(explainer ? [explainer] : []), key, this.#caption.summaryPopup];
-  }
-
-  /**
-   * The later chunk's stylesheet, put after the element's own (its rules came after those):
-   * resolves once it has applied, or failed to load (the parts still work, unstyled).
-   */
-  #laterStyles(): Promise<void> {
-    this.#laterCss ??= new Promise((resolve) => {
-      const link = h('link', { rel: 'stylesheet', href: laterCssUrl() });
-      link.addEventListener('load', () => resolve());
-      link.addEventListener('error', () => resolve());
-      this.#stylesheet.after(link);
-    });
-    return this.#laterCss;
   }
 
   #openHelp(term?: string): void {
@@ -538,8 +543,8 @@ export class KraftPlayground extends HTMLElement {
     this.#later.parts?.menu.close();
     // the recorded run (a story's whole, opened at its start) is the core's: the lanes show it
     this.#play.horizon = Math.max(c.horizon, this.#runs.scenario?.endMs ?? 0);
-    this.#unsub = this.#player.subscribe((f) => this.#onFrame(f.events, f.reset));
-    this.#refreshViews(true);
+    this.#unsub = this.#player.subscribe((f) => this.#drawer.events(f.events, f.reset));
+    this.#drawer.refresh(true);
     this.#views.faults.sync();
     this.#views.controls.syncSettings();
     this.#settingsNote.update(c);
@@ -551,7 +556,7 @@ export class KraftPlayground extends HTMLElement {
     this.#views.logs.invalidate();
     this.#views.images.invalidate();
     this.#later.parts?.imageCard.invalidate();
-    this.#updateCaption(!outlined);
+    showStoryPlace(this.#storyPlace, !outlined);
     if (wasPlaying && !this.#runs.scenario) this.#play.setPlaying(true);
     this.#share.emitChange();
   }
@@ -562,95 +567,12 @@ export class KraftPlayground extends HTMLElement {
     return this.#snap.now(this.#cluster);
   }
 
-  /** The player's listener: new events (or a rewind). */
-  #onFrame(events: PackedBatch[], reset: boolean): void {
-    const c = this.#cluster;
-    if (!c) return;
-    this.#loop.request();
-    this.#loop.timed('onFrame', () => this.#onFrameInner(c, events, reset));
-  }
-
-  #onFrameInner(c: Cluster, events: PackedBatch[], reset: boolean): void {
-    if (reset) this.#views.logs.reload();
-    if (events.length) reactTo(events, this.#live, this.#views.ring);
-    this.#play.horizon = Math.max(this.#play.horizon, c.now);
-    this.#refreshViews(events.length > 0 || reset);
-  }
-
-  /** Re-read what the panels show from the cluster. */
-  #refreshViews(changed: boolean): void {
-    const c = this.#cluster;
-    if (!c || c.broken) return;
-    try {
-      this.#snap.refresh(c, changed);
-    } catch (e) {
-      this.#toaster.show((e as Error).message);
-    }
-    if (changed) {
-      this.#views.logs.invalidate();
-      this.#views.images.invalidate();
-      this.#later.parts?.imageCard.invalidate();
-      this.#views.timeline.invalidate();
-    }
-  }
-
-  /** Draws what changed (`panels`: the panels beside the picture too); returns whether something still animates (and wants the next frame). */
-  #draw(panels: boolean): boolean {
-    if (!this.#cluster) return false;
-    const lap = this.#loop.laps();
-    this.#views.timeline.frame();
-    lap('timeline');
-    const more = this.#views.ring.frame();
-    lap('ring');
-    if (panels) this.#views.faults.frame();
-    if (this.#boot.parsed?.full && panels) {
-      this.#views.logs.frame();
-      this.#views.images.frame();
-      lap('logs');
-      this.#later.parts?.quorum.frame();
-      this.#later.parts?.invariants.frame();
-      this.#later.parts?.changes.frame();
-      lap('panels');
-    }
-    this.#views.controls.frame(this.#runs.scenario?.endMs ?? 0);
-    this.#status.update(this.#cluster, this.#snap.nodes, this.#snap.violations, this.#runs.unsafe);
-    this.#updateCaption(false);
-    this.#later.parts?.menu.frame();
-    this.#later.parts?.imageCard.frame();
-    lap('controls');
-    const summary = this.#later.parts?.summary;
-    if (!summary) return more;
-    // the accessible summary is refreshed a few times a second: until its turn, the next frame is wanted
-    const summaryNow = summary.due(this.#play.playing);
-    if (summaryNow) {
-      summary.update(this.#cluster, this.#snap.nodes);
-      lap('summary');
-    }
-    return more || !summaryNow;
-  }
-
   /** Starts (true) or stops (false) timing each part of a frame; returns what was timed. */
   profile(on: boolean): Record<string, number[]> | null {
     return this.#loop.profile(on);
   }
 
-  #updateCaption(force: boolean): void {
-    this.#play.syncStop(this.#now());
-    this.#script.focusStop(this.#views.timeline, this.#runs.scenario, this.#play.playing, this.#play.pausedAtStep);
-    // a stop whose caption talks about metadata images shows them: on the ring (the card,
-    // which comes with the later chunk: a frame once it is here) and in the block
-    const at = this.#play.playing || this.#script.left ? -1 : this.#play.pausedAtStep;
-    const focus = at >= 0 ? this.#runs.scenario?.steps.find((st) => st.index === at)?.focus : undefined;
-    const imaged = focus?.image ? focus.nodes : null;
-    this.#views.images.showStop(imaged);
-    if (this.#later.parts) this.#later.parts.imageCard.showStop(imaged);
-    else if (imaged) void this.#later.load().catch(() => {});
-    this.#caption.update(this.#runs.scenario, this.#now(), this.#play.playing, this.#play.pausedAtStep, force, this.#script.left);
-    const story = this.#progress.update(this.#runs.scenario, this.#now());
-    if (story) this.dispatchEvent(new CustomEvent('kraft-playground:story', { bubbles: true, composed: true, detail: story }));
-  }
-
-  /** The URL that reproduces this run. */
+  /** The URL that reproduces this run (once {@link ready} has resolved). */
   shareUrl(): string {
     return this.#share.url();
   }

@@ -3,6 +3,7 @@
 // again at the next ask), with its stylesheet; its parts are then built and put in place
 // (later-mount.ts, which comes with it) while the slots here hold the panels' places.
 
+import { Cluster } from '../../api.js';
 import { h } from '../common/dom.js';
 import type { LaterHost, LaterParts } from './later-mount.js';
 
@@ -32,8 +33,9 @@ export class LaterChunk {
   /** Loads the later chunk (once; a failed load is tried again at the next ask) and puts its parts in place. */
   load(): Promise<LaterParts> {
     if (!this.#load) {
-      // the parts go in place once their styles have applied
-      const p = Promise.all([import('../later.js'), this.#host.styles()]).then(([module]) => {
+      // the parts go in place once their styles have applied, and the share-link codec
+      // that sharing, exporting and the crash report use is here
+      const p = Promise.all([import('../later.js'), this.#host.styles(), Cluster.__initLinks()]).then(([module]) => {
         this.parts = module.mount(this.slots, this.#host);
         this.#host.mounted(this.parts);
         return this.parts;

@@ -72,8 +72,9 @@ export async function openLink(link: string, scenarioId: string | null, variant:
 const FREE_PLAY_WRITES_PER_SECOND = 2;
 
 /** A fresh free-play run, with a light client workload (the Faults panel changes it). */
-export function freeRun(s: Settings, unsafe: string[], tuning: Tuning = DEFAULT_TUNING): Promise<Cluster> {
-  return Cluster.create({
+// on the core the boot loaded (`createSync`: `create` would wait for the share-link codec too)
+export async function freeRun(s: Settings, unsafe: string[], tuning: Tuning = DEFAULT_TUNING): Promise<Cluster> {
+  return Cluster.createSync({
     voters: s.voters,
     observers: s.observers,
     seed: s.seed,
@@ -176,8 +177,8 @@ export class RunChoice {
       this.unsafe = s.unsafe;
       this.settings = { ...this.settings, ...s.settings };
       this.#host.picker.show(id, s.variant);
+      // paused (install does not resume a story), unless the page plays it at its change event
       this.#host.install(s.cluster!);
-      this.#host.setPlaying(false);
       return true;
     } catch (e) {
       this.#host.notices.problems.push(`The scenario ${show(variant ? `${id}:${variant}` : id)} could not be loaded: ${(e as Error).message}`);

@@ -165,11 +165,12 @@ export class CrashBanner {
     this.#withBody = withBody;
   }
 
-  show(c: Cluster, url: string, startAgain: () => void): void {
+  /** `url`: made with the content (the link codec comes after the first frame, before the later chunk). */
+  show(c: Cluster, url: () => string, startAgain: () => void): void {
     const shown = ++this.#shown;
     this.#withBody((body) => {
       if (shown !== this.#shown) return;
-      this.el.replaceChildren(body(c, url, startAgain));
+      this.el.replaceChildren(body(c, url(), startAgain));
       this.el.hidden = false;
     });
   }
@@ -229,7 +230,11 @@ export class Crashes {
     if (this.#crashed) return;
     this.#crashed = true;
     this.#host.halt();
-    this.banner.show(c, this.#host.runUrl(c.reproductionLink()), () => this.#host.startAgain());
+    this.banner.show(
+      c,
+      () => this.#host.runUrl(c.reproductionLink()),
+      () => this.#host.startAgain(),
+    );
     this.#host.mark(true);
     this.#host.status.crashed();
     this.#host.live.announce('The simulation core crashed; the run has stopped.');

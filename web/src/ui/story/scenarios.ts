@@ -251,7 +251,8 @@ export function sameStory(a: LoadedScenario | null, b: LoadedScenario | null): b
 export async function loadScenario(outlined: ScenarioEntry, opts: { variant?: string | null; seed?: number | null; unsafe?: string[] } = {}): Promise<LoadedScenario> {
   const o = await opening(outlined, opts);
   if (o.story) {
-    const cluster = await Cluster.replay(o.story.spec, o.story.inputs, o.story.endMs, { at: 0 });
+    // on the core the element loaded (`replay` would wait for the share-link codec too)
+    const cluster = Cluster.replaySync(o.story.spec, o.story.inputs, o.story.endMs, { at: 0 });
     return { ...describe(o, o.story), cluster };
   }
   const { cluster, report } = await Cluster.fromScenario(o.entry.file as object, o.base);
