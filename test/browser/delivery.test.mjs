@@ -150,6 +150,18 @@ describe('scripts/serve.mjs', () => {
     }
   });
 
+  test('the pages carry the strict Content-Security-Policy; what they load does not repeat it', async () => {
+    for (const path of ['', 'index.html', 'embed.html']) {
+      const r = await get(server.url, path, { 'Accept-Encoding': 'br' });
+      assert.match(r.headers['content-security-policy'] ?? '', /script-src 'self' 'wasm-unsafe-eval'/, path);
+    }
+    for (const path of ['kraft-playground.js', 'kraft_playground_bg.wasm', 'site.css', 'kraft-playground.css']) {
+      const r = await get(server.url, path, { 'Accept-Encoding': 'gzip' });
+      assert.equal(r.status, 200, path);
+      assert.equal(r.headers['content-security-policy'], undefined, path);
+    }
+  });
+
   test('revalidation: a matching ETag or an unchanged Last-Modified gets 304 with no body', async () => {
     for (const ae of ['br', 'gzip', 'identity']) {
       const first = await get(server.url, 'kraft_playground_bg.wasm', { 'Accept-Encoding': ae });
