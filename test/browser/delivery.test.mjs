@@ -19,7 +19,7 @@ const COMPRESSIBLE = new Set(['.js', '.css', '.wasm', '.html', '.json', '.svg'])
  * each by a string only it has: the logs, the node menu, the dialogs (help, share), the
  * keys' table, the export menu, a crashed core's report, what is under the pointer on the
  * timeline and the popover that explains it, the completion card, the network panel, the
- * summary's description of the timeline.
+ * summary's description of the timeline, what the glossary's words mean (the tooltips).
  */
 const LATER_CODE = [
   ['the logs', 'kp-logs-canvas'],
@@ -35,6 +35,7 @@ const LATER_CODE = [
   ['the completion card', 'data-story-complete'],
   ['the network panel', 'Safety switches (unsafe mode)'],
   ["the summary's window", 'too many messages in view to count'],
+  ["the glossary's meanings", 'A number that only goes up, with at most one leader each'],
 ];
 /** The rules of what comes later, in kraft-playground-later.css and not in kraft-playground.css. */
 const LATER_STYLES = [

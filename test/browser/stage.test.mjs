@@ -301,7 +301,8 @@ describe('a docs page', () => {
     await page.setViewportSize({ width: 800, height: 900 });
     await page.route('**/docs-stage.html', (r) => r.fulfill({ contentType: 'text/html', body: DOCS }));
     await page.goto(`${site.server.url}docs-stage.html`);
-    await page.waitForFunction(() => document.getElementById('a')?.cluster != null, null, { timeout: 30_000 });
+    // the element's cluster exists before its first frame lays the ring out: wait for that frame
+    await page.waitForFunction(() => (document.getElementById('a')?.shadowRoot?.querySelector('.kp-node-btn')?.getBoundingClientRect().width ?? 0) > 0, null, { timeout: 30_000 });
     const r = await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('.kp-node-btn').getBoundingClientRect().width);
     assert.ok(r >= 2 * 26 + 8, `a node's button is ${r} px wide`);
     assert.deepEqual(await labelProblems(page), []);

@@ -8,4 +8,10 @@
 // frame (and at once when something here is asked for sooner), so the page draws a
 // running cluster without waiting for it.
 
+import { explainTerms } from './common/glossary.js';
+import { MEANINGS } from './common/glossary-text.js';
+
 export { mount } from './element/later-mount.js';
+
+// the tooltips drawn with the first frame show their words' whole entries from now on
+explainTerms(MEANINGS);

@@ -39,7 +39,12 @@ export class LeaderChangesPanel {
     if (all === this.#shown) return;
     this.#shown = all;
     const failovers = all.filter((c) => c.previous !== null);
-    setText(this.#summary, all.length ? `${all.length === 1 ? 'One leader' : `${all.length} leaders`} so far, ${failovers.length === 1 ? 'one' : failovers.length} after a failover.` : 'No leader yet: the voters are electing one.');
+    setText(
+      this.#summary,
+      all.length
+        ? `${all.length === 1 ? 'One leader' : `${all.length} leaders`} so far, ${failovers.length === 1 ? 'one' : failovers.length} after a failover.`
+        : 'No leader yet: the voters are electing one.',
+    );
     this.#list.replaceChildren(
       ...all
         .slice(-LISTED)

@@ -6,7 +6,7 @@
 
 import { SPAN } from '../../api.js';
 import { clamp, h } from '../common/dom.js';
-import { nodeTip } from '../common/glossary.js';
+import { hasMeanings, nodeTip } from '../common/glossary.js';
 import type { LaneView, Store } from '../common/store.js';
 import { fitCanvas, type Theme } from '../common/theme.js';
 import { isResponse, type LogRecord, type NodeInfo, RPC_KINDS } from '../common/types.js';
@@ -66,6 +66,8 @@ export class Ring {
   private layer: HTMLDivElement;
   private labels = new NodeLabels();
   private buttons: HTMLButtonElement[] = [];
+  /** Whether the buttons' tooltips were drawn with the glossary's meanings. */
+  private titledWithMeanings = false;
   private w = 320;
   private hgt = 300;
   /** The band at the top kept clear (px). */
@@ -271,12 +273,15 @@ export class Ring {
   }
 
   private updateButtons(nodes: NodeInfo[]): void {
+    // the tooltips drawn before the glossary's meanings arrived are drawn again
+    const retitle = this.titledWithMeanings !== hasMeanings();
+    this.titledWithMeanings = hasMeanings();
     nodes.forEach((n, i) => {
       const b = this.buttons[i];
       if (!b) return;
       const label = `n${n.id} ${n.role}, ${n.state}, epoch ${n.epoch}, LEO ${n.leo}, HW ${n.hw ?? 'none'}. Open actions`;
       if (b.getAttribute('aria-label') !== label) b.setAttribute('aria-label', label);
-      if (b.dataset.state !== n.state) {
+      if (b.dataset.state !== n.state || retitle) {
         b.dataset.state = n.state;
         b.title = nodeTip(n.role, n.state);
       }

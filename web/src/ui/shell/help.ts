@@ -2,7 +2,8 @@
 // switches. Opened on demand: loaded with later.ts.
 
 import { h } from '../common/dom.js';
-import { GLOSSARY, type GlossaryEntry } from '../common/glossary.js';
+import { type Term, WORDS } from '../common/glossary.js';
+import { MEANINGS } from '../common/glossary-text.js';
 import { STATES, SWITCHES } from '../common/types.js';
 import type { Dialogs } from './dialogs.js';
 
@@ -61,9 +62,10 @@ export function openHelp(dialogs: Dialogs, term?: string): void {
 
 /** The whole glossary as a table, for the help dialog. */
 function glossaryTable(): HTMLTableElement {
-  const rows = Object.entries(GLOSSARY).map(([key, e]: [string, GlossaryEntry]) =>
-    h('tr', { 'data-term': key }, h('td', null, e.raft), h('th', { scope: 'row' }, e.kraft), h('td', null, e.text, ' ', h('span', { class: 'kp-glossary-kafka' }, e.kafka))),
-  );
+  const rows = (Object.keys(WORDS) as Term[]).map((key) => {
+    const m = MEANINGS[key];
+    return h('tr', { 'data-term': key }, h('td', null, m.raft), h('th', { scope: 'row' }, WORDS[key]), h('td', null, m.text, ' ', h('span', { class: 'kp-glossary-kafka' }, m.kafka)));
+  });
   return h(
     'table',
     { class: 'kp-glossary' },

@@ -5,7 +5,7 @@
 
 import type { Cluster } from '../../api.js';
 import { fmtT, h, setText, toggleClass } from '../common/dom.js';
-import { tip } from '../common/glossary.js';
+import { tip, withMeanings } from '../common/glossary.js';
 import type { NodeInfo, UiEvent } from '../common/types.js';
 
 /** The notice area: problems of this boot, and notices the page added (`addNotice`). */
@@ -88,12 +88,16 @@ export function announcement(e: UiEvent): string | null {
   }
 }
 
-/** What the status line's words mean (the Raft names of epoch and HW), as its tooltip. */
-const STATUS_TIP = [tip('epoch'), tip('hw')].join('\n\n');
-
 /** The status line of the top bar: the leader, its epoch and HW, violations, unsafe switches. */
 export class StatusLine {
-  readonly el = h('div', { class: 'kp-status', role: 'status', 'data-leader': '', title: STATUS_TIP }, h('span', { class: 'kp-dot' }), h('span', { class: 'kp-status-text' }, 'Starting…'));
+  readonly el = h('div', { class: 'kp-status', role: 'status', 'data-leader': '' }, h('span', { class: 'kp-dot' }), h('span', { class: 'kp-status-text' }, 'Starting…'));
+
+  constructor() {
+    // its tooltip: what its words mean (the Raft names of epoch and HW)
+    withMeanings(() => {
+      this.el.title = [tip('epoch'), tip('hw')].join('\n\n');
+    });
+  }
 
   update(c: Cluster, nodes: NodeInfo[], violations: readonly unknown[], unsafe: string[]): void {
     let text: string;

@@ -6,7 +6,7 @@
 
 import type { FocusMessage, LeaderChange } from '../../generated/wire.js';
 import { clamp, h } from '../common/dom.js';
-import { RPC_TERMS, term, tip } from '../common/glossary.js';
+import { RPC_TERMS, term, tip, withMeanings } from '../common/glossary.js';
 import type { LaneView, Msg, Store } from '../common/store.js';
 import { fitCanvas, type Theme } from '../common/theme.js';
 import { RPC_GROUPS } from '../common/types.js';
@@ -587,12 +587,10 @@ export class Timeline {
 
   legend(onToggle?: () => void): HTMLElement {
     const items = RPC_GROUPS.map((g, i) => {
-      const b = h(
-        'button',
-        { class: 'kp-legend-item', type: 'button', 'aria-pressed': 'true', title: `${tip(RPC_TERMS[g])}\n\nClick to show or hide ${g} arrows.`, 'data-rpc': g },
-        h('span', { class: `kp-swatch kp-rpc-${g}` }),
-        label(g),
-      );
+      const b = h('button', { class: 'kp-legend-item', type: 'button', 'aria-pressed': 'true', 'data-rpc': g }, h('span', { class: `kp-swatch kp-rpc-${g}` }), label(g));
+      withMeanings(() => {
+        b.title = `${tip(RPC_TERMS[g])}\n\nClick to show or hide ${g} arrows.`;
+      });
       b.addEventListener('click', () => {
         const on = this.hiddenGroups.has(i);
         if (on) this.hiddenGroups.delete(i);
