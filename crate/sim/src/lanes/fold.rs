@@ -14,12 +14,19 @@ pub const MAX_REMOVED: u64 = 1000;
 const MAX_RUNS: usize = 256;
 
 /// What a fold reports as it goes: the projection records it, the simulation's own
-/// fold does not.
+/// fold does not. A mark's removed epochs come as a function, called only by a
+/// recorder: reporting nothing costs nothing.
 pub trait Changes<P: Protocol> {
     fn band(&mut self, node: NodeId, band: &Band<P>);
     fn hw(&mut self, node: NodeId, step: Step);
     fn leo(&mut self, node: NodeId, step: Step);
-    fn mark(&mut self, kind: MarkKind, node: Option<NodeId>, event: &Event<P>, removed: Vec<Option<Epoch>>);
+    fn mark(
+        &mut self,
+        kind: MarkKind,
+        node: Option<NodeId>,
+        event: &Event<P>,
+        removed: impl FnOnce() -> Vec<Option<Epoch>>,
+    );
 }
 
 /// Reports nothing.
@@ -27,7 +34,7 @@ impl<P: Protocol> Changes<P> for () {
     fn band(&mut self, _: NodeId, _: &Band<P>) {}
     fn hw(&mut self, _: NodeId, _: Step) {}
     fn leo(&mut self, _: NodeId, _: Step) {}
-    fn mark(&mut self, _: MarkKind, _: Option<NodeId>, _: &Event<P>, _: Vec<Option<Epoch>>) {}
+    fn mark(&mut self, _: MarkKind, _: Option<NodeId>, _: &Event<P>, _: impl FnOnce() -> Vec<Option<Epoch>>) {}
 }
 
 /// What each lane looks like after a prefix of the trace.
@@ -53,7 +60,7 @@ impl<P: Protocol> NodeLane<P> {
         NodeLane { band: None, hw: Step::default(), last_hw: None, leo: Step::default(), runs: Vec::new() }
     }
 
-    fn set_hw(&mut self, node: NodeId, e: &Event<P>, value: Option<Offset>, out: &mut dyn Changes<P>) {
+    fn set_hw(&mut self, node: NodeId, e: &Event<P>, value: Option<Offset>, out: &mut impl Changes<P>) {
         self.hw = Step { t: e.t, seq: e.seq, value };
         if value.is_some() {
             self.last_hw = value;
@@ -61,7 +68,7 @@ impl<P: Protocol> NodeLane<P> {
         out.hw(node, self.hw);
     }
 
-    fn set_leo(&mut self, node: NodeId, e: &Event<P>, leo: Offset, out: &mut dyn Changes<P>) {
+    fn set_leo(&mut self, node: NodeId, e: &Event<P>, leo: Offset, out: &mut impl Changes<P>) {
         self.leo = Step { t: e.t, seq: e.seq, value: Some(leo) };
         out.leo(node, self.leo);
     }
@@ -92,13 +99,17 @@ impl<P: Protocol> LaneState<P> {
         LaneState { nodes: vec![NodeLane::new(); nodes] }
     }
 
-    /// Folds one event in, telling `out` what it changed. One copy of it, not inlined: the
-    /// simulation folds every event it records, and the page's wasm is weighed.
+    /// Folds one event in, telling `out` what it changed. A copy per kind of `out`, not
+    /// behind `dyn`: the simulation folds every event it records, and its copy (`()`)
+    /// then calls nothing and builds no removed epochs. Not inlined: the wasm is weighed.
     #[inline(never)]
-    pub fn apply(&mut self, e: &Event<P>, out: &mut dyn Changes<P>) {
-        let lane = e.kind.node().and_then(|n| self.nodes.get_mut(n as usize).map(|l| (n, l)));
-        match (&e.kind, lane) {
-            (EventKind::State { from, to, epoch, leader, reason, .. }, Some((n, lane))) => {
+    pub fn apply(&mut self, e: &Event<P>, out: &mut impl Changes<P>) {
+        // The event's kind first, its node's lane only where the kind changes it: most
+        // events (messages) change nothing.
+        let lanes = &mut self.nodes;
+        match &e.kind {
+            EventKind::State { node, from, to, epoch, leader, reason, .. } => {
+                let Some(lane) = lanes.get_mut(*node as usize) else { return };
                 let band = Band {
                     t: e.t,
                     seq: e.seq,
@@ -109,63 +120,74 @@ impl<P: Protocol> LaneState<P> {
                     reason: Some(*reason),
                     hw: None,
                 };
-                out.band(n, &band);
+                out.band(*node, &band);
                 lane.band = Some(band);
                 if to.is_leader() {
-                    out.mark(MarkKind::Leader, None, e, Vec::new());
+                    out.mark(MarkKind::Leader, None, e, Vec::new);
                 }
                 // A state that clears the committed offset (KRaft's leader and resigned): the
                 // node has none until its next `hw` event.
                 if to.clears_committed_offset() {
-                    lane.set_hw(n, e, None, out);
+                    lane.set_hw(*node, e, None, out);
                 }
             }
-            (EventKind::Crash { lost_records, .. }, Some((n, lane))) => {
-                let before = lane.band.as_ref();
-                let band = Band {
-                    t: e.t,
-                    seq: e.seq,
-                    state: P::State::CRASHED,
-                    // none before: it never started
-                    from: before.map_or(P::State::CRASHED, |b| b.state),
-                    epoch: before.map_or(0, |b| b.epoch),
-                    leader: None,
-                    reason: None,
-                    hw: lane.last_hw,
-                };
-                out.band(n, &band);
-                lane.band = Some(band);
-                lane.set_hw(n, e, None, out);
-                let leo = lane.leo().saturating_sub(*lost_records);
-                lane.set_leo(n, e, leo, out);
-                out.mark(MarkKind::Crash, Some(n), e, Vec::new());
-            }
-            (EventKind::HighWatermark { new, .. }, Some((n, lane))) => lane.set_hw(n, e, Some(*new), out),
-            (EventKind::Append { first, last, epoch, .. }, Some((n, lane))) => {
-                lane.wrote(*first, *epoch);
-                lane.set_leo(n, e, last + 1, out);
-            }
-            (EventKind::Truncate { from_leo, to, .. }, Some((n, lane))) => {
-                let removed = lane.epochs(*to, (*from_leo).min(to + MAX_REMOVED));
-                out.mark(MarkKind::Truncate, Some(n), e, removed);
-                lane.set_leo(n, e, *to, out);
-            }
-            (EventKind::Snapshot { action, id, .. }, Some((n, lane))) => {
-                if matches!(action, SnapshotAction::Fetched | SnapshotAction::Loaded) {
-                    let leo = lane.leo().max(id.end_offset);
-                    lane.set_leo(n, e, leo, out);
-                    lane.set_hw(n, e, Some(id.end_offset), out);
+            EventKind::Crash { node, lost_records } => {
+                if let Some(lane) = lanes.get_mut(*node as usize) {
+                    let before = lane.band.as_ref();
+                    let band = Band {
+                        t: e.t,
+                        seq: e.seq,
+                        state: P::State::CRASHED,
+                        // none before: it never started
+                        from: before.map_or(P::State::CRASHED, |b| b.state),
+                        epoch: before.map_or(0, |b| b.epoch),
+                        leader: None,
+                        reason: None,
+                        hw: lane.last_hw,
+                    };
+                    out.band(*node, &band);
+                    lane.band = Some(band);
+                    lane.set_hw(*node, e, None, out);
+                    let leo = lane.leo().saturating_sub(*lost_records);
+                    lane.set_leo(*node, e, leo, out);
                 }
-                out.mark(MarkKind::Snapshot, Some(n), e, Vec::new());
+                out.mark(MarkKind::Crash, Some(*node), e, Vec::new);
             }
-            (EventKind::Restart { node }, _) => out.mark(MarkKind::Restart, Some(*node), e, Vec::new()),
-            (EventKind::Vote { node, .. }, _) => out.mark(MarkKind::Vote, Some(*node), e, Vec::new()),
-            (EventKind::Write { node, .. }, _) => out.mark(MarkKind::Write, *node, e, Vec::new()),
-            (EventKind::Violation { node, .. }, _) => out.mark(MarkKind::Violation, *node, e, Vec::new()),
-            (EventKind::Fault(_), _) => out.mark(MarkKind::Fault, None, e, Vec::new()),
-            (EventKind::Truncate { node, .. }, None) => out.mark(MarkKind::Truncate, Some(*node), e, Vec::new()),
-            (EventKind::Crash { node, .. }, None) => out.mark(MarkKind::Crash, Some(*node), e, Vec::new()),
-            (EventKind::Snapshot { node, .. }, None) => out.mark(MarkKind::Snapshot, Some(*node), e, Vec::new()),
+            EventKind::HighWatermark { node, new, .. } => {
+                if let Some(lane) = lanes.get_mut(*node as usize) {
+                    lane.set_hw(*node, e, Some(*new), out);
+                }
+            }
+            EventKind::Append { node, first, last, epoch, .. } => {
+                if let Some(lane) = lanes.get_mut(*node as usize) {
+                    lane.wrote(*first, *epoch);
+                    lane.set_leo(*node, e, last + 1, out);
+                }
+            }
+            EventKind::Truncate { node, from_leo, to, .. } => match lanes.get_mut(*node as usize) {
+                Some(lane) => {
+                    out.mark(MarkKind::Truncate, Some(*node), e, || {
+                        lane.epochs(*to, (*from_leo).min(to + MAX_REMOVED))
+                    });
+                    lane.set_leo(*node, e, *to, out);
+                }
+                None => out.mark(MarkKind::Truncate, Some(*node), e, Vec::new),
+            },
+            EventKind::Snapshot { node, action, id } => {
+                if let Some(lane) = lanes.get_mut(*node as usize) {
+                    if matches!(action, SnapshotAction::Fetched | SnapshotAction::Loaded) {
+                        let leo = lane.leo().max(id.end_offset);
+                        lane.set_leo(*node, e, leo, out);
+                        lane.set_hw(*node, e, Some(id.end_offset), out);
+                    }
+                }
+                out.mark(MarkKind::Snapshot, Some(*node), e, Vec::new);
+            }
+            EventKind::Restart { node } => out.mark(MarkKind::Restart, Some(*node), e, Vec::new),
+            EventKind::Vote { node, .. } => out.mark(MarkKind::Vote, Some(*node), e, Vec::new),
+            EventKind::Write { node, .. } => out.mark(MarkKind::Write, *node, e, Vec::new),
+            EventKind::Violation { node, .. } => out.mark(MarkKind::Violation, *node, e, Vec::new),
+            EventKind::Fault(_) => out.mark(MarkKind::Fault, None, e, Vec::new),
             _ => {}
         }
     }

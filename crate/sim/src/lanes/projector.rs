@@ -28,8 +28,14 @@ impl<P: Protocol> Changes<P> for Recorder<'_, P> {
     fn leo(&mut self, node: NodeId, step: Step) {
         push_step(&mut self.lanes[node as usize].leo, step);
     }
-    fn mark(&mut self, kind: MarkKind, node: Option<NodeId>, event: &Event<P>, removed: Vec<Option<Epoch>>) {
-        self.marks.push(Mark { kind, node, event: event.clone(), removed });
+    fn mark(
+        &mut self,
+        kind: MarkKind,
+        node: Option<NodeId>,
+        event: &Event<P>,
+        removed: impl FnOnce() -> Vec<Option<Epoch>>,
+    ) {
+        self.marks.push(Mark { kind, node, event: event.clone(), removed: removed() });
     }
 }
 
