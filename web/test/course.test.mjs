@@ -1,11 +1,11 @@
 // The guided path (web/src/ui/story/course.ts) places every scenario of the library exactly
-// once, and the Raft-to-KRaft glossary (web/src/ui/common/glossary.ts) maps each Raft word a
+// once, and the Raft-to-KRaft glossary (web/src/ui/common/glossary.ts, glossary-text.ts) maps each Raft word a
 // newcomer brings. Both are bundled from source with esbuild (they need no DOM to read).
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -13,11 +13,13 @@ import { build } from 'esbuild';
 const src = (f) => fileURLToPath(new URL(`../src/ui/${f}`, import.meta.url));
 const scenariosDir = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 
-async function load(file) {
+/** Bundles `file` of web/src/ui (or, given `contents`, that source as if it were `file`) and imports it. */
+async function load(file, contents) {
   const dir = mkdtempSync(join(tmpdir(), 'kp-course-'));
   try {
     const outfile = join(dir, 'm.mjs');
-    await build({ entryPoints: [src(file)], outfile, bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning' });
+    const input = contents === undefined ? { entryPoints: [src(file)] } : { stdin: { contents, resolveDir: dirname(src(file)), loader: 'ts' } };
+    await build({ ...input, outfile, bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning' });
     return await import(pathToFileURL(outfile).href);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -69,8 +71,9 @@ test("what is next: the first story after this one that is not completed, wrappi
 });
 
 test('the glossary maps the Raft words a newcomer knows to KRaft words', async () => {
-  const { GLOSSARY, RPC_TERMS, tip, nodeTip } = await load('common/glossary.ts');
-  const entries = Object.values(GLOSSARY);
+  // the words (drawn with the first frame) and their meanings (the later chunk) as one module
+  const { WORDS, MEANINGS, RPC_TERMS, tip, nodeTip, explainTerms } = await load('common/glossary-all.ts', "export * from './glossary.js'; export { MEANINGS } from './glossary-text.js';");
+  const entries = Object.keys(WORDS).map((k) => ({ kraft: WORDS[k], ...MEANINGS[k] }));
   // Raft word -> the KRaft word it must map to
   const expected = [
     ['term', 'epoch'],
@@ -91,10 +94,12 @@ test('the glossary maps the Raft words a newcomer knows to KRaft words', async (
     assert.ok(e.kraft.includes(kraft), `Raft's ${raft} is KRaft's ${kraft} (got ${e.kraft})`);
     assert.ok(e.text.length > 20 && e.kafka.length > 0, `${kraft}: explained, with where Kafka does it`);
   }
-  assert.match(GLOSSARY.fetch.text, /Pull, not push/);
-  // tooltips are the table's own entries
-  assert.equal(tip('hw'), `${GLOSSARY.hw.kraft} (Raft: ${GLOSSARY.hw.raft}). ${GLOSSARY.hw.text}`);
-  for (const [rpc, key] of Object.entries(RPC_TERMS)) assert.ok(GLOSSARY[key], `${rpc} has an entry`);
+  assert.match(MEANINGS.fetch.text, /Pull, not push/);
+  // before the meanings arrive a tooltip is the word alone; then the table's own entry
+  assert.equal(tip('hw'), WORDS.hw);
+  explainTerms(MEANINGS);
+  assert.equal(tip('hw'), `${WORDS.hw} (Raft: ${MEANINGS.hw.raft}). ${MEANINGS.hw.text}`);
+  for (const [rpc, key] of Object.entries(RPC_TERMS)) assert.ok(MEANINGS[key], `${rpc} has an entry`);
   assert.match(nodeTip('observer', 'follower'), /learner/);
   assert.match(nodeTip('voter', 'prospective'), /Pre-Vote/);
   assert.doesNotMatch(nodeTip('voter', 'leader'), /learner/);
