@@ -53,7 +53,7 @@ function textTypes(text: unknown): string | undefined {
   return types.map((t, i) => check.string(t, `text[${i}]`)).join(',');
 }
 
-const OPTION_NAMES = ['voters', 'observers', 'seed', 'network', 'config', 'unsafe', 'flushMs', 'snapshotInterval', 'writesPerSecond', 'stableLeadership'] as const;
+const OPTION_NAMES = ['voters', 'observers', 'seed', 'network', 'config', 'unsafe', 'flushMs', 'snapshotInterval', 'writesPerSecond', 'stableLeadership', 'kafkaRelease'] as const;
 
 /** The JSON the core gets (a `ClusterSpec`): only what was given, plus voters and seed. */
 type Spec = Record<string, unknown> & { voters: number; seed: number; observers?: number };
@@ -142,6 +142,13 @@ function normaliseOptions(options: unknown, what: string, seed?: number): Spec {
   if (o.snapshotInterval !== undefined) spec.snapshotInterval = check.whole(o.snapshotInterval, 'snapshotInterval');
   if (o.writesPerSecond !== undefined) spec.writesPerSecond = check.whole(o.writesPerSecond, 'writesPerSecond', 0, U32);
   if (o.stableLeadership !== undefined) spec.stableLeadership = check.boolean(o.stableLeadership, 'stableLeadership');
+  if (o.kafkaRelease !== undefined) {
+    spec.kafkaRelease = check.oneOf(
+      o.kafkaRelease,
+      cat.releases.map((r) => r.name),
+      'kafkaRelease',
+    );
+  }
   return spec;
 }
 

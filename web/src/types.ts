@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { QuorumConfigKey, RecordBody, SafetySwitch, TraceEvent } from './generated/wire.js';
+import type { KafkaRelease, QuorumConfigKey, RecordBody, SafetySwitch, TraceEvent } from './generated/wire.js';
 
 export type {
   Action,
@@ -22,6 +22,7 @@ export type {
   FaultName,
   InFlightMessage,
   InvariantName,
+  KafkaRelease,
   LaneBand,
   LaneMark,
   LaneMarkKind,
@@ -104,6 +105,14 @@ export interface ClusterOptions {
   writesPerSecond?: number;
   /** Also check the StableLeadership invariant (for pre-vote experiments). Default false. */
   stableLeadership?: boolean;
+  /**
+   * The Kafka release whose raft behaviour the run models where releases differ
+   * (`'3.9'`, `'4.0'`, `'4.1'`, `'4.2'`: quorum-state writes cost a flush, voters send
+   * UpdateRaftVoter, ...; `catalog().releases` says what each changes). Default
+   * `'legacy'`: the playground's model before releases were modelled, which is no Kafka
+   * release (a static quorum as before KIP-853, quorum-state writes for free).
+   */
+  kafkaRelease?: KafkaRelease;
 }
 
 /** The metadata records a client can write (the core's tiny model of Kafka's metadata log). */

@@ -125,6 +125,8 @@ test('create: unknown options, switches, config keys and bad values', async () =
     [{ snapshotInterval: 5 }, RangeError, /0 \(never\) or at least 10/],
     [{ writesPerSecond: 5000 }, RangeError, /between 0 and 1000/],
     [{ stableLeadership: 1 }, TypeError, /true or false/],
+    [{ kafkaRelease: '3.8' }, RangeError, /kafkaRelease must be one of legacy, 3\.9, 4\.0, 4\.1, 4\.2; got "3\.8"/],
+    [{ kafkaRelease: 4.1 }, TypeError, /kafkaRelease must be one of legacy, .*; got 4\.1/],
     [[3], TypeError, /must be a plain object/],
   ];
   for (const [opts, Type, re] of bad) {

@@ -36,18 +36,23 @@ pub trait Protocol: Copy + Debug + Eq + Hash + 'static {
     type Decision: Verdict;
 
     /// The config a cluster's spec gives; an error names the spec field at fault
-    /// (`config.<key>`) and says why.
+    /// (`config.<key>`, `kafkaRelease`) and says why.
     fn configure(spec: &ProtocolSpec<'_>) -> Result<Self::Config, (String, String)>;
 }
 
 /// What a cluster's spec says of its protocol: settings by key (Kafka's config keys),
-/// the safety switches turned off (by name), and how many applied records make a
-/// snapshot (0: none).
+/// the safety switches turned off (by name), how many applied records make a snapshot
+/// (0: none), and the release of the protocol the run models.
 #[derive(Clone, Copy, Debug)]
 pub struct ProtocolSpec<'a> {
     pub config: &'a BTreeMap<String, u64>,
     pub unsafe_switches: &'a [&'static str],
     pub snapshot_interval: u64,
+    /// The release whose behaviour the run models where a protocol's releases differ,
+    /// named as the spec gives it (its `kafkaRelease`); None: the protocol's default.
+    /// The protocol reads the name: one it does not know is refused as the field
+    /// `kafkaRelease`, naming the value and the names it takes.
+    pub release: Option<&'a str>,
 }
 
 /// What a node's process is started with besides its disk.

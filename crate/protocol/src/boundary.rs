@@ -3,7 +3,7 @@
 //! (`ReplicaCore for Replica`), its disk, its log view, its messages, and the names its
 //! trace is written in. Each is a thin mapping onto the replica's own methods.
 
-use super::config::{ClusterConfig, QuorumConfig, SafetySwitch};
+use super::config::{ClusterConfig, KafkaRelease, QuorumConfig, SafetySwitch};
 use super::election::VoteDecision;
 use super::io::{Ctx, KRaft, Wake};
 use super::log::{FetchPosition, ReplicaLog};
@@ -11,6 +11,7 @@ use super::record::{ClientRecord, Epoch, MetadataImage, NodeId, Offset, Record, 
 use super::replica::{Durable, Replica, ReplicaSetup};
 use super::rpc::{Envelope, ErrorCode, FetchOutcome, Message, MessageSummary, RpcKind, SnapshotId};
 use super::state::{ElectionState, EpochState, Reason, StateName};
+use kraft_base::messages::cap;
 use kraft_base::shared::Meter;
 use kraft_boundary::{
     DurableState, LogEntry, LogView, Named, Outcome, PeerProgress, PersistedElection, Protocol, ProtocolSpec,
@@ -30,7 +31,14 @@ impl Protocol for KRaft {
     type Decision = VoteDecision;
 
     fn configure(spec: &ProtocolSpec<'_>) -> Result<ClusterConfig, (String, String)> {
-        let mut quorum = QuorumConfig::default();
+        let release = match spec.release {
+            None => KafkaRelease::Legacy,
+            Some(name) => KafkaRelease::find(name).ok_or_else(|| {
+                let known = KafkaRelease::NAMES.join(", ");
+                ("kafkaRelease".to_string(), format!("must be one of {known}; got \"{}\"", cap(name)))
+            })?,
+        };
+        let mut quorum = QuorumConfig { release, ..QuorumConfig::default() };
         for (k, v) in spec.config {
             quorum.set(k, *v).map_err(|e| (format!("config.{k}"), e))?;
         }

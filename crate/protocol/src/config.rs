@@ -46,6 +46,14 @@ pub struct QuorumConfig {
     /// `metadata.max.retention.ms`: the cleaner drops a snapshot (and the records before
     /// the next one) whose last record is older than this.
     pub retention_max_ms: u64,
+    /// The Kafka release whose raft behaviour the replica models where releases differ
+    /// (a cluster spec's `kafkaRelease`; not a config key of Kafka's).
+    pub release: KafkaRelease,
+    /// `controller.quorum.auto.join.enable` (Kafka 4.2+, QuorumConfig.autoJoin, default
+    /// false): a controller that is an observer adds itself to the voters. Kafka also asks
+    /// that the process be a controller (KafkaRaftClient's canBecomeVoter); the simulator
+    /// sets this only on controllers. Not in `CONFIG_KEYS`: a cluster spec cannot set it yet.
+    pub auto_join: bool,
 }
 
 /// Kafka's default for both byte limits (QuorumConfig: 1 MiB).
@@ -205,6 +213,8 @@ impl Default for QuorumConfig {
             snapshot_max_interval_ms: 0,
             retention_max_bytes: 0,
             retention_max_ms: 0,
+            release: KafkaRelease::Legacy,
+            auto_join: false,
         };
         for k in &CONFIG_KEYS {
             *(k.slot)(&mut c) = k.limit.default.unwrap_or(0);
@@ -241,6 +251,145 @@ impl QuorumConfig {
     /// Interval of the BeginQuorumEpoch heartbeat: half the fetch timeout.
     pub fn begin_quorum_epoch_interval_ms(&self) -> u64 {
         (self.fetch_timeout_ms / 2).max(1)
+    }
+}
+
+/// The Kafka release whose raft behaviour a run models (a cluster spec's `kafkaRelease`),
+/// for the behaviours that differ between releases. Everything else follows
+/// Kafka's current code in every release, as KRAFT.md says.
+///
+/// `Legacy`, the default, is no Kafka release: it is the playground's model from before
+/// releases were modelled, which every run made without a release (links, stories, golden
+/// traces) replays byte for byte. It runs a static quorum as it was before KIP-853 (a
+/// voter never sends UpdateRaftVoter, so the leader's view of the voters never changes)
+/// and writes the quorum-state file for free, where every Kafka release blocks its raft
+/// thread on an fsync of that file before it acts (FileQuorumStateStore.writeElectionState).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum KafkaRelease {
+    #[default]
+    #[cfg_attr(feature = "ts", ts(rename = "legacy"))]
+    Legacy,
+    #[cfg_attr(feature = "ts", ts(rename = "3.9"))]
+    V3_9,
+    #[cfg_attr(feature = "ts", ts(rename = "4.0"))]
+    V4_0,
+    #[cfg_attr(feature = "ts", ts(rename = "4.1"))]
+    V4_1,
+    #[cfg_attr(feature = "ts", ts(rename = "4.2"))]
+    V4_2,
+}
+
+/// By name, as a string (smaller in the wasm than serde's derived enum).
+impl Serialize for KafkaRelease {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl KafkaRelease {
+    pub const ALL: [KafkaRelease; 5] =
+        [KafkaRelease::Legacy, KafkaRelease::V3_9, KafkaRelease::V4_0, KafkaRelease::V4_1, KafkaRelease::V4_2];
+
+    /// Every release's name, in `ALL`'s order.
+    pub const NAMES: [&'static str; 5] = ["legacy", "3.9", "4.0", "4.1", "4.2"];
+
+    pub fn name(self) -> &'static str {
+        KafkaRelease::NAMES[self as usize]
+    }
+
+    /// One line on what the release changes in a run, for help texts and the UI.
+    pub fn explanation(self) -> &'static str {
+        match self {
+            KafkaRelease::Legacy => {
+                "the playground before releases were modelled (no Kafka release): a static quorum as before \
+                 KIP-853, and quorum-state writes that cost no flush"
+            }
+            KafkaRelease::V3_9 | KafkaRelease::V4_0 => {
+                "quorum-state writes block the raft thread for a flush; a voter sends UpdateRaftVoter when its \
+                 entry in a kraft.version 1 voter set is out of date; a kraft.version 0 leader answers it \
+                 UNSUPPORTED_VERSION"
+            }
+            KafkaRelease::V4_1 => {
+                "as 3.9, and a voter tells each new leader its entry at kraft.version 0 too, which the leader \
+                 keeps in memory for an upgrade of kraft.version to 1 (KAFKA-16538)"
+            }
+            KafkaRelease::V4_2 => {
+                "as 4.1, with UpdateRaftVoter every fetch timeout, and controllers that may add themselves to \
+                 the voters (controller.quorum.auto.join.enable, KIP-1186)"
+            }
+        }
+    }
+
+    pub fn all_names() -> Vec<&'static str> {
+        KafkaRelease::NAMES.to_vec()
+    }
+
+    /// The release named `name`, if one is.
+    pub fn find(name: &str) -> Option<KafkaRelease> {
+        KafkaRelease::NAMES.iter().position(|n| *n == name).map(|i| KafkaRelease::ALL[i])
+    }
+
+    pub fn parse(name: &str) -> Result<KafkaRelease, String> {
+        KafkaRelease::find(name).ok_or_else(|| {
+            format!("unknown Kafka release '{}'; known releases: {}", cap(name), KafkaRelease::NAMES.join(", "))
+        })
+    }
+
+    /// This is a Kafka release at or after `r` (never the legacy model).
+    fn since(self, r: KafkaRelease) -> bool {
+        self != KafkaRelease::Legacy && self >= r
+    }
+
+    /// FileQuorumStateStore.writeElectionState writes the quorum-state file and fsyncs it
+    /// on the raft thread before QuorumState moves (durableTransitionTo): every Kafka
+    /// release; the legacy model writes it for free.
+    pub fn quorum_state_write_flushes(self) -> bool {
+        self.since(KafkaRelease::V3_9)
+    }
+
+    /// A voter follower sends UpdateRaftVoter (KafkaRaftClient.pollFollowerAsVoter, 3.9+,
+    /// KAFKA-16534); the legacy model never does.
+    pub fn voters_send_update_voter(self) -> bool {
+        self.since(KafkaRelease::V3_9)
+    }
+
+    /// KAFKA-16538 (4.1+), the upgrade of static quorums: at kraft.version 0 a voter sends
+    /// UpdateRaftVoter once to each new leader (KafkaRaftClient.shouldSendUpdateVoteRequest),
+    /// takes NONE or UNSUPPORTED_VERSION as done and as a successful fetch
+    /// (handleUpdateVoterResponse: setHasUpdatedLeader, resetFetchTimeoutForSuccessfulFetch),
+    /// restarts its update voter timer only once the request went out (RequestSendResult),
+    /// and the leader's kraft.version can be upgraded to 1
+    /// (LeaderState.maybeAppendUpgradedKRaftVersion).
+    pub fn kafka_16538(self) -> bool {
+        self.since(KafkaRelease::V4_1)
+    }
+
+    /// 3.9 and 4.0's UpdateVoterHandler: a kraft.version 0 leader answers UNSUPPORTED_VERSION
+    /// ("KAFKA-16538 will implement the case when the kraft.version is 0"), and a successful
+    /// update does not count as the voter's fetch for check-quorum (4.1's
+    /// storeUpdatedVoters calls updateCheckQuorumForFollowingVoter). The legacy model has
+    /// the current handler.
+    pub fn update_voter_handler_before_kafka_16538(self) -> bool {
+        matches!(self, KafkaRelease::V3_9 | KafkaRelease::V4_0)
+    }
+
+    /// How often a voter follower may send UpdateRaftVoter (FollowerState's update voter
+    /// timer): three fetch timeouts in 3.9 to 4.1 (FollowerState.updateVoterPeriodMs,
+    /// KAFKA-16534: "at most every 3 fetch timeouts"), one from 4.2 on, where auto-join
+    /// (KAFKA-19078) made it the update voter *set* period it shares with AddRaftVoter and
+    /// RemoveRaftVoter (RaftClientTestContext.NUMBER_FETCH_TIMEOUTS_IN_UPDATE_VOTER_SET_PERIOD = 1).
+    pub fn update_voter_period_ms(self, fetch_timeout_ms: u64) -> u64 {
+        if self.since(KafkaRelease::V4_2) {
+            fetch_timeout_ms
+        } else {
+            fetch_timeout_ms * 3
+        }
+    }
+
+    /// Auto-join and AddRaftVoter v1's AckWhenCommitted (KIP-1186, KAFKA-19078): 4.2+.
+    pub fn auto_join(self) -> bool {
+        self.since(KafkaRelease::V4_2)
     }
 }
 

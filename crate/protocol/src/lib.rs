@@ -47,7 +47,7 @@ mod update_voter;
 mod vote;
 mod voter_change;
 
-pub use config::{ClusterConfig, QuorumConfig, SafetySwitch, Unsafe};
+pub use config::{ClusterConfig, KafkaRelease, QuorumConfig, SafetySwitch, Unsafe};
 pub use io::{Ctx, IdSource, KRaft, Note, Output, Wake};
 pub use record::{ClientRecord, Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
 pub use replica::{Durable, Replica, ReplicaSetup};

@@ -27,6 +27,7 @@ pub const CLUSTER_FIELDS: &[&str] = &[
     "snapshotInterval",
     "writesPerSecond",
     "stableLeadership",
+    "kafkaRelease",
 ];
 
 impl Read for ClusterSpec {
@@ -44,6 +45,13 @@ impl Read for ClusterSpec {
             snapshot_interval: o.opt("snapshotInterval")?.unwrap_or_else(spec::default_snapshot_interval),
             writes_per_second: o.opt("writesPerSecond")?.unwrap_or(0),
             stable_leadership: o.opt("stableLeadership")?.unwrap_or(false),
+            // Any name, read in place (a string that is not one: "must be a name"); which
+            // names there are is the protocol's to say (`ClusterSpec::resolve`).
+            kafka_release: match o.map.get("kafkaRelease") {
+                Some(Value::String(s)) => Some(s.clone()),
+                Some(v) => return must(&o.at("kafkaRelease"), "a name", v),
+                None => None,
+            },
         })
     }
 }
@@ -230,13 +238,16 @@ mod tests {
             r#"unsafe[0]: must be one of hw-before-own-epoch, vote-ignores-log, no-pre-vote, no-check-quorum, no-resign-on-restart, ack-before-flush; got "three""#
         );
         assert_eq!(spec(r#"{"voters":3,"unsafe":[1]}"#), "unsafe[0]: must be a name, got 1");
+        // A release is a name; which names there are is the protocol's to say (below).
+        assert_eq!(spec(r#"{"voters":3,"kafkaRelease":4.1}"#), "kafkaRelease: must be a name, got 4.1");
+        assert_eq!(spec(r#"{"voters":3,"kafkaRelease":null}"#), "kafkaRelease: must be a name, got null");
         assert_eq!(
             spec(r#"{"voters":3,"config":{"x.y":-5}}"#),
             "config.x.y: must be a whole number from 0 to 18446744073709551615, got -5"
         );
         assert_eq!(
             spec(r#"{"voters":1,"zz":2}"#),
-            r#"unknown field "zz"; allowed: voters, observers, seed, network, config, unsafe, flushMs, snapshotInterval, writesPerSecond, stableLeadership"#
+            r#"unknown field "zz"; allowed: voters, observers, seed, network, config, unsafe, flushMs, snapshotInterval, writesPerSecond, stableLeadership, kafkaRelease"#
         );
         assert_eq!(spec(r#"{}"#), r#"needs the field "voters""#);
         assert_eq!(spec(r#"[]"#), "must be an object, got an array");
@@ -245,6 +256,23 @@ mod tests {
             for rust in ["u32", "u64", "usize", "struct", "sequence", "line 1", "`"] {
                 assert!(!m.contains(rust), "{m:?} mentions {rust}");
             }
+        }
+    }
+
+    /// A release outside the protocol's known set is refused when the spec is resolved,
+    /// naming the field, the value and every allowed one (KRaft's `configure`).
+    #[test]
+    fn an_unknown_release_is_refused_by_the_protocol() {
+        let resolve = |json: &str| {
+            let spec: ClusterSpec = from_json(json, "").unwrap();
+            spec.resolve::<kraft_protocol::KRaft>().err()
+        };
+        assert_eq!(
+            resolve(r#"{"voters":3,"kafkaRelease":"3.8"}"#),
+            Some(("kafkaRelease".to_string(), r#"must be one of legacy, 3.9, 4.0, 4.1, 4.2; got "3.8""#.to_string()))
+        );
+        for ok in ["legacy", "3.9", "4.0", "4.1", "4.2"] {
+            assert_eq!(resolve(&format!(r#"{{"voters":3,"kafkaRelease":"{ok}"}}"#)), None, "{ok}");
         }
     }
 
@@ -334,6 +362,7 @@ mod tests {
             snapshot_interval: 100,
             writes_per_second: 20,
             stable_leadership: true,
+            kafka_release: Some("4.1".into()),
         };
         assert_eq!(from_json::<ClusterSpec>(&serde_json::to_string(&spec).unwrap(), ""), Ok(spec));
         let preset = ClusterSpec::default();

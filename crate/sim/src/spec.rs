@@ -40,6 +40,13 @@ pub struct ClusterSpec {
     /// Also check StableLeadership (for scenarios about pre-vote).
     #[serde(default)]
     pub stable_leadership: bool,
+    /// The release of the protocol whose behaviour the run models where releases differ,
+    /// by name; the protocol reads it (`ProtocolSpec::release`). KRaft's are Kafka releases
+    /// (`kraft_protocol::KafkaRelease`: `3.9`, `4.0`, `4.1`, `4.2`, or `legacy`); absent:
+    /// the protocol's default (KRaft's `legacy`, the model every run had before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub kafka_release: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -85,6 +92,7 @@ impl Default for ClusterSpec {
             snapshot_interval: default_snapshot_interval(),
             writes_per_second: WRITES_PER_SECOND.default.unwrap_or(0) as u32,
             stable_leadership: false,
+            kafka_release: None,
         }
     }
 }
@@ -138,6 +146,7 @@ impl ClusterSpec {
             config: &self.config,
             unsafe_switches: &unsafe_switches,
             snapshot_interval: self.snapshot_interval,
+            release: self.kafka_release.as_deref(),
         })?;
         FLUSH_MS.check_field(self.flush_ms)?;
         WRITES_PER_SECOND.check_field(self.writes_per_second.into())?;

@@ -108,6 +108,20 @@ fn the_checker_catches_the_fixtures_unsafe_commit() {
     assert!(broken.contains(&Invariant::MajorityReachedHighWatermark), "{broken:?}");
 }
 
+/// A spec's `kafkaRelease` goes to the protocol, which reads it: KRaft knows Kafka's
+/// releases, the fixture has none and refuses any, naming the field and the value,
+/// rather than run something other than what the spec names.
+#[test]
+fn a_release_is_the_protocols_to_refuse() {
+    let spec = |release: &str| ClusterSpec { voters: 3, kafka_release: Some(release.into()), ..ClusterSpec::default() };
+    for release in ["4.1", "legacy"] {
+        let e = Run::<Appointed>::create(spec(release)).err().expect("refused");
+        assert_eq!(e.to_string(), format!("kafkaRelease: this protocol has no releases; got \"{release}\""));
+        assert!(kraft_sim::Simulation::new(spec(release)).is_ok(), "KRaft takes {release}");
+    }
+    assert!(Run::<Appointed>::create(ClusterSpec { voters: 3, ..ClusterSpec::default() }).is_ok());
+}
+
 /// Leader changes are measured from any protocol's trace: the fixture's appointed leader
 /// is there from the start, and after its crash it leads again, a new epoch, once it
 /// restarts. Nobody seeks votes, so there is no detection, only the wait and the commit.

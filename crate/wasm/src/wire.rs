@@ -171,7 +171,7 @@ mod tests {
     use super::*;
     use kraft_protocol::config::CONFIG_KEYS;
     use kraft_protocol::rpc::SnapshotId;
-    use kraft_protocol::SafetySwitch;
+    use kraft_protocol::{KafkaRelease, SafetySwitch};
     use kraft_protocol::{Reason, RecordBody, StateName};
     use kraft_scenario::{
         ExpectationReport, Measurement, MeasurementPart, Report, Span, SpanStyle, StepReport, ViolationReport,
@@ -211,6 +211,8 @@ mod tests {
         /// The cluster's other settings and the bounds on calls (`limits::LIMITS`).
         limits: Vec<Limit>,
         switches: Vec<Named<SafetySwitch>>,
+        /// The Kafka releases a run may model (`kafkaRelease`), `legacy` first (the default).
+        releases: Vec<Named<KafkaRelease>>,
         invariants: Vec<Named<Invariant>>,
         presets: Vec<Preset>,
         /// The spec a cluster gets for every option left out.
@@ -225,6 +227,7 @@ mod tests {
                 config_keys: CONFIG_KEYS.iter().map(|k| k.limit).collect(),
                 limits: LIMITS.to_vec(),
                 switches: SafetySwitch::ALL.iter().map(|s| Named { name: *s, explanation: s.explanation() }).collect(),
+                releases: KafkaRelease::ALL.iter().map(|r| Named { name: *r, explanation: r.explanation() }).collect(),
                 invariants: Invariant::ALL.iter().map(|i| Named { name: *i, explanation: i.explanation() }).collect(),
                 presets: ["datacenter", "teaching", "wan"]
                     .into_iter()
@@ -440,6 +443,7 @@ mod tests {
         decl::<NetworkSpec>(&cfg, o);
         decl::<LinkProfileSpec>(&cfg, o);
         decl::<SafetySwitch>(&cfg, o);
+        decl::<KafkaRelease>(&cfg, o);
         decl::<Action>(&cfg, o);
         decl::<TimedAction>(&cfg, o);
         decl::<ActionEntry>(&cfg, o);
@@ -518,6 +522,14 @@ mod tests {
             "SWITCHES",
             "readonly (readonly [SafetySwitch, string])[]",
             &pairs(SafetySwitch::ALL.iter().map(|s| (s.name(), s.explanation()))),
+        );
+        constant(
+            o,
+            "Every Kafka release a run may model, with what it changes (`protocol::KafkaRelease`); `legacy`, \
+                the default, is the playground's model before releases, no Kafka release.",
+            "RELEASES",
+            "readonly (readonly [KafkaRelease, string])[]",
+            &pairs(KafkaRelease::ALL.iter().map(|r| (r.name(), r.explanation()))),
         );
         constant(
             o,

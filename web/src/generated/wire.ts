@@ -465,7 +465,14 @@ writesPerSecond: number,
 /**
  * Also check StableLeadership (for scenarios about pre-vote).
  */
-stableLeadership: boolean, };
+stableLeadership: boolean, 
+/**
+ * The release of the protocol whose behaviour the run models where releases differ,
+ * by name; the protocol reads it (`ProtocolSpec::release`). KRaft's are Kafka releases
+ * (`kraft_protocol::KafkaRelease`: `3.9`, `4.0`, `4.1`, `4.2`, or `legacy`); absent:
+ * the protocol's default (KRaft's `legacy`, the model every run had before).
+ */
+kafkaRelease?: string, };
 
 export type NetworkSpec = string | LinkProfileSpec;
 
@@ -478,6 +485,20 @@ export type LinkProfileSpec = { latencyMs: [number, number], loss: number, dupli
  * One of KRaft's safety rules, each of which a user may switch off (unsafe mode).
  */
 export type SafetySwitch = "hw-before-own-epoch" | "vote-ignores-log" | "no-pre-vote" | "no-check-quorum" | "no-resign-on-restart" | "ack-before-flush";
+
+/**
+ * The Kafka release whose raft behaviour a run models (a cluster spec's `kafkaRelease`),
+ * for the behaviours that differ between releases. Everything else follows
+ * Kafka's current code in every release, as KRAFT.md says.
+ *
+ * `Legacy`, the default, is no Kafka release: it is the playground's model from before
+ * releases were modelled, which every run made without a release (links, stories, golden
+ * traces) replays byte for byte. It runs a static quorum as it was before KIP-853 (a
+ * voter never sends UpdateRaftVoter, so the leader's view of the voters never changes)
+ * and writes the quorum-state file for free, where every Kafka release blocks its raft
+ * thread on an fsync of that file before it acts (FileQuorumStateStore.writeElectionState).
+ */
+export type KafkaRelease = "legacy" | "3.9" | "4.0" | "4.1" | "4.2";
 
 /**
  * Something a user (or a scenario, or the chaos generator) does to the cluster.
@@ -727,7 +748,11 @@ configKeys: Array<Limit>,
 /**
  * The cluster's other settings and the bounds on calls (`limits::LIMITS`).
  */
-limits: Array<Limit>, switches: Array<Named<SafetySwitch>>, invariants: Array<Named<InvariantName>>, presets: Array<Preset>, 
+limits: Array<Limit>, switches: Array<Named<SafetySwitch>>, 
+/**
+ * The Kafka releases a run may model (`kafkaRelease`), `legacy` first (the default).
+ */
+releases: Array<Named<KafkaRelease>>, invariants: Array<Named<InvariantName>>, presets: Array<Preset>, 
 /**
  * The spec a cluster gets for every option left out.
  */
@@ -1071,6 +1096,28 @@ export const CATALOG: Catalog = {
       "explanation": "followers report fetch offsets before flushing them to disk"
     }
   ],
+  "releases": [
+    {
+      "name": "legacy",
+      "explanation": "the playground before releases were modelled (no Kafka release): a static quorum as before KIP-853, and quorum-state writes that cost no flush"
+    },
+    {
+      "name": "3.9",
+      "explanation": "quorum-state writes block the raft thread for a flush; a voter sends UpdateRaftVoter when its entry in a kraft.version 1 voter set is out of date; a kraft.version 0 leader answers it UNSUPPORTED_VERSION"
+    },
+    {
+      "name": "4.0",
+      "explanation": "quorum-state writes block the raft thread for a flush; a voter sends UpdateRaftVoter when its entry in a kraft.version 1 voter set is out of date; a kraft.version 0 leader answers it UNSUPPORTED_VERSION"
+    },
+    {
+      "name": "4.1",
+      "explanation": "as 3.9, and a voter tells each new leader its entry at kraft.version 0 too, which the leader keeps in memory for an upgrade of kraft.version to 1 (KAFKA-16538)"
+    },
+    {
+      "name": "4.2",
+      "explanation": "as 4.1, with UpdateRaftVoter every fetch timeout, and controllers that may add themselves to the voters (controller.quorum.auto.join.enable, KIP-1186)"
+    }
+  ],
   "invariants": [
     {
       "name": "SingleLeader",
@@ -1192,6 +1239,17 @@ export const SWITCHES: readonly (readonly [SafetySwitch, string])[] = [
   ["no-check-quorum", "a leader cut off from the majority never resigns (KAFKA-15489)"],
   ["no-resign-on-restart", "a restarted leader resumes leading its old epoch (KAFKA-10527)"],
   ["ack-before-flush", "followers report fetch offsets before flushing them to disk"],
+];
+
+/**
+ * Every Kafka release a run may model, with what it changes (`protocol::KafkaRelease`); `legacy`, the default, is the playground's model before releases, no Kafka release.
+ */
+export const RELEASES: readonly (readonly [KafkaRelease, string])[] = [
+  ["legacy", "the playground before releases were modelled (no Kafka release): a static quorum as before KIP-853, and quorum-state writes that cost no flush"],
+  ["3.9", "quorum-state writes block the raft thread for a flush; a voter sends UpdateRaftVoter when its entry in a kraft.version 1 voter set is out of date; a kraft.version 0 leader answers it UNSUPPORTED_VERSION"],
+  ["4.0", "quorum-state writes block the raft thread for a flush; a voter sends UpdateRaftVoter when its entry in a kraft.version 1 voter set is out of date; a kraft.version 0 leader answers it UNSUPPORTED_VERSION"],
+  ["4.1", "as 3.9, and a voter tells each new leader its entry at kraft.version 0 too, which the leader keeps in memory for an upgrade of kraft.version to 1 (KAFKA-16538)"],
+  ["4.2", "as 4.1, with UpdateRaftVoter every fetch timeout, and controllers that may add themselves to the voters (controller.quorum.auto.join.enable, KIP-1186)"],
 ];
 
 /**

@@ -9,7 +9,8 @@
 //! only once that covers a record of its own epoch (so a commit never falls back after a
 //! restart). Followers have no timers; while the leader is down nothing is written. The
 //! config key `fixture.commitAlone` = 1 makes the leader commit what it alone has
-//! flushed: the unsafe variant the checker must catch.
+//! flushed: the unsafe variant the checker must catch. It models no releases: a spec
+//! naming one (`kafkaRelease`) is refused.
 
 use kraft_base::shared::Meter;
 use kraft_boundary::{
@@ -47,6 +48,10 @@ impl Protocol for Appointed {
     type Decision = NoVote;
 
     fn configure(spec: &ProtocolSpec<'_>) -> Result<Config, (String, String)> {
+        // It has no releases: a run that asks for one would not model what it names.
+        if let Some(release) = spec.release {
+            return Err(("kafkaRelease".into(), format!("this protocol has no releases; got \"{release}\"")));
+        }
         let mut config = Config { commit_alone: false };
         for (key, value) in spec.config {
             match key.as_str() {
