@@ -143,7 +143,8 @@ impl Explain for KRaft {
         format!(
         "n{node} flushed its log to disk up to offset {offset}: a voter flushes before it reports that offset, because \
          the leader counts reported offsets for the HW (KafkaRaftClient.flushLeaderLog, \
-         KafkaRaftClient.appendAsFollower)"
+         KafkaRaftClient.appendAsFollower); under a Kafka release a flush that follows a quorum-state write is that \
+         file's fsync, which blocks the raft thread before the transition (FileQuorumStateStore.writeElectionState)"
     )
     }
 

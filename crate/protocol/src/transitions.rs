@@ -2,7 +2,7 @@
 //! transition persists first when Kafka does, then moves.
 
 use super::config::SafetySwitch;
-use super::io::{Ctx, Note};
+use super::io::{Ctx, Note, Output};
 use super::leader::LeaderState;
 use super::record::{Epoch, NodeId, RecordBody};
 use super::replica::Replica;
@@ -18,12 +18,31 @@ impl Replica {
         ctx.now + t + ctx.rng.below(t)
     }
 
-    /// Writes the quorum-state file. Kafka writes it before changing state in memory.
+    /// Writes the quorum-state file. Kafka writes it before changing state in memory
+    /// (QuorumState.durableTransitionTo). The legacy model writes it only when it changes,
+    /// and for free; a Kafka release writes it every time, and waits for it.
     fn persist(&mut self, ctx: &mut Ctx, election: ElectionState) {
-        if self.election != election {
+        if self.config.release.quorum_state_write_flushes() {
+            self.write_election_state(ctx, election);
+        } else if self.election != election {
             self.election = election;
             ctx.note(Note::Persisted { election: election.persisted() });
         }
+    }
+
+    /// FileQuorumStateStore.writeElectionState as every Kafka release runs it: the file is
+    /// written in full (whether or not it changed) and fsynced on the raft thread, and only
+    /// then does QuorumState move and the replica answer (durableTransitionTo, at startup
+    /// too: QuorumState.initialize). The fsync is a flush of this node's disk, asked for
+    /// the way a log flush is: every output after it (the transition, the answer to the
+    /// vote that caused it, a new leader's first append and BeginQuorumEpoch) waits for it.
+    /// It is up to the offset already on disk: the log is not flushed with it. A crash
+    /// inside it keeps the new state (the file was renamed into place; nothing after it
+    /// went out), one of the two outcomes Kafka's write-then-rename allows.
+    fn write_election_state(&mut self, ctx: &mut Ctx, election: ElectionState) {
+        self.election = election;
+        ctx.note(Note::Persisted { election: election.persisted() });
+        ctx.out.push(Output::Flush { up_to: self.log.flushed_offset() });
     }
 
     fn enter(&mut self, ctx: &mut Ctx, next: EpochState, reason: Reason) {
@@ -58,7 +77,10 @@ impl Replica {
     pub(crate) fn initialize(&mut self, ctx: &mut Ctx, reason: Reason) {
         let (e, me) = (self.election, self.id);
         let log_epoch = self.log.last_epoch();
-        if e == ElectionState::default() {
+        // A Kafka release writes the initial state whatever it is (the transitions below
+        // that persist write it; Resigned and a resumed candidacy write what was read).
+        let writes_always = self.config.release.quorum_state_write_flushes();
+        if e == ElectionState::default() && !writes_always {
             ctx.note(Note::Persisted { election: e.persisted() });
         }
         if e.epoch < log_epoch {
@@ -67,9 +89,15 @@ impl Replica {
             if self.switches.has(SafetySwitch::NoResignOnRestart) {
                 self.transition_to_leader(ctx, reason);
             } else {
+                if writes_always {
+                    self.write_election_state(ctx, e);
+                }
                 self.transition_to_resigned(ctx, reason);
             }
         } else if e.voted == Some(me) && self.is_voter() {
+            if writes_always {
+                self.write_election_state(ctx, e);
+            }
             self.resume_candidacy(ctx, reason);
         } else if let Some(l) = e.leader {
             self.transition_to_follower(ctx, e.epoch, l, reason);

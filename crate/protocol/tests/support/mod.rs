@@ -60,6 +60,10 @@ pub struct Cluster {
 
 impl Cluster {
     fn empty(bootstrap: Vec<NodeId>) -> Cluster {
+        Cluster::empty_with(bootstrap, QuorumConfig::default())
+    }
+
+    fn empty_with(bootstrap: Vec<NodeId>, config: QuorumConfig) -> Cluster {
         Cluster {
             now: 0,
             replicas: BTreeMap::new(),
@@ -70,7 +74,7 @@ impl Cluster {
             hold: Vec::new(),
             held: Vec::new(),
             cut: Vec::new(),
-            config: QuorumConfig::default(),
+            config,
             bootstrap,
             rng: Rng::new(7),
             ids: IdSource::default(),
@@ -83,8 +87,18 @@ impl Cluster {
     /// its own directory id; the voters are the bootstrap servers. Startup's bootstrap
     /// fetches are dropped, so a test starts from silence.
     pub fn dynamic(voters: &[NodeId], observers: &[NodeId]) -> Cluster {
-        let mut c = Cluster::empty(voters.to_vec());
+        Cluster::dynamic_with(QuorumConfig::default(), voters, observers)
+    }
+
+    /// `dynamic`, every replica with `config`.
+    pub fn dynamic_with(config: QuorumConfig, voters: &[NodeId], observers: &[NodeId]) -> Cluster {
         let initial = VoterSet::from_nodes(voters.iter().map(|&v| voter_node(v)));
+        Cluster::formatted_with(config, voters, observers, initial)
+    }
+
+    /// A dynamic quorum whose voters were formatted with `initial` (`--initial-controllers`).
+    pub fn formatted_with(config: QuorumConfig, voters: &[NodeId], observers: &[NodeId], initial: VoterSet) -> Cluster {
+        let mut c = Cluster::empty_with(voters.to_vec(), config);
         for &id in voters {
             c.start(id, ReplicaLog::format(&Meter::default(), dir(id, 0), Some(initial.clone())));
         }
@@ -98,7 +112,12 @@ impl Cluster {
     /// A static quorum (controller.quorum.voters, kraft.version 0) of `voters`, and
     /// `observers`; disks with directory ids.
     pub fn static_quorum(voters: &[NodeId], observers: &[NodeId]) -> Cluster {
-        let mut c = Cluster::empty(voters.to_vec());
+        Cluster::static_quorum_with(QuorumConfig::default(), voters, observers)
+    }
+
+    /// `static_quorum`, every replica with `config`.
+    pub fn static_quorum_with(config: QuorumConfig, voters: &[NodeId], observers: &[NodeId]) -> Cluster {
+        let mut c = Cluster::empty_with(voters.to_vec(), config);
         for &id in voters.iter().chain(observers) {
             c.start(id, ReplicaLog::format(&Meter::default(), dir(id, 0), None));
         }
@@ -258,6 +277,19 @@ impl Cluster {
 
     pub fn remove_voter(&mut self, to: NodeId, voter: ReplicaKey) {
         self.admin(to, Message::RemoveRaftVoter(RemoveRaftVoterRequest { voter }));
+    }
+
+    /// Runs `f` on `id` (as `with`) and returns the outputs it made, in order.
+    pub fn outputs(&mut self, id: NodeId, f: impl FnOnce(&mut Replica, &mut Ctx)) -> Vec<Output> {
+        self.with(id, |r, ctx| {
+            f(r, ctx);
+            ctx.out.clone()
+        })
+    }
+
+    /// Every message `from` sent `to` of `kind`, counted.
+    pub fn count_sent(&self, from: NodeId, to: NodeId, kind: RpcKind) -> usize {
+        self.sent.iter().filter(|s| **s == (from, to, kind)).count()
     }
 
     /// The error codes the admin client got, by name, oldest first; forgets them.
