@@ -341,6 +341,14 @@ impl KafkaRelease {
         self != KafkaRelease::Legacy && self >= r
     }
 
+    /// Every node's metadata log directory has a directory id (`kafka-storage.sh format`
+    /// writes it to meta.properties; KafkaRaftClient refuses to start without one): a
+    /// Kafka release's replica formats a blank disk with one at its first start. The legacy
+    /// model's static quorums never read it, and leave it out.
+    pub fn formats_directory_ids(self) -> bool {
+        self.since(KafkaRelease::V3_9)
+    }
+
     /// FileQuorumStateStore.writeElectionState writes the quorum-state file and fsyncs it
     /// on the raft thread before QuorumState moves (durableTransitionTo): every Kafka
     /// release; the legacy model writes it for free.

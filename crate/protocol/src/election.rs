@@ -184,6 +184,8 @@ mod tests {
             fetch_deadline: 0,
             has_fetched,
             snapshot_download: None,
+            update_voter_deadline: u64::MAX,
+            has_updated_leader: false,
         })
     }
 

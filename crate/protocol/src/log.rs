@@ -71,6 +71,10 @@ impl ReplicaLog {
     pub fn directory_id(&self) -> Option<DirectoryId> {
         self.directory_id
     }
+    /// Gives a disk formatted without one this directory id (a disk keeps the one it has).
+    pub fn format_directory_id(&mut self, directory_id: DirectoryId) {
+        self.directory_id = self.directory_id.or(Some(directory_id));
+    }
     /// The meter this log's records are counted on (the image built from it uses it too).
     pub fn meter(&self) -> &Meter {
         &self.records.metering().meter

@@ -50,6 +50,13 @@ impl Replica {
                 if self.awaiting_flush.is_some() {
                     return; // the raft thread is still in the flush of its last append
                 }
+                // Kafka's pollFollowerAsVoter (a Kafka release) spends the poll on
+                // UpdateRaftVoter once the update voter timer expired and one is due.
+                let (leader, timer_expired) = (f.leader, f.update_voter_deadline <= now);
+                if timer_expired && self.is_voter() && self.maybe_send_update_voter(ctx, leader) {
+                    return;
+                }
+                let Some(f) = self.state.as_follower() else { return };
                 // Kafka's maybeSendFetchToBestNode: after its leader request timed out (the
                 // connection is reset) or while the leader backs off, a follower asks a random
                 // bootstrap voter, to learn whether the leader changed.

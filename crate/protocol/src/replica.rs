@@ -10,7 +10,7 @@ use super::io::{Ctx, Note, Wake};
 use super::leader::{LeaderState, ResignRequest};
 use super::log::ReplicaLog;
 use super::record::{Epoch, MetadataImage, NodeId, Offset, RecordBody};
-use super::replica_key::ReplicaKey;
+use super::replica_key::{DirectoryId, ReplicaKey};
 use super::requests::Requests;
 use super::rpc::{
     ApiVersionsResponse, BeginQuorumEpochResponse, EndQuorumEpochResponse, Envelope, ErrorCode, LeaderHint, Message,
@@ -82,6 +82,13 @@ impl Replica {
     /// Starts from what is on disk, by Kafka's rules (QuorumState.initialize), and polls.
     pub fn start(ctx: &mut Ctx, setup: ReplicaSetup, durable: Durable, reason: Reason) -> (Replica, Wake) {
         let ReplicaSetup { id, voters, config, switches, snapshot_interval } = setup;
+        let mut durable = durable;
+        if config.release.formats_directory_ids() && durable.log.directory_id().is_none() {
+            // `kafka-storage.sh format` on the blank disks the world hands out: a Kafka
+            // release cannot start without a directory id (a wiped disk gets a new one).
+            let bits = ctx.rng.next_u64();
+            durable.log.format_directory_id(DirectoryId::new(bits).unwrap_or(DirectoryId::MIN));
+        }
         let mut history = VoterHistory::new(VoterSet::from_static(voters.iter().copied()));
         history.update(&durable.log);
         let image = durable
@@ -226,8 +233,15 @@ impl Replica {
         // The log cleaner always has a next run.
         let mut d = self.clean_deadline;
         match &self.state {
-            // An observer has no fetch timeout (Kafka's pollFollowerAsObserver).
-            EpochState::Follower(s) if self.is_voter() => d = d.min(s.fetch_deadline),
+            // An observer has no fetch timeout (Kafka's pollFollowerAsObserver). A voter also
+            // wakes when its update voter timer expires (3.9's pollFollowerAsVoter bounds its
+            // wait by it); one that expired without sending (4.1+) acts at the next input.
+            EpochState::Follower(s) if self.is_voter() => {
+                d = d.min(s.fetch_deadline);
+                if s.update_voter_deadline > now {
+                    d = d.min(s.update_voter_deadline);
+                }
+            }
             EpochState::Follower(_) => {}
             EpochState::Leader(l) => {
                 d = d.min(if l.resign_requested.is_some() { now } else { l.begin_quorum_deadline });
@@ -324,11 +338,15 @@ impl Replica {
                 self.handle_api_versions_response(ctx, from, r);
                 None
             }
-            // Answers to requests only an admin client or a voter updating its entry sends;
-            // a replica never waits for one, so `requests.complete` refused them above.
-            Message::AddRaftVoterResponse(_)
-            | Message::RemoveRaftVoterResponse(_)
-            | Message::UpdateRaftVoterResponse(_) => None,
+            // A voter updating its entry waits for this (a Kafka release only: in the legacy
+            // model no replica sends UpdateRaftVoter, so `requests.complete` refused it above).
+            Message::UpdateRaftVoterResponse(r) => {
+                self.handle_update_voter_response(ctx, from, r);
+                None
+            }
+            // Answers to requests only an admin client sends; a replica never waits for
+            // one, so `requests.complete` refused them above.
+            Message::AddRaftVoterResponse(_) | Message::RemoveRaftVoterResponse(_) => None,
         };
         if let Some(m) = response {
             ctx.send(self.id, from, correlation, m);

@@ -14,6 +14,9 @@ use std::num::NonZeroU64;
 pub struct DirectoryId(NonZeroU64);
 
 impl DirectoryId {
+    /// The least directory id (1).
+    pub const MIN: DirectoryId = DirectoryId(NonZeroU64::MIN);
+
     /// `None` for 0, which is Kafka's "no directory id".
     pub fn new(bits: u64) -> Option<DirectoryId> {
         NonZeroU64::new(bits).map(DirectoryId)

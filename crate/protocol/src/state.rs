@@ -172,6 +172,14 @@ pub struct FollowerState {
     /// pre-votes are rejected (KIP-996).
     pub has_fetched: bool,
     pub snapshot_download: Option<SnapshotDownload>,
+    /// When the update voter timer expires (FollowerState's updateVoterPeriodTimer, Kafka
+    /// 3.9+; updateVoterSetPeriodTimer from 4.2): a voter may then send UpdateRaftVoter, a
+    /// controller that auto-joins AddRaftVoter or RemoveRaftVoter. `u64::MAX` in the
+    /// legacy model, which sends none of them.
+    pub update_voter_deadline: u64,
+    /// This leader answered the voter's UpdateRaftVoter (FollowerState.hasUpdatedLeader,
+    /// 4.1+): at kraft.version 0 a voter tells each leader once.
+    pub has_updated_leader: bool,
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -270,6 +270,12 @@ impl Replica {
     pub(crate) fn transition_to_follower(&mut self, ctx: &mut Ctx, epoch: Epoch, leader: NodeId, reason: Reason) {
         let voted = if epoch == self.epoch() { self.election.voted_key() } else { None };
         self.persist(ctx, ElectionState::new(epoch, Some(leader), voted));
+        let release = self.config.release;
+        let update_voter_deadline = if release.voters_send_update_voter() {
+            ctx.now + release.update_voter_period_ms(self.config.fetch_timeout_ms)
+        } else {
+            u64::MAX
+        };
         let next = FollowerState {
             epoch,
             leader,
@@ -277,6 +283,8 @@ impl Replica {
             fetch_deadline: ctx.now + self.config.fetch_timeout_ms,
             has_fetched: false,
             snapshot_download: None,
+            update_voter_deadline,
+            has_updated_leader: false,
         };
         self.enter(ctx, EpochState::Follower(next), reason);
     }

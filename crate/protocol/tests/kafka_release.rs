@@ -1,17 +1,23 @@
 //! The behaviours a run's Kafka release decides (`KafkaRelease`), at the replica, each test
-//! naming the Kafka code or test it follows; the legacy model (no release) is checked to
-//! do none of it. Here: the quorum-state file's fsync (FileQuorumStateStore.writeElectionState).
+//! naming the Kafka code or test it follows (KafkaRaftClientReconfigTest's, ported); the
+//! legacy model (no release) is checked to do none of it. Here: the quorum-state file's
+//! fsync (FileQuorumStateStore.writeElectionState) and UpdateRaftVoter from followers
+//! (3.9+; at kraft.version 0 from 4.1, KAFKA-16538).
 
 mod support;
 
 use kraft_base::shared::Meter;
 use kraft_protocol::log::ReplicaLog;
-use kraft_protocol::rpc::{Envelope, Message, RpcKind, VoteRequest};
-use kraft_protocol::state::ElectionState;
-use kraft_protocol::{
-    Ctx, Durable, IdSource, KafkaRelease, Note, Output, QuorumConfig, Reason, Replica, ReplicaSetup, StateName, Unsafe,
+use kraft_protocol::rpc::{
+    Envelope, ErrorCode, Message, RpcKind, UpdateRaftVoterRequest, UpdateRaftVoterResponse, VoteRequest,
 };
-use support::{dir, key, Cluster};
+use kraft_protocol::state::{ElectionState, EpochState, FollowerState};
+use kraft_protocol::voters::{Endpoint, Endpoints, KRaftVersionRange};
+use kraft_protocol::{
+    Ctx, Durable, IdSource, KafkaRelease, NodeId, Note, Output, QuorumConfig, Reason, Replica, ReplicaKey,
+    ReplicaSetup, StateName, Unsafe, VoterSet,
+};
+use support::{dir, key, voter_node, Cluster};
 use KafkaRelease::{Legacy, V3_9, V4_0, V4_1, V4_2};
 
 fn config(release: KafkaRelease) -> QuorumConfig {
@@ -33,6 +39,10 @@ fn brief(out: &[Output]) -> Vec<String> {
             Output::Note(_) => None,
         })
         .collect()
+}
+
+fn follower(c: &Cluster, id: NodeId) -> &FollowerState {
+    c.replica(id).state().as_follower().expect("a follower")
 }
 
 // ---- the quorum-state file costs a flush (every Kafka release) ---------------------------
@@ -143,4 +153,235 @@ fn a_new_leader_flushes_its_quorum_state_then_its_log_before_it_announces_itself
             "send BeginQuorumEpoch"
         ]
     );
+}
+
+// ---- UpdateRaftVoter from voters (3.9+) -----------------------------------------------
+
+/// A dynamic quorum of 0, 1 and 2 whose bootstrap checkpoint gives n1 a listener port it
+/// does not listen on, so n1's entry is out of date (VoterSet.voterNodeNeedsUpdate), as
+/// the Kafka tests make it with other local listeners. n0 is elected.
+fn stale_entry_quorum(release: KafkaRelease) -> Cluster {
+    let mut stale = voter_node(1);
+    stale.endpoints = Endpoints(vec![Endpoint { listener: "CONTROLLER".into(), host: "n1".into(), port: 9094 }]);
+    let voters = VoterSet::from_nodes([voter_node(0), stale, voter_node(2)]);
+    let mut c = Cluster::formatted_with(config(release), &[0, 1, 2], &[], voters);
+    c.elect(0);
+    // The followers started their update voter timer as they followed, with no time past.
+    let period = release.update_voter_period_ms(c.config.fetch_timeout_ms);
+    for v in [1, 2] {
+        let expected = if release == Legacy { u64::MAX } else { c.now + period };
+        assert_eq!(follower(&c, v).update_voter_deadline, expected, "{release:?}");
+    }
+    c.settle(5);
+    c
+}
+
+/// testFollowerSendsUpdateVoter (3.9's form): once the update voter period (3 fetch
+/// timeouts) has passed, the poll that handles a fetch response sends UpdateRaftVoter
+/// instead of the next Fetch; the leader appends the voter's entry and answers NONE at
+/// once; the next request is a Fetch, and no UpdateRaftVoter follows (the entry is right
+/// now). testFollowerSendsUpdateVoterWhenDifferent: n2, whose entry is right, never sends.
+#[test]
+fn follower_sends_update_voter() {
+    let mut c = stale_entry_quorum(V3_9);
+    let deadline = follower(&c, 1).update_voter_deadline;
+    // Fetch until just before the period ends, holding the leader's answers from a parked
+    // fetch's wait before it, so n1 polls next when one of them arrives.
+    while c.now + 700 < deadline {
+        c.settle(1);
+    }
+    c.hold = vec![(0, RpcKind::FetchResponse)];
+    while c.now + 10 < deadline {
+        c.settle(1);
+    }
+    assert!(c.held.iter().any(|e| e.to == 1), "n1's fetch is answered, the answer held");
+    c.now = deadline;
+    c.release();
+    assert_eq!(c.count_sent(1, 0, RpcKind::UpdateRaftVoter), 1);
+    assert_eq!(c.count_sent(0, 1, RpcKind::UpdateRaftVoterResponse), 1);
+    assert_eq!(follower(&c, 1).update_voter_deadline, deadline + 3 * c.config.fetch_timeout_ms, "3 fetch timeouts");
+    assert_eq!(c.replica(0).voters().node(1), Some(&voter_node(1)), "the leader appended n1's entry");
+    c.settle(2000);
+    assert_eq!(c.count_sent(1, 0, RpcKind::UpdateRaftVoter), 1, "never again: the entry is right");
+    assert_eq!(c.count_sent(2, 0, RpcKind::UpdateRaftVoter), 0, "testFollowerSendsUpdateVoterWhenDifferent");
+    assert_eq!(c.replica(1).voters().node(1), Some(&voter_node(1)));
+}
+
+/// testFollowerSendsUpdateVoterIfPendingFetchDuringTimeout (4.1+): a Fetch parked at the
+/// leader when the period ends holds the connection, and UpdateRaftVoter goes out right
+/// after its answer (the timer restarts only once it is sent). 3.9 and 4.0 restart the
+/// timer at its expiry anyway, so a parked Fetch, the usual case, costs them the period.
+#[test]
+fn a_fetch_in_flight_when_the_period_ends_delays_update_voter_in_4_1_and_skips_it_in_3_9() {
+    for (release, sent) in [(V4_1, 1), (V3_9, 0), (V4_0, 0)] {
+        let mut c = stale_entry_quorum(release);
+        let deadline = follower(&c, 1).update_voter_deadline;
+        while c.now < deadline + 600 {
+            c.settle(1);
+        }
+        assert_eq!(c.count_sent(1, 0, RpcKind::UpdateRaftVoter), sent, "{release:?}");
+        if release == V4_1 {
+            assert_eq!(c.replica(0).voters().node(1), Some(&voter_node(1)));
+        } else {
+            assert!(follower(&c, 1).update_voter_deadline > deadline, "the timer restarted unsent");
+        }
+    }
+}
+
+/// testUpdateVoterResponseCausesEpochChange: an UpdateRaftVoter answer naming a newer
+/// epoch's leader moves the voter to follow it.
+#[test]
+fn update_voter_response_causes_epoch_change() {
+    let mut c = stale_entry_quorum(V4_1);
+    c.hold = vec![(0, RpcKind::UpdateRaftVoterResponse)];
+    let deadline = follower(&c, 1).update_voter_deadline;
+    while c.held.is_empty() && c.now < deadline + 1000 {
+        c.settle(1);
+    }
+    let Message::UpdateRaftVoterResponse(r) = &mut c.held[0].message else { panic!("held UpdateRaftVoterResponse") };
+    *r = UpdateRaftVoterResponse {
+        error: ErrorCode::None,
+        hint: kraft_protocol::rpc::LeaderHint { epoch: 2, leader: Some(2) },
+    };
+    c.hold.clear();
+    let response = c.held.remove(0);
+    c.with(1, |r, ctx| r.handle(ctx, response));
+    assert_eq!((c.state(1), c.replica(1).epoch(), c.replica(1).leader_id()), (StateName::Follower, 2, Some(2)));
+}
+
+/// testFollowerSendsUpdateVoterWithKraftVersion0 (4.1+, both NONE and UNSUPPORTED_VERSION
+/// answers): at kraft.version 0 each voter tells the leader its entry once (the static set
+/// has no directory ids), and the answer counts as a successful fetch; no second
+/// UpdateRaftVoter in ten periods. The leader keeps the entries in memory: the static
+/// voters with directory ids and the versions each supports. 3.9 and 4.0 voters never
+/// send it at kraft.version 0, nor does the legacy model.
+#[test]
+fn voters_tell_a_kraft_version_0_leader_their_entry_once() {
+    for (release, leader_release, sent) in
+        [(V4_1, V4_1, 1), (V4_2, V4_2, 1), (V4_1, V4_0, 1), (V3_9, V3_9, 0), (V4_0, V4_0, 0), (Legacy, Legacy, 0)]
+    {
+        let mut c = Cluster::static_quorum_with(config(release), &[0, 1, 2], &[]);
+        c.config = config(leader_release);
+        c.start(0, ReplicaLog::format(&Meter::default(), dir(0, 0), None));
+        c.queue.clear();
+        c.elect(0);
+        let periods = 10 * release.update_voter_period_ms(c.config.fetch_timeout_ms);
+        c.settle((periods / 10) as usize);
+        for v in [1, 2] {
+            assert_eq!(c.count_sent(v, 0, RpcKind::UpdateRaftVoter), sent, "{release:?} n{v}");
+        }
+        let volatile = c.replica(0).leader_state().unwrap().volatile_voters.clone().unwrap();
+        if leader_release == V4_0 && sent == 1 {
+            // testUpdateVoterWithKraftVersion0 (3.9, 4.0): UNSUPPORTED_VERSION, taken as done.
+            assert_eq!(c.count_sent(0, 1, RpcKind::UpdateRaftVoterResponse), 1);
+            assert_eq!(volatile.node(1).unwrap().key(), ReplicaKey::new(1, None), "nothing kept");
+            assert!(follower(&c, 1).has_updated_leader);
+        } else if sent == 1 {
+            assert_eq!(volatile.node(1), Some(&voter_node(1)), "{release:?}");
+            assert_eq!(volatile.node(2), Some(&voter_node(2)));
+            assert!(follower(&c, 2).has_updated_leader);
+        }
+        assert_eq!(c.state(0), StateName::Leader);
+    }
+}
+
+/// testFollowerSendsUpdateVoterAfterElectionWithKraftVersion0: a new leader keeps nothing
+/// of the previous one's memory, so each voter tells it again.
+#[test]
+fn voters_tell_each_new_kraft_version_0_leader_again() {
+    let mut c = Cluster::static_quorum_with(config(V4_1), &[0, 1, 2], &[]);
+    c.elect(0);
+    c.settle(800);
+    assert_eq!(c.count_sent(1, 0, RpcKind::UpdateRaftVoter), 1);
+    c.with(0, |r, ctx| r.resign(ctx.now).0).unwrap();
+    c.settle(300);
+    let leader = c.replica(1).leader_id().unwrap();
+    assert_ne!(leader, 0);
+    let other = 3 - leader;
+    c.settle(800);
+    assert_eq!(c.count_sent(other, leader, RpcKind::UpdateRaftVoter), 1);
+    assert_eq!(c.count_sent(0, leader, RpcKind::UpdateRaftVoter), 1, "the old leader follows and tells it too");
+    let volatile = c.replica(leader).leader_state().unwrap().volatile_voters.clone().unwrap();
+    assert!(volatile.nodes().iter().all(|n| n.directory.is_some()), "{volatile:?}");
+}
+
+/// testUpdateVoterWithKraftVersion0 as each release's leader answers it: UNSUPPORTED_VERSION
+/// in 3.9 and 4.0 (after the pending-change and HW checks), kept in memory from 4.1; only
+/// 4.1's handler counts a successful update as the voter's fetch for check-quorum
+/// (UpdateVoterHandler.storeUpdatedVoters calls updateCheckQuorumForFollowingVoter).
+#[test]
+fn a_kraft_version_0_leader_answers_update_voter_by_its_release() {
+    for (release, error, counted) in [
+        (V3_9, ErrorCode::UnsupportedVersion, false),
+        (V4_0, ErrorCode::UnsupportedVersion, false),
+        (V4_1, ErrorCode::None, true),
+    ] {
+        let mut c = Cluster::static_quorum_with(config(release), &[0, 1, 2], &[]);
+        c.elect(0);
+        c.settle(100);
+        // No fetch reaches the leader now: its check-quorum window runs on.
+        c.hold = vec![(1, RpcKind::Fetch), (2, RpcKind::Fetch)];
+        c.settle(10);
+        let window = c.replica(0).leader_state().unwrap().check_quorum_deadline;
+        let update = Message::UpdateRaftVoter(UpdateRaftVoterRequest {
+            current_leader_epoch: 1,
+            voter: key(1),
+            listeners: Endpoints::of_node(1),
+            supported: KRaftVersionRange::SUPPORTED,
+        });
+        let Message::UpdateRaftVoterResponse(r) = c.request(1, 0, update) else { panic!() };
+        assert_eq!(r.error, error, "{release:?}");
+        let restarted = c.now + c.config.check_quorum_timeout_ms();
+        let expected = if counted { restarted } else { window };
+        assert_eq!(c.replica(0).leader_state().unwrap().check_quorum_deadline, expected, "{release:?}");
+        assert!(window < restarted);
+    }
+}
+
+/// The legacy model sends no UpdateRaftVoter, at either kraft.version, and its disks keep
+/// what the world gave them.
+#[test]
+fn legacy_voters_never_send_update_voter() {
+    let mut c = stale_entry_quorum(Legacy);
+    c.settle(1500);
+    assert_eq!(c.count_sent(1, 0, RpcKind::UpdateRaftVoter), 0);
+    assert!(matches!(c.replica(1).state(), EpochState::Follower(f) if f.update_voter_deadline == u64::MAX));
+}
+
+/// A Kafka release cannot start without a directory id: a blank disk is formatted with one
+/// at the replica's first start, and keeps it across restarts; the legacy model leaves the
+/// world's blank disk as it is.
+#[test]
+fn a_release_formats_a_blank_disk_with_a_directory_id() {
+    let blank = || ReplicaLog::new(&Meter::default());
+    for (release, formatted) in [(V3_9, true), (Legacy, false)] {
+        let setup = ReplicaSetup {
+            id: 0,
+            voters: vec![0, 1, 2],
+            config: config(release),
+            switches: Unsafe::default(),
+            snapshot_interval: 0,
+        };
+        let (mut rng, mut ids, mut out) = (kraft_base::rng::Rng::new(1), IdSource::default(), Vec::new());
+        let mut ctx = Ctx { now: 0, rng: &mut rng, ids: &mut ids, out: &mut out };
+        let durable = Durable { election: ElectionState::default(), log: blank() };
+        let (r, _) = Replica::start(&mut ctx, setup.clone(), durable, Reason::Startup);
+        let id = r.log().directory_id();
+        assert_eq!(id.is_some(), formatted, "{release:?}");
+        let (again, _) = Replica::start(&mut ctx, setup, r.durable(), Reason::Restart);
+        assert_eq!(again.log().directory_id(), id, "kept on disk");
+    }
+}
+
+#[test]
+fn release_names_parse_and_refuse_others() {
+    for r in KafkaRelease::ALL {
+        assert_eq!(KafkaRelease::parse(r.name()), Ok(r));
+        assert!(!r.explanation().is_empty());
+    }
+    assert_eq!(
+        KafkaRelease::parse("4.3").unwrap_err(),
+        "unknown Kafka release '4.3'; known releases: legacy, 3.9, 4.0, 4.1, 4.2"
+    );
+    assert_eq!(QuorumConfig::default().release, Legacy);
 }
