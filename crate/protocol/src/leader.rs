@@ -6,7 +6,7 @@ use super::config::QuorumConfig;
 use super::record::{Epoch, NodeId, Offset, RecordBody};
 use super::replica_key::{DirectoryId, ReplicaKey};
 use super::rpc::FetchResponse;
-use super::voters::{Endpoints, VoterSet};
+use super::voters::{Endpoints, KRaftVersion, VoterSet};
 use serde::Serialize;
 
 /// How recently a joining replica must have fetched to count as caught up
@@ -101,10 +101,25 @@ pub struct LeaderState {
     pub granting_voters: Vec<NodeId>,
     /// The AddRaftVoter or RemoveRaftVoter in progress (at most one).
     pub voter_change: Option<PendingVoterChange>,
-    /// At kraft.version 0 (Kafka 4.1+, KRaftVersionUpgrade.Voters): the static voters with
-    /// this leader's own entry and what UpdateRaftVoter told it, kept in memory until an
-    /// upgrade to kraft.version 1 writes them. `None` at kraft.version 1.
-    pub volatile_voters: Option<VoterSet>,
+    /// The upgrade of kraft.version from 0 to 1 (LeaderState's kraftVersionUpgradeState,
+    /// Kafka 4.1+): the voters kept in memory until then, or the version an upgrade asked for.
+    pub kraft_version_upgrade: KRaftVersionUpgrade,
+}
+
+/// LeaderState's KRaftVersionUpgrade (Kafka 4.1+, KAFKA-16538): how far a kraft.version 0
+/// leader is on its way to kraft.version 1.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum KRaftVersionUpgrade {
+    /// Nothing to upgrade: kraft.version 1 already (KRaftVersionUpgrade.empty()).
+    #[default]
+    Empty,
+    /// At kraft.version 0 (KRaftVersionUpgrade.Voters): the static voters with this
+    /// leader's own entry and what UpdateRaftVoter told it, kept in memory until an upgrade
+    /// writes them.
+    Voters(VoterSet),
+    /// An upgrade to this version was accepted and its records appended
+    /// (KRaftVersionUpgrade.Version).
+    Version(KRaftVersion),
 }
 
 impl LeaderState {
@@ -144,7 +159,7 @@ impl LeaderState {
             resign_requested: None,
             granting_voters: Vec::new(),
             voter_change: None,
-            volatile_voters: None,
+            kraft_version_upgrade: KRaftVersionUpgrade::Empty,
         }
         .with_check_quorum_fetchers()
     }
@@ -321,6 +336,14 @@ impl LeaderState {
                 && r.last_caught_up_ms.is_some()
                 && r.last_fetch_ms.is_some_and(|t| t + CAUGHT_UP_WINDOW_MS > now)
         })
+    }
+
+    /// The voters kept in memory at kraft.version 0 (LeaderState.volatileVoters).
+    pub fn volatile_voters(&self) -> Option<&VoterSet> {
+        match &self.kraft_version_upgrade {
+            KRaftVersionUpgrade::Voters(v) => Some(v),
+            _ => None,
+        }
     }
 
     /// Voters other than `me`, the furthest replicated first (ties by id).

@@ -37,6 +37,7 @@ mod boundary;
 mod commit;
 mod explain;
 mod fetch;
+mod kraft_upgrade;
 mod outbound;
 mod quorum_epoch;
 mod remove_voter;

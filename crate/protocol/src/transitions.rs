@@ -3,7 +3,7 @@
 
 use super::config::SafetySwitch;
 use super::io::{Ctx, Note, Output};
-use super::leader::LeaderState;
+use super::leader::{KRaftVersionUpgrade, LeaderState};
 use super::record::{Epoch, NodeId, RecordBody};
 use super::replica::Replica;
 use super::replica_key::ReplicaKey;
@@ -236,7 +236,9 @@ impl Replica {
         if !self.kraft_version().is_reconfig_supported() {
             // LeaderState's constructor at kraft.version 0 (4.1+): the static voters with
             // this leader's own entry, for UpdateRaftVoter to fill in until an upgrade.
-            leader.volatile_voters = voters.update_voter_ignoring_directory_id(self.local_voter_node());
+            if let Some(v) = voters.update_voter_ignoring_directory_id(self.local_voter_node()) {
+                leader.kraft_version_upgrade = KRaftVersionUpgrade::Voters(v);
+            }
         }
         self.enter(ctx, EpochState::Leader(Box::new(leader)), reason);
         let batch = self.start_of_epoch_records(ctx, &voters);

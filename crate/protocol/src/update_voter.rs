@@ -10,6 +10,7 @@
 //! sends it once to each new leader.
 
 use super::io::Ctx;
+use super::leader::KRaftVersionUpgrade;
 use super::record::NodeId;
 use super::replica::Replica;
 use super::rpc::{ErrorCode, Message, UpdateRaftVoterRequest, UpdateRaftVoterResponse};
@@ -55,7 +56,8 @@ impl Replica {
         let voters = if finalized.is_reconfig_supported() {
             self.committed_latest_voters(hw)?
         } else {
-            let volatile = self.leader_state().and_then(|l| l.volatile_voters.clone());
+            // Absent while an accepted upgrade's records are on their way (4.1+).
+            let volatile = self.leader_state().and_then(|l| l.volatile_voters().cloned());
             volatile.ok_or((ErrorCode::RequestTimedOut, refusal::UNCOMMITTED))?
         };
         if !supported.contains(finalized) {
@@ -71,7 +73,7 @@ impl Replica {
         if finalized.is_reconfig_supported() {
             self.append_voters_record(ctx, updated);
         } else if let Some(l) = self.state.as_leader_mut() {
-            l.volatile_voters = Some(updated);
+            l.kraft_version_upgrade = KRaftVersionUpgrade::Voters(updated);
         }
         // A successful UpdateRaftVoter counts as the voter's fetch for check-quorum (4.1's
         // UpdateVoterHandler.storeUpdatedVoters; 3.9 and 4.0 did not count it).

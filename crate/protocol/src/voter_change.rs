@@ -59,10 +59,16 @@ impl Replica {
     /// the lingering writes; the raft thread drains both at once, so it lands at
     /// `voters_record_offset()` and is in force from then on.
     pub(super) fn append_voters_record(&mut self, ctx: &mut Ctx, voters: VoterSet) {
+        self.append_control_batch(ctx, vec![RecordBody::Voters { voters }]);
+    }
+
+    /// BatchAccumulator.appendControlMessages: `records` in a control batch of their own,
+    /// after the lingering writes, drained at once.
+    pub(super) fn append_control_batch(&mut self, ctx: &mut Ctx, records: Vec<RecordBody>) {
         let Some(l) = self.state.as_leader_mut() else { return };
         let writes = std::mem::take(&mut l.pending_writes);
         l.linger_deadline = None;
-        let control = vec![(ctx.ids.next_record_id(), RecordBody::Voters { voters })];
+        let control = records.into_iter().map(|body| (ctx.ids.next_record_id(), body)).collect();
         self.append_batches_as_leader(ctx, [writes, control]);
     }
 

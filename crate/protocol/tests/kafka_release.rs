@@ -1,12 +1,13 @@
 //! The behaviours a run's Kafka release decides (`KafkaRelease`), at the replica, each test
 //! naming the Kafka code or test it follows (KafkaRaftClientReconfigTest's, ported); the
 //! legacy model (no release) is checked to do none of it. Here: the quorum-state file's
-//! fsync (FileQuorumStateStore.writeElectionState) and UpdateRaftVoter from followers
-//! (3.9+; at kraft.version 0 from 4.1, KAFKA-16538).
+//! fsync (FileQuorumStateStore.writeElectionState), UpdateRaftVoter from followers
+//! (3.9+; at kraft.version 0 from 4.1, KAFKA-16538) and the kraft.version upgrade (4.1+).
 
 mod support;
 
 use kraft_base::shared::Meter;
+use kraft_protocol::leader::KRaftVersionUpgrade;
 use kraft_protocol::log::ReplicaLog;
 use kraft_protocol::rpc::{
     Envelope, ErrorCode, Message, RpcKind, UpdateRaftVoterRequest, UpdateRaftVoterResponse, VoteRequest,
@@ -14,8 +15,8 @@ use kraft_protocol::rpc::{
 use kraft_protocol::state::{ElectionState, EpochState, FollowerState};
 use kraft_protocol::voters::{Endpoint, Endpoints, KRaftVersionRange};
 use kraft_protocol::{
-    Ctx, Durable, IdSource, KafkaRelease, NodeId, Note, Output, QuorumConfig, Reason, Replica, ReplicaKey,
-    ReplicaSetup, StateName, Unsafe, VoterSet,
+    Ctx, Durable, IdSource, KRaftVersion, KafkaRelease, NodeId, Note, Output, QuorumConfig, Reason, Replica,
+    ReplicaKey, ReplicaSetup, StateName, Unsafe, VoterSet,
 };
 use support::{dir, key, voter_node, Cluster};
 use KafkaRelease::{Legacy, V3_9, V4_0, V4_1, V4_2};
@@ -270,7 +271,7 @@ fn voters_tell_a_kraft_version_0_leader_their_entry_once() {
         for v in [1, 2] {
             assert_eq!(c.count_sent(v, 0, RpcKind::UpdateRaftVoter), sent, "{release:?} n{v}");
         }
-        let volatile = c.replica(0).leader_state().unwrap().volatile_voters.clone().unwrap();
+        let volatile = c.replica(0).leader_state().unwrap().volatile_voters().cloned().unwrap();
         if leader_release == V4_0 && sent == 1 {
             // testUpdateVoterWithKraftVersion0 (3.9, 4.0): UNSUPPORTED_VERSION, taken as done.
             assert_eq!(c.count_sent(0, 1, RpcKind::UpdateRaftVoterResponse), 1);
@@ -301,7 +302,7 @@ fn voters_tell_each_new_kraft_version_0_leader_again() {
     c.settle(800);
     assert_eq!(c.count_sent(other, leader, RpcKind::UpdateRaftVoter), 1);
     assert_eq!(c.count_sent(0, leader, RpcKind::UpdateRaftVoter), 1, "the old leader follows and tells it too");
-    let volatile = c.replica(leader).leader_state().unwrap().volatile_voters.clone().unwrap();
+    let volatile = c.replica(leader).leader_state().unwrap().volatile_voters().cloned().unwrap();
     assert!(volatile.nodes().iter().all(|n| n.directory.is_some()), "{volatile:?}");
 }
 
@@ -336,6 +337,105 @@ fn a_kraft_version_0_leader_answers_update_voter_by_its_release() {
         assert_eq!(c.replica(0).leader_state().unwrap().check_quorum_deadline, expected, "{release:?}");
         assert!(window < restarted);
     }
+}
+
+// ---- kraft.version 0 -> 1 (4.1+) --------------------------------------------------------
+
+/// A static quorum of 0, 1 and 2 at `release`, n0 elected, every voter having told it its
+/// entry (UpdateRaftVoter, 4.1+).
+fn static_told(release: KafkaRelease) -> Cluster {
+    let mut c = Cluster::static_quorum_with(config(release), &[0, 1, 2], &[]);
+    c.elect(0);
+    c.settle(800);
+    c
+}
+
+fn upgrade(c: &mut Cluster, epoch: u32, version: u8, validate_only: bool) -> Result<bool, String> {
+    c.with(0, |r, ctx| r.upgrade_kraft_version(ctx, epoch, KRaftVersion(version), validate_only).0)
+}
+
+/// testKRaftUpgradeVersion: once every voter told the leader its entry, the upgrade appends
+/// one control batch, a KRaftVersionRecord(1) and a VotersRecord with the voters kept in
+/// memory (directory ids and all), and the leader is at kraft.version 1 at once; the
+/// followers read the batch and are voters by their full keys. It commits like any record.
+#[test]
+fn kraft_version_upgrade_appends_one_batch() {
+    let mut c = static_told(V4_1);
+    let leo = c.replica(0).log().end_offset();
+    assert_eq!(upgrade(&mut c, 1, 1, true), Ok(true), "validate only");
+    assert_eq!(c.replica(0).log().end_offset(), leo, "validating appends nothing");
+    assert_eq!(upgrade(&mut c, 1, 1, false), Ok(true));
+    assert_eq!(c.replica(0).kraft_version(), KRaftVersion::V1);
+    assert_eq!(c.record_kinds(0, leo), vec!["KRaftVersion", "Voters"]);
+    let batch = c.notes.iter().rev().find_map(|(n, note)| match note {
+        Note::Appended { first, last, kind, .. } if *n == 0 => Some((*first, *last, *kind)),
+        _ => None,
+    });
+    assert_eq!(batch, Some((leo, leo + 1, "KRaftVersion")), "one batch");
+    let all = VoterSet::from_nodes([0, 1, 2].map(voter_node));
+    assert_eq!(c.replica(0).voters(), &all);
+    assert_eq!(
+        c.replica(0).leader_state().unwrap().kraft_version_upgrade,
+        KRaftVersionUpgrade::Version(KRaftVersion::V1)
+    );
+    c.settle(50);
+    for v in [1, 2] {
+        assert_eq!(c.replica(v).kraft_version(), KRaftVersion::V1);
+        assert!(c.replica(v).is_voter());
+    }
+    assert!(c.replica(0).high_watermark().unwrap() > leo + 1, "committed");
+    // LeaderState.maybeAppendUpgradedKRaftVersion: the same version again is a no-op, a
+    // lower one a downgrade.
+    assert_eq!(upgrade(&mut c, 1, 1, false), Ok(false));
+    let e = upgrade(&mut c, 1, 0, false).unwrap_err();
+    assert!(e.contains("InvalidUpdateVersionException"), "{e}");
+}
+
+/// testInvalidKRaftUpgradeVersion: until every voter has told the leader it supports
+/// kraft.version 1 (and its directory id), the upgrade is refused and nothing is appended.
+/// A stale epoch (NotLeaderException), a follower, and a release before 4.1 or the legacy
+/// model are refused too.
+#[test]
+fn invalid_kraft_version_upgrades_are_refused() {
+    let mut c = Cluster::static_quorum_with(config(V4_1), &[0, 1, 2], &[]);
+    c.elect(0);
+    let leo = c.replica(0).log().end_offset();
+    let e = upgrade(&mut c, 1, 1, false).unwrap_err();
+    assert!(e.contains("not every voter supports it") && e.contains("InvalidUpdateVersionException"), "{e}");
+    assert_eq!(c.replica(0).log().end_offset(), leo);
+    let e = upgrade(&mut c, 0, 1, false).unwrap_err();
+    assert!(e.contains("stale") && e.contains("NotLeaderException"), "{e}");
+    let e = upgrade(&mut c, 2, 1, false).unwrap_err();
+    assert!(e.contains("IllegalArgumentException"), "{e}");
+    let e = c.with(1, |r, ctx| r.upgrade_kraft_version(ctx, 1, KRaftVersion::V1, false).0).unwrap_err();
+    assert!(e.contains("not the leader"), "{e}");
+    for release in [V3_9, V4_0, Legacy] {
+        let mut c = static_told(release);
+        let e = upgrade(&mut c, 1, 1, false).unwrap_err();
+        assert!(e.contains("KAFKA-16538"), "{release:?}: {e}");
+        assert_eq!(c.replica(0).kraft_version(), KRaftVersion::V0);
+    }
+}
+
+/// testUpdateVoterAfterKRaftVersionUpgrade: after the upgrade commits, UpdateRaftVoter
+/// takes the log's path: a VotersRecord is appended.
+#[test]
+fn update_voter_after_kraft_version_upgrade() {
+    let mut c = static_told(V4_2);
+    upgrade(&mut c, 1, 1, false).unwrap();
+    c.settle(50);
+    let leo = c.replica(0).log().end_offset();
+    let listeners = Endpoints(vec![Endpoint { listener: "CONTROLLER".into(), host: "n1".into(), port: 9095 }]);
+    let update = Message::UpdateRaftVoter(UpdateRaftVoterRequest {
+        current_leader_epoch: 1,
+        voter: key(1),
+        listeners: listeners.clone(),
+        supported: KRaftVersionRange::SUPPORTED,
+    });
+    let Message::UpdateRaftVoterResponse(r) = c.request(1, 0, update) else { panic!() };
+    assert_eq!(r.error, ErrorCode::None);
+    assert_eq!(c.record_kinds(0, leo), vec!["Voters"]);
+    assert_eq!(c.replica(0).voters().node(1).unwrap().endpoints, listeners);
 }
 
 /// The legacy model sends no UpdateRaftVoter, at either kraft.version, and its disks keep

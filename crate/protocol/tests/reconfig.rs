@@ -404,7 +404,7 @@ fn update_voter_with_kraft_version_0() {
     let Message::UpdateRaftVoterResponse(r) = c.request(1, 0, m) else { panic!() };
     assert_eq!(r.error, ErrorCode::None);
     assert_eq!(c.replica(0).log().end_offset(), leo, "nothing appended");
-    let volatile = c.replica(0).leader_state().unwrap().volatile_voters.clone().unwrap();
+    let volatile = c.replica(0).leader_state().unwrap().volatile_voters().cloned().unwrap();
     assert_eq!(volatile.node(1).unwrap().key(), key(1), "n1's directory id is known now");
     assert_eq!(volatile.node(0).unwrap().key(), key(0), "the leader's own, from the start");
     assert_eq!(c.replica(0).voters().node(1).unwrap().key(), ReplicaKey::new(1, None), "the log's set is static");
