@@ -1,9 +1,8 @@
 //! AddRaftVoter at the leader (Kafka's KafkaRaftClient.handleAddVoterRequest, then
 //! AddVoterHandler, 3.9+): check, ask the new voter's software which kraft.version it
 //! supports (ApiVersions), check it is caught up, append the new set, answer once it
-//! commits. Each refusal is the first failing check, in Kafka's order. (AddRaftVoter v1's
-//! AckWhenCommitted=false, which auto-join sends in 4.2+, is not modelled: every
-//! request is answered on commit, as v0 is.)
+//! commits (or, for AddRaftVoter v1 with AckWhenCommitted false, 4.2+, once it is
+//! appended). Each refusal is the first failing check, in Kafka's order.
 
 use super::io::Ctx;
 use super::leader::{PendingVoterChange, VoterChangeKind};
@@ -50,12 +49,16 @@ impl Replica {
         }
         self.request(ctx, req.voter.id, Message::ApiVersions);
         let l = self.state.as_leader_mut().expect("checked above");
+        // AckWhenCommitted false is AddRaftVoter version 1 (4.2+); earlier leaders know only
+        // version 0, which answers on commit.
+        let ack_when_committed = req.ack_when_committed || !self.config.release.auto_join();
         l.voter_change = Some(PendingVoterChange {
-            kind: VoterChangeKind::Add { voter: req.voter, listeners: req.listeners },
+            kind: VoterChangeKind::Add { voter: req.voter, listeners: req.listeners, ack_when_committed },
             client: from,
             correlation,
             deadline: ctx.now + self.config.request_timeout_ms,
             record_offset: None,
+            answered: false,
         });
         None
     }
@@ -68,7 +71,7 @@ impl Replica {
         if !change.expects_api_versions_from(from) {
             return;
         }
-        let VoterChangeKind::Add { voter, listeners } = change.kind.clone() else { return };
+        let VoterChangeKind::Add { voter, listeners, ack_when_committed } = change.kind.clone() else { return };
         if response.error != ErrorCode::None {
             // Reported as not handled: the connection backs off too.
             let until = ctx.now + self.config.retry_backoff_ms;
@@ -91,6 +94,14 @@ impl Replica {
             c.record_offset = Some(offset);
         }
         self.append_voters_record(ctx, next);
+        // AddVoterHandler with AckWhenCommitted false (4.2+, KIP-1186): NONE as soon as the
+        // set is appended; the change stays pending until it commits (KAFKA-19400).
+        if !ack_when_committed {
+            let Some(c) = self.state.as_leader_mut().and_then(|l| l.voter_change.as_mut()) else { return };
+            let change = c.clone();
+            c.answered = true;
+            self.answer_voter_change(ctx, &change, ErrorCode::None, refusal::NONE);
+        }
     }
 
     /// The ApiVersions the change waits for failed (an error answer or a broken

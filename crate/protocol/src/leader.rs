@@ -370,7 +370,7 @@ pub enum ResignRequest {
 pub enum VoterChangeKind {
     /// AddVoterHandlerState: add `voter`, reachable at `listeners`; it waits for the new
     /// voter's ApiVersions answer until its VotersRecord is appended.
-    Add { voter: ReplicaKey, listeners: Endpoints },
+    Add { voter: ReplicaKey, listeners: Endpoints, ack_when_committed: bool },
     /// RemoveVoterHandlerState: its VotersRecord is appended when it is accepted.
     Remove,
 }
@@ -389,6 +389,10 @@ pub struct PendingVoterChange {
     /// The offset of the VotersRecord once appended (the handler states' lastOffset): the
     /// change commits, and is answered, once the HW passes it.
     pub record_offset: Option<Offset>,
+    /// Already answered NONE (AddRaftVoter with AckWhenCommitted false, 4.2+): the change
+    /// stays pending until it commits or expires, but its client hears nothing more (the
+    /// future Kafka completed early).
+    pub answered: bool,
 }
 
 impl PendingVoterChange {

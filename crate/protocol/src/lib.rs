@@ -8,15 +8,16 @@
 //! state sends), `state` (the epoch states), `transitions` (every transition between
 //! them, start and restart included), then one file per RPC concern: `vote`,
 //! `quorum_epoch`, `fetch`, `snapshot`, and `commit` (the HW and applying); KIP-853's voter
-//! changes at the leader: `add_voter`, `remove_voter`, `update_voter`, and what they share
-//! (`voter_change`). The rules they consult: `election` (who may grant a vote), `voters`
+//! changes: `add_voter`, `remove_voter`, `update_voter` (at both ends), and what they share
+//! (`voter_change`), `kraft_upgrade` (kraft.version 0 to 1) and `auto_join` (a controller
+//! adding itself). The rules they consult: `election` (who may grant a vote), `voters`
 //! (the voter set and kraft.version), `replica_key` (who a replica is: node id and
 //! directory id), `voter_history` (the voter sets the log holds, by offset), `leader` (the
 //! leader's bookkeeping), `log`, `requests` (one request in flight per connection); `rpc`
 //! and `record` are the data on the wire and in the log, `ids` the numbers that name
-//! things; `config` the settings. `boundary` maps all of it onto the boundary's traits,
-//! and `explain` gives the sentence for each thing a replica does. No module imports
-//! one that imports it back (scripts/check-cycles.mjs).
+//! things; `config` the settings and the Kafka release a run models. `boundary` maps all
+//! of it onto the boundary's traits, and `explain` gives the sentence for each thing a
+//! replica does. No module imports one that imports it back (scripts/check-cycles.mjs).
 
 pub mod config;
 pub mod election;
@@ -33,6 +34,7 @@ pub mod voter_history;
 pub mod voters;
 
 mod add_voter;
+mod auto_join;
 mod boundary;
 mod commit;
 mod explain;

@@ -50,11 +50,19 @@ impl Replica {
                 if self.awaiting_flush.is_some() {
                     return; // the raft thread is still in the flush of its last append
                 }
-                // Kafka's pollFollowerAsVoter (a Kafka release) spends the poll on
-                // UpdateRaftVoter once the update voter timer expired and one is due.
+                // Kafka's pollFollowerAsVoter (a Kafka release: UpdateRaftVoter) and
+                // pollFollowerAsObserver (4.2+: auto-join) spend the poll on a voter change
+                // once the update voter timer expired and one is due.
                 let (leader, timer_expired) = (f.leader, f.update_voter_deadline <= now);
-                if timer_expired && self.is_voter() && self.maybe_send_update_voter(ctx, leader) {
-                    return;
+                if timer_expired {
+                    let spent = if self.is_voter() {
+                        self.maybe_send_update_voter(ctx, leader)
+                    } else {
+                        self.maybe_auto_join(ctx, leader)
+                    };
+                    if spent {
+                        return;
+                    }
                 }
                 let Some(f) = self.state.as_follower() else { return };
                 // Kafka's maybeSendFetchToBestNode: after its leader request timed out (the

@@ -46,6 +46,7 @@ impl Replica {
             correlation,
             deadline,
             record_offset,
+            answered: false,
         });
         self.append_voters_record(ctx, next);
         None

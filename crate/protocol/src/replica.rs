@@ -344,9 +344,17 @@ impl Replica {
                 self.handle_update_voter_response(ctx, from, r);
                 None
             }
-            // Answers to requests only an admin client sends; a replica never waits for
-            // one, so `requests.complete` refused them above.
-            Message::AddRaftVoterResponse(_) | Message::RemoveRaftVoterResponse(_) => None,
+            // A controller that auto-joins waits for these (4.2+); otherwise only an admin
+            // client sends AddRaftVoter and RemoveRaftVoter, and `requests.complete` refused
+            // the answers above.
+            Message::AddRaftVoterResponse(r) => {
+                self.handle_auto_join_response(ctx, from, true, r);
+                None
+            }
+            Message::RemoveRaftVoterResponse(r) => {
+                self.handle_auto_join_response(ctx, from, false, r);
+                None
+            }
         };
         if let Some(m) = response {
             ctx.send(self.id, from, correlation, m);

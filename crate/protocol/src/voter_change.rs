@@ -72,7 +72,8 @@ impl Replica {
         self.append_batches_as_leader(ctx, [writes, control]);
     }
 
-    /// Answers the client that asked for `change` (the future Kafka completes).
+    /// Answers the client that asked for `change` (the future Kafka completes), unless it
+    /// was answered already (a completed future stays as it was).
     pub(super) fn answer_voter_change(
         &self,
         ctx: &mut Ctx,
@@ -80,6 +81,9 @@ impl Replica {
         error: ErrorCode,
         message: &'static str,
     ) {
+        if change.answered {
+            return;
+        }
         let r = VoterChangeResponse { error, message };
         let m = match change.kind {
             VoterChangeKind::Add { .. } => Message::AddRaftVoterResponse(r),

@@ -1,8 +1,9 @@
-//! The behaviours a run's Kafka release decides (`KafkaRelease`), at the replica, each test
-//! naming the Kafka code or test it follows (KafkaRaftClientReconfigTest's, ported); the
-//! legacy model (no release) is checked to do none of it. Here: the quorum-state file's
-//! fsync (FileQuorumStateStore.writeElectionState), UpdateRaftVoter from followers
-//! (3.9+; at kraft.version 0 from 4.1, KAFKA-16538) and the kraft.version upgrade (4.1+).
+//! The behaviours a run's Kafka release decides (`KafkaRelease`), at the replica: the
+//! quorum-state file's fsync (FileQuorumStateStore.writeElectionState), UpdateRaftVoter
+//! from followers (3.9+; at kraft.version 0 from 4.1, KAFKA-16538), the kraft.version
+//! upgrade (4.1+) and auto-join (4.2+, KIP-1186). Each test names the Kafka test it
+//! follows (KafkaRaftClientReconfigTest, KafkaRaftClientAutoJoinTest) or the code it pins;
+//! the legacy model (no release) is checked to do none of it.
 
 mod support;
 
@@ -436,6 +437,112 @@ fn update_voter_after_kraft_version_upgrade() {
     assert_eq!(r.error, ErrorCode::None);
     assert_eq!(c.record_kinds(0, leo), vec!["Voters"]);
     assert_eq!(c.replica(0).voters().node(1).unwrap().endpoints, listeners);
+}
+
+// ---- auto-join (4.2+) ---------------------------------------------------------------------
+
+fn auto_join(release: KafkaRelease, on: bool) -> QuorumConfig {
+    QuorumConfig { auto_join: on, ..config(release) }
+}
+
+/// testAutoAddNewVoter: a controller observer with auto-join on, once its update voter set
+/// timer (one fetch timeout in 4.2) expires, sends AddRaftVoter for itself with
+/// AckWhenCommitted false; the leader answers NONE as soon as the new set is appended
+/// (KIP-1186), so the new voter's next Fetch can commit it.
+#[test]
+fn auto_add_new_voter() {
+    let mut c = Cluster::dynamic_with(auto_join(V4_2, true), &[0, 1], &[2]);
+    c.elect(0);
+    c.settle(400);
+    assert_eq!(c.count_sent(2, 0, RpcKind::AddRaftVoter), 1);
+    assert_eq!(c.count_sent(0, 2, RpcKind::AddRaftVoterResponse), 1);
+    assert!(c.replica(2).is_voter());
+    assert_eq!(c.voters(0), vec![0, 1, 2]);
+    let voters_offset = c.replica(0).voter_history().last_voter_set_entry().unwrap().0.unwrap();
+    assert!(c.replica(0).high_watermark().unwrap() > voters_offset, "committed");
+    assert_eq!(c.replica(2).state_timer().map(|t| t.1), Some(c.config.fetch_timeout_ms), "a voter now");
+}
+
+/// KIP-1186, KAFKA-19400: with AckWhenCommitted false the answer comes when the set is
+/// appended, while the change stays pending until it commits: another change meanwhile is
+/// REQUEST_TIMED_OUT, and the commit answers nobody twice.
+#[test]
+fn add_voter_without_ack_when_committed_answers_at_append() {
+    let mut c = Cluster::dynamic_with(config(V4_2), &[0, 1], &[2, 3]);
+    c.elect(0);
+    c.settle(300);
+    c.hold = vec![(1, RpcKind::Fetch), (2, RpcKind::Fetch)];
+    let listeners = Endpoints::of_node(2);
+    c.admin(
+        0,
+        Message::AddRaftVoter(kraft_protocol::rpc::AddRaftVoterRequest {
+            voter: key(2),
+            listeners,
+            ack_when_committed: false,
+        }),
+    );
+    assert_eq!(c.take_answers(), vec!["NONE"], "answered at append, before the commit");
+    assert_eq!(c.voters(0), vec![0, 1, 2]);
+    c.add_voter(0, key(3));
+    assert_eq!(c.take_answers(), vec!["REQUEST_TIMED_OUT"], "the first change is still pending");
+    c.release();
+    c.settle(5);
+    assert_eq!(c.take_answers(), Vec::<&str>::new(), "the commit answers nobody again");
+    // Before 4.2 (AddRaftVoter version 0 only) the answer waits for the commit.
+    let mut c = Cluster::dynamic_with(config(V4_1), &[0, 1], &[2]);
+    c.elect(0);
+    c.settle(300);
+    c.hold = vec![(1, RpcKind::Fetch), (2, RpcKind::Fetch)];
+    let listeners = Endpoints::of_node(2);
+    c.admin(
+        0,
+        Message::AddRaftVoter(kraft_protocol::rpc::AddRaftVoterRequest {
+            voter: key(2),
+            listeners,
+            ack_when_committed: false,
+        }),
+    );
+    assert_eq!(c.take_answers(), Vec::<&str>::new());
+    c.release();
+    assert_eq!(c.take_answers(), vec!["NONE"]);
+}
+
+/// testAutoRemoveOldVoter and testObserverRemovesOldVoterAndAutoJoins: a controller whose
+/// node id is a voter's on another disk (its disk was wiped and formatted again) first
+/// asks the leader to remove that voter, then to add itself.
+#[test]
+fn observer_removes_old_voter_and_auto_joins() {
+    let mut c = Cluster::dynamic_with(auto_join(V4_2, true), &[0, 1, 2], &[]);
+    c.elect(0);
+    c.settle(100);
+    c.start(2, ReplicaLog::format(&Meter::default(), dir(2, 1), None));
+    c.settle(5);
+    assert!(!c.replica(2).is_voter(), "another disk of a voter is an observer, once it read the voters");
+    c.settle(800);
+    assert_eq!(c.count_sent(2, 0, RpcKind::RemoveRaftVoter), 1);
+    assert_eq!(c.count_sent(2, 0, RpcKind::AddRaftVoter), 1);
+    let new = ReplicaKey::new(2, Some(dir(2, 1)));
+    assert!(c.replica(0).voters().is_voter(new), "{:?}", c.replica(0).voters());
+    assert!(c.replica(2).is_voter());
+}
+
+/// testObserverDoesNotAddItselfWhenAutoJoinDisabled, testObserverDoesNotAutoJoinWithKRaftVersion0,
+/// and a 4.1 controller: no AddRaftVoter, only Fetches.
+#[test]
+fn observers_that_may_not_auto_join_only_fetch() {
+    let cases = [
+        (Cluster::dynamic_with(auto_join(V4_2, false), &[0, 1], &[2]), "auto-join off"),
+        (Cluster::static_quorum_with(auto_join(V4_2, true), &[0, 1], &[2]), "kraft.version 0"),
+        (Cluster::dynamic_with(auto_join(V4_1, true), &[0, 1], &[2]), "Kafka 4.1"),
+        (Cluster::dynamic_with(auto_join(Legacy, true), &[0, 1], &[2]), "legacy"),
+    ];
+    for (mut c, why) in cases {
+        c.elect(0);
+        c.settle(600);
+        assert_eq!(c.count_sent(2, 0, RpcKind::AddRaftVoter), 0, "{why}");
+        assert!(!c.replica(2).is_voter(), "{why}");
+        assert!(c.count_sent(2, 0, RpcKind::Fetch) > 10, "{why}");
+    }
 }
 
 /// The legacy model sends no UpdateRaftVoter, at either kraft.version, and its disks keep

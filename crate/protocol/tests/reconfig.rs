@@ -206,7 +206,14 @@ fn add_voter_requests_the_leader_refuses_at_once() {
     let mut c = settled(&[0, 1], &[2]);
     c.add_voter(0, ReplicaKey::new(2, None));
     let listeners = Endpoints(vec![Endpoint { listener: "OTHER".into(), host: "n2".into(), port: 9094 }]);
-    c.admin(0, Message::AddRaftVoter(kraft_protocol::rpc::AddRaftVoterRequest { voter: key(2), listeners }));
+    c.admin(
+        0,
+        Message::AddRaftVoter(kraft_protocol::rpc::AddRaftVoterRequest {
+            voter: key(2),
+            listeners,
+            ack_when_committed: true,
+        }),
+    );
     c.add_voter(1, key(2));
     assert_eq!(answer(&mut c), vec!["INVALID_REQUEST", "INVALID_REQUEST", "NOT_LEADER_OR_FOLLOWER"]);
 }

@@ -15,6 +15,10 @@ use crate::voters::{Endpoints, KRaftVersionRange};
 pub struct AddRaftVoterRequest {
     pub voter: ReplicaKey,
     pub listeners: Endpoints,
+    /// AckWhenCommitted (version 1, Kafka 4.2+, KIP-1186): false asks the leader to answer
+    /// as soon as the new voter set is appended, as a controller that auto-joins does (it
+    /// needs its Fetch to commit that set). Version 0, and every admin client here: true.
+    pub ack_when_committed: bool,
 }
 
 /// RemoveRaftVoterRequestData: remove this replica (its exact key) from the voters.

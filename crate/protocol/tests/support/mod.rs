@@ -272,7 +272,7 @@ impl Cluster {
 
     pub fn add_voter(&mut self, to: NodeId, voter: ReplicaKey) {
         let listeners = Endpoints::of_node(voter.id);
-        self.admin(to, Message::AddRaftVoter(AddRaftVoterRequest { voter, listeners }));
+        self.admin(to, Message::AddRaftVoter(AddRaftVoterRequest { voter, listeners, ack_when_committed: true }));
     }
 
     pub fn remove_voter(&mut self, to: NodeId, voter: ReplicaKey) {
