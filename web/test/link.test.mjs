@@ -109,6 +109,34 @@ test("a link carries every setting the operator's console sets (config keys, dis
   assert.ok(detection && detection.ms <= 600, JSON.stringify(failover.measurement));
 });
 
+test('a link carries the Kafka release a run models; a run without one is the legacy run', async () => {
+  await init();
+  assert.deepEqual(
+    catalog().releases.map((r) => r.name),
+    ['legacy', '3.9', '4.0', '4.1', '4.2'],
+  );
+  const run = async (kafkaRelease) => {
+    const c = await Cluster.create({ seed: 4, flushMs: 20, ...(kafkaRelease ? { kafkaRelease } : {}) });
+    c.advance(3_000);
+    c.crash(c.leader()?.id ?? 0);
+    c.advance(3_000);
+    return c;
+  };
+  const [plain, legacy, release] = [await run(), await run('legacy'), await run('4.1')];
+  assert.equal(legacy.digest(), plain.digest(), 'legacy is the run without a release');
+  assert.notEqual(release.digest(), plain.digest(), "4.1's quorum-state flushes change the run");
+  const back = await Cluster.fromLink(release.toLink());
+  assert.equal(back.options.kafkaRelease, '4.1');
+  assert.equal(back.digest(), release.digest());
+  assert.equal((await Cluster.fromLink(plain.toLink())).options.kafkaRelease, undefined, 'old links stay as they were');
+  const k1 = (s) => `k1.${Buffer.from(JSON.stringify({ v: '0', spec: s, inputs: [], t: 0 })).toString('base64url')}`;
+  await assert.rejects(Cluster.fromLink(k1({ seed: 1, voters: 3, kafkaRelease: '5.0' })), (e) => {
+    assert.ok(e instanceof RangeError, `${e}`);
+    assert.match(e.message, /^invalid link: kafkaRelease must be one of legacy, 3\.9, 4\.0, 4\.1, 4\.2; got "5\.0"/);
+    return true;
+  });
+});
+
 test('a link with a setting out of its range is refused, the error naming the field, the value and the limit', async () => {
   const spec = { seed: 1, voters: 3 };
   const k1 = (s) => `k1.${Buffer.from(JSON.stringify({ v: '0', spec: s, inputs: [], t: 0 })).toString('base64url')}`;

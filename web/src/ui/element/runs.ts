@@ -2,7 +2,7 @@
 // the link names one), or free play from settings; and which run is on screen, chosen how.
 // Loading a scenario is scenarios.ts's.
 
-import { Cluster } from '../../api.js';
+import { Cluster, type KafkaRelease } from '../../api.js';
 import type { Settings } from '../playback/controls.js';
 import type { Notices } from '../shell/messages.js';
 import type { ScenarioPicker } from '../story/picker.js';
@@ -20,6 +20,8 @@ export interface Tuning {
   config: Record<string, number>;
   flushMs?: number;
   snapshotInterval?: number;
+  /** The Kafka release the run models (a link's; the settings keep it); absent: legacy. */
+  kafkaRelease?: KafkaRelease;
 }
 
 /** Every setting at the core's default: Kafka's, for the `controller.quorum.*` keys. */
@@ -27,10 +29,11 @@ export const DEFAULT_TUNING: Tuning = { config: {} };
 
 /** The tuning a cluster was created with (its options). */
 export function tuningOf(c: Cluster): Tuning {
-  const o = c.options as { config?: Record<string, number>; flushMs?: number; snapshotInterval?: number };
+  const o = c.options;
   const t: Tuning = { config: { ...o.config } };
   if (o.flushMs !== undefined) t.flushMs = o.flushMs;
   if (o.snapshotInterval !== undefined) t.snapshotInterval = o.snapshotInterval;
+  if (o.kafkaRelease !== undefined && o.kafkaRelease !== 'legacy') t.kafkaRelease = o.kafkaRelease;
   return t;
 }
 
@@ -84,6 +87,7 @@ export async function freeRun(s: Settings, unsafe: string[], tuning: Tuning = DE
     ...(Object.keys(tuning.config).length ? { config: tuning.config } : {}),
     ...(tuning.flushMs !== undefined ? { flushMs: tuning.flushMs } : {}),
     ...(tuning.snapshotInterval !== undefined ? { snapshotInterval: tuning.snapshotInterval } : {}),
+    ...(tuning.kafkaRelease !== undefined ? { kafkaRelease: tuning.kafkaRelease } : {}),
   });
 }
 

@@ -123,6 +123,9 @@ export class SettingsPanel {
   /** What the inputs say, as a run's tuning: only what differs from the defaults. */
   #read(): Tuning {
     const t: Tuning = { config: {} };
+    // The Kafka release a link's run models has no input here: it stays as it was.
+    const release = this.#host.tuning().kafkaRelease;
+    if (release !== undefined) t.kafkaRelease = release;
     for (const [key, { input, limit: l }] of this.#inputs) {
       const v = Number(input.value);
       if (v === l.default) continue;

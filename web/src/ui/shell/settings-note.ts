@@ -28,18 +28,28 @@ export function changedSettings(c: Cluster): { key: string; value: number; limit
   return out;
 }
 
+/** The Kafka release `c`'s run models, if it names one other than the legacy default (`kafkaRelease`). */
+export function releaseSetting(c: Cluster): string | null {
+  const r = (c.options as { kafkaRelease?: string }).kafkaRelease;
+  return r === undefined || r === 'legacy' ? null : r;
+}
+
 export class SettingsNote {
   readonly el = h('p', { class: 'kp-settings-note', 'data-settings-note': '', hidden: true });
 
   /** Shows what `c`'s settings change (hidden when nothing: every default). */
   update(c: Cluster): void {
     const changed = changedSettings(c);
-    this.el.hidden = changed.length === 0;
-    if (!changed.length) return;
+    const release = releaseSetting(c);
+    this.el.hidden = changed.length === 0 && release === null;
+    if (this.el.hidden) return;
     const items = changed.map(({ key, value, limit: l }, i) => {
       const kafka = key.startsWith('controller.quorum.') ? "Kafka's default" : 'default';
       return h('span', { 'data-setting-changed': key }, i ? '; ' : '', h('code', null, key), ` = ${withUnit(value, l)} (${kafka}: ${withUnit(l.default ?? 0, l)})`);
     });
+    if (release !== null) {
+      items.push(h('span', { 'data-setting-changed': 'kafkaRelease' }, items.length ? '; ' : '', h('code', null, 'kafkaRelease'), ` = ${release} (default: legacy, the playground's own model)`));
+    }
     this.el.replaceChildren(h('strong', null, "Settings differ from Kafka's defaults: "), ...items);
   }
 }

@@ -5,7 +5,7 @@
 import type { Cluster } from '../../api.js';
 import { fmtT, h } from '../common/dom.js';
 import { copyButton, type Dialogs } from './dialogs.js';
-import { changedSettings, withUnit } from './settings-note.js';
+import { changedSettings, releaseSetting, withUnit } from './settings-note.js';
 
 /** A link to share, read-only and selectable, with its copy button and a way to open it. */
 function linkRow(url: string, label: string, attrs: Record<string, string>): { input: HTMLInputElement; row: HTMLElement } {
@@ -22,6 +22,8 @@ function linkRow(url: string, label: string, attrs: Record<string, string>): { i
 export function openShare(dialogs: Dialogs, c: Cluster, url: string, whole: { url: string; t: number } | null): void {
   const here = linkRow(url, whole ? 'Share link up to here' : 'Share link', { 'data-share-url': '' });
   const changed = changedSettings(c).map(({ key, value, limit }) => `${key} = ${withUnit(value, limit)}`);
+  const release = releaseSetting(c);
+  if (release !== null) changed.push(`kafkaRelease = ${release}`);
   const settings = changed.length ? `the settings (${changed.join(', ')})` : 'the settings';
   const carries = `the seed (${c.seed}), ${settings} and the ${c.inputs().length} action(s) you took`;
   const body: HTMLElement[] = [];

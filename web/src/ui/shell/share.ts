@@ -8,7 +8,7 @@ import { h } from '../common/dom.js';
 import { icon } from '../common/icons.js';
 import type { Settings } from '../playback/controls.js';
 import type { LoadedScenario } from '../story/scenarios.js';
-import { changedSettings } from './settings-note.js';
+import { changedSettings, releaseSetting } from './settings-note.js';
 
 /**
  * The page URL that opens a link: the run goes in the fragment (`#run=k2...`), which
@@ -55,7 +55,7 @@ export function changeDetail(scenario: LoadedScenario | null, settings: Settings
   const actions = c ? c.inputs().length : 0;
   const ownUnsafe = scenario?.ownUnsafe ?? [];
   const plainRules = unsafe.every((u) => ownUnsafe.includes(u));
-  const plainSettings = !c || !!scenario || changedSettings(c).length === 0;
+  const plainSettings = !c || !!scenario || (changedSettings(c).length === 0 && releaseSetting(c) === null);
   return {
     scenario: scenario?.id ?? null,
     variant: scenario?.variant ?? null,
