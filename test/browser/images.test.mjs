@@ -147,6 +147,20 @@ const waitCard = (page, shown) =>
     { timeout: 10_000 },
   );
 
+/**
+ * The card shows the stop's `nodes`, and the ring has laid its nodes out for it: the card
+ * places itself in the frame that shows it and reserves its band, and the ring makes room
+ * in the next frame.
+ */
+async function settled(page, nodes) {
+  await page.waitForFunction(
+    (key) => [...(document.querySelector('kraft-playground').shadowRoot.querySelectorAll('[data-image-card] [data-image-nodes]') ?? [])].some((g) => g.dataset.imageNodes === key),
+    nodes.join(','),
+    { timeout: 10_000 },
+  );
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
 const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
 /** The card is on screen without scrolling, and leaves the buttons of the nodes it names uncovered. */
@@ -182,6 +196,7 @@ describe('the image card at a stop about the images', () => {
       assert.equal(await card(page), null, 'no card before a stop about the images');
       await playTo(page, stepOf('loaded'), { byApi: true });
       await waitCard(page, true);
+      await settled(page, [3]);
       const loaded = await card(page);
       assert.equal(loaded.layout, p.layout);
       assertOnScreen(loaded, [3], p.where);
@@ -208,6 +223,7 @@ describe('the image card at a stop about the images', () => {
       // caught up: one image for n2 and n3, the same in the core
       await playTo(page, stepOf('caughtUp'), { byApi: true });
       await waitCard(page, true);
+      await settled(page, [2, 3]);
       const caught = await card(page);
       assertOnScreen(caught, [2, 3], p.where);
       const [n2now, n3now] = [await imageOf(page, 2), await imageOf(page, 3)];

@@ -7,7 +7,9 @@
  */
 import { deflateSync, Inflate } from 'fflate';
 import { cap } from './check.js';
-import { LINK_FORMAT } from './links.js';
+import { LINK_FORMAT, type LinkPayload } from './links.js';
+
+export type { LinkPayload };
 
 /** The formats this version reads: 1 (plain JSON) and 2 (DEFLATE-compressed JSON). */
 const READS = [1, 2];
@@ -19,15 +21,6 @@ export const MAX_LINK_DEPTH = 32;
 /** How much compressed data is inflated at a time, so a link that inflates past the
  * limit is stopped within a few MB of work. */
 const INFLATE_SLICE = 4096;
-
-/** What a link carries: the spec given to the core, the input log and the time reached. */
-export interface LinkPayload {
-  /** Core version that made the link (informational). */
-  v: string;
-  spec: Record<string, unknown>;
-  inputs: unknown[];
-  t: number;
-}
 
 function toBase64Url(bytes: Uint8Array): string {
   let bin = '';

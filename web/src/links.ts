@@ -5,10 +5,17 @@
  * frame) loads the core alone and the codec after.
  * @module
  */
-import type { LinkPayload } from './link.js';
-
 /** The link format this version writes. */
 export const LINK_FORMAT = 2;
+
+/** What a link carries: the spec given to the core, the input log and the time reached. */
+export interface LinkPayload {
+  /** Core version that made the link (informational). */
+  v: string;
+  spec: Record<string, unknown>;
+  inputs: unknown[];
+  t: number;
+}
 
 /** @internal What reads and writes the links. */
 export interface LinkCodec {
