@@ -19,7 +19,9 @@ const COMPRESSIBLE = new Set(['.js', '.css', '.wasm', '.html', '.json', '.svg'])
  * each by a string only it has: the logs, the node menu, the dialogs (help, share), the
  * keys' table, the export menu, a crashed core's report, what is under the pointer on the
  * timeline and the popover that explains it, the completion card, the network panel, the
- * summary's description of the timeline, what the glossary's words mean (the tooltips).
+ * summary's description of the timeline, what the glossary's words mean (the tooltips),
+ * the metadata images' block below the logs, the timeline's tooltip and the keyboard's
+ * selection there, and the timeline's PNG export.
  */
 const LATER_CODE = [
   ['the logs', 'kp-logs-canvas'],
@@ -36,6 +38,9 @@ const LATER_CODE = [
   ['the network panel', 'Safety switches (unsafe mode)'],
   ["the summary's window", 'too many messages in view to count'],
   ["the glossary's meanings", 'A number that only goes up, with at most one leader each'],
+  ["the metadata images' block", 'what the records it applied add up to'],
+  ["the timeline's tooltip", 'kp-tip-h'],
+  ["the timeline's PNG export", '-timeline.png'],
 ];
 /** The rules of what comes later, in kraft-playground-later.css and not in kraft-playground.css. */
 const LATER_STYLES = [
@@ -52,6 +57,7 @@ const LATER_STYLES = [
   '.kp-glossary{',
   '.kp-image-card{',
   '.kp-crash-body{',
+  '.kp-images{',
 ];
 
 /** GET (or `method`) `path` from `base`; resolves to { status, headers, body } (body as received, not decoded). */

@@ -4,13 +4,14 @@
  */
 import * as check from './check.js';
 import { CoreFailure, CORE_CRASHED as CRASHED, describeFailure, type EngineGlue, type Glue, isInternalFailure, type WasmPacked, type WasmSim, withCore, withEngine } from './core.js';
-import type { PackedRest } from './generated/wire.js';
+import { CATALOG, type PackedRest } from './generated/wire.js';
 import { type LaneWindow, readLanes } from './lanes.js';
 import { links, loadLinks } from './links.js';
 import { type PackedBatch, unpack } from './packed.js';
 import type {
   Action,
   Baseline,
+  Catalog,
   ClusterOptions,
   EventQuery,
   InFlightMessage,
@@ -253,6 +254,15 @@ export class Cluster {
   /** @internal Loads the share-link codec alone (the element, after its first frame: its core is loaded already or failed to). */
   static async __initLinks(): Promise<void> {
     await loadLinks();
+  }
+
+  /**
+   * @internal The core's catalog whether or not the core is loaded (it is static): the
+   * element's later chunk reads the invariants and safety switches from it, so a page
+   * carries their explanations once (see {@link catalog}).
+   */
+  static __catalog(): Catalog {
+    return CATALOG;
   }
 
   /** Like {@link Cluster.create}, once the core is loaded (after `await init()`). */

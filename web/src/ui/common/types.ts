@@ -2,12 +2,20 @@
 // trace events (crate/sim/src/trace.rs), node views and log records (crate/sim/src/view.rs),
 // and the invariants and safety switches with their explanations.
 
-import { BAND_STATES, REPAIRS, SPAN_RPCS } from '../../generated/wire.js';
-import type { EventOf, EventType, LogRecord, NodeInfo, QuorumDescription, RpcKind, StateName } from '../../types.js';
+import { Cluster, SPAN_RPCS } from '../../api.js';
+import { BAND_STATES, REPAIRS } from '../../generated/wire.js';
+import type { EventOf, EventType, InvariantName, LogRecord, NodeInfo, QuorumDescription, RpcKind, SafetySwitch, StateName } from '../../types.js';
 
-export { INVARIANTS, SWITCHES } from '../../generated/wire.js';
 export type { LogRecord, NodeInfo, StateName };
 export type RpcName = RpcKind;
+
+/**
+ * Every invariant the checker watches, with what it protects; every safety switch, with
+ * what turning it off does. Read from the core's catalog, which the package's API module
+ * carries: the page has their explanations once, not also in the element's code.
+ */
+export const invariants = (): [InvariantName, string][] => Cluster.__catalog().invariants.map((i) => [i.name, i.explanation]);
+export const switches = (): [SafetySwitch, string][] => Cluster.__catalog().switches.map((s) => [s.name, s.explanation]);
 
 /**
  * A trace event as the UI reads it, a discriminated union on `type`: a mark's event (with

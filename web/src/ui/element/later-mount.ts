@@ -1,14 +1,15 @@
 // Putting the later chunk's parts in place (it comes with that chunk, later.ts; the
 // element's later-chunk.ts loads it): the quorum, invariants, network, leader-changes and
-// settings panels into the slots that hold their places, the logs into theirs, the
-// timeline's failover marks, hit-testing and explain popover, the node menu and the
-// summary beside the live region, the image card over the ring, the export menu beside
-// its button; the dialogs (help, share), the crash banner's content and the completion
-// card wait there until asked for.
+// settings panels into the slots that hold their places, the logs and the metadata images
+// into theirs, the timeline's failover marks, hit-testing and explain popover, the node
+// menu and the summary beside the live region, the image card over the ring, the export
+// menu beside its button; the dialogs (help, share), the crash banner's content and the
+// completion card wait there until asked for.
 
 import type { Cluster, LeaderChange } from '../../api.js';
 import type { Store } from '../common/store.js';
 import type { NodeInfo } from '../common/types.js';
+import { Images } from '../panels/images.js';
 import { LeaderChangesPanel } from '../panels/leader-changes.js';
 import { Logs } from '../panels/logs.js';
 import { NetworkPanel } from '../panels/network.js';
@@ -25,7 +26,7 @@ import { openShare } from '../shell/share-dialog.js';
 import * as card from '../story/card.js';
 import { ExplainPopover } from '../timeline/explain.js';
 import { drawFailovers } from '../timeline/failovers.js';
-import { allHits, hitAt, stepHits } from '../timeline/hits.js';
+import * as pointer from '../timeline/pointer.js';
 import type { Tuning } from './runs.js';
 import type { Views } from './views.js';
 
@@ -124,8 +125,9 @@ export function mount(slots: LaterSlots, host: LaterHost): LaterParts {
     explain: (seq) => host.cluster()?.explain(seq) ?? null,
   });
   views.logs.mount(Logs);
+  views.images.mount(Images);
   views.timeline.drawFailovers = drawFailovers;
-  views.timeline.mountPointing({ hitAt, allHits, stepHits, explainer: new ExplainPopover() });
+  views.timeline.mountPointing({ pointer, explainer: new ExplainPopover() });
   views.timeline.invalidate();
   const summary = new Summary(host.store, views.timeline, views.logs);
   const imageCard = new ImageCard({

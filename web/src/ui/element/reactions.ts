@@ -1,8 +1,8 @@
 // What events do as they cross "now", besides being drawn: a dropped message leaves a
 // ghost on the ring, and a notable event is announced to screen readers.
 
-import type { PackedBatch } from '../../api.js';
-import { PACKED_TYPES, readRow, rowEnd } from '../../packed.js';
+// the packed reader the API module has (one copy in a page)
+import { __PACKED_TYPES as PACKED_TYPES, type PackedBatch, __readRow as readRow, __rowEnd as rowEnd } from '../../api.js';
 import type { UiEvent, UiEventOf } from '../common/types.js';
 import { type Announcer, announcement } from '../shell/messages.js';
 

@@ -7,7 +7,7 @@ import type { Store } from '../common/store.js';
 import type { Theme } from '../common/theme.js';
 import type { NodeInfo, QuorumInfo, UiEventOf } from '../common/types.js';
 import { FaultsPanel, type NetworkProfile, type PanelHost } from '../panels/faults.js';
-import { Images } from '../panels/images.js';
+import { ImagesSlot } from '../panels/images-slot.js';
 import { LogsSlot } from '../panels/logs-slot.js';
 import { Controls, type Settings } from '../playback/controls.js';
 import type { Playback } from '../playback/playback.js';
@@ -46,7 +46,8 @@ export interface Views {
   ring: Ring;
   /** The logs' place; the logs themselves come with the later chunk. */
   logs: LogsSlot;
-  images: Images;
+  /** The metadata images' place; the block itself comes with the later chunk. */
+  images: ImagesSlot;
   faults: FaultsPanel;
   /** What the panels read of the run (the quorum and invariants panels too, once loaded). */
   panelHost: PanelHost;
@@ -92,7 +93,7 @@ export function buildViews(store: Store, play: Playback, host: ViewsHost): Views
     truncated: (id, t0, t1) => store.present(host.now()).truncated(id, t0, t1),
     records,
   });
-  const images = new Images({
+  const images = new ImagesSlot({
     nodes: () => host.nodes(),
     image: (id, limit) => host.cluster()?.image(id, { limit }) ?? null,
   });

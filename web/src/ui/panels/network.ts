@@ -3,7 +3,7 @@
 // the fault dock (faults.ts), which applies the network as both say it.
 
 import { h } from '../common/dom.js';
-import { SWITCHES } from '../common/types.js';
+import { switches } from '../common/types.js';
 import { type FaultsPanel, MAX_DUPLICATE_PCT, type NetworkInputs, type PanelHost, tidyLatency } from './faults.js';
 
 export class NetworkPanel implements NetworkInputs {
@@ -32,7 +32,7 @@ export class NetworkPanel implements NetworkInputs {
     for (const v of [0, 1, 2, 5, 10, 20, 50, 100, 200]) this.#workload.appendChild(h('option', { value: String(v) }, v === 0 ? 'none' : `${v} writes/s`));
     this.#workload.addEventListener('change', () => host.setWorkload(Number(this.#workload.value)));
     const sw = h('div', { class: 'kp-switches' });
-    for (const [name, expl] of SWITCHES) {
+    for (const [name, expl] of switches()) {
       const box = h('input', { type: 'checkbox', 'data-switch': name });
       box.addEventListener('change', () => host.setUnsafe([...this.#switches].filter(([, b]) => b.checked).map(([n]) => n)));
       this.#switches.set(name, box);

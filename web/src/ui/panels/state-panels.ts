@@ -3,7 +3,7 @@
 
 import { fmtT, h, setText, toggleClass } from '../common/dom.js';
 import { term } from '../common/glossary.js';
-import { INVARIANTS, type UiEventOf } from '../common/types.js';
+import { invariants, type UiEventOf } from '../common/types.js';
 import type { PanelHost } from './faults.js';
 
 // ---- quorum ----------------------------------------------------------------------------
@@ -86,7 +86,7 @@ export class InvariantsPanel {
 
   constructor(private host: PanelHost) {
     const ul = h('ul', { class: 'kp-inv-list' });
-    for (const [name, expl] of INVARIANTS) {
+    for (const [name, expl] of invariants()) {
       const state = h('span', { class: 'kp-inv-state', 'aria-hidden': 'true' }, '✓');
       const body = h('div', { class: 'kp-inv-body' });
       const li = h('li', { class: 'kp-inv', 'data-invariant': name }, state, h('div', null, h('div', { class: 'kp-inv-name' }, name), h('div', { class: 'kp-inv-expl' }, expl), body));

@@ -3,6 +3,7 @@
 
 import type { Cluster } from '../../api.js';
 import { download, h } from '../common/dom.js';
+import { GUTTER } from '../timeline/geometry.js';
 import type { Timeline } from '../timeline/timeline.js';
 import type { Popup } from './popups.js';
 
@@ -78,11 +79,38 @@ export class ExportMenu {
     const c = this.#host.cluster();
     if (!c) return;
     // the whole run, at the screen's density (at least 2x, for print)
-    const canvas = this.#host.timeline.exportCanvas(Math.max(2, Math.min(3, window.devicePixelRatio || 1)));
+    const canvas = wholeRun(this.#host.timeline, Math.max(2, Math.min(3, window.devicePixelRatio || 1)));
     canvas.toBlob((b) => {
       if (b) download(`${this.#fileBase(c)}-timeline.png`, b);
     }, 'image/png');
   }
+}
+
+/** The widest PNG export, in device pixels (browsers refuse much larger canvases). */
+const MAX_EXPORT_PX = 16_000;
+
+/**
+ * The whole run (t = 0 to its end) on a canvas of its own, `scale` device px per CSS
+ * px: at the timeline's current zoom where that fits in MAX_EXPORT_PX, else zoomed out
+ * to fit. The timeline on screen keeps its window.
+ */
+export function wholeRun(tl: Timeline, scale: number): HTMLCanvasElement {
+  const g = tl.geo;
+  const saved = { w: g.w, t0: g.t0, msPerPx: g.msPerPx };
+  const now = tl.host.now();
+  const span = Math.max(tl.lanes?.horizon ?? 0, now, 1000) * 1.02;
+  const out = document.createElement('canvas');
+  try {
+    g.msPerPx = Math.max(g.msPerPx, span / (Math.floor(MAX_EXPORT_PX / scale) - GUTTER));
+    g.t0 = 0;
+    g.w = GUTTER + Math.ceil(span / g.msPerPx);
+    const [t0, t1] = g.window();
+    tl.draw(now, tl.store.window(t0, t1, now), out, scale);
+  } finally {
+    Object.assign(g, saved);
+    tl.dirty = true;
+  }
+  return out;
 }
 
 function menuItem(label: string, fn: () => void): HTMLButtonElement {

@@ -4,7 +4,7 @@
 import { h } from '../common/dom.js';
 import { type Term, WORDS } from '../common/glossary.js';
 import { MEANINGS } from '../common/glossary-text.js';
-import { STATES, SWITCHES } from '../common/types.js';
+import { STATES, switches } from '../common/types.js';
 import type { Dialogs } from './dialogs.js';
 
 /** Keys and what they do, as the help dialog lists them (keys.ts handles them). */
@@ -51,7 +51,7 @@ export function openHelp(dialogs: Dialogs, term?: string): void {
     h('h3', null, 'Keyboard'),
     dl,
     h('h3', null, 'Safety switches'),
-    h('ul', null, ...SWITCHES.map(([n, e]) => h('li', null, h('code', null, n), `: ${e}`))),
+    h('ul', null, ...switches().map(([n, e]) => h('li', null, h('code', null, n), `: ${e}`))),
   );
   if (term) {
     const row = glossary.querySelector(`tr[data-term="${CSS.escape(term)}"]`);

@@ -6,7 +6,7 @@
 import type { Cluster } from '../../api.js';
 import { fmtT, h } from '../common/dom.js';
 import { measurementItem } from '../common/measurement.js';
-import { INVARIANTS } from '../common/types.js';
+import { invariants } from '../common/types.js';
 import { courseStory, nextInCourse } from './course.js';
 import { renderCaption } from './markup.js';
 import type { LoadedScenario } from './scenarios.js';
@@ -70,7 +70,7 @@ export interface Fired {
 }
 
 /** What each invariant protects, by name. */
-const INVARIANT_TEXT = new Map<string, string>(INVARIANTS);
+const INVARIANT_TEXT = new Map<string, string>(invariants());
 
 /** The invariants `c`'s checker found violated up to now, each once, with the first time. */
 export function firedIn(c: Cluster): Fired[] {

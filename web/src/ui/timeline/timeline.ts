@@ -1,8 +1,9 @@
 // The space-time diagram: one lane per node, time left to right. Draws only what the
 // window shows: binary searches find the messages, state segments and marks in view, and
 // dense arrows collapse to one per pixel column per link and kind. What is under the
-// pointer (hits.ts) and why it happened (explain.ts) come with the later chunk: a hover,
-// a tap or a key before it has arrived is answered once it has.
+// pointer (hits.ts, with the tooltip and the keyboard's selection: pointer.ts) and why it
+// happened (explain.ts) come with the later chunk: a hover, a tap or a key before it has
+// arrived is answered once it has.
 
 import type { FocusMessage, LeaderChange } from '../../generated/wire.js';
 import { clamp, h } from '../common/dom.js';
@@ -13,7 +14,7 @@ import { RPC_GROUPS } from '../common/types.js';
 import { drawAxis, drawBands, drawFlags, drawGutter, drawHw, drawMarks, drawMessages, isNamed, type Layer, makeHatch, type NamedMessages } from './draw.js';
 import type { ExplainPopover } from './explain.js';
 import { AXIS_H, GUTTER, MAX_MS_PER_PX, MIN_MS_PER_PX, TimelineGeometry } from './geometry.js';
-import type { allHits, Hit, HitArrow, HitMark, HitStep, hitAt, stepHits } from './hits.js';
+import type { Hit, HitArrow, HitMark, HitStep } from './hits.js';
 
 export interface TimelineHost {
   now(): number;
@@ -30,17 +31,21 @@ export interface TimelineHost {
   later(what: string, fn: () => void): void;
 }
 
-/** What is under the pointer and why it happened (hits.ts and explain.ts, with the later chunk). */
+/** What is under the pointer and why it happened (pointer.ts and explain.ts, with the later chunk). */
 export interface Pointing {
-  hitAt: typeof hitAt;
-  allHits: typeof allHits;
-  stepHits: typeof stepHits;
+  /** The tooltip, a tap and the keyboard's selection (pointer.ts). */
+  pointer: {
+    tap(tl: Timeline, at: { x: number; y: number; clientX: number; clientY: number }, drawn: { marks: HitMark[]; steps: StepSource | null; arrows: HitArrow[]; now: number }): void;
+    explain(tl: Timeline, hit: Hit, clientX: number, clientY: number): void;
+    stepKeyHit(tl: Timeline, dir: number): void;
+    showTip(tl: Timeline, p: { x: number; y: number }): void;
+  };
   /** The popover that explains what is tapped (the ring's taps too); it goes in the timeline's box. */
   explainer: ExplainPopover;
 }
 
 /** What the state changes and HW steps of the last drawing are read from, once asked for (the geometry as drawn). */
-interface StepSource {
+export interface StepSource {
   lanes: LaneView;
   g: TimelineGeometry;
   t0: number;
@@ -48,17 +53,16 @@ interface StepSource {
   hits: HitStep[] | null;
 }
 
-/** The widest PNG export, in device pixels (browsers refuse much larger canvases). */
-const MAX_EXPORT_PX = 16_000;
 /** The veil's note over the recorded future, longest first: the longest that fits is drawn. */
 const FUTURE_NOTES = ['recorded future: plays back the same unless you act', 'recorded future'];
 
 export class Timeline {
   readonly el: HTMLDivElement;
   readonly canvas: HTMLCanvasElement;
-  private tip: HTMLDivElement;
+  // (the fields below without `private` are pointer.ts's too)
+  tip: HTMLDivElement;
   private followBtn: HTMLButtonElement;
-  private geo: TimelineGeometry;
+  geo: TimelineGeometry;
   follow = true;
   hiddenGroups = new Set<number>();
   highlight = new Set<number>();
@@ -68,26 +72,26 @@ export class Timeline {
   private named: NamedMessages | null = null;
   private legendItems: HTMLButtonElement[] = [];
   wheelZooms = true;
-  private arrows: HitArrow[] = [];
-  private markHits: HitMark[] = [];
-  private steps: StepSource | null = null;
+  arrows: HitArrow[] = [];
+  markHits: HitMark[] = [];
+  steps: StepSource | null = null;
   /** the hit the keyboard is on (ArrowUp/ArrowDown); the pointer clears it */
-  private keyHit: Hit | null = null;
+  keyHit: Hit | null = null;
   /** Hit-testing and the explain popover, once the later chunk has put them here (null until then). */
-  private pointing: Pointing | null = null;
+  pointing: Pointing | null = null;
   /** A message's summary for its tooltip or explanation (asked of the cluster once). */
-  private summaryOf = (m: Msg): string => this.store.summaryOf(m);
-  private hover: { x: number; y: number } | null = null;
-  private hoverKey = '';
+  summaryOf = (m: Msg): string => this.store.summaryOf(m);
+  hover: { x: number; y: number } | null = null;
+  hoverKey = '';
   /** seq of the message under the pointer (drawn bold) */
-  private hoverSeq = -1;
-  private pinned = false;
+  hoverSeq = -1;
+  pinned = false;
   private drag: { x: number; t0: number; moved: boolean; id: number } | null = null;
   private pointers = new Map<number, { x: number; y: number }>();
   private pinch: { d: number; ms: number; cx: number } | null = null;
-  private dirty = true;
+  dirty = true;
   /** the lanes last drawn */
-  private lanes: LaneView | null = null;
+  lanes: LaneView | null = null;
   private lastNow = -1;
   private hatch: CanvasPattern | null = null;
   private hatchDark: boolean | null = null;
@@ -95,8 +99,8 @@ export class Timeline {
   lastDrawMs = 0;
 
   constructor(
-    private store: Store,
-    private host: TimelineHost,
+    readonly store: Store,
+    readonly host: TimelineHost,
   ) {
     this.geo = new TimelineGeometry(() => store.nodes);
     this.canvas = h('canvas', { class: 'kp-tl-canvas', 'aria-hidden': 'true' });
@@ -137,7 +141,7 @@ export class Timeline {
     return this.pointing?.explainer ?? null;
   }
 
-  private markDirty(): void {
+  markDirty(): void {
     this.dirty = true;
     this.onChange();
   }
@@ -235,30 +239,8 @@ export class Timeline {
     return true;
   }
 
-  /**
-   * The whole run (t = 0 to its end) on a canvas of its own, `scale` device px per CSS
-   * px: at the current zoom where that fits in MAX_EXPORT_PX, else zoomed out to fit.
-   */
-  exportCanvas(scale: number): HTMLCanvasElement {
-    const g = this.geo;
-    const saved = { w: g.w, t0: g.t0, msPerPx: g.msPerPx };
-    const now = this.host.now();
-    const span = Math.max(this.lanes?.horizon ?? 0, now, 1000) * 1.02;
-    const out = document.createElement('canvas');
-    try {
-      g.msPerPx = Math.max(g.msPerPx, span / (Math.floor(MAX_EXPORT_PX / scale) - GUTTER));
-      g.t0 = 0;
-      g.w = GUTTER + Math.ceil(span / g.msPerPx);
-      const [t0, t1] = g.window();
-      this.draw(now, this.store.window(t0, t1, now), out, scale);
-    } finally {
-      Object.assign(g, saved);
-      this.dirty = true;
-    }
-    return out;
-  }
-
-  private draw(now: number, lanes: LaneView, target = this.canvas, dpr?: number): void {
+  /** Draws `lanes` at `now` on the timeline's canvas, or on `target` at `dpr` (an export: export-menu.ts's `wholeRun`, which then sets `dirty`). */
+  draw(now: number, lanes: LaneView, target = this.canvas, dpr?: number): void {
     const th = this.host.theme();
     const g = this.geo;
     const ctx = fitCanvas(target, g.w, g.hgt, dpr);
@@ -451,7 +433,7 @@ export class Timeline {
           // tap / click: pin the details of what is under it (or unpin), and explain it
           const tap = { x: e.offsetX, y: e.offsetY, clientX: e.clientX, clientY: e.clientY };
           const drawn = { marks: this.markHits, steps: this.steps, arrows: this.arrows, now: this.host.now() };
-          this.host.later('The explanation', () => this.tap(tap, drawn));
+          this.host.later('The explanation', () => this.pointing?.pointer.tap(this, tap, drawn));
         }
       }
     };
@@ -461,13 +443,13 @@ export class Timeline {
         e.preventDefault();
         e.stopPropagation();
         const dir = e.key === 'ArrowDown' ? 1 : -1;
-        this.host.later('The explanation', () => this.stepKeyHit(dir));
+        this.host.later('The explanation', () => this.pointing?.pointer.stepKeyHit(this, dir));
       } else if (e.key === 'Enter' && this.keyHit) {
         const hit = this.keyHit;
         e.preventDefault();
         e.stopPropagation();
         const r = this.canvas.getBoundingClientRect();
-        this.explain(hit, r.left + hit.x, r.top + hit.y);
+        this.pointing?.pointer.explain(this, hit, r.left + hit.x, r.top + hit.y);
       }
     });
     c.addEventListener('pointerup', up);
@@ -495,56 +477,9 @@ export class Timeline {
     );
   }
 
-  /** The state changes and HW steps of the drawing `s` (worked out once). */
-  private stepHits(p: Pointing, s: StepSource | null): HitStep[] {
-    if (!s) return [];
-    s.hits ??= p.stepHits(s.lanes, s.g, s.t0, s.t1);
-    return s.hits;
-  }
-
-  /** A tap at `at` on what was `drawn` then: its tooltip pinned (or unpinned) and, on an event, the popover that explains it. */
-  private tap(at: { x: number; y: number; clientX: number; clientY: number }, drawn: { marks: HitMark[]; steps: StepSource | null; arrows: HitArrow[]; now: number }): void {
-    const p = this.pointing;
-    if (!p) return;
-    this.keyHit = null;
-    this.hover = { x: at.x, y: at.y };
-    this.pinned = false;
-    this.hoverKey = '';
-    this.updateTip();
-    this.pinned = !this.tip.hidden;
-    const hit = p.hitAt(at.x, at.y, drawn.marks, this.stepHits(p, drawn.steps), drawn.arrows, drawn.now, this.summaryOf);
-    if (hit) this.explain(hit, at.clientX, at.clientY);
-  }
-
-  /** Opens the popover with the core's sentence for what `hit` stands for. */
-  private explain(hit: Hit, clientX: number, clientY: number): void {
-    const p = this.pointing;
-    const why = this.host.explain(hit.seq);
-    if (why === null || !p) return;
-    this.tip.hidden = true;
-    this.pinned = false;
-    p.explainer.show(hit.lines[0], hit.lines[1] ?? '', why, clientX, clientY, this.el);
-  }
-
-  /** Moves the keyboard selection to the next (+1) or previous (-1) event in view and shows its tooltip. */
-  private stepKeyHit(dir: number): void {
-    const p = this.pointing;
-    if (!p) return;
-    const hits = p.allHits(this.markHits, this.stepHits(p, this.steps), this.arrows, this.host.now(), this.summaryOf);
-    if (!hits.length) return;
-    const i = hits.findIndex((x) => x.key === this.keyHit?.key);
-    const next = hits[i < 0 ? (dir > 0 ? 0 : hits.length - 1) : (i + dir + hits.length) % hits.length];
-    this.keyHit = next;
-    this.hover = { x: next.x, y: next.y };
-    this.hoverKey = '';
-    this.pinned = false;
-    this.updateTip();
-    this.pinned = true;
-  }
-
-  private updateTip(): void {
-    const p = this.hover;
-    if (!p) {
+  /** The tooltip of what is under the pointer or the keyboard's selection (none: hidden). */
+  updateTip(): void {
+    if (!this.hover) {
       this.tip.hidden = true;
       this.hoverKey = '';
       if (this.hoverSeq !== -1) {
@@ -553,36 +488,8 @@ export class Timeline {
       }
       return;
     }
-    const pointing = this.pointing;
     // not here yet: the hover is kept, and answered at the drawing after they arrive
-    if (!pointing) return;
-    const best = this.keyHit ?? pointing.hitAt(p.x, p.y, this.markHits, this.stepHits(pointing, this.steps), this.arrows, this.host.now(), this.summaryOf);
-    if (!best) {
-      this.tip.hidden = true;
-      this.hoverKey = '';
-      this.pinned = false;
-      if (this.hoverSeq !== -1) {
-        this.hoverSeq = -1;
-        this.markDirty();
-      }
-      return;
-    }
-    if (best.key !== this.hoverKey) {
-      this.hoverKey = best.key;
-      const seq = best.key.startsWith('a') ? Number(best.key.slice(1)) : -1;
-      if (seq !== this.hoverSeq) {
-        this.hoverSeq = seq;
-        this.markDirty();
-      }
-      this.tip.replaceChildren(...best.lines.map((l, i) => h('div', { class: i === 0 ? 'kp-tip-h' : '' }, l)));
-    }
-    this.tip.hidden = false;
-    // where the hit is, in canvas px (what a tap there would select)
-    this.tip.dataset.at = `${Math.round(best.x)},${Math.round(best.y)}`;
-    const tw = this.tip.offsetWidth;
-    const x = p.x + 14 + tw > this.geo.w ? p.x - tw - 10 : p.x + 14;
-    this.tip.style.left = `${Math.max(0, x)}px`;
-    this.tip.style.top = `${clamp(p.y + 12, 0, Math.max(0, this.geo.hgt - this.tip.offsetHeight))}px`;
+    this.pointing?.pointer.showTip(this, this.hover);
   }
 
   legend(onToggle?: () => void): HTMLElement {
