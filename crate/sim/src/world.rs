@@ -554,16 +554,13 @@ impl<P: Protocol> World<P> {
     }
 
     fn emit_drop(&mut self, m: &InFlight<P::Message>, reason: DropReason) {
-        let env = &m.envelope;
-        self.emit(EventKind::Drop {
-            msg: m.id,
-            from: env.from,
-            to: env.to,
-            rpc: env.message.kind(),
-            epoch: env.message.epoch(),
-            sent: m.sent,
-            reason,
-        });
+        self.emit_lost(&m.envelope, m.id, m.sent, reason);
+    }
+
+    /// A message that never reaches its handler: off the wire, or out of a dead inbox.
+    fn emit_lost(&mut self, env: &Envelope<P::Message>, msg: u64, sent: u64, reason: DropReason) {
+        let (from, to, rpc, epoch) = (env.from, env.to, env.message.kind(), env.message.epoch());
+        self.emit(EventKind::Drop { msg, from, to, rpc, epoch, sent, reason });
     }
 
     fn deliver(&mut self, msg: u64) {
@@ -780,9 +777,7 @@ impl<P: Protocol> World<P> {
         // says so, or they would seem in flight forever.
         for input in inbox {
             if let Inbound::Message(env, msg, sent, _) = input {
-                let (rpc, epoch) = (env.message.kind(), env.message.epoch());
-                let (from, to, reason) = (env.from, env.to, DropReason::NodeDown);
-                self.emit(EventKind::Drop { msg, from, to, rpc, epoch, sent, reason });
+                self.emit_lost(&env, msg, sent, DropReason::NodeDown);
             }
         }
         self.reset_connections_to(id);
