@@ -463,6 +463,18 @@ fn auto_add_new_voter() {
     assert_eq!(c.replica(2).state_timer().map(|t| t.1), Some(c.config.fetch_timeout_ms), "a voter now");
 }
 
+/// The leader n0 is asked to add n2 with AckWhenCommitted false while n1's and n2's
+/// fetches are held, so the new set cannot commit yet.
+fn add_n2_without_ack_while_held(c: &mut Cluster) {
+    c.hold = vec![(1, RpcKind::Fetch), (2, RpcKind::Fetch)];
+    let request = kraft_protocol::rpc::AddRaftVoterRequest {
+        voter: key(2),
+        listeners: Endpoints::of_node(2),
+        ack_when_committed: false,
+    };
+    c.admin(0, Message::AddRaftVoter(request));
+}
+
 /// KIP-1186, KAFKA-19400: with AckWhenCommitted false the answer comes when the set is
 /// appended, while the change stays pending until it commits: another change meanwhile is
 /// REQUEST_TIMED_OUT, and the commit answers nobody twice.
@@ -471,16 +483,7 @@ fn add_voter_without_ack_when_committed_answers_at_append() {
     let mut c = Cluster::dynamic_with(config(V4_2), &[0, 1], &[2, 3]);
     c.elect(0);
     c.settle(300);
-    c.hold = vec![(1, RpcKind::Fetch), (2, RpcKind::Fetch)];
-    let listeners = Endpoints::of_node(2);
-    c.admin(
-        0,
-        Message::AddRaftVoter(kraft_protocol::rpc::AddRaftVoterRequest {
-            voter: key(2),
-            listeners,
-            ack_when_committed: false,
-        }),
-    );
+    add_n2_without_ack_while_held(&mut c);
     assert_eq!(c.take_answers(), vec!["NONE"], "answered at append, before the commit");
     assert_eq!(c.voters(0), vec![0, 1, 2]);
     c.add_voter(0, key(3));
@@ -492,16 +495,7 @@ fn add_voter_without_ack_when_committed_answers_at_append() {
     let mut c = Cluster::dynamic_with(config(V4_1), &[0, 1], &[2]);
     c.elect(0);
     c.settle(300);
-    c.hold = vec![(1, RpcKind::Fetch), (2, RpcKind::Fetch)];
-    let listeners = Endpoints::of_node(2);
-    c.admin(
-        0,
-        Message::AddRaftVoter(kraft_protocol::rpc::AddRaftVoterRequest {
-            voter: key(2),
-            listeners,
-            ack_when_committed: false,
-        }),
-    );
+    add_n2_without_ack_while_held(&mut c);
     assert_eq!(c.take_answers(), Vec::<&str>::new());
     c.release();
     assert_eq!(c.take_answers(), vec!["NONE"]);
