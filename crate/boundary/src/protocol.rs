@@ -63,8 +63,12 @@ pub struct ProtocolSpec<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct Setup<'a, P: Protocol> {
     pub id: NodeId,
-    /// The configured voters (Kafka's controller.quorum.voters).
+    /// The configured voters (Kafka's controller.quorum.voters), or with `bootstrap_only`
+    /// the servers it first asks for the leader (controller.quorum.bootstrap.servers).
     pub voters: &'a [NodeId],
+    /// A dynamic quorum's node: `voters` are bootstrap servers only, and its voters come
+    /// from its disk's bootstrap checkpoint and its log (none until it has read them).
+    pub bootstrap_only: bool,
     pub config: &'a P::Config,
 }
 

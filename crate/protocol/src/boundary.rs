@@ -66,10 +66,11 @@ impl Protocol for KRaft {
 
 impl ReplicaCore<KRaft> for Replica {
     fn start(ctx: &mut Ctx, setup: Setup<'_, KRaft>, disk: Durable, start: Start) -> (Replica, Wake) {
-        let Setup { id, voters, config } = setup;
+        let Setup { id, voters, bootstrap_only, config } = setup;
         let setup = ReplicaSetup {
             id,
             voters: voters.to_vec(),
+            bootstrap_only,
             config: config.quorum.clone(),
             switches: config.switches,
             snapshot_interval: config.snapshot_interval,

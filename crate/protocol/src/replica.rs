@@ -29,6 +29,11 @@ pub struct ReplicaSetup {
     /// find the leader. (A dynamic quorum configures `controller.quorum.bootstrap.servers`
     /// instead and gets its voters from the bootstrap checkpoint on its disk.)
     pub voters: Vec<NodeId>,
+    /// `controller.quorum.bootstrap.servers` without `controller.quorum.voters` (a dynamic
+    /// quorum): `voters` are only where to look for the leader, and the static voter set
+    /// is empty, so a node formatted without initial controllers (a new or wiped one) is
+    /// an observer until its log names it a voter (QuorumConfig.parseBootstrapServers).
+    pub bootstrap_only: bool,
     pub config: QuorumConfig,
     pub switches: Unsafe,
     /// Records applied between two snapshots (0: no snapshots).
@@ -81,7 +86,7 @@ pub struct Replica {
 impl Replica {
     /// Starts from what is on disk, by Kafka's rules (QuorumState.initialize), and polls.
     pub fn start(ctx: &mut Ctx, setup: ReplicaSetup, durable: Durable, reason: Reason) -> (Replica, Wake) {
-        let ReplicaSetup { id, voters, config, switches, snapshot_interval } = setup;
+        let ReplicaSetup { id, voters, bootstrap_only, config, switches, snapshot_interval } = setup;
         let mut durable = durable;
         if config.release.formats_directory_ids() && durable.log.directory_id().is_none() {
             // `kafka-storage.sh format` on the blank disks the world hands out: a Kafka
@@ -89,7 +94,8 @@ impl Replica {
             let bits = ctx.rng.next_u64();
             durable.log.format_directory_id(DirectoryId::new(bits).unwrap_or(DirectoryId::MIN));
         }
-        let mut history = VoterHistory::new(VoterSet::from_static(voters.iter().copied()));
+        let static_voters = if bootstrap_only { &[][..] } else { &voters[..] };
+        let mut history = VoterHistory::new(VoterSet::from_static(static_voters.iter().copied()));
         history.update(&durable.log);
         let image = durable
             .log

@@ -91,6 +91,7 @@ fn every_start_writes_the_quorum_state() {
     {
         let setup = ReplicaSetup {
             id: 0,
+            bootstrap_only: false,
             voters: vec![0, 1, 2],
             config: config(release),
             switches: Unsafe::default(),
@@ -558,6 +559,7 @@ fn a_release_formats_a_blank_disk_with_a_directory_id() {
     for (release, formatted) in [(V3_9, true), (Legacy, false)] {
         let setup = ReplicaSetup {
             id: 0,
+            bootstrap_only: false,
             voters: vec![0, 1, 2],
             config: config(release),
             switches: Unsafe::default(),

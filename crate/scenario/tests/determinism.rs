@@ -5,7 +5,8 @@ use kraft_sim::chaos::{random_run, ChaosOptions};
 use kraft_sim::{Action, ClusterSpec, NetworkSpec, Simulation, TimedAction, WriteOutcome};
 
 fn chaos(seed: u64) -> Simulation {
-    let opts = ChaosOptions { seconds: 30, voters: 3, observers: 1, unsafe_switches: vec![] };
+    let opts =
+        ChaosOptions { seconds: 30, voters: 3, observers: 1, unsafe_switches: vec![], ..ChaosOptions::default() };
     let (spec, actions) = random_run(seed, &opts);
     Simulation::replay(spec, actions, 30_000).unwrap()
 }
@@ -71,8 +72,13 @@ fn seeking_back_and_forward_reproduces_the_run() {
 fn violations_survive_seeking_back_and_jumping_forward() {
     use kraft_protocol::SafetySwitch;
     use kraft_sim::chaos::{random_run, ChaosOptions};
-    let opts =
-        ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: vec![SafetySwitch::VoteIgnoresLog] };
+    let opts = ChaosOptions {
+        seconds: 60,
+        voters: 3,
+        observers: 1,
+        unsafe_switches: vec![SafetySwitch::VoteIgnoresLog],
+        ..ChaosOptions::default()
+    };
     // The first seed whose run breaks an invariant (the sweep catches this switch well
     // within 1,000 seeds), so a change in the runs' dynamics does not hide the test.
     let mut sim = (1..=200)

@@ -16,7 +16,8 @@ fn rss_mb() -> f64 {
 
 fn main() {
     // 1. The sweep workload: random faults, steady writes.
-    let opts = ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: vec![] };
+    let opts =
+        ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: vec![], ..ChaosOptions::default() };
     let start = Instant::now();
     let (mut events, mut sim_ms) = (0u64, 0u64);
     for seed in 1..=100 {

@@ -14,7 +14,7 @@ const CASES: [(u64, u64, u32); 8] =
 
 fn digest(seed: u64, seconds: u64, voters: u32) -> String {
     // Same options as the wasm `chaosDigest`: one observer, all safety rules on.
-    let opts = ChaosOptions { seconds, voters, observers: 1, unsafe_switches: Vec::new() };
+    let opts = ChaosOptions { seconds, voters, observers: 1, unsafe_switches: Vec::new(), ..ChaosOptions::default() };
     let (spec, actions) = random_run(seed, &opts);
     let sim = Simulation::replay(spec, actions, seconds * 1000).expect("generated runs are valid");
     sim.digest().hex()

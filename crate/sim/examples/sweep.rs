@@ -29,7 +29,13 @@ fn parse() -> Result<Args, String> {
         first_seed: 1,
         trace: false,
         jobs: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
-        opts: ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: Vec::new() },
+        opts: ChaosOptions {
+            seconds: 60,
+            voters: 3,
+            observers: 1,
+            unsafe_switches: Vec::new(),
+            ..ChaosOptions::default()
+        },
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {

@@ -8,17 +8,25 @@
 //! within [`liveness_bound_ms`].
 
 use super::kraft::Simulation;
-use super::spec::{Action, ClusterSpec, NetworkSpec, TimedAction};
+use super::spec::{Action, ClusterSpec, NetworkSpec, QuorumKind, TimedAction};
 use crate::network::LinkProfile;
 use crate::trace::{EventKind, Invariant};
 use crate::World;
 use kraft_base::rng::Rng;
+use kraft_boundary::ReplicaCore;
 use kraft_protocol::{KRaft, NodeId, QuorumConfig, SafetySwitch};
 use std::fmt;
 
 /// Random streams: the mix and the schedule drawn from it are separate purposes.
 const STREAM_SCHEDULE: u64 = 3;
 const STREAM_MIX: u64 = 4;
+/// The voter changes of a world with membership changes: drawn apart, so turning them
+/// on leaves the rest of its schedule as it was.
+const STREAM_MEMBERSHIP: u64 = 5;
+
+/// The release a world with membership changes models when the options name none: the
+/// latest (dynamic quorums need 3.9+).
+pub const MEMBERSHIP_RELEASE: &str = "4.2";
 
 /// The calm tail: everything healed at its start, then no fault until the end. It holds
 /// the liveness bound of every mix plus a second of progress (`chaos::tests` checks).
@@ -41,12 +49,19 @@ const MAX_SLOW_LINK_MS: u64 = 600;
 const MAX_SLOW_FLUSH_MS: u64 = 500;
 const MAX_BASE_FLUSH_MS: u64 = 5;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct ChaosOptions {
     pub seconds: u64,
     pub voters: u32,
     pub observers: u32,
     pub unsafe_switches: Vec<SafetySwitch>,
+    /// The Kafka release the worlds model (`ClusterSpec::kafka_release`); None: the
+    /// default, or [`MEMBERSHIP_RELEASE`] with membership changes.
+    pub release: Option<String>,
+    /// A dynamic quorum (KIP-853) whose voters change under the faults: the admin client
+    /// adds and removes random nodes (the leader among them), and replaces a wiped
+    /// node's disk (wipe, restart, remove the old key, add the new one).
+    pub membership: bool,
 }
 
 /// The kinds of fault a world may draw, each with its own weight in the mix.
@@ -255,12 +270,54 @@ pub fn random_run(seed: u64, opts: &ChaosOptions) -> (ClusterSpec, Vec<TimedActi
         flush_ms: mix.flush_ms,
         snapshot_interval: mix.snapshot_interval,
         writes_per_second: mix.writes_per_second,
+        kafka_release: opts.release.clone(),
         ..ClusterSpec::default()
     };
     if mix.linger_zero {
         spec.config.insert(LINGER_KEY.into(), 0);
     }
-    (spec, schedule(seed, opts, &mix))
+    let mut actions = schedule(seed, opts, &mix);
+    if opts.membership {
+        spec.quorum = Some(QuorumKind::Dynamic);
+        spec.kafka_release.get_or_insert_with(|| MEMBERSHIP_RELEASE.to_string());
+        actions.extend(voter_changes(seed, opts));
+        actions.sort_by_key(|a| a.t); // stable: the fault schedule's own order is kept
+    }
+    (spec, actions)
+}
+
+/// The admin client's voter changes in a world with membership changes, before the
+/// heal: every 1-6 s one of add a random node, remove a random node (the leader about
+/// one time in `nodes`), or replace a random node's disk. A replacement is the operator's
+/// whole procedure: wipe, restart 0.2-3 s later, remove the old key 0.5-2 s after that,
+/// add the new one 1-3 s after that. The leader refuses what it must (DUPLICATE_VOTER,
+/// VOTER_NOT_FOUND, a change while one is pending): the refusals are exercised too.
+fn voter_changes(seed: u64, opts: &ChaosOptions) -> Vec<TimedAction> {
+    let mut rng = Rng::fork(seed, STREAM_MEMBERSHIP);
+    let nodes = (opts.voters + opts.observers) as u64;
+    // The last change (a replacement's add) lands before the heal.
+    let last = heal_at_ms(opts).saturating_sub(9_000);
+    let mut actions = Vec::new();
+    let mut t = rng.range(2_000, 6_000);
+    while t < last {
+        let node = rng.below(nodes) as NodeId;
+        match rng.below(3) {
+            0 => actions.push(TimedAction { t, action: Action::AddVoter { node } }),
+            1 => actions.push(TimedAction { t, action: Action::RemoveVoter { node } }),
+            _ => {
+                let restart = t + rng.range(200, 3_000);
+                let remove = restart + rng.range(500, 2_000);
+                let add = remove + rng.range(1_000, 3_000);
+                actions.push(TimedAction { t, action: Action::Wipe { node } });
+                actions.push(TimedAction { t: restart, action: Action::Restart { node } });
+                actions.push(TimedAction { t: remove, action: Action::RemoveVoter { node } });
+                actions.push(TimedAction { t: add, action: Action::AddVoter { node } });
+                t = add;
+            }
+        }
+        t += rng.range(1_000, 6_000);
+    }
+    actions
 }
 
 fn schedule(seed: u64, opts: &ChaosOptions, mix: &FaultMix) -> Vec<TimedAction> {
@@ -410,13 +467,17 @@ pub struct SeedOutcome {
     pub liveness_bound_ms: u64,
     /// Did the quorum recover within the bound and keep committing?
     pub made_progress: bool,
+    /// At the heal, at least half the voters had lost their disks and were not added
+    /// back ([`lost_a_majority_of_disks`]): no leader can be elected again, as in Kafka,
+    /// so the run is not held to the liveness bound.
+    pub quorum_lost: bool,
     pub events: u64,
     pub simulated_ms: u64,
 }
 
 impl SeedOutcome {
     pub fn passed(&self) -> bool {
-        self.violations.is_empty() && self.made_progress
+        self.violations.is_empty() && (self.made_progress || self.quorum_lost)
     }
 
     /// Why the seed failed, in one line (None when it passed).
@@ -424,7 +485,7 @@ impl SeedOutcome {
         if let Some((inv, detail)) = self.violations.first() {
             return Some(format!("{} violation(s), first {}: {}", self.violations.len(), inv.name(), detail));
         }
-        if self.made_progress {
+        if self.made_progress || self.quorum_lost {
             return None;
         }
         let bound = self.liveness_bound_ms;
@@ -435,6 +496,31 @@ impl SeedOutcome {
             (Some(_), Some(h)) => format!("liveness: recovered after {h} ms but the HW froze after that"),
         })
     }
+}
+
+/// Whether a majority of the voters lost their disks for good: in the voter set of the
+/// most up-to-date log (the longest, among the replicas of the highest last epoch), at
+/// least half the voters are named by a directory id that no node's disk has any more (a
+/// wipe formatted a new one and the new disk was not added back). Those voters' votes
+/// and records are gone and the new disks cannot stand for them (INVALID_VOTER_KEY), so
+/// no candidate can win: a KIP-853 quorum that loses a majority of its voters' disks
+/// needs an operator's unclean recovery. A static quorum's voters have no directory
+/// ids: never lost by this rule.
+pub fn lost_a_majority_of_disks(world: &World) -> bool {
+    let newest = world
+        .nodes
+        .iter()
+        .filter_map(|n| n.replica.as_ref())
+        .max_by_key(|r| (r.log().last_epoch(), r.log().end_offset()));
+    let Some(r) = newest else { return false };
+    let voters: Vec<NodeId> = ReplicaCore::voters(r).collect();
+    let gone = voters
+        .iter()
+        .filter(|&&v| {
+            r.voter_directory(v).is_some_and(|d| world.nodes.get(v as usize).is_none_or(|n| n.directory != d))
+        })
+        .count();
+    2 * gone >= voters.len() && !voters.is_empty()
 }
 
 /// The highest HW any running node exposes.
@@ -485,6 +571,7 @@ pub fn run_seed(seed: u64, opts: &ChaosOptions) -> SeedOutcome {
     let heal_at = heal_at_ms(opts);
     // Replay includes the inputs at `heal_at` itself: the heal.
     let mut sim = Simulation::replay_once(spec, actions, heal_at).expect("generated runs are valid");
+    let quorum_lost = lost_a_majority_of_disks(sim.world());
     let recovery = watch_recovery(&mut sim, bound, end);
     let made_progress = recovery.hw_ms.map(|h| h <= bound).unwrap_or(false) && recovery.kept_committing;
     let violations = sim
@@ -501,6 +588,7 @@ pub fn run_seed(seed: u64, opts: &ChaosOptions) -> SeedOutcome {
         recovery,
         liveness_bound_ms: bound,
         made_progress,
+        quorum_lost,
         events: sim.last_seq(),
         simulated_ms: sim.now(),
     }
@@ -570,7 +658,8 @@ mod tests {
 
     #[test]
     fn the_schedule_ends_with_everything_healed() {
-        let opts = ChaosOptions { seconds: 40, voters: 3, observers: 2, unsafe_switches: vec![] };
+        let opts =
+            ChaosOptions { seconds: 40, voters: 3, observers: 2, unsafe_switches: vec![], ..ChaosOptions::default() };
         for seed in 1..50 {
             let (_, actions) = random_run(seed, &opts);
             let heal_at = heal_at_ms(&opts);

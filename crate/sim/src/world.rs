@@ -422,7 +422,8 @@ impl<P: Protocol> World<P> {
 
     fn start_node(&mut self, id: NodeId, start: Start) {
         let durable = self.nodes[id as usize].durable.take().expect("a stopped node has its disk");
-        let setup = Setup { id, voters: &self.voters, config: &self.spec.protocol };
+        let bootstrap_only = self.spec.quorum == QuorumKind::Dynamic;
+        let setup = Setup { id, voters: &self.voters, bootstrap_only, config: &self.spec.protocol };
         let mut out = Vec::new();
         let now = self.now;
         let n = &mut self.nodes[id as usize];
@@ -1041,7 +1042,8 @@ mod tests {
     #[cfg(feature = "chaos")]
     fn every_input_answers_with_the_replicas_deadline() {
         use crate::chaos::{run_seed, ChaosOptions};
-        let opts = ChaosOptions { seconds: 30, voters: 5, observers: 2, unsafe_switches: vec![] };
+        let opts =
+            ChaosOptions { seconds: 30, voters: 5, observers: 2, unsafe_switches: vec![], ..ChaosOptions::default() };
         for seed in 1..=40 {
             assert!(run_seed(seed, &opts).violations.is_empty(), "seed {seed}");
         }

@@ -38,7 +38,8 @@ impl Exposed {
 }
 
 fn first_breach(switches: Vec<SafetySwitch>, seed: u64) -> (Option<Breach>, Simulation) {
-    let opts = ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: switches };
+    let opts =
+        ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: switches, ..ChaosOptions::default() };
     let (spec, actions) = random_run(seed, &opts);
     let mut sim = Simulation::replay_once(spec, actions, 0).expect("generated runs are valid");
     let end = opts.seconds * 1000;

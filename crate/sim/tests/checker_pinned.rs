@@ -25,7 +25,13 @@ fn reports() -> (Vec<String>, BTreeMap<String, usize>) {
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for (voters, observers) in [(3, 1), (5, 2)] {
         for switches in &sets {
-            let opts = ChaosOptions { seconds: 60, voters, observers, unsafe_switches: switches.clone() };
+            let opts = ChaosOptions {
+                seconds: 60,
+                voters,
+                observers,
+                unsafe_switches: switches.clone(),
+                ..ChaosOptions::default()
+            };
             for seed in 1..=10 {
                 let (spec, actions) = random_run(seed, &opts);
                 let sim = Simulation::replay_once(spec, actions, 60_000).expect("generated runs are valid");

@@ -126,7 +126,8 @@ fn voters_tell_each_kraft_version_0_leader_their_entry_from_4_1() {
 /// liveness bound and keeps committing.
 #[test]
 fn release_runs_keep_every_invariant_and_recover() {
-    let opts = ChaosOptions { seconds: 40, voters: 3, observers: 1, unsafe_switches: vec![] };
+    let opts =
+        ChaosOptions { seconds: 40, voters: 3, observers: 1, unsafe_switches: vec![], ..ChaosOptions::default() };
     let heal_at = heal_at_ms(&opts);
     for release in [V3_9, V4_1, V4_2] {
         for seed in 0..25 {

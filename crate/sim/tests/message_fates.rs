@@ -48,7 +48,8 @@ fn lost_without_fate(sim: &Simulation) -> (Vec<String>, usize) {
 fn a_message_in_a_crashed_nodes_inbox_is_dropped() {
     let mut died = 0;
     for voters in [3, 5] {
-        let opts = ChaosOptions { seconds: 60, voters, observers: 1, unsafe_switches: vec![] };
+        let opts =
+            ChaosOptions { seconds: 60, voters, observers: 1, unsafe_switches: vec![], ..ChaosOptions::default() };
         for seed in 1..=12 {
             let (spec, actions) = random_run(seed, &opts);
             let sim = Simulation::replay_once(spec, actions, 60_000).expect("generated runs are valid");

@@ -84,7 +84,8 @@ fn crashed_inside_the_flush_window(seed: u64, opts: &ChaosOptions) -> Option<u64
 /// window before its first violation (33 of 40 do).
 #[test]
 fn every_one_voter_violation_follows_a_crash_inside_the_flush_window() {
-    let opts = ChaosOptions { seconds: 60, voters: 1, observers: 1, unsafe_switches: vec![] };
+    let opts =
+        ChaosOptions { seconds: 60, voters: 1, observers: 1, unsafe_switches: vec![], ..ChaosOptions::default() };
     let mut violating = 0;
     for seed in 1..=40 {
         let outcome = run_seed(seed, &opts);

@@ -11,13 +11,20 @@ use kraft_sim::chaos::{run_seed, watch_recovery, ChaosOptions};
 use kraft_sim::{Action, ClusterSpec, Simulation};
 
 fn first_failing_seed(switch: Option<SafetySwitch>, seeds: u64) -> Option<u64> {
-    let opts = ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: switch.into_iter().collect() };
+    let opts = ChaosOptions {
+        seconds: 60,
+        voters: 3,
+        observers: 1,
+        unsafe_switches: switch.into_iter().collect(),
+        ..ChaosOptions::default()
+    };
     (1..=seeds).find(|&seed| !run_seed(seed, &opts).violations.is_empty())
 }
 
 #[test]
 fn safe_runs_break_nothing() {
-    let opts = ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: vec![] };
+    let opts =
+        ChaosOptions { seconds: 60, voters: 3, observers: 1, unsafe_switches: vec![], ..ChaosOptions::default() };
     for seed in 1..=20 {
         let o = run_seed(seed, &opts);
         assert!(o.passed(), "seed {seed}: {:?}\n  mix: {}", o.failure(), o.mix);

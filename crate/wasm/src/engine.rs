@@ -28,7 +28,7 @@ fn chaos_options(seconds: f64, voters: u32, observers: u32, unsafe_json: &str) -
     let voters = VOTERS.check(voters.into()).map_err(|e| range_error("voters", &e))? as u32;
     let observers = OBSERVERS.check(observers.into()).map_err(|e| range_error("observers", &e))? as u32;
     let unsafe_switches: Vec<SafetySwitch> = parse("unsafe", unsafe_json)?;
-    Ok(ChaosOptions { seconds: seconds_n, voters, observers, unsafe_switches })
+    Ok(ChaosOptions { seconds: seconds_n, voters, observers, unsafe_switches, ..ChaosOptions::default() })
 }
 
 /// One seed of the chaos sweep (random faults, every invariant checked after every

@@ -134,6 +134,7 @@ impl Cluster {
         }
         let setup = ReplicaSetup {
             id,
+            bootstrap_only: false,
             voters: self.bootstrap.clone(),
             config,
             switches: Unsafe::default(),

@@ -208,14 +208,16 @@ impl Leadership {
 
 /// Whether `node`'s freshly formatted disk makes it a new replica rather than a voter
 /// that forgot its votes (KIP-853): the disk has a directory id, and every running
-/// replica that counts `node` as a voter knows it by a key with a directory id, which
-/// the new disk no longer matches, so no candidate can ask it for a vote as the old
-/// voter (KafkaRaftClient.handleVoteRequest answers INVALID_VOTER_KEY). A static voter
-/// set names no directory ids: a wiped static voter may vote twice in one epoch.
+/// replica that may stand for election (one in its own voter set) and counts `node` as
+/// a voter knows it by a key with a directory id, which the new disk no longer matches,
+/// so no candidate can ask it for a vote as the old voter (KafkaRaftClient's
+/// handleVoteRequest answers INVALID_VOTER_KEY). A static voter set names no directory
+/// ids: a wiped static voter may vote twice in one epoch.
 fn is_new_replica<P: Protocol>(view: &impl ClusterView<P>, node: NodeId) -> bool {
     let formatted = view.log(node).and_then(LogView::directory).is_some();
-    formatted
-        && (0..view.node_count() as NodeId)
-            .filter_map(|id| view.replica(id))
-            .all(|r| !r.voters().any(|v| v == node) || r.voter_directory(node).is_some())
+    let knows_by_directory = |r: &P::Replica| {
+        let counts = |id| r.voters().any(|v| v == id);
+        !counts(r.id()) || !counts(node) || r.voter_directory(node).is_some()
+    };
+    formatted && (0..view.node_count() as NodeId).filter_map(|id| view.replica(id)).all(knows_by_directory)
 }

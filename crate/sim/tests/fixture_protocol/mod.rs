@@ -553,7 +553,7 @@ impl Node {
 
 impl ReplicaCore<Appointed> for Node {
     fn start(ctx: &mut Ctx<Appointed>, setup: Setup<'_, Appointed>, disk: Disk, start: Start) -> (Node, Wake) {
-        let Setup { id, voters, config } = setup;
+        let Setup { id, voters, config, .. } = setup;
         let mut node = Node {
             id,
             voters: voters.to_vec(),

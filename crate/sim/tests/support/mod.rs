@@ -96,6 +96,7 @@ impl Net {
         let mut out = Vec::new();
         let setup = ReplicaSetup {
             id,
+            bootstrap_only: false,
             voters: self.voters.clone(),
             config: self.config_for(id),
             switches: self.switches,
