@@ -287,24 +287,41 @@ pub fn random_run(seed: u64, opts: &ChaosOptions) -> (ClusterSpec, Vec<TimedActi
 }
 
 /// The admin client's voter changes in a world with membership changes, before the
-/// heal: every 1-6 s one of add a random node, remove a random node (the leader about
-/// one time in `nodes`), or replace a random node's disk. A replacement is the operator's
-/// whole procedure: wipe, restart 0.2-3 s later, remove the old key 0.5-2 s after that,
-/// add the new one 1-3 s after that. The leader refuses what it must (DUPLICATE_VOTER,
-/// VOTER_NOT_FOUND, a change while one is pending): the refusals are exercised too.
+/// heal: every 1-6 s one of add a node, remove a voter (the leader about one time in
+/// the set's size), or (once a run) replace a voter's disk. A replacement is the operator's whole
+/// procedure: wipe, restart 0.2-3 s later, remove the old key 0.5-2 s after that, add the
+/// new one 1-3 s after that. Like an operator, the schedule never shrinks the set it
+/// means to have below the voters the quorum started with: a smaller set is a weaker
+/// quorum (one voter commits before its flush, `one_voter_flush.rs`; two lose their
+/// quorum to one lost disk), which the stories show on purpose rather than the sweep at
+/// random. The leader still refuses what it must (DUPLICATE_VOTER, VOTER_NOT_FOUND, a
+/// change while one is pending), so the set it has can differ from the one meant.
 fn voter_changes(seed: u64, opts: &ChaosOptions) -> Vec<TimedAction> {
     let mut rng = Rng::fork(seed, STREAM_MEMBERSHIP);
-    let nodes = (opts.voters + opts.observers) as u64;
+    let nodes = opts.voters + opts.observers;
     // The last change (a replacement's add) lands before the heal.
     let last = heal_at_ms(opts).saturating_sub(9_000);
+    let mut meant: Vec<NodeId> = (0..opts.voters).collect();
+    let mut replaced = false;
     let mut actions = Vec::new();
     let mut t = rng.range(2_000, 6_000);
     while t < last {
-        let node = rng.below(nodes) as NodeId;
+        let pick = |rng: &mut Rng, from: &[NodeId]| from[rng.below(from.len() as u64) as usize];
+        let others: Vec<NodeId> = (0..nodes).filter(|n| !meant.contains(n)).collect();
         match rng.below(3) {
-            0 => actions.push(TimedAction { t, action: Action::AddVoter { node } }),
-            1 => actions.push(TimedAction { t, action: Action::RemoveVoter { node } }),
-            _ => {
+            0 if !others.is_empty() => {
+                let node = pick(&mut rng, &others);
+                meant.push(node);
+                actions.push(TimedAction { t, action: Action::AddVoter { node } });
+            }
+            1 if meant.len() > opts.voters as usize => {
+                let node = pick(&mut rng, &meant);
+                meant.retain(|m| *m != node);
+                actions.push(TimedAction { t, action: Action::RemoveVoter { node } });
+            }
+            2 if !replaced => {
+                replaced = true;
+                let node = pick(&mut rng, &meant);
                 let restart = t + rng.range(200, 3_000);
                 let remove = restart + rng.range(500, 2_000);
                 let add = remove + rng.range(1_000, 3_000);
@@ -314,6 +331,7 @@ fn voter_changes(seed: u64, opts: &ChaosOptions) -> Vec<TimedAction> {
                 actions.push(TimedAction { t: add, action: Action::AddVoter { node } });
                 t = add;
             }
+            _ => {}
         }
         t += rng.range(1_000, 6_000);
     }
