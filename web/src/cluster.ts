@@ -54,7 +54,7 @@ function textTypes(text: unknown): string | undefined {
   return types.map((t, i) => check.string(t, `text[${i}]`)).join(',');
 }
 
-const OPTION_NAMES = ['voters', 'observers', 'seed', 'network', 'config', 'unsafe', 'flushMs', 'snapshotInterval', 'writesPerSecond', 'stableLeadership', 'kafkaRelease'] as const;
+const OPTION_NAMES = ['voters', 'observers', 'seed', 'network', 'config', 'unsafe', 'flushMs', 'snapshotInterval', 'writesPerSecond', 'stableLeadership', 'kafkaRelease', 'quorum'] as const;
 
 /** The JSON the core gets (a `ClusterSpec`): only what was given, plus voters and seed. */
 type Spec = Record<string, unknown> & { voters: number; seed: number; observers?: number };
@@ -150,6 +150,7 @@ function normaliseOptions(options: unknown, what: string, seed?: number): Spec {
       'kafkaRelease',
     );
   }
+  if (o.quorum !== undefined) spec.quorum = check.oneOf(o.quorum, ['static', 'dynamic'] as const, 'quorum');
   return spec;
 }
 

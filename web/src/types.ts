@@ -113,6 +113,13 @@ export interface ClusterOptions {
    * release (a static quorum as before KIP-853, quorum-state writes for free).
    */
   kafkaRelease?: KafkaRelease;
+  /**
+   * How the controllers were formatted: `'static'` (controller.quorum.voters, the
+   * default) or `'dynamic'` (KIP-853, Kafka 3.9+: nodes 0..voters-1 are the initial
+   * controllers, the others observers until {@link Cluster.addVoter}). Dynamic needs a
+   * `kafkaRelease` of 3.9 or later.
+   */
+  quorum?: 'static' | 'dynamic';
 }
 
 /** The metadata records a client can write (the core's tiny model of Kafka's metadata log). */

@@ -59,7 +59,7 @@ export const COURSE: CoursePart[] = [
   {
     id: 'kraft',
     title: "KRaft's own",
-    about: 'pre-vote, check-quorum, observers, graceful resign',
+    about: 'pre-vote, check-quorum, observers, graceful resign, adding controllers',
     stories: [
       { id: 'disruptive-rejoin', name: 'Disruptive rejoin', line: 'Pre-vote keeps a rejoining voter from unseating a healthy leader.' },
       { id: 'ping-pong-partial-partition', name: 'Partial partition', line: 'Pre-vote and check-quorum stop leadership bouncing between nodes.' },
@@ -67,6 +67,7 @@ export const COURSE: CoursePart[] = [
       { id: 'graceful-resign-vs-crash', name: 'Resign or crash', line: 'EndQuorumEpoch names successors: failover in round trips, not seconds.' },
       { id: 'resign-five-voters-prevote', name: 'Resign with five voters', line: "The successor's first pre-vote fails: two grants of five are not a majority." },
       { id: 'split-vote', name: 'Split vote', line: 'Candidates split the votes; random timeouts break the tie.' },
+      { id: 'grow-three-to-five', name: 'Add controllers', line: 'KIP-853: add-controller grows a dynamic quorum from three voters to five.' },
     ],
   },
 ];
