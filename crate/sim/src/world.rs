@@ -131,6 +131,12 @@ pub struct Node<P: Protocol = KRaft> {
 }
 
 impl<P: Protocol> Node<P> {
+    /// Its replica's thread is blocked in a flush: from the flush's start until the world
+    /// has reported its end (`FlushDone`), including the millisecond it ends in, so an
+    /// input queued for that millisecond before the flush began waits for its end too.
+    fn in_flush(&self) -> bool {
+        self.busy_until != 0
+    }
     /// The running replica's log, or what is on disk while crashed.
     pub fn log(&self) -> Option<&P::Log> {
         match (&self.replica, &self.durable) {
@@ -377,7 +383,7 @@ impl<P: Protocol> World<P> {
                     return;
                 }
                 n.wake_at = None;
-                if self.now < n.busy_until {
+                if n.in_flush() {
                     // Blocked in a flush: only the replica's work off its blocked thread runs
                     // (KRaft's parked-fetch expiry); its answer is when that is next due,
                     // not the replica's deadline.
@@ -491,7 +497,7 @@ impl<P: Protocol> World<P> {
     fn drain_inbox(&mut self, id: NodeId) {
         loop {
             let n = &mut self.nodes[id as usize];
-            if n.replica.is_none() || self.now < n.busy_until {
+            if n.replica.is_none() || n.in_flush() {
                 return;
             }
             let Some(input) = n.inbox.pop_front() else {
@@ -515,7 +521,7 @@ impl<P: Protocol> World<P> {
         // While blocked in a flush only the work off the replica's blocked thread can run
         // (KRaft's parked-fetch expiry); every other timer is read again from the
         // replica's answer to the flush's end.
-        let deadline = if now < n.busy_until {
+        let deadline = if n.in_flush() {
             r.deadline_during_flush()
         } else {
             // The answer to the last input is the replica's deadline now: every input
@@ -621,7 +627,7 @@ impl<P: Protocol> World<P> {
             }
             return;
         }
-        if self.now < n.busy_until || !n.inbox.is_empty() {
+        if n.in_flush() || !n.inbox.is_empty() {
             n.inbox.push_back(Inbound::Message(m.envelope, m.id, m.sent, m.duplicate));
             return;
         }
@@ -646,7 +652,7 @@ impl<P: Protocol> World<P> {
         if n.replica.is_none() || n.incarnation != incarnation {
             return;
         }
-        if self.now < n.busy_until || !n.inbox.is_empty() {
+        if n.in_flush() || !n.inbox.is_empty() {
             n.inbox.push_back(inbound);
             return;
         }

@@ -116,19 +116,18 @@ fn the_node_view_shows_the_hw_a_leader_advertises() {
     panic!("the run should still show a leader advertising a HW below one exposed before");
 }
 
-/// Seed 4 with `vote-ignores-log`: n0, whose log lacks records committed in epoch 6,
-/// wins epoch 7; n1 truncates to 402, below its HW 416, and appends n0's records there,
-/// under the HW it already exposed. ConsistentCommittedData compared only offsets a HW
-/// newly moved over, so the append itself went unreported.
+/// Seed 3 of the chaos mix with `vote-ignores-log` (30 s worlds), cut down to 3 actions:
+/// n1, isolated from 6.9 s, lacks the records committed in epoch 1 from offset 540 on;
+/// after the heal it wins epoch 2, and n2 truncates to 540, below its HW 1029, and appends
+/// n1's records there (540..547), under the HW it already exposed. ConsistentCommittedData
+/// compared only offsets a HW newly moved over, so the append itself went unreported.
 #[test]
 fn records_appended_below_the_hw_after_a_truncation_are_compared() {
     let sim = replay(
-        r#"{"voters":3,"observers":1,"seed":4,"unsafe":["vote-ignores-log"],"flushMs":1,"snapshotInterval":200,"writesPerSecond":31}"#,
-        r#"[{"t":1979,"action":"resign"},{"t":3525,"action":"crash","node":0},{"t":6574,"action":"restart","node":0},
-            {"t":16325,"action":"isolate","node":1},{"t":17260,"action":"crash","node":2},{"t":22544,"action":"crash","node":0},
-            {"t":22969,"action":"restart","node":2},{"t":24988,"action":"heal"},{"t":26749,"action":"crash","node":2},
-            {"t":27852,"action":"restart","node":0},{"t":28349,"action":"restart","node":2}]"#,
-        28_500,
+        r#"{"voters":3,"observers":1,"seed":3,"network":"wan","config":{"controller.quorum.append.linger.ms":0},"unsafe":["vote-ignores-log"],"flushMs":2,"snapshotInterval":100,"writesPerSecond":100}"#,
+        r#"[{"t":6859,"action":"isolate","node":1},{"t":11508,"action":"network","latencyMs":[10,32],"loss":0.03,"duplicate":0.0},
+            {"t":15000,"action":"heal"}]"#,
+        16_500,
     );
     let reports = violations(&sim, Invariant::ConsistentCommittedData);
     let at_append = reports.iter().find_map(|v| {
@@ -269,24 +268,22 @@ fn a_wipe_is_one_monotonic_epoch_report_with_the_lost_epoch() {
 /// was told (before, NoTruncationBelowHighWatermark judged the told point at every further
 /// Fetch response). Snapshots no longer move the log start, only the cleaner does (every
 /// 60 s, KafkaMetadataLog.maybeClean; retention 1 byte cleans up to the latest snapshot),
-/// so the run is seed 19 of the chaos mix, past its 60 s cleaning, minimised to 19 actions.
+/// so the run is seed 225 of the chaos mix (90 s worlds), past its 60 s cleaning,
+/// minimised to 3 actions: n1, isolated from 41.6 s, its log ending at 2002, wins epoch 2
+/// after the heal and tells n2 and n0 their logs diverge there; their cleaners had moved
+/// their log starts to their snapshots at 2010 and 2004, so n2 truncates to 2010 with HW
+/// 3467 (reported below it) and n0 to 2004 with no HW.
 #[test]
 fn a_truncation_stopped_by_the_snapshot_says_where_the_log_ends() {
     let mut sim = replay(
-        r#"{"voters":3,"observers":1,"seed":19,"network":"datacenter","config":{"controller.quorum.append.linger.ms":0,"metadata.max.retention.bytes":1},"unsafe":["vote-ignores-log"],"flushMs":2,"snapshotInterval":200,"writesPerSecond":200}"#,
-        r#"[{"t":2644,"action":"partition","groups":[[2],[1],[0,3]]},{"t":6393,"action":"slowLink","from":0,"to":2,"latencyMs":[41,85]},{"t":6624,"action":"crash","node":3},
-            {"t":7288,"action":"partition","groups":[[0,2,3],[1]]},{"t":8355,"action":"crash","node":2},{"t":8735,"action":"crash","node":0},
-            {"t":11886,"action":"restart","node":2},{"t":12382,"action":"partition","groups":[[2],[0,1,3]]},{"t":13135,"action":"partition","groups":[[0],[1,3],[2]]},
-            {"t":14205,"action":"restart","node":3},{"t":14254,"action":"restart","node":0},{"t":17766,"action":"partition","groups":[[3],[0,1,2]]},
-            {"t":18910,"action":"crash","node":2},{"t":22008,"action":"cut","from":1,"to":0},{"t":22458,"action":"partition","groups":[[0,1],[2,3]]},
-            {"t":41809,"action":"restart","node":2},{"t":62720,"action":"cut","from":2,"to":1},{"t":64541,"action":"partition","groups":[[1,2,3],[0]]},
-            {"t":69866,"action":"uncut","from":2,"to":1}]"#,
+        r#"{"voters":3,"observers":1,"seed":225,"network":"wan","config":{"controller.quorum.append.linger.ms":0,"metadata.max.retention.bytes":1},"unsafe":["vote-ignores-log"],"flushMs":2,"snapshotInterval":1000,"writesPerSecond":50}"#,
+        r#"[{"t":41618,"action":"isolate","node":1},{"t":70981,"action":"isolate","node":0},{"t":73295,"action":"heal"}]"#,
         0,
     );
     let mut seen = 0;
     let mut clamped = Vec::new();
     let mut told: Vec<Option<Offset>> = vec![None; 4];
-    while sim.step().expect("a valid run never livelocks") && sim.now() <= 71_000 {
+    while sim.step().expect("a valid run never livelocks") && sim.now() <= 75_100 {
         for e in sim.events_since(seen).into_owned() {
             seen = e.seq;
             match e.kind {
