@@ -484,7 +484,7 @@ export type LinkProfileSpec = { latencyMs: [number, number], loss: number, dupli
 /**
  * One of KRaft's safety rules, each of which a user may switch off (unsafe mode).
  */
-export type SafetySwitch = "hw-before-own-epoch" | "vote-ignores-log" | "no-pre-vote" | "no-check-quorum" | "no-resign-on-restart" | "ack-before-flush";
+export type SafetySwitch = "hw-before-own-epoch" | "vote-ignores-log" | "no-pre-vote" | "no-check-quorum" | "no-resign-on-restart" | "ack-before-flush" | "multi-voter-change";
 
 /**
  * The Kafka release whose raft behaviour a run models (a cluster spec's `kafkaRelease`),
@@ -1094,6 +1094,10 @@ export const CATALOG: Catalog = {
     {
       "name": "ack-before-flush",
       "explanation": "followers report fetch offsets before flushing them to disk"
+    },
+    {
+      "name": "multi-voter-change",
+      "explanation": "the leader accepts a second voter change while one is pending or uncommitted, so two voter sets whose majorities need not overlap are in force at once (KAFKA-20740)"
     }
   ],
   "releases": [
@@ -1239,6 +1243,7 @@ export const SWITCHES: readonly (readonly [SafetySwitch, string])[] = [
   ["no-check-quorum", "a leader cut off from the majority never resigns (KAFKA-15489)"],
   ["no-resign-on-restart", "a restarted leader resumes leading its old epoch (KAFKA-10527)"],
   ["ack-before-flush", "followers report fetch offsets before flushing them to disk"],
+  ["multi-voter-change", "the leader accepts a second voter change while one is pending or uncommitted, so two voter sets whose majorities need not overlap are in force at once (KAFKA-20740)"],
 ];
 
 /**
