@@ -1062,6 +1062,28 @@ export class Cluster {
   }
 
   /**
+   * Asks the leader to add a node to the voters, as `kafka-metadata-quorum.sh add-controller`
+   * does (AddRaftVoter with the node's id and its disk's directory id; KIP-853, a dynamic
+   * quorum). The answer is an `admin` event: `NONE` once the new voter set commits, or
+   * Kafka's error code and the rule that refused.
+   */
+  addVoter(id: number): this {
+    this.#act({ action: 'addVoter', node: this.#node(id) });
+    return this;
+  }
+
+  /**
+   * Asks the leader to remove a node from the voters, as `kafka-metadata-quorum.sh
+   * remove-controller` does (RemoveRaftVoter with the directory id the leader's voter set
+   * names for it). The answer is an `admin` event; a leader that removes itself leads
+   * until the change commits, then resigns.
+   */
+  removeVoter(id: number): this {
+    this.#act({ action: 'removeVoter', node: this.#node(id) });
+    return this;
+  }
+
+  /**
    * The leader resigns gracefully (EndQuorumEpoch with its preferred successors).
    * Returns the leader that resigned, or null when there was none.
    */

@@ -23,7 +23,7 @@ pub use log::{LogEntry, LogView, SnapshotId};
 pub use message::{Envelope, WireMessage};
 pub use protocol::{
     Ctx, DurableState, IdSource, Note, Output, PeerProgress, PersistedElection, Protocol, ProtocolSpec, ReplicaCore,
-    Setup, Start, StateTimer, Wake,
+    Setup, Start, StateTimer, VoterChangeRequest, Wake, ADMIN_CLIENT,
 };
 pub use record::{Applied, ClientRecord, Epoch, MetadataImage, NodeId, Offset};
 pub use vocab::{Named, Outcome, RpcName, StateName, Summary, TimerKind, Verdict};

@@ -59,4 +59,9 @@ pub trait LogView {
     fn continues_snapshot(&self, id: SnapshotId) -> bool;
     /// Bytes a clone of the log copies instead of sharing (the memory budget's estimate).
     fn unshared_bytes(&self) -> u64;
+    /// The directory id the disk was formatted with (KIP-853's replica key), if its
+    /// protocol gives disks one.
+    fn directory(&self) -> Option<u64> {
+        None
+    }
 }

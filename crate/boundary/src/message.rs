@@ -25,4 +25,9 @@ pub trait WireMessage: Clone + Debug {
     fn summary(&self) -> Self::Summary;
     /// Records it carries (each counted as `record::RECORD_BYTES` by the memory budget).
     fn records_carried(&self) -> u64;
+    /// An answer to the admin client's voter change: the protocol's error name (Kafka's
+    /// error code, `NONE` on success) and the rule that refused, empty on success.
+    fn voter_change_answer(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
 }

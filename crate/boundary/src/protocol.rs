@@ -53,6 +53,10 @@ pub struct ProtocolSpec<'a> {
     /// The protocol reads the name: one it does not know is refused as the field
     /// `kafkaRelease`, naming the value and the names it takes.
     pub release: Option<&'a str>,
+    /// The spec asks for a dynamic quorum (its `quorum`): voters read from a bootstrap
+    /// checkpoint and changed at run time. A protocol (or release) without membership
+    /// changes refuses it as the field `quorum`.
+    pub dynamic_quorum: bool,
 }
 
 /// What a node's process is started with besides its disk.
@@ -87,6 +91,15 @@ pub struct PersistedElection {
 pub trait DurableState<P: Protocol>: Clone + Debug {
     /// A blank disk (a new node's, or a wiped one's), its log counted on `meter`.
     fn blank(meter: &Meter) -> Self;
+    /// A disk as `kafka-storage.sh format` leaves it: `directory` is the id of its log
+    /// directory (KIP-853's replica key), `initial_voters` the voters its bootstrap
+    /// checkpoint names (`--initial-controllers`, a dynamic quorum's first voters; None:
+    /// `--no-initial-controllers`, or a static quorum). A protocol, or a release of one,
+    /// that knows neither formats it `blank`, the default.
+    fn format(meter: &Meter, config: &P::Config, directory: u64, initial_voters: Option<&[(NodeId, u64)]>) -> Self {
+        let _ = (config, directory, initial_voters);
+        Self::blank(meter)
+    }
     fn log(&self) -> &P::Log;
     fn election(&self) -> PersistedElection;
 }
@@ -131,6 +144,14 @@ pub trait ReplicaCore<P: Protocol>: Clone + Debug + Sized {
     fn write(&mut self, ctx: &mut Ctx<P>, record: ClientRecord) -> (Result<Offset, String>, Wake);
     /// Graceful resignation (a controller's shutdown); only a leader resigns.
     fn resign(&mut self, now: u64) -> (Result<(), String>, Wake);
+    /// A request from the admin client to change the voter set, handled as a message
+    /// from [`ADMIN_CLIENT`] with this correlation id; its answer is a message to
+    /// [`ADMIN_CLIENT`], now or once the change ends ([`WireMessage::voter_change_answer`]).
+    /// A protocol without membership changes answers nothing: the default.
+    fn change_voters(&mut self, ctx: &mut Ctx<P>, correlation: u64, request: VoterChangeRequest) -> Wake {
+        let _ = (correlation, request);
+        self.poll(ctx)
+    }
     /// The disk finished a flush the replica asked for ([`Output::Flush`]).
     fn flushed(&mut self, now: u64, up_to: Offset) -> Wake;
     /// Runs every timer that is due, then sends what the state calls for.
@@ -159,6 +180,13 @@ pub trait ReplicaCore<P: Protocol>: Clone + Debug + Sized {
     /// Who votes now, in ascending order: the replica's own member set (which KIP-853
     /// changes at run time).
     fn voters(&self) -> impl Iterator<Item = NodeId> + '_;
+    /// The directory id its latest voter set names for voter `id` (KIP-853's replica
+    /// key), if `id` is a voter and the set names one: what `kafka-metadata-quorum.sh
+    /// describe --status` shows and `remove-controller` is given.
+    fn voter_directory(&self, id: NodeId) -> Option<u64> {
+        let _ = id;
+        None
+    }
     fn log(&self) -> &P::Log;
     /// The offset below which it takes records as committed (KRaft's high watermark,
     /// Raft's commitIndex + 1): a leader's is what it tells followers, none before it
@@ -173,6 +201,19 @@ pub trait ReplicaCore<P: Protocol>: Clone + Debug + Sized {
     fn state_timer(&self) -> Option<StateTimer>;
     /// A leader's view of every replica (itself included), or None if it does not lead.
     fn replication(&self) -> Option<Vec<PeerProgress>>;
+}
+
+/// The node id the admin client (`kafka-metadata-quorum.sh`) speaks from. It stands
+/// outside the simulated network: the world hands its requests to the leader and reads
+/// the answers addressed to it, as it does a client's writes.
+pub const ADMIN_CLIENT: NodeId = NodeId::MAX;
+
+/// What the admin client asks of the leader (KIP-853): `add-controller` sends
+/// AddRaftVoter for the controller's replica key, `remove-controller` RemoveRaftVoter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VoterChangeRequest {
+    Add { id: NodeId, directory: u64 },
+    Remove { id: NodeId, directory: u64 },
 }
 
 /// What a replica asks of the world, in the order it asked.

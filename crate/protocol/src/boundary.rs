@@ -9,13 +9,19 @@ use super::io::{Ctx, KRaft, Wake};
 use super::log::{FetchPosition, ReplicaLog};
 use super::record::{ClientRecord, Epoch, MetadataImage, NodeId, Offset, Record, RecordBody};
 use super::replica::{Durable, Replica, ReplicaSetup};
-use super::rpc::{Envelope, ErrorCode, FetchOutcome, Message, MessageSummary, RpcKind, SnapshotId};
+use super::replica_key::{DirectoryId, ReplicaKey};
+use super::rpc::{
+    AddRaftVoterRequest, Envelope, ErrorCode, FetchOutcome, Message, MessageSummary, RemoveRaftVoterRequest, RpcKind,
+    SnapshotId,
+};
 use super::state::{ElectionState, EpochState, Reason, StateName};
+use super::voters::{Endpoints, KRaftVersionRange, VoterNode, VoterSet};
 use kraft_base::messages::cap;
 use kraft_base::shared::Meter;
 use kraft_boundary::{
     DurableState, LogEntry, LogView, Named, Outcome, PeerProgress, PersistedElection, Protocol, ProtocolSpec,
-    ReplicaCore, RpcName, Setup, Start, StateTimer, Summary, TimerKind, Verdict, WireMessage,
+    ReplicaCore, RpcName, Setup, Start, StateTimer, Summary, TimerKind, Verdict, VoterChangeRequest, WireMessage,
+    ADMIN_CLIENT,
 };
 
 impl Protocol for KRaft {
@@ -38,6 +44,14 @@ impl Protocol for KRaft {
                 ("kafkaRelease".to_string(), format!("must be one of {known}; got \"{}\"", cap(name)))
             })?,
         };
+        // KafkaRaftClient reads its voters from a bootstrap checkpoint only from 3.9 (KIP-853).
+        if spec.dynamic_quorum && release == KafkaRelease::Legacy {
+            let known = KafkaRelease::NAMES[1..].join(", ");
+            return Err((
+                "quorum".to_string(),
+                format!("a dynamic quorum needs a Kafka release that has one (kafkaRelease {known}); legacy is static"),
+            ));
+        }
         let mut quorum = QuorumConfig { release, ..QuorumConfig::default() };
         for (k, v) in spec.config {
             quorum.set(k, *v).map_err(|e| (format!("config.{k}"), e))?;
@@ -78,6 +92,24 @@ impl ReplicaCore<KRaft> for Replica {
     }
     fn resign(&mut self, now: u64) -> (Result<(), String>, Wake) {
         Replica::resign(self, now)
+    }
+    /// The request `kafka-metadata-quorum.sh` sends (Admin.addRaftVoter/removeRaftVoter):
+    /// `add-controller` names the controller's listeners too, and waits for the commit
+    /// (AckWhenCommitted true).
+    fn change_voters(&mut self, ctx: &mut Ctx, correlation: u64, request: VoterChangeRequest) -> Wake {
+        let key = |id, directory| ReplicaKey::new(id, DirectoryId::new(directory));
+        let message = match request {
+            VoterChangeRequest::Add { id, directory } => Message::AddRaftVoter(AddRaftVoterRequest {
+                voter: key(id, directory),
+                listeners: Endpoints::of_node(id),
+                ack_when_committed: true,
+            }),
+            VoterChangeRequest::Remove { id, directory } => {
+                Message::RemoveRaftVoter(RemoveRaftVoterRequest { voter: key(id, directory) })
+            }
+        };
+        let envelope = Envelope { from: ADMIN_CLIENT, to: self.id, correlation, message };
+        Replica::handle(self, ctx, envelope)
     }
     #[inline]
     fn flushed(&mut self, now: u64, up_to: Offset) -> Wake {
@@ -123,6 +155,9 @@ impl ReplicaCore<KRaft> for Replica {
     #[inline]
     fn voters(&self) -> impl Iterator<Item = NodeId> + '_ {
         Replica::voters(self).iter()
+    }
+    fn voter_directory(&self, id: NodeId) -> Option<u64> {
+        Replica::voters(self).node(id)?.key().directory.map(DirectoryId::bits)
     }
     #[inline]
     fn log(&self) -> &ReplicaLog {
@@ -171,6 +206,25 @@ impl ReplicaCore<KRaft> for Replica {
 impl DurableState<KRaft> for Durable {
     fn blank(meter: &Meter) -> Durable {
         Durable { election: ElectionState::default(), log: ReplicaLog::new(meter) }
+    }
+    /// Formatter.run: from Kafka 3.7 (KIP-858) every log directory gets a directory.id,
+    /// and from 3.9 `--initial-controllers` writes the bootstrap checkpoint
+    /// (`ReplicaLog::format`). The legacy model's disks have neither.
+    fn format(meter: &Meter, config: &ClusterConfig, directory: u64, initial: Option<&[(NodeId, u64)]>) -> Durable {
+        let Some(directory) = DirectoryId::new(directory).filter(|_| config.quorum.release != KafkaRelease::Legacy)
+        else {
+            return Durable::blank(meter);
+        };
+        let initial = initial.map(|voters| {
+            VoterSet::from_nodes(voters.iter().map(|&(id, dir)| {
+                VoterNode::new(
+                    ReplicaKey::new(id, DirectoryId::new(dir)),
+                    Endpoints::of_node(id),
+                    KRaftVersionRange::SUPPORTED,
+                )
+            }))
+        });
+        Durable { election: ElectionState::default(), log: ReplicaLog::format(meter, directory, initial) }
     }
     #[inline]
     fn log(&self) -> &ReplicaLog {
@@ -246,6 +300,9 @@ impl LogView for ReplicaLog {
     fn unshared_bytes(&self) -> u64 {
         self.epoch_cache().len() as u64 * 16
     }
+    fn directory(&self) -> Option<u64> {
+        self.directory_id().map(DirectoryId::bits)
+    }
 }
 
 impl WireMessage for Message {
@@ -267,6 +324,12 @@ impl WireMessage for Message {
         match self {
             Message::FetchResponse(r) => r.records.len() as u64,
             _ => 0,
+        }
+    }
+    fn voter_change_answer(&self) -> Option<(&'static str, &'static str)> {
+        match self {
+            Message::AddRaftVoterResponse(r) | Message::RemoveRaftVoterResponse(r) => Some((r.error.name(), r.message)),
+            _ => None,
         }
     }
 }

@@ -8,7 +8,7 @@ use kraft_protocol::{KafkaRelease, SafetySwitch};
 use kraft_scenario::fields::*;
 use kraft_sim::limits::{self as limits_table, Limit};
 use kraft_sim::trace::Invariant;
-use kraft_sim::ClusterSpec;
+use kraft_sim::{ClusterSpec, QuorumKind};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -215,7 +215,8 @@ fn cluster() -> Value {
             "snapshotInterval": described(bounded(&limits_table::SNAPSHOT_INTERVAL), "Snapshot every this many applied records (the simulator's stand-in for Kafka's byte trigger metadata.log.max.record.bytes.between.snapshots; the time trigger is metadata.log.max.snapshot.interval.ms); 0 never; else at least 10 (default 1000). Taking a snapshot keeps the log; retention cleans it."),
             "writesPerSecond": described(bounded(&limits_table::WRITES_PER_SECOND), "Client writes per second from the start (default 0)."),
             "stableLeadership": {"type": "boolean", "description": "Also check StableLeadership (for pre-vote stories)."},
-            "kafkaRelease": {"enum": KafkaRelease::all_names(), "description": "The Kafka release whose raft behaviour the run models where releases differ (quorum-state flushes, UpdateRaftVoter, kraft.version upgrade, auto-join). Default legacy: the playground's model before releases, no Kafka release."}
+            "kafkaRelease": {"enum": KafkaRelease::all_names(), "description": "The Kafka release whose raft behaviour the run models where releases differ (quorum-state flushes, UpdateRaftVoter, kraft.version upgrade, auto-join). Default legacy: the playground's model before releases, no Kafka release."},
+            "quorum": {"enum": QuorumKind::ALL.map(QuorumKind::name), "description": "How the controllers were formatted: static (controller.quorum.voters, the default) or dynamic (KIP-853: nodes 0..voters with --initial-controllers, the others observers until addVoter; needs kafkaRelease 3.9 or later)."}
         }
     })
 }
@@ -343,7 +344,11 @@ fn the_schema_is_generated_from_the_parser_vocabulary() {
 fn the_schema_knows_every_cluster_field() {
     let schema = json_schema();
     // Every field given: an absent release is left out of the JSON.
-    let every = ClusterSpec { kafka_release: Some("legacy".into()), ..ClusterSpec::default() };
+    let every = ClusterSpec {
+        kafka_release: Some("legacy".into()),
+        quorum: Some(QuorumKind::Static),
+        ..ClusterSpec::default()
+    };
     let spec_keys: BTreeSet<String> =
         serde_json::to_value(every).unwrap().as_object().unwrap().keys().cloned().collect();
     let listed: BTreeSet<String> = cluster_fields().iter().map(|s| s.to_string()).collect();

@@ -38,6 +38,21 @@ pub fn explain<P: Explain>(event: &EventKind<P>) -> String {
         EventKind::Restart { node } => P::restarted(*node),
         EventKind::Fault(f) => fault(f),
         EventKind::Write { node, accepted, offset, kind } => P::write(*node, *accepted, *offset, kind),
+        EventKind::Admin { node, request, voter, error, rule } => match (node, *error) {
+            (Some(n), "NONE") => format!(
+                "n{n}, the leader, answered the admin client's {request} for n{voter}: done, the new voter set is \
+                 committed (KIP-853: the leader answers AddRaftVoter and RemoveRaftVoter once the VotersRecord commits)"
+            ),
+            (Some(n), _) => format!(
+                "n{n}, the leader, refused the admin client's {request} for n{voter}: {error}, {rule} (the checks of \
+                 KafkaRaftClient.handle{}VoterRequest, KIP-853, in Kafka's order)",
+                if *request == "add-controller" { "Add" } else { "Remove" }
+            ),
+            (None, _) => format!(
+                "the admin client's {request} for n{voter} found no leader to send it to: {error} ({rule}); \
+                 kafka-metadata-quorum.sh would retry until its timeout"
+            ),
+        },
         EventKind::Violation { invariant, node, detail, .. } => format!(
             "the checker found {}{} broken: {detail}; it requires that {} (a safety property Kafka's \
              RaftEventSimulationTest or the Raft paper checks)",

@@ -8,7 +8,7 @@
 
 use crate::read::{fail, must, one_of};
 pub use crate::read::{index, join, shown, InputError, Obj, Read, R};
-use crate::spec::{self, Action, ActionKind, ClusterSpec, LinkProfileSpec, NetworkSpec, TimedAction};
+use crate::spec::{self, Action, ActionKind, ClusterSpec, LinkProfileSpec, NetworkSpec, QuorumKind, TimedAction};
 use crate::vocab::{ActionSource, FieldTy};
 use kraft_protocol::{ClientRecord, NodeId, RecordBody};
 use serde_json::Value;
@@ -28,6 +28,7 @@ pub const CLUSTER_FIELDS: &[&str] = &[
     "writesPerSecond",
     "stableLeadership",
     "kafkaRelease",
+    "quorum",
 ];
 
 impl Read for ClusterSpec {
@@ -52,7 +53,17 @@ impl Read for ClusterSpec {
                 Some(v) => return must(&o.at("kafkaRelease"), "a name", v),
                 None => None,
             },
+            quorum: o.opt("quorum")?,
         })
+    }
+}
+
+impl Read for QuorumKind {
+    fn read(v: &Value, path: &str) -> R<QuorumKind> {
+        match v.as_str().and_then(|s| QuorumKind::ALL.into_iter().find(|q| q.name() == s)) {
+            Some(q) => Ok(q),
+            None => one_of(path, &QuorumKind::ALL.map(QuorumKind::name), v),
+        }
     }
 }
 
@@ -247,7 +258,7 @@ mod tests {
         );
         assert_eq!(
             spec(r#"{"voters":1,"zz":2}"#),
-            r#"unknown field "zz"; allowed: voters, observers, seed, network, config, unsafe, flushMs, snapshotInterval, writesPerSecond, stableLeadership, kafkaRelease"#
+            r#"unknown field "zz"; allowed: voters, observers, seed, network, config, unsafe, flushMs, snapshotInterval, writesPerSecond, stableLeadership, kafkaRelease, quorum"#
         );
         assert_eq!(spec(r#"{}"#), r#"needs the field "voters""#);
         assert_eq!(spec(r#"[]"#), "must be an object, got an array");
@@ -363,6 +374,7 @@ mod tests {
             writes_per_second: 20,
             stable_leadership: true,
             kafka_release: Some("4.1".into()),
+            quorum: Some(QuorumKind::Dynamic),
         };
         assert_eq!(from_json::<ClusterSpec>(&serde_json::to_string(&spec).unwrap(), ""), Ok(spec));
         let preset = ClusterSpec::default();

@@ -39,5 +39,5 @@ pub mod world;
 pub use error::SimError;
 pub use kraft::Simulation;
 pub use simulation::Run;
-pub use spec::{Action, ActionKind, ClusterSpec, NetworkSpec, TimedAction};
+pub use spec::{Action, ActionKind, ClusterSpec, NetworkSpec, QuorumKind, TimedAction};
 pub use world::{World, WriteOutcome};

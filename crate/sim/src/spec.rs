@@ -47,6 +47,37 @@ pub struct ClusterSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub kafka_release: Option<String>,
+    /// How the controllers' disks were formatted: a static quorum
+    /// (`controller.quorum.voters`) or a dynamic one (KIP-853, Kafka 3.9+). Absent:
+    /// static, what every run before dynamic quorums had, so old links replay as they were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub quorum: Option<QuorumKind>,
+}
+
+/// How a quorum is bootstrapped (Kafka's `kafka-storage.sh format`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum QuorumKind {
+    /// Every node is configured with `controller.quorum.voters` naming nodes 0..voters;
+    /// the set is fixed at kraft.version 0 (a 4.1+ leader can upgrade it to 1).
+    #[default]
+    Static,
+    /// Nodes 0..voters are formatted with `--initial-controllers` naming them and their
+    /// directory ids (kraft.version 1); the others with `--no-initial-controllers`, observers
+    /// until the admin client adds them (`addVoter`). Needs a Kafka release, 3.9 or later.
+    Dynamic,
+}
+
+impl QuorumKind {
+    pub const ALL: [QuorumKind; 2] = [QuorumKind::Static, QuorumKind::Dynamic];
+    pub fn name(self) -> &'static str {
+        match self {
+            QuorumKind::Static => "static",
+            QuorumKind::Dynamic => "dynamic",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -93,6 +124,7 @@ impl Default for ClusterSpec {
             writes_per_second: WRITES_PER_SECOND.default.unwrap_or(0) as u32,
             stable_leadership: false,
             kafka_release: None,
+            quorum: None,
         }
     }
 }
@@ -129,6 +161,7 @@ pub struct ResolvedSpec<P: Protocol = KRaft> {
     pub flush_ms: u64,
     pub writes_per_second: u32,
     pub stable_leadership: bool,
+    pub quorum: QuorumKind,
 }
 
 impl ClusterSpec {
@@ -142,11 +175,13 @@ impl ClusterSpec {
             .profile()
             .map_err(|(f, e)| (if f.is_empty() { "network".to_string() } else { format!("network.{f}") }, e))?;
         let unsafe_switches: Vec<&'static str> = self.unsafe_switches.iter().map(|s| s.name()).collect();
+        let quorum = self.quorum.unwrap_or_default();
         let protocol = P::configure(&ProtocolSpec {
             config: &self.config,
             unsafe_switches: &unsafe_switches,
             snapshot_interval: self.snapshot_interval,
             release: self.kafka_release.as_deref(),
+            dynamic_quorum: quorum == QuorumKind::Dynamic,
         })?;
         FLUSH_MS.check_field(self.flush_ms)?;
         WRITES_PER_SECOND.check_field(self.writes_per_second.into())?;
@@ -160,6 +195,7 @@ impl ClusterSpec {
             flush_ms: self.flush_ms,
             writes_per_second: self.writes_per_second,
             stable_leadership: self.stable_leadership,
+            quorum,
         })
     }
 }
@@ -302,6 +338,30 @@ crate::actions! {
             Some((l, e)) => format!("leader n{l} resigns epoch {e}"),
             None => "resign (no leader)".into(),
         };
+    /// The admin client's `kafka-metadata-quorum.sh add-controller` for the node, sent to
+    /// the leader at this time: AddRaftVoter with the node's replica key (its id and the
+    /// directory id on its disk), answered once the new voter set commits or the leader
+    /// refuses (an `admin` event). Dynamic quorums only.
+    AddVoter = "addVoter" { node: N = node("node", Node) ~ 2 }
+        subject: (node), undoes: [],
+        fault: (14, text: format!("add-controller n{node}"), explain: format!(
+            "the admin client asked the leader to add n{node} to the voters \
+             (kafka-metadata-quorum.sh add-controller: AddRaftVoter, KIP-853)"
+        )),
+        doc: "Ask the leader to add the node to the voters (kafka-metadata-quorum.sh add-controller).",
+        step: format!("add-controller n{node}");
+    /// The admin client's `remove-controller` for the node, with the directory id the
+    /// leader's voter set names for it (what `describe --status` shows), sent to the
+    /// leader at this time: RemoveRaftVoter, answered once the smaller set commits or the
+    /// leader refuses (an `admin` event). Dynamic quorums only.
+    RemoveVoter = "removeVoter" { node: N = node("node", Node) ~ 1 }
+        subject: (node), undoes: [],
+        fault: (15, text: format!("remove-controller n{node}"), explain: format!(
+            "the admin client asked the leader to remove n{node} from the voters \
+             (kafka-metadata-quorum.sh remove-controller: RemoveRaftVoter, KIP-853)"
+        )),
+        doc: "Ask the leader to remove the node from the voters (kafka-metadata-quorum.sh remove-controller).",
+        step: format!("remove-controller n{node}");
     Workload = "workload" { writes_per_second: u32 = req("writesPerSecond", WritesPerSecond) ~ 10 }
         subject: (), undoes: [],
         fault: (8, text: format!("workload {writes_per_second} writes/s"),

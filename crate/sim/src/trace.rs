@@ -259,6 +259,18 @@ pub enum EventKind<P: Protocol = KRaft> {
         detail: Box<str>,
         evidence: Box<[u64]>,
     },
+    /// The admin client's voter change (`addVoter`, `removeVoter`) was answered: by `node`,
+    /// the leader it was sent to, or at once when there was no leader to send it to
+    /// (`node` None). `error` is the protocol's name for the outcome (Kafka's error code;
+    /// `NONE`: the new voter set committed), `rule` the rule that refused (empty on success).
+    Admin {
+        node: Option<NodeId>,
+        /// `add-controller` or `remove-controller`, as `kafka-metadata-quorum.sh` names them.
+        request: &'static str,
+        voter: NodeId,
+        error: &'static str,
+        rule: &'static str,
+    },
 }
 
 impl<P: Protocol> EventKind<P> {
@@ -282,6 +294,7 @@ impl<P: Protocol> EventKind<P> {
             EventKind::Fault(_) => "fault",
             EventKind::Write { .. } => "write",
             EventKind::Violation { .. } => "violation",
+            EventKind::Admin { .. } => "admin",
         }
     }
 
@@ -301,7 +314,7 @@ impl<P: Protocol> EventKind<P> {
             | EventKind::Snapshot { node, .. }
             | EventKind::Crash { node, .. }
             | EventKind::Restart { node } => Some(*node),
-            EventKind::Write { node, .. } | EventKind::Violation { node, .. } => *node,
+            EventKind::Write { node, .. } | EventKind::Violation { node, .. } | EventKind::Admin { node, .. } => *node,
             EventKind::Fault(_) => None,
         }
     }
@@ -453,6 +466,17 @@ impl<P: Protocol> fmt::Display for EventKind<P> {
                 }
                 _ => write!(f, "client write {kind} rejected: no leader"),
             },
+            EventKind::Admin { node, request, voter, error, rule } => {
+                write!(f, "admin {request} n{voter}")?;
+                match node {
+                    Some(n) => write!(f, " -> n{n}: {error}")?,
+                    None => write!(f, ": {error}")?,
+                }
+                if !rule.is_empty() {
+                    write!(f, " ({rule})")?;
+                }
+                Ok(())
+            }
             EventKind::Violation { invariant, node, detail, evidence } => {
                 write!(f, "VIOLATION {}", invariant.name())?;
                 if let Some(n) = node {
@@ -644,6 +668,7 @@ pub const EVENT_FIELDS: &[(&str, &[&str])] = &[
     ("fault", &["fault", "nodes", "detail"]),
     ("write", &["node", "accepted", "offset", "kind"]),
     ("violation", &["invariant", "node", "detail", "evidence"]),
+    ("admin", &["node", "request", "voter", "error", "rule"]),
     // end of generated event fields
 ];
 
@@ -772,6 +797,13 @@ pub mod samples {
                 detail: "two records at offset 4".into(),
                 evidence: vec![3, 5].into(),
             },
+            EventKind::Admin {
+                node: Some(0),
+                request: "add-controller",
+                voter: 3,
+                error: "REQUEST_TIMED_OUT",
+                rule: "the new voter is not caught up",
+            },
         ];
         let arm = |k: &EventKind| match k {
             EventKind::Send { .. } => 0,
@@ -791,6 +823,7 @@ pub mod samples {
             EventKind::Fault(_) => 14,
             EventKind::Write { .. } => 15,
             EventKind::Violation { .. } => 16,
+            EventKind::Admin { .. } => 17,
         };
         assert!(all.iter().map(arm).eq(0..all.len()), "one event sample per variant, in order");
         all

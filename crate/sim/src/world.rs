@@ -26,7 +26,7 @@
 
 use super::network::Network;
 use super::queue::EventQueue;
-use super::spec::{Action, ResolvedSpec, TimedAction};
+use super::spec::{Action, QuorumKind, ResolvedSpec, TimedAction};
 pub use super::vocab::WriteOutcome;
 use super::wire::{InFlight, Wire};
 use crate::check::{Checker, ClusterView};
@@ -36,7 +36,7 @@ use kraft_base::shared::Meter;
 use kraft_boundary::record::RECORD_BYTES;
 use kraft_boundary::{
     ClientRecord, Ctx, DurableState, Envelope, Epoch, IdSource, LogView, NodeId, Note, Offset, Output, Protocol,
-    ReplicaCore, RpcName, Setup, Start, StateName, Wake, WireMessage,
+    ReplicaCore, RpcName, Setup, Start, StateName, VoterChangeRequest, Wake, WireMessage, ADMIN_CLIENT,
 };
 use kraft_protocol::{KRaft, RecordBody};
 use std::collections::VecDeque;
@@ -45,6 +45,7 @@ use std::sync::Arc;
 /// Random stream ids: one per purpose, so adding draws in one place never shifts another.
 const STREAM_NETWORK: u64 = 1;
 const STREAM_WORKLOAD: u64 = 2;
+const STREAM_DIRECTORY: u64 = 3;
 const STREAM_NODE: u64 = 100;
 
 /// The workload's topics are `topic-0` .. `topic-49`.
@@ -94,13 +95,25 @@ enum Inbound<P: Protocol> {
     Poll,
 }
 
+/// A voter change the admin client sent: the correlation id its answer will carry.
+#[derive(Clone, Debug)]
+struct AdminRequest {
+    correlation: u64,
+    request: &'static str,
+    voter: NodeId,
+}
+
 /// One simulated machine: a replica process (absent while crashed) and its disk.
 #[derive(Clone, Debug)]
 pub struct Node<P: Protocol = KRaft> {
     pub id: NodeId,
-    /// In the configured quorum (controller.quorum.voters). A running replica's own
-    /// voter set is what counts (`ReplicaCore::voters`); this is what a crashed node shows.
+    /// In the configured quorum (controller.quorum.voters, or the initial controllers of a
+    /// dynamic quorum). A running replica's own voter set is what counts
+    /// (`ReplicaCore::voters`); this is what a crashed node shows.
     pub is_voter: bool,
+    /// The directory id of its disk (meta.properties' `directory.id`): drawn when the disk
+    /// is formatted, new after a wipe. What `add-controller` reads from the node.
+    pub directory: u64,
     pub replica: Option<P::Replica>,
     /// What survived the last crash (only while crashed).
     pub durable: Option<P::Durable>,
@@ -163,6 +176,12 @@ impl std::fmt::Display for Livelock {
     }
 }
 
+/// A directory id: 48 bits, never 0 (Kafka's Uuid.ZERO_UUID means "none"), so it stays
+/// exact as a JavaScript number.
+fn draw_directory(rng: &mut Rng) -> u64 {
+    (rng.next_u64() >> 16).max(1)
+}
+
 /// The world running replicas of protocol `P` (KRaft, the playground's, unless named).
 #[derive(Clone, Debug)]
 pub struct World<P: Protocol = KRaft> {
@@ -184,6 +203,12 @@ pub struct World<P: Protocol = KRaft> {
     workload_gen: u64,
     /// The workload's topic names, made once (a write shares one instead of formatting it).
     topic_names: Arc<[Arc<str>]>,
+    /// Draws the directory id of every disk formatted (a stream of its own: formatting
+    /// never shifts the network's or a node's draws).
+    directory_rng: Rng,
+    /// The admin client's voter changes the leader has not answered yet.
+    admin_pending: Vec<AdminRequest>,
+    admin_correlation: u64,
     pub checker: Checker,
     /// Counts the bytes the logs, images and checker hold, shared by every clone.
     meter: Meter,
@@ -214,12 +239,22 @@ impl<P: Protocol> World<P> {
         let n = spec.node_count();
         let meter = Meter::new();
         let voters: Vec<NodeId> = (0..spec.voters).collect();
+        let mut directory_rng = Rng::fork(spec.seed, STREAM_DIRECTORY);
+        let directories: Vec<u64> = (0..n).map(|_| draw_directory(&mut directory_rng)).collect();
+        // kafka-storage.sh format: a dynamic quorum's first voters with
+        // --initial-controllers naming them all, every other disk without voters.
+        let initial: Vec<(NodeId, u64)> = voters.iter().map(|&v| (v, directories[v as usize])).collect();
+        let format = |id: NodeId| {
+            let dynamic = spec.quorum == QuorumKind::Dynamic && id < spec.voters;
+            P::Durable::format(&meter, &spec.protocol, directories[id as usize], dynamic.then_some(&initial[..]))
+        };
         let nodes = (0..n)
             .map(|id| Node {
                 id,
                 is_voter: id < spec.voters,
+                directory: directories[id as usize],
                 replica: None,
-                durable: Some(P::Durable::blank(&meter)),
+                durable: Some(format(id)),
                 incarnation: 0,
                 busy_until: 0,
                 inbox: VecDeque::new(),
@@ -239,6 +274,9 @@ impl<P: Protocol> World<P> {
             writes_per_second: 0,
             workload_gen: 0,
             topic_names: (0..WORKLOAD_TOPICS).map(|n| Arc::from(format!("topic-{n}"))).collect(),
+            directory_rng,
+            admin_pending: Vec::new(),
+            admin_correlation: 0,
             spec,
             now: 0,
             nodes,
@@ -422,6 +460,7 @@ impl<P: Protocol> World<P> {
         let mut rest = outputs.drain(..);
         while let Some(o) = rest.next() {
             match o {
+                Output::Send(env) if env.to == ADMIN_CLIENT => self.admin_answered(id, env.correlation, &env.message),
                 Output::Send(env) => self.send(env),
                 Output::Note(note) => self.emit_note(id, note),
                 Output::Flush { up_to } => {
@@ -713,7 +752,27 @@ impl<P: Protocol> World<P> {
             Action::Restart { node } => self.restart(*node),
             Action::Wipe { node } => {
                 self.crash(*node);
-                self.nodes[*node as usize].durable = Some(P::Durable::blank(&self.meter));
+                // Formatted again (--no-initial-controllers in a dynamic quorum): a new
+                // directory id, so the node is a new replica until it is added again.
+                let directory = draw_directory(&mut self.directory_rng);
+                let disk = P::Durable::format(&self.meter, &self.spec.protocol, directory, None);
+                let n = &mut self.nodes[*node as usize];
+                n.directory = directory;
+                n.durable = Some(disk);
+            }
+            Action::AddVoter { node } => {
+                let directory = self.nodes[*node as usize].directory;
+                self.change_voters(action, VoterChangeRequest::Add { id: *node, directory });
+                return None;
+            }
+            Action::RemoveVoter { node } => {
+                // remove-controller names the key as `describe --status` shows it: the
+                // directory id the leader's voter set has for the node (its disk's, if none).
+                let leader = self.leader().and_then(|(l, _)| self.nodes[l as usize].replica.as_ref());
+                let directory =
+                    leader.and_then(|r| r.voter_directory(*node)).unwrap_or(self.nodes[*node as usize].directory);
+                self.change_voters(action, VoterChangeRequest::Remove { id: *node, directory });
+                return None;
             }
             Action::Isolate { node } => self.network.isolate(*node),
             Action::Reconnect { node } => self.network.reconnect(*node),
@@ -757,6 +816,38 @@ impl<P: Protocol> World<P> {
             self.emit(EventKind::Fault(Box::new(Fault::new(action.clone()))));
         }
         None
+    }
+
+    /// Sends the admin client's voter change to the leader (recorded as a fault naming
+    /// it), or answers it at once when there is none.
+    fn change_voters(&mut self, action: &Action, request: VoterChangeRequest) {
+        let (name, voter) = match request {
+            VoterChangeRequest::Add { id, .. } => ("add-controller", id),
+            VoterChangeRequest::Remove { id, .. } => ("remove-controller", id),
+        };
+        let leader = self.leader().map(|(l, _)| l);
+        self.emit(EventKind::Fault(Box::new(Fault { action: action.clone(), leader })));
+        let Some(leader) = leader else {
+            let (error, rule) = ("NOT_LEADER_OR_FOLLOWER", "no node is leader to send it to");
+            self.emit(EventKind::Admin { node: None, request: name, voter, error, rule });
+            return;
+        };
+        self.admin_correlation += 1;
+        let correlation = self.admin_correlation;
+        self.admin_pending.push(AdminRequest { correlation, request: name, voter });
+        self.run_replica(leader, |r, ctx| Some(r.change_voters(ctx, correlation, request)));
+    }
+
+    /// A replica's answer to the admin client: traced with the request it answers.
+    fn admin_answered(&mut self, node: NodeId, correlation: u64, message: &P::Message) {
+        let Some((error, rule)) = message.voter_change_answer() else {
+            return;
+        };
+        let Some(i) = self.admin_pending.iter().position(|a| a.correlation == correlation) else {
+            return;
+        };
+        let AdminRequest { request, voter, .. } = self.admin_pending.remove(i);
+        self.emit(EventKind::Admin { node: Some(node), request, voter, error, rule });
     }
 
     fn crash(&mut self, id: NodeId) {

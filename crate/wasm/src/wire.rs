@@ -444,6 +444,7 @@ mod tests {
         decl::<LinkProfileSpec>(&cfg, o);
         decl::<SafetySwitch>(&cfg, o);
         decl::<KafkaRelease>(&cfg, o);
+        decl::<kraft_sim::QuorumKind>(&cfg, o);
         decl::<Action>(&cfg, o);
         decl::<TimedAction>(&cfg, o);
         decl::<ActionEntry>(&cfg, o);

@@ -22,7 +22,11 @@ text: string, } & ({ "type": "send", msg: number, from: number, to: number, rpc:
  * At a leader: the voters whose fetch offsets reached `new` (the majority it
  * counted); empty at a follower, whose HW is the leader's capped by its LEO.
  */
-majority: Array<number>, } | { "type": "truncate", node: number, fromLeo: number, to: number, divergingEpoch: number | null, hw: number | null, } | { "type": "snapshot", node: number, action: SnapshotAction, endOffset: number, epoch: number, } | { "type": "crash", node: number, lostRecords: number, } | { "type": "restart", node: number, } | { "type": "fault" } & FaultFields | { "type": "write", node: number | null, accepted: boolean, offset: number | null, kind: string, } | { "type": "violation", invariant: InvariantName, node: number | null, detail: string, evidence: Array<number>, });
+majority: Array<number>, } | { "type": "truncate", node: number, fromLeo: number, to: number, divergingEpoch: number | null, hw: number | null, } | { "type": "snapshot", node: number, action: SnapshotAction, endOffset: number, epoch: number, } | { "type": "crash", node: number, lostRecords: number, } | { "type": "restart", node: number, } | { "type": "fault" } & FaultFields | { "type": "write", node: number | null, accepted: boolean, offset: number | null, kind: string, } | { "type": "violation", invariant: InvariantName, node: number | null, detail: string, evidence: Array<number>, } | { "type": "admin", node: number | null, 
+/**
+ * `add-controller` or `remove-controller`, as `kafka-metadata-quorum.sh` names them.
+ */
+request: string, voter: number, error: string, rule: string, });
 
 /**
  * What happened; its JSON form is tagged by `type` (see `EventJson` and `EVENT_FIELDS`).
@@ -32,7 +36,11 @@ export type EventKind = { "type": "send", msg: number, from: number, to: number,
  * At a leader: the voters whose fetch offsets reached `new` (the majority it
  * counted); empty at a follower, whose HW is the leader's capped by its LEO.
  */
-majority: Array<number>, } | { "type": "truncate", node: number, fromLeo: number, to: number, divergingEpoch: number | null, hw: number | null, } | { "type": "snapshot", node: number, action: SnapshotAction, endOffset: number, epoch: number, } | { "type": "crash", node: number, lostRecords: number, } | { "type": "restart", node: number, } | { "type": "fault" } & FaultFields | { "type": "write", node: number | null, accepted: boolean, offset: number | null, kind: string, } | { "type": "violation", invariant: InvariantName, node: number | null, detail: string, evidence: Array<number>, };
+majority: Array<number>, } | { "type": "truncate", node: number, fromLeo: number, to: number, divergingEpoch: number | null, hw: number | null, } | { "type": "snapshot", node: number, action: SnapshotAction, endOffset: number, epoch: number, } | { "type": "crash", node: number, lostRecords: number, } | { "type": "restart", node: number, } | { "type": "fault" } & FaultFields | { "type": "write", node: number | null, accepted: boolean, offset: number | null, kind: string, } | { "type": "violation", invariant: InvariantName, node: number | null, detail: string, evidence: Array<number>, } | { "type": "admin", node: number | null, 
+/**
+ * `add-controller` or `remove-controller`, as `kafka-metadata-quorum.sh` names them.
+ */
+request: string, voter: number, error: string, rule: string, };
 
 /**
  * The fields a fault adds to a `fault` event.
@@ -46,7 +54,7 @@ nodes: Array<number>, detail: string, };
 /**
  * Fault and operator action kinds as the trace records them.
  */
-export type FaultName = "isolate" | "partition" | "cut" | "uncut" | "slowLink" | "heal" | "network" | "slowDisk" | "workload" | "resign" | "wipe" | "reconnect" | "healPartition" | "clearSlowLink";
+export type FaultName = "isolate" | "partition" | "cut" | "uncut" | "slowLink" | "heal" | "network" | "slowDisk" | "workload" | "resign" | "wipe" | "reconnect" | "healPartition" | "clearSlowLink" | "addVoter" | "removeVoter";
 
 /**
  * A voter's decision on a (pre-)vote request.
@@ -472,7 +480,13 @@ stableLeadership: boolean,
  * (`kraft_protocol::KafkaRelease`: `3.9`, `4.0`, `4.1`, `4.2`, or `legacy`); absent:
  * the protocol's default (KRaft's `legacy`, the model every run had before).
  */
-kafkaRelease?: string, };
+kafkaRelease?: string, 
+/**
+ * How the controllers' disks were formatted: a static quorum
+ * (`controller.quorum.voters`) or a dynamic one (KIP-853, Kafka 3.9+). Absent:
+ * static, what every run before dynamic quorums had, so old links replay as they were.
+ */
+quorum?: QuorumKind, };
 
 export type NetworkSpec = string | LinkProfileSpec;
 
@@ -501,17 +515,22 @@ export type SafetySwitch = "hw-before-own-epoch" | "vote-ignores-log" | "no-pre-
 export type KafkaRelease = "legacy" | "3.9" | "4.0" | "4.1" | "4.2";
 
 /**
+ * How a quorum is bootstrapped (Kafka's `kafka-storage.sh format`).
+ */
+export type QuorumKind = "static" | "dynamic";
+
+/**
  * Something a user (or a scenario, or the chaos generator) does to the cluster.
  * Generic in how it names nodes: the sim takes ids (`Action`), a scenario step
  * names them by reference (`Action<NodeRef, Group>`) and resolves them when the
  * step runs.
  */
-export type Action<N = number, G = Array<N>> = { "action": "crash", node: N, } | { "action": "wipe", node: N, } | { "action": "restart", node: N, } | { "action": "isolate", node: N, } | { "action": "reconnect", node: N, } | { "action": "partition", groups: Array<G>, } | { "action": "cut", from: N, to: N, } | { "action": "uncut", from: N, to: N, } | { "action": "slowLink", from: N, to: N, latencyMs: [number, number], } | { "action": "clearSlowLink", from: N, to: N, } | { "action": "healPartition" } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: N, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, };
+export type Action<N = number, G = Array<N>> = { "action": "crash", node: N, } | { "action": "wipe", node: N, } | { "action": "restart", node: N, } | { "action": "isolate", node: N, } | { "action": "reconnect", node: N, } | { "action": "partition", groups: Array<G>, } | { "action": "cut", from: N, to: N, } | { "action": "uncut", from: N, to: N, } | { "action": "slowLink", from: N, to: N, latencyMs: [number, number], } | { "action": "clearSlowLink", from: N, to: N, } | { "action": "healPartition" } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: N, flushMs: number, } | { "action": "resign" } | { "action": "addVoter", node: N, } | { "action": "removeVoter", node: N, } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, };
 
 /**
  * An action at a simulated time.
  */
-export type TimedAction = { t: number, } & ({ "action": "crash", node: number, } | { "action": "wipe", node: number, } | { "action": "restart", node: number, } | { "action": "isolate", node: number, } | { "action": "reconnect", node: number, } | { "action": "partition", groups: Array<Array<number>>, } | { "action": "cut", from: number, to: number, } | { "action": "uncut", from: number, to: number, } | { "action": "slowLink", from: number, to: number, latencyMs: [number, number], } | { "action": "clearSlowLink", from: number, to: number, } | { "action": "healPartition" } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: number, flushMs: number, } | { "action": "resign" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, });
+export type TimedAction = { t: number, } & ({ "action": "crash", node: number, } | { "action": "wipe", node: number, } | { "action": "restart", node: number, } | { "action": "isolate", node: number, } | { "action": "reconnect", node: number, } | { "action": "partition", groups: Array<Array<number>>, } | { "action": "cut", from: number, to: number, } | { "action": "uncut", from: number, to: number, } | { "action": "slowLink", from: number, to: number, latencyMs: [number, number], } | { "action": "clearSlowLink", from: number, to: number, } | { "action": "healPartition" } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: number, flushMs: number, } | { "action": "resign" } | { "action": "addVoter", node: number, } | { "action": "removeVoter", node: number, } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, });
 
 /**
  * One action of the catalog (`ActionKind`).
@@ -546,6 +565,8 @@ export const ACTIONS: readonly ActionEntry[] = [
   {"name":"network","fields":[{"key":"latencyMs","required":true},{"key":"loss","required":false},{"key":"duplicate","required":false}],"fault":true,"undoes":[],"doc":"Change every link's latency range, loss and duplication rates."},
   {"name":"slowDisk","fields":[{"key":"node","required":true},{"key":"flushMs","required":true}],"fault":true,"undoes":[],"doc":"Set how long the node's flushes take (its raft thread is blocked meanwhile)."},
   {"name":"resign","fields":[],"fault":true,"undoes":[],"doc":"The current leader resigns gracefully (EndQuorumEpoch)."},
+  {"name":"addVoter","fields":[{"key":"node","required":true}],"fault":true,"undoes":[],"doc":"Ask the leader to add the node to the voters (kafka-metadata-quorum.sh add-controller)."},
+  {"name":"removeVoter","fields":[{"key":"node","required":true}],"fault":true,"undoes":[],"doc":"Ask the leader to remove the node from the voters (kafka-metadata-quorum.sh remove-controller)."},
   {"name":"workload","fields":[{"key":"writesPerSecond","required":true}],"fault":true,"undoes":[],"doc":"Set the client write rate (random metadata records)."},
   {"name":"write","fields":[{"key":"record","required":false}],"fault":false,"undoes":[],"doc":"One client write to the current leader (a given record or a random one)."},
 ];

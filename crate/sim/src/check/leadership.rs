@@ -50,7 +50,11 @@ impl Leadership {
             // The quorum-state file is lost with the disk: the node's epoch is back to 0.
             EventKind::Fault(f) => {
                 if let Action::Wipe { node } = f.action {
-                    self.persisted(node, 0, "wiping the disk took the persisted epoch", event.seq, found)
+                    if is_new_replica(view, node) {
+                        self.persisted_epoch[node as usize] = 0;
+                    } else {
+                        self.persisted(node, 0, "wiping the disk took the persisted epoch", event.seq, found)
+                    }
                 }
             }
             EventKind::HighWatermark { node, new, .. } => {
@@ -200,4 +204,18 @@ impl Leadership {
         let (epoch, id) = self.newest?;
         (id == node && self.leading[node as usize] == Some(epoch)).then_some(epoch)
     }
+}
+
+/// Whether `node`'s freshly formatted disk makes it a new replica rather than a voter
+/// that forgot its votes (KIP-853): the disk has a directory id, and every running
+/// replica that counts `node` as a voter knows it by a key with a directory id, which
+/// the new disk no longer matches, so no candidate can ask it for a vote as the old
+/// voter (KafkaRaftClient.handleVoteRequest answers INVALID_VOTER_KEY). A static voter
+/// set names no directory ids: a wiped static voter may vote twice in one epoch.
+fn is_new_replica<P: Protocol>(view: &impl ClusterView<P>, node: NodeId) -> bool {
+    let formatted = view.log(node).and_then(LogView::directory).is_some();
+    formatted
+        && (0..view.node_count() as NodeId)
+            .filter_map(|id| view.replica(id))
+            .all(|r| !r.voters().any(|v| v == node) || r.voter_directory(node).is_some())
 }

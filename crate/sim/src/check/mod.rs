@@ -56,6 +56,7 @@ fn may_break_an_invariant<P: Protocol>(kind: &EventKind<P>) -> bool {
         | EventKind::Vote { .. }
         | EventKind::Flush { .. }
         | EventKind::Write { .. }
+        | EventKind::Admin { .. }
         | EventKind::Violation { .. } => false,
     }
 }

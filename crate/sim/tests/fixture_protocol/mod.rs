@@ -52,6 +52,9 @@ impl Protocol for Appointed {
         if let Some(release) = spec.release {
             return Err(("kafkaRelease".into(), format!("this protocol has no releases; got \"{release}\"")));
         }
+        if spec.dynamic_quorum {
+            return Err(("quorum".into(), "this protocol's voters never change: only static".into()));
+        }
         let mut config = Config { commit_alone: false };
         for (key, value) in spec.config {
             match key.as_str() {

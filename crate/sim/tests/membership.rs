@@ -1,0 +1,145 @@
+//! Dynamic quorums in the world (KIP-853): disks formatted with directory ids and a
+//! bootstrap checkpoint, the admin client's add-controller and remove-controller sent to
+//! the leader and answered in the trace (`admin` events), and the voter sets every
+//! replica then reads.
+
+use kraft_boundary::ReplicaCore;
+use kraft_sim::trace::EventKind;
+use kraft_sim::{Action, ClusterSpec, QuorumKind, Simulation, TimedAction};
+
+fn dynamic(release: &str) -> ClusterSpec {
+    ClusterSpec {
+        voters: 3,
+        observers: 2,
+        seed: 5,
+        kafka_release: Some(release.into()),
+        quorum: Some(QuorumKind::Dynamic),
+        ..ClusterSpec::default()
+    }
+}
+
+fn at(t: u64, action: Action) -> TimedAction {
+    TimedAction { t, action }
+}
+
+/// Every `admin` event: (answering node, request, voter, error).
+fn answers(sim: &Simulation) -> Vec<(Option<u32>, &'static str, u32, &'static str)> {
+    sim.trace()
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Admin { node, request, voter, error, .. } => Some((node, request, voter, error)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Each running replica's latest voter set.
+fn voter_sets(sim: &Simulation) -> Vec<Vec<u32>> {
+    sim.world().nodes.iter().filter_map(|n| n.replica.as_ref()).map(|r| ReplicaCore::voters(r).collect()).collect()
+}
+
+/// Grow 3 -> 5, then remove the leader: each change is answered NONE by the leader once
+/// it commits, every replica ends on the same set, and the removed leader resigns
+/// (RemoveVoterHandler, then KafkaRaftClient's resignation once the set commits).
+#[test]
+fn grow_to_five_then_remove_the_leader() {
+    let probe = Simulation::replay_once(dynamic("4.1"), vec![], 3_000).unwrap();
+    let (leader, _) = probe.world().leader().expect("a leader by 3 s");
+    let inputs = vec![
+        at(3_000, Action::AddVoter { node: 3 }),
+        at(6_000, Action::AddVoter { node: 4 }),
+        at(9_000, Action::RemoveVoter { node: leader }),
+    ];
+    let sim = Simulation::replay_once(dynamic("4.1"), inputs, 15_000).unwrap();
+    assert_eq!(
+        answers(&sim),
+        [
+            (Some(leader), "add-controller", 3, "NONE"),
+            (Some(leader), "add-controller", 4, "NONE"),
+            (Some(leader), "remove-controller", leader, "NONE")
+        ]
+    );
+    let rest: Vec<u32> = (0..5).filter(|&n| n != leader).collect();
+    assert!(voter_sets(&sim).iter().all(|s| *s == rest), "{:?}", voter_sets(&sim));
+    let (new_leader, _) = sim.world().leader().expect("a new leader");
+    assert_ne!(new_leader, leader);
+    assert_eq!(sim.violations().map(|e| e.to_string()).collect::<Vec<_>>(), Vec::<String>::new());
+}
+
+/// The leader's checks, in Kafka's order, answered with Kafka's error codes: a voter
+/// already in the set (DUPLICATE_VOTER), a second change while one is pending
+/// (REQUEST_TIMED_OUT), a node that is not a voter (VOTER_NOT_FOUND), and a static quorum
+/// at kraft.version 0 (UNSUPPORTED_VERSION).
+#[test]
+fn refusals_carry_kafkas_error_codes() {
+    let sim = Simulation::replay_once(
+        dynamic("4.1"),
+        vec![
+            at(3_000, Action::AddVoter { node: 1 }),
+            at(4_000, Action::AddVoter { node: 3 }),
+            at(4_000, Action::AddVoter { node: 4 }),
+            at(6_000, Action::RemoveVoter { node: 4 }),
+        ],
+        8_000,
+    )
+    .unwrap();
+    let errors: Vec<_> = answers(&sim).into_iter().map(|(_, r, v, e)| (r, v, e)).collect();
+    assert_eq!(
+        errors,
+        [
+            ("add-controller", 1, "DUPLICATE_VOTER"),
+            ("add-controller", 4, "REQUEST_TIMED_OUT"),
+            ("add-controller", 3, "NONE"),
+            ("remove-controller", 4, "VOTER_NOT_FOUND"),
+        ]
+    );
+    let static_quorum = ClusterSpec { quorum: Some(QuorumKind::Static), ..dynamic("4.1") };
+    let sim = Simulation::replay_once(static_quorum, vec![at(3_000, Action::AddVoter { node: 3 })], 5_000).unwrap();
+    assert_eq!(answers(&sim).into_iter().map(|a| a.3).collect::<Vec<_>>(), ["UNSUPPORTED_VERSION"]);
+}
+
+/// With no leader the admin client has no one to ask: refused at once.
+#[test]
+fn no_leader_no_change() {
+    let sim = Simulation::replay_once(dynamic("3.9"), vec![at(10, Action::AddVoter { node: 3 })], 100).unwrap();
+    assert_eq!(answers(&sim), [(None, "add-controller", 3, "NOT_LEADER_OR_FOLLOWER")]);
+}
+
+/// Replacing a disk: a wiped voter comes back with a new directory id, an observer the
+/// old key no longer matches; removing the old key and adding the new one makes it a
+/// voter again.
+#[test]
+fn a_wiped_voter_is_replaced_by_its_new_disk() {
+    let probe = Simulation::replay_once(dynamic("4.1"), vec![], 3_000).unwrap();
+    let (leader, _) = probe.world().leader().expect("a leader by 3 s");
+    let wiped = (leader + 1) % 3;
+    let before = probe.world().nodes[wiped as usize].directory;
+    let inputs = vec![
+        at(3_000, Action::Wipe { node: wiped }),
+        at(3_500, Action::Restart { node: wiped }),
+        at(5_000, Action::RemoveVoter { node: wiped }),
+        at(8_000, Action::AddVoter { node: wiped }),
+    ];
+    let sim = Simulation::replay_once(dynamic("4.1"), inputs, 12_000).unwrap();
+    let after = sim.world().nodes[wiped as usize].directory;
+    assert_ne!(before, after, "a wipe formats a new directory id");
+    let errors: Vec<_> = answers(&sim).into_iter().map(|(_, r, _, e)| (r, e)).collect();
+    assert_eq!(errors, [("remove-controller", "NONE"), ("add-controller", "NONE")]);
+    let (l, _) = sim.world().leader().unwrap();
+    let leader_replica = sim.world().nodes[l as usize].replica.as_ref().unwrap();
+    assert_eq!(leader_replica.voter_directory(wiped), Some(after));
+    assert_eq!(sim.violations().map(|e| e.to_string()).collect::<Vec<_>>(), Vec::<String>::new());
+}
+
+/// A spec without `quorum` is static, and a dynamic quorum needs a Kafka release.
+#[test]
+fn dynamic_needs_a_release_and_static_is_the_default() {
+    let legacy = ClusterSpec { kafka_release: None, ..dynamic("4.1") };
+    let err = legacy.resolve::<kraft_protocol::KRaft>().unwrap_err();
+    assert_eq!(err.0, "quorum");
+    assert!(err.1.contains("3.9"), "{}", err.1);
+    let absent = ClusterSpec { quorum: None, ..dynamic("4.1") };
+    let stat = ClusterSpec { quorum: Some(QuorumKind::Static), ..dynamic("4.1") };
+    let digest = |s: ClusterSpec| Simulation::replay_once(s, vec![], 5_000).unwrap().digest().hex();
+    assert_eq!(digest(absent), digest(stat));
+}
