@@ -204,7 +204,7 @@ export type SnapshotId = { endOffset: number, epoch: number, };
 /**
  * The named safety properties the checker watches.
  */
-export type InvariantName = "SingleLeader" | "MonotonicEpoch" | "MonotonicHighWatermark" | "MajorityReachedHighWatermark" | "SnapshotAtLogStart" | "LeaderNeverLoadSnapshot" | "ConsistentCommittedData" | "LogMatching" | "LeaderCompleteness" | "NoTruncationBelowHighWatermark" | "StableLeadership";
+export type InvariantName = "SingleLeader" | "MonotonicEpoch" | "MonotonicHighWatermark" | "MajorityReachedHighWatermark" | "SnapshotAtLogStart" | "LeaderNeverLoadSnapshot" | "ConsistentCommittedData" | "LogMatching" | "LeaderCompleteness" | "NoTruncationBelowHighWatermark" | "StableLeadership" | "SingleUncommittedVoterChange" | "OverlappingVoterMajorities" | "LeaderInOwnVoterSet" | "RemovedLeaderResignsAfterCommit";
 
 /**
  * One node as the panels show it (what `Cluster.nodes` returns).
@@ -1187,6 +1187,22 @@ export const CATALOG: Catalog = {
     {
       "name": "StableLeadership",
       "explanation": "after the first leader, leadership never changes while a majority is connected"
+    },
+    {
+      "name": "SingleUncommittedVoterChange",
+      "explanation": "no log holds two voter-set records above the committed offset: one voter change at a time"
+    },
+    {
+      "name": "OverlappingVoterMajorities",
+      "explanation": "the committed voter set changes by at most one voter at a time, so old and new majorities overlap"
+    },
+    {
+      "name": "LeaderInOwnVoterSet",
+      "explanation": "a replica is elected leader only while it is in its own latest voter set"
+    },
+    {
+      "name": "RemovedLeaderResignsAfterCommit",
+      "explanation": "a leader that removed itself from the voters resigns only once that change is committed"
     }
   ],
   "presets": [
@@ -1252,6 +1268,10 @@ export const INVARIANTS: readonly (readonly [InvariantName, string])[] = [
   ["LeaderCompleteness", "every committed record is in the log of every leader of the epoch that committed it or a later one"],
   ["NoTruncationBelowHighWatermark", "no node truncates records below its own HW"],
   ["StableLeadership", "after the first leader, leadership never changes while a majority is connected"],
+  ["SingleUncommittedVoterChange", "no log holds two voter-set records above the committed offset: one voter change at a time"],
+  ["OverlappingVoterMajorities", "the committed voter set changes by at most one voter at a time, so old and new majorities overlap"],
+  ["LeaderInOwnVoterSet", "a replica is elected leader only while it is in its own latest voter set"],
+  ["RemovedLeaderResignsAfterCommit", "a leader that removed itself from the voters resigns only once that change is committed"],
 ];
 
 /**
