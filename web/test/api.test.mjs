@@ -23,7 +23,15 @@ test('init and catalog', async () => {
   const cat = catalog();
   assert.match(cat.version, /^\d+\.\d+\.\d+/);
   assert.ok(cat.configKeys.some((k) => k.key === 'controller.quorum.fetch.timeout.ms' && k.default === 2000));
-  assert.deepEqual(cat.switches.map((s) => s.name).sort(), ['ack-before-flush', 'hw-before-own-epoch', 'no-check-quorum', 'no-pre-vote', 'no-resign-on-restart', 'vote-ignores-log']);
+  assert.deepEqual(cat.switches.map((s) => s.name).sort(), [
+    'ack-before-flush',
+    'hw-before-own-epoch',
+    'multi-voter-change',
+    'no-check-quorum',
+    'no-pre-vote',
+    'no-resign-on-restart',
+    'vote-ignores-log',
+  ]);
   assert.ok(cat.invariants.some((i) => i.name === 'SingleLeader'));
   assert.deepEqual(
     cat.presets.map((p) => p.name),

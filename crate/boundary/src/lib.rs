@@ -19,7 +19,7 @@ pub mod record;
 pub mod vocab;
 
 pub use explain::Explain;
-pub use log::{LogEntry, LogView, SnapshotId};
+pub use log::{LogEntry, LogView, SnapshotId, VoterKey};
 pub use message::{Envelope, WireMessage};
 pub use protocol::{
     Ctx, DurableState, IdSource, Note, Output, PeerProgress, PersistedElection, Protocol, ProtocolSpec, ReplicaCore,

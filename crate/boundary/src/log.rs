@@ -2,7 +2,7 @@
 //! invariant checker compares, the snapshots that stand in for a compacted prefix. Read
 //! only: how a protocol appends, truncates and cleans is its own business.
 
-use crate::record::{Epoch, Offset};
+use crate::record::{Epoch, NodeId, Offset};
 use serde::Serialize;
 use std::fmt::Debug;
 
@@ -16,6 +16,40 @@ pub struct SnapshotId {
     pub epoch: Epoch,
 }
 
+/// A voter as a voter set names it (KIP-853's replica key, Kafka's ReplicaKey): its node id
+/// and, for a protocol that tells a node's disks apart, the id of the directory its log
+/// lives in (a wiped disk comes back with a new one, and is not the voter it replaced).
+/// `None` names the node on whatever disk (a static voter set's entries).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct VoterKey {
+    pub id: NodeId,
+    pub directory: Option<u64>,
+}
+
+impl VoterKey {
+    /// Whether the replica `id` whose log is in `directory` is this voter: the ids agree and,
+    /// if this key names a directory, so do the directories (Kafka's
+    /// VoterSet.VoterNode.isVoter, ReplicaKey matching).
+    pub fn is(self, id: NodeId, directory: Option<u64>) -> bool {
+        self.id == id && (self.directory.is_none() || self.directory == directory)
+    }
+
+    /// Whether the two keys may name the same replica: the ids agree, and the directories
+    /// do or one key names none (a static entry and the entry that upgraded it).
+    pub fn same_voter(self, other: VoterKey) -> bool {
+        self.is(other.id, other.directory) || other.is(self.id, self.directory)
+    }
+}
+
+impl std::fmt::Display for VoterKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.directory {
+            Some(d) => write!(f, "n{}:{d:x}", self.id),
+            None => write!(f, "n{}", self.id),
+        }
+    }
+}
+
 /// One record of a log, as the checker and the views read it.
 pub trait LogEntry: Clone + Debug {
     /// What it says, as the log view shows it (KRaft's RecordBody).
@@ -27,6 +61,12 @@ pub trait LogEntry: Clone + Debug {
     /// but were written apart are told apart by it.
     fn id(&self) -> u64;
     fn body(&self) -> &Self::Body;
+    /// The voter set the record declares, if it declares one (KRaft's VotersRecord), as
+    /// the voters' keys. None by default: a protocol whose voters never change has no such
+    /// record.
+    fn voters(&self) -> Option<Vec<VoterKey>> {
+        None
+    }
 }
 
 /// The read-only view of one replica's log (or of what is on disk while it is crashed).

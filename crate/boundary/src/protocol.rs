@@ -5,7 +5,7 @@
 //! or a disk: the world owns time, the network and the disks, turns outputs into
 //! messages, fsyncs and trace events, and reads the replica only through these views.
 
-use crate::log::{LogView, SnapshotId};
+use crate::log::{LogView, SnapshotId, VoterKey};
 use crate::message::{Envelope, WireMessage};
 use crate::record::{ClientRecord, Epoch, MetadataImage, NodeId, Offset};
 use crate::vocab::{Named, RpcName, StateName, Summary, TimerKind, Verdict};
@@ -38,6 +38,15 @@ pub trait Protocol: Copy + Debug + Eq + Hash + 'static {
     /// The config a cluster's spec gives; an error names the spec field at fault
     /// (`config.<key>`, `kafkaRelease`) and says why.
     fn configure(spec: &ProtocolSpec<'_>) -> Result<Self::Config, (String, String)>;
+
+    /// Whether a leader that changed state for `reason` stepped down because its own
+    /// removal from the voters took effect (KRaft: RemoveVoterHandler.highWatermarkUpdated
+    /// asks it to resign once the change commits). False by default: a protocol whose
+    /// voters never change removes no leader.
+    fn resigned_as_removed(reason: Self::Reason) -> bool {
+        let _ = reason;
+        false
+    }
 }
 
 /// What a cluster's spec says of its protocol: settings by key (Kafka's config keys),
@@ -190,6 +199,17 @@ pub trait ReplicaCore<P: Protocol>: Clone + Debug + Sized {
     fn voter_directory(&self, id: NodeId) -> Option<u64> {
         let _ = id;
         None
+    }
+    /// The voter set its log puts in force for the records below `end`, as the voters'
+    /// keys, with the offset of the record that declares it (None: a set in force before
+    /// every record, such as the configured voters or KRaft's bootstrap checkpoint). With
+    /// `end` past the log end it is the set `voters` names (KIP-853: the latest, committed
+    /// or not); at the committed offset, the set in force at the last committed record
+    /// (KRaft's VoterSetHistory.valueAtOrBefore). None by default: a protocol whose voters
+    /// never change has only `voters`.
+    fn voters_before(&self, end: Offset) -> Option<(Option<Offset>, impl Iterator<Item = VoterKey> + Clone + '_)> {
+        let _ = end;
+        None::<(Option<Offset>, std::iter::Empty<VoterKey>)>
     }
     fn log(&self) -> &P::Log;
     /// The offset below which it takes records as committed (KRaft's high watermark,

@@ -35,7 +35,7 @@ impl Replica {
         if req.listeners.address(CONTROLLER_LISTENER).is_none() {
             return refuse((ErrorCode::InvalidRequest, refusal::NO_DEFAULT_LISTENER));
         }
-        let voters = match self.check_no_pending_change(ctx).and_then(|hw| self.check_reconfigurable(hw)) {
+        let voters = match self.check_no_pending_add_or_remove(ctx).and_then(|hw| self.check_reconfigurable(hw)) {
             Ok(voters) => voters,
             Err(r) => return refuse(r),
         };
@@ -47,6 +47,7 @@ impl Replica {
         if !self.requests.is_ready(req.voter.id, ctx.now) {
             return refuse((ErrorCode::RequestTimedOut, refusal::NOT_READY));
         }
+        self.supersede_pending_change(ctx);
         self.request(ctx, req.voter.id, Message::ApiVersions);
         let l = self.state.as_leader_mut().expect("checked above");
         // AckWhenCommitted false is AddRaftVoter version 1 (4.2+); earlier leaders know only

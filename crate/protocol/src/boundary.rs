@@ -20,8 +20,8 @@ use kraft_base::messages::cap;
 use kraft_base::shared::Meter;
 use kraft_boundary::{
     DurableState, LogEntry, LogView, Named, Outcome, PeerProgress, PersistedElection, Protocol, ProtocolSpec,
-    ReplicaCore, RpcName, Setup, Start, StateTimer, Summary, TimerKind, Verdict, VoterChangeRequest, WireMessage,
-    ADMIN_CLIENT,
+    ReplicaCore, RpcName, Setup, Start, StateTimer, Summary, TimerKind, Verdict, VoterChangeRequest, VoterKey,
+    WireMessage, ADMIN_CLIENT,
 };
 
 impl Protocol for KRaft {
@@ -62,6 +62,16 @@ impl Protocol for KRaft {
         }
         Ok(ClusterConfig { quorum, switches, snapshot_interval: spec.snapshot_interval })
     }
+
+    /// RemoveVoterHandler.highWatermarkUpdated: the leader's removal committed, it resigns.
+    fn resigned_as_removed(reason: Reason) -> bool {
+        reason == Reason::RemovedFromVoters
+    }
+}
+
+/// A voter's replica key as the boundary names it (directory ids by their bits).
+fn voter_key(n: &super::voters::VoterNode) -> VoterKey {
+    VoterKey { id: n.id, directory: n.directory.map(|d| d.bits()) }
 }
 
 impl ReplicaCore<KRaft> for Replica {
@@ -160,6 +170,12 @@ impl ReplicaCore<KRaft> for Replica {
     fn voter_directory(&self, id: NodeId) -> Option<u64> {
         Replica::voters(self).node(id)?.key().directory.map(DirectoryId::bits)
     }
+    /// The voter history (KRaftControlRecordStateMachine's VoterSetHistory, read from the
+    /// log uncommitted): the latest entry below `end`, else the static voters.
+    fn voters_before(&self, end: Offset) -> Option<(Option<Offset>, impl Iterator<Item = VoterKey> + Clone + '_)> {
+        let (at, set) = self.voter_history().voter_set_before(end);
+        Some((at, set.nodes().iter().map(voter_key)))
+    }
     #[inline]
     fn log(&self) -> &ReplicaLog {
         Replica::log(self)
@@ -252,6 +268,13 @@ impl LogEntry for Record {
     }
     fn body(&self) -> &RecordBody {
         &self.body
+    }
+    /// A VotersRecord's voters.
+    fn voters(&self) -> Option<Vec<VoterKey>> {
+        match &self.body {
+            RecordBody::Voters { voters } => Some(voters.nodes().iter().map(voter_key).collect()),
+            _ => None,
+        }
     }
 }
 

@@ -423,16 +423,21 @@ pub enum SafetySwitch {
     /// A follower reports fetch offsets before they are flushed to disk.
     #[serde(rename = "ack-before-flush")]
     AckBeforeFlush,
+    /// The leader accepts a second AddRaftVoter or RemoveRaftVoter while one is pending or
+    /// while the latest VotersRecord is uncommitted (the effect of KAFKA-20740).
+    #[serde(rename = "multi-voter-change")]
+    MultiVoterChange,
 }
 
 impl SafetySwitch {
-    pub const ALL: [SafetySwitch; 6] = [
+    pub const ALL: [SafetySwitch; 7] = [
         SafetySwitch::HwBeforeOwnEpoch,
         SafetySwitch::VoteIgnoresLog,
         SafetySwitch::NoPreVote,
         SafetySwitch::NoCheckQuorum,
         SafetySwitch::NoResignOnRestart,
         SafetySwitch::AckBeforeFlush,
+        SafetySwitch::MultiVoterChange,
     ];
 
     pub fn name(self) -> &'static str {
@@ -443,6 +448,7 @@ impl SafetySwitch {
             SafetySwitch::NoCheckQuorum => "no-check-quorum",
             SafetySwitch::NoResignOnRestart => "no-resign-on-restart",
             SafetySwitch::AckBeforeFlush => "ack-before-flush",
+            SafetySwitch::MultiVoterChange => "multi-voter-change",
         }
     }
 
@@ -459,6 +465,10 @@ impl SafetySwitch {
             SafetySwitch::NoCheckQuorum => "a leader cut off from the majority never resigns (KAFKA-15489)",
             SafetySwitch::NoResignOnRestart => "a restarted leader resumes leading its old epoch (KAFKA-10527)",
             SafetySwitch::AckBeforeFlush => "followers report fetch offsets before flushing them to disk",
+            SafetySwitch::MultiVoterChange => {
+                "the leader accepts a second voter change while one is pending or uncommitted, so two voter sets \
+                 whose majorities need not overlap are in force at once (KAFKA-20740)"
+            }
         }
     }
 

@@ -28,13 +28,14 @@ impl Replica {
         if req.voter.directory.is_none() {
             return refuse((ErrorCode::InvalidRequest, refusal::NO_DIRECTORY_ID));
         }
-        let voters = match self.check_no_pending_change(ctx).and_then(|hw| self.check_reconfigurable(hw)) {
+        let voters = match self.check_no_pending_add_or_remove(ctx).and_then(|hw| self.check_reconfigurable(hw)) {
             Ok(voters) => voters,
             Err(r) => return refuse(r),
         };
         let Some(next) = voters.remove_voter(req.voter) else {
             return refuse((ErrorCode::VoterNotFound, refusal::NOT_FOUND));
         };
+        self.supersede_pending_change(ctx);
         // The change is pending before its record lands: with the rest of the set caught
         // up it may commit within the append.
         let record_offset = Some(self.voters_record_offset());

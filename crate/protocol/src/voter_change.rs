@@ -10,6 +10,7 @@ use super::record::{Offset, RecordBody};
 use super::replica::Replica;
 use super::rpc::{ErrorCode, Message, VoterChangeResponse};
 use super::voters::VoterSet;
+use super::SafetySwitch;
 
 /// Why a voter change is refused or ended: the error and the rule's words.
 pub(crate) type Refusal = (ErrorCode, &'static str);
@@ -21,9 +22,23 @@ impl Replica {
     /// i.e. has committed a record of its own epoch and so fenced earlier leaders' changes.
     /// Returns the HW. Only a leader calls it.
     pub(super) fn check_no_pending_change(&mut self, ctx: &mut Ctx) -> Result<Offset, Refusal> {
+        self.check_pending_and_hw(ctx, false)
+    }
+
+    /// `check_no_pending_change` for AddRaftVoter and RemoveRaftVoter. With the
+    /// `multi-voter-change` switch (unsafe) a pending change does not refuse the next one:
+    /// the effect of KAFKA-20740, where AddVoterHandler/RemoveVoterHandler forget a change
+    /// that timed out while its VotersRecord still sat in the accumulator, so
+    /// LeaderState.isOperationPending lets a second change in. The leader still needs its HW.
+    pub(super) fn check_no_pending_add_or_remove(&mut self, ctx: &mut Ctx) -> Result<Offset, Refusal> {
+        let unsafe_multi = self.switches.has(SafetySwitch::MultiVoterChange);
+        self.check_pending_and_hw(ctx, unsafe_multi)
+    }
+
+    fn check_pending_and_hw(&mut self, ctx: &mut Ctx, pending_allowed: bool) -> Result<Offset, Refusal> {
         self.maybe_expire_voter_change(ctx);
         let l = self.state.as_leader().expect("only a leader changes voters");
-        if l.voter_change.is_some() {
+        if l.voter_change.is_some() && !pending_allowed {
             return Err((ErrorCode::RequestTimedOut, refusal::PENDING));
         }
         l.high_watermark.ok_or((ErrorCode::RequestTimedOut, refusal::NO_HIGH_WATERMARK))
@@ -31,12 +46,23 @@ impl Replica {
 
     /// Then, for AddVoter and RemoveVoter: UNSUPPORTED_VERSION at kraft.version 0, and
     /// REQUEST_TIMED_OUT while the latest VotersRecord is not below the HW (one uncommitted
-    /// change at a time). Returns the latest set, committed.
+    /// change at a time). Returns the latest set, committed. With the `multi-voter-change`
+    /// switch (unsafe) the latest set is returned committed or not (KAFKA-20740's effect).
     pub(super) fn check_reconfigurable(&self, hw: Offset) -> Result<VoterSet, Refusal> {
         if !self.kraft_version().is_reconfig_supported() {
             return Err((ErrorCode::UnsupportedVersion, refusal::STATIC_VOTERS));
         }
+        if self.switches.has(SafetySwitch::MultiVoterChange) {
+            return Ok(self.voters().clone());
+        }
         self.committed_latest_voters(hw)
+    }
+
+    /// Makes room for a newly accepted change: a change still pending (only with the
+    /// `multi-voter-change` switch) is answered REQUEST_TIMED_OUT and forgotten, as
+    /// KAFKA-20740's expired change was, while its VotersRecord stays in the log.
+    pub(super) fn supersede_pending_change(&mut self, ctx: &mut Ctx) {
+        self.abort_voter_change(ctx, (ErrorCode::RequestTimedOut, refusal::SUPERSEDED));
     }
 
     /// The latest voter set if its entry is committed (below `hw`; the bootstrap
@@ -150,6 +176,8 @@ pub mod refusal {
                                (LeaderState.isReplicaCaughtUp: it never reached the leader's LEO, or not within an hour)";
     pub const TIMED_OUT: &str = "The voter change did not commit within request.timeout.ms \
                                  (LeaderState.maybeExpirePendingOperation); its VotersRecord stays in the log";
+    pub const SUPERSEDED: &str = "The leader accepted another voter change while this one was pending (the \
+                                  multi-voter-change switch, KAFKA-20740); its VotersRecord, if appended, stays";
     pub const NOT_LEADER: &str = "The leader lost its leadership before the voter change committed (LeaderState.close)";
     pub const NOT_THE_LEADER: &str = "This replica is not the leader (KafkaRaftClient.validateLeaderOnlyRequest)";
     pub const NO_DIRECTORY_ID: &str = "The request didn't include a valid voter: its directory id is missing";

@@ -114,6 +114,17 @@ impl VoterHistory {
         self.voter_sets.last().map(|(o, v)| (*o, v))
     }
 
+    /// The set in force for the records below `end`, with the offset of its entry: the
+    /// latest entry at an offset below `end`, else the static voters (offset `None`, as
+    /// the bootstrap checkpoint's). What the checker reads: at the HW, the committed set;
+    /// past the log end, `last_voter_set`.
+    pub fn voter_set_before(&self, end: Offset) -> (EntryOffset, &VoterSet) {
+        match self.voter_sets.iter().rev().find(|(o, _)| o.is_none_or(|o| o < end)) {
+            Some((o, v)) => (*o, v),
+            None => (None, &self.static_voters),
+        }
+    }
+
     /// The finalized kraft.version (lastKraftVersion): 0 without a KRaftVersionRecord.
     pub fn last_kraft_version(&self) -> KRaftVersion {
         self.kraft_versions.last().map_or(KRaftVersion::V0, |(_, v)| *v)
@@ -195,6 +206,8 @@ mod tests {
         assert_eq!(h.last_voter_set_entry().map(|(o, _)| o), Some(Some(2)));
         assert_eq!(h.voter_set_at(2), Some(&set(&[4, 5, 6])));
         assert_eq!(h.voter_set_at(1), None, "the static voters applied there");
+        assert_eq!(h.voter_set_before(3), (Some(2), &set(&[4, 5, 6])));
+        assert_eq!(h.voter_set_before(2), (None, &VoterSet::from_static([1, 2, 3])), "the static voters");
         assert_eq!((h.kraft_version_at(0), h.kraft_version_at(1)), (KRaftVersion::V0, KRaftVersion::V1));
     }
 

@@ -10,7 +10,7 @@ use kraft_protocol::rpc::{
     VoteRequest,
 };
 use kraft_protocol::voters::{Endpoint, Endpoints, KRaftVersionRange};
-use kraft_protocol::{Reason, RecordBody, ReplicaKey, StateName};
+use kraft_protocol::{Reason, RecordBody, ReplicaKey, SafetySwitch, StateName, Unsafe};
 use support::{dir, key, Cluster};
 
 /// A dynamic quorum of `voters` plus `observers`, n0 elected, everyone caught up.
@@ -309,6 +309,92 @@ fn remove_voter_with_pending_remove_voter() {
     c.remove_voter(0, key(2));
     c.remove_voter(0, key(1));
     assert_eq!(answer(&mut c), vec!["REQUEST_TIMED_OUT"]);
+}
+
+/// How many VotersRecords `id`'s log holds at or above its HW: uncommitted voter changes.
+fn uncommitted_voter_changes(c: &Cluster, id: u32) -> usize {
+    let hw = c.replica(id).high_watermark().unwrap_or(0);
+    c.record_kinds(id, hw).iter().filter(|k| **k == "Voters").count()
+}
+
+/// The `multi-voter-change` safety switch, with AddRaftVoter: Kafka's leader refuses a
+/// second change while the first's VotersRecord is uncommitted (REQUEST_TIMED_OUT,
+/// AddVoterHandler's check that the latest VotersRecord is below the HWM); with the switch
+/// off (unsafe) it accepts it, as KAFKA-20740's forgotten change let it: {0, 1, 2} ->
+/// {0, 1, 2, 3} -> {0, 1, 2, 3, 4}, and the new voters commit both without n1 and n2.
+#[test]
+fn multi_voter_change_switch_lets_a_second_add_voter_in() {
+    for unsafe_switch in [false, true] {
+        let switches =
+            if unsafe_switch { Unsafe::default().with(SafetySwitch::MultiVoterChange) } else { Unsafe::default() };
+        let mut c = Cluster::dynamic_unsafe(switches, &[0, 1, 2], &[3, 4]);
+        c.elect(0);
+        c.settle(300);
+        c.take_answers();
+        // The voters' fetches are held: the first change's VotersRecord cannot commit.
+        c.hold = vec![(1, RpcKind::Fetch), (2, RpcKind::Fetch)];
+        let leo = c.replica(0).log().end_offset();
+        c.add_voter(0, key(3));
+        assert_eq!((c.voters(0), answer(&mut c)), (vec![0, 1, 2, 3], vec![]), "unsafe: {unsafe_switch}");
+        assert_eq!(uncommitted_voter_changes(&c, 0), 1);
+        c.add_voter(0, key(4));
+        if unsafe_switch {
+            // The first change is answered as KAFKA-20740's expired one was; its record
+            // stays. The second set, built on the uncommitted first, is appended, and n0, n3
+            // and n4 are a majority of it: both changes commit at once, though only one of
+            // them (n0) is a voter of the committed set {0, 1, 2}. Majorities no longer overlap.
+            assert_eq!(answer(&mut c), vec!["REQUEST_TIMED_OUT", "NONE"]);
+            assert_eq!(c.voters(0), vec![0, 1, 2, 3, 4]);
+            assert_eq!(c.record_kinds(0, leo).iter().filter(|k| **k == "Voters").count(), 2);
+            assert_eq!(c.replica(0).high_watermark(), Some(c.replica(0).log().end_offset()));
+            let l = c.replica(0).leader_state().unwrap();
+            let acked = |n: u32| l.replicas.iter().find(|p| p.id == n).and_then(|p| p.end_offset);
+            assert!([1, 2].iter().all(|&n| acked(n).is_some_and(|o| o <= leo)), "n1, n2 acknowledged neither");
+        } else {
+            assert_eq!(answer(&mut c), vec!["REQUEST_TIMED_OUT"], "the latest VotersRecord is uncommitted");
+            assert_eq!(c.voters(0), vec![0, 1, 2, 3]);
+            assert_eq!(uncommitted_voter_changes(&c, 0), 1);
+            c.release();
+            c.settle(5);
+            assert_eq!(answer(&mut c), vec!["NONE"], "the first change commits once n1 and n2 fetch");
+            assert_eq!(uncommitted_voter_changes(&c, 0), 0);
+        }
+    }
+}
+
+/// The switch with RemoveRaftVoter, and while the first change is still pending (not yet
+/// appended: AddVoterHandler waits for the new voter's ApiVersions). Safe: both refused
+/// (LeaderState.isOperationPending, then the uncommitted VotersRecord). Unsafe: a removal
+/// replaces the pending addition, and a second removal lands on the uncommitted first.
+#[test]
+fn multi_voter_change_switch_lets_a_change_in_while_one_is_pending() {
+    for unsafe_switch in [false, true] {
+        let switches =
+            if unsafe_switch { Unsafe::default().with(SafetySwitch::MultiVoterChange) } else { Unsafe::default() };
+        let mut c = Cluster::dynamic_unsafe(switches, &[0, 1, 2, 3], &[4]);
+        c.elect(0);
+        c.settle(300);
+        c.take_answers();
+        c.hold = vec![(4, RpcKind::ApiVersionsResponse), (1, RpcKind::Fetch), (2, RpcKind::Fetch), (3, RpcKind::Fetch)];
+        let leo = c.replica(0).log().end_offset();
+        c.add_voter(0, key(4));
+        assert_eq!(answer(&mut c), Vec::<&str>::new(), "pending: waiting for n4's ApiVersions");
+        c.remove_voter(0, key(3));
+        if unsafe_switch {
+            assert_eq!(answer(&mut c), vec!["REQUEST_TIMED_OUT"], "the pending addition is dropped");
+            assert_eq!(c.voters(0), vec![0, 1, 2]);
+            c.remove_voter(0, key(2));
+            assert_eq!(answer(&mut c), vec!["REQUEST_TIMED_OUT"], "the uncommitted removal is dropped too");
+            assert_eq!(c.voters(0), vec![0, 1]);
+            assert_eq!(c.record_kinds(0, leo), vec!["Voters", "Voters"]);
+            assert_eq!(uncommitted_voter_changes(&c, 0), 2);
+        } else {
+            assert_eq!(answer(&mut c), vec!["REQUEST_TIMED_OUT"], "a change is pending");
+            c.remove_voter(0, key(2));
+            assert_eq!(answer(&mut c), vec!["REQUEST_TIMED_OUT"]);
+            assert_eq!((c.voters(0), c.replica(0).log().end_offset()), (vec![0, 1, 2, 3], leo), "nothing appended");
+        }
+    }
 }
 
 /// testRemoveVoterTimedOut: not committed within request.timeout.ms: REQUEST_TIMED_OUT,

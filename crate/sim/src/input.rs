@@ -246,7 +246,7 @@ mod tests {
         );
         assert_eq!(
             spec(r#"{"voters":3,"unsafe":["three"]}"#),
-            r#"unsafe[0]: must be one of hw-before-own-epoch, vote-ignores-log, no-pre-vote, no-check-quorum, no-resign-on-restart, ack-before-flush; got "three""#
+            r#"unsafe[0]: must be one of hw-before-own-epoch, vote-ignores-log, no-pre-vote, no-check-quorum, no-resign-on-restart, ack-before-flush, multi-voter-change; got "three""#
         );
         assert_eq!(spec(r#"{"voters":3,"unsafe":[1]}"#), "unsafe[0]: must be a name, got 1");
         // A release is a name; which names there are is the protocol's to say (below).

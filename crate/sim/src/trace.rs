@@ -66,6 +66,10 @@ crate::named! {
         LeaderCompleteness = "LeaderCompleteness",
         NoTruncationBelowHighWatermark = "NoTruncationBelowHighWatermark",
         StableLeadership = "StableLeadership",
+        SingleUncommittedVoterChange = "SingleUncommittedVoterChange",
+        OverlappingVoterMajorities = "OverlappingVoterMajorities",
+        LeaderInOwnVoterSet = "LeaderInOwnVoterSet",
+        RemovedLeaderResignsAfterCommit = "RemovedLeaderResignsAfterCommit",
     }
 }
 
@@ -93,6 +97,18 @@ impl Invariant {
             Invariant::NoTruncationBelowHighWatermark => "no node truncates records below its own HW",
             Invariant::StableLeadership => {
                 "after the first leader, leadership never changes while a majority is connected"
+            }
+            Invariant::SingleUncommittedVoterChange => {
+                "no log holds two voter-set records above the committed offset: one voter change at a time"
+            }
+            Invariant::OverlappingVoterMajorities => {
+                "the committed voter set changes by at most one voter at a time, so old and new majorities overlap"
+            }
+            Invariant::LeaderInOwnVoterSet => {
+                "a replica is elected leader only while it is in its own latest voter set"
+            }
+            Invariant::RemovedLeaderResignsAfterCommit => {
+                "a leader that removed itself from the voters resigns only once that change is committed"
             }
         }
     }

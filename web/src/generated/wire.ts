@@ -204,7 +204,7 @@ export type SnapshotId = { endOffset: number, epoch: number, };
 /**
  * The named safety properties the checker watches.
  */
-export type InvariantName = "SingleLeader" | "MonotonicEpoch" | "MonotonicHighWatermark" | "MajorityReachedHighWatermark" | "SnapshotAtLogStart" | "LeaderNeverLoadSnapshot" | "ConsistentCommittedData" | "LogMatching" | "LeaderCompleteness" | "NoTruncationBelowHighWatermark" | "StableLeadership";
+export type InvariantName = "SingleLeader" | "MonotonicEpoch" | "MonotonicHighWatermark" | "MajorityReachedHighWatermark" | "SnapshotAtLogStart" | "LeaderNeverLoadSnapshot" | "ConsistentCommittedData" | "LogMatching" | "LeaderCompleteness" | "NoTruncationBelowHighWatermark" | "StableLeadership" | "SingleUncommittedVoterChange" | "OverlappingVoterMajorities" | "LeaderInOwnVoterSet" | "RemovedLeaderResignsAfterCommit";
 
 /**
  * One node as the panels show it (what `Cluster.nodes` returns).
@@ -498,7 +498,7 @@ export type LinkProfileSpec = { latencyMs: [number, number], loss: number, dupli
 /**
  * One of KRaft's safety rules, each of which a user may switch off (unsafe mode).
  */
-export type SafetySwitch = "hw-before-own-epoch" | "vote-ignores-log" | "no-pre-vote" | "no-check-quorum" | "no-resign-on-restart" | "ack-before-flush";
+export type SafetySwitch = "hw-before-own-epoch" | "vote-ignores-log" | "no-pre-vote" | "no-check-quorum" | "no-resign-on-restart" | "ack-before-flush" | "multi-voter-change";
 
 /**
  * The Kafka release whose raft behaviour a run models (a cluster spec's `kafkaRelease`),
@@ -1115,6 +1115,10 @@ export const CATALOG: Catalog = {
     {
       "name": "ack-before-flush",
       "explanation": "followers report fetch offsets before flushing them to disk"
+    },
+    {
+      "name": "multi-voter-change",
+      "explanation": "the leader accepts a second voter change while one is pending or uncommitted, so two voter sets whose majorities need not overlap are in force at once (KAFKA-20740)"
     }
   ],
   "releases": [
@@ -1183,6 +1187,22 @@ export const CATALOG: Catalog = {
     {
       "name": "StableLeadership",
       "explanation": "after the first leader, leadership never changes while a majority is connected"
+    },
+    {
+      "name": "SingleUncommittedVoterChange",
+      "explanation": "no log holds two voter-set records above the committed offset: one voter change at a time"
+    },
+    {
+      "name": "OverlappingVoterMajorities",
+      "explanation": "the committed voter set changes by at most one voter at a time, so old and new majorities overlap"
+    },
+    {
+      "name": "LeaderInOwnVoterSet",
+      "explanation": "a replica is elected leader only while it is in its own latest voter set"
+    },
+    {
+      "name": "RemovedLeaderResignsAfterCommit",
+      "explanation": "a leader that removed itself from the voters resigns only once that change is committed"
     }
   ],
   "presets": [
@@ -1248,6 +1268,10 @@ export const INVARIANTS: readonly (readonly [InvariantName, string])[] = [
   ["LeaderCompleteness", "every committed record is in the log of every leader of the epoch that committed it or a later one"],
   ["NoTruncationBelowHighWatermark", "no node truncates records below its own HW"],
   ["StableLeadership", "after the first leader, leadership never changes while a majority is connected"],
+  ["SingleUncommittedVoterChange", "no log holds two voter-set records above the committed offset: one voter change at a time"],
+  ["OverlappingVoterMajorities", "the committed voter set changes by at most one voter at a time, so old and new majorities overlap"],
+  ["LeaderInOwnVoterSet", "a replica is elected leader only while it is in its own latest voter set"],
+  ["RemovedLeaderResignsAfterCommit", "a leader that removed itself from the voters resigns only once that change is committed"],
 ];
 
 /**
@@ -1260,6 +1284,7 @@ export const SWITCHES: readonly (readonly [SafetySwitch, string])[] = [
   ["no-check-quorum", "a leader cut off from the majority never resigns (KAFKA-15489)"],
   ["no-resign-on-restart", "a restarted leader resumes leading its old epoch (KAFKA-10527)"],
   ["ack-before-flush", "followers report fetch offsets before flushing them to disk"],
+  ["multi-voter-change", "the leader accepts a second voter change while one is pending or uncommitted, so two voter sets whose majorities need not overlap are in force at once (KAFKA-20740)"],
 ];
 
 /**

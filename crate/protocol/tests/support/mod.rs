@@ -51,6 +51,8 @@ pub struct Cluster {
     /// Links that drop everything (from, to).
     pub cut: Vec<(NodeId, NodeId)>,
     pub config: QuorumConfig,
+    /// The safety switches every replica started from now on has off (unsafe).
+    pub switches: Unsafe,
     /// `controller.quorum.voters` (static) or the bootstrap servers (dynamic).
     bootstrap: Vec<NodeId>,
     rng: Rng,
@@ -75,6 +77,7 @@ impl Cluster {
             held: Vec::new(),
             cut: Vec::new(),
             config,
+            switches: Unsafe::default(),
             bootstrap,
             rng: Rng::new(7),
             ids: IdSource::default(),
@@ -98,7 +101,24 @@ impl Cluster {
 
     /// A dynamic quorum whose voters were formatted with `initial` (`--initial-controllers`).
     pub fn formatted_with(config: QuorumConfig, voters: &[NodeId], observers: &[NodeId], initial: VoterSet) -> Cluster {
+        Cluster::formatted_unsafe(config, Unsafe::default(), voters, observers, initial)
+    }
+
+    /// `dynamic`, every replica with the safety rules of `switches` off (unsafe).
+    pub fn dynamic_unsafe(switches: Unsafe, voters: &[NodeId], observers: &[NodeId]) -> Cluster {
+        let initial = VoterSet::from_nodes(voters.iter().map(|&v| voter_node(v)));
+        Cluster::formatted_unsafe(QuorumConfig::default(), switches, voters, observers, initial)
+    }
+
+    fn formatted_unsafe(
+        config: QuorumConfig,
+        switches: Unsafe,
+        voters: &[NodeId],
+        observers: &[NodeId],
+        initial: VoterSet,
+    ) -> Cluster {
         let mut c = Cluster::empty_with(voters.to_vec(), config);
+        c.switches = switches;
         for &id in voters {
             c.start(id, ReplicaLog::format(&Meter::default(), dir(id, 0), Some(initial.clone())));
         }
@@ -137,7 +157,7 @@ impl Cluster {
             bootstrap_only: false,
             voters: self.bootstrap.clone(),
             config,
-            switches: Unsafe::default(),
+            switches: self.switches,
             snapshot_interval: 0,
         };
         let durable = Durable { election: ElectionState::default(), log };

@@ -4,7 +4,7 @@
 use super::{ClusterView, Found};
 use crate::spec::Action;
 use crate::trace::{Event, EventKind, Invariant};
-use kraft_boundary::{Epoch, LogView, NodeId, Offset, Protocol, ReplicaCore, StateName};
+use kraft_boundary::{Epoch, LogView, NodeId, Offset, Protocol, ReplicaCore, StateName, VoterKey};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]
@@ -24,6 +24,13 @@ pub struct Leadership {
     /// against the state of its moment, not of the end of the step that emitted it.
     leading: Vec<Option<Epoch>>,
     stable: Option<Option<(Epoch, NodeId, u64)>>,
+}
+
+/// Whether fewer than a majority of `set` (of `size` voters) hold the HW (Kafka's
+/// `voters.size() / 2 + 1`). Counting stops at a majority, the usual case.
+fn lacks_majority(set: impl Iterator<Item = VoterKey>, size: usize, holds: impl Fn(&VoterKey) -> bool) -> bool {
+    let majority = size / 2 + 1;
+    set.filter(|k| holds(k)).take(majority).count() < majority
 }
 
 impl Leadership {
@@ -82,17 +89,37 @@ impl Leadership {
         // The newest leader's HW moves only at its `hw` events (the protocol traces every
         // move of a leader's HW), leadership at state, crash and restart events, and the
         // logs that must hold the HW shrink only at truncate, crash and snapshot events.
-        if matches!(
-            event.kind,
+        // The voters it counts change when it appends a voter-set record (KIP-853).
+        let check = match &event.kind {
             EventKind::HighWatermark { .. }
-                | EventKind::State { .. }
-                | EventKind::Crash { .. }
-                | EventKind::Restart { .. }
-                | EventKind::Truncate { .. }
-                | EventKind::Snapshot { .. }
-        ) {
+            | EventKind::State { .. }
+            | EventKind::Crash { .. }
+            | EventKind::Restart { .. }
+            | EventKind::Truncate { .. }
+            | EventKind::Snapshot { .. } => true,
+            EventKind::Append { node, first, last, .. } => self.appended_voter_set(view, *node, *first, *last),
+            _ => false,
+        };
+        if check {
             self.check_leader_hw(view, event.seq, found);
         }
+    }
+
+    /// Whether the newest epoch's leader, `node`, just appended its latest voter-set record
+    /// (at `first..=last`): from then on its HW counts that set (LeaderState.updateLocalState
+    /// with the uncommitted VotersRecord; KIP-853).
+    fn appended_voter_set<P: Protocol>(
+        &self,
+        view: &impl ClusterView<P>,
+        node: NodeId,
+        first: Offset,
+        last: Offset,
+    ) -> bool {
+        if self.newest_leader_epoch(node).is_none() {
+            return false;
+        }
+        let latest = view.replica(node).and_then(|r| r.voters_before(Offset::MAX).and_then(|(at, _)| at));
+        latest.is_some_and(|at| first <= at && at <= last)
     }
 
     /// The epoch on `node`'s disk is now `epoch`; it must not have dropped.
@@ -155,20 +182,59 @@ impl Leadership {
             return;
         };
         // The voters the leader counts: its HW claims a majority of its own voter set
-        // (LeaderState.maybeUpdateHighWatermark), whatever set the cluster started with.
-        let holds = |v: &NodeId| view.log(*v).is_some_and(|l| l.end_offset() >= hw);
-        let voters = leader.voters().count();
-        let majority = voters / 2 + 1; // Kafka's voters.size() / 2 + 1
-                                       // Counting stops at a majority (the usual case); a report counts them all.
-        if leader.voters().filter(holds).take(majority).count() < majority {
-            let holding = leader.voters().filter(holds).count();
-            found.push(Found {
-                invariant: Invariant::MajorityReachedHighWatermark,
-                node: Some(id),
-                detail: format!("leader n{id} has HW {hw} but only {holding} of {voters} voters hold records up to it"),
-                evidence: vec![seq],
-            });
+        // (LeaderState.maybeUpdateHighWatermark), whatever set the cluster started with. A
+        // voter counts by its key: a node whose disk is not the one the set names holds
+        // nothing of that voter's (KIP-853's replica key).
+        let holds = |k: &VoterKey| view.log(k.id).is_some_and(|l| k.is(k.id, l.directory()) && l.end_offset() >= hw);
+        // A report counts them all.
+        let Some((latest_at, latest)) = leader.voters_before(Offset::MAX) else {
+            // A protocol whose voters never change: the set `voters` names.
+            let keys = || leader.voters().map(|id| VoterKey { id, directory: None });
+            let voters = keys().count();
+            if lacks_majority(keys(), voters, holds) {
+                let holding = keys().filter(holds).count();
+                found.push(Found {
+                    invariant: Invariant::MajorityReachedHighWatermark,
+                    node: Some(id),
+                    detail: format!(
+                        "leader n{id} has HW {hw} but only {holding} of {voters} voters hold records up to it"
+                    ),
+                    evidence: vec![seq],
+                });
+            }
+            return;
+        };
+        let voters = latest.clone().count();
+        if !lacks_majority(latest.clone(), voters, holds) {
+            return;
         }
+        let holding = latest.clone().filter(holds).count();
+        // KIP-853 (RaftEventSimulationTest.MajorityReachedHighWatermark of PR #18987,
+        // KAFKA-16580): the HW may also stand on a majority of the set in force at HW - 1,
+        // the last committed one. The leader computed it with that set's majority before
+        // it appended the latest, uncommitted set (a removal shrinks the set the leader
+        // counts; it never lowers the HW).
+        let committed = leader.voters_before(hw).filter(|(at, _)| *at != latest_at);
+        let detail = match committed {
+            None => format!("leader n{id} has HW {hw} but only {holding} of {voters} voters hold records up to it"),
+            Some((_, set)) => {
+                let size = set.clone().count();
+                if !lacks_majority(set.clone(), size, holds) {
+                    return;
+                }
+                let held = set.filter(holds).count();
+                format!(
+                    "leader n{id} has HW {hw} but only {holding} of the {voters} voters of its latest set and {held} \
+                     of the {size} voters in force at HW - 1 hold records up to it"
+                )
+            }
+        };
+        found.push(Found {
+            invariant: Invariant::MajorityReachedHighWatermark,
+            node: Some(id),
+            detail,
+            evidence: vec![seq],
+        });
     }
 
     /// MonotonicHighWatermark: the newest epoch's leader, `leader`, exposes `hw` now.

@@ -9,6 +9,7 @@
 mod by_offset;
 mod data;
 mod leadership;
+mod membership;
 mod snapshot;
 
 use crate::trace::{Event, EventKind, Invariant};
@@ -31,6 +32,7 @@ pub struct Checker {
     leadership: leadership::Leadership,
     data: data::Data,
     snapshots: snapshot::Snapshots,
+    membership: membership::Membership,
     reports: [u32; Invariant::ALL.len()],
 }
 
@@ -75,6 +77,7 @@ impl Checker {
             leadership: leadership::Leadership::new(nodes, stable_leadership),
             data: data::Data::new(),
             snapshots: snapshot::Snapshots::new(nodes),
+            membership: membership::Membership::new(nodes),
             reports: [0; Invariant::ALL.len()],
         }
     }
@@ -89,7 +92,7 @@ impl Checker {
     #[inline]
     pub fn observe<P: Protocol>(&mut self, view: &impl ClusterView<P>, event: &Event<P>) -> Vec<EventKind<P>> {
         if !may_break_an_invariant(&event.kind) {
-            return Vec::new(); // most events are messages: skip the three checks' dispatch
+            return Vec::new(); // most events are messages: skip the checks' dispatch
         }
         self.check(view, event)
     }
@@ -101,6 +104,7 @@ impl Checker {
         self.leadership.observe(view, event, &mut found);
         self.data.observe(view, event, &mut found);
         self.snapshots.observe(view, event, &mut found);
+        self.membership.observe(view, event, &mut found);
         if found.is_empty() {
             return Vec::new(); // the usual case: skip the adapters below
         }
