@@ -211,8 +211,10 @@ impl Replica {
         }
         // appendAsFollower asks whether this replica is a voter before the appended records
         // are read into the voter history: an observer appending the VotersRecord that adds
-        // it does not flush that append.
-        let voter = !records.is_empty() && self.is_voter();
+        // it does not flush that append, unless it is a controller that always flushes
+        // (followersAlwaysFlush: "some observers (that are getting added to the voter set)
+        // need to flush the disk because the leader may assume that they are in the set").
+        let voter = !records.is_empty() && (self.is_voter() || self.followers_always_flush);
         let appended = match (records.first(), records.last()) {
             (Some(first), Some(last)) => {
                 let (first, last, epoch, kind) = (first.offset, last.offset, last.epoch, first.body.kind());
@@ -227,8 +229,9 @@ impl Replica {
             _ => false,
         };
         let leo = self.log.end_offset();
-        // appendAsFollower flushes only for a voter: the leader counts a voter's fetch offset
-        // toward the HW. An observer's appends stay unflushed (a crash loses them).
+        // appendAsFollower flushes only for a voter (or a controller that always flushes): the
+        // leader counts a voter's fetch offset toward the HW. A broker observer's appends stay
+        // unflushed (a crash loses them).
         let flush = appended && voter;
         if flush && !self.switches.has(SafetySwitch::AckBeforeFlush) {
             self.awaiting_flush = Some(AwaitingFlush { up_to: leo, leader_hw });

@@ -65,6 +65,10 @@ pub struct Replica {
     /// Whom an unattached replica, or a follower whose leader stopped answering, asks for
     /// the leader (Kafka's RequestManager bootstrap servers): fixed at startup.
     pub(crate) bootstrap_servers: Vec<NodeId>,
+    /// Flushes every append as a follower, voter or not (KafkaRaftClient's
+    /// followersAlwaysFlush, 3.9+): a controller of a dynamic quorum, which the leader may
+    /// count as a voter as soon as the VotersRecord adding it is appended.
+    pub(crate) followers_always_flush: bool,
     pub(crate) config: QuorumConfig,
     pub(crate) switches: Unsafe,
     pub(crate) snapshot_interval: u64,
@@ -107,6 +111,7 @@ impl Replica {
             id,
             history,
             bootstrap_servers: VoterSet::from_static(voters).iter().collect(),
+            followers_always_flush: bootstrap_only,
             config,
             switches,
             snapshot_interval,

@@ -245,22 +245,27 @@ fn the_hw_majority_is_counted_in_the_latest_set_or_the_set_at_hw_minus_1() {
     );
 }
 
-/// A voter counts toward the HW majority only on the disk its key names: n1's records on
-/// a disk with another directory id (a wiped and re-formatted disk that was given the
-/// same records) are not the voter n1's.
+/// A voter holds records only on the disk its key names, and a voter whose disk is gone
+/// for good (its node runs on a disk with another directory id: wiped and formatted
+/// again) counts as holding: it can never vote again (a candidate asks for its key and
+/// the new disk answers INVALID_VOTER_KEY), so it cannot help elect a leader without the
+/// records. n2 on its own disk but empty does not hold; with n1's disk lost the HW still
+/// stands on two of three; with n1 back on its own, empty disk it stands on one.
 #[test]
-fn the_hw_majority_counts_a_voter_only_on_its_own_disk() {
+fn the_hw_majority_counts_a_voter_on_its_own_disk_or_lost() {
     let (c, mut w) = settled(false, &[0, 1, 2], &[]);
     let hw = c.replica(0).high_watermark().unwrap();
-    w.event(&c, EventKind::HighWatermark { node: 0, old: Some(hw), new: hw, majority: Box::new([]) });
+    let moved = EventKind::HighWatermark { node: 0, old: Some(hw), new: hw, majority: Box::new([]) };
+    w.event(&c, moved.clone());
     assert_eq!(w.reports, vec![]);
-    for n in [1, 2] {
-        let mut other_disk = ReplicaLog::format(&Meter::default(), dir(n, 1), None);
-        assert!(other_disk.append(c.replica(n).log().records().cloned().collect()));
-        assert_eq!(other_disk.end_offset(), c.replica(n).log().end_offset());
-        w.logs.insert(n, other_disk);
-    }
-    w.event(&c, EventKind::HighWatermark { node: 0, old: Some(hw), new: hw, majority: Box::new([]) });
+    w.logs.insert(2, ReplicaLog::format(&Meter::default(), dir(2, 0), None));
+    let mut other_disk = ReplicaLog::format(&Meter::default(), dir(1, 1), None);
+    assert!(other_disk.append(c.replica(1).log().records().take(1).cloned().collect()));
+    w.logs.insert(1, other_disk);
+    w.event(&c, moved.clone());
+    assert_eq!(w.reported(Invariant::MajorityReachedHighWatermark), Vec::<String>::new());
+    w.logs.insert(1, ReplicaLog::format(&Meter::default(), dir(1, 0), None));
+    w.event(&c, moved);
     assert_eq!(
         w.reported(Invariant::MajorityReachedHighWatermark),
         vec![format!("leader n0 has HW {hw} but only 1 of 3 voters hold records up to it")]

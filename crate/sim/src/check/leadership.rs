@@ -184,8 +184,17 @@ impl Leadership {
         // The voters the leader counts: its HW claims a majority of its own voter set
         // (LeaderState.maybeUpdateHighWatermark), whatever set the cluster started with. A
         // voter counts by its key: a node whose disk is not the one the set names holds
-        // nothing of that voter's (KIP-853's replica key).
-        let holds = |k: &VoterKey| view.log(k.id).is_some_and(|l| k.is(k.id, l.directory()) && l.end_offset() >= hw);
+        // nothing of that voter's (KIP-853's replica key). A voter whose disk is lost for
+        // good (the set names a directory id its node's disk no longer has) counts as
+        // holding: that voter can never vote again (a candidate asks for its key and the
+        // new disk answers INVALID_VOTER_KEY), so it cannot help elect a leader without
+        // the records; what a wipe costs is availability, not this invariant.
+        let lost = |k: &VoterKey| {
+            k.directory.is_some()
+                && view.log(k.id).is_some_and(|l| l.directory().is_some_and(|d| Some(d) != k.directory))
+        };
+        let holds =
+            |k: &VoterKey| lost(k) || view.log(k.id).is_some_and(|l| k.is(k.id, l.directory()) && l.end_offset() >= hw);
         // A report counts them all.
         let Some((latest_at, latest)) = leader.voters_before(Offset::MAX) else {
             // A protocol whose voters never change: the set `voters` names.

@@ -148,6 +148,11 @@ impl Membership {
         if was_at == now_at {
             return; // no voter-set record committed
         }
+        // A node of a dynamic quorum that has read no voter set yet (its static set is
+        // empty: controller.quorum.bootstrap.servers only) knows no set committed before.
+        if was.clone().next().is_none() {
+            return;
+        }
         let added = only_in(now.clone(), was.clone());
         let removed = only_in(was, now);
         if added.len() + removed.len() > 1 {
