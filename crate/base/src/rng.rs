@@ -36,7 +36,15 @@ impl Rng {
         if n == 0 {
             return 0;
         }
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+        let x = self.next_u64();
+        if n >> 32 == 0 {
+            // The same high word of x * n from two 64-bit products: wasm32 has no 64x64->128
+            // multiply, so the u128 product below is a call to a 128-bit multiply routine.
+            // With n < 2^32 neither product nor their sum can overflow.
+            let (hi, lo) = (x >> 32, x & 0xFFFF_FFFF);
+            return (hi * n + ((lo * n) >> 32)) >> 32;
+        }
+        ((x as u128 * n as u128) >> 64) as u64
     }
 
     /// Uniform in [lo, hi] (inclusive); `lo` when hi < lo.
@@ -68,6 +76,24 @@ mod tests {
         let a = f.below(1000);
         let mut g = Rng::fork(42, 1);
         assert_eq!(a, g.below(1000));
+    }
+
+    #[test]
+    fn below_is_the_high_word_of_the_128_bit_product() {
+        let mut r = Rng::new(3);
+        let mut s = Rng::new(3);
+        let ns = [1, 2, 3, 7, 1_000, 1_000_000, u32::MAX as u64 - 1, u32::MAX as u64, 1 << 32, u64::MAX];
+        for i in 0..100_000 {
+            let n = ns[i % ns.len()];
+            let x = s.next_u64();
+            assert_eq!(r.below(n), ((x as u128 * n as u128) >> 64) as u64, "n = {n}");
+        }
+        for x in [0, 1, u64::MAX, u64::MAX - 1, 1 << 63, (1 << 32) - 1] {
+            for n in [1, 2, u32::MAX as u64] {
+                let (hi, lo) = (x >> 32, x & 0xFFFF_FFFF);
+                assert_eq!((hi * n + ((lo * n) >> 32)) >> 32, ((x as u128 * n as u128) >> 64) as u64);
+            }
+        }
     }
 
     #[test]

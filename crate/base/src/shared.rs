@@ -478,11 +478,45 @@ impl<K: Ord + Clone, V: Clone> SharedMap<K, V> {
     /// The value of `key` to change, when there is one and `wanted` says it needs to: one
     /// search to look, one to copy the shared path (`get` then `get_mut` would search twice
     /// to look).
+    ///
+    /// The look remembers the child taken at each level, so the copy of the path (what
+    /// `Node::get_mut` copies) walks it again without comparing keys.
     pub fn get_mut_if(&mut self, key: &K, wanted: impl FnOnce(&V) -> bool) -> Option<&mut V> {
-        if !self.get(key).is_some_and(wanted) {
-            return None;
+        const DEPTH: usize = 16; // a deeper tree (never met) copies its path by key
+        let mut path = [0usize; DEPTH];
+        let mut depth = 0;
+        let mut deep = false;
+        let mut node = self.root.as_ref()?;
+        let at = loop {
+            match &node.entries {
+                Entries::Leaf(e) => {
+                    let i = e.binary_search_by(|(k, _)| k.cmp(key)).ok()?;
+                    if !wanted(&e[i].1) {
+                        return None;
+                    }
+                    break i;
+                }
+                Entries::Branch(c) => {
+                    let i = child_for(c, key);
+                    match path.get_mut(depth) {
+                        Some(p) => *p = i,
+                        None => deep = true,
+                    }
+                    depth += 1;
+                    node = &c[i].1;
+                }
+            }
+        };
+        if deep {
+            return Node::get_mut(self.root.as_mut()?, key);
         }
-        Node::get_mut(self.root.as_mut()?, key)
+        let mut node = self.root.as_mut()?;
+        for &i in &path[..depth] {
+            let Entries::Branch(c) = &mut Arc::make_mut(node).entries else { return None };
+            node = &mut c[i].1;
+        }
+        let Entries::Leaf(e) = &mut Arc::make_mut(node).entries else { return None };
+        Some(&mut e[at].1)
     }
 
     pub fn insert(&mut self, key: K, value: V) -> Option<V> {
@@ -815,6 +849,37 @@ mod tests {
                 }
                 drop(ours);
                 assert_kept(kept, |m, want| m.iter().eq(want.iter()), &meter, Holder::Checker);
+            }
+        }
+    }
+
+    /// get_mut_if finds what get finds and copies the path get_mut copies, at every depth.
+    #[test]
+    fn get_mut_if_walks_the_path_get_mut_walks() {
+        for n in [1u64, 20, 40, 1_000, 40_000] {
+            let (m1, m2) = (Meter::new(), Meter::new());
+            let mut a: SharedMap<u64, u64> = SharedMap::new(Metering::new(&m1, Holder::Images, 16));
+            let mut b: SharedMap<u64, u64> = SharedMap::new(Metering::new(&m2, Holder::Images, 16));
+            for k in 0..n {
+                a.insert(k * 2, k);
+                b.insert(k * 2, k);
+            }
+            for k in [0, 1, n / 2 * 2, n / 2 * 2 + 1, n * 2 - 2, n * 2, n * 3] {
+                let (ca, cb) = (a.clone(), b.clone());
+                let got = a.get_mut_if(&k, |v| v % 2 == 0).map(|v| {
+                    *v += 1;
+                    *v
+                });
+                let want = match b.get(&k) {
+                    Some(v) if v % 2 == 0 => b.get_mut(&k).map(|v| {
+                        *v += 1;
+                        *v
+                    }),
+                    _ => None,
+                };
+                assert_eq!(got, want, "n {n} key {k}");
+                assert_eq!(m1.bytes(Holder::Images), m2.bytes(Holder::Images), "n {n} key {k}: the same copies");
+                assert_eq!((ca.get(&k), a.get(&k)), (cb.get(&k), b.get(&k)));
             }
         }
     }

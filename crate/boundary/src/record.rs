@@ -154,8 +154,10 @@ pub struct TopicName {
 impl TopicName {
     pub fn new(name: &Arc<str>) -> TopicName {
         let bytes = name.as_bytes();
-        let head = (0..8).fold(0u64, |head, i| head << 8 | bytes.get(i).copied().unwrap_or(0) as u64);
-        TopicName { head, name: name.clone() }
+        let mut first = [0u8; 8];
+        let n = bytes.len().min(8);
+        first[..n].copy_from_slice(&bytes[..n]);
+        TopicName { head: u64::from_be_bytes(first), name: name.clone() }
     }
     pub fn name(&self) -> &Arc<str> {
         &self.name
@@ -172,10 +174,11 @@ impl std::ops::Deref for TopicName {
 impl Ord for TopicName {
     #[inline]
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        if Arc::ptr_eq(&self.name, &other.name) {
-            return std::cmp::Ordering::Equal; // the same name, shared (as the workload's are)
+        match self.head.cmp(&other.head) {
+            // The same name, shared (as the workload's are), needs no byte compare.
+            std::cmp::Ordering::Equal if !Arc::ptr_eq(&self.name, &other.name) => self.name.cmp(&other.name),
+            by_head => by_head,
         }
-        self.head.cmp(&other.head).then_with(|| self.name.cmp(&other.name))
     }
 }
 impl PartialOrd for TopicName {

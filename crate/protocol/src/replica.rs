@@ -464,7 +464,13 @@ impl Replica {
     fn poll_state_timer(&mut self, ctx: &mut Ctx) -> bool {
         let now = ctx.now;
         let check_quorum = self.checks_quorum();
-        let voter = self.is_voter();
+        // Whether this replica is a voter matters only once the timer that asks is due
+        // (and reading it costs a search of the voter set): false otherwise.
+        let voter = match &self.state {
+            EpochState::Unattached(s) => s.election_deadline <= now && self.is_voter(),
+            EpochState::Follower(s) => s.fetch_deadline <= now && self.is_voter(),
+            _ => false,
+        };
         match &mut self.state {
             EpochState::Unattached(s) => {
                 if voter && s.election_deadline <= now {

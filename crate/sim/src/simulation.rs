@@ -348,10 +348,10 @@ impl<P: Protocol> Run<P> {
     /// run reaches each checkpoint time. Returns the outcome of the last input applied.
     fn run_to(&mut self, target: u64) -> Result<Option<WriteOutcome>, Livelock> {
         let mut outcome = None;
+        // Only a checkpoint moves the boundary: it is computed again after each one, not on
+        // every step (in wasm32 the saturating u64 multiply is a call to a 128-bit multiply).
+        let mut boundary = self.next_checkpoint_time();
         loop {
-            let last_checkpoint = self.checkpoints.last().map(|c| c.world.now).unwrap_or(0);
-            let every = self.checkpoint_every;
-            let boundary = (last_checkpoint / every + 1).saturating_mul(every);
             let stop = boundary.min(target);
             match self.run_step_into_window(stop)? {
                 RunStep::Ran => {}
@@ -359,6 +359,7 @@ impl<P: Protocol> Run<P> {
                 RunStep::Reached => {
                     if stop == boundary {
                         self.take_checkpoint();
+                        boundary = self.next_checkpoint_time();
                     }
                     if stop == target {
                         return Ok(outcome);
@@ -366,6 +367,13 @@ impl<P: Protocol> Run<P> {
                 }
             }
         }
+    }
+
+    /// When the next checkpoint is due: the next multiple of the interval after the last one.
+    fn next_checkpoint_time(&self) -> u64 {
+        let last_checkpoint = self.checkpoints.last().map(|c| c.world.now).unwrap_or(0);
+        let every = self.checkpoint_every;
+        (last_checkpoint / every + 1).saturating_mul(every)
     }
 
     /// One `World::run_step` whose events go straight into the window (no staging
