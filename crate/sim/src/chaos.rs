@@ -299,8 +299,8 @@ pub fn random_run(seed: u64, opts: &ChaosOptions) -> (ClusterSpec, Vec<TimedActi
 fn voter_changes(seed: u64, opts: &ChaosOptions) -> Vec<TimedAction> {
     let mut rng = Rng::fork(seed, STREAM_MEMBERSHIP);
     let nodes = opts.voters + opts.observers;
-    // The last change (a replacement's add) lands before the heal.
-    let last = heal_at_ms(opts).saturating_sub(9_000);
+    // The last change (a replacement's last add) lands before the heal.
+    let last = heal_at_ms(opts).saturating_sub(15_000);
     let mut meant: Vec<NodeId> = (0..opts.voters).collect();
     let mut replaced = false;
     let mut actions = Vec::new();
@@ -312,7 +312,14 @@ fn voter_changes(seed: u64, opts: &ChaosOptions) -> Vec<TimedAction> {
             0 if !others.is_empty() => {
                 let node = pick(&mut rng, &others);
                 meant.push(node);
-                actions.push(TimedAction { t, action: Action::AddVoter { node } });
+                // An operator checks and asks again: a refused add (a change pending, the
+                // new voter lagging) or one whose uncommitted record a new leader truncated
+                // would leave the set smaller than meant, and later removals could take it
+                // down to one voter. A repeat of an add that took is refused as
+                // DUPLICATE_VOTER and changes nothing.
+                for retry in 0..3 {
+                    actions.push(TimedAction { t: t + retry * 3_000, action: Action::AddVoter { node } });
+                }
             }
             1 if meant.len() > opts.voters as usize => {
                 let node = pick(&mut rng, &meant);
@@ -328,8 +335,10 @@ fn voter_changes(seed: u64, opts: &ChaosOptions) -> Vec<TimedAction> {
                 actions.push(TimedAction { t, action: Action::Wipe { node } });
                 actions.push(TimedAction { t: restart, action: Action::Restart { node } });
                 actions.push(TimedAction { t: remove, action: Action::RemoveVoter { node } });
-                actions.push(TimedAction { t: add, action: Action::AddVoter { node } });
-                t = add;
+                for retry in 0..3 {
+                    actions.push(TimedAction { t: add + retry * 3_000, action: Action::AddVoter { node } });
+                }
+                t = add + 6_000;
             }
             _ => {}
         }
