@@ -544,7 +544,7 @@ pub fn lost_a_majority_of_disks(world: &World) -> bool {
     let gone = voters
         .iter()
         .filter(|&&v| {
-            r.voter_directory(v).is_some_and(|d| world.nodes.get(v as usize).is_none_or(|n| n.directory != d))
+            r.voter_directory(v).is_some_and(|d| world.nodes.get(v as usize).is_none_or(|n| n.directory() != Some(d)))
         })
         .count();
     2 * gone >= voters.len() && !voters.is_empty()

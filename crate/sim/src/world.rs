@@ -111,9 +111,6 @@ pub struct Node<P: Protocol = KRaft> {
     /// dynamic quorum). A running replica's own voter set is what counts
     /// (`ReplicaCore::voters`); this is what a crashed node shows.
     pub is_voter: bool,
-    /// The directory id of its disk (meta.properties' `directory.id`): drawn when the disk
-    /// is formatted, new after a wipe. What `add-controller` reads from the node.
-    pub directory: u64,
     pub replica: Option<P::Replica>,
     /// What survived the last crash (only while crashed).
     pub durable: Option<P::Durable>,
@@ -136,6 +133,11 @@ impl<P: Protocol> Node<P> {
     /// input queued for that millisecond before the flush began waits for its end too.
     fn in_flush(&self) -> bool {
         self.busy_until != 0
+    }
+    /// The directory id of its disk (meta.properties' `directory.id`), if its protocol
+    /// formats one: what `add-controller` reads from the node.
+    pub fn directory(&self) -> Option<u64> {
+        self.log().and_then(LogView::directory)
     }
     /// The running replica's log, or what is on disk while crashed.
     pub fn log(&self) -> Option<&P::Log> {
@@ -258,7 +260,6 @@ impl<P: Protocol> World<P> {
             .map(|id| Node {
                 id,
                 is_voter: id < spec.voters,
-                directory: directories[id as usize],
                 replica: None,
                 durable: Some(format(id)),
                 incarnation: 0,
@@ -763,12 +764,11 @@ impl<P: Protocol> World<P> {
                 // directory id, so the node is a new replica until it is added again.
                 let directory = draw_directory(&mut self.directory_rng);
                 let disk = P::Durable::format(&self.meter, &self.spec.protocol, directory, None);
-                let n = &mut self.nodes[*node as usize];
-                n.directory = directory;
-                n.durable = Some(disk);
+                self.nodes[*node as usize].durable = Some(disk);
             }
             Action::AddVoter { node } => {
-                let directory = self.nodes[*node as usize].directory;
+                // 0 is no directory id: a disk formatted without one (the leader refuses).
+                let directory = self.nodes[*node as usize].directory().unwrap_or(0);
                 self.change_voters(action, VoterChangeRequest::Add { id: *node, directory });
                 return None;
             }
@@ -776,8 +776,10 @@ impl<P: Protocol> World<P> {
                 // remove-controller names the key as `describe --status` shows it: the
                 // directory id the leader's voter set has for the node (its disk's, if none).
                 let leader = self.leader().and_then(|(l, _)| self.nodes[l as usize].replica.as_ref());
-                let directory =
-                    leader.and_then(|r| r.voter_directory(*node)).unwrap_or(self.nodes[*node as usize].directory);
+                let directory = leader
+                    .and_then(|r| r.voter_directory(*node))
+                    .or(self.nodes[*node as usize].directory())
+                    .unwrap_or(0);
                 self.change_voters(action, VoterChangeRequest::Remove { id: *node, directory });
                 return None;
             }

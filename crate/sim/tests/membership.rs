@@ -113,7 +113,7 @@ fn a_wiped_voter_is_replaced_by_its_new_disk() {
     let probe = Simulation::replay_once(dynamic("4.1"), vec![], 3_000).unwrap();
     let (leader, _) = probe.world().leader().expect("a leader by 3 s");
     let wiped = (leader + 1) % 3;
-    let before = probe.world().nodes[wiped as usize].directory;
+    let before = probe.world().nodes[wiped as usize].directory().unwrap();
     let inputs = vec![
         at(3_000, Action::Wipe { node: wiped }),
         at(3_500, Action::Restart { node: wiped }),
@@ -121,7 +121,7 @@ fn a_wiped_voter_is_replaced_by_its_new_disk() {
         at(8_000, Action::AddVoter { node: wiped }),
     ];
     let sim = Simulation::replay_once(dynamic("4.1"), inputs, 12_000).unwrap();
-    let after = sim.world().nodes[wiped as usize].directory;
+    let after = sim.world().nodes[wiped as usize].directory().unwrap();
     assert_ne!(before, after, "a wipe formats a new directory id");
     let errors: Vec<_> = answers(&sim).into_iter().map(|(_, r, _, e)| (r, e)).collect();
     assert_eq!(errors, [("remove-controller", "NONE"), ("add-controller", "NONE")]);
