@@ -68,6 +68,7 @@ export const COURSE: CoursePart[] = [
       { id: 'resign-five-voters-prevote', name: 'Resign with five voters', line: "The successor's first pre-vote fails: two grants of five are not a majority." },
       { id: 'split-vote', name: 'Split vote', line: 'Candidates split the votes; random timeouts break the tie.' },
       { id: 'grow-three-to-five', name: 'Add controllers', line: 'KIP-853: add-controller grows a dynamic quorum from three voters to five.' },
+      { id: 'remove-leader', name: 'Remove the leader', line: 'The leader removes itself: it leads without counting itself, then resigns on commit.' },
     ],
   },
 ];
