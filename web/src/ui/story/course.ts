@@ -69,6 +69,7 @@ export const COURSE: CoursePart[] = [
       { id: 'split-vote', name: 'Split vote', line: 'Candidates split the votes; random timeouts break the tie.' },
       { id: 'grow-three-to-five', name: 'Add controllers', line: 'KIP-853: add-controller grows a dynamic quorum from three voters to five.' },
       { id: 'remove-leader', name: 'Remove the leader', line: 'The leader removes itself: it leads without counting itself, then resigns on commit.' },
+      { id: 'replace-failed-disk', name: 'Replace a failed disk', line: 'A new disk is a new replica key: remove the old voter, add the node back.' },
     ],
   },
 ];
