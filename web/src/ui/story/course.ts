@@ -70,6 +70,7 @@ export const COURSE: CoursePart[] = [
       { id: 'grow-three-to-five', name: 'Add controllers', line: 'KIP-853: add-controller grows a dynamic quorum from three voters to five.' },
       { id: 'remove-leader', name: 'Remove the leader', line: 'The leader removes itself: it leads without counting itself, then resigns on commit.' },
       { id: 'replace-failed-disk', name: 'Replace a failed disk', line: 'A new disk is a new replica key: remove the old voter, add the node back.' },
+      { id: 'one-to-two-voters', name: 'One voter to two', line: 'A lagging second voter stalls the HW: a majority of two is both (KAFKA-19933).' },
     ],
   },
 ];
