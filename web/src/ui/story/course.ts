@@ -59,7 +59,7 @@ export const COURSE: CoursePart[] = [
   {
     id: 'kraft',
     title: "KRaft's own",
-    about: 'pre-vote, check-quorum, observers, graceful resign, adding controllers',
+    about: 'pre-vote, check-quorum, observers, graceful resign, changing the controllers',
     stories: [
       { id: 'disruptive-rejoin', name: 'Disruptive rejoin', line: 'Pre-vote keeps a rejoining voter from unseating a healthy leader.' },
       { id: 'ping-pong-partial-partition', name: 'Partial partition', line: 'Pre-vote and check-quorum stop leadership bouncing between nodes.' },
@@ -71,6 +71,7 @@ export const COURSE: CoursePart[] = [
       { id: 'remove-leader', name: 'Remove the leader', line: 'The leader removes itself: it leads without counting itself, then resigns on commit.' },
       { id: 'replace-failed-disk', name: 'Replace a failed disk', line: 'A new disk is a new replica key: remove the old voter, add the node back.' },
       { id: 'one-to-two-voters', name: 'One voter to two', line: 'A lagging second voter stalls the HW: a majority of two is both (KAFKA-19933).' },
+      { id: 'one-change-at-a-time', name: 'One change at a time', line: 'Why a second voter change waits: two at once let two leaders commit.' },
     ],
   },
 ];
