@@ -93,7 +93,8 @@ test("a link carries every setting the operator's console sets (config keys, dis
   await init();
   const config = Object.fromEntries(catalog().configKeys.map((k) => [k.key, k.default === k.min ? k.default + 1 : k.default - 1]));
   config['controller.quorum.fetch.timeout.ms'] = 500;
-  const c = await Cluster.create({ seed: 8, config, flushMs: 5, snapshotInterval: 50, writesPerSecond: 10 });
+  // Kafka 4.2 and a dynamic quorum: where controller.quorum.auto.join.enable may be on.
+  const c = await Cluster.create({ seed: 8, config, flushMs: 5, snapshotInterval: 50, writesPerSecond: 10, kafkaRelease: '4.2', quorum: 'dynamic' });
   c.advance(4_000);
   c.crash(c.leader()?.id ?? 0);
   c.advance(3_000);
@@ -101,6 +102,7 @@ test("a link carries every setting the operator's console sets (config keys, dis
   assert.deepEqual(back.options.config, config);
   assert.equal(back.options.flushMs, 5);
   assert.equal(back.options.snapshotInterval, 50);
+  assert.deepEqual([back.options.kafkaRelease, back.options.quorum], ['4.2', 'dynamic']);
   assert.equal(back.digest(), c.digest());
   // a 500 ms fetch timeout is what the run used: detection is a quarter of Kafka's 2 s
   const failover = back.leaderChanges().find((ch) => ch.previous !== null);

@@ -19,7 +19,7 @@ impl Replica {
     /// connection: no Fetch goes out in it). The timer restarts only when the request went
     /// out.
     pub(super) fn maybe_auto_join(&mut self, ctx: &mut Ctx, leader: NodeId) -> bool {
-        let joins = self.config.release.auto_join() && self.config.auto_join;
+        let joins = self.config.release.auto_join() && self.config.auto_join != 0;
         if !joins || !self.kraft_version().is_reconfig_supported() {
             return false;
         }

@@ -3,7 +3,7 @@
 //! (`ReplicaCore for Replica`), its disk, its log view, its messages, and the names its
 //! trace is written in. Each is a thin mapping onto the replica's own methods.
 
-use super::config::{ClusterConfig, KafkaRelease, QuorumConfig, SafetySwitch};
+use super::config::{ClusterConfig, KafkaRelease, QuorumConfig, SafetySwitch, AUTO_JOIN_KEY};
 use super::election::VoteDecision;
 use super::io::{Ctx, KRaft, Wake};
 use super::log::{FetchPosition, ReplicaLog};
@@ -55,6 +55,24 @@ impl Protocol for KRaft {
         let mut quorum = QuorumConfig { release, ..QuorumConfig::default() };
         for (k, v) in spec.config {
             quorum.set(k, *v).map_err(|e| (format!("config.{k}"), e))?;
+        }
+        // Auto-join (KIP-1186) is in KafkaRaftClient.pollFollowerAsObserver from 4.2, and
+        // only for a process that can become a voter (canBecomeVoter: a controller). Every
+        // node of a dynamic quorum is a controller (formatted with or without
+        // --initial-controllers); a static quorum's observers are brokers (KafkaConfig wants
+        // every controller in controller.quorum.voters), and its voters already vote.
+        if quorum.auto_join != 0 {
+            let why = if !release.auto_join() {
+                Some(format!("auto-join came in Kafka 4.2 (KIP-1186), and this run models {}", release.name()))
+            } else if !spec.dynamic_quorum {
+                Some("a static quorum's observers are brokers, which never become voters: set quorum dynamic".into())
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                let e = format!("{AUTO_JOIN_KEY} must be 0 here, got {}: {why}", quorum.auto_join);
+                return Err((format!("config.{AUTO_JOIN_KEY}"), e));
+            }
         }
         let mut switches = super::config::Unsafe::default();
         for name in spec.unsafe_switches {

@@ -50,10 +50,11 @@ pub struct QuorumConfig {
     /// (a cluster spec's `kafkaRelease`; not a config key of Kafka's).
     pub release: KafkaRelease,
     /// `controller.quorum.auto.join.enable` (Kafka 4.2+, QuorumConfig.autoJoin, default
-    /// false): a controller that is an observer adds itself to the voters. Kafka also asks
-    /// that the process be a controller (KafkaRaftClient's canBecomeVoter); the simulator
-    /// sets this only on controllers. Not in `CONFIG_KEYS`: a cluster spec cannot set it yet.
-    pub auto_join: bool,
+    /// false), 1 for true: a controller that is an observer adds itself to the voters.
+    /// Kafka also asks that the process be a controller (KafkaRaftClient's canBecomeVoter):
+    /// a spec may set it only on a dynamic quorum, whose nodes are all controllers
+    /// (`KRaft::configure`).
+    pub auto_join: u64,
 }
 
 /// Kafka's default for both byte limits (QuorumConfig: 1 MiB).
@@ -95,10 +96,30 @@ const fn key(
     }
 }
 
+/// A boolean config key: 0 (false, the default) or 1 (true), without a unit.
+const fn flag(key: &'static str, description: &'static str, slot: fn(&mut QuorumConfig) -> &mut u64) -> ConfigKey {
+    ConfigKey {
+        limit: Limit {
+            key,
+            description: doc(description),
+            default: Some(0),
+            min: 0,
+            max: Some(1),
+            unit: None,
+            zero_turns_off: false,
+        },
+        slot,
+    }
+}
+
+/// The name of the auto-join key, which `KRaft::configure` checks against the release and
+/// the quorum.
+pub const AUTO_JOIN_KEY: &str = "controller.quorum.auto.join.enable";
+
 /// The accepted config keys. Kafka's defaults, except the three `metadata.*` keys, scaled
 /// down from Kafka's (1 hour, 100 MiB, 7 days) so a playground run sees snapshots and
 /// cleaning; their shape stays Kafka's: the log keeps a few snapshot intervals of records.
-pub const CONFIG_KEYS: [ConfigKey; 12] = [
+pub const CONFIG_KEYS: [ConfigKey; 13] = [
     key(
         "controller.quorum.fetch.timeout.ms",
         2000,
@@ -159,6 +180,9 @@ pub const CONFIG_KEYS: [ConfigKey; 12] = [
         "most bytes of snapshot one FetchSnapshot response carries",
         |c| &mut c.fetch_snapshot_max_bytes,
     ),
+    flag(AUTO_JOIN_KEY, "1: a controller observer adds itself to the voters (Kafka 4.2+, dynamic quorum)", |c| {
+        &mut c.auto_join
+    }),
     key(
         "sim.fetchMaxWaitMs",
         500,
@@ -214,7 +238,7 @@ impl Default for QuorumConfig {
             retention_max_bytes: 0,
             retention_max_ms: 0,
             release: KafkaRelease::Legacy,
-            auto_join: false,
+            auto_join: 0,
         };
         for k in &CONFIG_KEYS {
             *(k.slot)(&mut c) = k.limit.default.unwrap_or(0);
@@ -532,6 +556,7 @@ mod tests {
             "controller.quorum.append.linger.ms",
             "controller.quorum.fetch.max.bytes",
             "controller.quorum.fetch.snapshot.max.bytes",
+            "controller.quorum.auto.join.enable",
             "metadata.log.max.snapshot.interval.ms",
             "metadata.max.retention.bytes",
             "metadata.max.retention.ms",

@@ -443,7 +443,7 @@ fn update_voter_after_kraft_version_upgrade() {
 // ---- auto-join (4.2+) ---------------------------------------------------------------------
 
 fn auto_join(release: KafkaRelease, on: bool) -> QuorumConfig {
-    QuorumConfig { auto_join: on, ..config(release) }
+    QuorumConfig { auto_join: u64::from(on), ..config(release) }
 }
 
 /// testAutoAddNewVoter: a controller observer with auto-join on, once its update voter set

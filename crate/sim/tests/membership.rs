@@ -143,3 +143,105 @@ fn dynamic_needs_a_release_and_static_is_the_default() {
     let digest = |s: ClusterSpec| Simulation::replay_once(s, vec![], 5_000).unwrap().digest().hex();
     assert_eq!(digest(absent), digest(stat));
 }
+
+// ---- auto-join (Kafka 4.2+, KIP-1186) ------------------------------------------------------
+
+const AUTO_JOIN: &str = "controller.quorum.auto.join.enable";
+
+fn auto_join(release: &str, seed: u64) -> ClusterSpec {
+    ClusterSpec { seed, config: [(AUTO_JOIN.to_string(), 1)].into(), ..dynamic(release) }
+}
+
+/// Every AddRaftVoter and RemoveRaftVoter a replica sent: (sender, rpc name).
+fn voter_requests(sim: &Simulation) -> Vec<(u32, &'static str)> {
+    sim.trace()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Send { from, rpc, .. } => {
+                let name = rpc.name();
+                matches!(name, "AddRaftVoter" | "RemoveRaftVoter").then_some((*from, name))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn no_violations(sim: &Simulation) {
+    assert_eq!(sim.violations().map(|e| e.to_string()).collect::<Vec<_>>(), Vec::<String>::new());
+}
+
+/// `controller.quorum.auto.join.enable` defaults to false, as in Kafka's QuorumConfig: a 4.2
+/// dynamic quorum's observer controllers only fetch, and stay observers.
+#[test]
+fn auto_join_is_off_by_default() {
+    let sim = Simulation::replay_once(dynamic("4.2"), vec![], 15_000).unwrap();
+    assert_eq!(voter_requests(&sim), []);
+    assert!(voter_sets(&sim).iter().all(|s| *s == [0, 1, 2]), "{:?}", voter_sets(&sim));
+    no_violations(&sim);
+}
+
+/// With the key on, a 4.2 dynamic quorum's observer controllers add themselves, one change
+/// at a time, with no admin request: every replica ends on the five voters, over seeds
+/// 1..=8 (each elects a leader in its own way and lines the two joiners up differently),
+/// and every invariant holds after every event.
+#[test]
+fn observer_controllers_auto_join_over_seeds() {
+    for seed in 1..=8 {
+        let sim = Simulation::replay_once(auto_join("4.2", seed), vec![], 20_000).unwrap();
+        assert!(voter_sets(&sim).iter().all(|s| *s == [0, 1, 2, 3, 4]), "seed {seed}: {:?}", voter_sets(&sim));
+        assert_eq!(answers(&sim), [], "seed {seed}: no admin client");
+        let senders: Vec<u32> = voter_requests(&sim).iter().map(|(from, _)| *from).collect();
+        assert!(senders.contains(&3) && senders.contains(&4), "seed {seed}: {senders:?}");
+        assert!(senders.iter().all(|n| *n >= 3), "seed {seed}: only the observers ask");
+        no_violations(&sim);
+    }
+}
+
+/// KafkaRaftClientAutoJoinTest, in a whole world: testAutoAddNewVoter (an observer
+/// controller sends AddRaftVoter for itself), testObserverRemovesOldVoterAndAutoJoins and
+/// testAutoRemoveOldVoter (a controller whose id is a voter's on another disk first sends
+/// RemoveRaftVoter for that key, then AddRaftVoter for its own), and
+/// testObserverDoesNotAddItselfWhenAutoJoinDisabled (the default, above). A voter is
+/// wiped once the observers have joined; it comes back with a new directory id.
+#[test]
+fn a_wiped_voter_removes_its_old_key_and_joins_again() {
+    let spec = auto_join("4.2", 5);
+    let probe = Simulation::replay_once(spec.clone(), vec![], 8_000).unwrap();
+    let (leader, _) = probe.world().leader().expect("a leader by 8 s");
+    assert!(voter_sets(&probe).iter().all(|s| *s == [0, 1, 2, 3, 4]), "{:?}", voter_sets(&probe));
+    let wiped = (leader + 1) % 3;
+    let before = probe.world().nodes[wiped as usize].directory().unwrap();
+    let inputs = vec![at(8_000, Action::Wipe { node: wiped }), at(8_500, Action::Restart { node: wiped })];
+    let sim = Simulation::replay_once(spec, inputs, 20_000).unwrap();
+    let after = sim.world().nodes[wiped as usize].directory().unwrap();
+    assert_ne!(before, after);
+    let (l, _) = sim.world().leader().unwrap();
+    let leader_replica = sim.world().nodes[l as usize].replica.as_ref().unwrap();
+    assert_eq!(leader_replica.voter_directory(wiped), Some(after), "the new disk is the voter");
+    let wiped_requests: Vec<&str> =
+        voter_requests(&sim).into_iter().filter(|(from, _)| *from == wiped).map(|(_, r)| r).collect();
+    assert_eq!(wiped_requests, ["RemoveRaftVoter", "AddRaftVoter"]);
+    assert!(voter_sets(&sim).iter().all(|s| *s == [0, 1, 2, 3, 4]), "{:?}", voter_sets(&sim));
+    no_violations(&sim);
+}
+
+/// The key is refused, naming the field, the value and why, where Kafka would not auto-join:
+/// a release before 4.2 (KafkaRaftClient.pollFollowerAsObserver has no auto-join) and a
+/// static quorum (its observers are brokers: canBecomeVoter is false); a value other than
+/// 0 or 1 is out of range.
+#[test]
+fn auto_join_is_refused_before_4_2_and_on_static_quorums() {
+    let field = format!("config.{AUTO_JOIN}");
+    let err = auto_join("4.1", 1).resolve::<kraft_protocol::KRaft>().unwrap_err();
+    assert_eq!(err.0, field);
+    assert!(err.1.contains("got 1") && err.1.contains("Kafka 4.2") && err.1.contains("4.1"), "{}", err.1);
+    let stat = ClusterSpec { quorum: Some(QuorumKind::Static), ..auto_join("4.2", 1) };
+    let err = stat.resolve::<kraft_protocol::KRaft>().unwrap_err();
+    assert_eq!(err.0, field);
+    assert!(err.1.contains("got 1") && err.1.contains("static quorum"), "{}", err.1);
+    let two = ClusterSpec { config: [(AUTO_JOIN.to_string(), 2)].into(), ..dynamic("4.2") };
+    let err = two.resolve::<kraft_protocol::KRaft>().unwrap_err();
+    assert_eq!(err, (field, format!("{AUTO_JOIN} must be between 0 and 1, got 2")));
+    let off = ClusterSpec { config: [(AUTO_JOIN.to_string(), 0)].into(), quorum: None, ..dynamic("4.1") };
+    assert!(off.resolve::<kraft_protocol::KRaft>().is_ok(), "0 is Kafka's default anywhere");
+}

@@ -940,6 +940,14 @@ export const CATALOG: Catalog = {
       "zeroTurnsOff": false
     },
     {
+      "key": "controller.quorum.auto.join.enable",
+      "description": "1: a controller observer adds itself to the voters (Kafka 4.2+, dynamic quorum)",
+      "default": 0,
+      "min": 0,
+      "max": 1,
+      "zeroTurnsOff": false
+    },
+    {
       "key": "sim.fetchMaxWaitMs",
       "description": "simulator only: how long the leader parks an empty Fetch (Kafka: a fixed 500 ms)",
       "default": 500,
@@ -1251,7 +1259,7 @@ export const CATALOG: Catalog = {
 /**
  * A quorum config key (`protocol::config::CONFIG_KEYS`): Kafka's `controller.quorum.*` keys, `sim.fetchMaxWaitMs` (a simulator-only knob for the Fetch wait Kafka fixes at 500 ms, `KafkaRaftClient.MAX_FETCH_WAIT_MS`), and Kafka's snapshot and retention keys (`metadata.*`), whose defaults are scaled down for a playground.
  */
-export type QuorumConfigKey = "controller.quorum.fetch.timeout.ms" | "controller.quorum.election.timeout.ms" | "controller.quorum.election.backoff.max.ms" | "controller.quorum.request.timeout.ms" | "controller.quorum.retry.backoff.ms" | "controller.quorum.append.linger.ms" | "controller.quorum.fetch.max.bytes" | "controller.quorum.fetch.snapshot.max.bytes" | "sim.fetchMaxWaitMs" | "metadata.log.max.snapshot.interval.ms" | "metadata.max.retention.bytes" | "metadata.max.retention.ms";
+export type QuorumConfigKey = "controller.quorum.fetch.timeout.ms" | "controller.quorum.election.timeout.ms" | "controller.quorum.election.backoff.max.ms" | "controller.quorum.request.timeout.ms" | "controller.quorum.retry.backoff.ms" | "controller.quorum.append.linger.ms" | "controller.quorum.fetch.max.bytes" | "controller.quorum.fetch.snapshot.max.bytes" | "controller.quorum.auto.join.enable" | "sim.fetchMaxWaitMs" | "metadata.log.max.snapshot.interval.ms" | "metadata.max.retention.bytes" | "metadata.max.retention.ms";
 
 /**
  * Every invariant the checker watches, with what it protects (`trace::Invariant`).

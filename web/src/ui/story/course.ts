@@ -71,6 +71,7 @@ export const COURSE: CoursePart[] = [
       { id: 'remove-leader', name: 'Remove the leader', line: 'The leader removes itself: it leads without counting itself, then resigns on commit.' },
       { id: 'replace-failed-disk', name: 'Replace a failed disk', line: 'A new disk is a new replica key: remove the old voter, add the node back.' },
       { id: 'one-to-two-voters', name: 'One voter to two', line: 'A lagging second voter stalls the HW: a majority of two is both (KAFKA-19933).' },
+      { id: 'auto-join', name: 'Controllers auto-join', line: 'KIP-1186: observer controllers add themselves, one change at a time.' },
       { id: 'one-change-at-a-time', name: 'One change at a time', line: 'Why a second voter change waits: two at once let two leaders commit.' },
     ],
   },
