@@ -444,9 +444,13 @@ export class Cluster {
   get observers(): number {
     return this.#observers;
   }
-  /** voters + observers. */
+  /**
+   * Nodes now: voters + observers, and the controllers `addController()` started before
+   * now (a seek back before one leaves it out). After `dispose()`, the count at creation.
+   */
   get nodeCount(): number {
-    return this.#voters + this.#observers;
+    if (this.#sim === null) return this.#voters + this.#observers;
+    return this.#call((s) => s.nodeCount());
   }
   /** The options this cluster was created with, normalised (seed included). */
   get options(): ClusterOptions {
@@ -1060,6 +1064,19 @@ export class Cluster {
     const ms = check.duration(flushMs, 'flushMs');
     this.#act({ action: 'slowDisk', node, flushMs: ms });
     return this;
+  }
+
+  /**
+   * Starts a new controller, as an operator formats a new machine with `kafka-storage.sh
+   * format --no-initial-controllers` and starts it (KIP-853, a dynamic quorum only): the
+   * next node id, a fresh disk with a new directory id and no voter set of its own, so it
+   * fetches from the leader as an observer until `addVoter(id)` adds it. Returns its id.
+   * Refused (nothing changes) for a static quorum, or past the most nodes a cluster has.
+   */
+  addController(): number {
+    const id = this.nodeCount;
+    this.#act({ action: 'addController' });
+    return id;
   }
 
   /**

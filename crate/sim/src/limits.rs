@@ -14,6 +14,16 @@ pub use kraft_protocol::record::PARTITIONS;
 pub const VOTERS: Limit = limit("voters", Some(3), 1, 7, None, "voters of the quorum (nodes 0..voters)");
 pub const OBSERVERS: Limit =
     limit("observers", Some(0), 0, 8, None, "observers, nodes after the voters that fetch but do not vote");
+/// A cluster's nodes: its voters and observers at the start, and the controllers
+/// `addController` starts while it runs (a dynamic quorum's new machines).
+pub const NODES: Limit = limit(
+    "nodes",
+    None,
+    1,
+    VOTERS.upper() + OBSERVERS.upper(),
+    None,
+    "nodes of a cluster: voters, observers and the controllers addController starts at run time",
+);
 pub const FLUSH_MS: Limit = limit(
     "flushMs",
     Some(1),
@@ -84,9 +94,10 @@ pub const LANES_EVENTS: Limit = limit(
 );
 
 /// Every limit that is not a quorum config key.
-pub const LIMITS: [Limit; 14] = [
+pub const LIMITS: [Limit; 15] = [
     VOTERS,
     OBSERVERS,
+    NODES,
     FLUSH_MS,
     SNAPSHOT_INTERVAL,
     WRITES_PER_SECOND,

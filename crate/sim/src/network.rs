@@ -103,6 +103,9 @@ pub struct Network {
     pub profile: LinkProfile,
     /// Partition group of each node; nodes talk only within their group.
     groups: Vec<u32>,
+    /// The group of the nodes the partition did not name (0 when not partitioned): a
+    /// node added later joins it.
+    unnamed_group: u32,
     /// Isolated nodes, ascending: cut off from every other node whatever their group, until
     /// reconnected (a Vec, like `cuts`: a handful of nodes, and less wasm than a set).
     isolated: Vec<NodeId>,
@@ -123,6 +126,7 @@ impl Network {
         Network {
             profile,
             groups: vec![0; nodes],
+            unnamed_group: 0,
             isolated: Vec::new(),
             cuts: Vec::new(),
             slow_links: BTreeMap::new(),
@@ -194,6 +198,20 @@ impl Network {
         out
     }
 
+    /// One more node, the last id (`addController`): its links up as the others' are,
+    /// with the nodes the partition in force did not name, its links' FIFO order kept.
+    pub fn add_node(&mut self) {
+        let n = self.groups.len();
+        let mut last_arrival = vec![0; (n + 1) * (n + 1)];
+        for from in 0..n {
+            last_arrival[from * (n + 1)..][..n].copy_from_slice(&self.last_arrival[from * n..][..n]);
+        }
+        self.last_arrival = last_arrival;
+        self.groups.push(self.unnamed_group);
+        self.up = vec![true; (n + 1) * (n + 1)];
+        self.refresh_links();
+    }
+
     pub fn isolate(&mut self, node: NodeId) {
         if let Err(at) = self.isolated.binary_search(&node) {
             self.isolated.insert(at, node);
@@ -216,6 +234,7 @@ impl Network {
         for g in self.groups.iter_mut() {
             *g = unlisted;
         }
+        self.unnamed_group = unlisted;
         for (i, group) in groups.iter().enumerate() {
             for n in group {
                 self.groups[*n as usize] = i as u32 + 1;
@@ -248,12 +267,14 @@ impl Network {
     /// Undoes the partition only: isolations, cuts and slow links stay.
     pub fn heal_partition(&mut self) {
         self.groups.iter_mut().for_each(|g| *g = 0);
+        self.unnamed_group = 0;
         self.refresh_links();
     }
 
     /// Every link up again, at the default latency.
     pub fn heal(&mut self) {
         self.groups.iter_mut().for_each(|g| *g = 0);
+        self.unnamed_group = 0;
         self.isolated.clear();
         self.cuts.clear();
         self.slow_links.clear();

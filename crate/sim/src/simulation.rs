@@ -185,9 +185,16 @@ impl<P: Protocol> Run<P> {
         if !time_travel {
             sim.checkpoint_every = u64::MAX;
         }
-        let n = sim.world.spec.node_count();
+        // Each input against the cluster as the inputs before it leave it (`addController`
+        // grows it): a validated run never refuses an input on its way.
+        let mut n = sim.world.spec.node_count();
+        let quorum = sim.world.spec.quorum;
         for (i, input) in inputs.iter().enumerate() {
-            input.action.validate(n).map_err(|(f, m)| SimError { field: format!("inputs[{i}].{f}"), message: m })?;
+            input
+                .action
+                .validate(n, quorum)
+                .map_err(|(f, m)| SimError { field: format!("inputs[{i}].{f}"), message: m })?;
+            n = input.action.nodes_after(n);
             if i > 0 && input.t < inputs[i - 1].t {
                 return Err(SimError {
                     field: format!("inputs[{i}].t"),
@@ -431,7 +438,7 @@ impl<P: Protocol> Run<P> {
     /// when `act` returns: right after `resign()`, the old leader has resigned (unless
     /// its raft thread is blocked in a disk flush, as in Kafka).
     pub fn act(&mut self, action: Action) -> Result<Option<WriteOutcome>, SimError> {
-        action.validate(self.world.spec.node_count())?;
+        action.validate(self.world.nodes.len() as u32, self.world.spec.quorum)?;
         self.memory().check(self.history())?;
         let now = self.world.now;
         let forks = self.horizon() > now;

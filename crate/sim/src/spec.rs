@@ -362,6 +362,22 @@ crate::actions! {
         )),
         doc: "Ask the leader to remove the node from the voters (kafka-metadata-quorum.sh remove-controller).",
         step: format!("remove-controller n{node}");
+    /// A new machine's controller (KIP-853, a dynamic quorum): its disk formatted with
+    /// `kafka-storage.sh format --no-initial-controllers` (StorageTool, Kafka 3.9+: a new
+    /// directory id, no bootstrap checkpoint, so no voter set of its own), then started as
+    /// the node after the others. It finds the leader through the bootstrap servers and
+    /// fetches as an observer until `addVoter` adds it.
+    AddController = "addController"
+        subject: (), undoes: [],
+        fault: (16, text: format!("new controller n{} (format --no-initial-controllers)", vocab::node_or_dash(cx.added)),
+            explain: format!(
+                "a new controller, n{}, started on a disk formatted with kafka-storage.sh format \
+                 --no-initial-controllers (KIP-853): a new directory id and no voter set, so it fetches from the \
+                 leader as an observer until add-controller makes it a voter",
+                vocab::node_or_dash(cx.added)
+            )),
+        doc: "Start a new controller formatted with --no-initial-controllers (a dynamic quorum's next node): an observer until addVoter.",
+        step: "start a new controller (format --no-initial-controllers)".to_string();
     Workload = "workload" { writes_per_second: u32 = req("writesPerSecond", WritesPerSecond) ~ 10 }
         subject: (), undoes: [],
         fault: (8, text: format!("workload {writes_per_second} writes/s"),
@@ -421,11 +437,41 @@ impl<N: PartialEq, G> Action<N, G> {
 }
 
 impl Action {
-    /// Checks node ids and values against the cluster; the error names the field.
-    pub fn validate(&self, nodes: u32) -> Result<(), (String, String)> {
+    /// Checks node ids and values against a cluster of `nodes` nodes bootstrapped as
+    /// `quorum`; the error names the field.
+    pub fn validate(&self, nodes: u32, quorum: QuorumKind) -> Result<(), (String, String)> {
+        if let Action::AddController = self {
+            check_add_controller(nodes, quorum)?;
+        }
         self.check_nodes(nodes)?;
         self.check_values()
     }
+
+    /// The nodes a cluster of `nodes` has after it (`addController` starts one).
+    pub fn nodes_after(&self, nodes: u32) -> u32 {
+        nodes + u32::from(matches!(self, Action::AddController))
+    }
+}
+
+/// Whether a cluster of `nodes` nodes bootstrapped as `quorum` may start another
+/// controller: only a dynamic quorum's are formatted without a voter set
+/// (`--no-initial-controllers`), and the cluster stays within [`limits::NODES`].
+pub fn check_add_controller(nodes: u32, quorum: QuorumKind) -> Result<(), (String, String)> {
+    if quorum != QuorumKind::Dynamic {
+        return Err((
+            "quorum".into(),
+            format!(
+                "addController needs a dynamic quorum (quorum \"dynamic\"); this cluster's quorum is \"{}\": its \
+                 controllers are fixed by controller.quorum.voters",
+                quorum.name()
+            ),
+        ));
+    }
+    let after = u64::from(nodes) + 1;
+    limits::NODES
+        .check(after)
+        .map_err(|m| (limits::NODES.key.to_string(), format!("addController would make {after} nodes: {m}")))?;
+    Ok(())
 }
 
 /// Checks a node id against a cluster of `nodes` nodes; the error names `field`.

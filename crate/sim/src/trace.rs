@@ -122,12 +122,14 @@ impl Invariant {
 pub struct Fault {
     pub action: Action,
     pub leader: Option<NodeId>,
+    /// The node it started (`addController`: the next id).
+    pub added: Option<NodeId>,
 }
 
 impl Fault {
     pub fn new(action: Action) -> Fault {
         debug_assert!(action.kind().is_fault(), "{} is not recorded as a fault", action.kind().name());
-        Fault { action, leader: None }
+        Fault { action, leader: None, added: None }
     }
 }
 
@@ -139,6 +141,9 @@ impl std::hash::Hash for Fault {
         self.action.digest_fields(h);
         if let Some(l) = self.leader {
             l.hash(h);
+        }
+        if let Some(n) = self.added {
+            n.hash(h);
         }
     }
 }
@@ -363,15 +368,16 @@ impl Fault {
         self.action.kind().name()
     }
 
-    /// The nodes it names, in order (the resigning leader last).
+    /// The nodes it names, in order (the resigning leader, or the node it started, last).
     pub fn nodes(&self) -> Vec<NodeId> {
         let mut out = self.action.nodes();
         out.extend(self.leader);
+        out.extend(self.added);
         out
     }
 
     fn cx(&self) -> FaultCx {
-        FaultCx { leader: self.leader }
+        FaultCx { leader: self.leader, added: self.added }
     }
 
     /// Why it happened and what it changes.
@@ -703,7 +709,8 @@ pub mod samples {
     pub fn faults() -> Vec<Fault> {
         let fault = |action: Action| {
             let leader = matches!(action.subject(), Some(crate::vocab::Subject::Leader)).then_some(0);
-            Fault { action, leader }
+            let added = matches!(action, Action::AddController).then_some(5);
+            Fault { action, leader, added }
         };
         Action::samples().into_iter().filter(|a| a.kind().is_fault()).map(fault).collect()
     }

@@ -85,6 +85,8 @@ pub trait ActionSource {
 pub struct FaultCx {
     /// The leader an action aimed at "the leader" found (`resign`).
     pub leader: Option<NodeId>,
+    /// The node the action started (`addController`).
+    pub added: Option<NodeId>,
 }
 
 /// The result of a client write (the `write` action's outcome).
@@ -497,7 +499,7 @@ mod tests {
             assert!(!k.undoes().contains(k), "{} undoes itself", k.name());
         }
         for a in Action::samples() {
-            assert_eq!(a.validate(3), Ok(()), "{a:?}");
+            assert_eq!(a.validate(3, crate::spec::QuorumKind::Dynamic), Ok(()), "{a:?}");
         }
     }
 }

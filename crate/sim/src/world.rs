@@ -128,6 +128,24 @@ pub struct Node<P: Protocol = KRaft> {
 }
 
 impl<P: Protocol> Node<P> {
+    /// A machine not started yet, with its formatted disk.
+    fn new(id: NodeId, is_voter: bool, disk: P::Durable, spec: &ResolvedSpec<P>) -> Node<P> {
+        Node {
+            id,
+            is_voter,
+            replica: None,
+            durable: Some(disk),
+            incarnation: 0,
+            busy_until: 0,
+            inbox: VecDeque::new(),
+            deferred: Vec::new(),
+            flush_ms: spec.flush_ms,
+            deadline: None,
+            wake_at: None,
+            wake_gen: 0,
+            rng: Rng::fork(spec.seed, STREAM_NODE + id as u64),
+        }
+    }
     /// Its replica's thread is blocked in a flush: from the flush's start until the world
     /// has reported its end (`FlushDone`), including the millisecond it ends in, so an
     /// input queued for that millisecond before the flush began waits for its end too.
@@ -256,23 +274,7 @@ impl<P: Protocol> World<P> {
             let dynamic = spec.quorum == QuorumKind::Dynamic && id < spec.voters;
             P::Durable::format(&meter, &spec.protocol, directories[id as usize], dynamic.then_some(&initial[..]))
         };
-        let nodes = (0..n)
-            .map(|id| Node {
-                id,
-                is_voter: id < spec.voters,
-                replica: None,
-                durable: Some(format(id)),
-                incarnation: 0,
-                busy_until: 0,
-                inbox: VecDeque::new(),
-                deferred: Vec::new(),
-                flush_ms: spec.flush_ms,
-                deadline: None,
-                wake_at: None,
-                wake_gen: 0,
-                rng: Rng::fork(spec.seed, STREAM_NODE + id as u64),
-            })
-            .collect();
+        let nodes = (0..n).map(|id| Node::new(id, id < spec.voters, format(id), &spec)).collect();
         let mut w = World {
             network: Network::new(n as usize, spec.network, Rng::fork(spec.seed, STREAM_NETWORK)),
             workload_rng: Rng::fork(spec.seed, STREAM_WORKLOAD),
@@ -766,6 +768,10 @@ impl<P: Protocol> World<P> {
                 let disk = P::Durable::format(&self.meter, &self.spec.protocol, directory, None);
                 self.nodes[*node as usize].durable = Some(disk);
             }
+            Action::AddController => {
+                self.add_controller();
+                return None;
+            }
             Action::AddVoter { node } => {
                 // 0 is no directory id: a disk formatted without one (the leader refuses).
                 let directory = self.nodes[*node as usize].directory().unwrap_or(0);
@@ -804,7 +810,7 @@ impl<P: Protocol> World<P> {
             Action::SlowDisk { node, flush_ms } => self.nodes[*node as usize].flush_ms = *flush_ms,
             Action::Resign => {
                 if let Some((id, _)) = self.leader() {
-                    self.emit(EventKind::Fault(Box::new(Fault { action: Action::Resign, leader: Some(id) })));
+                    self.emit(EventKind::Fault(Box::new(Fault { leader: Some(id), ..Fault::new(Action::Resign) })));
                     // A refusal (not a leader) changes nothing: the fault event stands.
                     self.run_replica(id, |r, ctx| Some(r.resign(ctx.now).1));
                 }
@@ -827,6 +833,22 @@ impl<P: Protocol> World<P> {
         None
     }
 
+    /// A new machine joins: the next node id, its disk formatted with `kafka-storage.sh
+    /// format --no-initial-controllers` (StorageTool.formatCommand, Kafka 3.9+: a new
+    /// directory id and no bootstrap checkpoint), its controller started with the
+    /// bootstrap servers. Its links are up as a new node's are: in no partition group it
+    /// was named in, so with the unnamed nodes while partitioned.
+    fn add_controller(&mut self) {
+        let id = self.nodes.len() as NodeId;
+        let directory = draw_directory(&mut self.directory_rng);
+        let disk = P::Durable::format(&self.meter, &self.spec.protocol, directory, None);
+        self.nodes.push(Node::new(id, false, disk, &self.spec));
+        self.network.add_node();
+        self.checker.add_node();
+        self.emit(EventKind::Fault(Box::new(Fault { added: Some(id), ..Fault::new(Action::AddController) })));
+        self.start_node(id, Start::Startup);
+    }
+
     /// Sends the admin client's voter change to the leader (recorded as a fault naming
     /// it), or answers it at once when there is none.
     fn change_voters(&mut self, action: &Action, request: VoterChangeRequest) {
@@ -835,7 +857,7 @@ impl<P: Protocol> World<P> {
             VoterChangeRequest::Remove { id, .. } => ("remove-controller", id),
         };
         let leader = self.leader().map(|(l, _)| l);
-        self.emit(EventKind::Fault(Box::new(Fault { action: action.clone(), leader })));
+        self.emit(EventKind::Fault(Box::new(Fault { leader, ..Fault::new(action.clone()) })));
         let Some(leader) = leader else {
             let (error, rule) = ("NOT_LEADER_OR_FOLLOWER", "no node is leader to send it to");
             self.emit(EventKind::Admin { node: None, request: name, voter, error, rule });

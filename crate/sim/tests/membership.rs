@@ -245,3 +245,91 @@ fn auto_join_is_refused_before_4_2_and_on_static_quorums() {
     let off = ClusterSpec { config: [(AUTO_JOIN.to_string(), 0)].into(), quorum: None, ..dynamic("4.1") };
     assert!(off.resolve::<kraft_protocol::KRaft>().is_ok(), "0 is Kafka's default anywhere");
 }
+
+/// add-controller's first half: a new machine formatted with --no-initial-controllers
+/// (`addController`) gets the next id and a directory id of its own, bootstraps from the
+/// leader's log as an observer (its voter set is the leader's, without it), and
+/// `addVoter` then makes it a voter of every replica's set.
+#[test]
+fn a_new_controller_fetches_as_an_observer_until_added() {
+    let spec = ClusterSpec { observers: 0, ..dynamic("4.1") };
+    let inputs = vec![at(3_000, Action::AddController), at(6_000, Action::AddVoter { node: 3 })];
+    let before = Simulation::replay_once(spec.clone(), inputs.clone(), 5_900).unwrap();
+    let w = before.world();
+    assert_eq!(w.nodes.len(), 4);
+    let dirs: Vec<u64> = w.nodes.iter().map(|n| n.directory().unwrap()).collect();
+    assert!((0..3).all(|i| dirs[i] != dirs[3]), "a new directory id: {dirs:?}");
+    let (leader, _) = w.leader().unwrap();
+    let leader_log = w.nodes[leader as usize].replica.as_ref().unwrap().log().end_offset();
+    let new = w.nodes[3].replica.as_ref().expect("started");
+    assert_eq!(ReplicaCore::voters(new).collect::<Vec<_>>(), [0, 1, 2], "it read the voters from the leader's log");
+    assert_eq!(new.log().end_offset(), leader_log, "caught up as an observer");
+    let text = before.trace().iter().map(|e| e.kind.to_string()).find(|t| t.contains("new controller"));
+    assert_eq!(text.as_deref(), Some("fault new controller n3 (format --no-initial-controllers)"));
+
+    let after = Simulation::replay_once(spec, inputs, 10_000).unwrap();
+    assert_eq!(answers(&after), [(Some(leader), "add-controller", 3, "NONE")]);
+    assert!(voter_sets(&after).iter().all(|s| *s == [0, 1, 2, 3]), "{:?}", voter_sets(&after));
+    assert_eq!(after.violations().map(|e| e.to_string()).collect::<Vec<_>>(), Vec::<String>::new());
+}
+
+/// A run that grew replays to the same digest from its inputs, and seeking back before
+/// the new controller and forward past it gives the same state (nodes, digest, lanes).
+#[test]
+fn a_grown_cluster_replays_and_seeks_exactly() {
+    let spec = ClusterSpec { observers: 0, writes_per_second: 20, ..dynamic("4.1") };
+    let mut live = Simulation::new(spec.clone()).unwrap();
+    live.advance(3_000).unwrap();
+    live.act(Action::AddController).unwrap();
+    live.act(Action::Partition { groups: vec![vec![0], vec![1, 2]] }).unwrap();
+    live.advance(1_000).unwrap();
+    live.act(Action::Heal).unwrap();
+    live.act(Action::AddController).unwrap();
+    live.advance(2_000).unwrap();
+    live.act(Action::AddVoter { node: 4 }).unwrap();
+    live.act(Action::Crash { node: 3 }).unwrap();
+    live.advance(4_000).unwrap();
+    let (digest, nodes) = (live.digest(), live.world().nodes.len());
+    assert_eq!(nodes, 5);
+    let lanes = live.lanes(0, 10_000).unwrap();
+    assert_eq!(lanes.lanes.len(), 5);
+    assert!(!lanes.lanes[4].bands.is_empty(), "the new node's lane shows its states");
+
+    let replayed = Simulation::replay(spec, live.inputs().to_vec(), 10_000).unwrap();
+    assert_eq!(replayed.digest(), digest);
+    live.seek(2_000).unwrap();
+    assert_eq!(live.world().nodes.len(), 3, "before the new controllers");
+    assert_eq!(live.lanes(0, 2_000).unwrap().lanes.len(), 3);
+    live.seek(10_000).unwrap();
+    assert_eq!((live.digest(), live.world().nodes.len()), (digest, nodes));
+    assert_eq!(format!("{:?}", live.lanes(0, 10_000).unwrap()), format!("{lanes:?}"));
+    assert_eq!(live.violations().map(|e| e.to_string()).collect::<Vec<_>>(), Vec::<String>::new());
+}
+
+/// Refused before anything changes: a static quorum has no controllers formatted
+/// without voters, a cluster stays within the nodes limit, and an input naming a node
+/// is checked against the cluster as the inputs before it grew it.
+#[test]
+fn add_controller_is_refused_for_static_quorums_and_past_the_limit() {
+    let stat = ClusterSpec { quorum: Some(QuorumKind::Static), ..dynamic("4.1") };
+    let mut sim = Simulation::new(stat).unwrap();
+    let err = sim.act(Action::AddController).unwrap_err();
+    assert_eq!(err.field, "quorum");
+    assert!(err.message.contains("\"static\"") && err.message.contains("dynamic"), "{}", err.message);
+    assert_eq!(sim.world().nodes.len(), 5);
+    assert!(sim.inputs().is_empty());
+
+    let full = ClusterSpec { voters: 7, observers: 8, ..dynamic("4.1") };
+    let mut sim = Simulation::new(full).unwrap();
+    let err = sim.act(Action::AddController).unwrap_err();
+    assert_eq!(
+        (err.field.as_str(), err.message.as_str()),
+        ("nodes", "addController would make 16 nodes: must be between 1 and 15, got 16")
+    );
+
+    let grown = vec![at(1_000, Action::AddController), at(2_000, Action::Crash { node: 5 })];
+    assert!(Simulation::replay_once(dynamic("4.1"), grown, 3_000).is_ok());
+    let early = vec![at(1_000, Action::Crash { node: 5 }), at(2_000, Action::AddController)];
+    let err = Simulation::replay_once(dynamic("4.1"), early, 3_000).err().expect("refused");
+    assert_eq!(err.field, "inputs[0].node");
+}

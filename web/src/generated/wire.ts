@@ -54,7 +54,7 @@ nodes: Array<number>, detail: string, };
 /**
  * Fault and operator action kinds as the trace records them.
  */
-export type FaultName = "isolate" | "partition" | "cut" | "uncut" | "slowLink" | "heal" | "network" | "slowDisk" | "workload" | "resign" | "wipe" | "reconnect" | "healPartition" | "clearSlowLink" | "addVoter" | "removeVoter";
+export type FaultName = "isolate" | "partition" | "cut" | "uncut" | "slowLink" | "heal" | "network" | "slowDisk" | "workload" | "resign" | "wipe" | "reconnect" | "healPartition" | "clearSlowLink" | "addVoter" | "removeVoter" | "addController";
 
 /**
  * A voter's decision on a (pre-)vote request.
@@ -525,12 +525,12 @@ export type QuorumKind = "static" | "dynamic";
  * names them by reference (`Action<NodeRef, Group>`) and resolves them when the
  * step runs.
  */
-export type Action<N = number, G = Array<N>> = { "action": "crash", node: N, } | { "action": "wipe", node: N, } | { "action": "restart", node: N, } | { "action": "isolate", node: N, } | { "action": "reconnect", node: N, } | { "action": "partition", groups: Array<G>, } | { "action": "cut", from: N, to: N, } | { "action": "uncut", from: N, to: N, } | { "action": "slowLink", from: N, to: N, latencyMs: [number, number], } | { "action": "clearSlowLink", from: N, to: N, } | { "action": "healPartition" } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: N, flushMs: number, } | { "action": "resign" } | { "action": "addVoter", node: N, } | { "action": "removeVoter", node: N, } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, };
+export type Action<N = number, G = Array<N>> = { "action": "crash", node: N, } | { "action": "wipe", node: N, } | { "action": "restart", node: N, } | { "action": "isolate", node: N, } | { "action": "reconnect", node: N, } | { "action": "partition", groups: Array<G>, } | { "action": "cut", from: N, to: N, } | { "action": "uncut", from: N, to: N, } | { "action": "slowLink", from: N, to: N, latencyMs: [number, number], } | { "action": "clearSlowLink", from: N, to: N, } | { "action": "healPartition" } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: N, flushMs: number, } | { "action": "resign" } | { "action": "addVoter", node: N, } | { "action": "removeVoter", node: N, } | { "action": "addController" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, };
 
 /**
  * An action at a simulated time.
  */
-export type TimedAction = { t: number, } & ({ "action": "crash", node: number, } | { "action": "wipe", node: number, } | { "action": "restart", node: number, } | { "action": "isolate", node: number, } | { "action": "reconnect", node: number, } | { "action": "partition", groups: Array<Array<number>>, } | { "action": "cut", from: number, to: number, } | { "action": "uncut", from: number, to: number, } | { "action": "slowLink", from: number, to: number, latencyMs: [number, number], } | { "action": "clearSlowLink", from: number, to: number, } | { "action": "healPartition" } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: number, flushMs: number, } | { "action": "resign" } | { "action": "addVoter", node: number, } | { "action": "removeVoter", node: number, } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, });
+export type TimedAction = { t: number, } & ({ "action": "crash", node: number, } | { "action": "wipe", node: number, } | { "action": "restart", node: number, } | { "action": "isolate", node: number, } | { "action": "reconnect", node: number, } | { "action": "partition", groups: Array<Array<number>>, } | { "action": "cut", from: number, to: number, } | { "action": "uncut", from: number, to: number, } | { "action": "slowLink", from: number, to: number, latencyMs: [number, number], } | { "action": "clearSlowLink", from: number, to: number, } | { "action": "healPartition" } | { "action": "heal" } | { "action": "network", latencyMs: [number, number], loss: number, duplicate: number, } | { "action": "slowDisk", node: number, flushMs: number, } | { "action": "resign" } | { "action": "addVoter", node: number, } | { "action": "removeVoter", node: number, } | { "action": "addController" } | { "action": "workload", writesPerSecond: number, } | { "action": "write", record?: RecordBody | null, });
 
 /**
  * One action of the catalog (`ActionKind`).
@@ -567,6 +567,7 @@ export const ACTIONS: readonly ActionEntry[] = [
   {"name":"resign","fields":[],"fault":true,"undoes":[],"doc":"The current leader resigns gracefully (EndQuorumEpoch)."},
   {"name":"addVoter","fields":[{"key":"node","required":true}],"fault":true,"undoes":[],"doc":"Ask the leader to add the node to the voters (kafka-metadata-quorum.sh add-controller)."},
   {"name":"removeVoter","fields":[{"key":"node","required":true}],"fault":true,"undoes":[],"doc":"Ask the leader to remove the node from the voters (kafka-metadata-quorum.sh remove-controller)."},
+  {"name":"addController","fields":[],"fault":true,"undoes":[],"doc":"Start a new controller formatted with --no-initial-controllers (a dynamic quorum's next node): an observer until addVoter."},
   {"name":"workload","fields":[{"key":"writesPerSecond","required":true}],"fault":true,"undoes":[],"doc":"Set the client write rate (random metadata records)."},
   {"name":"write","fields":[{"key":"record","required":false}],"fault":false,"undoes":[],"doc":"One client write to the current leader (a given record or a random one)."},
 ];
@@ -999,6 +1000,13 @@ export const CATALOG: Catalog = {
       "default": 0,
       "min": 0,
       "max": 8,
+      "zeroTurnsOff": false
+    },
+    {
+      "key": "nodes",
+      "description": "nodes of a cluster: voters, observers and the controllers addController starts at run time",
+      "min": 1,
+      "max": 15,
       "zeroTurnsOff": false
     },
     {

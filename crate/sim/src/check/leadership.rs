@@ -46,6 +46,12 @@ impl Leadership {
         }
     }
 
+    /// One more node, never started yet (`addController`).
+    pub fn add_node(&mut self) {
+        self.persisted_epoch.push(0);
+        self.leading.push(None);
+    }
+
     pub fn observe<P: Protocol>(&mut self, view: &impl ClusterView<P>, event: &Event<P>, found: &mut Vec<Found>) {
         match &event.kind {
             EventKind::Persist { node, epoch, leader, .. } => {

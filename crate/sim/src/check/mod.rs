@@ -82,6 +82,12 @@ impl Checker {
         }
     }
 
+    /// Watches one more node, the last id (`addController`).
+    pub fn add_node(&mut self) {
+        self.leadership.add_node();
+        self.snapshots.add_node();
+    }
+
     /// Counts what the checker remembers about the logs on `meter` (for the memory budget).
     pub fn metered(mut self, meter: &kraft_base::shared::Meter) -> Checker {
         self.data = data::Data::metered(meter);

@@ -16,6 +16,11 @@ impl Snapshots {
         Snapshots { is_leader: vec![false; nodes] }
     }
 
+    /// One more node, never started yet (`addController`).
+    pub fn add_node(&mut self) {
+        self.is_leader.push(false);
+    }
+
     pub fn observe<P: Protocol>(&mut self, view: &impl ClusterView<P>, event: &Event<P>, found: &mut Vec<Found>) {
         match &event.kind {
             EventKind::State { node, to, .. } => self.is_leader[*node as usize] = to.is_leader(),

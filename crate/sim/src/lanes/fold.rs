@@ -187,7 +187,13 @@ impl<P: Protocol> LaneState<P> {
             EventKind::Vote { node, .. } => out.mark(MarkKind::Vote, Some(*node), e, Vec::new),
             EventKind::Write { node, .. } => out.mark(MarkKind::Write, *node, e, Vec::new),
             EventKind::Violation { node, .. } => out.mark(MarkKind::Violation, *node, e, Vec::new),
-            EventKind::Fault(_) => out.mark(MarkKind::Fault, None, e, Vec::new),
+            EventKind::Fault(f) => {
+                // A controller started at run time (`addController`): a lane from now on.
+                if let Some(n) = f.added.filter(|n| *n as usize >= lanes.len()) {
+                    lanes.resize(n as usize + 1, NodeLane::new());
+                }
+                out.mark(MarkKind::Fault, None, e, Vec::new)
+            }
             _ => {}
         }
     }

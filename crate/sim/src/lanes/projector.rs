@@ -9,13 +9,25 @@ use kraft_protocol::KRaft;
 
 /// The window's lanes as the fold reports their changes.
 struct Recorder<'a, P: Protocol> {
-    lanes: &'a mut [Lane<P>],
+    lanes: &'a mut Vec<Lane<P>>,
     marks: &'a mut Vec<Mark<P>>,
+}
+
+impl<P: Protocol> Recorder<'_, P> {
+    /// `node`'s lane, made when the window shows its first change (a node `addController`
+    /// started inside the window).
+    fn lane(&mut self, node: NodeId) -> &mut Lane<P> {
+        let i = node as usize;
+        if self.lanes.len() <= i {
+            self.lanes.resize(i + 1, Lane::default());
+        }
+        &mut self.lanes[i]
+    }
 }
 
 impl<P: Protocol> Changes<P> for Recorder<'_, P> {
     fn band(&mut self, node: NodeId, band: &Band<P>) {
-        let bands = &mut self.lanes[node as usize].bands;
+        let bands = &mut self.lane(node).bands;
         // two changes in one millisecond: the later one is what it was at that time
         if bands.last().is_some_and(|b| b.t == band.t) {
             bands.pop();
@@ -23,10 +35,10 @@ impl<P: Protocol> Changes<P> for Recorder<'_, P> {
         bands.push(*band);
     }
     fn hw(&mut self, node: NodeId, step: Step) {
-        push_step(&mut self.lanes[node as usize].hw, step);
+        push_step(&mut self.lane(node).hw, step);
     }
     fn leo(&mut self, node: NodeId, step: Step) {
-        push_step(&mut self.lanes[node as usize].leo, step);
+        push_step(&mut self.lane(node).leo, step);
     }
     fn mark(
         &mut self,
@@ -74,7 +86,6 @@ impl<P: Protocol> Projector<P> {
     /// Starts from `state` (the lanes after the events before the first one taken) with
     /// `on_wire` the messages then in flight whose sends it will not see.
     pub fn new(from: u64, to: u64, state: LaneState<P>, on_wire: impl IntoIterator<Item = Span<P>>) -> Projector<P> {
-        let lanes = vec![Lane::default(); state.nodes.len()];
         let mut before: Vec<Span<P>> = Vec::new();
         for s in on_wire {
             let at = before.partition_point(|b| b.msg < s.msg);
@@ -87,7 +98,7 @@ impl<P: Protocol> Projector<P> {
             failures: Vec::new(),
             entered: false,
             events: 0,
-            out: Lanes { from, to, horizon: 0, lanes, spans: Vec::new(), marks: Vec::new() },
+            out: Lanes { from, to, horizon: 0, lanes: Vec::new(), spans: Vec::new(), marks: Vec::new() },
         }
     }
 
@@ -118,6 +129,8 @@ impl<P: Protocol> Projector<P> {
             self.enter();
         }
         self.out.horizon = horizon;
+        // One lane a node, those started in the window included.
+        self.out.lanes.resize(self.state.nodes.len(), Lane::default());
         // Sends come in time order; a failure goes after the sends at its send time (they are few).
         for f in std::mem::take(&mut self.failures) {
             let at = self.out.spans.partition_point(|s| s.sent <= f.sent);
@@ -130,6 +143,7 @@ impl<P: Protocol> Projector<P> {
     fn enter(&mut self) {
         self.entered = true;
         let from = self.out.from;
+        self.out.lanes.resize(self.state.nodes.len(), Lane::default());
         for (lane, node) in self.out.lanes.iter_mut().zip(&self.state.nodes) {
             lane.bands.extend(node.band);
             // each series from the value it had, once an event set one
