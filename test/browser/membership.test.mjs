@@ -86,4 +86,35 @@ describe('voters changed from the node menu', () => {
     assert.deepEqual(errors, []);
     await page.close();
   });
+
+  test('Settings start a dynamic 4.2 quorum, whose observer is then added from its menu; no release: dynamic is disabled', async () => {
+    const { page, errors } = await site.open('/?voters=3&observers=1&autoplay=0');
+    const release = page.locator(`${EL} [data-setting="kafkaRelease"]`);
+    const quorum = page.locator(`${EL} [data-setting="quorum"]`);
+    assert.equal(await release.inputValue(), 'legacy');
+    assert.ok(await quorum.locator('option[value="dynamic"]').isDisabled(), 'dynamic needs 3.9 or later');
+    assert.match(await quorum.locator('option[value="dynamic"]').getAttribute('title'), /3\.9 or later/);
+    await release.selectOption('4.2');
+    assert.ok(!(await quorum.locator('option[value="dynamic"]').isDisabled()));
+    await quorum.selectOption('dynamic');
+    await page.locator(`${EL} [data-action="apply-settings"]`).click();
+    await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.options.quorum === 'dynamic');
+    const o = await page.evaluate(() => document.querySelector('kraft-playground').cluster.options);
+    assert.equal(o.kafkaRelease, '4.2');
+    assert.equal(await release.inputValue(), '4.2', 'the panel shows the run on screen');
+    await playing(page, true);
+    // the observer has caught up with the leader's first records
+    await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.node(3).hw >= 1, null, { timeout: 30_000 });
+    await menuAction(page, 3, 'add-controller');
+    await page.waitForFunction(() => /add-controller n3: (NONE|refused)/.test(document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-menu [data-admin]').textContent), null, { timeout: 30_000 });
+    await playing(page, false);
+    assert.match(await adminLine(page).textContent(), /add-controller n3: NONE: committed/);
+    // n3 sees itself a voter once its HW passes the committed VotersRecord
+    await playing(page, true);
+    await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.node(3).role === 'voter', null, { timeout: 30_000 });
+    await playing(page, false);
+    await page.locator(`${EL} .kp-settings-panel`).screenshot({ path: shotPath('membership-settings.png') });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
 });
