@@ -123,6 +123,22 @@ export function mount(slots: LaterSlots, host: LaterHost): LaterParts {
       return host.store.present(now).stateAt(id, now)?.seq ?? -1;
     },
     explain: (seq) => host.cluster()?.explain(seq) ?? null,
+    membershipLocked: () => {
+      const o = host.cluster()?.options;
+      if (!o || o.quorum === 'dynamic') return null;
+      // KIP-853: only a quorum bootstrapped with kraft.version 1 (3.9 and later, dynamic) takes AddRaftVoter/RemoveRaftVoter
+      return (o.kafkaRelease ?? 'legacy') === 'legacy'
+        ? 'This run models no Kafka release: voters change only in a dynamic quorum, Kafka 3.9 and later (Settings)'
+        : 'A static quorum: controller.quorum.voters fixes the voters (kraft.version 0); choose a dynamic quorum in Settings';
+    },
+    lastSeq: () => host.cluster()?.lastSeq ?? 0,
+    adminAnswer: (since, voter) => {
+      const c = host.cluster();
+      if (!c) return { answer: null, scanned: since };
+      const events = c.events({ since, text: false });
+      const answer = events.find((e) => e.type === 'admin' && e.voter === voter);
+      return { answer: answer?.type === 'admin' ? { seq: answer.seq, error: answer.error } : null, scanned: events.at(-1)?.seq ?? since };
+    },
   });
   views.logs.mount(Logs);
   views.images.mount(Images);

@@ -22,6 +22,8 @@ export interface Tuning {
   snapshotInterval?: number;
   /** The Kafka release the run models (a link's; the settings keep it); absent: legacy. */
   kafkaRelease?: KafkaRelease;
+  /** A dynamic quorum (KIP-853, 3.9 and later); absent: static. */
+  quorum?: 'dynamic';
 }
 
 /** Every setting at the core's default: Kafka's, for the `controller.quorum.*` keys. */
@@ -34,6 +36,7 @@ export function tuningOf(c: Cluster): Tuning {
   if (o.flushMs !== undefined) t.flushMs = o.flushMs;
   if (o.snapshotInterval !== undefined) t.snapshotInterval = o.snapshotInterval;
   if (o.kafkaRelease !== undefined && o.kafkaRelease !== 'legacy') t.kafkaRelease = o.kafkaRelease;
+  if (o.quorum === 'dynamic') t.quorum = 'dynamic';
   return t;
 }
 
@@ -88,6 +91,7 @@ export async function freeRun(s: Settings, unsafe: string[], tuning: Tuning = DE
     ...(tuning.flushMs !== undefined ? { flushMs: tuning.flushMs } : {}),
     ...(tuning.snapshotInterval !== undefined ? { snapshotInterval: tuning.snapshotInterval } : {}),
     ...(tuning.kafkaRelease !== undefined ? { kafkaRelease: tuning.kafkaRelease } : {}),
+    ...(tuning.quorum !== undefined ? { quorum: tuning.quorum } : {}),
   });
 }
 

@@ -36,6 +36,10 @@ export class SettingsPanel {
   readonly #status = h('p', { class: 'kp-note', role: 'status', 'data-settings-status': '' });
   readonly #apply = h('button', { class: 'kp-btn kp-primary', type: 'button', 'data-action': 'apply-settings' }, 'Apply: start again');
   readonly #host: SettingsHost;
+  /** The Kafka release the run models (the catalog's, legacy first). */
+  readonly #release = h('select', { class: 'kp-select', 'data-setting': 'kafkaRelease', 'aria-label': 'Kafka release' });
+  /** Static or dynamic quorum (KIP-853: dynamic from 3.9). */
+  readonly #quorum = h('select', { class: 'kp-select', 'data-setting': 'quorum', 'aria-label': 'Quorum' });
 
   constructor(host: SettingsHost) {
     this.#host = host;
@@ -53,10 +57,22 @@ export class SettingsPanel {
     this.#apply.addEventListener('click', () => {
       if (this.#check()) this.#host.applyTuning(this.#read());
     });
+    for (const r of cat.releases) this.#release.append(h('option', { value: r.name, title: r.explanation }, r.name));
+    this.#quorum.append(h('option', { value: 'static' }, 'static (controller.quorum.voters)'), h('option', { value: 'dynamic' }, 'dynamic (KIP-853)'));
+    this.#release.addEventListener('change', () => this.#check());
+    this.#quorum.addEventListener('change', () => this.#check());
+    const release = h(
+      'fieldset',
+      { class: 'kp-cfg-group' },
+      h('legend', null, 'Kafka release and quorum'),
+      h('label', { class: 'kp-cfg-row' }, h('code', { class: 'kp-cfg-key' }, 'kafkaRelease'), this.#release),
+      h('label', { class: 'kp-cfg-row' }, h('code', { class: 'kp-cfg-key' }, 'quorum'), this.#quorum),
+    );
     this.el = h(
       'section',
       { class: 'kp-panel kp-settings-panel', 'aria-label': 'Quorum settings' },
       h('h2', null, 'Settings ', h('span', { class: 'kp-sub' }, 'controller.quorum.* and the simulator · applying starts the run again, same seed')),
+      release,
       ...groups.map(([title, list]) => h('fieldset', { class: 'kp-cfg-group' }, h('legend', null, title), ...list.map((l) => this.#row(l)))),
       this.#status,
       h('div', { class: 'kp-row' }, this.#apply, defaults),
@@ -95,6 +111,8 @@ export class SettingsPanel {
   /** The values of the run on screen, back in the inputs. */
   sync(): void {
     const t = this.#host.tuning();
+    this.#release.value = t.kafkaRelease ?? 'legacy';
+    this.#quorum.value = t.quorum ?? 'static';
     for (const [key, { input, limit: l }] of this.#inputs) {
       const v = (OPTIONS as readonly string[]).includes(key) ? t[key as (typeof OPTIONS)[number]] : t.config[key];
       input.value = String(v ?? l.default ?? 0);
@@ -113,6 +131,12 @@ export class SettingsPanel {
       input.closest('label')?.toggleAttribute('data-changed', !problem && v !== l.default);
       if (problem) problems.push(problem);
     }
+    // KIP-853: a dynamic quorum needs kraft.version 1, which 3.9 introduced
+    const dynamicOption = this.#quorum.options[1];
+    const legacy = this.#release.value === 'legacy';
+    dynamicOption.disabled = legacy;
+    dynamicOption.title = legacy ? 'A dynamic quorum needs a Kafka release, 3.9 or later (KIP-853, kraft.version 1)' : '';
+    if (legacy) this.#quorum.value = 'static';
     this.#apply.disabled = problems.length > 0;
     const story = this.#host.inStory() ? ' A story keeps its own settings: applying these leaves it for free play.' : '';
     setText(this.#status, problems.length ? `${problems.join('; ')}.` : `Within every range.${story}`);
@@ -123,9 +147,8 @@ export class SettingsPanel {
   /** What the inputs say, as a run's tuning: only what differs from the defaults. */
   #read(): Tuning {
     const t: Tuning = { config: {} };
-    // The Kafka release a link's run models has no input here: it stays as it was.
-    const release = this.#host.tuning().kafkaRelease;
-    if (release !== undefined) t.kafkaRelease = release;
+    if (this.#release.value !== 'legacy') t.kafkaRelease = this.#release.value as NonNullable<Tuning['kafkaRelease']>;
+    if (this.#quorum.value === 'dynamic') t.quorum = 'dynamic';
     for (const [key, { input, limit: l }] of this.#inputs) {
       const v = Number(input.value);
       if (v === l.default) continue;

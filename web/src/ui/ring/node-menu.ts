@@ -1,5 +1,6 @@
 // The node menu: what a node is doing (role, state, epoch, offsets, its timer) and what
-// can be done to it (crash or restart, isolate, resign, write, a slow or wiped disk).
+// can be done to it (crash or restart, isolate, resign, write, a slow or wiped disk, and
+// in a dynamic quorum (KIP-853) add-controller or remove-controller).
 
 import type { Cluster } from '../../api.js';
 import { clamp, h, setText } from '../common/dom.js';
@@ -19,6 +20,24 @@ export interface NodeMenuHost {
   stateSeq(id: number): number;
   /** Why event `seq` happened (the core's sentence), or null. */
   explain(seq: number): string | null;
+  /** Why the voters cannot change in this run (a static quorum, a release before 3.9), or null: they can. */
+  membershipLocked(): string | null;
+  /** The seq of the last event so far. */
+  lastSeq(): number;
+  /** The first `admin` answer about `voter` after event `since`, or null; `scanned`: the last seq looked at. */
+  adminAnswer(since: number, voter: number): { answer: { seq: number; error: string } | null; scanned: number };
+}
+
+/** The last add-controller or remove-controller sent from this menu. */
+interface Pending {
+  node: number;
+  request: string;
+  /** simulated ms it was sent at (a seek before it drops it) */
+  t: number;
+  /** the last seq already searched for the answer */
+  since: number;
+  /** its answer is shown (kept until a seek goes back before the request) */
+  answered: boolean;
 }
 
 export class NodeMenu {
@@ -32,6 +51,9 @@ export class NodeMenu {
   readonly #why = h('p', { class: 'kp-menu-why' });
   /** seq of the state change #why explains */
   #whySeq = -1;
+  /** what the last membership request from the menu came to */
+  readonly #admin = h('p', { class: 'kp-menu-why', 'data-admin': '', 'aria-live': 'polite' });
+  #pending: Pending | null = null;
 
   constructor(host: NodeMenuHost) {
     this.#host = host;
@@ -114,7 +136,9 @@ export class NodeMenu {
       `disk flush: ${n.flushMs ?? 1} ms`,
       crashed ? 'metadata image: none while crashed' : `metadata image: applied offset ${n.applied} · ${n.brokers} brokers · ${n.topics} topics`,
     ];
-    const key = `${id}:${crashed}:${leader}:${isolated}:${slow}`;
+    const voter = n.role === 'voter';
+    const locked = this.#host.membershipLocked();
+    const key = `${id}:${crashed}:${leader}:${isolated}:${slow}:${voter}:${locked}`;
     if (key !== this.#key) {
       this.#key = key;
       // an action that changes the buttons (Crash becomes Restart) keeps focus in the menu, so Escape still closes it
@@ -130,6 +154,7 @@ export class NodeMenu {
         h('h2', null, `Node n${id}`),
         h('div', { class: 'kp-menu-facts' }, ...this.#facts),
         this.#why,
+        this.#admin,
         h(
           'div',
           { class: 'kp-menu-actions' },
@@ -143,6 +168,15 @@ export class NodeMenu {
             title: 'Flush latency 400 ms: the replica blocks while it flushes',
           }),
           btn('Wipe disk', 'wipe', () => this.#host.act('wipe', (c) => c.wipe(id)), { danger: true, title: 'Crash and lose the whole disk' }),
+          voter
+            ? btn('Remove from voters', 'remove-controller', () => this.#membership(id, 'remove-controller'), {
+                disabled: locked !== null,
+                title: locked ?? 'kafka-metadata-quorum.sh remove-controller: RemoveRaftVoter to the leader',
+              })
+            : btn('Add as voter', 'add-controller', () => this.#membership(id, 'add-controller'), {
+                disabled: locked !== null,
+                title: locked ?? 'kafka-metadata-quorum.sh add-controller: AddRaftVoter to the leader',
+              }),
         ),
       );
       if (had !== null) this.#refocus(had);
@@ -150,11 +184,44 @@ export class NodeMenu {
     facts.forEach((f, i) => {
       setText(this.#facts[i], f);
     });
+    this.#answer();
     const seq = this.#host.stateSeq(id);
     if (seq !== this.#whySeq) {
       this.#whySeq = seq;
       const why = seq > 0 ? this.#host.explain(seq) : null;
       setText(this.#why, why ? `Why ${n.state}: ${why}` : '');
     }
+  }
+
+  /** Sends add-controller or remove-controller for node `id` through the element's `act`, and says so until the answer comes. */
+  #membership(id: number, request: 'add-controller' | 'remove-controller'): void {
+    const since = this.#host.lastSeq();
+    const t = this.#host.now();
+    const sent = this.#host.act(request === 'add-controller' ? 'addVoter' : 'removeVoter', (c) => (request === 'add-controller' ? c.addVoter(id) : c.removeVoter(id)));
+    if (sent === undefined) return;
+    // the answer may come in this same millisecond (no leader: REQUEST_TIMED_OUT at once)
+    this.#pending = { node: id, request, t, since, answered: false };
+    setText(this.#admin, `${request} n${id}: sent, waiting for the answer…`);
+    this.#answer();
+  }
+
+  /** Shows the admin answer to the pending request once the trace has it: NONE, or Kafka's error code with the core's sentence naming its rule. */
+  #answer(): void {
+    const p = this.#pending;
+    if (!p) return;
+    if (this.#host.now() < p.t) {
+      // sought back before the request: it was never sent in the run on screen
+      this.#pending = null;
+      setText(this.#admin, '');
+      return;
+    }
+    if (p.answered) return;
+    const { answer, scanned } = this.#host.adminAnswer(p.since, p.node);
+    p.since = scanned;
+    if (!answer) return;
+    p.answered = true;
+    const why = this.#host.explain(answer.seq) ?? '';
+    const outcome = answer.error === 'NONE' ? 'NONE: committed' : `refused, ${answer.error}`;
+    setText(this.#admin, `${p.request} n${p.node}: ${outcome}. ${why}`);
   }
 }
