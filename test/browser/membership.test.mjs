@@ -106,7 +106,9 @@ describe('voters changed from the node menu', () => {
     // the observer has caught up with the leader's first records
     await page.waitForFunction(() => document.querySelector('kraft-playground').cluster.node(3).hw >= 1, null, { timeout: 30_000 });
     await menuAction(page, 3, 'add-controller');
-    await page.waitForFunction(() => /add-controller n3: (NONE|refused)/.test(document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-menu [data-admin]').textContent), null, { timeout: 30_000 });
+    await page.waitForFunction(() => /add-controller n3: (NONE|refused)/.test(document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-menu [data-admin]').textContent), null, {
+      timeout: 30_000,
+    });
     await playing(page, false);
     assert.match(await adminLine(page).textContent(), /add-controller n3: NONE: committed/);
     // n3 sees itself a voter once its HW passes the committed VotersRecord
