@@ -48,7 +48,10 @@ export class SettingsNote {
       return h('span', { 'data-setting-changed': key }, i ? '; ' : '', h('code', null, key), ` = ${withUnit(value, l)} (${kafka}: ${withUnit(l.default ?? 0, l)})`);
     });
     if (release !== null) {
-      items.push(h('span', { 'data-setting-changed': 'kafkaRelease' }, items.length ? '; ' : '', h('code', null, 'kafkaRelease'), ` = ${release} (default: legacy, the playground's own model)`));
+      // what legacy means goes in the tooltip: the line stays one line beside a config key at
+      // 1280 px, so a story's observers stay on screen (test/browser/stage.test.mjs)
+      const title = "legacy: the playground's own model, before it modelled Kafka's releases";
+      items.push(h('span', { 'data-setting-changed': 'kafkaRelease', title }, items.length ? '; ' : '', h('code', null, 'kafkaRelease'), ` = ${release} (default: legacy)`));
     }
     this.el.replaceChildren(h('strong', null, "Settings differ from Kafka's defaults: "), ...items);
   }
