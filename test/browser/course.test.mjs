@@ -169,7 +169,9 @@ describe('the on-ramp', () => {
     assert.match(await shadow('.kp-legend-item[data-rpc="BeginQuorumEpoch"]', 'title'), /heartbeat/);
     assert.match(await shadow('.kp-legend-item[data-rpc="EndQuorumEpoch"]', 'title'), /leadership transfer/);
     assert.match(await shadow('.kp-legend-item[data-rpc="FetchSnapshot"]', 'title'), /InstallSnapshot/);
-    await page.waitForFunction(() => document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-node-btn[data-node="0"]')?.title);
+    // a node's tooltip is its word alone until the meanings arrive with the later chunk; the
+    // ring retitles its nodes on its next frame after that (ring.ts), so wait for that frame
+    await page.waitForFunction(() => /\(Raft: term\)/.test(document.querySelector('kraft-playground').shadowRoot.querySelector('.kp-node-btn[data-node="0"]')?.title ?? ''));
     assert.match(await shadow('.kp-node-btn[data-node="0"]', 'title'), /e: epoch \(Raft: term\)/);
     assert.match(await shadow('.kp-node-btn[data-node="4"]', 'title'), /observer \(Raft: learner/);
     // the logs and the quorum panel come with the later chunk, after the first frame
