@@ -456,7 +456,7 @@ impl Action {
 /// Whether a cluster of `nodes` nodes bootstrapped as `quorum` may start another
 /// controller: only a dynamic quorum's are formatted without a voter set
 /// (`--no-initial-controllers`), and the cluster stays within [`limits::NODES`].
-pub fn check_add_controller(nodes: u32, quorum: QuorumKind) -> Result<(), (String, String)> {
+fn check_add_controller(nodes: u32, quorum: QuorumKind) -> Result<(), (String, String)> {
     if quorum != QuorumKind::Dynamic {
         return Err((
             "quorum".into(),

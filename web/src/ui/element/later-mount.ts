@@ -135,7 +135,8 @@ export function mount(slots: LaterSlots, host: LaterHost): LaterParts {
     adminAnswer: (since, voter) => {
       const c = host.cluster();
       if (!c) return { answer: null, scanned: since };
-      const events = c.events({ since, text: false });
+      // a page a frame: reopening the menu long after the request reads the run in steps
+      const events = c.events({ since, limit: 5_000, text: false });
       const answer = events.find((e) => e.type === 'admin' && e.voter === voter);
       return { answer: answer?.type === 'admin' ? { seq: answer.seq, error: answer.error } : null, scanned: events.at(-1)?.seq ?? since };
     },
